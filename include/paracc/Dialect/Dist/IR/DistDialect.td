@@ -1,0 +1,37 @@
+//===- DistDialect.td - Dist dialect definition ------------*- tablegen -*-===//
+//
+// The dist dialect: device meshes, tensor shardings and the collectives of
+// SPMD programs.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DIALECT_DIST_IR_DISTDIALECT_TD
+#define PARACC_DIALECT_DIST_IR_DISTDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Dist_Dialect : Dialect {
+  let name = "dist";
+  let cppNamespace = "::mlir::paracc::dist";
+  let summary = "Meshes, shardings and collectives for distributed programs";
+  let description = [{
+    A module that is to run on several devices carries a mesh
+    (`dist.mesh = #dist.mesh<[dp = 2, tp = 4]>`): named axes whose sizes
+    multiply to the number of ranks. Ranks are numbered row-major over the
+    axes, so the last axis varies fastest and `tp` groups of `dp2,tp4` are
+    ranks {0,1,2,3} and {4,5,6,7}.
+
+    Before partitioning, values carry `#dist.sharding` attributes on global
+    tensors: for each dimension the mesh axes it is split over, plus the axes
+    over which the value is a pending partial sum. The partitioner turns the
+    program into one SPMD program on local shards with explicit collectives
+    (`dist.all_reduce`, `dist.all_gather`, `dist.reduce_scatter`,
+    `dist.all_to_all`) whose groups are given by mesh axes.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class Dist_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Dist_Dialect, mnemonic, traits>;
+
+#endif // PARACC_DIALECT_DIST_IR_DISTDIALECT_TD

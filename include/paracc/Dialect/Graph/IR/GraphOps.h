@@ -1,0 +1,57 @@
+//===- GraphOps.h - Graph dialect operations --------------------*- C++ -*-===//
+//
+// Declares the operations of the graph dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DIALECT_GRAPH_IR_GRAPHOPS_H
+#define PARACC_DIALECT_GRAPH_IR_GRAPHOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "paracc/Dialect/Graph/IR/GraphDialect.h"
+
+namespace mlir::paracc::graph {
+
+/// The numpy broadcast of two shapes, or failure (with a diagnostic at `loc`
+/// when given).
+FailureOr<SmallVector<int64_t>> broadcastShapes(std::optional<Location> loc,
+                                                ArrayRef<int64_t> lhs,
+                                                ArrayRef<int64_t> rhs);
+
+/// Result type of a broadcasting binary op: the broadcast shape with
+/// `resultElementType` (the operands' element type when null).
+LogicalResult inferBroadcastBinary(MLIRContext *context,
+                                   std::optional<Location> loc, Type lhs,
+                                   Type rhs, Type resultElementType,
+                                   SmallVectorImpl<Type> &types);
+
+/// An i1 tensor of the shape of `like`.
+LogicalResult inferBoolLike(MLIRContext *context, Type like,
+                            SmallVectorImpl<Type> &types);
+
+/// Result type of a reduction over sorted, unique `axes` of `x`, with
+/// `elementType` (x's when null).
+LogicalResult inferReduce(std::optional<Location> loc, Type x,
+                          ArrayRef<int64_t> axes, bool keepdims,
+                          Type elementType, SmallVectorImpl<Type> &types);
+
+/// Result type of argmax/argmin along `axis`.
+LogicalResult inferArgReduce(MLIRContext *context, std::optional<Location> loc,
+                             Type x, int64_t axis, bool keepdims,
+                             SmallVectorImpl<Type> &types);
+
+/// Converts a possibly negative `axis` of a rank-`rank` tensor to [0, rank),
+/// or fails.
+FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+} // namespace mlir::paracc::graph
+
+#define GET_OP_CLASSES
+#include "paracc/Dialect/Graph/IR/GraphOps.h.inc"
+
+#endif // PARACC_DIALECT_GRAPH_IR_GRAPHOPS_H

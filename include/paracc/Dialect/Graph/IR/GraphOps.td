@@ -1,0 +1,607 @@
+//===- GraphOps.td - Graph dialect operations --------------*- tablegen -*-===//
+//
+// Operations of the graph dialect. Each op documents its semantics; shape
+// and type rules are checked by type inference (ops with InferTypeOpAdaptor)
+// or by an explicit verifier, and each rule has a negative lit test in
+// test/Dialect/Graph/invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DIALECT_GRAPH_IR_GRAPHOPS_TD
+#define PARACC_DIALECT_GRAPH_IR_GRAPHOPS_TD
+
+include "paracc/Dialect/Graph/IR/GraphDialect.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Sources: constants and weights
+//===----------------------------------------------------------------------===//
+
+def Graph_ConstantOp : Graph_Op<"constant",
+    [ConstantLike, Pure, AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    A tensor known at compile time: small model constants and the values of
+    folded shape and mask computations.
+
+    ```mlir
+    %0 = graph.constant dense<[2, 64]> : tensor<2xi64>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def Graph_WeightOp : Graph_Op<"weight", [Pure]> {
+  let summary = "A named model parameter";
+  let description = [{
+    A parameter of the model, named by `name` (the ONNX initializer name).
+    Its data is not part of the IR: the compiler's weight store holds it and
+    the executable carries it. Two weight ops with the same name are the same
+    parameter (tied embeddings).
+
+    ```mlir
+    %w = graph.weight "transformer.h.0.attn.c_attn.weight" : tensor<256x768xf32>
+    ```
+
+    With `offsets` and `source_shape` the op is a block of the named
+    parameter: the parameter has shape `source_shape` and the op's value is
+    the block of the result type's shape starting at `offsets`. Tensor
+    parallelism uses this to split a fused q/k/v projection into three.
+  }];
+  let arguments = (ins StrAttr:$name,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$source_shape);
+  let results = (outs Graph_Tensor:$result);
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$type, "::llvm::StringRef":$name), [{
+      build($_builder, $_state, type, $_builder.getStringAttr(name), nullptr,
+            nullptr);
+    }]>
+  ];
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Unary elementwise
+//===----------------------------------------------------------------------===//
+
+class Graph_UnaryOp<string mnemonic, Type operandType, string doc,
+                    list<Trait> traits = []>
+    : Graph_Op<mnemonic, traits # [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Elementwise " # doc;
+  let description = "Computes `" # doc # "` of each element.";
+  let arguments = (ins operandType:$x);
+  let results = (outs operandType:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+}
+
+def Graph_NegOp : Graph_UnaryOp<"neg", Graph_SignedTensor, "-x">;
+def Graph_AbsOp : Graph_UnaryOp<"abs", Graph_NumericTensor, "|x|">;
+def Graph_SignOp : Graph_UnaryOp<"sign", Graph_NumericTensor, "sign(x)">;
+def Graph_SqrtOp : Graph_UnaryOp<"sqrt", Graph_FloatTensor, "sqrt(x)">;
+def Graph_RsqrtOp : Graph_UnaryOp<"rsqrt", Graph_FloatTensor, "1/sqrt(x)">;
+def Graph_ReciprocalOp
+    : Graph_UnaryOp<"reciprocal", Graph_FloatTensor, "1/x">;
+def Graph_ExpOp : Graph_UnaryOp<"exp", Graph_FloatTensor, "exp(x)">;
+def Graph_LogOp : Graph_UnaryOp<"log", Graph_FloatTensor, "log(x)">;
+def Graph_TanhOp : Graph_UnaryOp<"tanh", Graph_FloatTensor, "tanh(x)">;
+def Graph_ErfOp : Graph_UnaryOp<"erf", Graph_FloatTensor, "erf(x)">;
+def Graph_SigmoidOp
+    : Graph_UnaryOp<"sigmoid", Graph_FloatTensor, "1/(1+exp(-x))">;
+def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_SignedTensor, "max(x, 0)">;
+def Graph_SiluOp : Graph_UnaryOp<"silu", Graph_FloatTensor, "x*sigmoid(x)">;
+def Graph_SinOp : Graph_UnaryOp<"sin", Graph_FloatTensor, "sin(x)">;
+def Graph_CosOp : Graph_UnaryOp<"cos", Graph_FloatTensor, "cos(x)">;
+def Graph_TanOp : Graph_UnaryOp<"tan", Graph_FloatTensor, "tan(x)">;
+def Graph_AsinOp : Graph_UnaryOp<"asin", Graph_FloatTensor, "asin(x)">;
+def Graph_AcosOp : Graph_UnaryOp<"acos", Graph_FloatTensor, "acos(x)">;
+def Graph_AtanOp : Graph_UnaryOp<"atan", Graph_FloatTensor, "atan(x)">;
+def Graph_SinhOp : Graph_UnaryOp<"sinh", Graph_FloatTensor, "sinh(x)">;
+def Graph_CoshOp : Graph_UnaryOp<"cosh", Graph_FloatTensor, "cosh(x)">;
+def Graph_AsinhOp : Graph_UnaryOp<"asinh", Graph_FloatTensor, "asinh(x)">;
+def Graph_AcoshOp : Graph_UnaryOp<"acosh", Graph_FloatTensor, "acosh(x)">;
+def Graph_AtanhOp : Graph_UnaryOp<"atanh", Graph_FloatTensor, "atanh(x)">;
+def Graph_FloorOp : Graph_UnaryOp<"floor", Graph_FloatTensor, "floor(x)">;
+def Graph_CeilOp : Graph_UnaryOp<"ceil", Graph_FloatTensor, "ceil(x)">;
+def Graph_RoundOp
+    : Graph_UnaryOp<"round", Graph_FloatTensor, "round half to even(x)">;
+def Graph_NotOp : Graph_UnaryOp<"not", Graph_BoolTensor, "!x">;
+
+def Graph_GeluOp : Graph_Op<"gelu", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Gaussian error linear unit";
+  let description = [{
+    `x * Phi(x)`; with `approximate = "tanh"` the tanh form
+    `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))` (GPT-2's).
+  }];
+  let arguments = (ins Graph_FloatTensor:$x,
+                       DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+class Graph_PredicateUnaryOp<string mnemonic, string doc>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = doc;
+  let description = doc # "; the result is a bool tensor of the same shape.";
+  let arguments = (ins Graph_FloatTensor:$x);
+  let results = (outs Graph_BoolTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location>,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBoolLike(context, adaptor.getX().getType(), types);
+    }
+  }];
+}
+
+def Graph_IsNaNOp : Graph_PredicateUnaryOp<"is_nan", "Whether x is NaN">;
+def Graph_IsInfOp : Graph_PredicateUnaryOp<"is_inf", "Whether x is infinite"> {
+  let arguments = (ins Graph_FloatTensor:$x,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_positive,
+                       DefaultValuedAttr<BoolAttr, "true">:$detect_negative);
+}
+
+//===----------------------------------------------------------------------===//
+// Binary elementwise (numpy broadcasting)
+//===----------------------------------------------------------------------===//
+
+class Graph_BinaryOp<string mnemonic, Type operandType, string doc,
+                     list<Trait> traits = []>
+    : Graph_Op<mnemonic, traits # [Pure, InferTypeOpAdaptor]> {
+  let summary = "Elementwise " # doc # " with broadcasting";
+  let description = "Computes `" # doc # "` elementwise. Operands have "
+      # "the same element type and broadcast like numpy.";
+  let arguments = (ins operandType:$lhs, operandType:$rhs);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+  // Comparisons override this to produce i1.
+  code resultElementType = "nullptr";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferBroadcastBinary(context, loc, adaptor.getLhs().getType(),
+                                  adaptor.getRhs().getType(), }]
+      # resultElementType # [{, types);
+    }
+  }];
+}
+
+def Graph_AddOp : Graph_BinaryOp<"add", Graph_NumericTensor, "a + b",
+                                 [Commutative]>;
+def Graph_SubOp : Graph_BinaryOp<"sub", Graph_NumericTensor, "a - b">;
+def Graph_MulOp : Graph_BinaryOp<"mul", Graph_NumericTensor, "a * b",
+                                 [Commutative]>;
+def Graph_DivOp
+    : Graph_BinaryOp<"div", Graph_NumericTensor, "a / b (integers truncate)">;
+def Graph_PowOp : Graph_BinaryOp<"pow", Graph_NumericTensor, "a ^ b">;
+def Graph_MaxOp : Graph_BinaryOp<"max", Graph_NumericTensor, "max(a, b)",
+                                 [Commutative]>;
+def Graph_MinOp : Graph_BinaryOp<"min", Graph_NumericTensor, "min(a, b)",
+                                 [Commutative]>;
+def Graph_ModOp : Graph_BinaryOp<"mod", Graph_NumericTensor, "a mod b"> {
+  let description = [{
+    The remainder of `a / b`. With `fmod = true` it has the sign of the
+    dividend (C's fmod); otherwise the sign of the divisor (Python's %).
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs,
+                       DefaultValuedAttr<BoolAttr, "false">:$fmod);
+}
+def Graph_AndOp : Graph_BinaryOp<"and", Graph_BoolTensor, "a && b",
+                                 [Commutative]>;
+def Graph_OrOp : Graph_BinaryOp<"or", Graph_BoolTensor, "a || b",
+                                [Commutative]>;
+def Graph_XorOp : Graph_BinaryOp<"xor", Graph_BoolTensor, "a != b",
+                                 [Commutative]>;
+
+class Graph_CompareOp<string mnemonic, string doc, list<Trait> traits = []>
+    : Graph_BinaryOp<mnemonic, Graph_Tensor, doc, traits> {
+  let resultElementType = "::mlir::IntegerType::get(context, 1)";
+  let results = (outs Graph_BoolTensor:$result);
+}
+
+def Graph_EqualOp : Graph_CompareOp<"equal", "a == b", [Commutative]>;
+def Graph_LessOp : Graph_CompareOp<"less", "a < b">;
+def Graph_LessEqualOp : Graph_CompareOp<"less_equal", "a <= b">;
+def Graph_GreaterOp : Graph_CompareOp<"greater", "a > b">;
+def Graph_GreaterEqualOp : Graph_CompareOp<"greater_equal", "a >= b">;
+
+def Graph_WhereOp : Graph_Op<"where", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Select elements by a bool condition, with broadcasting";
+  let description = [{
+    `cond ? a : b` elementwise; the three operands broadcast together.
+  }];
+  let arguments = (ins Graph_BoolTensor:$cond, Graph_Tensor:$a,
+                       Graph_Tensor:$b);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$cond `,` $a `,` $b attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_CastOp : Graph_Op<"cast", [Pure]> {
+  let summary = "Element type conversion";
+  let description = [{
+    Converts each element to the result's element type. Floats convert to
+    integers by truncation toward zero; conversion to bool is `x != 0`.
+  }];
+  let arguments = (ins Graph_Tensor:$x);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_ClipOp : Graph_Op<"clip", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Clamp to [min, max]";
+  let description = "`min(max(x, min), max)` elementwise.";
+  let arguments = (ins Graph_NumericTensor:$x, F64Attr:$min, F64Attr:$max);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra
+//===----------------------------------------------------------------------===//
+
+def Graph_MatMulOp : Graph_Op<"matmul", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Batched matrix product with broadcasting (ONNX MatMul)";
+  let description = [{
+    `numpy.matmul`: the last two dims are the matrix dims, the leading dims
+    broadcast; a 1-D lhs is a row vector and a 1-D rhs a column vector, and
+    the added dim is removed from the result.
+
+    ```mlir
+    %y = graph.matmul %x, %w : (tensor<2x64x256xf32>, tensor<256x1024xf32>)
+                               -> tensor<2x64x1024xf32>
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$lhs, Graph_NumericTensor:$rhs);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat =
+      "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GemmOp : Graph_Op<"gemm", [Pure, InferTypeOpAdaptor]> {
+  let summary = "General matrix multiply (ONNX Gemm)";
+  let description = [{
+    `alpha * op(a) * op(b) + beta * c` where `op` transposes when the
+    corresponding `trans_*` flag is set; `a` and `b` are matrices and `c`, if
+    present, broadcasts to the result.
+  }];
+  let arguments = (ins Graph_NumericTensor:$a, Graph_NumericTensor:$b,
+                       Optional<Graph_NumericTensor>:$c,
+                       DefaultValuedAttr<BoolAttr, "false">:$trans_a,
+                       DefaultValuedAttr<BoolAttr, "false">:$trans_b,
+                       DefaultValuedAttr<F64Attr, "1.0">:$alpha,
+                       DefaultValuedAttr<F64Attr, "1.0">:$beta);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat =
+      "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization and softmax
+//===----------------------------------------------------------------------===//
+
+def Graph_LayerNormOp : Graph_Op<"layer_norm",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Layer normalization over the trailing dims";
+  let description = [{
+    Normalizes `x` over dims `[axis, rank)`:
+    `(x - mean) / sqrt(var + epsilon) * scale + bias`, with the statistics in
+    at least f32. `scale` and `bias` broadcast to the normalized dims.
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$scale,
+                       Optional<Graph_FloatTensor>:$bias,
+                       I64Attr:$axis, F64Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $scale (`,` $bias^)? attr-dict `:` type($x) `,` type($scale)
+    (`,` type($bias)^)? `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_RmsNormOp : Graph_Op<"rms_norm",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Root-mean-square normalization over the trailing dims";
+  let description = [{
+    `x / sqrt(mean(x^2 over [axis, rank)) + epsilon) * scale` (Llama's
+    RMSNorm). The importer fuses the exporters' Pow/ReduceMean/Add/Sqrt/Div
+    pattern into this op.
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$scale,
+                       I64Attr:$axis, F64Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat =
+      "$x `,` $scale attr-dict `:` type($x) `,` type($scale) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+class Graph_SoftmaxLikeOp<string mnemonic, string doc>
+    : Graph_Op<mnemonic, [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = doc # " along one axis";
+  let description = doc # " along `axis` (numerically stable).";
+  let arguments = (ins Graph_FloatTensor:$x, I64Attr:$axis);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_SoftmaxOp : Graph_SoftmaxLikeOp<"softmax", "Softmax">;
+def Graph_LogSoftmaxOp : Graph_SoftmaxLikeOp<"log_softmax", "Log-softmax">;
+
+//===----------------------------------------------------------------------===//
+// Indexing
+//===----------------------------------------------------------------------===//
+
+def Graph_GatherOp : Graph_Op<"gather", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Take slices along an axis by index (ONNX Gather)";
+  let description = [{
+    `result[i..., j..., k...] = data[i..., indices[j...], k...]` with the
+    indexed dim at `axis`. An embedding lookup is a gather on axis 0 of the
+    table. Negative indices count from the end.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherElementsOp
+    : Graph_Op<"gather_elements", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Elementwise gather along an axis (ONNX GatherElements)";
+  let description = [{
+    The result has the shape of `indices`; `result[..., i, ...] =
+    data[..., indices[..., i, ...], ...]` with `i` at `axis`.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_GatherNDOp : Graph_Op<"gather_nd", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Gather by index tuples (ONNX GatherND)";
+  let description = [{
+    Each innermost vector of `indices` addresses a slice of `data` after the
+    first `batch_dims` dims, which `data` and `indices` share.
+  }];
+  let arguments = (ins Graph_Tensor:$data, Graph_I64Tensor:$indices,
+                       DefaultValuedAttr<I64Attr, "0">:$batch_dims);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$data `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement
+//===----------------------------------------------------------------------===//
+
+def Graph_ReshapeOp : Graph_Op<"reshape", [Pure]> {
+  let summary = "Same elements, new shape";
+  let description = "The result type gives the new shape.";
+  let arguments = (ins Graph_Tensor:$x);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Graph_TransposeOp : Graph_Op<"transpose", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Permute dimensions";
+  let description = "Result dim `i` is operand dim `perm[i]`.";
+  let arguments = (ins Graph_Tensor:$x, DenseI64ArrayAttr:$perm);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x `,` $perm attr-dict `:` type($x) `->` type($result)";
+  let hasFolder = 1;
+}
+
+def Graph_SliceOp : Graph_Op<"slice", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Strided slice with one start/limit/step per dimension";
+  let description = [{
+    Per dimension `d`, takes elements `starts[d], starts[d] + steps[d], ...`
+    up to (excluding) `limits[d]`. The attributes are normalized: one entry
+    per dim, starts in range, steps non-zero; a negative step walks down and
+    its limit may be -1. The importer turns ONNX Slice (negative indices,
+    clamping, omitted axes) into this form.
+
+    ```mlir
+    %y = graph.slice %x, starts = [0, 2], limits = [4, 8], steps = [1, 2]
+        : tensor<4x8xf32> -> tensor<4x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_Tensor:$x, DenseI64ArrayAttr:$starts,
+                       DenseI64ArrayAttr:$limits, DenseI64ArrayAttr:$steps);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = [{
+    $x `,` `starts` `=` $starts `,` `limits` `=` $limits `,` `steps` `=` $steps
+    attr-dict `:` type($x) `->` type($result)
+  }];
+}
+
+def Graph_ConcatOp : Graph_Op<"concat", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Concatenate along an axis";
+  let description = "All operands have the same rank, element type and "
+                    "dims except at `axis`.";
+  let arguments = (ins Variadic<Graph_Tensor>:$inputs, I64Attr:$axis);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat =
+      "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Graph_SplitOp : Graph_Op<"split", [Pure]> {
+  let summary = "Split along an axis into pieces";
+  let description = [{
+    The result types give the size of each piece along `axis`; the sizes add
+    up to the operand's dim.
+  }];
+  let arguments = (ins Graph_Tensor:$x, I64Attr:$axis);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($results)";
+  let hasVerifier = 1;
+}
+
+def Graph_ExpandOp : Graph_Op<"expand", [Pure]> {
+  let summary = "Broadcast to a larger shape";
+  let description = [{
+    numpy broadcasting of the operand to the result type's shape (ONNX Expand
+    with the target shape folded into the type).
+  }];
+  let arguments = (ins Graph_Tensor:$x);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions
+//===----------------------------------------------------------------------===//
+
+class Graph_ReduceOp<string mnemonic, string doc>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = doc # " over the given axes";
+  let description = doc # " over `axes` (sorted, non-negative, unique); "
+      # "with `keepdims` the reduced dims stay as size 1.";
+  let arguments = (ins Graph_NumericTensor:$x, DenseI64ArrayAttr:$axes,
+                       DefaultValuedAttr<BoolAttr, "true">:$keepdims);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$x `,` $axes attr-dict `:` type($x) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferReduce(loc, adaptor.getX().getType(), adaptor.getAxes(),
+                         adaptor.getKeepdims(), nullptr, types);
+    }
+  }];
+}
+
+def Graph_ReduceSumOp : Graph_ReduceOp<"reduce_sum", "Sum">;
+def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "Mean">;
+def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "Maximum">;
+def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", "Minimum">;
+def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "Product">;
+
+class Graph_ArgReduceOp<string mnemonic, string doc>
+    : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {
+  let summary = "Index of the " # doc # " along an axis";
+  let description = "The i64 index of the " # doc # " along `axis`; ties "
+      # "pick the first index, or the last with `select_last_index`.";
+  let arguments = (ins Graph_NumericTensor:$x, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "true">:$keepdims,
+                       DefaultValuedAttr<BoolAttr, "false">:$select_last_index);
+  let results = (outs Graph_I64Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type($result)";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferArgReduce(context, loc, adaptor.getX().getType(),
+                            adaptor.getAxis(), adaptor.getKeepdims(), types);
+    }
+  }];
+}
+
+def Graph_ArgMaxOp : Graph_ArgReduceOp<"argmax", "maximum">;
+def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum">;
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+class Graph_LossOp<string mnemonic, string doc>
+    : Graph_Op<mnemonic, [Pure]> {
+  let summary = doc;
+  let arguments = (ins Graph_FloatTensor:$scores, Graph_IndexTensor:$labels,
+                       Optional<Graph_FloatTensor>:$weight,
+                       DefaultValuedStrAttr<StrAttr, "mean">:$reduction,
+                       OptionalAttr<I64Attr>:$ignore_index);
+  let assemblyFormat = [{
+    $scores `,` $labels (`,` $weight^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_SoftmaxCrossEntropyOp : Graph_LossOp<"softmax_cross_entropy",
+    "Softmax cross-entropy loss (ONNX SoftmaxCrossEntropyLoss)"> {
+  let description = [{
+    `scores` is `[N, C, d...]`, `labels` `[N, d...]`. The loss of an element
+    is `-weight[label] * log_softmax(scores)[label]` (0 where the label is
+    `ignore_index`); `reduction` is "none" (result `[N, d...]`), "sum" or
+    "mean" (divided by the summed weights of the counted elements). The
+    optional second result is the log-softmax of the scores.
+  }];
+  let results = (outs Graph_FloatTensor:$loss,
+                      Optional<Graph_FloatTensor>:$log_prob);
+}
+
+def Graph_NllLossOp : Graph_LossOp<"nll_loss",
+    "Negative log-likelihood loss (ONNX NegativeLogLikelihoodLoss)"> {
+  let description = [{
+    Like `graph.softmax_cross_entropy` but `scores` already holds
+    log-probabilities.
+  }];
+  let results = (outs Graph_FloatTensor:$loss);
+}
+
+//===----------------------------------------------------------------------===//
+// Generators and scans
+//===----------------------------------------------------------------------===//
+
+def Graph_RangeOp : Graph_Op<"range", [Pure]> {
+  let summary = "Arithmetic sequence (ONNX Range)";
+  let description = [{
+    `start, start + delta, ...` below `limit` (above it for a negative
+    delta); the scalar operands usually are constants and the op folds. The
+    result length is part of its type.
+  }];
+  let arguments = (ins Graph_NumericTensor:$start, Graph_NumericTensor:$limit,
+                       Graph_NumericTensor:$delta);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = [{
+    $start `,` $limit `,` $delta attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_CumSumOp : Graph_Op<"cumsum",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Cumulative sum along an axis";
+  let description = "Inclusive (or `exclusive`) running sum along `axis`, "
+                    "from the end with `reverse`.";
+  let arguments = (ins Graph_NumericTensor:$x, I64Attr:$axis,
+                       DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+                       DefaultValuedAttr<BoolAttr, "false">:$reverse);
+  let results = (outs Graph_NumericTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_TriluOp : Graph_Op<"trilu", [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Upper or lower triangle of the last two dims";
+  let description = [{
+    Keeps elements on and above (`upper`) or on and below the diagonal
+    shifted by `k`; the others become zero. Causal masks come from this op.
+  }];
+  let arguments = (ins Graph_Tensor:$x, BoolAttr:$upper,
+                       DefaultValuedAttr<I64Attr, "0">:$k);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$x attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+#endif // PARACC_DIALECT_GRAPH_IR_GRAPHOPS_TD

@@ -1,0 +1,65 @@
+//===- Passes.td - Graph dialect passes --------------------*- tablegen -*-===//
+
+#ifndef PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
+#define PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def FoldConstantsPass : Pass<"paracc-fold-constants", "func::FuncOp"> {
+  let summary = "Evaluate ops whose operands are all constants";
+  let description = [{
+    Replaces every graph op whose operands are `graph.constant`s by the
+    constant it computes, evaluated with the runtime's CPU kernel for the op
+    (the same code that executes it), so folding cannot disagree with
+    execution. Results larger than `max-elements` are left alone.
+
+    Before:
+    ```mlir
+    %a = graph.constant dense<[1, 2]> : tensor<2xi64>
+    %b = graph.constant dense<[3, 4]> : tensor<2xi64>
+    %c = graph.add %a, %b : (tensor<2xi64>, tensor<2xi64>) -> tensor<2xi64>
+    ```
+    After:
+    ```mlir
+    %c = graph.constant dense<[4, 6]> : tensor<2xi64>
+    ```
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", "1 << 20",
+           "Largest result (in elements) to fold">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
+def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
+  let summary = "Fuse the elementwise patterns exporters emit into graph ops";
+  let description = [{
+    Recognises the decomposed forms that ONNX exporters write for operations
+    the graph dialect has natively, and replaces them:
+
+    - RMSNorm: `x * reciprocal(sqrt(reduce_mean(x^2) + eps)) * w`, and the
+      `x / sqrt(...)` and `rsqrt` forms, becomes `graph.rms_norm`;
+    - SiLU: `x * sigmoid(x)` becomes `graph.silu`;
+    - GELU (tanh form): `0.5 x (1 + tanh(0.79788456 (x + 0.044715 x^3)))`
+      becomes `graph.gelu {approximate = "tanh"}`;
+    - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`.
+
+    Before:
+    ```mlir
+    %sq = graph.mul %x, %x : ...
+    %m = graph.reduce_mean %sq, [2] : tensor<2x8x64xf32> -> tensor<2x8x1xf32>
+    %e = graph.add %m, %eps : ...
+    %s = graph.sqrt %e : tensor<2x8x1xf32>
+    %r = graph.reciprocal %s : tensor<2x8x1xf32>
+    %n = graph.mul %x, %r : ...
+    %y = graph.mul %n, %w : ...
+    ```
+    After:
+    ```mlir
+    %y = graph.rms_norm %x, %w {axis = 2 : i64, epsilon = 1.0e-06 : f64} : ...
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
+#endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD

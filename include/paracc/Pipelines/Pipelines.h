@@ -1,0 +1,44 @@
+//===- Pipelines.h - paracc's pass pipelines and registration --*- C++ -*-===//
+
+#ifndef PARACC_PIPELINES_PIPELINES_H
+#define PARACC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace mlir::paracc {
+
+/// Options of the compilation pipeline (`paracc-compile`).
+struct CompilePipelineOptions
+    : public PassPipelineOptions<CompilePipelineOptions> {};
+
+/// Cleans up the imported graph: folding, canonicalization, fusion of the
+/// exporters' decomposed norms and activations.
+void buildCompilePipeline(OpPassManager &pm,
+                          const CompilePipelineOptions &options);
+
+/// Options of the distribution pipeline (`paracc-distribute`).
+struct DistributePipelineOptions
+    : public PassPipelineOptions<DistributePipelineOptions> {
+  Option<bool> sequenceParallel{*this, "sp",
+                                llvm::cl::desc("Sequence parallelism"),
+                                llvm::cl::init(false)};
+  Option<std::string> tpAxis{*this, "tp-axis",
+                             llvm::cl::desc("Tensor-parallel mesh axis"),
+                             llvm::cl::init("tp")};
+  Option<std::string> dpAxis{*this, "dp-axis",
+                             llvm::cl::desc("Data-parallel mesh axis"),
+                             llvm::cl::init("dp")};
+};
+
+/// Shards the module over its `dist.mesh`: tensor parallelism (and sequence
+/// parallelism), data parallelism, propagation, partitioning, clean-up.
+void buildDistributePipeline(OpPassManager &pm,
+                             const DistributePipelineOptions &options);
+
+/// Registers every paracc pass and pipeline (for paracc-opt).
+void registerParaccPasses();
+
+} // namespace mlir::paracc
+
+#endif // PARACC_PIPELINES_PIPELINES_H

@@ -1,0 +1,36 @@
+//===- ExecutableWriter.h - Lowering to the runtime's .pcx -----*- C++ -*-===//
+//
+// Lowers a function of graph ops (one SPMD program with local shapes) to
+// the runtime's executable: value table, constants and weight data in the
+// data segment, one instruction per op, and the mesh and shardings that the
+// partitioner recorded as attributes (ExecutableAttrs.h). Without them the
+// program runs on one rank with global = local types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_TARGET_EXECUTABLE_EXECUTABLEWRITER_H
+#define PARACC_TARGET_EXECUTABLE_EXECUTABLEWRITER_H
+
+#include "mlir/IR/Operation.h"
+#include "paracc/Support/WeightStore.h"
+#include "paracc/Target/Executable/ExecutableAttrs.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlir::paracc {
+
+struct ExecutableOptions {
+  std::string producer = "paracc";
+};
+
+/// Lowers `func` (a func.func) to executable bytes, or fails with a
+/// diagnostic (an op without an instruction, a weight without data).
+FailureOr<std::vector<uint8_t>>
+writeExecutable(Operation *func, const WeightStore &weights,
+                const ExecutableOptions &options = {});
+
+} // namespace mlir::paracc
+
+#endif // PARACC_TARGET_EXECUTABLE_EXECUTABLEWRITER_H

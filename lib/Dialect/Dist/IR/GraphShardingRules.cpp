@@ -1,0 +1,425 @@
+//===- GraphShardingRules.cpp - Sharding rules of graph ops ----*- C++ -*-===//
+//
+// The factor-based sharding rule of every graph op, attached to the graph
+// dialect as external models of ShardingRuleOpInterface. Ops not listed
+// explicitly (gathers by element, cumsum's axis, ...) get a rule that keeps
+// their unsupported dimensions whole.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::dist;
+namespace g = mlir::paracc::graph;
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+OpShardingRule OpShardingRule::replicateAll(Operation *op) {
+  OpShardingRule rule;
+  auto tensorFactors = [&](Value v) {
+    TensorFactors t;
+    for (int64_t size : shapeOf(v))
+      t.push_back({rule.addFactor(size, FactorKind::NeedReplication)});
+    return t;
+  };
+  for (Value v : op->getOperands())
+    rule.operands.push_back(tensorFactors(v));
+  for (Value v : op->getResults())
+    rule.results.push_back(tensorFactors(v));
+  return rule;
+}
+
+namespace {
+/// Helpers for building rules: one factor per result dimension, operands
+/// that map onto them.
+struct RuleBuilder {
+  OpShardingRule rule;
+
+  /// One factor per dim of `shape` with `kind`; returns their ids.
+  SmallVector<int64_t> factorsFor(ArrayRef<int64_t> shape,
+                                  FactorKind kind = FactorKind::Parallel) {
+    SmallVector<int64_t> ids;
+    for (int64_t size : shape)
+      ids.push_back(rule.addFactor(size, kind));
+    return ids;
+  }
+  /// A tensor whose dims are `ids` (-1: a dim of size 1 with no factor).
+  static TensorFactors tensor(ArrayRef<int64_t> ids) {
+    TensorFactors t;
+    for (int64_t id : ids)
+      t.push_back(id < 0 ? DimFactors{} : DimFactors{id});
+    return t;
+  }
+  /// Maps a numpy-broadcast operand of `shape` onto result factors `ids`
+  /// (right-aligned; broadcast dims of size 1 get no factor).
+  TensorFactors broadcastOperand(ArrayRef<int64_t> shape,
+                                 ArrayRef<int64_t> ids) {
+    TensorFactors t;
+    size_t offset = ids.size() - shape.size();
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t id = ids[offset + d];
+      bool same = rule.factorSizes[id] == shape[d];
+      t.push_back(same ? DimFactors{id} : DimFactors{});
+    }
+    return t;
+  }
+};
+} // namespace
+
+/// Elementwise with numpy broadcasting: one parallel factor per result dim.
+static OpShardingRule broadcastRule(Operation *op) {
+  RuleBuilder b;
+  SmallVector<int64_t> ids = b.factorsFor(shapeOf(op->getResult(0)));
+  for (Value v : op->getOperands())
+    b.rule.operands.push_back(b.broadcastOperand(shapeOf(v), ids));
+  b.rule.results.push_back(RuleBuilder::tensor(ids));
+  return b.rule;
+}
+
+/// Ops that act on trailing dims [axis, rank) as a whole (norms, softmax):
+/// leading dims parallel, the rest need replication. Other operands
+/// broadcast onto the trailing dims.
+static OpShardingRule trailingWholeRule(Operation *op, int64_t axis) {
+  RuleBuilder b;
+  ArrayRef<int64_t> shape = shapeOf(op->getResult(0));
+  SmallVector<int64_t> ids;
+  for (auto [d, size] : llvm::enumerate(shape))
+    ids.push_back(b.rule.addFactor(size, int64_t(d) < axis
+                                             ? FactorKind::Parallel
+                                             : FactorKind::NeedReplication));
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    b.rule.operands.push_back(i == 0 ? RuleBuilder::tensor(ids)
+                                     : b.broadcastOperand(shapeOf(v), ids));
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    b.rule.results.push_back(RuleBuilder::tensor(ids));
+  return b.rule;
+}
+
+static OpShardingRule matmulRule(g::MatMulOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> a = shapeOf(op.getLhs()), w = shapeOf(op.getRhs());
+  ArrayRef<int64_t> y = shapeOf(op.getResult());
+  bool lhsVector = a.size() == 1, rhsVector = w.size() == 1;
+  int64_t k = b.rule.addFactor(a.back(), FactorKind::Reduction);
+  // Result dims: batch..., [m], [n].
+  size_t batchRank = y.size() - (lhsVector ? 0 : 1) - (rhsVector ? 0 : 1);
+  SmallVector<int64_t> ids = b.factorsFor(y);
+  SmallVector<int64_t> batch(ids.begin(), ids.begin() + batchRank);
+  int64_t m = lhsVector ? -1 : ids[batchRank];
+  int64_t n = rhsVector ? -1 : ids.back();
+  auto operand = [&](ArrayRef<int64_t> shape, bool vector, bool isLhs) {
+    if (vector)
+      return TensorFactors{DimFactors{k}};
+    TensorFactors t = b.broadcastOperand(shape.drop_back(2), batch);
+    if (isLhs) {
+      t.push_back(m < 0 ? DimFactors{} : DimFactors{m});
+      t.push_back({k});
+    } else {
+      t.push_back({k});
+      t.push_back(n < 0 ? DimFactors{} : DimFactors{n});
+    }
+    return t;
+  };
+  b.rule.operands.push_back(operand(a, lhsVector, true));
+  b.rule.operands.push_back(operand(w, rhsVector, false));
+  b.rule.results.push_back(RuleBuilder::tensor(ids));
+  return b.rule;
+}
+
+static OpShardingRule gemmRule(g::GemmOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> y = shapeOf(op.getResult());
+  int64_t m = b.rule.addFactor(y[0]), n = b.rule.addFactor(y[1]);
+  int64_t kSize = shapeOf(op.getA())[op.getTransA() ? 0 : 1];
+  int64_t k = b.rule.addFactor(kSize, FactorKind::Reduction);
+  b.rule.operands.push_back(op.getTransA() ? RuleBuilder::tensor({k, m})
+                                           : RuleBuilder::tensor({m, k}));
+  b.rule.operands.push_back(op.getTransB() ? RuleBuilder::tensor({n, k})
+                                           : RuleBuilder::tensor({k, n}));
+  if (op.getC())
+    b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getC()), {m, n}));
+  b.rule.results.push_back(RuleBuilder::tensor({m, n}));
+  return b.rule;
+}
+
+/// Dims of `perm`-permuted result share the operand's factors.
+static OpShardingRule transposeRule(g::TransposeOp op) {
+  RuleBuilder b;
+  SmallVector<int64_t> ids = b.factorsFor(shapeOf(op.getX()));
+  SmallVector<int64_t> out;
+  for (int64_t p : op.getPerm())
+    out.push_back(ids[p]);
+  b.rule.operands.push_back(RuleBuilder::tensor(ids));
+  b.rule.results.push_back(RuleBuilder::tensor(out));
+  return b.rule;
+}
+
+/// Reshape: the common refinement of both shapes into factors, so that a
+/// dimension split into (major, minor) keeps a sharding on its major part.
+static OpShardingRule reshapeRule(g::ReshapeOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> in = shapeOf(op.getX()), out = shapeOf(op.getResult());
+  TensorFactors inF(in.size()), outF(out.size());
+  size_t i = 0, j = 0;
+  int64_t ri = i < in.size() ? in[i] : 1, rj = j < out.size() ? out[j] : 1;
+  auto advance = [](ArrayRef<int64_t> shape, size_t &idx, int64_t &rest) {
+    ++idx;
+    rest = idx < shape.size() ? shape[idx] : 1;
+  };
+  while (i < in.size() || j < out.size()) {
+    // Dims of size 1 (and exhausted remainders) carry no factor.
+    if (i < in.size() && ri == 1) {
+      advance(in, i, ri);
+      continue;
+    }
+    if (j < out.size() && rj == 1) {
+      advance(out, j, rj);
+      continue;
+    }
+    if (i >= in.size() || j >= out.size())
+      break; // only size-1 dims remain on one side
+    int64_t f = std::gcd(ri, rj);
+    if (ri % rj == 0)
+      f = rj;
+    else if (rj % ri == 0)
+      f = ri;
+    int64_t id = b.rule.addFactor(f);
+    inF[i].push_back(id);
+    outF[j].push_back(id);
+    ri /= f;
+    rj /= f;
+  }
+  b.rule.operands.push_back(inF);
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
+/// Slice: fully kept dims are parallel; sliced ones need replication.
+static OpShardingRule sliceRule(g::SliceOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> in = shapeOf(op.getX()), out = shapeOf(op.getResult());
+  TensorFactors inF, outF;
+  for (size_t d = 0; d < in.size(); ++d) {
+    bool whole = op.getStarts()[d] == 0 && op.getSteps()[d] == 1 &&
+                 out[d] == in[d];
+    if (whole) {
+      int64_t id = b.rule.addFactor(in[d]);
+      inF.push_back({id});
+      outF.push_back({id});
+    } else {
+      inF.push_back({b.rule.addFactor(in[d], FactorKind::NeedReplication)});
+      outF.push_back({b.rule.addFactor(out[d], FactorKind::NeedReplication)});
+    }
+  }
+  b.rule.operands.push_back(inF);
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
+/// Concat and split: every dim but the axis is shared; the axis is whole.
+static OpShardingRule axisWholeRule(Operation *op, int64_t axis) {
+  RuleBuilder b;
+  ArrayRef<int64_t> ref = shapeOf(op->getOperand(0));
+  SmallVector<int64_t> shared;
+  for (auto [d, size] : llvm::enumerate(ref))
+    shared.push_back(int64_t(d) == axis ? -1 : b.rule.addFactor(size));
+  auto tensor = [&](Value v) {
+    TensorFactors t;
+    for (auto [d, size] : llvm::enumerate(shapeOf(v)))
+      t.push_back(int64_t(d) == axis
+                      ? DimFactors{b.rule.addFactor(
+                            size, FactorKind::NeedReplication)}
+                      : DimFactors{shared[d]});
+    return t;
+  };
+  for (Value v : op->getOperands())
+    b.rule.operands.push_back(tensor(v));
+  for (Value v : op->getResults())
+    b.rule.results.push_back(tensor(v));
+  return b.rule;
+}
+
+/// Expand: result dims; operand dims of equal size share them.
+static OpShardingRule expandRule(g::ExpandOp op) {
+  RuleBuilder b;
+  SmallVector<int64_t> ids = b.factorsFor(shapeOf(op.getResult()));
+  b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getX()), ids));
+  b.rule.results.push_back(RuleBuilder::tensor(ids));
+  return b.rule;
+}
+
+/// Reductions: reduced dims are reduction factors (sum, mean) or whole
+/// (max, min, prod, which a sum of partials cannot express).
+static OpShardingRule reduceRule(Operation *op, ArrayRef<int64_t> axes,
+                                 bool keepdims, bool summable) {
+  RuleBuilder b;
+  ArrayRef<int64_t> in = shapeOf(op->getOperand(0));
+  TensorFactors inF, outF;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    if (llvm::is_contained(axes, d)) {
+      inF.push_back({b.rule.addFactor(
+          in[d], summable ? FactorKind::Reduction : FactorKind::NeedReplication)});
+      if (keepdims)
+        outF.push_back({});
+      continue;
+    }
+    int64_t id = b.rule.addFactor(in[d]);
+    inF.push_back({id});
+    outF.push_back({id});
+  }
+  b.rule.operands.push_back(inF);
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
+/// Gather: data dims around the axis and the index dims are parallel; the
+/// gathered dim is whole (the partitioner turns a vocabulary-sharded table
+/// into a masked lookup before this rule matters).
+static OpShardingRule gatherRule(g::GatherOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> data = shapeOf(op.getData()),
+                    idx = shapeOf(op.getIndices());
+  int64_t axis = op.getAxis();
+  TensorFactors dataF, idxF, outF;
+  for (int64_t d = 0; d < axis; ++d) {
+    int64_t id = b.rule.addFactor(data[d]);
+    dataF.push_back({id});
+    outF.push_back({id});
+  }
+  dataF.push_back(
+      {b.rule.addFactor(data[axis], FactorKind::NeedReplication)});
+  for (int64_t size : idx) {
+    int64_t id = b.rule.addFactor(size);
+    idxF.push_back({id});
+    outF.push_back({id});
+  }
+  for (int64_t d = axis + 1; d < int64_t(data.size()); ++d) {
+    int64_t id = b.rule.addFactor(data[d]);
+    dataF.push_back({id});
+    outF.push_back({id});
+  }
+  b.rule.operands.push_back(dataF);
+  b.rule.operands.push_back(idxF);
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
+/// Losses: scores [N, C, d...], labels [N, d...]. N and d are reduced
+/// (mean, sum: reduction factors) or kept (none: parallel); C is whole.
+template <typename LossOp> static OpShardingRule lossRule(LossOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> scores = shapeOf(op.getScores());
+  bool reduced = op.getReduction() != "none";
+  FactorKind kind = reduced ? FactorKind::Reduction : FactorKind::Parallel;
+  SmallVector<int64_t> elementFactors;
+  for (auto [d, size] : llvm::enumerate(scores))
+    if (d != 1)
+      elementFactors.push_back(b.rule.addFactor(size, kind));
+  int64_t c = b.rule.addFactor(scores[1], FactorKind::NeedReplication);
+  TensorFactors scoresF = RuleBuilder::tensor(elementFactors);
+  scoresF.insert(scoresF.begin() + 1, DimFactors{c});
+  b.rule.operands.push_back(scoresF);
+  b.rule.operands.push_back(RuleBuilder::tensor(elementFactors));
+  if (op.getWeight())
+    b.rule.operands.push_back(RuleBuilder::tensor({c}));
+  b.rule.results.push_back(reduced ? TensorFactors{}
+                                   : RuleBuilder::tensor(elementFactors));
+  for (unsigned i = 1; i < op->getNumResults(); ++i)
+    b.rule.results.push_back(scoresF);
+  return b.rule;
+}
+
+/// Ops without operands: their result dims are parallel (a rank can take
+/// its slice of a constant or weight).
+static OpShardingRule sourceRule(Operation *op) {
+  RuleBuilder b;
+  b.rule.results.push_back(
+      RuleBuilder::tensor(b.factorsFor(shapeOf(op->getResult(0)))));
+  return b.rule;
+}
+
+static OpShardingRule computeRule(Operation *op) {
+  return llvm::TypeSwitch<Operation *, OpShardingRule>(op)
+      .Case<g::ConstantOp, g::WeightOp>(
+          [](Operation *op) { return sourceRule(op); })
+      .Case([](g::MatMulOp op) { return matmulRule(op); })
+      .Case([](g::GemmOp op) { return gemmRule(op); })
+      .Case([](g::TransposeOp op) { return transposeRule(op); })
+      .Case([](g::ReshapeOp op) { return reshapeRule(op); })
+      .Case([](g::SliceOp op) { return sliceRule(op); })
+      .Case([](g::ConcatOp op) { return axisWholeRule(op, op.getAxis()); })
+      .Case([](g::SplitOp op) { return axisWholeRule(op, op.getAxis()); })
+      .Case([](g::ExpandOp op) { return expandRule(op); })
+      .Case([](g::GatherOp op) { return gatherRule(op); })
+      .Case<g::LayerNormOp, g::RmsNormOp>([](auto op) {
+        return trailingWholeRule(op, op.getAxis());
+      })
+      .Case<g::SoftmaxOp, g::LogSoftmaxOp, g::CumSumOp>([](auto op) {
+        // Only the axis is whole; dims after it are parallel.
+        OpShardingRule rule = broadcastRule(op);
+        int64_t axis = op.getAxis();
+        rule.factorKinds[rule.results[0][axis][0]] =
+            FactorKind::NeedReplication;
+        return rule;
+      })
+      .Case<g::ReduceSumOp, g::ReduceMeanOp>([](auto op) {
+        return reduceRule(op, op.getAxes(), op.getKeepdims(), true);
+      })
+      .Case<g::ReduceMaxOp, g::ReduceMinOp, g::ReduceProdOp>([](auto op) {
+        return reduceRule(op, op.getAxes(), op.getKeepdims(), false);
+      })
+      .Case<g::ArgMaxOp, g::ArgMinOp>([](auto op) {
+        int64_t axes[] = {int64_t(op.getAxis())};
+        return reduceRule(op, axes, op.getKeepdims(), false);
+      })
+      .Case<g::SoftmaxCrossEntropyOp, g::NllLossOp>(
+          [](auto op) { return lossRule(op); })
+      .Case([](g::TriluOp op) {
+        OpShardingRule rule = broadcastRule(op);
+        int64_t rank = op.getType().getRank();
+        for (int64_t d = rank - 2; d < rank; ++d)
+          rule.factorKinds[rule.results[0][d][0]] = FactorKind::NeedReplication;
+        return rule;
+      })
+      .Case<g::GatherElementsOp, g::GatherNDOp, g::RangeOp>(
+          [](Operation *op) { return OpShardingRule::replicateAll(op); })
+      .Default([](Operation *op) {
+        // Everything else is elementwise (unary, binary, where, cast, ...).
+        return broadcastRule(op);
+      });
+}
+
+namespace {
+template <typename OpTy>
+struct GraphShardingRuleModel
+    : public ShardingRuleOpInterface::ExternalModel<GraphShardingRuleModel<OpTy>,
+                                                    OpTy> {
+  OpShardingRule getShardingRule(Operation *op) const {
+    return computeRule(op);
+  }
+};
+
+template <typename... OpTys>
+void attachRules(MLIRContext *ctx) {
+  (OpTys::template attachInterface<GraphShardingRuleModel<OpTys>>(*ctx), ...);
+}
+} // namespace
+
+void mlir::paracc::dist::registerGraphShardingRules(DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, graph::GraphDialect *) {
+    attachRules<
+#define GET_OP_LIST
+#include "paracc/Dialect/Graph/IR/GraphOps.cpp.inc"
+        >(ctx);
+  });
+}

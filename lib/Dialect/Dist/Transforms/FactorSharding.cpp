@@ -1,0 +1,95 @@
+//===- FactorSharding.cpp - Shardings seen through sharding rules -*- C++ -*-===//
+
+#include "paracc/Dialect/Dist/Transforms/FactorSharding.h"
+
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+
+using namespace mlir;
+using namespace mlir::paracc::dist;
+
+FailureOr<SmallVector<AxisList>>
+mlir::paracc::dist::distributeAxes(const OpShardingRule &rule,
+                                   const DimFactors &factors,
+                                   ArrayRef<StringAttr> axes, MeshAttr mesh) {
+  SmallVector<AxisList> out(factors.size());
+  size_t next = 0;
+  for (auto [i, f] : llvm::enumerate(factors)) {
+    if (next == axes.size())
+      break;
+    int64_t used = 1;
+    while (next < axes.size()) {
+      int64_t size = mesh.getAxisSize(axes[next].getValue());
+      if (rule.factorSizes[f] % (used * size) != 0)
+        break;
+      used *= size;
+      out[i].push_back(axes[next++]);
+    }
+    // Contiguous blocks of the dimension reach a minor factor only once the
+    // major one is split completely; otherwise the layout would be strided.
+    if (next < axes.size() && used != rule.factorSizes[f])
+      return failure();
+  }
+  if (next != axes.size())
+    return failure();
+  return out;
+}
+
+bool mlir::paracc::dist::isContiguous(const OpShardingRule &rule,
+                                      const DimFactors &factors,
+                                      ArrayRef<AxisList> factorAxes,
+                                      MeshAttr mesh) {
+  bool minorSplit = false;
+  for (int64_t i = int64_t(factors.size()) - 1; i >= 0; --i) {
+    int64_t f = factors[i];
+    int64_t parts = mesh.getGroupSize(factorAxes[f]);
+    if (minorSplit && parts != rule.factorSizes[f])
+      return false;
+    minorSplit |= parts > 1;
+  }
+  return true;
+}
+
+ShardingAttr mlir::paracc::dist::projectSharding(
+    MLIRContext *ctx, const OpShardingRule &rule, const TensorFactors &tensor,
+    ArrayRef<AxisList> factorAxes, bool partialFromReductions) {
+  SmallVector<SmallVector<StringAttr>> dims;
+  for (const DimFactors &d : tensor) {
+    SmallVector<StringAttr> axes;
+    for (int64_t f : d)
+      llvm::append_range(axes, factorAxes[f]);
+    dims.push_back(axes);
+  }
+  AxisList partial;
+  if (partialFromReductions)
+    partial = reductionAxes(rule, factorAxes);
+  return ShardingAttr::get(ctx, dims, partial);
+}
+
+AxisList mlir::paracc::dist::reductionAxes(const OpShardingRule &rule,
+                                           ArrayRef<AxisList> factorAxes) {
+  AxisList axes;
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    if (rule.factorKinds[f] == FactorKind::Reduction)
+      llvm::append_range(axes, factorAxes[f]);
+  return axes;
+}
+
+OpShardingRule mlir::paracc::dist::getRule(Operation *op) {
+  if (auto iface = dyn_cast<ShardingRuleOpInterface>(op))
+    return iface.getShardingRule();
+  return OpShardingRule::replicateAll(op);
+}
+
+bool mlir::paracc::dist::isWeightLike(Value v) {
+  Operation *def = v.getDefiningOp();
+  while (def && isa<graph::TransposeOp, graph::ReshapeOp, graph::CastOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  return def && isa<graph::WeightOp>(def);
+}
+
+ShardingAttr mlir::paracc::dist::getShardingOrReplicated(Value value) {
+  if (ShardingAttr s = getSharding(value))
+    return s;
+  return ShardingAttr::getReplicated(
+      value.getContext(), cast<RankedTensorType>(value.getType()).getRank());
+}

@@ -1,0 +1,635 @@
+//===- Partition.cpp - SPMD partitioning with collectives ------*- C++ -*-===//
+//
+// Rewrites a function whose values carry shardings (global types) into one
+// program that every rank runs on its local shards:
+//
+//  1. each op's factors take axes from its operands' and results' recorded
+//     shardings (weights first, then the other operands, then the results),
+//     skipping any source that would reuse an axis, shard a
+//     need-replication factor or split a dimension non-contiguously;
+//  2. every operand is resharded to what those factors require;
+//  3. the op is cloned with local types; sharded reduction factors make its
+//     results partial sums;
+//  4. every result is resharded to its recorded sharding.
+//
+// Resharding (partial -> reduce_scatter / all_reduce, split -> all_gather,
+// whole -> local_shard) is in Reshard below; embedding lookups into a
+// vocabulary-split table, Gemm biases under a split reduction, means and
+// mean losses over split dims have their own rules.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "paracc/Dialect/Dist/Transforms/FactorSharding.h"
+#include "paracc/Target/Executable/ExecutableAttrs.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::paracc::dist {
+#define GEN_PASS_DEF_PARTITIONPASS
+#include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::paracc::dist
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::dist;
+namespace g = mlir::paracc::graph;
+
+namespace {
+
+/// A value on the local side and the sharding it is in.
+struct Local {
+  Value value;
+  ShardingAttr sharding;
+  RankedTensorType globalType;
+};
+
+class Partitioner {
+public:
+  Partitioner(func::FuncOp func, MeshAttr mesh)
+      : func(func), mesh(mesh), ctx(func.getContext()), b(ctx) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult partitionOp(Operation *op);
+  LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
+                                const OpShardingRule &rule);
+  template <typename LossOp>
+  LogicalResult partitionMeanLoss(LossOp op, IRMapping &mapping,
+                                  ArrayRef<AxisList> factorAxes,
+                                  const OpShardingRule &rule);
+  SmallVector<AxisList> chooseFactors(Operation *op,
+                                      const OpShardingRule &rule);
+
+  /// Converts `in` to `to` with collectives (see the file comment), reusing
+  /// an earlier identical reshard.
+  Value reshard(Location loc, const Local &in, ShardingAttr to);
+  Value reshardImpl(Location loc, const Local &in, ShardingAttr to);
+  RankedTensorType localType(RankedTensorType global, ShardingAttr s);
+  ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
+  Value scalar(Location loc, Type elementType, double value);
+
+  func::FuncOp func;
+  MeshAttr mesh;
+  MLIRContext *ctx;
+  OpBuilder b;
+  DenseMap<Value, Local> locals;
+  /// Every op's rule, taken before any type becomes local.
+  DenseMap<Operation *, OpShardingRule> rules;
+  /// Reshards already made: (local value, target) -> resharded value, so
+  /// that q, k and v projections share one all-gather of their input.
+  DenseMap<std::pair<Value, Attribute>, Value> reshards;
+};
+
+} // namespace
+
+RankedTensorType Partitioner::localType(RankedTensorType global,
+                                        ShardingAttr s) {
+  auto shape = s.getLocalShape(mesh, global.getShape());
+  assert(succeeded(shape) && "sharding must divide (checked on creation)");
+  return global.clone(*shape);
+}
+
+ArrayAttr Partitioner::axesAttr(ArrayRef<StringAttr> axes) {
+  return ArrayAttr::get(ctx, SmallVector<Attribute>(axes.begin(), axes.end()));
+}
+
+Value Partitioner::scalar(Location loc, Type elementType, double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  Attribute attr =
+      isa<FloatType>(elementType)
+          ? Attribute(DenseElementsAttr::get(
+                type, FloatAttr::get(elementType, value).getValue()))
+          : Attribute(DenseElementsAttr::get(
+                type, APInt(elementType.getIntOrFloatBitWidth(),
+                            uint64_t(int64_t(value)), true)));
+  return g::ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
+}
+
+Value Partitioner::reshard(Location loc, const Local &in, ShardingAttr to) {
+  if (in.sharding == to)
+    return in.value;
+  std::pair<Value, Attribute> key = {in.value, to};
+  if (in.sharding.getPartial().empty())
+    if (auto it = reshards.find(key); it != reshards.end())
+      return it->second;
+  // Reshards go right after the value (or at the top for arguments), so
+  // that every later user can share them.
+  OpBuilder::InsertionGuard guard(b);
+  if (in.sharding.getPartial().empty()) {
+    Value v = in.value;
+    if (Operation *def = v.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(v.getParentBlock());
+  }
+  Value result = reshardImpl(loc, in, to);
+  if (in.sharding.getPartial().empty())
+    reshards[key] = result;
+  return result;
+}
+
+Value Partitioner::reshardImpl(Location loc, const Local &in,
+                               ShardingAttr to) {
+  RankedTensorType global = in.globalType;
+  int64_t rank = global.getRank();
+  SmallVector<SmallVector<StringAttr>> cur;
+  for (int64_t d = 0; d < rank; ++d)
+    cur.push_back(in.sharding.getDimAxes(d));
+  SmallVector<StringAttr> partial = in.sharding.getPartialAxes();
+  Value v = in.value;
+  auto currentSharding = [&] {
+    return ShardingAttr::get(ctx, cur, partial);
+  };
+  auto target = [&](int64_t d) { return to.getDimAxes(d); };
+  auto isPrefix = [](ArrayRef<StringAttr> a, ArrayRef<StringAttr> b) {
+    return a.size() <= b.size() && llvm::equal(a, b.take_front(a.size()));
+  };
+
+  // 1. Partial sums: reduce-scatter onto a dim the target splits over the
+  // partial axes, all-reduce the rest.
+  for (int64_t d = 0; d < rank && !partial.empty(); ++d) {
+    ArrayRef<StringAttr> want = target(d);
+    if (!isPrefix(cur[d], want))
+      continue;
+    SmallVector<StringAttr> extra(want.drop_front(cur[d].size()));
+    if (extra.empty() ||
+        !llvm::all_of(extra, [&](StringAttr a) {
+          return llvm::is_contained(partial, a);
+        }))
+      continue;
+    cur[d].append(extra.begin(), extra.end());
+    llvm::erase_if(partial,
+                   [&](StringAttr a) { return llvm::is_contained(extra, a); });
+    v = ReduceScatterOp::create(b, loc, localType(global, currentSharding()),
+                                v, axesAttr(extra), d);
+  }
+  if (!partial.empty()) {
+    v = AllReduceOp::create(b, loc, v.getType(), v, axesAttr(partial),
+                            b.getStringAttr("sum"));
+    partial.clear();
+  }
+  // 2. Gather what the target does not split the same way.
+  for (int64_t d = 0; d < rank; ++d) {
+    ArrayRef<StringAttr> want = target(d);
+    size_t common = 0;
+    while (common < cur[d].size() && common < want.size() &&
+           cur[d][common] == want[common])
+      ++common;
+    if (common == cur[d].size())
+      continue;
+    SmallVector<StringAttr> gathered(cur[d].begin() + common, cur[d].end());
+    cur[d].resize(common);
+    v = AllGatherOp::create(b, loc, localType(global, currentSharding()), v,
+                            axesAttr(gathered), d);
+  }
+  // An axis a target dim adds may still split another dim of `cur` (moved
+  // between dims): gather it there first.
+  for (int64_t d = 0; d < rank; ++d) {
+    for (StringAttr a : ArrayRef(target(d)).drop_front(cur[d].size())) {
+      for (int64_t e = 0; e < rank; ++e) {
+        if (e == d || !llvm::is_contained(cur[e], a))
+          continue;
+        SmallVector<StringAttr> gathered(
+            llvm::find(cur[e], a), cur[e].end());
+        cur[e].erase(llvm::find(cur[e], a), cur[e].end());
+        v = AllGatherOp::create(b, loc, localType(global, currentSharding()),
+                                v, axesAttr(gathered), e);
+      }
+    }
+  }
+  // 3. Take this rank's block along what the target adds.
+  SmallVector<SmallVector<StringAttr>> delta(rank);
+  bool any = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    ArrayRef<StringAttr> want = target(d);
+    delta[d].assign(want.begin() + cur[d].size(), want.end());
+    any |= !delta[d].empty();
+  }
+  if (any) {
+    ShardingAttr deltaSharding = ShardingAttr::get(ctx, delta);
+    auto inType = cast<RankedTensorType>(v.getType());
+    auto outType = inType.clone(*deltaSharding.getLocalShape(mesh, inType.getShape()));
+    v = LocalShardOp::create(b, loc, outType, v, deltaSharding);
+  }
+  return v;
+}
+
+SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
+                                                 const OpShardingRule &rule) {
+  SmallVector<AxisList> factorAxes(rule.numFactors());
+  SmallVector<bool> decided(rule.numFactors(), false);
+  llvm::SmallDenseSet<StringAttr> used;
+  // Operands are in the sharding their producer left them in; results say
+  // what they should become.
+  auto take = [&](Value v, const TensorFactors &tensor) {
+    auto it = locals.find(v);
+    ShardingAttr s =
+        it != locals.end() ? it->second.sharding : getShardingOrReplicated(v);
+    for (int64_t d = 0; d < int64_t(tensor.size()) && d < s.getRank(); ++d) {
+      SmallVector<StringAttr> axes = s.getDimAxes(d);
+      if (axes.empty() || tensor[d].empty())
+        continue;
+      auto split = distributeAxes(rule, tensor[d], axes, mesh);
+      if (failed(split))
+        continue;
+      bool ok = true;
+      for (auto [i, f] : llvm::enumerate(tensor[d])) {
+        const AxisList &a = (*split)[i];
+        if (!a.empty() && rule.factorKinds[f] == FactorKind::NeedReplication)
+          ok = false;
+        if (decided[f] && factorAxes[f] != a)
+          ok = false;
+        for (StringAttr x : a)
+          if (used.contains(x) && !(decided[f] && factorAxes[f] == a))
+            ok = false;
+      }
+      if (!ok)
+        continue;
+      for (auto [i, f] : llvm::enumerate(tensor[d])) {
+        if (decided[f])
+          continue;
+        factorAxes[f] = (*split)[i];
+        decided[f] = !factorAxes[f].empty();
+        for (StringAttr x : factorAxes[f])
+          used.insert(x);
+      }
+    }
+  };
+  // Weights stay where they are: they go first.
+  for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
+    if (isWeightLike(v))
+      take(v, t);
+  for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
+    if (!isWeightLike(v))
+      take(v, t);
+  for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
+    take(v, t);
+
+  // Every tensor must be split into contiguous blocks; drop what is not.
+  auto fixContiguity = [&](const TensorFactors &tensor) {
+    for (const DimFactors &d : tensor)
+      if (!isContiguous(rule, d, factorAxes, mesh))
+        for (int64_t f : d)
+          factorAxes[f].clear();
+  };
+  for (const TensorFactors &t : rule.operands)
+    fixContiguity(t);
+  for (const TensorFactors &t : rule.results)
+    fixContiguity(t);
+  return factorAxes;
+}
+
+LogicalResult Partitioner::partitionGather(g::GatherOp op,
+                                           ArrayRef<AxisList> factorAxes,
+                                           const OpShardingRule &rule) {
+  Location loc = op.getLoc();
+  const Local &table = locals[op.getData()];
+  SmallVector<StringAttr> vocabAxes = table.sharding.getDimAxes(0);
+  // The table: split along the vocabulary only.
+  SmallVector<SmallVector<StringAttr>> tableDims(table.globalType.getRank());
+  tableDims[0] = vocabAxes;
+  Value localTable = reshard(loc, table, ShardingAttr::get(ctx, tableDims));
+  // The indices: as the factors say, without the vocabulary axes (every
+  // rank of a vocabulary group must look up the same tokens).
+  ShardingAttr idsProjected =
+      projectSharding(ctx, rule, rule.operands[1], factorAxes, false);
+  SmallVector<SmallVector<StringAttr>> idsDims;
+  for (int64_t d = 0; d < idsProjected.getRank(); ++d) {
+    idsDims.push_back(idsProjected.getDimAxes(d));
+    // Keep a prefix of axes that avoids the vocabulary ones (contiguity).
+    auto firstVocab = llvm::find_if(idsDims.back(), [&](StringAttr a) {
+      return llvm::is_contained(vocabAxes, a);
+    });
+    idsDims.back().erase(firstVocab, idsDims.back().end());
+  }
+  ShardingAttr idsWant = ShardingAttr::get(ctx, idsDims);
+  const Local &ids = locals[op.getIndices()];
+  Value localIds = reshard(loc, ids, idsWant);
+  auto idsType = cast<RankedTensorType>(localIds.getType());
+  Type i64 = b.getI64Type();
+  if (idsType.getElementType() != i64) {
+    idsType = idsType.clone(i64);
+    localIds = g::CastOp::create(b, loc, idsType, localIds);
+  }
+  int64_t localVocab =
+      cast<RankedTensorType>(localTable.getType()).getDimSize(0);
+  // shifted = ids - index * localVocab; in range -> local row, else masked.
+  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                    axesAttr(vocabAxes));
+  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, localVocab));
+  Value shifted = g::SubOp::create(b, loc, localIds, offset);
+  Value geZero =
+      g::GreaterEqualOp::create(b, loc, shifted, scalar(loc, i64, 0));
+  Value ltLocal =
+      g::LessOp::create(b, loc, shifted, scalar(loc, i64, localVocab));
+  Value inRange = g::AndOp::create(b, loc, geZero, ltLocal);
+  Value safe =
+      g::WhereOp::create(b, loc, inRange, shifted, scalar(loc, i64, 0));
+  Value rows = g::GatherOp::create(b, loc, localTable, safe, 0);
+  auto rowsType = cast<RankedTensorType>(rows.getType());
+  SmallVector<int64_t> maskShape(idsType.getShape());
+  maskShape.append(rowsType.getRank() - idsType.getRank(), 1);
+  Value mask = g::ReshapeOp::create(
+      b, loc, RankedTensorType::get(maskShape, b.getI1Type()), inRange);
+  Value masked = g::WhereOp::create(
+      b, loc, mask, rows, scalar(loc, rowsType.getElementType(), 0));
+  // Each row came from one rank, the others contributed zeros: a partial
+  // sum over the vocabulary axes.
+  SmallVector<SmallVector<StringAttr>> outDims;
+  for (int64_t d = 0; d < idsType.getRank(); ++d)
+    outDims.push_back(idsWant.getDimAxes(d));
+  for (int64_t d = 1; d < table.globalType.getRank(); ++d)
+    outDims.emplace_back();
+  Local computed{masked, ShardingAttr::get(ctx, outDims, vocabAxes),
+                 op.getType()};
+  locals[op.getResult()] = {reshard(loc, computed,
+                                    getShardingOrReplicated(op.getResult())),
+                            getShardingOrReplicated(op.getResult()),
+                            op.getType()};
+  return success();
+}
+
+template <typename LossOp>
+LogicalResult Partitioner::partitionMeanLoss(LossOp op, IRMapping &mapping,
+                                             ArrayRef<AxisList> factorAxes,
+                                             const OpShardingRule &rule) {
+  // mean = (sum of losses) / (sum of weights of the counted elements), both
+  // summed over the split batch: two partial sums, two all-reduces.
+  Location loc = op.getLoc();
+  Value scores = mapping.lookup(op.getScores());
+  Value labels = mapping.lookup(op.getLabels());
+  Value weight = op.getWeight() ? mapping.lookup(op.getWeight()) : Value();
+  auto lossType = cast<RankedTensorType>(op->getResult(0).getType());
+  Type elem = lossType.getElementType();
+  SmallVector<Type> types = {lossType};
+  for (unsigned i = 1; i < op->getNumResults(); ++i)
+    types.push_back(cast<RankedTensorType>(scores.getType()));
+  OperationState state(loc, LossOp::getOperationName());
+  state.addOperands({scores, labels});
+  if (weight)
+    state.addOperands(weight);
+  state.addTypes(types);
+  state.addAttribute("reduction", b.getStringAttr("sum"));
+  if (op.getIgnoreIndex())
+    state.addAttribute("ignore_index", op.getIgnoreIndexAttr());
+  Operation *local = b.create(state);
+  Value localSum = local->getResult(0);
+
+  auto labelsType = cast<RankedTensorType>(labels.getType());
+  SmallVector<int64_t> allAxes;
+  for (int64_t d = 0; d < labelsType.getRank(); ++d)
+    allAxes.push_back(d);
+  Value valid;
+  if (op.getIgnoreIndex())
+    valid = g::NotOp::create(
+        b, loc, labelsType.clone(b.getI1Type()),
+        g::EqualOp::create(b, loc, labels,
+                           scalar(loc, labelsType.getElementType(),
+                                  double(*op.getIgnoreIndex()))));
+  Value perElement;
+  if (weight) {
+    Value safe = valid ? g::WhereOp::create(
+                             b, loc, valid, labels,
+                             scalar(loc, labelsType.getElementType(), 0))
+                       : labels;
+    perElement = g::GatherOp::create(b, loc, weight, safe, 0);
+    if (valid)
+      perElement = g::WhereOp::create(b, loc, valid, perElement,
+                                      scalar(loc, elem, 0));
+  } else if (valid) {
+    perElement = g::CastOp::create(b, loc, labelsType.clone(elem), valid);
+  } else {
+    perElement = g::ExpandOp::create(b, loc, labelsType.clone(elem),
+                                     scalar(loc, elem, 1));
+  }
+  Value count = g::ReduceSumOp::create(b, loc, perElement, allAxes, false);
+  AxisList partial = reductionAxes(rule, factorAxes);
+  auto replicatedScalar = ShardingAttr::get(ctx, {});
+  auto partialScalar = ShardingAttr::get(ctx, {}, partial);
+  Value sum = reshard(loc, {localSum, partialScalar, lossType}, replicatedScalar);
+  Value total = reshard(loc, {count, partialScalar, lossType}, replicatedScalar);
+  Value mean = g::DivOp::create(b, loc, sum, total);
+  locals[op->getResult(0)] = {
+      reshard(loc, {mean, replicatedScalar, lossType},
+              getShardingOrReplicated(op->getResult(0))),
+      getShardingOrReplicated(op->getResult(0)), lossType};
+  for (unsigned i = 1; i < op->getNumResults(); ++i) {
+    auto global = cast<RankedTensorType>(op->getResult(i).getType());
+    ShardingAttr computed =
+        projectSharding(ctx, rule, rule.results[i], factorAxes, false);
+    local->getResult(i).setType(localType(global, computed));
+    ShardingAttr target = getShardingOrReplicated(op->getResult(i));
+    locals[op->getResult(i)] = {
+        reshard(loc, {local->getResult(i), computed, global}, target), target,
+        global};
+  }
+  return success();
+}
+
+LogicalResult Partitioner::partitionOp(Operation *op) {
+  Location loc = op->getLoc();
+  b.setInsertionPoint(op);
+  const OpShardingRule &rule = rules[op];
+  if (rule.operands.size() != op->getNumOperands() ||
+      rule.results.size() != op->getNumResults())
+    return op->emitOpError("has a sharding rule that does not fit it");
+
+  // A lookup into a vocabulary-split table.
+  if (auto gather = dyn_cast<g::GatherOp>(op);
+      gather && gather.getAxis() == 0 &&
+      !locals[gather.getData()].sharding.getDimAxes(0).empty()) {
+    SmallVector<AxisList> factorAxes = chooseFactors(op, rule);
+    return partitionGather(gather, factorAxes, rule);
+  }
+
+  SmallVector<AxisList> factorAxes = chooseFactors(op, rule);
+  // A constant holds the global value: every rank takes its block of it.
+  if (isa<g::ConstantOp>(op))
+    for (AxisList &axes : factorAxes)
+      axes.clear();
+  IRMapping mapping;
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    ShardingAttr want =
+        projectSharding(ctx, rule, rule.operands[i], factorAxes, false);
+    mapping.map(v, reshard(loc, locals[v], want));
+  }
+  AxisList partial = reductionAxes(rule, factorAxes);
+
+  // A Gemm's bias must be added once, after the partial sums are reduced.
+  auto gemm = dyn_cast<g::GemmOp>(op);
+  Value deferredBias;
+  if (gemm && gemm.getC() && !partial.empty()) {
+    deferredBias = gemm.getC();
+    Operation *clone = g::GemmOp::create(
+        b, loc, mapping.lookup(gemm.getA()), mapping.lookup(gemm.getB()),
+        Value(), gemm.getTransAAttr(), gemm.getTransBAttr(),
+        gemm.getAlphaAttr(), b.getF64FloatAttr(0.0));
+    mapping.map(op->getResult(0), clone->getResult(0));
+  } else if (auto loss = dyn_cast<g::SoftmaxCrossEntropyOp>(op);
+             loss && loss.getReduction() == "mean" && !partial.empty()) {
+    return partitionMeanLoss(loss, mapping, factorAxes, rule);
+  } else if (auto loss = dyn_cast<g::NllLossOp>(op);
+             loss && loss.getReduction() == "mean" && !partial.empty()) {
+    return partitionMeanLoss(loss, mapping, factorAxes, rule);
+  } else {
+    Operation *clone = b.clone(*op, mapping);
+    clone->removeAttr(kShardingsAttrName);
+    for (auto [i, r] : llvm::enumerate(clone->getResults())) {
+      ShardingAttr s =
+          projectSharding(ctx, rule, rule.results[i], factorAxes, false);
+      r.setType(localType(cast<RankedTensorType>(op->getResult(i).getType()),
+                          s));
+    }
+    // Slices keep whole dims only where they are split: their limits are
+    // local sizes there.
+    if (auto slice = dyn_cast<g::SliceOp>(clone)) {
+      SmallVector<int64_t> limits(slice.getLimits());
+      auto inType = cast<RankedTensorType>(slice.getX().getType());
+      for (int64_t d = 0; d < inType.getRank(); ++d)
+        if (slice.getStarts()[d] == 0 && slice.getSteps()[d] == 1 &&
+            limits[d] == locals[op->getOperand(0)].globalType.getDimSize(d))
+          limits[d] = inType.getDimSize(d);
+      slice.setLimits(limits);
+    }
+    for (auto [r, c] : llvm::zip(op->getResults(), clone->getResults()))
+      mapping.map(r, c);
+  }
+
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+    auto global = cast<RankedTensorType>(r.getType());
+    ShardingAttr computed =
+        projectSharding(ctx, rule, rule.results[i], factorAxes, true);
+    Value v = mapping.lookup(r);
+    // A mean over split dims is a partial sum of local means scaled down.
+    if (isa<g::ReduceMeanOp>(op) && !computed.getPartial().empty()) {
+      int64_t parts = mesh.getGroupSize(computed.getPartialAxes());
+      v = g::MulOp::create(b, loc, v,
+                           scalar(loc, global.getElementType(), 1.0 / parts));
+    }
+    ShardingAttr target = getShardingOrReplicated(r);
+    Value out = reshard(loc, {v, computed, global}, target);
+    if (deferredBias) {
+      const Local &bias = locals[deferredBias];
+      // The bias broadcasts onto the result's trailing dims.
+      auto biasGlobal = cast<RankedTensorType>(deferredBias.getType());
+      SmallVector<SmallVector<StringAttr>> dims;
+      int64_t offset = global.getRank() - biasGlobal.getRank();
+      for (int64_t d = 0; d < biasGlobal.getRank(); ++d)
+        dims.push_back(biasGlobal.getDimSize(d) == global.getDimSize(d + offset)
+                           ? target.getDimAxes(d + offset)
+                           : SmallVector<StringAttr>());
+      Value c = reshard(loc, bias, ShardingAttr::get(ctx, dims));
+      double beta = gemm.getBeta().convertToDouble();
+      if (beta != 1.0)
+        c = g::MulOp::create(b, loc, c,
+                             scalar(loc, global.getElementType(), beta));
+      out = g::AddOp::create(b, loc, out, c);
+    }
+    locals[r] = {out, target, global};
+  }
+  return success();
+}
+
+/// `paracc.shard_dims` for a sharding: per dim, the mesh axis indices.
+static ArrayAttr shardDimsAttr(MeshAttr mesh, ShardingAttr s) {
+  MLIRContext *ctx = mesh.getContext();
+  SmallVector<Attribute> dims;
+  for (int64_t d = 0; d < s.getRank(); ++d) {
+    SmallVector<int32_t> axes;
+    for (StringAttr a : s.getDimAxes(d))
+      axes.push_back(int32_t(*mesh.getAxisIndex(a.getValue())));
+    dims.push_back(DenseI32ArrayAttr::get(ctx, axes));
+  }
+  return ArrayAttr::get(ctx, dims);
+}
+
+LogicalResult Partitioner::run() {
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> ops;
+  for (Operation &op : body) {
+    ops.push_back(&op);
+    rules[&op] = getRule(&op);
+  }
+  // Arguments become local shards of the global inputs.
+  SmallVector<Type> argTypes;
+  for (BlockArgument arg : body.getArguments()) {
+    auto global = cast<RankedTensorType>(arg.getType());
+    ShardingAttr s = getShardingOrReplicated(arg);
+    auto local = s.getLocalShape(mesh, global.getShape());
+    if (failed(local))
+      return func.emitError("input ")
+             << arg.getArgNumber() << " of type " << global
+             << " does not divide by its sharding " << s;
+    arg.setType(global.clone(*local));
+    argTypes.push_back(arg.getType());
+    locals[arg] = {arg, s, global};
+    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttr, TypeAttr::get(global));
+    func.setArgAttr(arg.getArgNumber(), kShardDimsAttr, shardDimsAttr(mesh, s));
+    func.removeArgAttr(arg.getArgNumber(), kArgShardingAttrName);
+  }
+
+  SmallVector<Operation *> dead;
+  for (Operation *op : ops) {
+    if (auto weight = dyn_cast<g::WeightOp>(op)) {
+      auto global = weight.getType();
+      ShardingAttr s = getShardingOrReplicated(weight);
+      auto local = s.getLocalShape(mesh, global.getShape());
+      if (failed(local))
+        return weight.emitOpError("does not divide by its sharding ") << s;
+      weight.getResult().setType(global.clone(*local));
+      weight->setAttr(kGlobalTypeAttr, TypeAttr::get(global));
+      weight->setAttr(kShardDimsAttr, shardDimsAttr(mesh, s));
+      weight->removeAttr(kShardingsAttrName);
+      locals[weight] = {weight, s, global};
+      continue;
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      b.setInsertionPoint(ret);
+      SmallVector<Value> outs;
+      SmallVector<Type> outTypes;
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        const Local &l = locals[v];
+        outs.push_back(l.value);
+        outTypes.push_back(l.value.getType());
+        func.setResultAttr(i, kGlobalTypeAttr, TypeAttr::get(l.globalType));
+        func.setResultAttr(i, kShardDimsAttr, shardDimsAttr(mesh, l.sharding));
+      }
+      func::ReturnOp::create(b, ret.getLoc(), outs);
+      dead.push_back(ret);
+      func.setType(FunctionType::get(ctx, argTypes, outTypes));
+      continue;
+    }
+    if (failed(partitionOp(op)))
+      return failure();
+    dead.push_back(op);
+  }
+  for (Operation *op : llvm::reverse(dead))
+    op->erase();
+  SmallVector<Attribute> names(mesh.getAxisNames().begin(),
+                               mesh.getAxisNames().end());
+  func->setAttr(kMeshAxesAttr, ArrayAttr::get(ctx, names));
+  func->setAttr(kMeshSizesAttr,
+                DenseI64ArrayAttr::get(ctx, mesh.getAxisSizes()));
+  return success();
+}
+
+namespace {
+struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MeshAttr mesh = getMesh(module);
+    if (!mesh) {
+      module.emitError("requires a '") << kMeshAttrName << "' attribute";
+      return signalPassFailure();
+    }
+    for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+      if (failed(Partitioner(func, mesh).run()))
+        return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,318 @@
+//===- GraphFusion.cpp - Fuse exporter patterns into graph ops -*- C++ -*-===//
+//
+// Exporters decompose RMSNorm, SiLU and GELU into elementwise ops; the
+// compiler wants them whole (one kernel, one sharding decision). Each
+// pattern below matches one decomposed form and checks every constant it
+// relies on, so a look-alike with other constants is left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+
+namespace mlir::paracc::graph {
+#define GEN_PASS_DEF_GRAPHFUSIONPASS
+#include "paracc/Dialect/Graph/Transforms/Passes.h.inc"
+} // namespace mlir::paracc::graph
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::graph;
+
+/// The value of a splat floating-point constant.
+static std::optional<APFloat> splatFloat(Value v) {
+  auto c = v.getDefiningOp<ConstantOp>();
+  if (!c)
+    return std::nullopt;
+  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+  if (!dense || !dense.isSplat())
+    return std::nullopt;
+  return dense.getSplatValue<APFloat>();
+}
+
+static std::optional<double> splatValue(Value v) {
+  if (std::optional<APFloat> value = splatFloat(v))
+    return value->convertToDouble();
+  return std::nullopt;
+}
+
+/// Whether `v` is a splat of `expected`: within `tolerance` (relative, and
+/// absolute below 1), or exactly `expected` rounded to the constant's type,
+/// which is all an f16 or bf16 constant can hold.
+static bool isSplat(Value v, double expected, double tolerance = 1e-6) {
+  std::optional<APFloat> value = splatFloat(v);
+  if (!value)
+    return false;
+  APFloat rounded(expected);
+  bool losesInfo;
+  (void)rounded.convert(value->getSemantics(), APFloat::rmNearestTiesToEven,
+                        &losesInfo);
+  if (value->compare(rounded) == APFloat::cmpEqual)
+    return true;
+  return std::abs(value->convertToDouble() - expected) <=
+         tolerance * std::max(1.0, std::abs(expected));
+}
+
+/// For a commutative binary op, the operand that is not `known` (or null).
+static Value otherOperand(Operation *op, Value known) {
+  if (op->getOperand(0) == known)
+    return op->getOperand(1);
+  if (op->getOperand(1) == known)
+    return op->getOperand(0);
+  return nullptr;
+}
+
+namespace {
+/// What an inverse-RMS subexpression computes from.
+struct InvRms {
+  Value x;
+  int64_t axis;
+  double epsilon;
+};
+} // namespace
+
+/// Matches `reduce_mean(x*x or x^2, trailing axes) + eps` and returns x.
+static std::optional<InvRms> matchMeanSquarePlusEps(Value v) {
+  auto add = v.getDefiningOp<AddOp>();
+  if (!add)
+    return std::nullopt;
+  for (int i = 0; i < 2; ++i) {
+    auto mean = add->getOperand(i).getDefiningOp<ReduceMeanOp>();
+    std::optional<double> eps = splatValue(add->getOperand(1 - i));
+    // rms_norm takes a finite, non-negative epsilon only.
+    if (!mean || !eps || !std::isfinite(*eps) || *eps < 0 ||
+        !mean.getKeepdims())
+      continue;
+    Value sq = mean.getX();
+    Value x;
+    if (auto mul = sq.getDefiningOp<MulOp>();
+        mul && mul.getLhs() == mul.getRhs())
+      x = mul.getLhs();
+    else if (auto pow = sq.getDefiningOp<PowOp>();
+             pow && isSplat(pow.getRhs(), 2.0))
+      x = pow.getLhs();
+    if (!x)
+      continue;
+    // The reduced axes must be the trailing ones.
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    ArrayRef<int64_t> axes = mean.getAxes();
+    if (axes.empty() || axes.back() != rank - 1 ||
+        int64_t(axes.size()) != rank - axes.front())
+      continue;
+    return InvRms{x, axes.front(), *eps};
+  }
+  return std::nullopt;
+}
+
+/// Matches `1 / sqrt(mean(x^2) + eps)` in its reciprocal and rsqrt forms.
+static std::optional<InvRms> matchInvRms(Value v) {
+  if (auto rsqrt = v.getDefiningOp<RsqrtOp>())
+    return matchMeanSquarePlusEps(rsqrt.getX());
+  if (auto rec = v.getDefiningOp<ReciprocalOp>())
+    if (auto sqrt = rec.getX().getDefiningOp<SqrtOp>())
+      return matchMeanSquarePlusEps(sqrt.getX());
+  if (auto div = v.getDefiningOp<DivOp>())
+    if (isSplat(div.getLhs(), 1.0))
+      if (auto sqrt = div.getRhs().getDefiningOp<SqrtOp>())
+        return matchMeanSquarePlusEps(sqrt.getX());
+  return std::nullopt;
+}
+
+/// Replaces `normalized` (x scaled by the inverse RMS) with rms_norm, taking
+/// a following multiplication by a weight into the op when there is one.
+static LogicalResult fuseRmsNorm(Operation *normalized, const InvRms &m,
+                                 PatternRewriter &rewriter) {
+  auto xType = cast<RankedTensorType>(m.x.getType());
+  if (normalized->getResult(0).getType() != xType)
+    return failure();
+  ArrayRef<int64_t> normShape = xType.getShape().drop_front(m.axis);
+  Operation *target = normalized;
+  Value scale;
+  if (normalized->hasOneUse()) {
+    Operation *user = *normalized->user_begin();
+    if (auto mul = dyn_cast<MulOp>(user)) {
+      Value w = otherOperand(mul, normalized->getResult(0));
+      auto wType = cast<RankedTensorType>(w.getType());
+      auto shape = broadcastShapes(std::nullopt, wType.getShape(), normShape);
+      if (mul.getType() == xType && succeeded(shape) &&
+          ArrayRef(*shape) == normShape) {
+        target = mul;
+        scale = w;
+      }
+    }
+  }
+  rewriter.setInsertionPoint(target);
+  if (!scale) {
+    auto onesType = RankedTensorType::get(normShape, xType.getElementType());
+    scale = ConstantOp::create(
+        rewriter, target->getLoc(),
+        DenseElementsAttr::get(onesType,
+                               rewriter.getFloatAttr(
+                                   xType.getElementType(), 1.0)));
+  }
+  rewriter.replaceOpWithNewOp<RmsNormOp>(target, xType, m.x, scale,
+                                         rewriter.getI64IntegerAttr(m.axis),
+                                         rewriter.getF64FloatAttr(m.epsilon));
+  return success();
+}
+
+namespace {
+/// x * invrms(x) (either operand order).
+struct RmsNormMulPattern : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int i = 0; i < 2; ++i) {
+      std::optional<InvRms> m = matchInvRms(op->getOperand(i));
+      if (m && op->getOperand(1 - i) == m->x)
+        return fuseRmsNorm(op, *m, rewriter);
+    }
+    return failure();
+  }
+};
+
+/// x / sqrt(mean(x^2) + eps).
+struct RmsNormDivPattern : OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp op,
+                                PatternRewriter &rewriter) const override {
+    auto sqrt = op.getRhs().getDefiningOp<SqrtOp>();
+    if (!sqrt)
+      return failure();
+    std::optional<InvRms> m = matchMeanSquarePlusEps(sqrt.getX());
+    if (!m || op.getLhs() != m->x)
+      return failure();
+    return fuseRmsNorm(op, *m, rewriter);
+  }
+};
+
+/// x * sigmoid(x).
+struct SiluPattern : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int i = 0; i < 2; ++i) {
+      auto sigmoid = op->getOperand(i).getDefiningOp<SigmoidOp>();
+      if (sigmoid && sigmoid.getX() == op->getOperand(1 - i) &&
+          sigmoid.getType() == op.getType()) {
+        rewriter.replaceOpWithNewOp<SiluOp>(op, op.getType(), sigmoid.getX());
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
+/// 0.5 * x * (1 + t), where t is tanh(c (x + 0.044715 x^3)) or erf(x/sqrt2),
+/// in the operand orders exporters produce: (x * 0.5) * (1 + t),
+/// x * (0.5 * (1 + t)), (x * (1 + t)) * 0.5.
+struct GeluPattern : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// Whether `v` is tanh/erf of the GELU argument of `x`; sets `tanh`.
+  static bool isGeluInner(Value v, Value x, bool &tanh) {
+    if (auto t = v.getDefiningOp<TanhOp>()) {
+      // c * (x + 0.044715 * x^3), c = sqrt(2/pi).
+      auto mul = t.getX().getDefiningOp<MulOp>();
+      if (!mul)
+        return false;
+      for (int i = 0; i < 2; ++i) {
+        if (!isSplat(mul->getOperand(i), 0.7978845608028654, 1e-5))
+          continue;
+        auto add = mul->getOperand(1 - i).getDefiningOp<AddOp>();
+        Value cube = add ? otherOperand(add, x) : nullptr;
+        auto scaled = cube ? cube.getDefiningOp<MulOp>() : nullptr;
+        if (!scaled)
+          continue;
+        for (int j = 0; j < 2; ++j) {
+          if (!isSplat(scaled->getOperand(j), 0.044715, 1e-5))
+            continue;
+          Value p = scaled->getOperand(1 - j);
+          if (auto pow = p.getDefiningOp<PowOp>();
+              pow && pow.getLhs() == x && isSplat(pow.getRhs(), 3.0)) {
+            tanh = true;
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+    if (auto e = v.getDefiningOp<ErfOp>()) {
+      if (auto div = e.getX().getDefiningOp<DivOp>())
+        if (div.getLhs() == x && isSplat(div.getRhs(), std::sqrt(2.0), 1e-5)) {
+          tanh = false;
+          return true;
+        }
+      if (auto mul = e.getX().getDefiningOp<MulOp>())
+        if (Value c = otherOperand(mul, x);
+            c && isSplat(c, 1.0 / std::sqrt(2.0), 1e-5)) {
+          tanh = false;
+          return true;
+        }
+    }
+    return false;
+  }
+
+  /// Whether `v` is 1 + gelu-inner(x).
+  static bool isOnePlusInner(Value v, Value x, bool &tanh) {
+    auto add = v.getDefiningOp<AddOp>();
+    if (!add)
+      return false;
+    for (int i = 0; i < 2; ++i)
+      if (isSplat(add->getOperand(i), 1.0) &&
+          isGeluInner(add->getOperand(1 - i), x, tanh))
+        return true;
+    return false;
+  }
+
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x;
+    bool tanh = false;
+    for (int i = 0; i < 2 && !x; ++i) {
+      Value a = op->getOperand(i), b = op->getOperand(1 - i);
+      // (x * 0.5) * (1 + t)
+      if (auto half = a.getDefiningOp<MulOp>())
+        for (int j = 0; j < 2 && !x; ++j)
+          if (isSplat(half->getOperand(j), 0.5) &&
+              isOnePlusInner(b, half->getOperand(1 - j), tanh))
+            x = half->getOperand(1 - j);
+      // x * (0.5 * (1 + t))
+      if (auto half = b.getDefiningOp<MulOp>(); half && !x)
+        for (int j = 0; j < 2 && !x; ++j)
+          if (isSplat(half->getOperand(j), 0.5) &&
+              isOnePlusInner(half->getOperand(1 - j), a, tanh))
+            x = a;
+      // (x * (1 + t)) * 0.5
+      if (auto inner = a.getDefiningOp<MulOp>(); inner && !x &&
+                                                 isSplat(b, 0.5))
+        for (int j = 0; j < 2 && !x; ++j)
+          if (isOnePlusInner(inner->getOperand(1 - j), inner->getOperand(j),
+                             tanh))
+            x = inner->getOperand(j);
+    }
+    if (!x || x.getType() != op.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<GeluOp>(op, op.getType(), x,
+                                        rewriter.getStringAttr(
+                                            tanh ? "tanh" : "none"));
+    return success();
+  }
+};
+
+struct GraphFusionPass
+    : public graph::impl::GraphFusionPassBase<GraphFusionPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
+                 GeluPattern>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

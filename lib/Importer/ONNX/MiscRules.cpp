@@ -1,0 +1,163 @@
+//===- MiscRules.cpp - ONNX constants, identity and scans ------*- C++ -*-===//
+//
+// Constant, Identity, Dropout (inference), CumSum, Trilu and EyeLike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleUtils.h"
+
+#include "llvm/Support/Path.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::onnximport;
+namespace g = mlir::paracc::graph;
+
+/// The folder of the model file, which external data of attribute tensors
+/// is relative to: the importer places every node in that file.
+static std::string modelDirOf(Location loc) {
+  if (auto file = loc->findInstanceOf<FileLineColLoc>()) {
+    StringRef dir = llvm::sys::path::parent_path(file.getFilename());
+    if (!dir.empty())
+      return dir.str();
+  }
+  return ".";
+}
+
+static LogicalResult importConstant(NodeContext &c) {
+  if (c.node.attribute_size() != 1)
+    return c.error("requires exactly one value attribute");
+  const onnx::AttributeProto &a = c.node.attribute(0);
+  Builder b(c.getContext());
+  DenseElementsAttr value;
+  if (a.name() == "value") {
+    ImportStatus status;
+    auto attr = constantFromTensorProto(a.t(), modelDirOf(c.loc), c.loc, status);
+    if (failed(attr))
+      return status.unsupported ? c.unsupported("value type") : failure();
+    value = *attr;
+  } else if (a.name() == "value_float") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   a.f());
+  } else if (a.name() == "value_floats") {
+    SmallVector<float> v(a.floats().begin(), a.floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, b.getF32Type()),
+        ArrayRef(v));
+  } else if (a.name() == "value_int") {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   int64_t(a.i()));
+  } else if (a.name() == "value_ints") {
+    SmallVector<int64_t> v(a.ints().begin(), a.ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({int64_t(v.size())}, b.getI64Type()),
+        ArrayRef(v));
+  } else {
+    return c.unsupported("attribute '" + a.name() + "'");
+  }
+  c.setOutput(0, c.constant(value));
+  return success();
+}
+
+static LogicalResult importIdentity(NodeContext &c) {
+  if (c.isSequenceInput(0)) {
+    ASSIGN_OR_FAIL(SmallVector<Value> seq, c.sequenceInput(0));
+    c.setSequenceOutput(0, seq);
+    return success();
+  }
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  c.setOutput(0, x);
+  return success();
+}
+
+static LogicalResult importDropout(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  if (c.opset >= 12 && c.hasInput(2)) {
+    DenseElementsAttr training = c.constantInput(2);
+    if (!training)
+      return c.unsupported("non-constant training_mode");
+    if (*training.getValues<bool>().begin())
+      return c.unsupported("training_mode=true");
+  }
+  c.setOutput(0, x);
+  if (c.hasOutput(1)) {
+    auto type = RankedTensorType::get(tensorType(x).getShape(),
+                                      c.b.getI1Type());
+    c.setOutput(1, c.constant(DenseElementsAttr::get(type, true)));
+  }
+  return success();
+}
+
+static LogicalResult importCumSum(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(SmallVector<int64_t> axis, c.intsInput(1, "axis"));
+  if (axis.size() != 1)
+    return c.error("axis must be a scalar");
+  ASSIGN_OR_FAIL(int64_t a, c.normalizeAxis(axis.front(),
+                                            tensorType(x).getRank()));
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::CumSumOp>(
+      x.getType(), x, b.getI64IntegerAttr(a),
+      b.getBoolAttr(c.intAttr("exclusive", 0)),
+      b.getBoolAttr(c.intAttr("reverse", 0)));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
+static LogicalResult importTrilu(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  int64_t k = 0;
+  if (c.hasInput(1)) {
+    ASSIGN_OR_FAIL(SmallVector<int64_t> kv, c.intsInput(1, "k"));
+    if (kv.size() != 1)
+      return c.error("k must be a scalar");
+    k = kv.front();
+  }
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::TriluOp>(x.getType(), x,
+                                     b.getBoolAttr(c.intAttr("upper", 1)),
+                                     b.getI64IntegerAttr(k));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
+static LogicalResult importEyeLike(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  auto type = tensorType(x);
+  if (type.getRank() != 2)
+    return c.error("requires a 2-D input");
+  Type elem = type.getElementType();
+  if (c.hasAttr("dtype")) {
+    elem = elementTypeFromOnnx(c.getContext(), c.intAttr("dtype", 1));
+    if (!elem)
+      return c.unsupported("dtype");
+  }
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t k = c.intAttr("k", 0);
+  SmallVector<Attribute> values;
+  Builder b(c.getContext());
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) {
+      bool one = j - i == k;
+      if (isa<FloatType>(elem))
+        values.push_back(b.getFloatAttr(elem, one));
+      else
+        values.push_back(b.getIntegerAttr(elem, one));
+    }
+  c.setOutput(0, c.constant(DenseElementsAttr::get(
+                     RankedTensorType::get({rows, cols}, elem), values)));
+  return success();
+}
+
+void mlir::paracc::onnximport::registerMiscRules(RuleTable &t) {
+  t.add("Constant", 1, importConstant);
+  t.add("Identity", 1, importIdentity);
+  t.add("Dropout", 1, importDropout);
+  t.add("CumSum", 11, importCumSum);
+  t.add("Trilu", 14, importTrilu);
+  t.add("EyeLike", 9, importEyeLike);
+}

@@ -1,0 +1,46 @@
+//===- Pipelines.cpp - paracc's pass pipelines and registration -*- C++ -*-===//
+
+#include "paracc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
+#include "paracc/Dialect/Graph/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+void mlir::paracc::buildCompilePipeline(OpPassManager &pm,
+                                        const CompilePipelineOptions &) {
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(graph::createFoldConstantsPass());
+  fn.addPass(graph::createGraphFusionPass());
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(createCSEPass());
+}
+
+void mlir::paracc::buildDistributePipeline(
+    OpPassManager &pm, const DistributePipelineOptions &options) {
+  pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
+  if (options.sequenceParallel)
+    pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
+  pm.addPass(dist::createDataParallelPass({options.dpAxis}));
+  pm.addPass(dist::createPropagateShardingPass());
+  pm.addPass(dist::createPartitionPass());
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(createCSEPass());
+}
+
+void mlir::paracc::registerParaccPasses() {
+  graph::registerGraphPasses();
+  dist::registerDistPasses();
+  PassPipelineRegistration<DistributePipelineOptions>(
+      "paracc-distribute", "Shard the module over its dist.mesh",
+      buildDistributePipeline);
+  PassPipelineRegistration<CompilePipelineOptions>(
+      "paracc-compile", "The compilation pipeline of the paracc driver",
+      buildCompilePipeline);
+}

@@ -1,0 +1,305 @@
+//===- ExecutableWriter.cpp - Lowering to the runtime's .pcx ---*- C++ -*-===//
+
+#include "paracc/Target/Executable/ExecutableWriter.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Target/Executable/KernelFolding.h"
+#include "paracc/Target/Executable/OpEncoding.h"
+#include "paracc/runtime/Executable.h"
+#include "paracc/runtime/Mesh.h"
+#include "paracc/runtime/executable_generated.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace fb = ::paracc::fb;
+
+namespace {
+class Writer {
+public:
+  Writer(func::FuncOp func, const WeightStore &weights)
+      : func(func), weights(weights) {}
+  FailureOr<std::vector<uint8_t>> run(const ExecutableOptions &options);
+
+private:
+  int32_t valueId(Value v);
+  flatbuffers::Offset<fb::TensorType> tensorType(Type t);
+  flatbuffers::Offset<fb::Sharding> sharding(Attribute shardDims);
+  fb::DataRef appendData(const void *data, size_t size);
+  LogicalResult addConstant(graph::ConstantOp op);
+  LogicalResult addWeight(graph::WeightOp op);
+  LogicalResult addInstr(Operation *op);
+  flatbuffers::Offset<fb::Port> port(int32_t value, StringRef name,
+                                     Type localType, DictionaryAttr attrs);
+
+  func::FuncOp func;
+  const WeightStore &weights;
+  flatbuffers::FlatBufferBuilder fbb{1 << 16};
+  std::vector<uint8_t> data;
+  llvm::DenseMap<Value, int32_t> ids;
+  std::vector<flatbuffers::Offset<fb::TensorType>> values;
+  std::vector<flatbuffers::Offset<fb::Constant>> constants;
+  std::vector<flatbuffers::Offset<fb::Weight>> weightTable;
+  std::vector<flatbuffers::Offset<fb::Instr>> instrs;
+  /// Weight data already in the data segment, by name (tied weights).
+  llvm::StringMap<fb::DataRef> weightData;
+};
+} // namespace
+
+int32_t Writer::valueId(Value v) {
+  auto [it, inserted] = ids.try_emplace(v, int32_t(values.size()));
+  if (inserted)
+    values.push_back(tensorType(v.getType()));
+  return it->second;
+}
+
+flatbuffers::Offset<fb::TensorType> Writer::tensorType(Type t) {
+  auto ranked = cast<RankedTensorType>(t);
+  std::vector<int64_t> shape(ranked.getShape().begin(),
+                             ranked.getShape().end());
+  uint8_t dtype = uint8_t(toDType(ranked.getElementType()).value_or(
+      ::paracc::rt::DType::Invalid));
+  return fb::CreateTensorTypeDirect(fbb, dtype, &shape);
+}
+
+flatbuffers::Offset<fb::Sharding> Writer::sharding(Attribute shardDims) {
+  auto dims = dyn_cast_or_null<ArrayAttr>(shardDims);
+  if (!dims)
+    return 0;
+  std::vector<flatbuffers::Offset<fb::DimSharding>> out;
+  for (Attribute d : dims) {
+    std::vector<int32_t> axes;
+    if (auto a = dyn_cast<DenseI32ArrayAttr>(d))
+      axes.assign(a.asArrayRef().begin(), a.asArrayRef().end());
+    out.push_back(fb::CreateDimShardingDirect(fbb, &axes));
+  }
+  return fb::CreateShardingDirect(fbb, &out);
+}
+
+fb::DataRef Writer::appendData(const void *bytes, size_t size) {
+  size_t offset = (data.size() + 63) / 64 * 64;
+  data.resize(offset + size, 0);
+  if (size)
+    std::memcpy(data.data() + offset, bytes, size);
+  return fb::DataRef(offset, size);
+}
+
+LogicalResult Writer::addConstant(graph::ConstantOp op) {
+  auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+  if (!dense)
+    return op.emitOpError("has a non-dense value");
+  FailureOr<::paracc::rt::Tensor> tensor = tensorFromAttr(dense);
+  if (failed(tensor))
+    return op.emitOpError("has an element type the runtime does not support");
+  fb::DataRef ref = appendData(tensor->data(), tensor->byteSize());
+  constants.push_back(fb::CreateConstant(fbb, valueId(op), &ref));
+  return success();
+}
+
+/// FNV-1a: a hash that is the same in every process (random weights must be
+/// reproducible).
+static uint64_t stableHash(StringRef s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (char c : s)
+    h = (h ^ uint8_t(c)) * 0x100000001b3ull;
+  return h;
+}
+
+LogicalResult Writer::addWeight(graph::WeightOp op) {
+  int32_t id = valueId(op);
+  Type globalType = op.getType();
+  if (auto attr = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
+    globalType = attr.getValue();
+  auto global = cast<RankedTensorType>(globalType);
+  const WeightEntry *entry = weights.lookup(op.getName().str());
+  bool random = !entry || !entry->hasData();
+  if (random && !weights.randomFill)
+    return op.emitOpError("has no data for weight '")
+           << op.getName() << "' (use random weights for shape-only models)";
+  // A block of the parameter (offsets) or all of it.
+  SmallVector<int64_t> sourceShape(global.getShape());
+  SmallVector<int64_t> offsets(global.getRank(), 0);
+  if (op.getSourceShape()) {
+    sourceShape.assign(op.getSourceShape()->begin(),
+                       op.getSourceShape()->end());
+    offsets.assign(op.getOffsets()->begin(), op.getOffsets()->end());
+  }
+  if (entry && (entry->shape != std::vector<int64_t>(sourceShape.begin(),
+                                                     sourceShape.end()) ||
+                entry->dtype != toDType(global.getElementType())))
+    return op.emitOpError("type does not match the data of weight '")
+           << op.getName() << "'";
+  fb::DataRef ref(0, 0);
+  if (!random) {
+    std::string key = op.getName().str();
+    for (int64_t o : offsets)
+      key += "@" + std::to_string(o);
+    auto it = weightData.find(key);
+    if (it == weightData.end()) {
+      ::paracc::rt::Tensor whole = ::paracc::rt::Tensor::borrow(
+          entry->dtype, entry->shape, const_cast<uint8_t *>(entry->data()));
+      auto block = ::paracc::rt::extractBlock(
+          whole, std::vector<int64_t>(offsets.begin(), offsets.end()),
+          ::paracc::rt::Shape(global.getShape().begin(),
+                              global.getShape().end()));
+      if (!block)
+        return op.emitOpError("cannot take its block: ")
+               << block.status().message();
+      it = weightData.try_emplace(key, appendData(block->data(),
+                                                  block->byteSize()))
+               .first;
+    }
+    ref = it->second;
+  }
+  uint64_t seed = weights.randomSeed ^ stableHash(op.getName());
+  auto name = fbb.CreateString(op.getName().str());
+  auto typeOffset = tensorType(global);
+  auto shard = sharding(op->getAttr(kShardDimsAttr));
+  std::vector<int64_t> sourceVec(sourceShape.begin(), sourceShape.end()),
+      offsetVec(offsets.begin(), offsets.end());
+  auto sourceShapeOffset = fbb.CreateVector(sourceVec);
+  auto sourceOffsetsOffset = fbb.CreateVector(offsetVec);
+  fb::WeightBuilder w(fbb);
+  w.add_value(id);
+  w.add_name(name);
+  w.add_global_type(typeOffset);
+  if (!shard.IsNull())
+    w.add_sharding(shard);
+  w.add_init(random ? fb::WeightInit::Random : fb::WeightInit::Data);
+  w.add_data(&ref);
+  w.add_seed(seed);
+  if (op.getSourceShape()) {
+    w.add_source_shape(sourceShapeOffset);
+    w.add_source_offsets(sourceOffsetsOffset);
+  }
+  weightTable.push_back(w.Finish());
+  return success();
+}
+
+static std::string locationName(Location loc) {
+  if (auto name = dyn_cast<NameLoc>(loc))
+    return name.getName().str();
+  if (auto fused = dyn_cast<FusedLoc>(loc))
+    for (Location l : fused.getLocations())
+      if (std::string s = locationName(l); !s.empty())
+        return s;
+  return "";
+}
+
+LogicalResult Writer::addInstr(Operation *op) {
+  FailureOr<EncodedOp> encoded = encodeOp(op);
+  if (failed(encoded))
+    return failure();
+  std::vector<int32_t> inputs, outputs;
+  for (Value v : op->getOperands()) {
+    auto it = ids.find(v);
+    if (it == ids.end())
+      return op->emitOpError("uses a value defined outside the function");
+    inputs.push_back(it->second);
+  }
+  for (Value v : op->getResults()) {
+    if (!isa<RankedTensorType>(v.getType()) ||
+        !toDType(cast<RankedTensorType>(v.getType()).getElementType()))
+      return op->emitOpError("has a result type the runtime does not support");
+    outputs.push_back(valueId(v));
+  }
+  std::string name = locationName(op->getLoc());
+  instrs.push_back(fb::CreateInstrDirect(
+      fbb, uint16_t(encoded->opcode), &inputs, &outputs,
+      &encoded->attrs.ints, &encoded->attrs.floats,
+      name.empty() ? nullptr : name.c_str()));
+  return success();
+}
+
+flatbuffers::Offset<fb::Port> Writer::port(int32_t value, StringRef name,
+                                           Type localType,
+                                           DictionaryAttr attrs) {
+  Type global = localType;
+  Attribute shardDims;
+  if (attrs) {
+    if (auto t = attrs.getAs<TypeAttr>(kGlobalTypeAttr))
+      global = t.getValue();
+    shardDims = attrs.get(kShardDimsAttr);
+  }
+  auto nameOffset = fbb.CreateString(name.str());
+  auto typeOffset = tensorType(global);
+  auto shard = sharding(shardDims);
+  fb::PortBuilder p(fbb);
+  p.add_value(value);
+  p.add_name(nameOffset);
+  p.add_global_type(typeOffset);
+  if (!shard.IsNull())
+    p.add_sharding(shard);
+  return p.Finish();
+}
+
+static StringRef portName(DictionaryAttr attrs, StringRef fallback) {
+  if (attrs)
+    if (auto name = attrs.getAs<StringAttr>("graph.name"))
+      return name.getValue();
+  return fallback;
+}
+
+FailureOr<std::vector<uint8_t>>
+Writer::run(const ExecutableOptions &options) {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("must have one block");
+  Block &body = func.getBody().front();
+  std::vector<flatbuffers::Offset<fb::Port>> inputs, outputs;
+  for (BlockArgument arg : body.getArguments()) {
+    int32_t id = valueId(arg);
+    DictionaryAttr attrs = func.getArgAttrDict(arg.getArgNumber());
+    std::string fallback = "input_" + std::to_string(arg.getArgNumber());
+    inputs.push_back(port(id, portName(attrs, fallback), arg.getType(), attrs));
+  }
+  for (Operation &op : body) {
+    LogicalResult result = success();
+    if (auto c = dyn_cast<graph::ConstantOp>(op))
+      result = addConstant(c);
+    else if (auto w = dyn_cast<graph::WeightOp>(op))
+      result = addWeight(w);
+    else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        DictionaryAttr attrs = func.getResultAttrDict(i);
+        std::string fallback = "output_" + std::to_string(i);
+        outputs.push_back(
+            port(ids.lookup(v), portName(attrs, fallback), v.getType(), attrs));
+      }
+    } else
+      result = addInstr(&op);
+    if (failed(result))
+      return failure();
+  }
+
+  std::vector<flatbuffers::Offset<flatbuffers::String>> axisNames;
+  std::vector<int32_t> axisSizes;
+  if (auto axes = func->getAttrOfType<ArrayAttr>(kMeshAxesAttr))
+    for (Attribute a : axes)
+      axisNames.push_back(fbb.CreateString(cast<StringAttr>(a).str()));
+  if (auto sizes = func->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr))
+    for (int64_t s : sizes.asArrayRef())
+      axisSizes.push_back(int32_t(s));
+  if (axisNames.size() != axisSizes.size())
+    return func.emitOpError("has mismatched mesh axes and sizes");
+  auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
+  auto program = fb::CreateProgramDirect(
+      fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
+      mesh, &values, &constants, &weightTable, &inputs, &outputs, &instrs);
+  fb::FinishProgramBuffer(fbb, program);
+  return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
+                                      data);
+}
+
+FailureOr<std::vector<uint8_t>>
+mlir::paracc::writeExecutable(Operation *op, const WeightStore &weights,
+                              const ExecutableOptions &options) {
+  auto func = dyn_cast<func::FuncOp>(op);
+  if (!func)
+    return op->emitOpError("is not a func.func");
+  return Writer(func, weights).run(options);
+}

@@ -1,0 +1,216 @@
+//===- OpEncoding.cpp - Graph ops as runtime instructions ------*- C++ -*-===//
+//
+// Implements the op -> instruction mapping. Graph op mnemonics equal the
+// runtime's instruction mnemonics, so only ops with attributes need code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Target/Executable/OpEncoding.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+using rt::DType;
+
+std::optional<DType> mlir::paracc::toDType(Type t) {
+  if (t.isF32())
+    return DType::F32;
+  if (t.isF64())
+    return DType::F64;
+  if (t.isF16())
+    return DType::F16;
+  if (t.isBF16())
+    return DType::BF16;
+  auto i = dyn_cast<IntegerType>(t);
+  if (!i)
+    return std::nullopt;
+  bool isUnsigned = i.isUnsigned();
+  switch (i.getWidth()) {
+  case 1:
+    return i.isSignless() ? std::optional(DType::Bool) : std::nullopt;
+  case 8:
+    return isUnsigned ? DType::U8 : DType::I8;
+  case 16:
+    return isUnsigned ? DType::U16 : DType::I16;
+  case 32:
+    return isUnsigned ? DType::U32 : DType::I32;
+  case 64:
+    return isUnsigned ? DType::U64 : DType::I64;
+  default:
+    return std::nullopt;
+  }
+}
+
+Type mlir::paracc::fromDType(MLIRContext *ctx, DType dtype) {
+  Builder b(ctx);
+  switch (dtype) {
+  case DType::F32:
+    return b.getF32Type();
+  case DType::F64:
+    return b.getF64Type();
+  case DType::F16:
+    return b.getF16Type();
+  case DType::BF16:
+    return b.getBF16Type();
+  case DType::Bool:
+    return b.getI1Type();
+  case DType::I8:
+    return b.getI8Type();
+  case DType::I16:
+    return b.getI16Type();
+  case DType::I32:
+    return b.getI32Type();
+  case DType::I64:
+    return b.getI64Type();
+  case DType::U8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case DType::U16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
+  case DType::U32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case DType::U64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
+  case DType::Invalid:
+    break;
+  }
+  return Type();
+}
+
+namespace {
+/// Collects an instruction's attributes.
+struct AttrList {
+  rt::InstrAttrs attrs;
+  AttrList &i(int64_t v) {
+    attrs.ints.push_back(v);
+    return *this;
+  }
+  AttrList &i(ArrayRef<int64_t> vs) {
+    attrs.ints.insert(attrs.ints.end(), vs.begin(), vs.end());
+    return *this;
+  }
+  AttrList &f(double v) {
+    attrs.floats.push_back(v);
+    return *this;
+  }
+};
+} // namespace
+
+static int64_t reductionCode(StringRef reduction) {
+  return reduction == "none" ? 0 : reduction == "sum" ? 1 : 2;
+}
+
+/// The attributes of `op`'s instruction (empty for ops that have none).
+static rt::InstrAttrs encodeAttrs(Operation *op) {
+  using namespace mlir::paracc::graph;
+  AttrList a;
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](GeluOp g) { a.i(g.getApproximate() == "tanh"); })
+      .Case([&](IsInfOp g) {
+        a.i(g.getDetectPositive()).i(g.getDetectNegative());
+      })
+      .Case([&](ModOp g) { a.i(g.getFmod()); })
+      .Case([&](ClipOp g) {
+        a.f(g.getMin().convertToDouble()).f(g.getMax().convertToDouble());
+      })
+      .Case([&](GemmOp g) {
+        a.i(g.getTransA()).i(g.getTransB());
+        a.f(g.getAlpha().convertToDouble()).f(g.getBeta().convertToDouble());
+      })
+      .Case([&](LayerNormOp g) {
+        a.i(g.getAxis()).f(g.getEpsilon().convertToDouble());
+      })
+      .Case([&](RmsNormOp g) {
+        a.i(g.getAxis()).f(g.getEpsilon().convertToDouble());
+      })
+      .Case<SoftmaxOp, LogSoftmaxOp>([&](auto g) { a.i(g.getAxis()); })
+      .Case<GatherOp, GatherElementsOp>([&](auto g) { a.i(g.getAxis()); })
+      .Case([&](GatherNDOp g) { a.i(g.getBatchDims()); })
+      .Case([&](TransposeOp g) { a.i(g.getPerm()); })
+      .Case([&](SliceOp g) { a.i(g.getStarts()).i(g.getSteps()); })
+      .Case([&](ConcatOp g) { a.i(g.getAxis()); })
+      .Case([&](SplitOp g) { a.i(g.getAxis()); })
+      .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp>(
+          [&](auto g) { a.i(g.getKeepdims()).i(g.getAxes()); })
+      .Case<ArgMaxOp, ArgMinOp>([&](auto g) {
+        a.i(g.getAxis()).i(g.getKeepdims()).i(g.getSelectLastIndex());
+      })
+      .Case<SoftmaxCrossEntropyOp, NllLossOp>([&](auto g) {
+        a.i(reductionCode(g.getReduction()))
+            .i(g.getIgnoreIndex().has_value())
+            .i(g.getIgnoreIndex().value_or(0));
+      })
+      .Case([&](CumSumOp g) {
+        a.i(g.getAxis()).i(g.getExclusive()).i(g.getReverse());
+      })
+      .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); });
+  return a.attrs;
+}
+
+/// Collective attributes: the group (count, mesh axis indices), then the
+/// op's own integers.
+static FailureOr<rt::InstrAttrs> encodeCollective(Operation *op) {
+  using namespace mlir::paracc::dist;
+  MeshAttr mesh = getMesh(op);
+  if (!mesh)
+    return op->emitOpError("has no mesh to resolve its axes");
+  AttrList a;
+  auto group = [&](ArrayRef<StringAttr> axes) {
+    a.i(int64_t(axes.size()));
+    for (StringAttr axis : axes)
+      a.i(int64_t(*mesh.getAxisIndex(axis.getValue())));
+  };
+  auto groupOf = [&](ArrayAttr axes) {
+    SmallVector<StringAttr> names;
+    for (Attribute x : axes)
+      names.push_back(cast<StringAttr>(x));
+    group(names);
+  };
+  llvm::TypeSwitch<Operation *>(op)
+      .Case([&](AllReduceOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getKind() == "max" ? 1 : 0);
+      })
+      .Case([&](AllGatherOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getDim());
+      })
+      .Case([&](ReduceScatterOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getDim());
+      })
+      .Case([&](AllToAllOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getSplitDim()).i(c.getConcatDim());
+      })
+      .Case([&](AxisIndexOp c) { groupOf(c.getAxes()); })
+      .Case([&](LocalShardOp c) {
+        group({});
+        ShardingAttr s = c.getSharding();
+        for (int64_t d = 0; d < s.getRank(); ++d)
+          group(s.getDimAxes(d));
+      });
+  return a.attrs;
+}
+
+FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
+  StringRef name = op->getName().getStringRef();
+  auto [dialect, mnemonic] = name.split('.');
+  std::optional<rt::OpCode> opcode;
+  if (dialect == "graph" || dialect == "dist")
+    opcode = rt::opCodeFromMnemonic(std::string_view(mnemonic.data(),
+                                                     mnemonic.size()));
+  if (!opcode)
+    return op->emitOpError("has no runtime instruction");
+  if (dialect == "dist") {
+    FailureOr<rt::InstrAttrs> attrs = encodeCollective(op);
+    if (failed(attrs))
+      return failure();
+    return EncodedOp{*opcode, *attrs};
+  }
+  return EncodedOp{*opcode, encodeAttrs(op)};
+}

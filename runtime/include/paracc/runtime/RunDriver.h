@@ -1,0 +1,78 @@
+//===- RunDriver.h - Inputs, running and checking outputs ------*- C++ -*-===//
+//
+// What `paracc` and `paracc-run` share after compilation: reading inputs
+// (--input NAME=FILE.pb, an ONNX backend-test folder, or seeded random
+// values), running the executable, comparing outputs with expected ones
+// (max absolute and relative error, allclose with rtol/atol) and saving
+// them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_RUNDRIVER_H
+#define PARACC_RUNTIME_RUNDRIVER_H
+
+#include "paracc/runtime/Executable.h"
+#include "paracc/runtime/TensorProtoIO.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace paracc::rt {
+
+/// Exit codes of the tools.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitMismatch = 1,
+  kExitError = 2,
+  kExitUnsupported = 3,
+};
+
+struct RunRequest {
+  /// --input NAME=FILE pairs.
+  std::vector<std::pair<std::string, std::string>> inputFiles;
+  /// An ONNX backend-test folder: input_N.pb in, output_N.pb expected.
+  std::string testDataDir;
+  /// Where to write output_N.pb.
+  std::string saveOutputsDir;
+  double rtol = 1e-4;
+  double atol = 1e-5;
+  uint64_t seed = 0;
+};
+
+/// Reads DIR/input_0.pb, input_1.pb, ... (stops at the first missing one).
+StatusOr<std::vector<NamedTensor>> readTestDataInputs(const std::string &dir);
+/// Reads DIR/output_N.pb likewise.
+StatusOr<std::vector<NamedTensor>> readTestDataOutputs(const std::string &dir);
+/// Reads the --input files.
+StatusOr<std::vector<NamedTensor>>
+readInputFiles(const std::vector<std::pair<std::string, std::string>> &files);
+
+/// Orders `given` tensors by the executable's inputs: by name when named,
+/// else by position; missing inputs are generated from `seed` (uniform
+/// floats, small non-negative integers); extra or mistyped ones are errors.
+StatusOr<std::vector<Tensor>> bindInputs(const Executable &exe,
+                                         const std::vector<NamedTensor> &given,
+                                         uint64_t seed);
+
+/// Comparison of one output with its expected value.
+struct Comparison {
+  double maxAbsError = 0;
+  double maxRelError = 0;
+  int64_t mismatches = 0;
+  bool shapeMismatch = false;
+};
+Comparison compareTensors(const Tensor &actual, const Tensor &expected,
+                          double rtol, double atol);
+
+/// Runs the executable on the CPU (all ranks as threads), then compares and
+/// saves per `request`, printing a report to `out`. Returns an exit code.
+int runAndReport(std::shared_ptr<const Executable> exe,
+                 const RunRequest &request, std::ostream &out,
+                 std::ostream &err);
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_RUNDRIVER_H

@@ -1,0 +1,83 @@
+//===- Collectives.cpp - Shared collective checks and 1-rank groups -*- C++ -*-===//
+
+#include "paracc/runtime/Collectives.h"
+
+#include <cstring>
+
+using namespace paracc::rt;
+
+Communicator::~Communicator() = default;
+
+Status paracc::rt::checkCollectiveShapes(const char *op, const Tensor &in,
+                                         const Tensor &out, int64_t groupSize,
+                                         int64_t dim, int64_t concatDim) {
+  if (in.dtype() != out.dtype())
+    return errorf(op, ": input and output element types differ");
+  Shape expected = in.shape();
+  auto checkDim = [&](int64_t d) -> Status {
+    if (d < 0 || d >= int64_t(expected.size()))
+      return errorf(op, ": dim ", d, " out of range for rank ",
+                    expected.size());
+    return Status::ok();
+  };
+  std::string what = op;
+  if (what == "all_gather") {
+    PARACC_RETURN_IF_ERROR(checkDim(dim));
+    expected[dim] *= groupSize;
+  } else if (what == "reduce_scatter") {
+    PARACC_RETURN_IF_ERROR(checkDim(dim));
+    if (expected[dim] % groupSize != 0)
+      return errorf(op, ": dim ", dim, " of size ", expected[dim],
+                    " does not divide over ", groupSize, " ranks");
+    expected[dim] /= groupSize;
+  } else if (what == "all_to_all") {
+    PARACC_RETURN_IF_ERROR(checkDim(dim));
+    PARACC_RETURN_IF_ERROR(checkDim(concatDim));
+    if (expected[dim] % groupSize != 0)
+      return errorf(op, ": dim ", dim, " of size ", expected[dim],
+                    " does not divide over ", groupSize, " ranks");
+    expected[dim] /= groupSize;
+    expected[concatDim] *= groupSize;
+  }
+  if (out.shape() != expected)
+    return errorf(op, ": expected an output of shape ",
+                  shapeToString(expected), ", got ",
+                  shapeToString(out.shape()));
+  return Status::ok();
+}
+
+static Status copyInto(const Tensor &in, Tensor &out) {
+  if (in.byteSize() != out.byteSize())
+    return errorf("collective: size mismatch");
+  if (in.byteSize())
+    std::memcpy(out.data(), in.data(), in.byteSize());
+  return Status::ok();
+}
+
+Status SingleRankCommunicator::allReduce(const std::vector<int> &,
+                                         const Tensor &in, Tensor &out) {
+  PARACC_RETURN_IF_ERROR(checkCollectiveShapes("all_reduce", in, out, 1, 0));
+  return copyInto(in, out);
+}
+
+Status SingleRankCommunicator::allGather(const std::vector<int> &, int64_t dim,
+                                         const Tensor &in, Tensor &out) {
+  PARACC_RETURN_IF_ERROR(checkCollectiveShapes("all_gather", in, out, 1, dim));
+  return copyInto(in, out);
+}
+
+Status SingleRankCommunicator::reduceScatter(const std::vector<int> &,
+                                             int64_t dim, const Tensor &in,
+                                             Tensor &out) {
+  PARACC_RETURN_IF_ERROR(
+      checkCollectiveShapes("reduce_scatter", in, out, 1, dim));
+  return copyInto(in, out);
+}
+
+Status SingleRankCommunicator::allToAll(const std::vector<int> &,
+                                        int64_t splitDim, int64_t concatDim,
+                                        const Tensor &in, Tensor &out) {
+  PARACC_RETURN_IF_ERROR(
+      checkCollectiveShapes("all_to_all", in, out, 1, splitDim, concatDim));
+  return copyInto(in, out);
+}

@@ -1,0 +1,373 @@
+//===- Executable.cpp - Loading and validating .pcx files ------*- C++ -*-===//
+
+#include "paracc/runtime/Executable.h"
+
+#include "paracc/runtime/executable_generated.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <set>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace paracc::rt;
+namespace fb = ::paracc::fb;
+
+namespace {
+constexpr size_t kHeaderSize = 16;
+constexpr size_t kDataAlignment = 64;
+/// Sanity bounds that keep a hostile file from exhausting memory.
+constexpr int64_t kMaxRanks = 1 << 16;
+constexpr int64_t kMaxTensorBytes = int64_t(1) << 42;
+} // namespace
+
+uint64_t paracc::rt::executableDataOffset(size_t fbSize) {
+  uint64_t end = kHeaderSize + fbSize;
+  return (end + kDataAlignment - 1) / kDataAlignment * kDataAlignment;
+}
+
+std::vector<uint8_t> paracc::rt::packExecutable(const uint8_t *flatbuffer,
+                                                size_t fbSize,
+                                                const std::vector<uint8_t> &data) {
+  uint64_t dataOffset = executableDataOffset(fbSize);
+  std::vector<uint8_t> out(dataOffset + data.size(), 0);
+  std::memcpy(out.data(), kExecutableMagic, 8);
+  uint64_t size = fbSize;
+  for (int i = 0; i < 8; ++i)
+    out[8 + i] = static_cast<uint8_t>(size >> (8 * i));
+  std::memcpy(out.data() + kHeaderSize, flatbuffer, fbSize);
+  if (!data.empty())
+    std::memcpy(out.data() + dataOffset, data.data(), data.size());
+  return out;
+}
+
+Executable::~Executable() {
+  if (mapped_ && base_)
+    ::munmap(const_cast<uint8_t *>(base_), size_);
+}
+
+StatusOr<std::shared_ptr<Executable>>
+Executable::loadFile(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return errorf("cannot open '", path, "': ", std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return errorf("'", path, "' is not a regular file");
+  }
+  std::shared_ptr<Executable> exe(new Executable());
+  exe->size_ = static_cast<size_t>(st.st_size);
+  if (exe->size_ > 0) {
+    void *p = ::mmap(nullptr, exe->size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      ::close(fd);
+      return errorf("cannot map '", path, "': ", std::strerror(errno));
+    }
+    exe->base_ = static_cast<const uint8_t *>(p);
+    exe->mapped_ = true;
+  }
+  ::close(fd);
+  PARACC_RETURN_IF_ERROR(exe->decode(path));
+  return exe;
+}
+
+StatusOr<std::shared_ptr<Executable>>
+Executable::loadBuffer(std::vector<uint8_t> bytes) {
+  std::shared_ptr<Executable> exe(new Executable());
+  exe->owned_ = std::move(bytes);
+  exe->base_ = exe->owned_.data();
+  exe->size_ = exe->owned_.size();
+  PARACC_RETURN_IF_ERROR(exe->decode("<memory>"));
+  return exe;
+}
+
+namespace {
+/// Decodes and checks the program tables.
+class Decoder {
+public:
+  Decoder(const fb::Program &program, const uint8_t *data, size_t dataSize,
+          const std::string &what)
+      : program(program), data(data), dataSize(dataSize), what(what) {}
+
+  Status decodeMesh(Mesh &mesh);
+  Status decodeValues(std::vector<ValueType> &values);
+  Status decodeType(const fb::TensorType *t, ValueType &out,
+                    const std::string &context);
+  Status decodeSharding(const fb::Sharding *s, size_t rank,
+                        TensorSharding &out, const std::string &context);
+  Status decodePort(const fb::Port *p, PortInfo &out, const std::string &kind);
+  Status dataRange(const fb::DataRef *ref, uint64_t expectedSize,
+                   const uint8_t *&out, const std::string &context);
+  Status define(int32_t value, const std::string &context);
+  Status use(int32_t value, const std::string &context);
+
+  const fb::Program &program;
+  const uint8_t *data;
+  size_t dataSize;
+  const std::string &what;
+  const Mesh *mesh = nullptr;
+  const std::vector<ValueType> *values = nullptr;
+  std::vector<bool> defined;
+};
+} // namespace
+
+Status Decoder::decodeType(const fb::TensorType *t, ValueType &out,
+                           const std::string &context) {
+  if (!t)
+    return errorf(context, ": missing type");
+  if (!isSupportedDType(t->dtype()))
+    return errorf(context, ": unsupported element type ", int(t->dtype()));
+  out.dtype = static_cast<DType>(t->dtype());
+  out.shape.clear();
+  if (t->shape())
+    out.shape.assign(t->shape()->begin(), t->shape()->end());
+  int64_t n = shapeNumElements(out.shape);
+  if (n < 0 || n > kMaxTensorBytes / int64_t(dtypeSize(out.dtype)))
+    return errorf(context, ": invalid or too large shape ",
+                  shapeToString(out.shape));
+  return Status::ok();
+}
+
+Status Decoder::decodeMesh(Mesh &out) {
+  const fb::Mesh *m = program.mesh();
+  if (!m || !m->axis_sizes() || !m->axis_names() ||
+      m->axis_sizes()->size() != m->axis_names()->size())
+    return errorf(what, ": the mesh is missing or inconsistent");
+  int64_t ranks = 1;
+  std::set<std::string> names;
+  for (size_t i = 0; i < m->axis_sizes()->size(); ++i) {
+    int64_t size = m->axis_sizes()->Get(i);
+    const auto *name = m->axis_names()->Get(i);
+    if (size < 1 || !name || name->size() == 0 ||
+        !names.insert(name->str()).second)
+      return errorf(what, ": mesh axis ", i, " is invalid");
+    ranks *= size;
+    if (ranks > kMaxRanks)
+      return errorf(what, ": the mesh has too many ranks");
+    out.axisNames.push_back(name->str());
+    out.axisSizes.push_back(size);
+  }
+  return Status::ok();
+}
+
+Status Decoder::decodeValues(std::vector<ValueType> &out) {
+  if (!program.values())
+    return errorf(what, ": missing value table");
+  out.resize(program.values()->size());
+  for (size_t i = 0; i < out.size(); ++i)
+    PARACC_RETURN_IF_ERROR(decodeType(program.values()->Get(i), out[i],
+                                      what + ": value %" + std::to_string(i)));
+  defined.assign(out.size(), false);
+  return Status::ok();
+}
+
+Status Decoder::decodeSharding(const fb::Sharding *s, size_t rank,
+                               TensorSharding &out,
+                               const std::string &context) {
+  out.dimAxes.clear();
+  if (!s || !s->dims() || s->dims()->size() == 0)
+    return Status::ok();
+  if (s->dims()->size() != rank)
+    return errorf(context, ": sharding has ", s->dims()->size(),
+                  " dims for a tensor of rank ", rank);
+  std::set<int> used;
+  for (const auto *dim : *s->dims()) {
+    std::vector<int> axes;
+    if (dim && dim->axes())
+      for (int a : *dim->axes()) {
+        if (a < 0 || a >= int(mesh->axisSizes.size()) ||
+            !used.insert(a).second)
+          return errorf(context, ": sharding uses mesh axis ", a,
+                        " out of range or twice");
+        axes.push_back(a);
+      }
+    out.dimAxes.push_back(std::move(axes));
+  }
+  return Status::ok();
+}
+
+Status Decoder::dataRange(const fb::DataRef *ref, uint64_t expectedSize,
+                          const uint8_t *&out, const std::string &context) {
+  if (!ref)
+    return errorf(context, ": missing data");
+  if (ref->size() != expectedSize)
+    return errorf(context, ": data has ", ref->size(), " bytes, expected ",
+                  expectedSize);
+  if (ref->offset() > dataSize || ref->size() > dataSize - ref->offset())
+    return errorf(context, ": data range lies outside the file");
+  out = data + ref->offset();
+  return Status::ok();
+}
+
+Status Decoder::define(int32_t value, const std::string &context) {
+  if (value < 0 || size_t(value) >= defined.size())
+    return errorf(context, ": value %", value, " out of range");
+  if (defined[value])
+    return errorf(context, ": value %", value, " is defined twice");
+  defined[value] = true;
+  return Status::ok();
+}
+
+Status Decoder::use(int32_t value, const std::string &context) {
+  if (value < 0 || size_t(value) >= defined.size())
+    return errorf(context, ": value %", value, " out of range");
+  if (!defined[value])
+    return errorf(context, ": value %", value, " is used before definition");
+  return Status::ok();
+}
+
+Status Decoder::decodePort(const fb::Port *p, PortInfo &out,
+                           const std::string &kind) {
+  if (!p)
+    return errorf(what, ": missing ", kind);
+  out.value = p->value();
+  out.name = p->name() ? p->name()->str() : "";
+  std::string context = what + ": " + kind + " '" + out.name + "'";
+  PARACC_RETURN_IF_ERROR(decodeType(p->global_type(), out.globalType, context));
+  PARACC_RETURN_IF_ERROR(decodeSharding(p->sharding(),
+                                        out.globalType.shape.size(),
+                                        out.sharding, context));
+  if (out.value < 0 || size_t(out.value) >= values->size())
+    return errorf(context, ": value %", out.value, " out of range");
+  auto local = localShape(out.globalType.shape, out.sharding, *mesh);
+  if (!local)
+    return errorf(context, ": ", local.status().message());
+  const ValueType &v = (*values)[out.value];
+  if (*local != v.shape || v.dtype != out.globalType.dtype)
+    return errorf(context, ": local type ", shapeToString(v.shape),
+                  " does not match the sharded global type ",
+                  shapeToString(out.globalType.shape));
+  return Status::ok();
+}
+
+Status Executable::decode(const std::string &what) {
+  if (size_ < kHeaderSize || std::memcmp(base_, kExecutableMagic, 8) != 0)
+    return errorf("'", what, "' is not a paracc executable (bad magic)");
+  uint64_t fbSize = 0;
+  for (int i = 0; i < 8; ++i)
+    fbSize |= uint64_t(base_[8 + i]) << (8 * i);
+  if (fbSize > size_ - kHeaderSize || fbSize > (uint64_t(1) << 31))
+    return errorf("'", what, "' is truncated or corrupt (program size)");
+  const uint8_t *fb = base_ + kHeaderSize;
+  flatbuffers::Verifier verifier(fb, fbSize);
+  if (!fb::VerifyProgramBuffer(verifier))
+    return errorf("'", what, "' is corrupt (FlatBuffer verification failed)");
+  const fb::Program &program = *fb::GetProgram(fb);
+  if (program.format_version() != kExecutableFormatVersion)
+    return errorf("'", what, "' has format version ",
+                  program.format_version(), "; this runtime reads ",
+                  kExecutableFormatVersion);
+  producer_ = program.producer() ? program.producer()->str() : "";
+  uint64_t dataOffset = executableDataOffset(fbSize);
+  const uint8_t *data = dataOffset <= size_ ? base_ + dataOffset : nullptr;
+  size_t dataSize = dataOffset <= size_ ? size_ - dataOffset : 0;
+
+  Decoder d(program, data, dataSize, what);
+  PARACC_RETURN_IF_ERROR(d.decodeMesh(mesh_));
+  d.mesh = &mesh_;
+  PARACC_RETURN_IF_ERROR(d.decodeValues(values_));
+  d.values = &values_;
+
+  if (program.inputs())
+    for (const auto *p : *program.inputs()) {
+      PortInfo info;
+      PARACC_RETURN_IF_ERROR(d.decodePort(p, info, "input"));
+      PARACC_RETURN_IF_ERROR(d.define(info.value, what + ": input"));
+      inputs_.push_back(std::move(info));
+    }
+  if (program.constants())
+    for (const auto *c : *program.constants()) {
+      ConstantInfo info;
+      info.value = c ? c->value() : -1;
+      std::string context = what + ": constant %" + std::to_string(info.value);
+      PARACC_RETURN_IF_ERROR(d.define(info.value, context));
+      const ValueType &v = values_[info.value];
+      PARACC_RETURN_IF_ERROR(d.dataRange(
+          c->data(), shapeNumElements(v.shape) * dtypeSize(v.dtype),
+          info.data, context));
+      constants_.push_back(info);
+    }
+  if (program.weights())
+    for (const auto *w : *program.weights()) {
+      if (!w)
+        return errorf(what, ": missing weight");
+      WeightInfo info;
+      info.value = w->value();
+      info.name = w->name() ? w->name()->str() : "";
+      std::string context = what + ": weight '" + info.name + "'";
+      PARACC_RETURN_IF_ERROR(
+          d.decodeType(w->global_type(), info.globalType, context));
+      PARACC_RETURN_IF_ERROR(d.decodeSharding(
+          w->sharding(), info.globalType.shape.size(), info.sharding, context));
+      PARACC_RETURN_IF_ERROR(d.define(info.value, context));
+      auto local = localShape(info.globalType.shape, info.sharding, mesh_);
+      if (!local)
+        return errorf(context, ": ", local.status().message());
+      const ValueType &v = values_[info.value];
+      if (*local != v.shape || v.dtype != info.globalType.dtype)
+        return errorf(context, ": local type does not match the sharding");
+      info.random = w->init() == fb::WeightInit::Random;
+      info.seed = w->seed();
+      info.scale = w->scale();
+      if (w->source_shape() && w->source_offsets()) {
+        info.sourceShape.assign(w->source_shape()->begin(),
+                                w->source_shape()->end());
+        info.sourceOffsets.assign(w->source_offsets()->begin(),
+                                  w->source_offsets()->end());
+        const Shape &g = info.globalType.shape;
+        bool ok = info.sourceShape.size() == g.size() &&
+                  info.sourceOffsets.size() == g.size() &&
+                  shapeNumElements(info.sourceShape) >= 0;
+        for (size_t d = 0; ok && d < g.size(); ++d)
+          ok = info.sourceOffsets[d] >= 0 &&
+               info.sourceOffsets[d] + g[d] <= info.sourceShape[d];
+        if (!ok)
+          return errorf(context, ": block lies outside its source parameter");
+      }
+      if (!info.random)
+        PARACC_RETURN_IF_ERROR(d.dataRange(
+            w->data(),
+            shapeNumElements(info.globalType.shape) *
+                dtypeSize(info.globalType.dtype),
+            info.data, context));
+      weights_.push_back(std::move(info));
+    }
+  if (program.instrs())
+    for (const auto *in : *program.instrs()) {
+      if (!in)
+        return errorf(what, ": missing instruction");
+      InstrInfo info;
+      std::string context =
+          what + ": instruction " + std::to_string(instrs_.size());
+      if (in->opcode() >= uint16_t(OpCode::NumOpCodes))
+        return errorf(context, ": unknown opcode ", in->opcode());
+      info.opcode = static_cast<OpCode>(in->opcode());
+      info.name = in->name() ? in->name()->str() : "";
+      if (in->inputs())
+        for (int32_t v : *in->inputs()) {
+          PARACC_RETURN_IF_ERROR(d.use(v, context));
+          info.inputs.push_back(v);
+        }
+      if (in->outputs())
+        for (int32_t v : *in->outputs()) {
+          PARACC_RETURN_IF_ERROR(d.define(v, context));
+          info.outputs.push_back(v);
+        }
+      if (in->ints())
+        info.attrs.ints.assign(in->ints()->begin(), in->ints()->end());
+      if (in->floats())
+        info.attrs.floats.assign(in->floats()->begin(), in->floats()->end());
+      instrs_.push_back(std::move(info));
+    }
+  if (program.outputs())
+    for (const auto *p : *program.outputs()) {
+      PortInfo info;
+      PARACC_RETURN_IF_ERROR(d.decodePort(p, info, "output"));
+      PARACC_RETURN_IF_ERROR(d.use(info.value, what + ": output"));
+      outputs_.push_back(std::move(info));
+    }
+  return Status::ok();
+}

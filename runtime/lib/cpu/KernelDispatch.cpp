@@ -1,0 +1,270 @@
+//===- KernelDispatch.cpp - Opcode table and CPU kernel entry -------------===//
+//
+// Mnemonics of the instruction set, and runCpuKernel: the checks shared by
+// every instruction (null, invalid or aliased operands) before forwarding to
+// the kernel family.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+#include <cstring>
+#include <exception>
+#include <new>
+
+namespace paracc::rt {
+
+namespace {
+
+const char *const kMnemonics[] = {
+#define PARACC_OP(Name, Mnemonic) Mnemonic,
+#include "paracc/runtime/OpCodes.def"
+#undef PARACC_OP
+};
+constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
+static_assert(sizeof(kMnemonics) / sizeof(kMnemonics[0]) == kNumOpCodes,
+              "one mnemonic per opcode");
+
+/// Ops whose result may be the very buffer of an operand of the same size:
+/// each result element depends only on the operand elements at its own
+/// position (or on broadcast operands that do not alias it).
+bool allowsExactInPlace(OpCode op) {
+  if (op <= OpCode::Where)
+    return true; // Unary, binary and Where come first in OpCodes.def.
+  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
+}
+
+Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
+                   size_t i) {
+  if (!t)
+    return args.fail(kind, " ", i, " is null");
+  if (!isSupportedDType(static_cast<int>(t->dtype())))
+    return args.fail(kind, " ", i, " has unsupported element type ",
+                     static_cast<int>(t->dtype()));
+  if (t->numElements() < 0 || shapeNumElements(t->shape()) != t->numElements())
+    return args.fail(kind, " ", i, " has an invalid shape ",
+                     shapeToString(t->shape()));
+  // The product of the non-zero dimensions, in bytes, must fit in int64 even
+  // when the tensor is empty, so that no partial product of dimensions a
+  // kernel forms (strides, block sizes) can overflow.
+  int64_t extent = static_cast<int64_t>(dtypeSize(t->dtype()));
+  for (int64_t d : t->shape()) {
+    if (d != 0 && __builtin_mul_overflow(extent, d, &extent))
+      return args.fail(kind, " ", i, " (", t->typeString(), ") is too large");
+  }
+  if (t->numElements() > 0 && !t->data())
+    return args.fail(kind, " ", i, " (", t->typeString(), ") has no buffer");
+  return Status::ok();
+}
+
+Status dispatch(const KernelArgs &args) {
+  switch (args.op) {
+  case OpCode::Neg:
+  case OpCode::Abs:
+  case OpCode::Sqrt:
+  case OpCode::Rsqrt:
+  case OpCode::Reciprocal:
+  case OpCode::Exp:
+  case OpCode::Log:
+  case OpCode::Tanh:
+  case OpCode::Erf:
+  case OpCode::Sigmoid:
+  case OpCode::Relu:
+  case OpCode::Gelu:
+  case OpCode::Silu:
+  case OpCode::Sin:
+  case OpCode::Cos:
+  case OpCode::Tan:
+  case OpCode::Asin:
+  case OpCode::Acos:
+  case OpCode::Atan:
+  case OpCode::Sinh:
+  case OpCode::Cosh:
+  case OpCode::Asinh:
+  case OpCode::Acosh:
+  case OpCode::Atanh:
+  case OpCode::Floor:
+  case OpCode::Ceil:
+  case OpCode::Round:
+  case OpCode::Sign:
+  case OpCode::Not:
+  case OpCode::IsNaN:
+  case OpCode::IsInf:
+    return runUnaryKernel(args);
+  case OpCode::Add:
+  case OpCode::Sub:
+  case OpCode::Mul:
+  case OpCode::Div:
+  case OpCode::Pow:
+  case OpCode::Max:
+  case OpCode::Min:
+  case OpCode::Mod:
+  case OpCode::And:
+  case OpCode::Or:
+  case OpCode::Xor:
+  case OpCode::Equal:
+  case OpCode::Less:
+  case OpCode::LessEqual:
+  case OpCode::Greater:
+  case OpCode::GreaterEqual:
+    return runBinaryKernel(args);
+  case OpCode::Where:
+    return runWhereKernel(args);
+  case OpCode::Cast:
+    return runCastKernel(args);
+  case OpCode::Clip:
+    return runClipKernel(args);
+  case OpCode::MatMul:
+    return runMatMulKernel(args);
+  case OpCode::Gemm:
+    return runGemmKernel(args);
+  case OpCode::LayerNorm:
+  case OpCode::RmsNorm:
+    return runNormKernel(args);
+  case OpCode::Softmax:
+  case OpCode::LogSoftmax:
+    return runSoftmaxKernel(args);
+  case OpCode::Gather:
+    return runGatherKernel(args);
+  case OpCode::GatherElements:
+    return runGatherElementsKernel(args);
+  case OpCode::GatherND:
+    return runGatherNDKernel(args);
+  case OpCode::Reshape:
+    return runReshapeKernel(args);
+  case OpCode::Transpose:
+    return runTransposeKernel(args);
+  case OpCode::Slice:
+    return runSliceKernel(args);
+  case OpCode::Concat:
+    return runConcatKernel(args);
+  case OpCode::Split:
+    return runSplitKernel(args);
+  case OpCode::Expand:
+    return runExpandKernel(args);
+  case OpCode::ReduceSum:
+  case OpCode::ReduceMean:
+  case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
+  case OpCode::ReduceProd:
+    return runReduceKernel(args);
+  case OpCode::ArgMax:
+  case OpCode::ArgMin:
+    return runArgReduceKernel(args);
+  case OpCode::SoftmaxCrossEntropy:
+  case OpCode::NllLoss:
+    return runLossKernel(args);
+  case OpCode::Range:
+    return runRangeKernel(args);
+  case OpCode::CumSum:
+    return runCumSumKernel(args);
+  case OpCode::Trilu:
+    return runTriluKernel(args);
+  default:
+    return args.fail("not a compute instruction");
+  }
+}
+
+} // namespace
+
+const char *opCodeMnemonic(OpCode op) {
+  const size_t i = static_cast<size_t>(op);
+  return i < kNumOpCodes ? kMnemonics[i] : "unknown";
+}
+
+std::optional<OpCode> opCodeFromMnemonic(std::string_view mnemonic) {
+  for (size_t i = 0; i < kNumOpCodes; ++i) {
+    if (mnemonic == kMnemonics[i])
+      return static_cast<OpCode>(i);
+  }
+  return std::nullopt;
+}
+
+bool isCollective(OpCode op) {
+  switch (op) {
+  case OpCode::AllReduce:
+  case OpCode::AllGather:
+  case OpCode::ReduceScatter:
+  case OpCode::AllToAll:
+  case OpCode::AxisIndex:
+  case OpCode::LocalShard:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// runCpuKernel without the exception guard.
+static Status runCpuKernelImpl(OpCode op, const InstrAttrs &attrs,
+                               const std::vector<const Tensor *> &inputs,
+                               const std::vector<Tensor *> &outputs) {
+  if (static_cast<size_t>(op) >= kNumOpCodes)
+    return errorf("unknown: opcode ", static_cast<unsigned>(op),
+                  " is out of range");
+  const KernelArgs args{op, attrs, inputs, outputs};
+  if (isCollective(op))
+    return args.fail("collective instructions run on a communicator, not as "
+                     "CPU kernels");
+  for (size_t i = 0; i < inputs.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, inputs[i], "operand", i));
+  for (size_t i = 0; i < outputs.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, outputs[i], "result", i));
+
+  // Results that overlap operands are computed into scratch buffers (unless
+  // the op works in place); results overlapping each other are an error.
+  bool scratch = false;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const Tensor &out = *outputs[o];
+    for (size_t k = o + 1; k < outputs.size(); ++k) {
+      if (rangesOverlap(out.data(), out.byteSize(), outputs[k]->data(),
+                        outputs[k]->byteSize()))
+        return args.fail("results ", o, " and ", k, " overlap");
+    }
+    for (const Tensor *in : inputs) {
+      if (!rangesOverlap(out.data(), out.byteSize(), in->data(),
+                         in->byteSize()))
+        continue;
+      const bool exact = in->data() == out.data() &&
+                         in->byteSize() == out.byteSize() &&
+                         in->numElements() == out.numElements();
+      if (!exact || !allowsExactInPlace(op))
+        scratch = true;
+    }
+  }
+  if (!scratch)
+    return dispatch(args);
+
+  std::vector<Tensor> temps;
+  temps.reserve(outputs.size());
+  std::vector<Tensor *> tempPtrs;
+  for (const Tensor *out : outputs) {
+    StatusOr<Tensor> t = Tensor::allocate(out->dtype(), out->shape());
+    if (!t)
+      return args.fail(t.status().message());
+    temps.push_back(std::move(*t));
+    tempPtrs.push_back(&temps.back());
+  }
+  const KernelArgs scratchArgs{op, attrs, inputs, tempPtrs};
+  PARACC_RETURN_IF_ERROR(dispatch(scratchArgs));
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    if (outputs[o]->byteSize())
+      std::memcpy(outputs[o]->data(), temps[o].data(), temps[o].byteSize());
+  }
+  return Status::ok();
+}
+
+Status runCpuKernel(OpCode op, const InstrAttrs &attrs,
+                    const std::vector<const Tensor *> &inputs,
+                    const std::vector<Tensor *> &outputs) {
+  // Scratch vectors can fail to allocate; callers get a Status, never an
+  // exception.
+  try {
+    return runCpuKernelImpl(op, attrs, inputs, outputs);
+  } catch (const std::bad_alloc &) {
+    return errorf(opCodeMnemonic(op), ": out of memory");
+  } catch (const std::exception &e) {
+    return errorf(opCodeMnemonic(op), ": ", e.what());
+  }
+}
+
+} // namespace paracc::rt

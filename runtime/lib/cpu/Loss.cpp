@@ -1,0 +1,154 @@
+//===- Loss.cpp - SoftmaxCrossEntropy and NllLoss -------------------------===//
+//
+// Follows the reference implementation of the ONNX specification: scores
+// [N, C, d1..dk] are seen as [N, C, D], labels [N, d1..dk] as [N, D]; the
+// per-element loss is -log_prob[n, label, d] times the label's weight (0 for
+// ignore_index); "mean" divides by the sum of the weights when weights or an
+// ignore_index are given, and by N*D otherwise. Labels outside [0, C) that
+// are not ignore_index are an error. Accumulation is in double.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+#include <cmath>
+
+namespace paracc::rt {
+
+namespace {
+
+enum Reduction : int64_t { kNone = 0, kSum = 1, kMean = 2 };
+
+template <DType D>
+Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
+                 int64_t d) {
+  using S = StorageT<D>;
+  const Tensor &scores = *args.in[0];
+  const Tensor &labels = *args.in[1];
+  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
+  Tensor &loss = *args.out[0];
+  Tensor *logProb = args.out.size() > 1 ? args.out[1] : nullptr;
+  const int64_t reduction = args.attrs.ints[0];
+  const bool hasIgnore = args.attrs.ints[1] != 0;
+  const int64_t ignoreIndex = args.attrs.ints[2];
+
+  const S *x = static_cast<const S *>(scores.data());
+  const S *w = weight ? static_cast<const S *>(weight->data()) : nullptr;
+  S *lp = logProb ? static_cast<S *>(logProb->data()) : nullptr;
+  S *out = static_cast<S *>(loss.data());
+  const bool labels32 = labels.dtype() == DType::I32;
+  const void *lab = labels.data();
+
+  double lossSum = 0.0, weightSum = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < d; ++j) {
+      const int64_t pos = i * d + j;
+      const int64_t label = labels32 ? static_cast<const int32_t *>(lab)[pos]
+                                     : static_cast<const int64_t *>(lab)[pos];
+      const bool ignored = hasIgnore && label == ignoreIndex;
+      if (!ignored && (label < 0 || label >= c))
+        return args.fail("label ", label, " at position ", pos,
+                         " is out of range [0, ", c, ")");
+      const S *col = x + i * c * d + j; // Class k at col[k * d].
+      double negLogP = 0.0;
+      if (isSce) {
+        // log_softmax over the classes of this column.
+        double lse = 0.0;
+        if (c > 0) {
+          double maxv = -INFINITY;
+          bool nan = false;
+          for (int64_t k = 0; k < c; ++k) {
+            const double v = load<D>(col + k * d);
+            nan |= std::isnan(v);
+            maxv = v > maxv ? v : maxv;
+          }
+          if (nan) {
+            lse = NAN;
+          } else {
+            double sum = 0.0;
+            for (int64_t k = 0; k < c; ++k)
+              sum += std::exp(static_cast<double>(load<D>(col + k * d)) - maxv);
+            lse = maxv + std::log(sum);
+          }
+        }
+        if (lp) {
+          S *lcol = lp + i * c * d + j;
+          for (int64_t k = 0; k < c; ++k)
+            store<D>(lcol + k * d,
+                     static_cast<ComputeT<D>>(
+                         static_cast<double>(load<D>(col + k * d)) - lse));
+        }
+        if (!ignored)
+          negLogP = lse - static_cast<double>(load<D>(col + label * d));
+      } else if (!ignored) {
+        negLogP = -static_cast<double>(load<D>(col + label * d));
+      }
+      double wt = 1.0;
+      if (ignored)
+        wt = 0.0;
+      else if (w)
+        wt = static_cast<double>(load<D>(w + label));
+      const double l = ignored ? 0.0 : wt * negLogP;
+      if (reduction == kNone)
+        store<D>(out + pos, static_cast<ComputeT<D>>(l));
+      lossSum += l;
+      weightSum += wt;
+    }
+  }
+  if (reduction == kSum) {
+    store<D>(out, static_cast<ComputeT<D>>(lossSum));
+  } else if (reduction == kMean) {
+    const double denom =
+        (w || hasIgnore) ? weightSum : static_cast<double>(n * d);
+    store<D>(out, static_cast<ComputeT<D>>(lossSum / denom));
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+Status runLossKernel(const KernelArgs &args) {
+  const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
+  PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
+                               : args.checkArity(2, 3, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 2, "reduction"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
+  const Tensor &scores = *args.in[0];
+  const Tensor &labels = *args.in[1];
+  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
+  const Tensor &loss = *args.out[0];
+  const char *what = isSce ? "scores" : "log_prob";
+  PARACC_RETURN_IF_ERROR(args.checkDType(scores, TypeSet::Float, what));
+  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
+  if (scores.rank() < 2)
+    return args.fail(what, " must have rank >= 2 ([N, C, d...]), got ",
+                     scores.typeString());
+  Shape labelShape = scores.shape();
+  labelShape.erase(labelShape.begin() + 1);
+  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
+  const int64_t c = scores.dim(1);
+  if (weight) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(loss, scores.dtype(), "loss"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(
+      loss, args.attrs.ints[0] == kNone ? labelShape : Shape{}, "loss"));
+  if (args.out.size() > 1) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.out[1], scores.shape(), "log_prob"));
+  }
+  const int64_t n = scores.dim(0);
+  int64_t d = 1;
+  for (int64_t i = 2; i < scores.rank(); ++i)
+    d *= scores.dim(i);
+  return visitDTypeIn<TypeSet::Float>(scores.dtype(), [&](auto tag) -> Status {
+    return lossTyped<decltype(tag)::value>(args, isSce, n, c, d);
+  });
+}
+
+} // namespace paracc::rt

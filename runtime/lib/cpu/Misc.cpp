@@ -1,0 +1,180 @@
+//===- Misc.cpp - Range, CumSum, Trilu ------------------------------------===//
+//
+// Range computes its element count like the ONNX reference (in the operand
+// type for floats, exactly for integers) and requires the result to have
+// it. CumSum accumulates in double / wrapping 64-bit integers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace paracc::rt {
+
+namespace {
+
+template <DType D>
+Status rangeTyped(const KernelArgs &args, const Tensor &start,
+                  const Tensor &limit, const Tensor &delta, Tensor &y) {
+  using S = StorageT<D>;
+  const ComputeT<D> s = load<D>(static_cast<const S *>(start.data()));
+  const ComputeT<D> l = load<D>(static_cast<const S *>(limit.data()));
+  const ComputeT<D> dl = load<D>(static_cast<const S *>(delta.data()));
+  if (dl == 0)
+    return args.fail("delta must not be zero");
+  int64_t count;
+  if constexpr (kIsFloat<D>) {
+    using T = ComputeT<D>; // float for f16/bf16/f32, double for f64.
+    const T q = std::ceil((l - s) / dl);
+    if (!std::isfinite(q))
+      return args.fail("element count of range(", s, ", ", l, ", ", dl,
+                       ") is not finite");
+    if (q <= 0)
+      count = 0;
+    else if (q >= 9.2e18)
+      return args.fail("range is too long");
+    else
+      count = static_cast<int64_t>(q);
+  } else {
+    const __int128 diff = static_cast<__int128>(l) - static_cast<__int128>(s);
+    __int128 q = diff / dl;
+    if (diff % dl != 0 && ((diff > 0) == (dl > 0)))
+      ++q;
+    if (q > static_cast<__int128>(INT64_MAX))
+      return args.fail("range is too long");
+    count = q <= 0 ? 0 : static_cast<int64_t>(q);
+  }
+  if (y.dim(0) != count)
+    return args.fail("result ", y.typeString(), " must have ", count,
+                     " elements");
+  S *out = static_cast<S *>(y.data());
+  for (int64_t i = 0; i < count; ++i) {
+    if constexpr (kIsFloat<D>) {
+      using T = ComputeT<D>;
+      store<D>(out + i, static_cast<T>(s + static_cast<T>(i) * dl));
+    } else {
+      using C = ComputeT<D>;
+      store<D>(out + i, wrapAdd(s, wrapMul(static_cast<C>(i), dl)));
+    }
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+Status runRangeKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  const Tensor &start = *args.in[0];
+  const Tensor &limit = *args.in[1];
+  const Tensor &delta = *args.in[2];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(start, TypeSet::Numeric, "start"));
+  const char *names[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i) {
+    const Tensor &t = *args.in[i];
+    if (t.dtype() != start.dtype())
+      return args.fail("operands must have the same element type, got ",
+                       start.typeString(), " and ", t.typeString());
+    if (t.rank() > 1 || t.numElements() != 1)
+      return args.fail(names[i], " must be a scalar, got ", t.typeString());
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, start.dtype(), "result"));
+  if (y.rank() != 1)
+    return args.fail("result must be 1-D, got ", y.typeString());
+  return visitDTypeIn<TypeSet::Numeric>(start.dtype(), [&](auto tag) {
+    return rangeTyped<decltype(tag)::value>(args, start, limit, delta, y);
+  });
+}
+
+Status runCumSumKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Numeric, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "exclusive"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "reverse"));
+  const bool exclusive = args.attrs.ints[1] != 0;
+  const bool reverse = args.attrs.ints[2] != 0;
+  if (x.numElements() == 0)
+    return Status::ok();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x.dim(d);
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    inner *= x.dim(d);
+  const int64_t c = x.dim(axis);
+  return visitDTypeIn<TypeSet::Numeric>(x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    using A = AccT<D>;
+    const S *in = static_cast<const S *>(x.data());
+    S *out = static_cast<S *>(y.data());
+    std::vector<A> acc(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+      std::fill(acc.begin(), acc.end(), A(0));
+      for (int64_t step = 0; step < c; ++step) {
+        const int64_t j = reverse ? c - 1 - step : step;
+        const int64_t base = (o * c + j) * inner;
+        for (int64_t i = 0; i < inner; ++i) {
+          const A v = static_cast<A>(load<D>(in + base + i));
+          A next;
+          if constexpr (std::is_integral_v<A>)
+            next = wrapAdd(acc[i], v);
+          else
+            next = acc[i] + v;
+          store<D>(out + base + i,
+                   static_cast<ComputeT<D>>(exclusive ? acc[i] : next));
+          acc[i] = next;
+        }
+      }
+    }
+    return Status::ok();
+  });
+}
+
+Status runTriluKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "upper"));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 2)
+    return args.fail("operand must have rank >= 2, got ", x.typeString());
+  if (x.numElements() == 0)
+    return Status::ok();
+  const bool upper = args.attrs.ints[0] != 0;
+  const int64_t k = args.attrs.ints[1];
+  const int64_t rows = x.dim(x.rank() - 2), cols = x.dim(x.rank() - 1);
+  const int64_t batches = x.numElements() / (rows * cols);
+  return visitElemSize(dtypeSize(x.dtype()), [&](auto e) -> Status {
+    using E = decltype(e);
+    const E *in = static_cast<const E *>(x.data());
+    E *out = static_cast<E *>(y.data());
+    for (int64_t b = 0; b < batches; ++b) {
+      for (int64_t i = 0; i < rows; ++i) {
+        const int64_t off = (b * rows + i) * cols;
+        for (int64_t j = 0; j < cols; ++j) {
+          const int64_t diff = j - i;
+          const bool keep = upper ? diff >= k : diff <= k;
+          out[off + j] = keep ? in[off + j] : E(0);
+        }
+      }
+    }
+    return Status::ok();
+  });
+}
+
+} // namespace paracc::rt

@@ -1,0 +1,217 @@
+//===- Normalization.cpp - LayerNorm, RmsNorm, Softmax, LogSoftmax --------===//
+//
+// Statistics accumulate in double; softmax subtracts the maximum first.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace paracc::rt {
+
+namespace {
+
+/// `t` (which broadcasts to `shape`) expanded to numel(shape) doubles.
+template <DType D>
+std::vector<double> expandToDoubles(const Tensor &t, const Shape &shape) {
+  std::vector<double> out(static_cast<size_t>(shapeNumElements(shape)));
+  const auto *p = static_cast<const StorageT<D> *>(t.data());
+  const StridedPlan plan = makeBroadcastPlan(shape, {&t.shape()});
+  forEachRow<1>(
+      plan, [&](int64_t o, const int64_t *off, int64_t len, const int64_t *st) {
+        for (int64_t j = 0; j < len; ++j)
+          out[o + j] = static_cast<double>(load<D>(p + off[0] + j * st[0]));
+      });
+  return out;
+}
+
+/// sum(p[i] - shift) or sum((p[i] - shift)^2), in four independent
+/// accumulators so the adds pipeline.
+double sumLanes(const double *p, int64_t n, double shift, bool square) {
+  double acc[4] = {0.0, 0.0, 0.0, 0.0};
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    for (int k = 0; k < 4; ++k) {
+      const double v = p[i + k] - shift;
+      acc[k] += square ? v * v : v;
+    }
+  }
+  for (; i < n; ++i) {
+    const double v = p[i] - shift;
+    acc[0] += square ? v * v : v;
+  }
+  return (acc[0] + acc[1]) + (acc[2] + acc[3]);
+}
+
+} // namespace
+
+Status runNormKernel(const KernelArgs &args) {
+  const bool isLayerNorm = args.op == OpCode::LayerNorm;
+  PARACC_RETURN_IF_ERROR(isLayerNorm ? args.checkArity(2, 3, 1)
+                                     : args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  const Tensor &x = *args.in[0];
+  const Tensor &scale = *args.in[1];
+  const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
+  if (bias)
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*bias, x.dtype(), "bias"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
+  const double eps = args.attrs.floats[0];
+  if (!(eps >= 0.0) || std::isinf(eps))
+    return args.fail("epsilon must be finite and non-negative, got ", eps);
+  const int64_t axis = args.attrs.ints[0];
+  const Shape normShape(x.shape().begin() + axis, x.shape().end());
+  if (!broadcastsTo(scale.shape(), normShape))
+    return args.fail("scale ", scale.typeString(),
+                     " does not broadcast to the normalized shape ",
+                     shapeToString(normShape));
+  if (bias && !broadcastsTo(bias->shape(), normShape))
+    return args.fail("bias ", bias->typeString(),
+                     " does not broadcast to the normalized shape ",
+                     shapeToString(normShape));
+  const int64_t d = shapeNumElements(normShape);
+  if (d == 0 || x.numElements() == 0)
+    return Status::ok();
+  const int64_t rows = x.numElements() / d;
+
+  return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const std::vector<double> s = expandToDoubles<D>(scale, normShape);
+    std::vector<double> b;
+    if (bias)
+      b = expandToDoubles<D>(*bias, normShape);
+    const S *in = static_cast<const S *>(x.data());
+    S *out = static_cast<S *>(y.data());
+    std::vector<double> row(static_cast<size_t>(d));
+    for (int64_t r = 0; r < rows; ++r) {
+      const S *xr = in + r * d;
+      S *yr = out + r * d;
+      for (int64_t i = 0; i < d; ++i)
+        row[i] = static_cast<double>(load<D>(xr + i));
+      if (isLayerNorm) {
+        const double mean =
+            sumLanes(row.data(), d, 0.0, false) / static_cast<double>(d);
+        const double sq = sumLanes(row.data(), d, mean, true);
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(d) + eps);
+        for (int64_t i = 0; i < d; ++i) {
+          double v = (row[i] - mean) * inv * s[i];
+          if (bias)
+            v += b[i];
+          store<D>(yr + i, static_cast<ComputeT<D>>(v));
+        }
+      } else {
+        const double sq = sumLanes(row.data(), d, 0.0, true);
+        const double inv = 1.0 / std::sqrt(sq / static_cast<double>(d) + eps);
+        for (int64_t i = 0; i < d; ++i)
+          store<D>(yr + i, static_cast<ComputeT<D>>(row[i] * inv * s[i]));
+      }
+    }
+    return Status::ok();
+  });
+}
+
+Status runSoftmaxKernel(const KernelArgs &args) {
+  const bool isLog = args.op == OpCode::LogSoftmax;
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
+  if (x.numElements() == 0)
+    return Status::ok();
+  const int64_t axis = args.attrs.ints[0];
+  int64_t outer = 1, inner = 1;
+  for (int64_t i = 0; i < axis; ++i)
+    outer *= x.dim(i);
+  for (int64_t i = axis + 1; i < x.rank(); ++i)
+    inner *= x.dim(i);
+  const int64_t c = x.dim(axis);
+
+  return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *in = static_cast<const S *>(x.data());
+    S *out = static_cast<S *>(y.data());
+    if (inner == 1) {
+      // Contiguous rows: one exp per element (in the compute type, f32 or
+      // f64), the sum in double.
+      using C = ComputeT<D>;
+      std::vector<C> e(static_cast<size_t>(c));
+      for (int64_t o = 0; o < outer; ++o) {
+        const S *xr = in + o * c;
+        S *yr = out + o * c;
+        C maxv = -std::numeric_limits<C>::infinity();
+        for (int64_t j = 0; j < c; ++j) {
+          const C v = load<D>(xr + j);
+          maxv = v > maxv || std::isnan(v) ? v : maxv;
+          if (std::isnan(maxv))
+            break;
+        }
+        double sum = 0.0;
+        for (int64_t j = 0; j < c; ++j) {
+          e[j] = std::exp(load<D>(xr + j) - maxv);
+          sum += e[j];
+        }
+        if (isLog) {
+          const C lse = static_cast<C>(std::log(sum));
+          for (int64_t j = 0; j < c; ++j)
+            store<D>(yr + j, (load<D>(xr + j) - maxv) - lse);
+        } else {
+          const C inv = static_cast<C>(1.0 / sum);
+          for (int64_t j = 0; j < c; ++j)
+            store<D>(yr + j, e[j] * inv);
+        }
+      }
+      return Status::ok();
+    }
+    std::vector<double> maxv(static_cast<size_t>(inner));
+    std::vector<double> sum(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+      const S *xo = in + o * c * inner;
+      S *yo = out + o * c * inner;
+      std::fill(maxv.begin(), maxv.end(), -INFINITY);
+      std::fill(sum.begin(), sum.end(), 0.0);
+      for (int64_t j = 0; j < c; ++j) {
+        for (int64_t i = 0; i < inner; ++i) {
+          const double v = load<D>(xo + j * inner + i);
+          // NaN must win so that it propagates.
+          if (v > maxv[i] || std::isnan(v))
+            maxv[i] = std::isnan(maxv[i]) ? maxv[i] : v;
+        }
+      }
+      for (int64_t j = 0; j < c; ++j) {
+        for (int64_t i = 0; i < inner; ++i)
+          sum[i] += std::exp(load<D>(xo + j * inner + i) - maxv[i]);
+      }
+      for (int64_t i = 0; i < inner; ++i)
+        sum[i] = isLog ? std::log(sum[i]) : 1.0 / sum[i];
+      for (int64_t j = 0; j < c; ++j) {
+        for (int64_t i = 0; i < inner; ++i) {
+          const double v =
+              static_cast<double>(load<D>(xo + j * inner + i)) - maxv[i];
+          const double r = isLog ? v - sum[i] : std::exp(v) * sum[i];
+          store<D>(yo + j * inner + i, static_cast<ComputeT<D>>(r));
+        }
+      }
+    }
+    return Status::ok();
+  });
+}
+
+} // namespace paracc::rt

@@ -1,0 +1,287 @@
+//===- Reduction.cpp - ReduceSum/Mean/Max/Min/Prod, ArgMax/ArgMin ---------===//
+//
+// Reductions walk the input once in row-major order with, per input
+// dimension, the output stride (0 along reduced dimensions). Floating sums
+// and products accumulate in double, integer ones in wrapping 64-bit
+// integers; Max and Min propagate NaN.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace paracc::rt {
+
+namespace {
+
+enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+
+template <DType D, ReduceKind K> struct Reducer {
+  using C = ComputeT<D>;
+  /// The accumulator: the compute type for Max/Min (exact; a byte for
+  /// bool), AccT otherwise.
+  using A =
+      std::conditional_t<K == ReduceKind::Max || K == ReduceKind::Min,
+                         std::conditional_t<kIsBool<D>, uint8_t, C>, AccT<D>>;
+
+  static A identity() {
+    if constexpr (K == ReduceKind::Sum || K == ReduceKind::Mean)
+      return A(0);
+    else if constexpr (K == ReduceKind::Prod)
+      return A(1);
+    else if constexpr (K == ReduceKind::Max)
+      return std::numeric_limits<A>::has_infinity
+                 ? -std::numeric_limits<A>::infinity()
+                 : std::numeric_limits<A>::lowest();
+    else
+      return std::numeric_limits<A>::has_infinity
+                 ? std::numeric_limits<A>::infinity()
+                 : std::numeric_limits<A>::max();
+  }
+
+  /// Folds a value (of the compute type, or another accumulator) into acc.
+  template <typename V> static A combine(A acc, V v) {
+    if constexpr (K == ReduceKind::Sum || K == ReduceKind::Mean) {
+      if constexpr (std::is_integral_v<A>)
+        return wrapAdd(acc, static_cast<A>(v));
+      else
+        return acc + static_cast<A>(v);
+    } else if constexpr (K == ReduceKind::Prod) {
+      if constexpr (std::is_integral_v<A>)
+        return wrapMul(acc, static_cast<A>(v));
+      else
+        return acc * static_cast<A>(v);
+    } else {
+      if constexpr (std::is_floating_point_v<A>) {
+        if (std::isnan(acc))
+          return acc;
+        if (std::isnan(v))
+          return static_cast<A>(v);
+      }
+      const A va = static_cast<A>(v);
+      if constexpr (K == ReduceKind::Max)
+        return acc < va ? va : acc;
+      else
+        return va < acc ? va : acc;
+    }
+  }
+};
+
+template <DType D, ReduceKind K>
+Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
+                   const std::vector<bool> &reduced) {
+  using R = Reducer<D, K>;
+  using A = typename R::A;
+  using S = StorageT<D>;
+  const int64_t outN = y.numElements();
+  const int64_t count = outN ? x.numElements() / outN : 0;
+  if constexpr (K == ReduceKind::Mean && !kIsFloat<D>) {
+    if (count == 0 && outN > 0)
+      return args.fail("mean of an empty set of integers");
+  }
+  std::vector<A> acc(static_cast<size_t>(outN), R::identity());
+  // Output strides seen from the input's dimensions.
+  StridedPlan plan;
+  plan.dims = x.shape();
+  std::vector<int64_t> strides(x.rank(), 0);
+  int64_t s = 1;
+  for (int64_t d = x.rank() - 1; d >= 0; --d) {
+    if (!reduced[d]) {
+      strides[d] = s;
+      s *= x.dim(d);
+    }
+  }
+  plan.strides.push_back(std::move(strides));
+  simplifyPlan(plan);
+  const S *in = static_cast<const S *>(x.data());
+  if (x.numElements() > 0) {
+    forEachRow<1>(plan, [&](int64_t inOff, const int64_t *off, int64_t len,
+                            const int64_t *st) {
+      const S *row = in + inOff;
+      if (st[0] == 0) {
+        // Along a reduced row: four independent accumulators.
+        A lanes[4] = {R::identity(), R::identity(), R::identity(),
+                      R::identity()};
+        int64_t j = 0;
+        for (; j + 4 <= len; j += 4) {
+          for (int k = 0; k < 4; ++k)
+            lanes[k] = R::combine(lanes[k], load<D>(row + j + k));
+        }
+        for (; j < len; ++j)
+          lanes[0] = R::combine(lanes[0], load<D>(row + j));
+        A a = acc[off[0]];
+        for (int k = 0; k < 4; ++k)
+          a = R::combine(a, lanes[k]);
+        acc[off[0]] = a;
+      } else {
+        A *out = acc.data() + off[0];
+        for (int64_t j = 0; j < len; ++j)
+          out[j * st[0]] = R::combine(out[j * st[0]], load<D>(row + j));
+      }
+    });
+  }
+  S *out = static_cast<S *>(y.data());
+  for (int64_t i = 0; i < outN; ++i) {
+    A v = acc[i];
+    if constexpr (K == ReduceKind::Mean) {
+      if constexpr (std::is_integral_v<A>)
+        v = static_cast<A>(v / static_cast<A>(count));
+      else
+        v = v / static_cast<A>(count);
+    }
+    store<D>(out + i, static_cast<ComputeT<D>>(v));
+  }
+  return Status::ok();
+}
+
+template <ReduceKind K, TypeSet Set>
+Status reduceDispatch(const KernelArgs &args, const Tensor &x, Tensor &y,
+                      const std::vector<bool> &reduced) {
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, Set, "operand"));
+  return visitDTypeIn<Set>(x.dtype(), [&](auto tag) -> Status {
+    return reduceTyped<decltype(tag)::value, K>(args, x, y, reduced);
+  });
+}
+
+} // namespace
+
+Status runReduceKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  const std::vector<int64_t> &ints = args.attrs.ints;
+  if (ints.empty() || !args.attrs.floats.empty())
+    return args.fail("expected integer attributes [keepdims, axes...] and "
+                     "no floating attributes, got ",
+                     ints.size(), " and ", args.attrs.floats.size());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "keepdims"));
+  const bool keepDims = ints[0] != 0;
+  std::vector<bool> reduced(x.rank(), false);
+  for (size_t i = 1; i < ints.size(); ++i) {
+    if (ints[i] < 0 || ints[i] >= x.rank())
+      return args.fail("axis ", ints[i], " is out of range for rank ",
+                       x.rank());
+    if (i > 1 && ints[i] <= ints[i - 1])
+      return args.fail("axes must be sorted and unique, got ",
+                       shapeToString(Shape(ints.begin() + 1, ints.end())));
+    reduced[ints[i]] = true;
+  }
+  Shape shape;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (!reduced[d])
+      shape.push_back(x.dim(d));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  if (ints.size() == 1) {
+    // No axes: the identity (after the element type check).
+    PARACC_RETURN_IF_ERROR(args.checkDType(x,
+                                           args.op == OpCode::ReduceMax ||
+                                                   args.op == OpCode::ReduceMin
+                                               ? TypeSet::All
+                                               : TypeSet::Numeric,
+                                           "operand"));
+    if (x.byteSize())
+      std::memcpy(y.data(), x.data(), x.byteSize());
+    return Status::ok();
+  }
+  switch (args.op) {
+  case OpCode::ReduceSum:
+    return reduceDispatch<ReduceKind::Sum, TypeSet::Numeric>(args, x, y,
+                                                             reduced);
+  case OpCode::ReduceMean:
+    return reduceDispatch<ReduceKind::Mean, TypeSet::Numeric>(args, x, y,
+                                                              reduced);
+  case OpCode::ReduceProd:
+    return reduceDispatch<ReduceKind::Prod, TypeSet::Numeric>(args, x, y,
+                                                              reduced);
+  case OpCode::ReduceMax:
+    return reduceDispatch<ReduceKind::Max, TypeSet::All>(args, x, y, reduced);
+  case OpCode::ReduceMin:
+    return reduceDispatch<ReduceKind::Min, TypeSet::All>(args, x, y, reduced);
+  default:
+    return args.fail("not a reduction");
+  }
+}
+
+namespace {
+
+template <DType D>
+void argReduceTyped(const Tensor &x, Tensor &y, int64_t outer, int64_t c,
+                    int64_t inner, bool isMax, bool selectLast) {
+  using C = ComputeT<D>;
+  const auto *in = static_cast<const StorageT<D> *>(x.data());
+  int64_t *out = static_cast<int64_t *>(y.data());
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      const StorageT<D> *p = in + o * c * inner + i;
+      C best = load<D>(p);
+      int64_t bestIdx = 0;
+      for (int64_t j = 1; j < c; ++j) {
+        const C v = load<D>(p + j * inner);
+        bool better, tie;
+        if constexpr (kIsFloat<D>) {
+          // NaN is the extreme of both orders (numpy's argmax/argmin).
+          const bool vn = std::isnan(v), bn = std::isnan(best);
+          better = (vn && !bn) || (!vn && !bn && (isMax ? best < v : v < best));
+          tie = (vn && bn) || v == best;
+        } else {
+          better = isMax ? best < v : v < best;
+          tie = v == best;
+        }
+        if (better || (selectLast && tie)) {
+          best = v;
+          bestIdx = j;
+        }
+      }
+      out[o * inner + i] = bestIdx;
+    }
+  }
+}
+
+} // namespace
+
+Status runArgReduceKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::All, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, DType::I64, "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "keepdims"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "select_last_index"));
+  Shape shape = x.shape();
+  if (args.attrs.ints[1])
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  if (y.numElements() == 0)
+    return Status::ok();
+  const int64_t c = x.dim(axis);
+  if (c == 0)
+    return args.fail("cannot reduce an empty dimension");
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x.dim(d);
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    inner *= x.dim(d);
+  const bool isMax = args.op == OpCode::ArgMax;
+  const bool selectLast = args.attrs.ints[2] != 0;
+  return visitDTypeIn<TypeSet::All>(x.dtype(), [&](auto tag) -> Status {
+    argReduceTyped<decltype(tag)::value>(x, y, outer, c, inner, isMax,
+                                         selectLast);
+    return Status::ok();
+  });
+}
+
+} // namespace paracc::rt

@@ -1,0 +1,93 @@
+//===- paracc-run.cpp - Runs a compiled paracc executable ------*- C++ -*-===//
+//
+// paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]
+//            [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]
+//
+// Loads and validates the executable, runs every rank of it on the CPU and
+// reports as `paracc` does. Exit codes: 0 ok, 1 outputs mismatch, 2 error.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/runtime/RunDriver.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <string>
+
+using namespace paracc::rt;
+
+static const char *kUsage =
+    "usage: paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]\n"
+    "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n";
+
+/// Parses a number option; false on a malformed value.
+template <typename T> static bool parseNumber(const char *s, T &out) {
+  char *end = nullptr;
+  errno = 0;
+  if constexpr (std::is_floating_point_v<T>)
+    out = std::strtod(s, &end);
+  else
+    out = T(std::strtoull(s, &end, 10));
+  return errno == 0 && end && *end == '\0' && end != s;
+}
+
+int main(int argc, char **argv) {
+  RunRequest request;
+  std::string model;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&](const char *name) -> const char * {
+      if (i + 1 >= argc) {
+        std::cerr << "error: " << name << " needs a value\n" << kUsage;
+        std::exit(kExitError);
+      }
+      return argv[++i];
+    };
+    bool ok = true;
+    if (arg == "-h" || arg == "--help") {
+      std::cout << kUsage;
+      return kExitOk;
+    } else if (arg == "--input") {
+      std::string v = value("--input");
+      size_t eq = v.find('=');
+      if (eq == std::string::npos || eq == 0) {
+        std::cerr << "error: --input expects NAME=FILE, got '" << v << "'\n";
+        return kExitError;
+      }
+      request.inputFiles.push_back({v.substr(0, eq), v.substr(eq + 1)});
+    } else if (arg == "--test-data") {
+      request.testDataDir = value("--test-data");
+    } else if (arg == "--save-outputs") {
+      request.saveOutputsDir = value("--save-outputs");
+    } else if (arg == "--rtol") {
+      ok = parseNumber(value("--rtol"), request.rtol);
+    } else if (arg == "--atol") {
+      ok = parseNumber(value("--atol"), request.atol);
+    } else if (arg == "--seed") {
+      ok = parseNumber(value("--seed"), request.seed);
+    } else if (!arg.empty() && arg[0] == '-') {
+      std::cerr << "error: unknown option '" << arg << "'\n" << kUsage;
+      return kExitError;
+    } else if (model.empty()) {
+      model = arg;
+    } else {
+      std::cerr << "error: more than one executable given\n" << kUsage;
+      return kExitError;
+    }
+    if (!ok) {
+      std::cerr << "error: bad value for " << arg << "\n";
+      return kExitError;
+    }
+  }
+  if (model.empty()) {
+    std::cerr << kUsage;
+    return kExitError;
+  }
+  auto exe = Executable::loadFile(model);
+  if (!exe) {
+    std::cerr << "error: " << exe.status().message() << "\n";
+    return kExitError;
+  }
+  return runAndReport(*exe, request, std::cout, std::cerr);
+}

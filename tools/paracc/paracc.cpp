@@ -1,0 +1,344 @@
+//===- paracc.cpp - The paracc compiler driver -----------------*- C++ -*-===//
+//
+// paracc MODEL.onnx [--test-data DIR] [--input NAME=FILE.pb] [-o OUT.pcx]
+//
+// Imports the model (ONNX, or graph-dialect MLIR), runs the compilation
+// pipeline, lowers to the runtime's executable and either writes it (-o) or
+// runs it on the CPU, comparing with expected outputs when given. Exit
+// codes: 0 ok, 1 outputs mismatch, 2 error, 3 unsupported model feature.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Importer/ONNX/ONNXImporter.h"
+#include "paracc/Pipelines/Pipelines.h"
+#include "paracc/Target/Executable/ExecutableWriter.h"
+#include "paracc/runtime/RunDriver.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace cl = llvm::cl;
+namespace prt = ::paracc::rt;
+
+static cl::OptionCategory category("paracc options");
+static cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string> outputPath("o",
+                                       cl::desc("Write the executable here "
+                                                "instead of running it"),
+                                       cl::value_desc("file.pcx"),
+                                       cl::cat(category));
+static cl::list<std::string>
+    inputs("input", cl::desc("An input tensor (ONNX TensorProto file)"),
+           cl::value_desc("NAME=FILE.pb"), cl::cat(category));
+static cl::list<std::string>
+    inputShapes("input-shape",
+                cl::desc("Shape of an input with symbolic dims (2x64)"),
+                cl::value_desc("NAME=DIMS"), cl::cat(category));
+static cl::opt<std::string>
+    testData("test-data",
+             cl::desc("ONNX backend-test folder: run on input_N.pb and "
+                      "compare with output_N.pb"),
+             cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string> saveOutputs("save-outputs",
+                                        cl::desc("Write output_N.pb here"),
+                                        cl::value_desc("DIR"),
+                                        cl::cat(category));
+static cl::opt<double> rtolOption("rtol", cl::desc("Relative tolerance"),
+                            cl::init(1e-4), cl::cat(category));
+static cl::opt<double> atolOption("atol", cl::desc("Absolute tolerance"),
+                            cl::init(1e-5), cl::cat(category));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed for generated inputs and random "
+                                       "weights"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<bool> randomWeights(
+    "random-weights",
+    cl::desc("Fill weights that have no data with seeded random values"),
+    cl::cat(category));
+static cl::opt<bool> textFormat("onnx-text",
+                                cl::desc("Read the model as protobuf text"),
+                                cl::cat(category));
+static cl::opt<std::string>
+    emit("emit", cl::desc("Print IR and stop: 'imported' or 'compiled'"),
+         cl::value_desc("stage"), cl::cat(category));
+static cl::opt<std::string>
+    meshOption("mesh",
+               cl::desc("Device mesh, e.g. dp2,tp4 (axes major to minor: tp "
+                        "groups are consecutive ranks)"),
+               cl::value_desc("AXES"), cl::init(""), cl::cat(category));
+static cl::opt<bool> sequenceParallel(
+    "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
+    cl::cat(category));
+static cl::opt<bool> timing("timing",
+                            cl::desc("Print the time of each stage"),
+                            cl::cat(category));
+
+namespace {
+/// Wall-clock stage timer for --timing.
+class StageTimer {
+public:
+  void stage(const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    if (timing)
+      llvm::errs() << llvm::format(
+          "%-10s %8.1f ms\n", name,
+          std::chrono::duration<double, std::milli>(now - last).count());
+    last = now;
+  }
+
+private:
+  std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+} // namespace
+
+/// Prints diagnostics as "FILE: error: MESSAGE".
+static void printDiagnostic(Diagnostic &diag) {
+  std::string file;
+  if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>()) {
+    file = loc.getFilename().str();
+    if (loc.getLine() > 0)
+      file += ":" + std::to_string(loc.getLine()) + ":" +
+              std::to_string(loc.getColumn());
+  }
+  const char *kind = diag.getSeverity() == DiagnosticSeverity::Error ? "error"
+                     : diag.getSeverity() == DiagnosticSeverity::Warning
+                         ? "warning"
+                         : "note";
+  llvm::errs() << (file.empty() ? "paracc" : file) << ": " << kind << ": "
+               << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    printDiagnostic(note);
+}
+
+/// Parses --mesh ("dp2,tp4") into axis names and sizes.
+static LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
+                               SmallVectorImpl<int64_t> &sizes) {
+  if (text.empty() || text == "1")
+    return success();
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  int64_t ranks = 1;
+  for (StringRef part : parts) {
+    size_t digits = part.find_first_of("0123456789");
+    StringRef name = part.take_front(digits);
+    int64_t size = 0;
+    if (digits == StringRef::npos || name.empty() ||
+        part.drop_front(digits).getAsInteger(10, size) || size < 1) {
+      llvm::errs() << "paracc: error: bad --mesh axis '" << part
+                   << "'; expected NAME<size> such as dp2 or tp4\n";
+      return failure();
+    }
+    if (name != "dp" && name != "tp") {
+      llvm::errs() << "paracc: error: mesh axis '" << name
+                   << "' is not supported yet (supported: dp, tp)\n";
+      return failure();
+    }
+    if (llvm::is_contained(names, name.str())) {
+      llvm::errs() << "paracc: error: mesh axis '" << name
+                   << "' given twice\n";
+      return failure();
+    }
+    ranks *= size;
+    if (ranks > 4096) {
+      llvm::errs() << "paracc: error: the mesh has more than 4096 ranks\n";
+      return failure();
+    }
+    names.push_back(name.str());
+    sizes.push_back(size);
+  }
+  return success();
+}
+
+/// Parses "NAME=2x64".
+static LogicalResult parseShapeOption(StringRef option,
+                                      ONNXImportOptions &options) {
+  auto [name, dims] = option.split('=');
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  if (!dims.empty() && dims != "scalar")
+    dims.split(parts, 'x');
+  for (StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0) {
+      llvm::errs() << "paracc: error: bad --input-shape '" << option << "'\n";
+      return failure();
+    }
+    shape.push_back(d);
+  }
+  options.inputShapes[name] = shape;
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "paracc: compile and run a model on a mesh\n");
+  StageTimer timer;
+
+  // Input tensors given up front fix the shapes the model is compiled for.
+  prt::RunRequest request;
+  request.testDataDir = testData;
+  request.saveOutputsDir = saveOutputs;
+  request.rtol = rtolOption;
+  request.atol = atolOption;
+  request.seed = seed;
+  for (const std::string &in : inputs) {
+    auto [name, file] = StringRef(in).split('=');
+    if (name.empty() || file.empty()) {
+      llvm::errs() << "paracc: error: --input expects NAME=FILE, got '" << in
+                   << "'\n";
+      return prt::kExitError;
+    }
+    request.inputFiles.push_back({name.str(), file.str()});
+  }
+  ONNXImportOptions importOptions;
+  importOptions.textFormat = textFormat || StringRef(inputPath).ends_with(
+                                               ".pbtxt");
+  if (!testData.empty()) {
+    // Shapes from input_N.pb; a file that is not a tensor (a sequence, an
+    // optional) leaves its shape open, and import reports the input.
+    for (int i = 0;; ++i) {
+      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
+      if (!llvm::sys::fs::exists(path))
+        break;
+      auto t = prt::readTensorProtoFile(path);
+      if (!t) {
+        importOptions.inputShapesByPosition.push_back(std::nullopt);
+        continue;
+      }
+      SmallVector<int64_t> shape(t->tensor.shape().begin(),
+                                 t->tensor.shape().end());
+      importOptions.inputShapesByPosition.push_back(shape);
+      if (!t->name.empty())
+        importOptions.inputShapes[t->name] = shape;
+    }
+  }
+  {
+    auto files = prt::readInputFiles(request.inputFiles);
+    if (!files) {
+      llvm::errs() << "paracc: error: " << files.status().message() << "\n";
+      return prt::kExitError;
+    }
+    for (const auto &t : *files)
+      importOptions.inputShapes[t.name] = SmallVector<int64_t>(
+          t.tensor.shape().begin(), t.tensor.shape().end());
+  }
+  for (const std::string &s : inputShapes)
+    if (failed(parseShapeOption(s, importOptions)))
+      return prt::kExitError;
+
+  MLIRContext context;
+  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    printDiagnostic(diag);
+    return success();
+  });
+  DialectRegistry registry;
+  registerONNXImporterDialects(registry);
+  registry.insert<dist::DistDialect>();
+  dist::registerGraphShardingRules(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+
+  WeightStore weights;
+  weights.randomFill = randomWeights;
+  weights.randomSeed = seed;
+  OwningOpRef<ModuleOp> module;
+  if (StringRef(inputPath).ends_with(".mlir")) {
+    module = parseSourceFile<ModuleOp>(inputPath, &context);
+    if (!module)
+      return prt::kExitError;
+  } else {
+    ONNXImportResult imported =
+        importONNXFile(context, inputPath, importOptions, weights);
+    if (!imported.module)
+      return imported.failure == ImportFailure::Unsupported
+                 ? prt::kExitUnsupported
+                 : prt::kExitError;
+    module = std::move(imported.module);
+  }
+  timer.stage("import");
+  if (emit == "imported") {
+    module->print(llvm::outs());
+    return prt::kExitOk;
+  }
+
+  SmallVector<std::string> axisNames;
+  SmallVector<int64_t> axisSizes;
+  if (failed(parseMesh(meshOption, axisNames, axisSizes)))
+    return prt::kExitError;
+  PassManager pm(&context);
+  buildCompilePipeline(pm, CompilePipelineOptions());
+  if (!axisNames.empty()) {
+    SmallVector<StringAttr> names;
+    for (const std::string &n : axisNames)
+      names.push_back(StringAttr::get(&context, n));
+    (*module)->setAttr(dist::kMeshAttrName,
+                       dist::MeshAttr::get(&context, names, axisSizes));
+    DistributePipelineOptions distOptions;
+    distOptions.sequenceParallel = sequenceParallel;
+    buildDistributePipeline(pm, distOptions);
+  } else if (sequenceParallel) {
+    llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
+                    "--mesh (e.g. --mesh tp4 --sp)\n";
+    return prt::kExitError;
+  }
+  if (failed(pm.run(*module)))
+    return prt::kExitError;
+  timer.stage("compile");
+  if (emit == "compiled") {
+    module->print(llvm::outs());
+    return prt::kExitOk;
+  }
+
+  func::FuncOp main;
+  for (auto f : module->getOps<func::FuncOp>())
+    if (!main)
+      main = f;
+  if (!main) {
+    llvm::errs() << "paracc: error: the module has no function\n";
+    return prt::kExitError;
+  }
+  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(main, weights);
+  if (failed(bytes))
+    return prt::kExitError;
+  timer.stage("lower");
+
+  if (!outputPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(outputPath, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      llvm::errs() << "paracc: error: cannot write '" << outputPath
+                   << "': " << ec.message() << "\n";
+      return prt::kExitError;
+    }
+    out.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
+    llvm::outs() << "wrote " << outputPath << " (" << bytes->size()
+                 << " bytes)\n";
+    return prt::kExitOk;
+  }
+  auto exe = prt::Executable::loadBuffer(std::move(*bytes));
+  if (!exe) {
+    llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
+    return prt::kExitError;
+  }
+  int code = prt::runAndReport(*exe, request, std::cout, std::cerr);
+  timer.stage("run");
+  return code;
+}
