@@ -18,6 +18,7 @@
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "paracc/Pipelines/Pipelines.h"
+#include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/RunDriver.h"
 #include "llvm/Support/CommandLine.h"
@@ -85,6 +86,18 @@ static cl::opt<std::string>
 static cl::opt<bool> sequenceParallel(
     "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
     cl::cat(category));
+static cl::opt<std::string>
+    ranksAs("ranks-as",
+            cl::desc("Run the CPU ranks as 'threads' (default) or "
+                     "'processes'"),
+            cl::init("threads"), cl::cat(category));
+static cl::opt<bool> explain("explain",
+                             cl::desc("Print how the model is split and what "
+                                      "it communicates"),
+                             cl::cat(category));
+static cl::opt<std::string>
+    explainJson("explain-json", cl::desc("Write the --explain report as JSON"),
+                cl::value_desc("FILE"), cl::init(""), cl::cat(category));
 static cl::opt<bool> timing("timing",
                             cl::desc("Print the time of each stage"),
                             cl::cat(category));
@@ -199,6 +212,14 @@ int main(int argc, char **argv) {
   request.rtol = rtolOption;
   request.atol = atolOption;
   request.seed = seed;
+  if (ranksAs != "threads" && ranksAs != "processes") {
+    llvm::errs() << "paracc: error: --ranks-as must be 'threads' or "
+                    "'processes', got '"
+                 << ranksAs << "'\n";
+    return prt::kExitError;
+  }
+  request.processes = ranksAs == "processes";
+  request.workerBinary = prt::siblingWorkerBinary();
   for (const std::string &in : inputs) {
     auto [name, file] = StringRef(in).split('=');
     if (name.empty() || file.empty()) {
@@ -285,22 +306,54 @@ int main(int argc, char **argv) {
     return prt::kExitError;
   PassManager pm(&context);
   buildCompilePipeline(pm, CompilePipelineOptions());
+  if (failed(pm.run(*module)))
+    return prt::kExitError;
+  if (sequenceParallel && axisNames.empty()) {
+    llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
+                    "--mesh (e.g. --mesh tp4 --sp)\n";
+    return prt::kExitError;
+  }
+  bool wantExplain = explain || !explainJson.empty();
+  std::optional<ExplainReport> baseline;
   if (!axisNames.empty()) {
     SmallVector<StringAttr> names;
     for (const std::string &n : axisNames)
       names.push_back(StringAttr::get(&context, n));
     (*module)->setAttr(dist::kMeshAttrName,
                        dist::MeshAttr::get(&context, names, axisSizes));
-    DistributePipelineOptions distOptions;
-    distOptions.sequenceParallel = sequenceParallel;
-    buildDistributePipeline(pm, distOptions);
-  } else if (sequenceParallel) {
-    llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
-                    "--mesh (e.g. --mesh tp4 --sp)\n";
-    return prt::kExitError;
+    auto distribute = [&](ModuleOp m, bool sp) {
+      PassManager dpm(&context);
+      DistributePipelineOptions distOptions;
+      distOptions.sequenceParallel = sp;
+      buildDistributePipeline(dpm, distOptions);
+      return dpm.run(m);
+    };
+    // With --sp, the report compares against the same mesh without it.
+    if (wantExplain && sequenceParallel) {
+      OwningOpRef<ModuleOp> copy = module->clone();
+      if (failed(distribute(*copy, false)))
+        return prt::kExitError;
+      baseline = analyzePlan(*copy);
+    }
+    if (failed(distribute(*module, sequenceParallel)))
+      return prt::kExitError;
   }
-  if (failed(pm.run(*module)))
-    return prt::kExitError;
+  if (wantExplain) {
+    ExplainReport report = analyzePlan(*module);
+    if (explain)
+      printExplainText(report, llvm::outs(), baseline ? &*baseline : nullptr);
+    if (!explainJson.empty()) {
+      std::error_code ec;
+      llvm::raw_fd_ostream out(explainJson, ec);
+      if (ec) {
+        llvm::errs() << "paracc: error: cannot write '" << explainJson
+                     << "': " << ec.message() << "\n";
+        return prt::kExitError;
+      }
+      printExplainJson(report, out, baseline ? &*baseline : nullptr);
+    }
+    llvm::outs().flush();
+  }
   timer.stage("compile");
   if (emit == "compiled") {
     module->print(llvm::outs());

@@ -76,6 +76,9 @@ static LogicalResult importDropout(NodeContext &c) {
     DenseElementsAttr training = c.constantInput(2);
     if (!training)
       return c.unsupported("non-constant training_mode");
+    if (!training.getElementType().isInteger(1) ||
+        training.getNumElements() != 1)
+      return c.error("training_mode must be a bool scalar");
     if (*training.getValues<bool>().begin())
       return c.unsupported("training_mode=true");
   }

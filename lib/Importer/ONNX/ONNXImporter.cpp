@@ -415,8 +415,9 @@ LogicalResult GraphImporter::inlineFunction(const onnx::FunctionProto &function,
       continue;
     auto it = scope.find(call.input(i));
     if (it == scope.end())
-      return emitError(loc) << "input '" << call.input(i)
-                            << "' is not defined before use";
+      return emitError(loc) << "input '" << call.input(i) << "' of function '"
+                            << function.name() << "'" << nodePlace(call)
+                            << " is not defined before use";
     inner[function.input(i)] = it->second;
   }
   // The defaults of the function's attributes: FunctionProto.attribute_proto

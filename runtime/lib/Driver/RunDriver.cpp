@@ -8,11 +8,18 @@
 #endif
 
 #include <chrono>
+#include <csignal>
 #include <cstring>
+#include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 using namespace paracc::rt;
@@ -250,6 +257,200 @@ Comparison paracc::rt::compareTensors(const Tensor &actual,
   return c;
 }
 
+extern char **environ;
+
+std::string paracc::rt::siblingWorkerBinary() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0)
+    return "paracc-run";
+  std::string self(buf, size_t(n));
+  return self.substr(0, self.rfind('/') + 1) + "paracc-run";
+}
+
+/// Local shards of the global inputs for `rank`.
+static StatusOr<std::vector<Tensor>>
+localInputs(const Executable &exe, const std::vector<Tensor> &global,
+            int64_t rank) {
+  std::vector<Tensor> local;
+  for (size_t i = 0; i < global.size(); ++i) {
+    const PortInfo &in = exe.inputs()[i];
+    const ValueType &t = exe.values()[in.value];
+    auto block = extractBlock(
+        global[i], shardOffsets(t.shape, in.sharding, exe.mesh(), rank),
+        t.shape);
+    if (!block)
+      return block.status();
+    local.push_back(std::move(*block));
+  }
+  return local;
+}
+
+int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
+                          const std::string &dir, std::ostream &err) {
+#ifdef PARACC_HAVE_GLOO
+  if (rank < 0 || rank >= exe->mesh().numRanks()) {
+    err << "error: worker rank " << rank << " is outside the mesh\n";
+    return kExitError;
+  }
+  std::vector<Tensor> global;
+  for (size_t i = 0; i < exe->inputs().size(); ++i) {
+    auto t = readTensorProtoFile(dir + "/input_" + std::to_string(i) + ".pb");
+    if (!t) {
+      err << "error: " << t.status().message() << "\n";
+      return kExitError;
+    }
+    global.push_back(std::move(t->tensor));
+  }
+  Status st = checkGlobalInputs(*exe, global);
+  auto local = st ? localInputs(*exe, global, rank)
+                  : StatusOr<std::vector<Tensor>>(st);
+  if (!local) {
+    err << "error: rank " << rank << ": " << local.status().message() << "\n";
+    return kExitError;
+  }
+  ::mkdir((dir + "/store").c_str(), 0700);
+  auto world = GlooWorld::withFileStore(exe->mesh(), dir + "/store");
+  auto comm = world->communicator(rank);
+  RankExecutor executor(exe, rank, *comm);
+  std::vector<Tensor> outputs;
+  st = executor.prepare();
+  if (st)
+    st = executor.run(*local, outputs);
+  std::string outDir = dir + "/rank_" + std::to_string(rank);
+  ::mkdir(outDir.c_str(), 0700);
+  for (size_t i = 0; st && i < outputs.size(); ++i)
+    st = writeTensorProtoFile(outDir + "/output_" + std::to_string(i) + ".pb",
+                              outputs[i], exe->outputs()[i].name);
+  if (!st) {
+    err << "error: " << st.message() << "\n";
+    return kExitError;
+  }
+  return kExitOk;
+#else
+  err << "error: this runtime was built without Gloo\n";
+  return kExitError;
+#endif
+}
+
+/// Runs every rank as a paracc-run worker process and assembles the global
+/// outputs from the shards they write.
+static StatusOr<std::vector<Tensor>>
+runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
+               const RunRequest &request) {
+  char pattern[] = "/tmp/paracc-run.XXXXXX";
+  if (!::mkdtemp(pattern))
+    return errorf("cannot create a temporary folder");
+  std::string dir = pattern;
+  auto cleanup = [&] { std::system(("rm -rf '" + dir + "'").c_str()); };
+  std::string program = dir + "/program.pcx";
+  {
+    std::ofstream f(program, std::ios::binary);
+    f.write(reinterpret_cast<const char *>(exe.fileBytes()),
+            std::streamsize(exe.fileSize()));
+    if (!f) {
+      cleanup();
+      return errorf("cannot write ", program);
+    }
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    Status st = writeTensorProtoFile(dir + "/input_" + std::to_string(i) +
+                                         ".pb",
+                                     inputs[i], exe.inputs()[i].name);
+    if (!st) {
+      cleanup();
+      return st;
+    }
+  }
+  int64_t ranks = exe.mesh().numRanks();
+  std::vector<pid_t> pids;
+  for (int64_t r = 0; r < ranks; ++r) {
+    std::string rankArg = std::to_string(r);
+    std::string log = dir + "/rank_" + rankArg + ".log";
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    std::vector<std::string> args = {request.workerBinary, program,
+                                     "--worker", rankArg, "--worker-dir", dir};
+    std::vector<char *> argv;
+    for (std::string &a : args)
+      argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid;
+    int rc = posix_spawn(&pid, request.workerBinary.c_str(), &actions,
+                         nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0) {
+      for (pid_t p : pids)
+        ::kill(p, SIGKILL);
+      cleanup();
+      return errorf("cannot start worker '", request.workerBinary,
+                    "': ", std::strerror(rc));
+    }
+    pids.push_back(pid);
+  }
+  // Wait for all; one failing worker ends the others (no hang).
+  Status status;
+  size_t running = pids.size();
+  std::vector<bool> done(pids.size(), false);
+  while (running) {
+    for (size_t r = 0; r < pids.size(); ++r) {
+      if (done[r])
+        continue;
+      int wstatus = 0;
+      pid_t got = ::waitpid(pids[r], &wstatus, WNOHANG);
+      if (got == 0)
+        continue;
+      done[r] = true;
+      --running;
+      bool ok = got == pids[r] && WIFEXITED(wstatus) &&
+                WEXITSTATUS(wstatus) == 0;
+      if (!ok && status) {
+        std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
+        std::string text((std::istreambuf_iterator<char>(log)),
+                         std::istreambuf_iterator<char>());
+        status = errorf("worker rank ", r, " failed: ", text);
+        for (size_t k = 0; k < pids.size(); ++k)
+          if (!done[k])
+            ::kill(pids[k], SIGKILL);
+      }
+    }
+    if (running)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (!status) {
+    cleanup();
+    return status;
+  }
+  std::vector<Tensor> global;
+  for (const PortInfo &o : exe.outputs()) {
+    auto t = Tensor::allocate(o.globalType.dtype, o.globalType.shape);
+    if (!t) {
+      cleanup();
+      return t.status();
+    }
+    global.push_back(std::move(*t));
+  }
+  for (int64_t r = 0; r < ranks; ++r)
+    for (size_t i = 0; i < global.size(); ++i) {
+      auto local = readTensorProtoFile(dir + "/rank_" + std::to_string(r) +
+                                       "/output_" + std::to_string(i) + ".pb");
+      Status st = local ? insertBlock(global[i], local->tensor,
+                                      shardOffsets(local->tensor.shape(),
+                                                   exe.outputs()[i].sharding,
+                                                   exe.mesh(), r))
+                        : local.status();
+      if (!st) {
+        cleanup();
+        return st;
+      }
+    }
+  cleanup();
+  return global;
+}
+
 int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
                              const RunRequest &request, std::ostream &out,
                              std::ostream &err) {
@@ -281,7 +482,7 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
     return kExitError;
   }
   std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
-  if (exe->mesh().numRanks() > 1) {
+  if (exe->mesh().numRanks() > 1 && !request.processes) {
 #ifdef PARACC_HAVE_GLOO
     auto world = GlooWorld::inProcess(exe->mesh());
     communicators = [world](int64_t rank) { return world->communicator(rank); };
@@ -292,7 +493,9 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
 #endif
   }
   auto start = std::chrono::steady_clock::now();
-  auto outputs = runOnCpu(exe, *inputs, communicators);
+  auto outputs = request.processes && exe->mesh().numRanks() > 1
+                     ? runInProcesses(*exe, *inputs, request)
+                     : runOnCpu(exe, *inputs, communicators);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
@@ -300,7 +503,10 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
     err << "error: " << outputs.status().message() << "\n";
     return kExitError;
   }
-  out << "ran " << exe->mesh().numRanks() << " rank(s) on the CPU in "
+  out << "ran " << exe->mesh().numRanks() << " rank(s) on the CPU ("
+      << (request.processes && exe->mesh().numRanks() > 1 ? "processes"
+                                                          : "threads")
+      << ") in "
       << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms\n";
   out.unsetf(std::ios::fixed);
   int code = kExitOk;

@@ -19,7 +19,8 @@ using namespace paracc::rt;
 
 static const char *kUsage =
     "usage: paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]\n"
-    "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n";
+    "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
+    "                  [--ranks-as threads|processes]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -34,7 +35,9 @@ template <typename T> static bool parseNumber(const char *s, T &out) {
 
 int main(int argc, char **argv) {
   RunRequest request;
-  std::string model;
+  request.workerBinary = siblingWorkerBinary();
+  std::string model, workerDir;
+  int64_t workerRank = -1;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *name) -> const char * {
@@ -66,6 +69,15 @@ int main(int argc, char **argv) {
       ok = parseNumber(value("--atol"), request.atol);
     } else if (arg == "--seed") {
       ok = parseNumber(value("--seed"), request.seed);
+    } else if (arg == "--ranks-as") {
+      std::string v = value("--ranks-as");
+      ok = v == "threads" || v == "processes";
+      request.processes = v == "processes";
+    } else if (arg == "--worker") {
+      // Internal: one rank of a --ranks-as processes run.
+      ok = parseNumber(value("--worker"), workerRank);
+    } else if (arg == "--worker-dir") {
+      workerDir = value("--worker-dir");
     } else if (!arg.empty() && arg[0] == '-') {
       std::cerr << "error: unknown option '" << arg << "'\n" << kUsage;
       return kExitError;
@@ -89,5 +101,7 @@ int main(int argc, char **argv) {
     std::cerr << "error: " << exe.status().message() << "\n";
     return kExitError;
   }
+  if (workerRank >= 0)
+    return runWorker(*exe, workerRank, workerDir, std::cerr);
   return runAndReport(*exe, request, std::cout, std::cerr);
 }

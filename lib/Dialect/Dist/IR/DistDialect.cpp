@@ -112,10 +112,12 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << sizes.size() << " sizes";
   llvm::SmallSet<StringRef, 4> seen;
   for (auto [name, size] : llvm::zip(names, sizes)) {
+    // mesh_axis_nonempty
+    if (name.getValue().empty())
+      return emitError() << "mesh axis names must be non-empty";
     // mesh_axis_unique
-    if (name.getValue().empty() || !seen.insert(name.getValue()).second)
-      return emitError() << "mesh axis names must be unique and non-empty, "
-                            "got '"
+    if (!seen.insert(name.getValue()).second)
+      return emitError() << "mesh axis names must be unique, got '"
                          << name.getValue() << "' twice";
     // mesh_axis_positive
     if (size < 1)
@@ -494,6 +496,12 @@ LogicalResult LocalShardOp::verify() {
   // local_shard_no_partial
   if (!sharding.getPartial().empty())
     return emitOpError("requires a sharding without partial axes");
+  // local_shard_closed
+  for (int64_t d = 0; d < sharding.getRank(); ++d)
+    if (sharding.isDimOpen(d))
+      return emitOpError("requires a sharding without open dims, got an "
+                         "open dim ")
+             << d;
   SmallVector<Attribute> axes;
   for (StringAttr a : sharding.getUsedAxes())
     axes.push_back(a);

@@ -4,6 +4,8 @@
 
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
 using namespace mlir;
 using namespace mlir::paracc::dist;
 
@@ -92,4 +94,50 @@ ShardingAttr mlir::paracc::dist::getShardingOrReplicated(Value value) {
     return s;
   return ShardingAttr::getReplicated(
       value.getContext(), cast<RankedTensorType>(value.getType()).getRank());
+}
+
+/// Checks one recorded sharding; `emitError` says where.
+static LogicalResult
+verifySharding(Value value, ShardingAttr s, MeshAttr mesh,
+               function_ref<InFlightDiagnostic()> emitError) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return success();
+  if (s.getRank() != type.getRank())
+    return emitError() << "has sharding " << s << " of rank " << s.getRank()
+                       << " for a value of rank " << type.getRank();
+  if (!s.getPartial().empty())
+    return emitError() << "has sharding " << s
+                       << " with partial axes; only the partitioner makes "
+                          "partial sums";
+  for (StringAttr a : s.getUsedAxes())
+    if (!mesh.getAxisIndex(a.getValue()))
+      return emitError() << "has sharding " << s << " that names mesh axis '"
+                         << a.getValue() << "', which the mesh does not have";
+  if (failed(s.getLocalShape(mesh, type.getShape())))
+    return emitError() << "has sharding " << s
+                       << " whose split dims do not divide " << type;
+  return success();
+}
+
+LogicalResult mlir::paracc::dist::verifyRecordedShardings(Operation *op,
+                                                          MeshAttr mesh) {
+  if (auto func = dyn_cast<func::FuncOp>(op))
+    for (BlockArgument arg : func.getArguments())
+      if (ShardingAttr s = getSharding(arg))
+        if (failed(verifySharding(arg, s, mesh, [&] {
+              return func.emitError("input ") << arg.getArgNumber() << " ";
+            })))
+          return failure();
+  WalkResult walk = op->walk([&](Operation *inner) {
+    for (OpResult r : inner->getResults())
+      if (ShardingAttr s = getSharding(r))
+        if (failed(verifySharding(r, s, mesh, [&] {
+              return inner->emitOpError("result #")
+                     << r.getResultNumber() << " ";
+            })))
+          return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
 }

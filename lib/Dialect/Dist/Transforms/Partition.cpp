@@ -331,6 +331,9 @@ LogicalResult Partitioner::partitionGather(g::GatherOp op,
   Value safe =
       g::WhereOp::create(b, loc, inRange, shifted, scalar(loc, i64, 0));
   Value rows = g::GatherOp::create(b, loc, localTable, safe, 0);
+  for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
+    if (Attribute a = op->getAttr(name))
+      rows.getDefiningOp()->setAttr(name, a);
   auto rowsType = cast<RankedTensorType>(rows.getType());
   SmallVector<int64_t> maskShape(idsType.getShape());
   maskShape.append(rowsType.getRank() - idsType.getRank(), 1);
@@ -385,12 +388,15 @@ LogicalResult Partitioner::partitionMeanLoss(LossOp op, IRMapping &mapping,
   for (int64_t d = 0; d < labelsType.getRank(); ++d)
     allAxes.push_back(d);
   Value valid;
+  // The getter returns the I64Attr as uint64_t: read it back as signed (the
+  // usual ignore index is -100).
   if (op.getIgnoreIndex())
     valid = g::NotOp::create(
         b, loc, labelsType.clone(b.getI1Type()),
-        g::EqualOp::create(b, loc, labels,
-                           scalar(loc, labelsType.getElementType(),
-                                  double(*op.getIgnoreIndex()))));
+        g::EqualOp::create(
+            b, loc, labels,
+            scalar(loc, labelsType.getElementType(),
+                   double(op.getIgnoreIndexAttr().getValue().getSExtValue()))));
   Value perElement;
   if (weight) {
     Value safe = valid ? g::WhereOp::create(
@@ -469,6 +475,9 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
         b, loc, mapping.lookup(gemm.getA()), mapping.lookup(gemm.getB()),
         Value(), gemm.getTransAAttr(), gemm.getTransBAttr(),
         gemm.getAlphaAttr(), b.getF64FloatAttr(0.0));
+    for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
+      if (Attribute a = op->getAttr(name))
+        clone->setAttr(name, a);
     mapping.map(op->getResult(0), clone->getResult(0));
   } else if (auto loss = dyn_cast<g::SoftmaxCrossEntropyOp>(op);
              loss && loss.getReduction() == "mean" && !partial.empty()) {
@@ -628,7 +637,8 @@ struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
       return signalPassFailure();
     }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
-      if (failed(Partitioner(func, mesh).run()))
+      if (failed(verifyRecordedShardings(func, mesh)) ||
+          failed(Partitioner(func, mesh).run()))
         return signalPassFailure();
   }
 };

@@ -151,6 +151,10 @@ bool Propagator::visit(Operation *op) {
   int hop = isWeightLike(op->getResult(0)) ? 0 : 1;
   bool changed = false;
   auto update = [&](Value v, const TensorFactors &tensor) {
+    // Inputs are sources only: they arrive as annotated (whole otherwise);
+    // sharding one that its first user needs whole would only add a gather.
+    if (isa<BlockArgument>(v))
+      return;
     ValueState &state = stateOf(v);
     for (int64_t d = 0; d < int64_t(tensor.size()) && d < int64_t(state.size());
          ++d) {
@@ -240,8 +244,11 @@ struct PropagateShardingPass
       module.emitError("requires a '") << kMeshAttrName << "' attribute";
       return signalPassFailure();
     }
-    for (auto func : module.getOps<func::FuncOp>())
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (failed(verifyRecordedShardings(func, mesh)))
+        return signalPassFailure();
       Propagator(func, mesh).run();
+    }
   }
 };
 } // namespace

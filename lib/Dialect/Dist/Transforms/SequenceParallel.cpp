@@ -40,14 +40,16 @@ struct SequenceParallelPass
       int64_t d = tokenDim(type);
       // The norm's own axis must stay whole; tokens must divide.
       int64_t axisAttr = op->getAttrOfType<IntegerAttr>("axis").getInt();
-      if (type.getRank() < 2 || d >= axisAttr || type.getDimSize(d) % size) {
-        op->setAttr("dist.sp_skipped",
-                    StringAttr::get(&getContext(),
-                                    "token dim " + std::to_string(d) +
-                                        " of size " +
-                                        std::to_string(type.getDimSize(d)) +
-                                        " does not divide over '" + axis +
-                                        "'"));
+      std::string skipped;
+      if (type.getRank() < 2 || d >= axisAttr)
+        skipped = "token dim " + std::to_string(d) +
+                  " is normalized over (axis " + std::to_string(axisAttr) + ")";
+      else if (type.getDimSize(d) % size)
+        skipped = "token dim " + std::to_string(d) + " of size " +
+                  std::to_string(type.getDimSize(d)) +
+                  " does not divide over '" + axis + "'";
+      if (!skipped.empty()) {
+        op->setAttr("dist.sp_skipped", StringAttr::get(&getContext(), skipped));
         return;
       }
       annotateDim(x, d, {tp});

@@ -335,14 +335,21 @@ void TensorParallel::annotateWeights(func::FuncOp func) {
   // Embedding tables: split along the vocabulary (masked lookup).
   func.walk([&](g::GatherOp gather) {
     auto table = gather.getData().getDefiningOp<g::WeightOp>();
-    if (!table || gather.getAxis() != 0 || annotated.contains(table) ||
-        table.getType().getDimSize(0) % size)
+    if (!table || gather.getAxis() != 0 || table.getType().getDimSize(0) % size)
       return;
     // Token tables are indexed by the input; position tables by constant
     // positions stay whole.
     if (gather.getIndices().getDefiningOp<g::ConstantOp>())
       return;
-    mark(table, 0);
+    if (annotated.contains(table)) {
+      // A table tied to an LM head keeps the head's annotation; the lookup
+      // is vocabulary-parallel when the head split the vocabulary.
+      ShardingAttr s = getSharding(table);
+      if (!s || s.getDimAxes(0) != SmallVector<StringAttr>{axis})
+        return;
+    } else {
+      mark(table, 0);
+    }
     gather->setAttr("dist.tp_role", b.getStringAttr("vocab-parallel"));
     gather->setAttr("dist.tp_reason",
                     b.getStringAttr("embedding table split along the "

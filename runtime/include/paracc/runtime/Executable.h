@@ -83,6 +83,8 @@ public:
   const std::string &producer() const { return producer_; }
   /// Bytes of the whole file.
   size_t fileSize() const { return size_; }
+  /// The whole file's bytes (to hand the program to another process).
+  const uint8_t *fileBytes() const { return base_; }
 
   ~Executable();
 

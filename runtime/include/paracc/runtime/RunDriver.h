@@ -40,6 +40,11 @@ struct RunRequest {
   double rtol = 1e-4;
   double atol = 1e-5;
   uint64_t seed = 0;
+  /// Run every rank as its own process (paracc-run workers) instead of as
+  /// threads; collectives rendezvous through files in a temporary folder.
+  bool processes = false;
+  /// The paracc-run binary that processes start.
+  std::string workerBinary;
 };
 
 /// Reads DIR/input_0.pb, input_1.pb, ... (stops at the first missing one).
@@ -67,7 +72,16 @@ struct Comparison {
 Comparison compareTensors(const Tensor &actual, const Tensor &expected,
                           double rtol, double atol);
 
-/// Runs the executable on the CPU (all ranks as threads), then compares and
+/// Runs one rank of `exe` as a worker process: reads the global inputs from
+/// DIR/input_N.pb, runs with a file-store rendezvous in DIR/store, writes its
+/// local outputs to DIR/rank_R/output_N.pb. Returns an exit code.
+int runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
+              const std::string &dir, std::ostream &err);
+
+/// The path of paracc-run next to the running executable.
+std::string siblingWorkerBinary();
+
+/// Runs the executable on the CPU (ranks as threads or processes), then compares and
 /// saves per `request`, printing a report to `out`. Returns an exit code.
 int runAndReport(std::shared_ptr<const Executable> exe,
                  const RunRequest &request, std::ostream &out,

@@ -3,20 +3,22 @@
 The lit Python may not have the `onnx` package, so this encodes the few
 messages the tests need directly in the protobuf wire format.
 
-  onnx_wire.py model OUT            a binary model: y = Add(x: f32[2,3], b)
-                                    with b an f32[3] raw_data initializer
-  onnx_wire.py function-model OUT  a binary model calling a model-local
-                                    function whose attribute has a default
-                                    (FunctionProto.attribute_proto, IR 9)
+  onnx_wire.py model OUT
+      A binary model: y = Add(x: f32[2,3], b), b an f32[3] initializer.
+  onnx_wire.py function-model OUT
+      A binary model calling a model-local function whose attribute has a
+      default (FunctionProto.attribute_proto, IR 9).
   onnx_wire.py tensor OUT NAME DTYPE DIMS VALUES
-                                    a TensorProto file (input_N.pb); DTYPE is
-                                    f32 or i64, DIMS like 2x3 (or 'scalar'),
-                                    VALUES comma-separated
-  onnx_wire.py raw OUT DTYPE VALUES raw little-endian data (external data)
-  onnx_wire.py truncate IN OUT LEN  the first LEN bytes of IN
-  onnx_wire.py prefixes IN OUTDIR   OUTDIR/N.onnx: the first N bytes of IN,
-                                    for every N from 1 to its size - 1
-  onnx_wire.py garbage OUT SEED LEN LEN pseudo-random bytes
+      A TensorProto file (input_N.pb); DTYPE is f32 or i64, DIMS like 2x3
+      (or 'scalar'), VALUES comma-separated.
+  onnx_wire.py raw OUT DTYPE VALUES
+      Raw little-endian values (an external data file).
+  onnx_wire.py truncate IN OUT LEN
+      The first LEN bytes of IN.
+  onnx_wire.py prefixes IN OUTDIR
+      OUTDIR/N.onnx holding the first N bytes of IN, for N = 1 .. size - 1.
+  onnx_wire.py garbage OUT SEED LEN
+      LEN pseudo-random bytes from SEED.
 """
 
 import os
@@ -85,24 +87,34 @@ def int_attr(name, value):
 
 
 def function_model():
-    """y0 = Softmax(x) with the default axis 0 of function SoftmaxF, y1 with
-    the caller's axis 1."""
-    ref = field_bytes(1, "axis") + field_varint(20, 2) + field_bytes(21, "axis")
+    """y0 = SoftmaxF(x) with the function's default axis 0, y1 = SoftmaxF(x)
+    with the caller's axis 1; SoftmaxF is a model-local function whose
+    Softmax refers to its attribute `axis`."""
+    # AttributeProto: name = 1, type = 20, ref_attr_name = 21.
+    ref = (field_bytes(1, "axis") + field_varint(20, 2) +
+           field_bytes(21, "axis"))
     body = (field_bytes(1, "in") + field_bytes(2, "out") +
             field_bytes(4, "Softmax") + field_bytes(5, ref))
+    # FunctionProto: name = 1, input = 4, output = 5, node = 7,
+    # opset_import = 9, domain = 10, attribute_proto = 11.
     function = (field_bytes(1, "SoftmaxF") + field_bytes(4, "in") +
                 field_bytes(5, "out") + field_bytes(7, body) +
-                field_bytes(9, field_varint(2, 17)) + field_bytes(10, "local") +
+                field_bytes(9, field_varint(2, 17)) +
+                field_bytes(10, "local") +
                 field_bytes(11, int_attr("axis", 0)))
-    call0 = (field_bytes(1, "x") + field_bytes(2, "y0") + field_bytes(3, "call0")
-             + field_bytes(4, "SoftmaxF") + field_bytes(7, "local"))
-    call1 = (field_bytes(1, "x") + field_bytes(2, "y1") + field_bytes(3, "call1")
-             + field_bytes(4, "SoftmaxF") + field_bytes(5, int_attr("axis", 1))
-             + field_bytes(7, "local"))
-    graph = (field_bytes(1, call0) + field_bytes(1, call1) +
-             field_bytes(2, "g") + field_bytes(11, value_info("x", 1, [2, 3])) +
+
+    def call(output, attrs):
+        return (field_bytes(1, "x") + field_bytes(2, output) +
+                field_bytes(3, "call_" + output) +
+                field_bytes(4, "SoftmaxF") + attrs + field_bytes(7, "local"))
+
+    graph = (field_bytes(1, call("y0", b"")) +
+             field_bytes(1, call("y1", field_bytes(5, int_attr("axis", 1)))) +
+             field_bytes(2, "g") +
+             field_bytes(11, value_info("x", 1, [2, 3])) +
              field_bytes(12, value_info("y0", 1, [2, 3])) +
              field_bytes(12, value_info("y1", 1, [2, 3])))
+    # ModelProto: functions = 25.
     return (field_varint(1, 9) + field_bytes(7, graph) +
             field_bytes(8, field_varint(2, 17)) +
             field_bytes(8, field_bytes(1, "local") + field_varint(2, 1)) +

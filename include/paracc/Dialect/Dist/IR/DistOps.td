@@ -100,10 +100,13 @@ def Dist_LocalShardOp : Dist_Op<"local_shard"> {
     `x` is the same on every rank along the dimensions that `sharding`
     splits; the result is this rank's block of it. No communication: the
     partitioner uses it where a replicated value (a constant, a replicated
-    activation) meets an op that needs it split.
+    activation) meets an op that needs it split. The sharding is written
+    without its `#dist.sharding` prefix (with it, the parser would read the
+    `: type` that follows as the attribute's type) and has no open or
+    partial dims.
 
     ```mlir
-    %y = dist.local_shard %x to #dist.sharding<{}, {tp}>
+    %y = dist.local_shard %x to <{}, {tp}>
         : tensor<64x256xf32> -> tensor<64x128xf32>
     ```
   }];

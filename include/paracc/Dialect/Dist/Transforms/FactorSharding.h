@@ -51,6 +51,12 @@ bool isWeightLike(Value v);
 /// A value's sharding, replicated if it has none recorded.
 ShardingAttr getShardingOrReplicated(Value value);
 
+/// Checks every sharding recorded in `func` (arguments and op results)
+/// against its value and `mesh`: same rank, only axes of the mesh, no
+/// partial axes, and every closed dimension divides. Emits an error at the
+/// first that does not.
+LogicalResult verifyRecordedShardings(Operation *func, MeshAttr mesh);
+
 } // namespace mlir::paracc::dist
 
 #endif // PARACC_DIALECT_DIST_TRANSFORMS_FACTORSHARDING_H

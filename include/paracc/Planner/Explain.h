@@ -1,0 +1,66 @@
+//===- Explain.h - Reports on partitioned programs -------------*- C++ -*-===//
+//
+// What a person needs to trust a plan: the mesh and which ranks form each
+// group, per layer how each weight matmul is split and why, every
+// collective with its group, message size, traffic per rank and the
+// formula behind it, and per-rank parameter and activation bytes. Also as
+// JSON for tools.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_PLANNER_EXPLAIN_H
+#define PARACC_PLANNER_EXPLAIN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace mlir::paracc {
+
+struct ExplainReport {
+  struct Axis {
+    std::string name;
+    int64_t size;
+    /// The groups of ranks along this axis (each group varies only it).
+    std::vector<std::vector<int64_t>> groups;
+  };
+  struct Decision {
+    std::string layer, weight, op, role, reason;
+  };
+  struct Collective {
+    std::string layer, kind, source, shape;
+    std::vector<std::string> axes;
+    int64_t groupSize = 1;
+    /// Bytes of the tensor the collective works on (its input for
+    /// all_reduce / reduce_scatter / all_to_all, its output for all_gather).
+    int64_t messageBytes = 0;
+    /// Bytes each rank sends (ring algorithms).
+    double trafficBytes = 0;
+    std::string formula;
+  };
+  std::vector<Axis> axes;
+  int64_t numRanks = 1;
+  std::vector<Decision> decisions;
+  std::vector<Collective> collectives;
+  int64_t parameterBytes = 0;
+  int64_t peakActivationBytes = 0;
+  int64_t totalActivationBytes = 0;
+  std::vector<std::string> notes;
+};
+
+/// Reads the report off a partitioned module.
+ExplainReport analyzePlan(ModuleOp module);
+
+/// Human-readable report; `baseline` (the same mesh without sequence
+/// parallelism) adds a comparison.
+void printExplainText(const ExplainReport &report, llvm::raw_ostream &os,
+                      const ExplainReport *baseline = nullptr);
+/// The same as JSON.
+void printExplainJson(const ExplainReport &report, llvm::raw_ostream &os,
+                      const ExplainReport *baseline = nullptr);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_PLANNER_EXPLAIN_H

@@ -1,0 +1,403 @@
+//===- Explain.cpp - Reports on partitioned programs -----------*- C++ -*-===//
+
+#include "paracc/Planner/Explain.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Regex.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace g = mlir::paracc::graph;
+
+static int64_t bytesOf(Type t) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  if (!type)
+    return 0;
+  int64_t bits = type.getElementType().getIntOrFloatBitWidth();
+  return type.getNumElements() * std::max<int64_t>(bits / 8, 1);
+}
+
+static std::string typeString(Type t) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << t;
+  return s;
+}
+
+/// The weight behind a value (through transposes, reshapes, casts).
+static g::WeightOp weightBehind(Value v) {
+  Operation *def = v.getDefiningOp();
+  while (def && isa<g::TransposeOp, g::ReshapeOp, g::CastOp,
+                    dist::AllGatherOp, dist::LocalShardOp>(def))
+    def = def->getOperand(0).getDefiningOp();
+  return dyn_cast_or_null<g::WeightOp>(def);
+}
+
+/// "transformer.h.3" from "transformer.h.3.mlp.c_fc.weight"; "model" when
+/// the name has no layer number.
+static std::string layerOf(StringRef weightName) {
+  llvm::Regex layer("^(.*[._]([0-9]+))[._]");
+  SmallVector<StringRef> m;
+  if (layer.match(weightName, &m))
+    return m[1].str();
+  return "model";
+}
+
+/// A weight's name, with its block when it is one (a split q/k/v).
+static std::string weightLabel(g::WeightOp w) {
+  if (!w)
+    return "";
+  std::string s = w.getName().str();
+  if (auto offsets = w.getOffsets()) {
+    s += " (block at ";
+    for (auto [i, o] : llvm::enumerate(*offsets))
+      s += (i ? "," : "") + std::to_string(o);
+    s += ")";
+  }
+  return s;
+}
+
+/// The weight a matmul-like op reads (its second operand, else its first).
+static g::WeightOp weightOf(Operation *op) {
+  g::WeightOp w =
+      op->getNumOperands() > 1 ? weightBehind(op->getOperand(1)) : g::WeightOp();
+  if (!w && op->getNumOperands() > 0)
+    w = weightBehind(op->getOperand(0));
+  return w;
+}
+
+/// The layer and a description of the nearest op with a recorded split
+/// decision that `v` is computed from.
+static std::pair<std::string, std::string> sourceOf(Value v) {
+  SmallVector<std::pair<Value, int>> work = {{v, 0}};
+  for (size_t i = 0; i < work.size(); ++i) {
+    auto [value, depth] = work[i];
+    Operation *def = value.getDefiningOp();
+    if (!def || depth > 6)
+      continue;
+    if (auto role = def->getAttrOfType<StringAttr>("dist.tp_role")) {
+      g::WeightOp w = weightOf(def);
+      std::string name = weightLabel(w);
+      return {layerOf(w ? w.getName() : ""),
+              role.str() + " " + def->getName().stripDialect().str() +
+                  (name.empty() ? "" : " " + name)};
+    }
+    for (Value operand : def->getOperands())
+      work.push_back({operand, depth + 1});
+  }
+  return {"model", v.getDefiningOp()
+                       ? v.getDefiningOp()->getName().getStringRef().str()
+                       : "input"};
+}
+
+ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
+  ExplainReport r;
+  dist::MeshAttr mesh = dist::getMesh(module);
+  if (mesh) {
+    r.numRanks = mesh.getNumRanks();
+    ArrayRef<int64_t> sizes = mesh.getAxisSizes();
+    for (auto [i, name] : llvm::enumerate(mesh.getAxisNames())) {
+      ExplainReport::Axis axis{name.str(), sizes[i], {}};
+      llvm::DenseSet<int64_t> seen;
+      for (int64_t rank = 0; rank < r.numRanks; ++rank) {
+        if (seen.contains(rank))
+          continue;
+        // Ranks are row-major: varying axis i steps by the product of the
+        // sizes of the axes after it.
+        int64_t stride = 1;
+        for (size_t j = i + 1; j < sizes.size(); ++j)
+          stride *= sizes[j];
+        std::vector<int64_t> group;
+        int64_t base = rank - (rank / stride % sizes[i]) * stride;
+        for (int64_t k = 0; k < sizes[i]; ++k) {
+          group.push_back(base + k * stride);
+          seen.insert(base + k * stride);
+        }
+        axis.groups.push_back(group);
+      }
+      r.axes.push_back(axis);
+    }
+  }
+
+  llvm::StringSet<> weightsSeen;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    DenseMap<Value, size_t> lastUse;
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) {
+      if (op == func.getOperation())
+        return;
+      ops.push_back(op);
+      for (Value v : op->getOperands())
+        lastUse[v] = ops.size() - 1;
+    });
+    int64_t live = 0;
+    DenseMap<Value, int64_t> liveBytes;
+    for (auto [i, op] : llvm::enumerate(ops)) {
+      if (auto w = dyn_cast<g::WeightOp>(op)) {
+        std::string key = w.getName().str();
+        if (auto offsets = w.getOffsets())
+          for (int64_t o : *offsets)
+            key += "@" + std::to_string(o);
+        if (weightsSeen.insert(key).second)
+          r.parameterBytes += bytesOf(w.getType());
+        continue;
+      }
+      if (auto role = op->getAttrOfType<StringAttr>("dist.tp_role")) {
+        g::WeightOp w = weightOf(op);
+        std::string name = weightLabel(w);
+        auto reason = op->getAttrOfType<StringAttr>("dist.tp_reason");
+        r.decisions.push_back({layerOf(w ? w.getName() : ""), name,
+                               op->getName().stripDialect().str(), role.str(),
+                               reason ? reason.str() : ""});
+      }
+      if (op->getDialect() && op->getDialect()->getNamespace() == "dist" &&
+          !isa<dist::AxisIndexOp, dist::LocalShardOp>(op)) {
+        ExplainReport::Collective c;
+        auto axes = op->getAttrOfType<ArrayAttr>("axes");
+        std::vector<StringAttr> names;
+        for (Attribute a : axes) {
+          c.axes.push_back(cast<StringAttr>(a).str());
+          names.push_back(cast<StringAttr>(a));
+        }
+        c.groupSize = mesh ? mesh.getGroupSize(names) : 1;
+        c.kind = op->getName().stripDialect().str();
+        auto [layer, source] = sourceOf(op->getOperand(0));
+        c.layer = layer;
+        c.source = "after " + source;
+        // A gather belongs to the op that needs the whole value.
+        if (isa<dist::AllGatherOp>(op))
+          for (Operation *user : op->getResult(0).getUsers())
+            if (auto role = user->getAttrOfType<StringAttr>("dist.tp_role")) {
+              g::WeightOp w = weightOf(user);
+              std::string name = weightLabel(w);
+              c.layer = layerOf(w ? w.getName() : "");
+              c.source = "before " + role.str() + " " +
+                         user->getName().stripDialect().str() +
+                         (name.empty() ? "" : " " + name);
+              break;
+            }
+        double n = double(c.groupSize);
+        if (isa<dist::AllGatherOp>(op)) {
+          c.messageBytes = bytesOf(op->getResult(0).getType());
+          c.shape = typeString(op->getResult(0).getType());
+          c.trafficBytes = (n - 1) / n * c.messageBytes;
+          c.formula = "(n-1)/n x output bytes";
+        } else {
+          c.messageBytes = bytesOf(op->getOperand(0).getType());
+          c.shape = typeString(op->getOperand(0).getType());
+          bool reduce = isa<dist::AllReduceOp>(op);
+          c.trafficBytes = (reduce ? 2 : 1) * (n - 1) / n * c.messageBytes;
+          c.formula = reduce ? "2 (n-1)/n x input bytes (ring)"
+                             : "(n-1)/n x input bytes";
+        }
+        r.collectives.push_back(c);
+      }
+      // Activations: results of compute ops, live until their last use.
+      if (!isa<g::ConstantOp, func::ReturnOp>(op))
+        for (Value v : op->getResults()) {
+          int64_t b = bytesOf(v.getType());
+          r.totalActivationBytes += b;
+          liveBytes[v] = b;
+          live += b;
+        }
+      r.peakActivationBytes = std::max(r.peakActivationBytes, live);
+      for (Value v : op->getOperands())
+        if (lastUse.lookup(v) == i && liveBytes.count(v) &&
+            !isa<func::ReturnOp>(op))
+          live -= liveBytes[v];
+    }
+    for (Operation *op : ops)
+      if (auto skip = op->getAttrOfType<StringAttr>("dist.sp_skipped"))
+        r.notes.push_back("sequence parallelism skipped a norm: " +
+                          skip.str());
+  }
+  return r;
+}
+
+static std::string human(double bytes) {
+  const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) {
+    bytes /= 1024;
+    ++u;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(u ? "%.2f %s" : "%.0f %s", bytes, units[u]);
+  return s;
+}
+
+/// Sums of collective bytes by kind.
+static std::map<std::string, std::pair<int64_t, double>>
+totalsByKind(const ExplainReport &r) {
+  std::map<std::string, std::pair<int64_t, double>> totals;
+  for (const auto &c : r.collectives) {
+    totals[c.kind].first += c.messageBytes;
+    totals[c.kind].second += c.trafficBytes;
+  }
+  return totals;
+}
+
+void mlir::paracc::printExplainText(const ExplainReport &r,
+                                    llvm::raw_ostream &os,
+                                    const ExplainReport *baseline) {
+  os << "== Mesh: " << r.numRanks << " rank(s)";
+  for (const auto &a : r.axes)
+    os << ", " << a.name << "=" << a.size;
+  os << " (row-major: the last axis varies fastest)\n";
+  for (const auto &a : r.axes) {
+    os << "  " << a.name << " groups:";
+    for (const auto &g : a.groups) {
+      os << " {";
+      llvm::interleaveComma(g, os);
+      os << "}";
+    }
+    os << "\n";
+  }
+  if (!r.axes.empty()) {
+    os << "  rank -> coordinates:";
+    for (int64_t rank = 0; rank < r.numRanks; ++rank) {
+      os << " " << rank << "=(";
+      int64_t rest = rank;
+      SmallVector<int64_t> coords(r.axes.size());
+      for (int64_t i = int64_t(r.axes.size()) - 1; i >= 0; --i) {
+        coords[i] = rest % r.axes[i].size;
+        rest /= r.axes[i].size;
+      }
+      llvm::interleaveComma(coords, os);
+      os << ")";
+    }
+    os << "\n";
+  }
+
+  os << "\n== Tensor-parallel decisions (" << r.decisions.size() << ")\n";
+  std::string lastLayer;
+  for (const auto &d : r.decisions) {
+    if (d.layer != lastLayer)
+      os << "  [" << d.layer << "]\n";
+    lastLayer = d.layer;
+    os << "    " << llvm::left_justify(d.role, 14) << " "
+       << llvm::left_justify(d.weight.empty() ? d.op : d.weight, 52) << " "
+       << d.reason << "\n";
+  }
+
+  os << "\n== Collectives per forward step (" << r.collectives.size()
+     << "), n = group size\n";
+  lastLayer.clear();
+  for (const auto &c : r.collectives) {
+    if (c.layer != lastLayer)
+      os << "  [" << c.layer << "]\n";
+    lastLayer = c.layer;
+    os << "    " << llvm::left_justify(c.kind, 15) << " over "
+       << llvm::join(c.axes, ",") << " (n=" << c.groupSize << ")  "
+       << c.shape << "  message " << human(c.messageBytes) << ", sent/rank "
+       << human(c.trafficBytes) << " = " << c.formula << "  " << c.source
+       << "\n";
+  }
+  os << "  totals:";
+  int64_t message = 0;
+  double traffic = 0;
+  for (const auto &[kind, t] : totalsByKind(r)) {
+    os << " " << kind << " " << human(t.first) << ";";
+    message += t.first;
+    traffic += t.second;
+  }
+  os << " all " << human(message) << " of messages, " << human(traffic)
+     << " sent per rank\n";
+
+  os << "\n== Memory per rank\n";
+  os << "  parameters            " << human(r.parameterBytes) << "\n";
+  os << "  activations, peak live " << human(r.peakActivationBytes)
+     << " (forward, all intermediate values freed after last use)\n";
+  os << "  activations, total    " << human(r.totalActivationBytes)
+     << " (every intermediate value)\n";
+  for (const std::string &n : r.notes)
+    os << "  note: " << n << "\n";
+
+  if (baseline) {
+    int64_t m0 = 0, m1 = 0;
+    double t0 = 0, t1 = 0;
+    for (const auto &c : baseline->collectives) {
+      m0 += c.messageBytes;
+      t0 += c.trafficBytes;
+    }
+    for (const auto &c : r.collectives) {
+      m1 += c.messageBytes;
+      t1 += c.trafficBytes;
+    }
+    os << "\n== What sequence parallelism changed (same mesh without SP -> "
+          "with SP)\n";
+    auto countKind = [](const ExplainReport &x, StringRef k) {
+      return llvm::count_if(x.collectives,
+                            [&](const auto &c) { return c.kind == k; });
+    };
+    os << "  all_reduce " << countKind(*baseline, "all_reduce") << " -> "
+       << countKind(r, "all_reduce") << ", reduce_scatter "
+       << countKind(*baseline, "reduce_scatter") << " -> "
+       << countKind(r, "reduce_scatter") << ", all_gather "
+       << countKind(*baseline, "all_gather") << " -> "
+       << countKind(r, "all_gather") << "\n";
+    os << "  bytes sent per rank   " << human(t0) << " -> " << human(t1)
+       << " (a ring all-reduce is a reduce-scatter plus an all-gather)\n";
+    os << "  message bytes         " << human(m0) << " -> " << human(m1)
+       << "\n";
+    os << "  activations peak live " << human(baseline->peakActivationBytes)
+       << " -> " << human(r.peakActivationBytes) << "\n";
+    os << "  activations total     " << human(baseline->totalActivationBytes)
+       << " -> " << human(r.totalActivationBytes) << "\n";
+  }
+}
+
+static llvm::json::Object toJson(const ExplainReport &r) {
+  llvm::json::Array axes, decisions, collectives;
+  for (const auto &a : r.axes) {
+    llvm::json::Array groups;
+    for (const auto &g : a.groups)
+      groups.push_back(llvm::json::Array(g));
+    axes.push_back(llvm::json::Object{
+        {"name", a.name}, {"size", a.size}, {"groups", std::move(groups)}});
+  }
+  for (const auto &d : r.decisions)
+    decisions.push_back(llvm::json::Object{{"layer", d.layer},
+                                           {"weight", d.weight},
+                                           {"op", d.op},
+                                           {"role", d.role},
+                                           {"reason", d.reason}});
+  for (const auto &c : r.collectives)
+    collectives.push_back(llvm::json::Object{
+        {"layer", c.layer},
+        {"kind", c.kind},
+        {"axes", llvm::json::Array(c.axes)},
+        {"group_size", c.groupSize},
+        {"shape", c.shape},
+        {"message_bytes", c.messageBytes},
+        {"sent_bytes_per_rank", c.trafficBytes},
+        {"formula", c.formula},
+        {"count_per_step", 1},
+        {"where", c.source}});
+  return llvm::json::Object{
+      {"num_ranks", r.numRanks},
+      {"axes", std::move(axes)},
+      {"decisions", std::move(decisions)},
+      {"collectives", std::move(collectives)},
+      {"parameter_bytes_per_rank", r.parameterBytes},
+      {"activation_peak_bytes_per_rank", r.peakActivationBytes},
+      {"activation_total_bytes_per_rank", r.totalActivationBytes},
+      {"notes", llvm::json::Array(r.notes)}};
+}
+
+void mlir::paracc::printExplainJson(const ExplainReport &r,
+                                    llvm::raw_ostream &os,
+                                    const ExplainReport *baseline) {
+  llvm::json::Object root = toJson(r);
+  if (baseline)
+    root["without_sequence_parallelism"] = toJson(*baseline);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
+}

@@ -1,0 +1,370 @@
+// RUN: paracc-opt %s -split-input-file -verify-diagnostics
+
+// One case per constraint of the dist dialect: each named check of
+// DistDialect.cpp (the case is named after it), the parse errors of the
+// attributes, and the ODS constraints of the ops. `mesh_names_sizes_match`
+// has no case: the assembly parses every axis with its size, so only C++
+// builders can break it.
+
+//===----------------------------------------------------------------------===//
+// MeshAttr
+//===----------------------------------------------------------------------===//
+
+// mesh_axis_unique
+// expected-error @+1 {{mesh axis names must be unique, got 'tp' twice}}
+module attributes {test.mesh = #dist.mesh<[tp = 2, dp = 2, tp = 4]>} {}
+
+// -----
+
+// mesh_axis_nonempty
+// expected-error @+1 {{mesh axis names must be non-empty}}
+module attributes {test.mesh = #dist.mesh<["" = 2]>} {}
+
+// -----
+
+// mesh_axis_positive
+// expected-error @+1 {{mesh axis 'tp' must have a positive size, got 0}}
+module attributes {test.mesh = #dist.mesh<[dp = 2, tp = 0]>} {}
+
+// -----
+
+// mesh_axis_positive (negative)
+// expected-error @+1 {{mesh axis 'dp' must have a positive size, got -2}}
+module attributes {test.mesh = #dist.mesh<[dp = -2]>} {}
+
+// -----
+
+// mesh_parse_size: an axis without a size.
+// expected-error @+1 {{expected '='}}
+module attributes {test.mesh = #dist.mesh<[dp, tp = 2]>} {}
+
+//===----------------------------------------------------------------------===//
+// ShardingAttr
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// sharding_axis_unique: one axis splitting two dims.
+// expected-error @+1 {{sharding uses mesh axis 'tp' more than once}}
+module attributes {test.sharding = #dist.sharding<{tp}, {}, {tp}>} {}
+
+// -----
+
+// sharding_axis_unique: twice in one dim.
+// expected-error @+1 {{sharding uses mesh axis 'dp' more than once}}
+module attributes {test.sharding = #dist.sharding<{dp, tp, dp}>} {}
+
+// -----
+
+// sharding_axis_unique: a split axis cannot also be partial.
+// expected-error @+1 {{sharding uses mesh axis 'tp' more than once}}
+module attributes {test.sharding = #dist.sharding<{}, {tp}, partial = [tp]>} {}
+
+// -----
+
+// sharding_axis_unique: twice in the partial axes.
+// expected-error @+1 {{sharding uses mesh axis 'dp' more than once}}
+module attributes {test.sharding = #dist.sharding<partial = [dp, dp]>} {}
+
+// -----
+
+// sharding_parse_open: `?` is a whole dim, not one of its axes.
+// expected-error @+1 {{expected '}'}}
+module attributes {test.sharding = #dist.sharding<{?, tp}>} {}
+
+// -----
+
+// sharding_parse_partial_last: the partial axes come after every dim.
+// expected-error @+1 {{expected '>'}}
+module attributes {test.sharding = #dist.sharding<partial = [tp], {dp}>} {}
+
+//===----------------------------------------------------------------------===//
+// Groups: every collective, local_shard and axis_index
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// collective_needs_mesh
+func.func @collective_needs_mesh(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.all_reduce' op requires a 'dist.mesh' attribute on an enclosing op}}
+  %0 = dist.all_reduce %x over ["tp"] : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// collective_needs_mesh: a mesh under another name does not count.
+module attributes {test.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_needs_mesh_name() -> tensor<i64> {
+  // expected-error @+1 {{'dist.axis_index' op requires a 'dist.mesh' attribute on an enclosing op}}
+  %0 = dist.axis_index over ["tp"] : tensor<i64>
+  return %0 : tensor<i64>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @group_axis_exists(%x: tensor<4x8xf32>) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'dist.all_gather' op names mesh axis 'sp' that the mesh does not have}}
+  %0 = dist.all_gather %x over ["dp", "sp"] dim = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @group_axis_unique(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{'dist.all_reduce' op names mesh axis 'tp' twice}}
+  %0 = dist.all_reduce %x over ["tp", "dp", "tp"] : tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @group_axis_exists_axis_index() -> tensor<i64> {
+  // expected-error @+1 {{'dist.axis_index' op names mesh axis 'dp' that the mesh does not have}}
+  %0 = dist.axis_index over ["dp"] : tensor<i64>
+  return %0 : tensor<i64>
+}
+}
+
+//===----------------------------------------------------------------------===//
+// all_reduce
+//===----------------------------------------------------------------------===//
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @all_reduce_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.all_reduce' op requires kind "sum" or "max", got "min"}}
+  %0 = dist.all_reduce %x over ["tp"] {kind = "min"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @ods_all_reduce_same_type(%x: tensor<4xf32>) -> tensor<4xf16> {
+  // expected-error @+1 {{'dist.all_reduce' op failed to verify that all of {x, result} have same type}}
+  %0 = "dist.all_reduce"(%x) <{axes = ["tp"], kind = "sum"}> : (tensor<4xf32>) -> tensor<4xf16>
+  return %0 : tensor<4xf16>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @ods_static_shape(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  // expected-error @+1 {{'dist.all_reduce' op operand #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or 8-bit unsigned integer or 16-bit unsigned integer or 32-bit unsigned integer or 64-bit unsigned integer values, but got 'tensor<?x4xf32>'}}
+  %0 = dist.all_reduce %x over ["tp"] : tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}
+}
+
+//===----------------------------------------------------------------------===//
+// all_gather, reduce_scatter, all_to_all
+//===----------------------------------------------------------------------===//
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_dim_in_range(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'dist.all_gather' op requires dim in [0, 2), got 2}}
+  %0 = dist.all_gather %x over ["tp"] dim = 2 : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_dim_in_range_negative(%x: tensor<4x6xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'dist.reduce_scatter' op requires dim in [0, 2), got -1}}
+  %0 = dist.reduce_scatter %x over ["tp"] dim = -1 : tensor<4x6xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_dim_in_range_split_dim(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'dist.all_to_all' op requires split_dim in [0, 2), got 2}}
+  %0 = dist.all_to_all %x over ["tp"] split_dim = 2 concat_dim = 0 : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_dim_in_range_concat_dim(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'dist.all_to_all' op requires concat_dim in [0, 2), got 5}}
+  %0 = dist.all_to_all %x over ["tp"] split_dim = 1 concat_dim = 5 : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 4]>} {
+func.func @collective_dim_divisible(%x: tensor<4x6xf32>) -> tensor<4x1xf32> {
+  // expected-error @+1 {{'dist.reduce_scatter' op requires dim 1 of size 6 to divide over 4 ranks}}
+  %0 = dist.reduce_scatter %x over ["tp"] dim = 1 : tensor<4x6xf32> -> tensor<4x1xf32>
+  return %0 : tensor<4x1xf32>
+}
+}
+
+// -----
+
+// The group size is the product of the axes: 2 x 3 does not divide 4.
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 3]>} {
+func.func @collective_dim_divisible_all_to_all(%x: tensor<4x6xf32>) -> tensor<24x1xf32> {
+  // expected-error @+1 {{'dist.all_to_all' op requires dim 0 of size 4 to divide over 6 ranks}}
+  %0 = dist.all_to_all %x over ["dp", "tp"] split_dim = 0 concat_dim = 1 : tensor<4x6xf32> -> tensor<24x1xf32>
+  return %0 : tensor<24x1xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @collective_result_shape(%x: tensor<4x6xf32>) -> tensor<4x12xf32> {
+  // expected-error @+1 {{'dist.all_gather' op expected result type 'tensor<4x24xf32>', got 'tensor<4x12xf32>'}}
+  %0 = dist.all_gather %x over ["dp", "tp"] dim = 1 : tensor<4x6xf32> -> tensor<4x12xf32>
+  return %0 : tensor<4x12xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_result_shape_element_type(%x: tensor<4x6xf32>) -> tensor<4x12xf16> {
+  // expected-error @+1 {{'dist.all_gather' op expected result type 'tensor<4x12xf32>', got 'tensor<4x12xf16>'}}
+  %0 = dist.all_gather %x over ["tp"] dim = 1 : tensor<4x6xf32> -> tensor<4x12xf16>
+  return %0 : tensor<4x12xf16>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_result_shape_reduce_scatter(%x: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'dist.reduce_scatter' op expected result type 'tensor<4x3xf32>', got 'tensor<2x6xf32>'}}
+  %0 = dist.reduce_scatter %x over ["tp"] dim = 1 : tensor<4x6xf32> -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @collective_result_shape_all_to_all(%x: tensor<4x6xf32>) -> tensor<2x12xf32> {
+  // expected-error @+1 {{'dist.all_to_all' op expected result type 'tensor<8x3xf32>', got 'tensor<2x12xf32>'}}
+  %0 = dist.all_to_all %x over ["tp"] split_dim = 1 concat_dim = 0 : tensor<4x6xf32> -> tensor<2x12xf32>
+  return %0 : tensor<2x12xf32>
+}
+}
+
+//===----------------------------------------------------------------------===//
+// local_shard
+//===----------------------------------------------------------------------===//
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @local_shard_rank(%x: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'dist.local_shard' op requires a sharding of rank 2, got 1}}
+  %0 = dist.local_shard %x to <{tp}> : tensor<4x6xf32> -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @local_shard_no_partial(%x: tensor<4x6xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'dist.local_shard' op requires a sharding without partial axes}}
+  %0 = dist.local_shard %x to <{}, {tp}, partial = [dp]> : tensor<4x6xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @local_shard_closed(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  // expected-error @+1 {{'dist.local_shard' op requires a sharding without open dims, got an open dim 1}}
+  %0 = dist.local_shard %x to <{}, {?}> : tensor<4x6xf32> -> tensor<4x6xf32>
+  return %0 : tensor<4x6xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 4]>} {
+func.func @local_shard_divisible(%x: tensor<4x6xf32>) -> tensor<4x2xf32> {
+  // expected-error @+1 {{'dist.local_shard' op requires every split dim to divide over its axes}}
+  %0 = dist.local_shard %x to <{}, {tp}> : tensor<4x6xf32> -> tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @collective_result_shape_local_shard(%x: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'dist.local_shard' op expected result type 'tensor<2x3xf32>', got 'tensor<2x6xf32>'}}
+  %0 = dist.local_shard %x to <{dp}, {tp}> : tensor<4x6xf32> -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+}
+
+// -----
+
+// local_shard names its axes through the sharding: they must be mesh axes.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @group_axis_exists_local_shard(%x: tensor<4x6xf32>) -> tensor<2x6xf32> {
+  // expected-error @+1 {{'dist.local_shard' op names mesh axis 'dp' that the mesh does not have}}
+  %0 = dist.local_shard %x to <{dp}, {}> : tensor<4x6xf32> -> tensor<2x6xf32>
+  return %0 : tensor<2x6xf32>
+}
+}
+
+// -----
+
+func.func @collective_needs_mesh_local_shard(%x: tensor<4x6xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{'dist.local_shard' op requires a 'dist.mesh' attribute on an enclosing op}}
+  %0 = dist.local_shard %x to <{}, {tp}> : tensor<4x6xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+
+// -----
+
+// The sharding itself is verified while it is parsed.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @sharding_axis_unique_local_shard(%x: tensor<4x6xf32>) -> tensor<4x3xf32> {
+  // expected-error @+1 {{custom op 'dist.local_shard' sharding uses mesh axis 'tp' more than once}}
+  %0 = dist.local_shard %x to <{tp}, {tp}> : tensor<4x6xf32> -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}
+}
+
+//===----------------------------------------------------------------------===//
+// axis_index
+//===----------------------------------------------------------------------===//
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @ods_axis_index_i64() -> tensor<i32> {
+  // expected-error @+1 {{'dist.axis_index' op result #0 must be 0D tensor of 64-bit signless integer values, but got 'tensor<i32>'}}
+  %0 = dist.axis_index over ["tp"] : tensor<i32>
+  return %0 : tensor<i32>
+}
+}

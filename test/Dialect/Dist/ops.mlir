@@ -1,0 +1,166 @@
+// RUN: paracc-opt %s -split-input-file | paracc-opt -split-input-file | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --mlir-print-op-generic | paracc-opt -split-input-file | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --mlir-print-op-generic | FileCheck %s --check-prefix=GENERIC
+
+// Round trip of the dist dialect: the mesh and sharding attributes in every
+// form (replicated, multi-axis, open and partial dims, rank 0, quoted axis
+// names) and every op in its custom and generic form. The custom form
+// prints what it parses and elides all_reduce's default kind; the generic
+// form parses back to the same ops.
+
+// CHECK-LABEL: module attributes
+// CHECK-SAME: dist.mesh = #dist.mesh<[dp = 2, tp = 4]>
+// A one-axis mesh, an axis of size 1, a quoted name and the empty mesh.
+// CHECK-SAME: test.mesh_1 = #dist.mesh<[tp = 8]>
+// CHECK-SAME: test.mesh_2 = #dist.mesh<[x = 1, y = 3]>
+// CHECK-SAME: test.mesh_3 = #dist.mesh<["data parallel" = 2, tp = 2]>
+// CHECK-SAME: test.mesh_4 = #dist.mesh<[]>
+// A quoted identifier prints bare.
+// CHECK-SAME: test.mesh_5 = #dist.mesh<[pp = 2]>
+// Replicated: every dim `{}`.
+// CHECK-SAME: test.sharding_1 = #dist.sharding<{}, {}, {}>
+// Split dims, one over two axes (major to minor, order kept).
+// CHECK-SAME: test.sharding_2 = #dist.sharding<{dp}, {}, {tp}>
+// CHECK-SAME: test.sharding_3 = #dist.sharding<{tp, dp}, {}>
+// Open dims next to closed ones; `{"?"}` is the same open dim.
+// CHECK-SAME: test.sharding_4 = #dist.sharding<{?}, {tp}, {?}>
+// CHECK-SAME: test.sharding_5 = #dist.sharding<{?}, {}>
+// Partial sums, with and without split dims.
+// CHECK-SAME: test.sharding_6 = #dist.sharding<{dp}, {}, partial = [tp]>
+// CHECK-SAME: test.sharding_7 = #dist.sharding<{}, partial = [dp, tp]>
+// Rank 0: nothing, or only partial axes.
+// CHECK-SAME: test.sharding_8 = #dist.sharding<>
+// CHECK-SAME: test.sharding_9 = #dist.sharding<partial = [tp]>
+// An empty partial list is no partial list.
+// CHECK-SAME: test.sharding_a = #dist.sharding<{tp}>
+// Quoted axis names print quoted when they must.
+// CHECK-SAME: test.sharding_b = #dist.sharding<{"data parallel"}, partial = ["a-b"]>
+module attributes {
+  dist.mesh = #dist.mesh<[dp = 2, tp = 4]>,
+  test.mesh_1 = #dist.mesh<[tp = 8]>,
+  test.mesh_2 = #dist.mesh<[x = 1, y = 3]>,
+  test.mesh_3 = #dist.mesh<["data parallel" = 2, tp = 2]>,
+  test.mesh_4 = #dist.mesh<[]>,
+  test.mesh_5 = #dist.mesh<["pp" = 2]>,
+  test.sharding_1 = #dist.sharding<{}, {}, {}>,
+  test.sharding_2 = #dist.sharding<{dp}, {}, {tp}>,
+  test.sharding_3 = #dist.sharding<{tp, dp}, {}>,
+  test.sharding_4 = #dist.sharding<{?}, {tp}, {?}>,
+  test.sharding_5 = #dist.sharding<{"?"}, {}>,
+  test.sharding_6 = #dist.sharding<{dp}, {}, partial = [tp]>,
+  test.sharding_7 = #dist.sharding<{}, partial = [dp, tp]>,
+  test.sharding_8 = #dist.sharding<>,
+  test.sharding_9 = #dist.sharding<partial = [tp]>,
+  test.sharding_a = #dist.sharding<{tp}, partial = []>,
+  test.sharding_b = #dist.sharding<{"data parallel"}, partial = ["a-b"]>
+} {
+
+// Shardings where the passes put them: on arguments (`dist.sharding`) and
+// on op results (`dist.shardings`, one entry per result).
+// CHECK-LABEL: func.func @annotations
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x16xf32> {dist.sharding = #dist.sharding<{dp}, {?}>})
+func.func @annotations(%x: tensor<4x16xf32> {dist.sharding = #dist.sharding<{dp}, {?}>}) -> tensor<4x16xf32> {
+  // CHECK: %[[W:.*]] = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<16x16xf32>
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<16x16xf32>
+  // CHECK: graph.matmul %[[X]], %[[W]] {dist.shardings = [#dist.sharding<{dp}, {tp}>]}
+  %0 = graph.matmul %x, %w {dist.shardings = [#dist.sharding<{dp}, {tp}>]} : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+// CHECK-LABEL: func.func @collectives
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x64x256xf32>, %[[I:[^:]+]]: tensor<8xi64>, %[[B:[^:]+]]: tensor<4xbf16>)
+// GENERIC-LABEL: sym_name = "collectives"
+func.func @collectives(%x: tensor<2x64x256xf32>, %i: tensor<8xi64>, %b: tensor<4xbf16>)
+    -> (tensor<2x64x256xf32>, tensor<2x256x256xf32>, tensor<2x64x256xf32>,
+        tensor<8xi64>, tensor<4xbf16>) {
+  // The default kind (sum) is elided, written or not.
+  // CHECK: %[[AR0:.*]] = dist.all_reduce %[[X]] over ["tp"] : tensor<2x64x256xf32>
+  // GENERIC: %{{.*}} = "dist.all_reduce"(%{{.*}}) <{axes = ["tp"], kind = "sum"}> : (tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
+  %0 = dist.all_reduce %x over ["tp"] : tensor<2x64x256xf32>
+  // CHECK: %[[AR1:.*]] = dist.all_reduce %[[AR0]] over ["tp"] : tensor<2x64x256xf32>
+  %1 = dist.all_reduce %0 over ["tp"] {kind = "sum"} : tensor<2x64x256xf32>
+  // CHECK: %[[AR2:.*]] = dist.all_reduce %[[AR1]] over ["dp", "tp"] {kind = "max"} : tensor<2x64x256xf32>
+  // GENERIC: "dist.all_reduce"(%{{.*}}) <{axes = ["dp", "tp"], kind = "max"}> : (tensor<2x64x256xf32>) -> tensor<2x64x256xf32>
+  %2 = dist.all_reduce %1 over ["dp", "tp"] {kind = "max"} : tensor<2x64x256xf32>
+  // An empty group (every rank alone) and integer tensors are fine.
+  // CHECK: %[[AR3:.*]] = dist.all_reduce %[[I]] over [] : tensor<8xi64>
+  %3 = dist.all_reduce %i over [] : tensor<8xi64>
+  // CHECK: %[[AR4:.*]] = dist.all_reduce %[[B]] over ["dp"] : tensor<4xbf16>
+  %4 = dist.all_reduce %b over ["dp"] : tensor<4xbf16>
+
+  // all_gather multiplies `dim` by the group size (8 for dp x tp).
+  // CHECK: %[[AG0:.*]] = dist.all_gather %[[X]] over ["tp"] dim = 1 : tensor<2x64x256xf32> -> tensor<2x256x256xf32>
+  // GENERIC: "dist.all_gather"(%{{.*}}) <{axes = ["tp"], dim = 1 : i64}> : (tensor<2x64x256xf32>) -> tensor<2x256x256xf32>
+  %5 = dist.all_gather %x over ["tp"] dim = 1 : tensor<2x64x256xf32> -> tensor<2x256x256xf32>
+  // CHECK: %[[AG1:.*]] = dist.all_gather %[[X]] over ["dp", "tp"] dim = 0 : tensor<2x64x256xf32> -> tensor<16x64x256xf32>
+  %6 = dist.all_gather %x over ["dp", "tp"] dim = 0 : tensor<2x64x256xf32> -> tensor<16x64x256xf32>
+
+  // reduce_scatter divides it.
+  // CHECK: %[[RS0:.*]] = dist.reduce_scatter %[[X]] over ["tp"] dim = 1 : tensor<2x64x256xf32> -> tensor<2x16x256xf32>
+  // GENERIC: "dist.reduce_scatter"(%{{.*}}) <{axes = ["tp"], dim = 1 : i64}> : (tensor<2x64x256xf32>) -> tensor<2x16x256xf32>
+  %7 = dist.reduce_scatter %x over ["tp"] dim = 1 : tensor<2x64x256xf32> -> tensor<2x16x256xf32>
+  // CHECK: %[[RS1:.*]] = dist.reduce_scatter %[[X]] over ["dp", "tp"] dim = 2 : tensor<2x64x256xf32> -> tensor<2x64x32xf32>
+  %8 = dist.reduce_scatter %x over ["dp", "tp"] dim = 2 : tensor<2x64x256xf32> -> tensor<2x64x32xf32>
+
+  // all_to_all divides split_dim and multiplies concat_dim; the two may be
+  // the same dim (a permutation of blocks).
+  // CHECK: %[[A2A0:.*]] = dist.all_to_all %[[X]] over ["tp"] split_dim = 2 concat_dim = 1 : tensor<2x64x256xf32> -> tensor<2x256x64xf32>
+  // GENERIC: "dist.all_to_all"(%{{.*}}) <{axes = ["tp"], concat_dim = 1 : i64, split_dim = 2 : i64}> : (tensor<2x64x256xf32>) -> tensor<2x256x64xf32>
+  %9 = dist.all_to_all %x over ["tp"] split_dim = 2 concat_dim = 1 : tensor<2x64x256xf32> -> tensor<2x256x64xf32>
+  // CHECK: %[[A2A1:.*]] = dist.all_to_all %[[X]] over ["dp"] split_dim = 1 concat_dim = 1 : tensor<2x64x256xf32> -> tensor<2x64x256xf32>
+  %10 = dist.all_to_all %x over ["dp"] split_dim = 1 concat_dim = 1 : tensor<2x64x256xf32> -> tensor<2x64x256xf32>
+
+  // CHECK: return %[[AR2]], %[[AG0]], %[[A2A1]], %[[AR3]], %[[AR4]]
+  return %2, %5, %10, %3, %4 : tensor<2x64x256xf32>, tensor<2x256x256xf32>,
+      tensor<2x64x256xf32>, tensor<8xi64>, tensor<4xbf16>
+}
+
+// CHECK-LABEL: func.func @local_shard_and_axis_index
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x64x256xf32>, %[[S:[^:]+]]: tensor<f32>)
+// GENERIC-LABEL: sym_name = "local_shard_and_axis_index"
+func.func @local_shard_and_axis_index(%x: tensor<2x64x256xf32>, %s: tensor<f32>)
+    -> (tensor<1x64x64xf32>, tensor<2x8x256xf32>, tensor<2x64x256xf32>,
+        tensor<f32>, tensor<i64>, tensor<i64>, tensor<i64>) {
+  // The sharding is written without its `#dist.sharding` prefix.
+  // CHECK: %[[L0:.*]] = dist.local_shard %[[X]] to <{dp}, {}, {tp}> : tensor<2x64x256xf32> -> tensor<1x64x64xf32>
+  // GENERIC: "dist.local_shard"(%{{.*}}) <{sharding = #dist.sharding<{dp}, {}, {tp}>}> : (tensor<2x64x256xf32>) -> tensor<1x64x64xf32>
+  %0 = dist.local_shard %x to <{dp}, {}, {tp}> : tensor<2x64x256xf32> -> tensor<1x64x64xf32>
+  // One dim over both axes.
+  // CHECK: %[[L1:.*]] = dist.local_shard %[[X]] to <{}, {dp, tp}, {}> : tensor<2x64x256xf32> -> tensor<2x8x256xf32>
+  %1 = dist.local_shard %x to <{}, {dp, tp}, {}> : tensor<2x64x256xf32> -> tensor<2x8x256xf32>
+  // Replicated and rank 0: the identity.
+  // CHECK: %[[L2:.*]] = dist.local_shard %[[X]] to <{}, {}, {}> : tensor<2x64x256xf32> -> tensor<2x64x256xf32>
+  %2 = dist.local_shard %x to <{}, {}, {}> : tensor<2x64x256xf32> -> tensor<2x64x256xf32>
+  // CHECK: %[[L3:.*]] = dist.local_shard %[[S]] to <> : tensor<f32> -> tensor<f32>
+  %3 = dist.local_shard %s to <> : tensor<f32> -> tensor<f32>
+  // CHECK: %[[I0:.*]] = dist.axis_index over ["tp"] : tensor<i64>
+  // GENERIC: "dist.axis_index"() <{axes = ["tp"]}> : () -> tensor<i64>
+  %4 = dist.axis_index over ["tp"] : tensor<i64>
+  // CHECK: %[[I1:.*]] = dist.axis_index over ["dp", "tp"] : tensor<i64>
+  %5 = dist.axis_index over ["dp", "tp"] : tensor<i64>
+  // CHECK: %[[I2:.*]] = dist.axis_index over [] : tensor<i64>
+  %6 = dist.axis_index over [] : tensor<i64>
+  // CHECK: return %[[L0]], %[[L1]], %[[L2]], %[[L3]], %[[I0]], %[[I1]], %[[I2]]
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<1x64x64xf32>, tensor<2x8x256xf32>,
+      tensor<2x64x256xf32>, tensor<f32>, tensor<i64>, tensor<i64>, tensor<i64>
+}
+
+// The generic form prints the module's attributes after its body.
+// GENERIC: }) {dist.mesh = #dist.mesh<[dp = 2, tp = 4]>
+// GENERIC-SAME: test.mesh_3 = #dist.mesh<["data parallel" = 2, tp = 2]>
+// GENERIC-SAME: test.sharding_4 = #dist.sharding<{?}, {tp}, {?}>
+// GENERIC-SAME: test.sharding_9 = #dist.sharding<partial = [tp]>
+}
+
+// -----
+
+// The mesh may sit on any enclosing op; axis names may be quoted.
+// CHECK-LABEL: func.func @mesh_on_function
+// CHECK-SAME: attributes {dist.mesh = #dist.mesh<["data parallel" = 2]>}
+func.func @mesh_on_function(%x: tensor<4xf32>) -> tensor<8xf32>
+    attributes {dist.mesh = #dist.mesh<["data parallel" = 2]>} {
+  // CHECK: %[[R:.*]] = dist.all_gather %{{.*}} over ["data parallel"] dim = 0 : tensor<4xf32> -> tensor<8xf32>
+  %0 = dist.all_gather %x over ["data parallel"] dim = 0 : tensor<4xf32> -> tensor<8xf32>
+  // CHECK: return %[[R]]
+  return %0 : tensor<8xf32>
+}

@@ -1,0 +1,396 @@
+// RUN: paracc-opt %s -split-input-file -verify-diagnostics --paracc-partition | FileCheck %s
+
+// --paracc-partition on programs whose every value already carries its
+// sharding (what propagation leaves; values without one are whole): local
+// types, the collectives each resharding needs, the special rules
+// (vocabulary-parallel lookup, Gemm bias, means and mean losses), and the
+// attributes the executable reads (global types, shard dims, the mesh).
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+
+// Column then row parallel: every op runs on its shard, one all-reduce of
+// the row matmul's partial sums, the replicated bias added after it.
+// CHECK-LABEL: func.func @mlp
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x16x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32>, array<i32>]})
+// CHECK-SAME: attributes {paracc.mesh_axes = ["tp"], paracc.mesh_sizes = array<i64: 2>}
+func.func @mlp(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
+  // CHECK-NEXT: %[[W1:.*]] = graph.weight "fc1.weight" {paracc.global_type = tensor<64x256xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]} : tensor<64x128xf32>
+  // CHECK-NEXT: %[[B1:.*]] = graph.weight "fc1.bias" {paracc.global_type = tensor<256xf32>, paracc.shard_dims = [array<i32: 0>]} : tensor<128xf32>
+  // CHECK-NEXT: %[[W2:.*]] = graph.weight "fc2.weight" {paracc.global_type = tensor<256x64xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<128x64xf32>
+  // CHECK-NEXT: %[[B2:.*]] = graph.weight "fc2.bias" {paracc.global_type = tensor<64xf32>, paracc.shard_dims = [array<i32>]} : tensor<64xf32>
+  %w1 = graph.weight "fc1.weight" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x256xf32>
+  %b1 = graph.weight "fc1.bias" {dist.shardings = [#dist.sharding<{tp}>]} : tensor<256xf32>
+  %w2 = graph.weight "fc2.weight" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<256x64xf32>
+  %b2 = graph.weight "fc2.bias" {dist.shardings = [#dist.sharding<{}>]} : tensor<64xf32>
+  // CHECK-NEXT: %[[H:.*]] = graph.matmul %[[X]], %[[W1]] : (tensor<2x16x64xf32>, tensor<64x128xf32>) -> tensor<2x16x128xf32>
+  // CHECK-NEXT: %[[HB:.*]] = graph.add %[[H]], %[[B1]] : (tensor<2x16x128xf32>, tensor<128xf32>) -> tensor<2x16x128xf32>
+  // CHECK-NEXT: %[[A:.*]] = graph.gelu %[[HB]] : tensor<2x16x128xf32>
+  // CHECK-NEXT: %[[P:.*]] = graph.matmul %[[A]], %[[W2]] : (tensor<2x16x128xf32>, tensor<128x64xf32>) -> tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[Y:.*]] = dist.all_reduce %[[P]] over ["tp"] : tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[YB:.*]] = graph.add %[[Y]], %[[B2]] : (tensor<2x16x64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
+  // CHECK-NEXT: return %[[YB]] : tensor<2x16x64xf32>
+  %0 = graph.matmul %x, %w1 {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x64xf32>, tensor<64x256xf32>) -> tensor<2x16x256xf32>
+  %1 = graph.add %0, %b1 {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x256xf32>, tensor<256xf32>) -> tensor<2x16x256xf32>
+  %2 = graph.gelu %1 {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : tensor<2x16x256xf32>
+  %3 = graph.matmul %2, %w2 {dist.shardings = [#dist.sharding<{}, {}, {}>]} : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
+  %4 = graph.add %3, %b2 {dist.shardings = [#dist.sharding<{}, {}, {}>]} : (tensor<2x16x64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
+  return %4 : tensor<2x16x64xf32>
+}
+
+// Sequence parallelism: the residual stream is split along the sequence.
+// The norm runs on 8 of the 16 tokens, the column matmul all-gathers them,
+// the row matmul's partial sums are reduce-scattered back along the
+// sequence, and the residual add runs on the local tokens. The input and
+// the output are sequence shards.
+// CHECK-LABEL: func.func @sequence_parallel
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x8x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+func.func @sequence_parallel(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {tp}, {}>}) -> tensor<2x16x64xf32> {
+  // CHECK: %[[G:.*]] = graph.weight "ln.weight" {{.*}} : tensor<64xf32>
+  // CHECK: %[[W1:.*]] = graph.weight "fc1.weight" {{.*}} : tensor<64x128xf32>
+  // CHECK: %[[W2:.*]] = graph.weight "fc2.weight" {{.*}} : tensor<128x64xf32>
+  %g = graph.weight "ln.weight" {dist.shardings = [#dist.sharding<{}>]} : tensor<64xf32>
+  %w1 = graph.weight "fc1.weight" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x256xf32>
+  %w2 = graph.weight "fc2.weight" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<256x64xf32>
+  // CHECK-NEXT: %[[N:.*]] = graph.layer_norm %[[X]], %[[G]] {axis = 2 : i64, epsilon = 1.000000e-05 : f64} : tensor<2x8x64xf32>, tensor<64xf32> -> tensor<2x8x64xf32>
+  // CHECK-NEXT: %[[NG:.*]] = dist.all_gather %[[N]] over ["tp"] dim = 1 : tensor<2x8x64xf32> -> tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[H:.*]] = graph.matmul %[[NG]], %[[W1]] : (tensor<2x16x64xf32>, tensor<64x128xf32>) -> tensor<2x16x128xf32>
+  // CHECK-NEXT: %[[A:.*]] = graph.gelu %[[H]] : tensor<2x16x128xf32>
+  // CHECK-NEXT: %[[P:.*]] = graph.matmul %[[A]], %[[W2]] : (tensor<2x16x128xf32>, tensor<128x64xf32>) -> tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[RS:.*]] = dist.reduce_scatter %[[P]] over ["tp"] dim = 1 : tensor<2x16x64xf32> -> tensor<2x8x64xf32>
+  // CHECK-NEXT: %[[R:.*]] = graph.add %[[X]], %[[RS]] : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  // CHECK-NEXT: %[[N2:.*]] = graph.layer_norm %[[R]], %[[G]] {{.*}} -> tensor<2x8x64xf32>
+  // CHECK-NEXT: return %[[N2]] : tensor<2x8x64xf32>
+  %0 = graph.layer_norm %x, %g {axis = 2 : i64, epsilon = 1.0e-5 : f64, dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : tensor<2x16x64xf32>, tensor<64xf32> -> tensor<2x16x64xf32>
+  %1 = graph.matmul %0, %w1 {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x64xf32>, tensor<64x256xf32>) -> tensor<2x16x256xf32>
+  %2 = graph.gelu %1 {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : tensor<2x16x256xf32>
+  %3 = graph.matmul %2, %w2 {dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
+  %4 = graph.add %x, %3 {dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  %5 = graph.layer_norm %4, %g {axis = 2 : i64, epsilon = 1.0e-5 : f64, dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : tensor<2x16x64xf32>, tensor<64xf32> -> tensor<2x16x64xf32>
+  return %5 : tensor<2x16x64xf32>
+}
+
+// A vocabulary-split embedding table (128 rows, 64 per rank): the ids are
+// shifted by this rank's first row, out-of-range ids read row 0 and are
+// masked to zero, and the partial rows are summed over tp. i32 ids are
+// widened first.
+// CHECK-LABEL: func.func @vocab_parallel
+// CHECK-SAME: (%[[IDS:[^:]+]]: tensor<4x16xi32> {paracc.global_type = tensor<4x16xi32>, paracc.shard_dims = [array<i32>, array<i32>]})
+func.func @vocab_parallel(%ids: tensor<4x16xi32>) -> tensor<4x16x64xf32> {
+  // CHECK-NEXT: %[[T:.*]] = graph.weight "wte" {paracc.global_type = tensor<128x64xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<64x64xf32>
+  %t = graph.weight "wte" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<128x64xf32>
+  // CHECK-NEXT: %[[I64:.*]] = graph.cast %[[IDS]] : tensor<4x16xi32> -> tensor<4x16xi64>
+  // CHECK-NEXT: %[[RANK:.*]] = dist.axis_index over ["tp"] : tensor<i64>
+  // CHECK-NEXT: %[[LOCAL:.*]] = graph.constant dense<64> : tensor<i64>
+  // CHECK-NEXT: %[[FIRST:.*]] = graph.mul %[[RANK]], %[[LOCAL]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  // CHECK-NEXT: %[[SHIFTED:.*]] = graph.sub %[[I64]], %[[FIRST]] : (tensor<4x16xi64>, tensor<i64>) -> tensor<4x16xi64>
+  // CHECK-NEXT: %[[ZERO:.*]] = graph.constant dense<0> : tensor<i64>
+  // CHECK-NEXT: %[[GE:.*]] = graph.greater_equal %[[SHIFTED]], %[[ZERO]] : (tensor<4x16xi64>, tensor<i64>) -> tensor<4x16xi1>
+  // CHECK-NEXT: %[[LOCAL2:.*]] = graph.constant dense<64> : tensor<i64>
+  // CHECK-NEXT: %[[LT:.*]] = graph.less %[[SHIFTED]], %[[LOCAL2]] : (tensor<4x16xi64>, tensor<i64>) -> tensor<4x16xi1>
+  // CHECK-NEXT: %[[IN:.*]] = graph.and %[[GE]], %[[LT]] : (tensor<4x16xi1>, tensor<4x16xi1>) -> tensor<4x16xi1>
+  // CHECK-NEXT: %[[ZERO2:.*]] = graph.constant dense<0> : tensor<i64>
+  // CHECK-NEXT: %[[SAFE:.*]] = graph.where %[[IN]], %[[SHIFTED]], %[[ZERO2]] : (tensor<4x16xi1>, tensor<4x16xi64>, tensor<i64>) -> tensor<4x16xi64>
+  // CHECK-NEXT: %[[ROWS:.*]] = graph.gather %[[T]], %[[SAFE]] {axis = 0 : i64} : (tensor<64x64xf32>, tensor<4x16xi64>) -> tensor<4x16x64xf32>
+  // CHECK-NEXT: %[[MASK:.*]] = graph.reshape %[[IN]] : tensor<4x16xi1> -> tensor<4x16x1xi1>
+  // CHECK-NEXT: %[[FZERO:.*]] = graph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK-NEXT: %[[MASKED:.*]] = graph.where %[[MASK]], %[[ROWS]], %[[FZERO]] : (tensor<4x16x1xi1>, tensor<4x16x64xf32>, tensor<f32>) -> tensor<4x16x64xf32>
+  // CHECK-NEXT: %[[E:.*]] = dist.all_reduce %[[MASKED]] over ["tp"] : tensor<4x16x64xf32>
+  // CHECK-NEXT: return %[[E]] : tensor<4x16x64xf32>
+  %0 = graph.gather %t, %ids {axis = 0 : i64} : (tensor<128x64xf32>, tensor<4x16xi32>) -> tensor<4x16x64xf32>
+  return %0 : tensor<4x16x64xf32>
+}
+
+// The same lookup feeding a sequence-split residual stream: the partial
+// rows are reduce-scattered along the sequence instead.
+// CHECK-LABEL: func.func @vocab_parallel_sequence_split
+// CHECK-SAME: -> (tensor<4x8x64xf32> {paracc.global_type = tensor<4x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+func.func @vocab_parallel_sequence_split(%ids: tensor<4x16xi64>) -> tensor<4x16x64xf32> {
+  %t = graph.weight "wte" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<128x64xf32>
+  // CHECK: dist.axis_index over ["tp"]
+  // CHECK: %[[ROWS:.*]] = graph.gather %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<64x64xf32>, tensor<4x16xi64>) -> tensor<4x16x64xf32>
+  // CHECK: %[[MASKED:.*]] = graph.where %{{.*}}, %[[ROWS]], %{{.*}} : (tensor<4x16x1xi1>, tensor<4x16x64xf32>, tensor<f32>) -> tensor<4x16x64xf32>
+  // CHECK-NEXT: %[[E:.*]] = dist.reduce_scatter %[[MASKED]] over ["tp"] dim = 1 : tensor<4x16x64xf32> -> tensor<4x8x64xf32>
+  // CHECK-NEXT: return %[[E]] : tensor<4x8x64xf32>
+  %0 = graph.gather %t, %ids {axis = 0 : i64, dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : (tensor<128x64xf32>, tensor<4x16xi64>) -> tensor<4x16x64xf32>
+  return %0 : tensor<4x16x64xf32>
+}
+
+// A row-parallel Gemm: the bias must be added once, so the local Gemm has
+// no bias (beta 0), and the bias, scaled by beta, is added after the
+// all-reduce. alpha and trans_b stay.
+// CHECK-LABEL: func.func @gemm_bias
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<8x32xf32> {paracc.global_type = tensor<8x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]})
+func.func @gemm_bias(%x: tensor<8x64xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<8x32xf32> {
+  // CHECK-NEXT: %[[W:.*]] = graph.weight "w" {paracc.global_type = tensor<32x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]} : tensor<32x32xf32>
+  // CHECK-NEXT: %[[B:.*]] = graph.weight "b" {paracc.global_type = tensor<32xf32>, paracc.shard_dims = [array<i32>]} : tensor<32xf32>
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<32x64xf32>
+  %b = graph.weight "b" {dist.shardings = [#dist.sharding<{}>]} : tensor<32xf32>
+  // CHECK-NEXT: %[[P:.*]] = graph.gemm %[[X]], %[[W]] {alpha = 5.000000e-01 : f64, beta = 0.000000e+00 : f64, trans_b = true} : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
+  // CHECK-NEXT: %[[S:.*]] = dist.all_reduce %[[P]] over ["tp"] : tensor<8x32xf32>
+  // CHECK-NEXT: %[[BETA:.*]] = graph.constant dense<2.000000e+00> : tensor<f32>
+  // CHECK-NEXT: %[[SB:.*]] = graph.mul %[[B]], %[[BETA]] : (tensor<32xf32>, tensor<f32>) -> tensor<32xf32>
+  // CHECK-NEXT: %[[Y:.*]] = graph.add %[[S]], %[[SB]] : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  // CHECK-NEXT: return %[[Y]]
+  %0 = graph.gemm %x, %w, %b {trans_b = true, alpha = 0.5 : f64, beta = 2.0 : f64} : (tensor<8x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
+
+// A column-parallel Gemm keeps its (split) bias: no reduction, nothing
+// deferred.
+// CHECK-LABEL: func.func @gemm_bias_column
+func.func @gemm_bias_column(%x: tensor<8x64xf32>) -> tensor<8x32xf32> {
+  // CHECK: %[[W:.*]] = graph.weight "w" {{.*}} : tensor<16x64xf32>
+  // CHECK: %[[B:.*]] = graph.weight "b" {{.*}} : tensor<16xf32>
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<32x64xf32>
+  %b = graph.weight "b" {dist.shardings = [#dist.sharding<{tp}>]} : tensor<32xf32>
+  // CHECK-NEXT: %[[Y:.*]] = graph.gemm %{{.*}}, %[[W]], %[[B]] {trans_b = true} : (tensor<8x64xf32>, tensor<16x64xf32>, tensor<16xf32>) -> tensor<8x16xf32>
+  // CHECK-NEXT: return %[[Y]]
+  %0 = graph.gemm %x, %w, %b {trans_b = true, dist.shardings = [#dist.sharding<{}, {tp}>]} : (tensor<8x64xf32>, tensor<32x64xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+  return %0 : tensor<8x32xf32>
+}
+
+// A mean over a split dim: each rank's mean of 32 values, halved, summed
+// over tp is the mean of 64. A sum needs no scaling.
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x32xf32> {paracc.global_type = tensor<4x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]})
+func.func @reduce_mean(%x: tensor<4x64xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> (tensor<4xf32>, tensor<4x1xf32>, tensor<64xf32>) {
+  // CHECK-NEXT: %[[M:.*]] = graph.reduce_mean %[[X]], [1] {keepdims = false} : tensor<4x32xf32> -> tensor<4xf32>
+  // CHECK-NEXT: %[[HALF:.*]] = graph.constant dense<5.000000e-01> : tensor<f32>
+  // CHECK-NEXT: %[[MS:.*]] = graph.mul %[[M]], %[[HALF]] : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  // CHECK-NEXT: %[[MR:.*]] = dist.all_reduce %[[MS]] over ["tp"] : tensor<4xf32>
+  %0 = graph.reduce_mean %x, [1] {keepdims = false} : tensor<4x64xf32> -> tensor<4xf32>
+  // CHECK-NEXT: %[[S:.*]] = graph.reduce_sum %[[X]], [1] : tensor<4x32xf32> -> tensor<4x1xf32>
+  // CHECK-NEXT: %[[SR:.*]] = dist.all_reduce %[[S]] over ["tp"] : tensor<4x1xf32>
+  %1 = graph.reduce_sum %x, [1] {keepdims = true} : tensor<4x64xf32> -> tensor<4x1xf32>
+  // A mean over a whole dim is local and unscaled; the result keeps the
+  // split of the other dim.
+  // CHECK-NEXT: %[[L:.*]] = graph.reduce_mean %[[X]], [0] {keepdims = false} : tensor<4x32xf32> -> tensor<32xf32>
+  // CHECK-NEXT: return %[[MR]], %[[SR]], %[[L]] : tensor<4xf32>, tensor<4x1xf32>, tensor<32xf32>
+  %2 = graph.reduce_mean %x, [0] {keepdims = false, dist.shardings = [#dist.sharding<{tp}>]} : tensor<4x64xf32> -> tensor<64xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4x1xf32>, tensor<64xf32>
+}
+
+// A replicated constant meeting a sequence-split value: every rank takes
+// its block locally, no communication.
+// CHECK-LABEL: func.func @local_shard
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32>
+func.func @local_shard(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {tp}, {}>}) -> tensor<2x16x64xf32> {
+  // CHECK-NEXT: %[[C:.*]] = graph.constant dense<1.000000e+00> : tensor<16x64xf32>
+  // CHECK-NEXT: %[[CL:.*]] = dist.local_shard %[[C]] to <{tp}, {}> : tensor<16x64xf32> -> tensor<8x64xf32>
+  // CHECK-NEXT: %[[Y:.*]] = graph.add %[[X]], %[[CL]] : (tensor<2x8x64xf32>, tensor<8x64xf32>) -> tensor<2x8x64xf32>
+  // CHECK-NEXT: return %[[Y]]
+  // CHECK-NOT: dist.all_gather
+  %c = graph.constant dense<1.0> : tensor<16x64xf32>
+  %0 = graph.add %x, %c {dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : (tensor<2x16x64xf32>, tensor<16x64xf32>) -> tensor<2x16x64xf32>
+  return %0 : tensor<2x16x64xf32>
+}
+
+// Three consumers need the same sequence-split input whole (q, k and v
+// projections): one all-gather, right after the value, shared by all.
+// CHECK-LABEL: func.func @reshard_reuse
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32>
+func.func @reshard_reuse(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {tp}, {}>})
+    -> (tensor<2x16x32xf32>, tensor<2x16x32xf32>, tensor<2x16x32xf32>) {
+  // CHECK-NEXT: %[[XG:.*]] = dist.all_gather %[[X]] over ["tp"] dim = 1 : tensor<2x8x64xf32> -> tensor<2x16x64xf32>
+  // CHECK-NOT: dist.all_gather
+  // CHECK: %[[WQ:.*]] = graph.weight "q"
+  // CHECK: %[[WK:.*]] = graph.weight "k"
+  // CHECK: %[[WV:.*]] = graph.weight "v"
+  // CHECK-NEXT: %[[Q:.*]] = graph.matmul %[[XG]], %[[WQ]] : (tensor<2x16x64xf32>, tensor<64x16xf32>) -> tensor<2x16x16xf32>
+  // CHECK-NEXT: %[[K:.*]] = graph.matmul %[[XG]], %[[WK]] : (tensor<2x16x64xf32>, tensor<64x16xf32>) -> tensor<2x16x16xf32>
+  // CHECK-NEXT: %[[V:.*]] = graph.matmul %[[XG]], %[[WV]] : (tensor<2x16x64xf32>, tensor<64x16xf32>) -> tensor<2x16x16xf32>
+  // CHECK-NEXT: return %[[Q]], %[[K]], %[[V]]
+  %wq = graph.weight "q" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x32xf32>
+  %wk = graph.weight "k" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x32xf32>
+  %wv = graph.weight "v" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x32xf32>
+  %q = graph.matmul %x, %wq {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x64xf32>, tensor<64x32xf32>) -> tensor<2x16x32xf32>
+  %k = graph.matmul %x, %wk {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x64xf32>, tensor<64x32xf32>) -> tensor<2x16x32xf32>
+  %v = graph.matmul %x, %wv {dist.shardings = [#dist.sharding<{}, {}, {tp}>]} : (tensor<2x16x64xf32>, tensor<64x32xf32>) -> tensor<2x16x32xf32>
+  return %q, %k, %v : tensor<2x16x32xf32>, tensor<2x16x32xf32>, tensor<2x16x32xf32>
+}
+
+// Heads: a reshape whose major factor carries the split works on local
+// heads; softmax over the whole key dim needs nothing.
+// CHECK-LABEL: func.func @heads
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x32xf32>
+func.func @heads(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {}, {tp}>}) -> tensor<2x4x16x16xf32> {
+  // CHECK-NEXT: %[[R:.*]] = graph.reshape %[[X]] : tensor<2x16x32xf32> -> tensor<2x16x2x16xf32>
+  // CHECK-NEXT: %[[T:.*]] = graph.transpose %[[R]], [0, 2, 1, 3] : tensor<2x16x2x16xf32> -> tensor<2x2x16x16xf32>
+  // CHECK-NEXT: %[[S:.*]] = graph.softmax %[[T]] {axis = 3 : i64} : tensor<2x2x16x16xf32>
+  // CHECK-NEXT: return %[[S]] : tensor<2x2x16x16xf32>
+  %0 = graph.reshape %x {dist.shardings = [#dist.sharding<{}, {}, {tp}, {}>]} : tensor<2x16x64xf32> -> tensor<2x16x4x16xf32>
+  %1 = graph.transpose %0, [0, 2, 1, 3] {dist.shardings = [#dist.sharding<{}, {tp}, {}, {}>]} : tensor<2x16x4x16xf32> -> tensor<2x4x16x16xf32>
+  %2 = graph.softmax %1 {axis = 3 : i64, dist.shardings = [#dist.sharding<{}, {tp}, {}, {}>]} : tensor<2x4x16x16xf32>
+  return %2 : tensor<2x4x16x16xf32>
+}
+
+// A split value that an op needs whole along the split dim (softmax's
+// axis) is all-gathered first.
+// CHECK-LABEL: func.func @gather_for_softmax
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xf32>
+func.func @gather_for_softmax(%x: tensor<4x16xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<4x16xf32> {
+  // CHECK-NEXT: %[[G:.*]] = dist.all_gather %[[X]] over ["tp"] dim = 1 : tensor<4x8xf32> -> tensor<4x16xf32>
+  // CHECK-NEXT: %[[S:.*]] = graph.softmax %[[G]] {axis = 1 : i64} : tensor<4x16xf32>
+  // CHECK-NEXT: return %[[S]]
+  %0 = graph.softmax %x {axis = 1 : i64} : tensor<4x16xf32>
+  return %0 : tensor<4x16xf32>
+}
+
+}
+
+// -----
+
+// Data parallelism: a forward pass whose ops never reduce over the batch
+// needs no collective at all.
+module attributes {dist.mesh = #dist.mesh<[dp = 2]>} {
+// CHECK-LABEL: func.func @dp_forward
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x8xf32> {paracc.global_type = tensor<4x16x8xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x16x32xf32> {paracc.global_type = tensor<4x16x32xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
+// CHECK-SAME: attributes {paracc.mesh_axes = ["dp"], paracc.mesh_sizes = array<i64: 2>}
+func.func @dp_forward(%x: tensor<4x16x8xf32> {dist.sharding = #dist.sharding<{dp}, {}, {}>}) -> tensor<4x16x32xf32> {
+  // CHECK-NOT: dist.
+  // CHECK: %[[W:.*]] = graph.weight "w" {paracc.global_type = tensor<8x32xf32>, paracc.shard_dims = [array<i32>, array<i32>]} : tensor<8x32xf32>
+  // CHECK-NEXT: %[[H:.*]] = graph.matmul %[[X]], %[[W]] : (tensor<2x16x8xf32>, tensor<8x32xf32>) -> tensor<2x16x32xf32>
+  // CHECK-NEXT: %[[S:.*]] = graph.softmax %[[H]] {axis = 2 : i64} : tensor<2x16x32xf32>
+  // CHECK-NEXT: %[[R:.*]] = graph.reduce_sum %[[S]], [1] : tensor<2x16x32xf32> -> tensor<2x1x32xf32>
+  // CHECK-NEXT: %[[Y:.*]] = graph.mul %[[S]], %[[R]] : (tensor<2x16x32xf32>, tensor<2x1x32xf32>) -> tensor<2x16x32xf32>
+  // CHECK-NEXT: return %[[Y]]
+  // CHECK-NOT: dist.
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {}>]} : tensor<8x32xf32>
+  %0 = graph.matmul %x, %w {dist.shardings = [#dist.sharding<{dp}, {}, {}>]} : (tensor<4x16x8xf32>, tensor<8x32xf32>) -> tensor<4x16x32xf32>
+  %1 = graph.softmax %0 {axis = 2 : i64, dist.shardings = [#dist.sharding<{dp}, {}, {}>]} : tensor<4x16x32xf32>
+  %2 = graph.reduce_sum %1, [1] {keepdims = true, dist.shardings = [#dist.sharding<{dp}, {}, {}>]} : tensor<4x16x32xf32> -> tensor<4x1x32xf32>
+  %3 = graph.mul %1, %2 {dist.shardings = [#dist.sharding<{dp}, {}, {}>]} : (tensor<4x16x32xf32>, tensor<4x1x32xf32>) -> tensor<4x16x32xf32>
+  return %3 : tensor<4x16x32xf32>
+}
+
+// A mean loss over the split batch: each rank sums its losses and counts
+// its elements, two all-reduces, one division.
+// CHECK-LABEL: func.func @dp_mean_loss
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {paracc.global_type = tensor<4x16xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]},
+// CHECK-SAME: %[[L:[^:]+]]: tensor<2xi64> {paracc.global_type = tensor<4xi64>, paracc.shard_dims = [array<i32: 0>]})
+// CHECK-SAME: -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []})
+func.func @dp_mean_loss(%x: tensor<4x16xf32> {dist.sharding = #dist.sharding<{dp}, {}>},
+                        %labels: tensor<4xi64> {dist.sharding = #dist.sharding<{dp}>}) -> tensor<f32> {
+  // CHECK-NEXT: %[[W:.*]] = graph.weight "w" {{.*}} : tensor<16x10xf32>
+  // CHECK-NEXT: %[[S:.*]] = graph.matmul %[[X]], %[[W]] : (tensor<2x16xf32>, tensor<16x10xf32>) -> tensor<2x10xf32>
+  // CHECK-NEXT: %[[SUM:.*]] = graph.softmax_cross_entropy %[[S]], %[[L]] {reduction = "sum"} : (tensor<2x10xf32>, tensor<2xi64>) -> tensor<f32>
+  // CHECK-NEXT: %[[ONE:.*]] = graph.constant dense<1.000000e+00> : tensor<f32>
+  // CHECK-NEXT: %[[ONES:.*]] = graph.expand %[[ONE]] : tensor<f32> -> tensor<2xf32>
+  // CHECK-NEXT: %[[COUNT:.*]] = graph.reduce_sum %[[ONES]], [0] {keepdims = false} : tensor<2xf32> -> tensor<f32>
+  // CHECK-NEXT: %[[TSUM:.*]] = dist.all_reduce %[[SUM]] over ["dp"] : tensor<f32>
+  // CHECK-NEXT: %[[TCOUNT:.*]] = dist.all_reduce %[[COUNT]] over ["dp"] : tensor<f32>
+  // CHECK-NEXT: %[[MEAN:.*]] = graph.div %[[TSUM]], %[[TCOUNT]] : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  // CHECK-NEXT: return %[[MEAN]] : tensor<f32>
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {}>]} : tensor<16x10xf32>
+  %0 = graph.matmul %x, %w {dist.shardings = [#dist.sharding<{dp}, {}>]} : (tensor<4x16xf32>, tensor<16x10xf32>) -> tensor<4x10xf32>
+  %1 = graph.softmax_cross_entropy %0, %labels {reduction = "mean"} : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+  return %1 : tensor<f32>
+}
+
+// With class weights and an ignore index (-100, PyTorch's default) the
+// count is the sum of the weights of the labels that are not ignored.
+// CHECK-LABEL: func.func @dp_weighted_mean_loss
+// CHECK-SAME: (%[[S:[^:]+]]: tensor<2x10xf32> {{.*}}, %[[L:[^:]+]]: tensor<2xi64>
+func.func @dp_weighted_mean_loss(%s: tensor<4x10xf32> {dist.sharding = #dist.sharding<{dp}, {}>},
+                                 %l: tensor<4xi64> {dist.sharding = #dist.sharding<{dp}>}) -> tensor<f32> {
+  // CHECK-NEXT: %[[CW:.*]] = graph.weight "class_weight" {{.*}} : tensor<10xf32>
+  // CHECK-NEXT: %[[SUM:.*]] = graph.nll_loss %[[S]], %[[L]], %[[CW]] {ignore_index = -100 : i64, reduction = "sum"} : (tensor<2x10xf32>, tensor<2xi64>, tensor<10xf32>) -> tensor<f32>
+  // CHECK-NEXT: %[[IGN:.*]] = graph.constant dense<-100> : tensor<i64>
+  // CHECK-NEXT: %[[EQ:.*]] = graph.equal %[[L]], %[[IGN]] : (tensor<2xi64>, tensor<i64>) -> tensor<2xi1>
+  // CHECK-NEXT: %[[VALID:.*]] = graph.not %[[EQ]] : tensor<2xi1>
+  // CHECK-NEXT: %[[Z:.*]] = graph.constant dense<0> : tensor<i64>
+  // CHECK-NEXT: %[[SAFE:.*]] = graph.where %[[VALID]], %[[L]], %[[Z]] : (tensor<2xi1>, tensor<2xi64>, tensor<i64>) -> tensor<2xi64>
+  // CHECK-NEXT: %[[PW:.*]] = graph.gather %[[CW]], %[[SAFE]] {axis = 0 : i64} : (tensor<10xf32>, tensor<2xi64>) -> tensor<2xf32>
+  // CHECK-NEXT: %[[FZ:.*]] = graph.constant dense<0.000000e+00> : tensor<f32>
+  // CHECK-NEXT: %[[PWV:.*]] = graph.where %[[VALID]], %[[PW]], %[[FZ]] : (tensor<2xi1>, tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+  // CHECK-NEXT: %[[COUNT:.*]] = graph.reduce_sum %[[PWV]], [0] {keepdims = false} : tensor<2xf32> -> tensor<f32>
+  // CHECK-NEXT: %[[TSUM:.*]] = dist.all_reduce %[[SUM]] over ["dp"] : tensor<f32>
+  // CHECK-NEXT: %[[TCOUNT:.*]] = dist.all_reduce %[[COUNT]] over ["dp"] : tensor<f32>
+  // CHECK-NEXT: %[[MEAN:.*]] = graph.div %[[TSUM]], %[[TCOUNT]]
+  // CHECK-NEXT: return %[[MEAN]]
+  %w = graph.weight "class_weight" : tensor<10xf32>
+  %0 = graph.nll_loss %s, %l, %w {reduction = "mean", ignore_index = -100 : i64} : (tensor<4x10xf32>, tensor<4xi64>, tensor<10xf32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// A loss that is already a sum needs only the all-reduce.
+// CHECK-LABEL: func.func @dp_sum_loss
+func.func @dp_sum_loss(%s: tensor<4x10xf32> {dist.sharding = #dist.sharding<{dp}, {}>},
+                       %l: tensor<4xi64> {dist.sharding = #dist.sharding<{dp}>}) -> tensor<f32> {
+  // CHECK-NEXT: %[[SUM:.*]] = graph.softmax_cross_entropy %{{.*}}, %{{.*}} {reduction = "sum"} : (tensor<2x10xf32>, tensor<2xi64>) -> tensor<f32>
+  // CHECK-NEXT: %[[T:.*]] = dist.all_reduce %[[SUM]] over ["dp"] : tensor<f32>
+  // CHECK-NEXT: return %[[T]]
+  %0 = graph.softmax_cross_entropy %s, %l {reduction = "sum"} : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+  return %0 : tensor<f32>
+}
+}
+
+// -----
+
+// A two-axis mesh: a reduction over a dim split over both axes is one
+// all-reduce over both, scaled by 1/4 for a mean.
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+// CHECK-LABEL: func.func @two_axes
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {paracc.global_type = tensor<8x16xf32>, paracc.shard_dims = [array<i32: 0, 1>, array<i32>]})
+// CHECK-SAME: attributes {paracc.mesh_axes = ["dp", "tp"], paracc.mesh_sizes = array<i64: 2, 2>}
+func.func @two_axes(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<{dp, tp}, {}>}) -> tensor<16xf32> {
+  // CHECK-NEXT: %[[M:.*]] = graph.reduce_mean %[[X]], [0] {keepdims = false} : tensor<2x16xf32> -> tensor<16xf32>
+  // CHECK-NEXT: %[[Q:.*]] = graph.constant dense<2.500000e-01> : tensor<f32>
+  // CHECK-NEXT: %[[MS:.*]] = graph.mul %[[M]], %[[Q]]
+  // CHECK-NEXT: %[[R:.*]] = dist.all_reduce %[[MS]] over ["dp", "tp"] : tensor<16xf32>
+  // CHECK-NEXT: return %[[R]]
+  %0 = graph.reduce_mean %x, [0] {keepdims = false} : tensor<8x16xf32> -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+}
+
+// -----
+
+// Annotations are checked before anything is rewritten.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+// expected-error @+1 {{input 0 has sharding #dist.sharding<{dp}, {}> that names mesh axis 'dp', which the mesh does not have}}
+func.func @unknown_axis(%x: tensor<4x64xf32> {dist.sharding = #dist.sharding<{dp}, {}>}) -> tensor<4x64xf32> {
+  return %x : tensor<4x64xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 4]>} {
+// expected-error @+1 {{input 0 has sharding #dist.sharding<{tp}, {}> whose split dims do not divide 'tensor<6x64xf32>'}}
+func.func @input_does_not_divide(%x: tensor<6x64xf32> {dist.sharding = #dist.sharding<{tp}, {}>}) -> tensor<6x64xf32> {
+  return %x : tensor<6x64xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @wrong_rank(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  // expected-error @+1 {{'graph.weight' op result #0 has sharding #dist.sharding<{tp}> of rank 1 for a value of rank 2}}
+  %w = graph.weight "w" {dist.shardings = [#dist.sharding<{tp}>]} : tensor<4x64xf32>
+  return %w : tensor<4x64xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @partial_annotation(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  // expected-error @+1 {{'graph.neg' op result #0 has sharding #dist.sharding<{}, {}, partial = [tp]> with partial axes; only the partitioner makes partial sums}}
+  %0 = graph.neg %x {dist.shardings = [#dist.sharding<{}, {}, partial = [tp]>]} : tensor<4x64xf32>
+  return %0 : tensor<4x64xf32>
+}
+}
+
+// -----
+
+// expected-error @+1 {{requires a 'dist.mesh' attribute}}
+module {
+func.func @no_mesh(%x: tensor<4xf32>) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+}
