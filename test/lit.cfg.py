@@ -18,7 +18,8 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.paracc_tools_dir, config.llvm_tools_dir]
-tools = ["paracc", "paracc-opt", "paracc-translate", "paracc-run"]
+tools = ["paracc", "paracc-opt", "paracc-translate", "paracc-run", "not",
+         "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # %python is lit's own interpreter (standard library only); %pyref has numpy,
@@ -26,6 +27,8 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 config.substitutions.append(("%pyref", config.python_executable))
 config.substitutions.append(
     ("%paracc_bin", os.path.join(config.paracc_tools_dir, "paracc")))
+config.substitutions.append(
+    ("%paracc_run_bin", os.path.join(config.paracc_tools_dir, "paracc-run")))
 config.substitutions.append(("%src_root", config.paracc_src_root))
 config.substitutions.append(("%shared", config.shared_dir))
 config.substitutions.append(
