@@ -254,8 +254,13 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
       }
       count *= d;
     }
+    // Parameters are float tensors of rank <= 2 (matrices, vectors, tables)
+    // or large ones; small float tensors of higher rank are data an
+    // exporter folded (an attention mask [B, 1, S, S]) and stay constants
+    // that later passes can read.
     bool isWeight = elementType && isa<FloatType>(elementType) &&
-                    count >= options.minWeightElements;
+                    count >= options.minWeightElements &&
+                    (init.dims_size() <= 2 || count > (int64_t(1) << 20));
     if (isWeight) {
       FailureOr<WeightEntry> entry =
           weightFromTensorProto(init, modelDir, loc, status);

@@ -147,7 +147,10 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
       .Case([&](CumSumOp g) {
         a.i(g.getAxis()).i(g.getExclusive()).i(g.getReverse());
       })
-      .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); });
+      .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); })
+      .Case([&](AttentionOp g) {
+        a.i(g.getCausal()).f(g.getScale().convertToDouble());
+      });
   return a.attrs;
 }
 

@@ -6,6 +6,9 @@
 
 #include "paracc/runtime/Tensor.h"
 
+#include <atomic>
+#include <cstdio>
+
 #include <cstring>
 #include <limits>
 #include <new>
@@ -16,11 +19,6 @@ namespace paracc::rt {
 namespace {
 constexpr size_t kAlignment = 64;
 
-struct AlignedDeleter {
-  void operator()(void *p) const {
-    ::operator delete(p, std::align_val_t(kAlignment));
-  }
-};
 } // namespace
 
 int64_t shapeNumElements(const Shape &shape) {
@@ -52,6 +50,23 @@ std::string shapeToString(const Shape &shape) {
   return os.str();
 }
 
+/// Bytes held by all tensors this process allocated.
+static std::atomic<uint64_t> liveTensorBytes{0};
+
+/// MemAvailable from /proc/meminfo in bytes (0 if unknown).
+static uint64_t availableMemoryBytes() {
+  std::FILE *f = std::fopen("/proc/meminfo", "r");
+  if (!f)
+    return 0;
+  char line[256];
+  uint64_t kb = 0;
+  while (std::fgets(line, sizeof(line), f))
+    if (std::sscanf(line, "MemAvailable: %lu kB", &kb) == 1)
+      break;
+  std::fclose(f);
+  return kb * 1024;
+}
+
 StatusOr<Tensor> Tensor::allocate(DType dtype, Shape shape) {
   const size_t elemSize = dtypeSize(dtype);
   if (elemSize == 0)
@@ -73,17 +88,34 @@ StatusOr<Tensor> Tensor::allocate(DType dtype, Shape shape) {
       (static_cast<uint64_t>(bytes) + kAlignment - 1) / kAlignment * kAlignment;
   const size_t allocBytes =
       rounded == 0 ? kAlignment : static_cast<size_t>(rounded);
+  // All tensors together must fit in the memory the machine had available
+  // when the process started: a corrupt or hostile shape must fail here,
+  // not exhaust the machine (an overcommitted allocation succeeds and the
+  // process dies when it is touched).
+  static const uint64_t budget = availableMemoryBytes();
+  uint64_t before = liveTensorBytes.fetch_add(allocBytes);
+  if (budget && before + allocBytes > budget) {
+    liveTensorBytes.fetch_sub(allocBytes);
+    return errorf("cannot allocate ", dtypeName(dtype), shapeToString(shape),
+                  ": ", bytes, " more bytes exceed the ", budget,
+                  " bytes of memory available (", before, " in use)");
+  }
   void *p =
       ::operator new(allocBytes, std::align_val_t(kAlignment), std::nothrow);
-  if (!p)
+  if (!p) {
+    liveTensorBytes.fetch_sub(allocBytes);
     return errorf("cannot allocate ", dtypeName(dtype), shapeToString(shape),
                   ": out of memory (", bytes, " bytes)");
+  }
   std::memset(p, 0, allocBytes);
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);
   t.numElements_ = n;
-  t.storage_ = std::shared_ptr<void>(p, AlignedDeleter());
+  t.storage_ = std::shared_ptr<void>(p, [allocBytes](void *q) {
+    liveTensorBytes.fetch_sub(allocBytes);
+    ::operator delete(q, std::align_val_t(kAlignment));
+  });
   t.data_ = p;
   return t;
 }

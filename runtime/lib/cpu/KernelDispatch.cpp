@@ -160,6 +160,8 @@ Status dispatch(const KernelArgs &args) {
     return runCumSumKernel(args);
   case OpCode::Trilu:
     return runTriluKernel(args);
+  case OpCode::Attention:
+    return runAttentionKernel(args);
   default:
     return args.fail("not a compute instruction");
   }

@@ -417,6 +417,20 @@ bool rangesOverlap(const void *a, size_t aSize, const void *b, size_t bSize);
 // Kernel families.
 //===----------------------------------------------------------------------===//
 
+/// `t` (which broadcasts to `shape`) expanded to numel(shape) doubles.
+template <DType D>
+inline std::vector<double> expandToDoubles(const Tensor &t, const Shape &shape) {
+  std::vector<double> out(static_cast<size_t>(shapeNumElements(shape)));
+  const auto *p = static_cast<const StorageT<D> *>(t.data());
+  const StridedPlan plan = makeBroadcastPlan(shape, {&t.shape()});
+  forEachRow<1>(
+      plan, [&](int64_t o, const int64_t *off, int64_t len, const int64_t *st) {
+        for (int64_t j = 0; j < len; ++j)
+          out[o + j] = static_cast<double>(load<D>(p + off[0] + j * st[0]));
+      });
+  return out;
+}
+
 Status runUnaryKernel(const KernelArgs &args);
 Status runBinaryKernel(const KernelArgs &args);
 Status runWhereKernel(const KernelArgs &args);
@@ -441,6 +455,7 @@ Status runLossKernel(const KernelArgs &args);
 Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);
 Status runTriluKernel(const KernelArgs &args);
+Status runAttentionKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

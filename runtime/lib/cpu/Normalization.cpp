@@ -14,20 +14,6 @@ namespace paracc::rt {
 
 namespace {
 
-/// `t` (which broadcasts to `shape`) expanded to numel(shape) doubles.
-template <DType D>
-std::vector<double> expandToDoubles(const Tensor &t, const Shape &shape) {
-  std::vector<double> out(static_cast<size_t>(shapeNumElements(shape)));
-  const auto *p = static_cast<const StorageT<D> *>(t.data());
-  const StridedPlan plan = makeBroadcastPlan(shape, {&t.shape()});
-  forEachRow<1>(
-      plan, [&](int64_t o, const int64_t *off, int64_t len, const int64_t *st) {
-        for (int64_t j = 0; j < len; ++j)
-          out[o + j] = static_cast<double>(load<D>(p + off[0] + j * st[0]));
-      });
-  return out;
-}
-
 /// sum(p[i] - shift) or sum((p[i] - shift)^2), in four independent
 /// accumulators so the adds pipeline.
 double sumLanes(const double *p, int64_t n, double shift, bool square) {

@@ -339,6 +339,36 @@ template <typename LossOp> static OpShardingRule lossRule(LossOp op) {
   return b.rule;
 }
 
+/// Attention: the leading (batch, head) dims are parallel; queries, keys and
+/// head dims are whole; the mask broadcasts onto [lead..., Sq, Sk].
+static OpShardingRule attentionRule(g::AttentionOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> q = shapeOf(op.getQ()), k = shapeOf(op.getK()),
+                    v = shapeOf(op.getV());
+  int64_t r = q.size();
+  SmallVector<int64_t> lead = b.factorsFor(q.drop_back(2));
+  auto whole = [&](int64_t size) {
+    return b.rule.addFactor(size, FactorKind::NeedReplication);
+  };
+  int64_t sq = whole(q[r - 2]), d = whole(q[r - 1]), sk = whole(k[r - 2]),
+          dv = whole(v[r - 1]);
+  auto tensor = [&](int64_t a, int64_t c) {
+    SmallVector<int64_t> ids(lead);
+    ids.append({a, c});
+    return RuleBuilder::tensor(ids);
+  };
+  b.rule.operands.push_back(tensor(sq, d));
+  b.rule.operands.push_back(tensor(sk, d));
+  b.rule.operands.push_back(tensor(sk, dv));
+  if (op.getMask()) {
+    SmallVector<int64_t> ids(lead);
+    ids.append({sq, sk});
+    b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getMask()), ids));
+  }
+  b.rule.results.push_back(tensor(sq, dv));
+  return b.rule;
+}
+
 /// Ops without operands: their result dims are parallel (a rank can take
 /// its slice of a constant or weight).
 static OpShardingRule sourceRule(Operation *op) {
@@ -361,6 +391,7 @@ static OpShardingRule computeRule(Operation *op) {
       .Case([](g::SplitOp op) { return axisWholeRule(op, op.getAxis()); })
       .Case([](g::ExpandOp op) { return expandRule(op); })
       .Case([](g::GatherOp op) { return gatherRule(op); })
+      .Case([](g::AttentionOp op) { return attentionRule(op); })
       .Case<g::LayerNormOp, g::RmsNormOp>([](auto op) {
         return trailingWholeRule(op, op.getAxis());
       })

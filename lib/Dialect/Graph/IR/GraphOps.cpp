@@ -375,6 +375,51 @@ LogicalResult LogSoftmaxOp::verify() {
   return verifyAxis(*this, getAxis(), getX().getType().getRank());
 }
 
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  auto q = cast<RankedTensorType>(adaptor.getQ().getType());
+  auto k = cast<RankedTensorType>(adaptor.getK().getType());
+  auto v = cast<RankedTensorType>(adaptor.getV().getType());
+  // attention_operand_ranks
+  if (q.getRank() < 2 || k.getRank() != q.getRank() ||
+      v.getRank() != q.getRank())
+    return emitOptionalError(loc, "requires q, k and v of the same rank >= 2");
+  // same_element_type
+  if (k.getElementType() != q.getElementType() ||
+      v.getElementType() != q.getElementType())
+    return emitOptionalError(loc, "requires q, k and v of one element type");
+  int64_t r = q.getRank();
+  // attention_batch_dims_match
+  if (q.getShape().drop_back(2) != k.getShape().drop_back(2) ||
+      q.getShape().drop_back(2) != v.getShape().drop_back(2))
+    return emitOptionalError(loc, "requires equal leading dims, got ",
+                             shapeString(q.getShape()), ", ",
+                             shapeString(k.getShape()), " and ",
+                             shapeString(v.getShape()));
+  // attention_head_dims
+  if (q.getDimSize(r - 1) != k.getDimSize(r - 1) ||
+      k.getDimSize(r - 2) != v.getDimSize(r - 2))
+    return emitOptionalError(loc, "requires q and k to share the head dim and "
+                                  "k and v the key count");
+  SmallVector<int64_t> shape(q.getShape());
+  shape.back() = v.getShape().back();
+  if (Value mask = adaptor.getMask()) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    SmallVector<int64_t> scores(q.getShape().drop_back());
+    scores.push_back(k.getDimSize(r - 2));
+    // attention_mask_broadcasts
+    auto b = broadcastShapes(std::nullopt, m.getShape(), scores);
+    if (failed(b) || ArrayRef(*b) != ArrayRef(scores) ||
+        m.getElementType() != q.getElementType())
+      return emitOptionalError(loc, "requires the mask to broadcast to ",
+                               shapeString(scores));
+  }
+  types.push_back(RankedTensorType::get(shape, q.getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//

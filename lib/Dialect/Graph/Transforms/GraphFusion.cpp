@@ -305,12 +305,207 @@ struct GeluPattern : OpRewritePattern<MulOp> {
   }
 };
 
+/// reshape(transpose(reshape(x))) where the inner reshape merges the leading
+/// dims of x, the transpose keeps the merged dim first and the outer reshape
+/// splits it back: a transpose of x (GPT-2's export of k.transpose(-1, -2)).
+struct ReshapeTransposeReshapePattern : OpRewritePattern<ReshapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ReshapeOp outer,
+                                PatternRewriter &rewriter) const override {
+    auto t = outer.getX().getDefiningOp<TransposeOp>();
+    auto inner = t ? t.getX().getDefiningOp<ReshapeOp>() : ReshapeOp();
+    if (!inner)
+      return failure();
+    ArrayRef<int64_t> x = inner.getX().getType().getShape();
+    ArrayRef<int64_t> mid = inner.getType().getShape();
+    ArrayRef<int64_t> out = outer.getType().getShape();
+    ArrayRef<int64_t> perm = t.getPerm();
+    // mid = [prod(x[:k]), x[k:]...] and the transpose keeps dim 0.
+    int64_t k = int64_t(x.size()) - (int64_t(mid.size()) - 1);
+    if (k < 1 || perm.empty() || perm[0] != 0 ||
+        x.drop_front(k) != mid.drop_front(1))
+      return failure();
+    // out = [x[:k]..., transposed trailing dims...].
+    ArrayRef<int64_t> tmid = t.getType().getShape();
+    if (out.size() != x.size() || out.take_front(k) != x.take_front(k) ||
+        out.drop_front(k) != tmid.drop_front(1))
+      return failure();
+    SmallVector<int64_t> newPerm;
+    for (int64_t d = 0; d < k; ++d)
+      newPerm.push_back(d);
+    for (int64_t p : perm.drop_front())
+      newPerm.push_back(k + p - 1);
+    rewriter.replaceOpWithNewOp<TransposeOp>(outer, outer.getType(),
+                                             inner.getX(), newPerm);
+    return success();
+  }
+};
+
+/// Whether a constant mask of `scoresShape` broadcast is causal: 0 (or true)
+/// where key j <= i + sk - sq, very negative (or false) elsewhere, the same
+/// for every leading index.
+static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
+                         bool boolean) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  int64_t r = scores.size();
+  if (type.getRank() < 2 || type.getRank() > r)
+    return false;
+  int64_t sq = scores[r - 2], sk = scores[r - 1];
+  if (type.getDimSize(type.getRank() - 2) != sq ||
+      type.getDimSize(type.getRank() - 1) != sk)
+    return false;
+  int64_t slices = type.getNumElements() / (sq * sk);
+  SmallVector<double> values;
+  if (boolean) {
+    for (bool b : mask.getValues<bool>())
+      values.push_back(b ? 0.0 : -INFINITY);
+  } else if (isa<FloatType>(type.getElementType())) {
+    for (const APFloat &f : mask.getValues<APFloat>())
+      values.push_back(f.convertToDouble());
+  } else {
+    return false;
+  }
+  for (int64_t s = 0; s < slices; ++s)
+    for (int64_t i = 0; i < sq; ++i)
+      for (int64_t j = 0; j < sk; ++j) {
+        double m = values[(s * sq + i) * sk + j];
+        bool visible = j <= i + sk - sq;
+        if (visible ? m != 0.0 : !(m <= -1e9))
+          return false;
+      }
+  return true;
+}
+
+/// matmul(softmax(mask(scale * matmul(q, transpose(k)))), v), with the
+/// exporters' variants (scale on q and k, division, where-masks, a NaN
+/// guard after the softmax), becomes graph.attention.
+struct AttentionPattern : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatMulOp pv,
+                                PatternRewriter &rewriter) const override {
+    Value p = pv.getLhs(), v = pv.getRhs();
+    // An optional NaN guard: where(is_nan(p), 0, p).
+    if (auto guard = p.getDefiningOp<WhereOp>())
+      if (auto isNan = guard.getCond().getDefiningOp<IsNaNOp>())
+        if (isNan.getX() == guard.getB() && isSplat(guard.getA(), 0.0))
+          p = guard.getB();
+    auto softmax = p.getDefiningOp<SoftmaxOp>();
+    auto pType = cast<RankedTensorType>(p.getType());
+    if (!softmax || softmax.getAxis() != pType.getRank() - 1 ||
+        pType.getRank() < 3)
+      return failure();
+    Value s = softmax.getX();
+    Type elem = pType.getElementType();
+    double scale = 1.0;
+    Value mask;
+    bool causal = false;
+    // The mask, outermost.
+    if (auto add = s.getDefiningOp<AddOp>()) {
+      for (int i = 0; i < 2 && !mask && !causal; ++i) {
+        Value m = add->getOperand(1 - i);
+        if (m.getType() == add.getType())
+          continue; // the scores are the full-shape operand
+        auto c = m.getDefiningOp<ConstantOp>();
+        auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+        if (dense && isCausalMask(dense, pType.getShape(), false))
+          causal = true;
+        else
+          mask = m;
+        s = add->getOperand(i);
+      }
+    } else if (auto where = s.getDefiningOp<WhereOp>()) {
+      auto c = where.getCond().getDefiningOp<ConstantOp>();
+      auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
+      std::optional<double> fill = splatValue(where.getB());
+      if (!dense || !fill || !(*fill <= -1e9) ||
+          where.getA().getType() != where.getType())
+        return failure();
+      if (isCausalMask(dense, pType.getShape(), true)) {
+        causal = true;
+      } else {
+        // where(c, s, -inf) = s + (c ? 0 : -inf)
+        auto condType = cast<RankedTensorType>(dense.getType());
+        SmallVector<APFloat> values;
+        const auto &sem = cast<FloatType>(elem).getFloatSemantics();
+        for (bool b : dense.getValues<bool>())
+          values.push_back(b ? APFloat::getZero(sem)
+                             : APFloat::getInf(sem, /*Negative=*/true));
+        rewriter.setInsertionPoint(pv);
+        mask = ConstantOp::create(
+            rewriter, pv.getLoc(),
+            DenseElementsAttr::get(condType.clone(elem), values));
+      }
+      s = where.getA();
+    }
+    // Scales.
+    auto peelScale = [&](Value &x) {
+      while (true) {
+        if (auto mul = x.getDefiningOp<MulOp>()) {
+          std::optional<double> c = splatValue(mul.getRhs());
+          Value other = mul.getLhs();
+          if (!c) {
+            c = splatValue(mul.getLhs());
+            other = mul.getRhs();
+          }
+          if (!c || other.getType() != mul.getType())
+            return;
+          scale *= *c;
+          x = other;
+          continue;
+        }
+        if (auto div = x.getDefiningOp<DivOp>()) {
+          std::optional<double> c = splatValue(div.getRhs());
+          if (!c || *c == 0 || div.getLhs().getType() != div.getType())
+            return;
+          scale /= *c;
+          x = div.getLhs();
+          continue;
+        }
+        return;
+      }
+    };
+    peelScale(s);
+    auto qk = s.getDefiningOp<MatMulOp>();
+    if (!qk)
+      return failure();
+    Value q = qk.getLhs(), kt = qk.getRhs();
+    peelScale(q);
+    peelScale(kt);
+    auto transpose = kt.getDefiningOp<TransposeOp>();
+    if (!transpose)
+      return failure();
+    ArrayRef<int64_t> perm = transpose.getPerm();
+    int64_t r = perm.size();
+    for (int64_t d = 0; d < r - 2; ++d)
+      if (perm[d] != d)
+        return failure();
+    if (perm[r - 2] != r - 1 || perm[r - 1] != r - 2)
+      return failure();
+    Value k = transpose.getX();
+    auto qType = cast<RankedTensorType>(q.getType());
+    auto kType = cast<RankedTensorType>(k.getType());
+    auto vType = cast<RankedTensorType>(v.getType());
+    if (qType.getRank() != r || kType.getRank() != r || vType.getRank() != r ||
+        qType.getShape().drop_back(2) != kType.getShape().drop_back(2) ||
+        qType.getShape().drop_back(2) != vType.getShape().drop_back(2) ||
+        qType.getElementType() != elem)
+      return failure();
+    if (mask && cast<RankedTensorType>(mask.getType()).getElementType() != elem)
+      return failure();
+    rewriter.replaceOpWithNewOp<AttentionOp>(
+        pv, pv.getType(), q, k, v, mask, rewriter.getF64FloatAttr(scale),
+        rewriter.getBoolAttr(causal));
+    return success();
+  }
+};
+
 struct GraphFusionPass
     : public graph::impl::GraphFusionPassBase<GraphFusionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
-                 GeluPattern>(&getContext());
+                 GeluPattern, ReshapeTransposeReshapePattern,
+                 AttentionPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -340,6 +340,30 @@ class Graph_SoftmaxLikeOp<string mnemonic, string doc>
 def Graph_SoftmaxOp : Graph_SoftmaxLikeOp<"softmax", "Softmax">;
 def Graph_LogSoftmaxOp : Graph_SoftmaxLikeOp<"log_softmax", "Log-softmax">;
 
+def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Scaled dot-product attention";
+  let description = [{
+    `softmax(scale * q kᵀ + mask) v` over the last two dims, the leading
+    (batch, head) dims equal across `q [..., Sq, D]`, `k [..., Sk, D]` and
+    `v [..., Sk, Dv]`. With `causal`, query i sees keys j <= i (queries and
+    keys aligned at the end when Sq < Sk). The optional `mask` is additive and
+    broadcasts to `[..., Sq, Sk]`. A row whose keys are all masked yields
+    zeros. `--paracc-graph-fusion` forms this op from the exporters'
+    matmul/scale/mask/softmax/matmul chain; kernels compute it tile by tile
+    without materializing the score matrix.
+  }];
+  let arguments = (ins Graph_FloatTensor:$q, Graph_FloatTensor:$k,
+                       Graph_FloatTensor:$v,
+                       Optional<Graph_FloatTensor>:$mask,
+                       F64Attr:$scale,
+                       DefaultValuedAttr<BoolAttr, "false">:$causal);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//
