@@ -34,6 +34,15 @@ void mlir::paracc::buildDistributePipeline(
   fn.addPass(createCSEPass());
 }
 
+void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
+                                         StringRef precision) {
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(graph::createFuseLinearPass());
+  if (precision != "f32")
+    fn.addPass(graph::createConvertPrecisionPass({precision.str()}));
+  fn.addPass(createCanonicalizerPass());
+}
+
 void mlir::paracc::registerParaccPasses() {
   graph::registerGraphPasses();
   dist::registerDistPasses();

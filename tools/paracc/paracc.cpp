@@ -91,6 +91,28 @@ static cl::opt<std::string>
             cl::desc("Run the CPU ranks as 'threads' (default) or "
                      "'processes'"),
             cl::init("threads"), cl::cat(category));
+static cl::opt<std::string>
+    precision("precision",
+              cl::desc("Compute in f32 (default), bf16 or f16 (f32 "
+                       "accumulation); inputs and outputs stay f32"),
+              cl::init("f32"), cl::cat(category));
+static cl::opt<std::string>
+    deviceOption("device",
+                 cl::desc("Where to run: auto (a GPU if there is one), cpu, "
+                          "gpu"),
+                 cl::init("auto"), cl::cat(category));
+static cl::opt<int> benchmarkIterations(
+    "benchmark", cl::desc("Time this many GPU steps after the checked run"),
+    cl::init(0), cl::cat(category));
+static cl::opt<int> benchmarkWarmup("warmup",
+                                    cl::desc("Warm-up steps of --benchmark"),
+                                    cl::init(5), cl::cat(category));
+static cl::opt<bool> noCudaGraph("no-cuda-graph",
+                                 cl::desc("Run GPU steps eagerly"),
+                                 cl::cat(category));
+static cl::opt<bool> tf32("tf32",
+                          cl::desc("f32 matrix products on TF32 tensor cores"),
+                          cl::cat(category));
 static cl::opt<bool> explain("explain",
                              cl::desc("Print how the model is split and what "
                                       "it communicates"),
@@ -219,6 +241,15 @@ int main(int argc, char **argv) {
     return prt::kExitError;
   }
   request.processes = ranksAs == "processes";
+  request.device = deviceOption;
+  request.benchmarkIterations = benchmarkIterations;
+  request.benchmarkWarmup = benchmarkWarmup;
+  request.noGraph = noCudaGraph;
+  request.allowTf32 = tf32;
+  if (precision != "f32" && precision != "bf16" && precision != "f16") {
+    llvm::errs() << "paracc: error: --precision must be f32, bf16 or f16\n";
+    return prt::kExitError;
+  }
   request.workerBinary = prt::siblingWorkerBinary();
   for (const std::string &in : inputs) {
     auto [name, file] = StringRef(in).split('=');
@@ -230,6 +261,7 @@ int main(int argc, char **argv) {
     request.inputFiles.push_back({name.str(), file.str()});
   }
   ONNXImportOptions importOptions;
+  importOptions.allowMissingWeightData = randomWeights;
   importOptions.textFormat = textFormat || StringRef(inputPath).ends_with(
                                                ".pbtxt");
   if (!testData.empty()) {
@@ -353,6 +385,12 @@ int main(int argc, char **argv) {
       printExplainJson(report, out, baseline ? &*baseline : nullptr);
     }
     llvm::outs().flush();
+  }
+  {
+    PassManager lpm(&context);
+    buildLoweringPipeline(lpm, precision);
+    if (failed(lpm.run(*module)))
+      return prt::kExitError;
   }
   timer.stage("compile");
   if (emit == "compiled") {

@@ -36,6 +36,10 @@ struct DistributePipelineOptions
 void buildDistributePipeline(OpPassManager &pm,
                              const DistributePipelineOptions &options);
 
+/// The last steps before the executable: fuse matmul + bias + activation
+/// into graph.linear and, unless `precision` is "f32", compute in it.
+void buildLoweringPipeline(OpPassManager &pm, StringRef precision);
+
 /// Registers every paracc pass and pipeline (for paracc-opt).
 void registerParaccPasses();
 

@@ -82,7 +82,8 @@ FailureOr<DenseElementsAttr> constantFromTensorProto(const onnx::TensorProto &t,
 FailureOr<WeightEntry> weightFromTensorProto(const onnx::TensorProto &t,
                                              const std::string &modelDir,
                                              Location loc,
-                                             ImportStatus &status);
+                                             ImportStatus &status,
+                                             bool allowMissingData = false);
 
 /// One node being imported.
 class NodeContext {

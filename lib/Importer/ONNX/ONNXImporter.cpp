@@ -262,8 +262,8 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
                     count >= options.minWeightElements &&
                     (init.dims_size() <= 2 || count > (int64_t(1) << 20));
     if (isWeight) {
-      FailureOr<WeightEntry> entry =
-          weightFromTensorProto(init, modelDir, loc, status);
+      FailureOr<WeightEntry> entry = weightFromTensorProto(
+          init, modelDir, loc, status, options.allowMissingWeightData);
       if (failed(entry))
         return failure();
       auto type = RankedTensorType::get(

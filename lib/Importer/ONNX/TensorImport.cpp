@@ -277,7 +277,7 @@ FailureOr<DenseElementsAttr> mlir::paracc::onnximport::constantFromTensorProto(
 
 FailureOr<WeightEntry> mlir::paracc::onnximport::weightFromTensorProto(
     const onnx::TensorProto &t, const std::string &modelDir, Location loc,
-    ImportStatus &status) {
+    ImportStatus &status, bool allowMissingData) {
   FailureOr<TensorInfo> info = tensorInfo(t, loc, status);
   if (failed(info))
     return failure();
@@ -285,6 +285,12 @@ FailureOr<WeightEntry> mlir::paracc::onnximport::weightFromTensorProto(
   entry.dtype = info->dtype;
   entry.shape.assign(info->shape.begin(), info->shape.end());
   entry.size = info->byteSize;
+  bool noData = t.data_location() != onnx::TensorProto::EXTERNAL &&
+                !t.has_raw_data() && t.float_data_size() == 0 &&
+                t.int32_data_size() == 0 && t.int64_data_size() == 0 &&
+                t.double_data_size() == 0 && t.uint64_data_size() == 0;
+  if (allowMissingData && noData)
+    return entry; // shape only: filled with random values later
   std::vector<uint8_t> scratch;
   ExternalRef external;
   FailureOr<ArrayRef<uint8_t>> bytes =

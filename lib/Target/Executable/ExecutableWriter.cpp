@@ -8,6 +8,7 @@
 #include "paracc/Target/Executable/KernelFolding.h"
 #include "paracc/Target/Executable/OpEncoding.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/MemoryPlan.h"
 #include "paracc/runtime/Mesh.h"
 #include "paracc/runtime/executable_generated.h"
 #include "llvm/ADT/DenseMap.h"
@@ -46,6 +47,10 @@ private:
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
   std::vector<flatbuffers::Offset<fb::Weight>> weightTable;
   std::vector<flatbuffers::Offset<fb::Instr>> instrs;
+  /// The instructions and value sizes again, for the memory plan.
+  std::vector<::paracc::rt::PlanInstr> planInstrs;
+  std::vector<uint64_t> valueBytes;
+  std::vector<bool> arenaValues, liveToEnd;
   /// Weight data already in the data segment, by name (tied weights).
   llvm::StringMap<fb::DataRef> weightData;
 };
@@ -53,8 +58,16 @@ private:
 
 int32_t Writer::valueId(Value v) {
   auto [it, inserted] = ids.try_emplace(v, int32_t(values.size()));
-  if (inserted)
+  if (inserted) {
     values.push_back(tensorType(v.getType()));
+    auto type = cast<RankedTensorType>(v.getType());
+    valueBytes.push_back(uint64_t(type.getNumElements()) *
+                         ::paracc::rt::dtypeSize(
+                             toDType(type.getElementType())
+                                 .value_or(::paracc::rt::DType::Invalid)));
+    arenaValues.push_back(false);
+    liveToEnd.push_back(false);
+  }
   return it->second;
 }
 
@@ -129,9 +142,14 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
                        op.getSourceShape()->end());
     offsets.assign(op.getOffsets()->begin(), op.getOffsets()->end());
   }
+  std::optional<::paracc::rt::DType> want = toDType(global.getElementType());
+  // f32 data may be stored in a lower precision (--precision bf16).
+  bool narrow = entry && entry->dtype == ::paracc::rt::DType::F32 &&
+                (want == ::paracc::rt::DType::BF16 ||
+                 want == ::paracc::rt::DType::F16);
   if (entry && (entry->shape != std::vector<int64_t>(sourceShape.begin(),
                                                      sourceShape.end()) ||
-                entry->dtype != toDType(global.getElementType())))
+                (entry->dtype != want && !narrow)))
     return op.emitOpError("type does not match the data of weight '")
            << op.getName() << "'";
   fb::DataRef ref(0, 0);
@@ -143,6 +161,7 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
     if (it == weightData.end()) {
       ::paracc::rt::Tensor whole = ::paracc::rt::Tensor::borrow(
           entry->dtype, entry->shape, const_cast<uint8_t *>(entry->data()));
+      // (f32 data stays f32 until the block is taken.)
       auto block = ::paracc::rt::extractBlock(
           whole, std::vector<int64_t>(offsets.begin(), offsets.end()),
           ::paracc::rt::Shape(global.getShape().begin(),
@@ -150,8 +169,25 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
       if (!block)
         return op.emitOpError("cannot take its block: ")
                << block.status().message();
-      it = weightData.try_emplace(key, appendData(block->data(),
-                                                  block->byteSize()))
+      ::paracc::rt::Tensor stored = std::move(*block);
+      if (narrow) {
+        auto converted = ::paracc::rt::Tensor::allocate(*want, stored.shape());
+        if (!converted)
+          return op.emitOpError("cannot convert its data: ")
+                 << converted.status().message();
+        const float *from = stored.as<float>();
+        for (int64_t i = 0; i < stored.numElements(); ++i) {
+          if (*want == ::paracc::rt::DType::BF16)
+            converted->as<::paracc::rt::BFloat16>()[i] =
+                ::paracc::rt::BFloat16(from[i]);
+          else
+            converted->as<::paracc::rt::Half>()[i] =
+                ::paracc::rt::Half(from[i]);
+        }
+        stored = std::move(*converted);
+      }
+      it = weightData.try_emplace(key, appendData(stored.data(),
+                                                  stored.byteSize()))
                .first;
     }
     ref = it->second;
@@ -208,6 +244,9 @@ LogicalResult Writer::addInstr(Operation *op) {
       return op->emitOpError("has a result type the runtime does not support");
     outputs.push_back(valueId(v));
   }
+  for (int32_t v : outputs)
+    arenaValues[v] = true;
+  planInstrs.push_back({encoded->opcode, inputs, outputs});
   std::string name = locationName(op->getLoc());
   instrs.push_back(fb::CreateInstrDirect(
       fbb, uint16_t(encoded->opcode), &inputs, &outputs,
@@ -253,6 +292,7 @@ Writer::run(const ExecutableOptions &options) {
   std::vector<flatbuffers::Offset<fb::Port>> inputs, outputs;
   for (BlockArgument arg : body.getArguments()) {
     int32_t id = valueId(arg);
+    arenaValues[id] = true;
     DictionaryAttr attrs = func.getArgAttrDict(arg.getArgNumber());
     std::string fallback = "input_" + std::to_string(arg.getArgNumber());
     inputs.push_back(port(id, portName(attrs, fallback), arg.getType(), attrs));
@@ -269,6 +309,7 @@ Writer::run(const ExecutableOptions &options) {
         std::string fallback = "output_" + std::to_string(i);
         outputs.push_back(
             port(ids.lookup(v), portName(attrs, fallback), v.getType(), attrs));
+        liveToEnd[ids.lookup(v)] = true;
       }
     } else
       result = addInstr(&op);
@@ -287,9 +328,14 @@ Writer::run(const ExecutableOptions &options) {
   if (axisNames.size() != axisSizes.size())
     return func.emitOpError("has mismatched mesh axes and sizes");
   auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
+  ::paracc::rt::MemoryPlanResult plan = ::paracc::rt::planArena(
+      valueBytes, arenaValues, liveToEnd, planInstrs);
+  auto memoryPlan =
+      fb::CreateMemoryPlanDirect(fbb, plan.arenaBytes, &plan.offsets);
   auto program = fb::CreateProgramDirect(
       fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
-      mesh, &values, &constants, &weightTable, &inputs, &outputs, &instrs);
+      mesh, &values, &constants, &weightTable, &inputs, &outputs, &instrs,
+      memoryPlan);
   fb::FinishProgramBuffer(fbb, program);
   return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
                                       data);

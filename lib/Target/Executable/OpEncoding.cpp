@@ -148,6 +148,10 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(g.getAxis()).i(g.getExclusive()).i(g.getReverse());
       })
       .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); })
+      .Case([&](LinearOp g) {
+        StringRef act = g.getActivation();
+        a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
+      })
       .Case([&](AttentionOp g) {
         a.i(g.getCausal()).f(g.getScale().convertToDouble());
       });

@@ -3,6 +3,8 @@
 #include "paracc/runtime/RunDriver.h"
 
 #include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/GpuRunner.h"
+#include "paracc/runtime/Rendezvous.h"
 #ifdef PARACC_HAVE_GLOO
 #include "paracc/runtime/GlooCommunicator.h"
 #endif
@@ -18,6 +20,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iomanip>
+#include <sstream>
 #include <ostream>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -451,6 +454,277 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
   return global;
 }
 
+std::vector<std::string>
+paracc::rt::requestArguments(const RunRequest &request) {
+  std::vector<std::string> args;
+  for (const auto &[name, file] : request.inputFiles)
+    args.insert(args.end(), {"--input", name + "=" + file});
+  if (!request.testDataDir.empty())
+    args.insert(args.end(), {"--test-data", request.testDataDir});
+  if (!request.saveOutputsDir.empty())
+    args.insert(args.end(), {"--save-outputs", request.saveOutputsDir});
+  auto number = [](double v) {
+    std::ostringstream os;
+    os.precision(17);
+    os << v;
+    return os.str();
+  };
+  args.insert(args.end(), {"--rtol", number(request.rtol), "--atol",
+                           number(request.atol), "--seed",
+                           std::to_string(request.seed), "--device", "gpu"});
+  if (request.benchmarkIterations)
+    args.insert(args.end(),
+                {"--benchmark", std::to_string(request.benchmarkIterations),
+                 "--warmup", std::to_string(request.benchmarkWarmup)});
+  if (request.noGraph)
+    args.push_back("--no-cuda-graph");
+  if (request.allowTf32)
+    args.push_back("--tf32");
+  return args;
+}
+
+/// Compares/saves `outputs` as the request asks and prints the report.
+static int report(const Executable &exe, const std::vector<Tensor> &outputs,
+                  const std::vector<NamedTensor> &expected,
+                  const RunRequest &request, std::ostream &out,
+                  std::ostream &err) {
+  int code = kExitOk;
+  if (!request.testDataDir.empty()) {
+    if (expected.size() != outputs.size()) {
+      err << "error: the test data has " << expected.size()
+          << " outputs, the program " << outputs.size() << "\n";
+      return kExitMismatch;
+    }
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      const std::string &name = exe.outputs()[i].name;
+      Tensor want = adoptSixteenBitFloat(expected[i].tensor, outputs[i].dtype());
+      Comparison c =
+          compareTensors(outputs[i], want, request.rtol, request.atol);
+      out << "output " << i << " '" << name << "' " << outputs[i].typeString()
+          << ": ";
+      if (c.shapeMismatch) {
+        out << "MISMATCH: expected " << expected[i].tensor.typeString() << "\n";
+        code = kExitMismatch;
+        continue;
+      }
+      out << std::setprecision(3) << std::scientific << "max abs error "
+          << c.maxAbsError << ", max rel error " << c.maxRelError;
+      out.unsetf(std::ios::scientific);
+      if (c.mismatches) {
+        out << ", " << c.mismatches << " element(s) beyond rtol "
+            << request.rtol << " atol " << request.atol << ": MISMATCH\n";
+        code = kExitMismatch;
+      } else {
+        out << ": OK\n";
+      }
+    }
+  }
+  if (!request.saveOutputsDir.empty()) {
+    ::mkdir(request.saveOutputsDir.c_str(), 0755);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      std::string path =
+          request.saveOutputsDir + "/output_" + std::to_string(i) + ".pb";
+      Status st = writeTensorProtoFile(path, outputs[i], exe.outputs()[i].name);
+      if (!st) {
+        err << "error: " << st.message() << "\n";
+        return kExitError;
+      }
+    }
+    out << "saved " << outputs.size() << " output(s) to "
+        << request.saveOutputsDir << "\n";
+  }
+  return code;
+}
+
+/// Global tokens per step: the elements of the first integer input (the
+/// token ids), or 0.
+static int64_t tokensPerStep(const std::vector<Tensor> &inputs) {
+  for (const Tensor &t : inputs)
+    if (!isFloatDType(t.dtype()))
+      return t.numElements();
+  return 0;
+}
+
+#ifdef PARACC_HAVE_CUDA
+/// Runs on GPUs: one rank in this process (one GPU, or one rank that a
+/// launcher started), or one process per rank started here.
+static int runOnGpus(std::shared_ptr<const Executable> exe,
+                     const std::vector<Tensor> &inputs,
+                     const std::vector<NamedTensor> &expected,
+                     const RunRequest &request, int deviceCount,
+                     std::ostream &out, std::ostream &err) {
+  int64_t ranks = exe->mesh().numRanks();
+  LaunchEnvironment env = readLaunchEnvironment();
+  if (!env.present && ranks > 1) {
+    if (ranks > deviceCount) {
+      err << "error: the program has " << ranks << " ranks but this machine "
+          << "has " << deviceCount << " GPU(s); run it on the CPU with "
+          << "--device cpu, or launch it over more GPUs with torchrun, "
+          << "mpirun or srun\n";
+      return kExitError;
+    }
+    // One process per rank, each on its GPU, with a launcher's environment.
+    char pattern[] = "/tmp/paracc-gpu.XXXXXX";
+    if (!::mkdtemp(pattern)) {
+      err << "error: cannot create a temporary folder\n";
+      return kExitError;
+    }
+    std::string dir = pattern, program = dir + "/program.pcx";
+    {
+      std::ofstream f(program, std::ios::binary);
+      f.write(reinterpret_cast<const char *>(exe->fileBytes()),
+              std::streamsize(exe->fileSize()));
+    }
+    int port = freeTcpPort();
+    std::vector<pid_t> pids;
+    for (int64_t r = 0; r < ranks; ++r) {
+      std::vector<std::string> args = {request.workerBinary, program};
+      for (std::string &a : requestArguments(request))
+        args.push_back(a);
+      std::vector<std::string> envStrings;
+      for (char **e = environ; *e; ++e)
+        envStrings.push_back(*e);
+      for (auto [k, v] :
+           std::vector<std::pair<std::string, std::string>>{
+               {"RANK", std::to_string(r)},
+               {"WORLD_SIZE", std::to_string(ranks)},
+               {"LOCAL_RANK", std::to_string(r)},
+               {"MASTER_ADDR", "127.0.0.1"},
+               {"MASTER_PORT", std::to_string(port)},
+               {"NCCL_NVLS_ENABLE", "0"}})
+        envStrings.push_back(k + "=" + v);
+      std::vector<char *> argv, envp;
+      for (std::string &a : args)
+        argv.push_back(a.data());
+      argv.push_back(nullptr);
+      for (std::string &e : envStrings)
+        envp.push_back(e.data());
+      envp.push_back(nullptr);
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      std::string log = dir + "/rank_" + std::to_string(r) + ".log";
+      if (r != 0) {
+        posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
+                                         O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        posix_spawn_file_actions_adddup2(&actions, 1, 2);
+      }
+      pid_t pid;
+      int rc = posix_spawn(&pid, request.workerBinary.c_str(), &actions,
+                           nullptr, argv.data(), envp.data());
+      posix_spawn_file_actions_destroy(&actions);
+      if (rc != 0) {
+        for (pid_t p : pids)
+          ::kill(p, SIGKILL);
+        err << "error: cannot start '" << request.workerBinary
+            << "': " << std::strerror(rc) << "\n";
+        return kExitError;
+      }
+      pids.push_back(pid);
+    }
+    int code = kExitOk;
+    for (size_t r = 0; r < pids.size(); ++r) {
+      int status = 0;
+      ::waitpid(pids[r], &status, 0);
+      int rc = WIFEXITED(status) ? WEXITSTATUS(status) : kExitError;
+      if (r == 0)
+        code = rc;
+      else if (rc != kExitOk) {
+        std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
+        std::string text((std::istreambuf_iterator<char>(log)),
+                         std::istreambuf_iterator<char>());
+        err << "rank " << r << " failed:\n" << text;
+        if (code == kExitOk)
+          code = kExitError;
+      }
+    }
+    std::system(("rm -rf '" + dir + "'").c_str());
+    return code;
+  }
+
+  int64_t rank = env.present ? env.rank : 0;
+  if (env.present && env.world != ranks) {
+    err << "error: the launcher started " << env.world
+        << " processes for a program of " << ranks << " ranks\n";
+    return kExitError;
+  }
+  int64_t localRank = env.present ? env.localRank : 0;
+  if (localRank >= deviceCount) {
+    err << "error: local rank " << localRank << " needs GPU " << localRank
+        << " but this machine has " << deviceCount << "\n";
+    return kExitError;
+  }
+  NcclId id{};
+  const NcclId *idPtr = nullptr;
+  if (ranks > 1) {
+    std::vector<uint8_t> bytes;
+    if (rank == 0) {
+      auto fresh = newNcclId();
+      if (!fresh) {
+        err << "error: " << fresh.status().message() << "\n";
+        return kExitError;
+      }
+      bytes.assign(fresh->begin(), fresh->end());
+    }
+    Status st = shareBytes(rank, ranks, env.masterAddr, env.masterPort, bytes,
+                           120);
+    if (!st || bytes.size() != id.size()) {
+      err << "error: " << (st ? "bad NCCL id" : st.message()) << "\n";
+      return kExitError;
+    }
+    std::memcpy(id.data(), bytes.data(), id.size());
+    idPtr = &id;
+  }
+  GpuOptions options;
+  options.useGraph = !request.noGraph;
+  options.allowTf32 = request.allowTf32;
+  auto gpu = GpuRank::create(exe, rank, int(localRank), idPtr, options);
+  if (!gpu) {
+    err << "error: " << gpu.status().message() << "\n";
+    return kExitError;
+  }
+  auto local = localInputs(*exe, inputs, rank);
+  std::vector<Tensor> localOut, global;
+  Status st = local ? (*gpu)->run(*local, localOut) : local.status();
+  // A second step runs as the captured CUDA graph: what is checked is what
+  // a benchmark times.
+  if (st)
+    st = (*gpu)->run(*local, localOut);
+  if (st)
+    st = (*gpu)->gatherOutputs(localOut, global);
+  if (!st) {
+    err << "error: " << st.message() << "\n";
+    return kExitError;
+  }
+  if (rank == 0)
+    out << "ran " << ranks << " rank(s) on " << ranks << " GPU(s)\n";
+  int code = rank == 0 ? report(*exe, global, expected, request, out, err)
+                       : kExitOk;
+  if (request.benchmarkIterations > 0) {
+    auto ms = (*gpu)->benchmark(request.benchmarkWarmup,
+                                request.benchmarkIterations);
+    if (!ms) {
+      err << "error: " << ms.status().message() << "\n";
+      return kExitError;
+    }
+    if (rank == 0) {
+      int64_t tokens = tokensPerStep(inputs);
+      out << std::fixed << std::setprecision(3) << "benchmark: " << *ms
+          << " ms/step (median of " << request.benchmarkIterations
+          << " after " << request.benchmarkWarmup << " warm-up)";
+      if (tokens)
+        out << ", " << std::setprecision(0) << tokens / (*ms / 1e3)
+            << " tokens/s (" << tokens << " tokens/step)";
+      out << "\n";
+      out.unsetf(std::ios::fixed);
+    }
+  }
+  if (rank == 0)
+    out << (*gpu)->summary() << "\n";
+  return code;
+}
+
+#endif // PARACC_HAVE_CUDA
+
 int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
                              const RunRequest &request, std::ostream &out,
                              std::ostream &err) {
@@ -481,6 +755,24 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
     err << "error: " << inputs.status().message() << "\n";
     return kExitError;
   }
+#ifndef PARACC_HAVE_CUDA
+  if (request.device == "gpu") {
+    err << "error: this runtime was built without the CUDA backend\n";
+    return kExitError;
+  }
+#else
+  if (request.device != "cpu") {
+    auto count = cudaDeviceCount();
+    if (count)
+      return runOnGpus(exe, *inputs, expected, request, *count, out, err);
+    if (request.device == "gpu") {
+      err << "error: " << count.status().message() << "\n";
+      return kExitError;
+    }
+    err << "note: " << count.status().message()
+        << "; running on the CPU\n";
+  }
+#endif
   std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
   if (exe->mesh().numRanks() > 1 && !request.processes) {
 #ifdef PARACC_HAVE_GLOO
@@ -509,54 +801,5 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
       << ") in "
       << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms\n";
   out.unsetf(std::ios::fixed);
-  int code = kExitOk;
-  if (!request.testDataDir.empty()) {
-    if (expected.size() != outputs->size()) {
-      err << "error: the test data has " << expected.size()
-          << " outputs, the program " << outputs->size() << "\n";
-      return kExitMismatch;
-    }
-    for (size_t i = 0; i < outputs->size(); ++i) {
-      const std::string &name = exe->outputs()[i].name;
-      Tensor want = adoptSixteenBitFloat(expected[i].tensor,
-                                         (*outputs)[i].dtype());
-      Comparison c =
-          compareTensors((*outputs)[i], want, request.rtol, request.atol);
-      out << "output " << i << " '" << name << "' "
-          << (*outputs)[i].typeString() << ": ";
-      if (c.shapeMismatch) {
-        out << "MISMATCH: expected " << expected[i].tensor.typeString()
-            << "\n";
-        code = kExitMismatch;
-        continue;
-      }
-      out << std::setprecision(3) << std::scientific
-          << "max abs error " << c.maxAbsError << ", max rel error "
-          << c.maxRelError;
-      out.unsetf(std::ios::scientific);
-      if (c.mismatches) {
-        out << ", " << c.mismatches << " element(s) beyond rtol "
-            << request.rtol << " atol " << request.atol << ": MISMATCH\n";
-        code = kExitMismatch;
-      } else {
-        out << ": OK\n";
-      }
-    }
-  }
-  if (!request.saveOutputsDir.empty()) {
-    ::mkdir(request.saveOutputsDir.c_str(), 0755);
-    for (size_t i = 0; i < outputs->size(); ++i) {
-      std::string path =
-          request.saveOutputsDir + "/output_" + std::to_string(i) + ".pb";
-      Status st = writeTensorProtoFile(path, (*outputs)[i],
-                                       exe->outputs()[i].name);
-      if (!st) {
-        err << "error: " << st.message() << "\n";
-        return kExitError;
-      }
-    }
-    out << "saved " << outputs->size() << " output(s) to "
-        << request.saveOutputsDir << "\n";
-  }
-  return code;
+  return report(*exe, *outputs, expected, request, out, err);
 }

@@ -362,6 +362,20 @@ Status Executable::decode(const std::string &what) {
         info.attrs.floats.assign(in->floats()->begin(), in->floats()->end());
       instrs_.push_back(std::move(info));
     }
+  if (const fb::MemoryPlan *plan = program.memory_plan()) {
+    if (!plan->offsets() || plan->offsets()->size() != values_.size() ||
+        plan->arena_bytes() > (uint64_t(1) << 46))
+      return errorf(what, ": the memory plan does not fit the program");
+    arenaBytes_ = plan->arena_bytes();
+    for (size_t v = 0; v < values_.size(); ++v) {
+      uint64_t off = plan->offsets()->Get(v);
+      uint64_t bytes =
+          uint64_t(shapeNumElements(values_[v].shape)) * dtypeSize(values_[v].dtype);
+      if (off != ~uint64_t(0) && (off > arenaBytes_ || bytes > arenaBytes_ - off))
+        return errorf(what, ": value %", v, " lies outside the memory plan");
+      arenaOffsets_.push_back(off);
+    }
+  }
   if (program.outputs())
     for (const auto *p : *program.outputs()) {
       PortInfo info;

@@ -162,6 +162,8 @@ Status dispatch(const KernelArgs &args) {
     return runTriluKernel(args);
   case OpCode::Attention:
     return runAttentionKernel(args);
+  case OpCode::Linear:
+    return runLinearKernel(args);
   default:
     return args.fail("not a compute instruction");
   }

@@ -456,6 +456,7 @@ Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);
 Status runTriluKernel(const KernelArgs &args);
 Status runAttentionKernel(const KernelArgs &args);
+Status runLinearKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

@@ -20,7 +20,8 @@ using namespace paracc::rt;
 static const char *kUsage =
     "usage: paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]\n"
     "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
-    "                  [--ranks-as threads|processes]\n";
+    "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
+    "                  [--benchmark N] [--warmup N] [--no-cuda-graph] [--tf32]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -73,6 +74,18 @@ int main(int argc, char **argv) {
       std::string v = value("--ranks-as");
       ok = v == "threads" || v == "processes";
       request.processes = v == "processes";
+    } else if (arg == "--device") {
+      request.device = value("--device");
+      ok = request.device == "auto" || request.device == "cpu" ||
+           request.device == "gpu";
+    } else if (arg == "--benchmark") {
+      ok = parseNumber(value("--benchmark"), request.benchmarkIterations);
+    } else if (arg == "--warmup") {
+      ok = parseNumber(value("--warmup"), request.benchmarkWarmup);
+    } else if (arg == "--no-cuda-graph") {
+      request.noGraph = true;
+    } else if (arg == "--tf32") {
+      request.allowTf32 = true;
     } else if (arg == "--worker") {
       // Internal: one rank of a --ranks-as processes run.
       ok = parseNumber(value("--worker"), workerRank);

@@ -31,6 +31,10 @@ struct ONNXImportOptions {
   /// Keep initializers of floating type with at least this many elements as
   /// `graph.weight`s; smaller ones become constants.
   int64_t minWeightElements = 2;
+  /// Accept initializers that carry a shape but no data (shape-only models
+  /// for benchmarks); their weights are then filled with seeded random
+  /// values (--random-weights).
+  bool allowMissingWeightData = false;
   /// Name of the function to create.
   std::string functionName = "main";
 };

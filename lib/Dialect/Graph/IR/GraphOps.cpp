@@ -314,6 +314,45 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *context,
   return success();
 }
 
+LogicalResult LinearOp::inferReturnTypes(MLIRContext *context,
+                                         std::optional<Location> loc,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  auto x = cast<RankedTensorType>(adaptor.getX().getType());
+  auto w = cast<RankedTensorType>(adaptor.getW().getType());
+  // linear_weight_matrix
+  if (w.getRank() != 2 || x.getRank() < 1 ||
+      x.getShape().back() != w.getDimSize(0))
+    return emitOptionalError(loc, "requires x [..., K] and w [K, N], got ",
+                             shapeString(x.getShape()), " and ",
+                             shapeString(w.getShape()));
+  // same_element_type
+  if (x.getElementType() != w.getElementType())
+    return emitOptionalError(loc, "requires x and w of one element type");
+  if (Value bias = adaptor.getBias()) {
+    auto b = cast<RankedTensorType>(bias.getType());
+    // linear_bias_shape
+    if (b.getRank() != 1 || b.getDimSize(0) != w.getDimSize(1) ||
+        b.getElementType() != x.getElementType())
+      return emitOptionalError(loc, "requires a bias of shape [",
+                               w.getDimSize(1), "]");
+  }
+  SmallVector<int64_t> shape(x.getShape());
+  shape.back() = w.getDimSize(1);
+  types.push_back(RankedTensorType::get(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult LinearOp::verify() {
+  StringRef a = getActivation();
+  // linear_activation_kind
+  if (a != "none" && a != "gelu_tanh" && a != "gelu" && a != "relu")
+    return emitOpError("requires activation \"none\", \"gelu_tanh\", "
+                       "\"gelu\" or \"relu\", got \"")
+           << a << "\"";
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Normalization
 //===----------------------------------------------------------------------===//

@@ -81,6 +81,9 @@ public:
   const std::vector<PortInfo> &outputs() const { return outputs_; }
   const std::vector<InstrInfo> &instrs() const { return instrs_; }
   const std::string &producer() const { return producer_; }
+  /// The compiler's arena plan (empty offsets when the file has none).
+  uint64_t arenaBytes() const { return arenaBytes_; }
+  const std::vector<uint64_t> &arenaOffsets() const { return arenaOffsets_; }
   /// Bytes of the whole file.
   size_t fileSize() const { return size_; }
   /// The whole file's bytes (to hand the program to another process).
@@ -99,6 +102,8 @@ private:
   std::vector<PortInfo> inputs_, outputs_;
   std::vector<InstrInfo> instrs_;
   std::string producer_;
+  uint64_t arenaBytes_ = 0;
+  std::vector<uint64_t> arenaOffsets_;
 
   // Storage: a mapping of the file, or an owned buffer.
   std::vector<uint8_t> owned_;

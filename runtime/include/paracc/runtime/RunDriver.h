@@ -45,7 +45,19 @@ struct RunRequest {
   bool processes = false;
   /// The paracc-run binary that processes start.
   std::string workerBinary;
+  /// "auto" (a GPU when there is one, else the CPU), "cpu" or "gpu".
+  std::string device = "auto";
+  /// After the checked run, time this many steps (GPU) after `warmup`.
+  int benchmarkIterations = 0;
+  int benchmarkWarmup = 5;
+  /// Run the GPU step eagerly instead of as a CUDA graph.
+  bool noGraph = false;
+  /// f32 matrix products on TF32 tensor cores.
+  bool allowTf32 = false;
 };
+
+/// The paracc-run arguments that reproduce `request` (for launched ranks).
+std::vector<std::string> requestArguments(const RunRequest &request);
 
 /// Reads DIR/input_0.pb, input_1.pb, ... (stops at the first missing one).
 StatusOr<std::vector<NamedTensor>> readTestDataInputs(const std::string &dir);

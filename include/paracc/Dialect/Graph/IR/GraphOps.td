@@ -288,6 +288,25 @@ def Graph_GemmOp : Graph_Op<"gemm", [Pure, InferTypeOpAdaptor]> {
       "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Graph_LinearOp : Graph_Op<"linear", [Pure, InferTypeOpAdaptor]> {
+  let summary = "Matrix product with a fused bias and activation";
+  let description = [{
+    `activation(x @ w + bias)` with `x [..., K]`, `w [K, N]`, `bias [N]`:
+    what `--paracc-fuse-linear` makes of a matmul, its bias add and its
+    activation once the program is partitioned, so that a backend runs them
+    as one product with an epilogue (cuBLASLt's bias and GELU epilogues).
+    `activation` is "none", "gelu_tanh", "gelu" or "relu".
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$w,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DefaultValuedStrAttr<StrAttr, "none">:$activation);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Normalization and softmax
 //===----------------------------------------------------------------------===//

@@ -62,4 +62,44 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
+  let summary = "Fuse matmul + bias + activation into graph.linear";
+  let description = [{
+    A matmul by a 2-D right operand (or a Gemm without transposes, alpha and
+    beta 1), the add of a bias vector on its last dim when the product has
+    no other user, and a following GELU or ReLU of that sum when it has no
+    other user, become one `graph.linear`. Runs after partitioning (tensor
+    parallelism recognises matmuls and their bias adds as separate ops).
+
+    Before:
+    ```mlir
+    %y = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x256xf32>) -> tensor<8x256xf32>
+    %z = graph.add %y, %b : (tensor<8x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+    %a = graph.gelu %z {approximate = "tanh"} : tensor<8x256xf32>
+    ```
+    After:
+    ```mlir
+    %a = graph.linear %x, %w, %b {activation = "gelu_tanh"} : (tensor<8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
+def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
+  let summary = "Compute in bf16 (or f16) with f32 at the program's edges";
+  let description = [{
+    Every f32 tensor inside the function becomes `type` (bf16 or f16):
+    weights (converted when the executable is written), constants, and every
+    op's result; f32 arguments are cast on entry and f32 results cast back
+    before returning. Kernels keep f32 accumulation (matmuls, norms,
+    softmax, attention), so this is the usual "bf16 with f32 accumulation"
+    policy.
+  }];
+  let options = [
+    Option<"type", "type", "std::string", "\"bf16\"",
+           "The element type to compute in: bf16 or f16">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD

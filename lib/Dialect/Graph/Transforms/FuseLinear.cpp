@@ -1,0 +1,105 @@
+//===- FuseLinear.cpp - Matmul, bias and activation in one op --*- C++ -*-===//
+
+#include "paracc/Dialect/Graph/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::paracc::graph {
+#define GEN_PASS_DEF_FUSELINEARPASS
+#include "paracc/Dialect/Graph/Transforms/Passes.h.inc"
+} // namespace mlir::paracc::graph
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::graph;
+
+namespace {
+/// The activation a single user of `v` applies, and that user.
+static std::pair<StringRef, Operation *> activationOf(Value v) {
+  if (!v.hasOneUse())
+    return {"none", nullptr};
+  Operation *user = *v.user_begin();
+  if (auto gelu = dyn_cast<GeluOp>(user))
+    return {gelu.getApproximate() == "tanh" ? "gelu_tanh" : "gelu", user};
+  if (isa<ReluOp>(user))
+    return {"relu", user};
+  return {"none", nullptr};
+}
+
+/// The bias vector of an add that adds one to `product`'s last dim.
+static Value biasOf(AddOp add, Value product) {
+  Value other = add.getLhs() == product ? add.getRhs() : add.getLhs();
+  auto t = cast<RankedTensorType>(other.getType());
+  auto p = cast<RankedTensorType>(product.getType());
+  if (t.getRank() != 1 || t.getDimSize(0) != p.getShape().back() ||
+      add.getType() != p || other == product)
+    return nullptr;
+  return other;
+}
+
+struct FuseLinearPattern : RewritePattern {
+  FuseLinearPattern(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    Value x, w, bias;
+    if (auto mm = dyn_cast<MatMulOp>(op)) {
+      if (mm.getRhs().getType().getRank() != 2 ||
+          mm.getLhs().getType().getRank() < 2)
+        return failure();
+      x = mm.getLhs();
+      w = mm.getRhs();
+    } else if (auto gemm = dyn_cast<GemmOp>(op)) {
+      if (gemm.getTransA() || gemm.getTransB() ||
+          gemm.getAlpha().convertToDouble() != 1.0)
+        return failure();
+      x = gemm.getA();
+      w = gemm.getB();
+      if (Value c = gemm.getC()) {
+        auto ct = cast<RankedTensorType>(c.getType());
+        if (gemm.getBeta().convertToDouble() != 1.0 || ct.getRank() != 1 ||
+            ct.getDimSize(0) != gemm.getType().getDimSize(1))
+          return failure();
+        bias = c;
+      }
+    } else {
+      return failure();
+    }
+    if (!isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
+      return failure();
+    Value out = op->getResult(0);
+    Operation *last = op;
+    if (!bias && out.hasOneUse())
+      if (auto add = dyn_cast<AddOp>(*out.user_begin()))
+        if (Value b = biasOf(add, out)) {
+          bias = b;
+          out = add.getResult();
+          last = add;
+        }
+    auto [activation, actOp] = activationOf(out);
+    if (actOp)
+      last = actOp;
+    if (last == op && isa<MatMulOp>(op))
+      return failure(); // a bare matmul stays a matmul
+    rewriter.setInsertionPoint(last);
+    auto linear = LinearOp::create(rewriter, op->getLoc(), x, w, bias,
+                                   rewriter.getStringAttr(activation));
+    for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
+      if (Attribute a = op->getAttr(name))
+        linear->setAttr(name, a);
+    rewriter.replaceOp(last, linear.getResult());
+    return success();
+  }
+};
+
+struct FuseLinearPass : public graph::impl::FuseLinearPassBase<FuseLinearPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FuseLinearPattern>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,76 @@
+//===- Gemm.h - Matrix products through cuBLASLt ---------------*- C++ -*-===//
+//
+// MatMul and Gemm instructions on the GPU: row-major products mapped onto
+// cuBLASLt's column-major API (Y^T = B^T A^T), batched with strides (a
+// batch operand of one matrix is broadcast with stride 0), bf16/f16 with
+// f32 accumulation, f32 with TF32 tensor cores when allowed, and fused
+// epilogues (bias on the output features, GELU). The algorithm chosen for
+// each problem shape is cached.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_CUDA_GEMM_H
+#define PARACC_RUNTIME_CUDA_GEMM_H
+
+#include "cuda/CudaKernels.h"
+
+#include <cublasLt.h>
+#include <map>
+#include <memory>
+#include <tuple>
+
+namespace paracc::rt::cuda {
+
+enum class Epilogue { None, Bias, GeluTanhBias, GeluTanh };
+
+class GemmEngine {
+public:
+  /// `workspaceBytes` of device workspace are allocated for cuBLASLt.
+  static StatusOr<std::unique_ptr<GemmEngine>> create(size_t workspaceBytes,
+                                                      bool allowTf32);
+  ~GemmEngine();
+
+  /// Whether the MatMul instruction on these shapes maps onto one (batched)
+  /// cuBLASLt call.
+  static bool supportsMatMul(const DeviceTensor &a, const DeviceTensor &b,
+                             const DeviceTensor &y);
+
+  /// y = epilogue(a @ b + bias) with MatMul semantics (see supportsMatMul).
+  Status matmul(const DeviceTensor &a, const DeviceTensor &b,
+                const DeviceTensor &y, const DeviceTensor *bias,
+                Epilogue epilogue, cudaStream_t stream);
+
+  /// The Gemm instruction: y = alpha op(a) op(b) + beta c (c: none, [n],
+  /// [m, n], or anything broadcastable, expanded into y first).
+  Status gemm(const DeviceTensor &a, const DeviceTensor &b,
+              const DeviceTensor *c, const DeviceTensor &y, bool transA,
+              bool transB, float alpha, float beta, cudaStream_t stream);
+
+private:
+  GemmEngine() = default;
+
+  /// One column-major problem: D[m,n] = alpha op(A)[m,k] op(B)[k,n] +
+  /// beta C, batched.
+  struct Problem {
+    cudaDataType_t type;
+    bool transA, transB;
+    int64_t m, n, k, lda, ldb, ldd, batch, strideA, strideB, strideD;
+    Epilogue epilogue;
+    bool hasC;
+  };
+  Status run(const Problem &p, const void *a, const void *b, void *d,
+             const void *bias, float alpha, float beta,
+             cudaStream_t stream);
+
+  cublasLtHandle_t handle_ = nullptr;
+  void *workspace_ = nullptr;
+  size_t workspaceBytes_ = 0;
+  bool allowTf32_ = false;
+  using Key = std::tuple<int, bool, bool, int64_t, int64_t, int64_t, int64_t,
+                         int64_t, int64_t, int64_t, int, bool>;
+  std::map<Key, cublasLtMatmulAlgo_t> algos_;
+};
+
+} // namespace paracc::rt::cuda
+
+#endif // PARACC_RUNTIME_CUDA_GEMM_H

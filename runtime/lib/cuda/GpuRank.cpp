@@ -1,0 +1,738 @@
+//===- GpuRank.cpp - Running executables on NVIDIA GPUs --------*- C++ -*-===//
+//
+// Set-up turns the instruction list into steps with device pointers fixed
+// once: weights and constants in a persistent region, activations at their
+// offsets in the arena (the compiler's plan), reshapes as aliases. A step
+// is enqueued on the compute stream; a collective runs on the
+// communication stream after an event from its producer, and the compute
+// stream waits for it only before the first later step that reads its
+// result or touches its buffers, so independent work overlaps it. After the
+// first step the whole step is captured as a CUDA graph (unless a CPU
+// fallback is in it). The host waits for a step with a deadline; past it,
+// the NCCL communicators are aborted so that no rank waits forever.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/runtime/GpuRunner.h"
+
+#include "cuda/CudaKernels.h"
+#include "cuda/Gemm.h"
+#include "cuda/Nccl.h"
+#include "paracc/runtime/MemoryPlan.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <cuda_runtime.h>
+#include <sstream>
+#include <thread>
+
+using namespace paracc::rt;
+using namespace paracc::rt::cuda;
+
+#define PARACC_CUDA(call, what)                                                \
+  do {                                                                         \
+    cudaError_t _e = (call);                                                   \
+    if (_e != cudaSuccess)                                                     \
+      return errorf("rank ", rank, ": " #call " failed (", what, "): ",       \
+                    cudaGetErrorString(_e));                                   \
+  } while (0)
+
+StatusOr<int> paracc::rt::cudaDeviceCount() {
+  int count = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess)
+    return errorf("no usable CUDA device: ", cudaGetErrorString(e));
+  if (count == 0)
+    return errorf("no CUDA device on this machine");
+  return count;
+}
+
+StatusOr<NcclId> paracc::rt::newNcclId() {
+  auto id = newUniqueId();
+  if (!id)
+    return id.status();
+  NcclId out;
+  static_assert(sizeof(ncclUniqueId) == sizeof(NcclId));
+  std::memcpy(out.data(), &*id, sizeof(NcclId));
+  return out;
+}
+
+namespace {
+enum class Kind {
+  Kernel,     // launchKernel
+  Linear,     // cuBLASLt with an epilogue
+  MatMul,     // cuBLASLt
+  Gemm,       // cuBLASLt
+  Collective, // NCCL on the communication stream
+  LocalShard, // copyBlock at this rank's offsets
+  Alias,      // reshape: the result is the operand's bytes
+  Nop,        // axis_index: a constant per rank, written at set-up
+  Cpu,        // the CPU kernel (no GPU one)
+};
+
+struct Step {
+  Kind kind;
+  size_t instr;
+};
+
+/// A byte range of device memory.
+struct Range {
+  const uint8_t *begin, *end;
+  bool overlaps(const Range &o) const { return begin < o.end && o.begin < end; }
+};
+
+/// A collective still running on the communication stream.
+struct Pending {
+  cudaEvent_t done;
+  std::vector<Range> buffers;
+  std::vector<int32_t> outputs;
+};
+} // namespace
+
+struct GpuRank::Impl {
+  std::shared_ptr<const Executable> exe;
+  int64_t rank = 0;
+  int device = 0;
+  GpuOptions options;
+  cudaStream_t compute = nullptr, comm = nullptr;
+  std::unique_ptr<GemmEngine> gemm;
+  std::unique_ptr<NcclComms> nccl;
+  void *arena = nullptr, *persistent = nullptr, *staging = nullptr;
+  size_t arenaBytes = 0, persistentBytes = 0, stagingBytes = 0;
+  std::vector<void *> ptr;
+  std::vector<Step> steps;
+  std::vector<cudaEvent_t> events;
+  cudaEvent_t stepDone = nullptr;
+  cudaGraphExec_t graph = nullptr;
+  bool graphable = true;
+  int stepsRun = 0;
+  size_t counts[9] = {};
+
+  ~Impl();
+  Status setup(const NcclId *id);
+  Status placeValues();
+  Status loadWeights();
+  Status buildSteps();
+  DeviceTensor tensor(int32_t v) const {
+    const ValueType &t = exe->values()[v];
+    return {t.dtype, t.shape, ptr[v]};
+  }
+  Range range(int32_t v) const {
+    const auto *p = static_cast<const uint8_t *>(ptr[v]);
+    return {p, p + tensor(v).byteSize()};
+  }
+  Status enqueue();
+  Status runStep(const Step &s, std::vector<Pending> &pending);
+  Status runCpu(const InstrInfo &in);
+  Status waitForStep();
+  cudaEvent_t newEvent();
+};
+
+GpuRank::Impl::~Impl() {
+  if (graph)
+    cudaGraphExecDestroy(graph);
+  for (cudaEvent_t e : events)
+    cudaEventDestroy(e);
+  if (stepDone)
+    cudaEventDestroy(stepDone);
+  nccl.reset();
+  gemm.reset();
+  for (void *p : {arena, persistent, staging})
+    if (p)
+      cudaFree(p);
+  for (cudaStream_t s : {compute, comm})
+    if (s)
+      cudaStreamDestroy(s);
+}
+
+cudaEvent_t GpuRank::Impl::newEvent() {
+  cudaEvent_t e = nullptr;
+  cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  events.push_back(e);
+  return e;
+}
+
+static size_t align256(size_t n) { return (n + 255) / 256 * 256; }
+
+Status GpuRank::Impl::placeValues() {
+  const Executable &x = *exe;
+  size_t n = x.values().size();
+  ptr.assign(n, nullptr);
+  // The arena: the compiler's plan, or one made here for older files.
+  std::vector<uint64_t> offsets = x.arenaOffsets();
+  uint64_t bytes = x.arenaBytes();
+  if (offsets.size() != n) {
+    std::vector<uint64_t> sizes(n);
+    std::vector<bool> inArena(n, false), toEnd(n, false);
+    std::vector<PlanInstr> instrs;
+    for (size_t v = 0; v < n; ++v)
+      sizes[v] = uint64_t(shapeNumElements(x.values()[v].shape)) *
+                 dtypeSize(x.values()[v].dtype);
+    for (const PortInfo &p : x.inputs())
+      inArena[p.value] = true;
+    for (const PortInfo &p : x.outputs())
+      toEnd[p.value] = true;
+    for (const InstrInfo &in : x.instrs()) {
+      for (int32_t v : in.outputs)
+        inArena[v] = true;
+      instrs.push_back({in.opcode, in.inputs, in.outputs});
+    }
+    MemoryPlanResult plan = planArena(sizes, inArena, toEnd, instrs);
+    offsets = plan.offsets;
+    bytes = plan.arenaBytes;
+  }
+  arenaBytes = std::max<size_t>(bytes, 256);
+  PARACC_CUDA(cudaMalloc(&arena, arenaBytes), "the activation arena");
+  for (size_t v = 0; v < n; ++v)
+    if (offsets[v] != kNotInArena)
+      ptr[v] = static_cast<uint8_t *>(arena) + offsets[v];
+
+  // Persistent: weights, constants, per-rank constants (axis indices).
+  std::vector<size_t> persistentOffset(n, SIZE_MAX);
+  auto reserve = [&](int32_t v) {
+    persistentOffset[v] = persistentBytes;
+    persistentBytes += align256(tensor(v).byteSize());
+  };
+  for (const WeightInfo &w : x.weights())
+    reserve(w.value);
+  for (const ConstantInfo &c : x.constants())
+    reserve(c.value);
+  for (const InstrInfo &in : x.instrs())
+    if (in.opcode == OpCode::AxisIndex)
+      reserve(in.outputs[0]);
+  persistentBytes = std::max<size_t>(persistentBytes, 256);
+  PARACC_CUDA(cudaMalloc(&persistent, persistentBytes), "weights");
+  for (size_t v = 0; v < n; ++v)
+    if (persistentOffset[v] != SIZE_MAX)
+      ptr[v] = static_cast<uint8_t *>(persistent) + persistentOffset[v];
+  return Status::ok();
+}
+
+Status GpuRank::Impl::loadWeights() {
+  const Executable &x = *exe;
+  const Mesh &mesh = x.mesh();
+  for (const WeightInfo &w : x.weights()) {
+    const ValueType &t = x.values()[w.value];
+    std::vector<int64_t> offsets = shardOffsets(t.shape, w.sharding, mesh, rank);
+    if (w.random) {
+      Shape source = w.globalType.shape;
+      if (!w.sourceShape.empty()) {
+        source = w.sourceShape;
+        for (size_t d = 0; d < offsets.size(); ++d)
+          offsets[d] += w.sourceOffsets[d];
+      }
+      PARACC_RETURN_IF_ERROR(
+          fillRandom(tensor(w.value), source, offsets, w.seed, w.scale,
+                     compute));
+      continue;
+    }
+    Tensor global = Tensor::borrow(t.dtype, w.globalType.shape,
+                                   const_cast<uint8_t *>(w.data));
+    Tensor local = global;
+    if (!w.sharding.isReplicated()) {
+      auto block = extractBlock(global, offsets, t.shape);
+      if (!block)
+        return block.status().withContext("weight '" + w.name + "'");
+      local = std::move(*block);
+    }
+    PARACC_CUDA(cudaMemcpy(ptr[w.value], local.data(), local.byteSize(),
+                           cudaMemcpyHostToDevice),
+                "weight '" + w.name + "'");
+  }
+  for (const ConstantInfo &c : x.constants())
+    PARACC_CUDA(cudaMemcpy(ptr[c.value], c.data, tensor(c.value).byteSize(),
+                           cudaMemcpyHostToDevice),
+                "a constant");
+  for (const InstrInfo &in : x.instrs()) {
+    if (in.opcode != OpCode::AxisIndex)
+      continue;
+    const auto &ints = in.attrs.ints;
+    if (ints.empty() || int64_t(ints.size()) != 1 + ints[0])
+      return errorf("axis_index: malformed group");
+    std::vector<int> axes(ints.begin() + 1, ints.end());
+    int64_t index = mesh.groupIndex(rank, axes);
+    PARACC_CUDA(cudaMemcpy(ptr[in.outputs[0]], &index, sizeof(index),
+                           cudaMemcpyHostToDevice),
+                "axis_index");
+  }
+  PARACC_CUDA(cudaStreamSynchronize(compute), "uploading weights");
+  return Status::ok();
+}
+
+Status GpuRank::Impl::buildSteps() {
+  const Executable &x = *exe;
+  for (size_t i = 0; i < x.instrs().size(); ++i) {
+    const InstrInfo &in = x.instrs()[i];
+    Kind kind = Kind::Cpu;
+    switch (in.opcode) {
+    case OpCode::Reshape:
+      kind = Kind::Alias;
+      ptr[in.outputs[0]] = ptr[in.inputs[0]];
+      break;
+    case OpCode::AxisIndex:
+      kind = Kind::Nop;
+      break;
+    case OpCode::LocalShard:
+      kind = Kind::LocalShard;
+      break;
+    case OpCode::Linear:
+      kind = Kind::Linear;
+      break;
+    case OpCode::MatMul:
+      kind = GemmEngine::supportsMatMul(tensor(in.inputs[0]),
+                                        tensor(in.inputs[1]),
+                                        tensor(in.outputs[0]))
+                 ? Kind::MatMul
+                 : Kind::Cpu;
+      break;
+    case OpCode::Gemm:
+      kind = Kind::Gemm;
+      break;
+    case OpCode::AllReduce:
+    case OpCode::AllGather:
+    case OpCode::ReduceScatter:
+    case OpCode::AllToAll: {
+      kind = Kind::Collective;
+      const auto &ints = in.attrs.ints;
+      if (ints.empty() || int64_t(ints.size()) < 1 + ints[0])
+        return errorf(opCodeMnemonic(in.opcode), ": malformed group");
+      stagingBytes = std::max(stagingBytes,
+                              2 * std::max(tensor(in.inputs[0]).byteSize(),
+                                           tensor(in.outputs[0]).byteSize()));
+      break;
+    }
+    default: {
+      std::vector<DType> types;
+      for (int32_t v : in.inputs)
+        types.push_back(x.values()[v].dtype);
+      kind = hasKernel(in.opcode, types) ? Kind::Kernel : Kind::Cpu;
+      break;
+    }
+    }
+    if (kind == Kind::Cpu)
+      graphable = false;
+    ++counts[int(kind)];
+    steps.push_back({kind, i});
+  }
+  if (stagingBytes)
+    PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
+  return Status::ok();
+}
+
+Status GpuRank::Impl::setup(const NcclId *id) {
+  PARACC_CUDA(cudaSetDevice(device), "selecting the device");
+  PARACC_CUDA(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
+              "the compute stream");
+  PARACC_CUDA(cudaStreamCreateWithFlags(&comm, cudaStreamNonBlocking),
+              "the communication stream");
+  PARACC_CUDA(cudaEventCreateWithFlags(&stepDone, cudaEventDisableTiming),
+              "an event");
+  auto engine = GemmEngine::create(size_t(64) << 20, options.allowTf32);
+  if (!engine)
+    return engine.status();
+  gemm = std::move(*engine);
+  PARACC_RETURN_IF_ERROR(placeValues());
+  PARACC_RETURN_IF_ERROR(loadWeights());
+  PARACC_RETURN_IF_ERROR(buildSteps());
+  const Mesh &mesh = exe->mesh();
+  if (mesh.numRanks() > 1) {
+    if (!id)
+      return errorf("a ", mesh.numRanks(), "-rank program needs an NCCL id");
+    std::vector<std::vector<int>> groups;
+    for (const InstrInfo &in : exe->instrs()) {
+      if (!isCollective(in.opcode) || in.opcode == OpCode::AxisIndex ||
+          in.opcode == OpCode::LocalShard)
+        continue;
+      std::vector<int> axes(in.attrs.ints.begin() + 1,
+                            in.attrs.ints.begin() + 1 + in.attrs.ints[0]);
+      groups.push_back(axes);
+    }
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    ncclUniqueId nid;
+    std::memcpy(&nid, id->data(), sizeof(nid));
+    auto comms = NcclComms::create(mesh, rank, nid, groups);
+    if (!comms)
+      return comms.status();
+    nccl = std::move(*comms);
+  }
+  return Status::ok();
+}
+
+Status GpuRank::Impl::runCpu(const InstrInfo &in) {
+  PARACC_CUDA(cudaStreamSynchronize(compute), "before a CPU fallback");
+  std::vector<Tensor> hostIn, hostOut;
+  for (int32_t v : in.inputs) {
+    const ValueType &t = exe->values()[v];
+    auto h = Tensor::allocate(t.dtype, t.shape);
+    if (!h)
+      return h.status();
+    PARACC_CUDA(cudaMemcpy(h->data(), ptr[v], h->byteSize(),
+                           cudaMemcpyDeviceToHost),
+                opCodeMnemonic(in.opcode));
+    hostIn.push_back(std::move(*h));
+  }
+  for (int32_t v : in.outputs) {
+    const ValueType &t = exe->values()[v];
+    auto h = Tensor::allocate(t.dtype, t.shape);
+    if (!h)
+      return h.status();
+    hostOut.push_back(std::move(*h));
+  }
+  std::vector<const Tensor *> inPtrs;
+  std::vector<Tensor *> outPtrs;
+  for (Tensor &t : hostIn)
+    inPtrs.push_back(&t);
+  for (Tensor &t : hostOut)
+    outPtrs.push_back(&t);
+  PARACC_RETURN_IF_ERROR(
+      runCpuKernel(in.opcode, in.attrs, inPtrs, outPtrs));
+  for (size_t i = 0; i < in.outputs.size(); ++i)
+    PARACC_CUDA(cudaMemcpy(ptr[in.outputs[i]], hostOut[i].data(),
+                           hostOut[i].byteSize(), cudaMemcpyHostToDevice),
+                opCodeMnemonic(in.opcode));
+  return Status::ok();
+}
+
+Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
+  const InstrInfo &in = exe->instrs()[s.instr];
+  const char *op = opCodeMnemonic(in.opcode);
+  // Wait for collectives whose results this step reads or whose buffers it
+  // would overwrite.
+  std::vector<Range> touched;
+  for (int32_t v : in.outputs)
+    touched.push_back(range(v));
+  for (auto it = pending.begin(); it != pending.end();) {
+    bool wait = s.kind == Kind::Cpu;
+    for (int32_t v : in.inputs)
+      wait |= std::find(it->outputs.begin(), it->outputs.end(), v) !=
+              it->outputs.end();
+    for (const Range &r : touched)
+      for (const Range &b : it->buffers)
+        wait |= r.overlaps(b);
+    if (wait) {
+      PARACC_CUDA(cudaStreamWaitEvent(compute, it->done, 0), op);
+      it = pending.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  auto withContext = [&](Status st) {
+    return st.withContext("rank " + std::to_string(rank) + ", " + op +
+                          (in.name.empty() ? "" : " '" + in.name + "'"));
+  };
+  switch (s.kind) {
+  case Kind::Alias:
+  case Kind::Nop:
+    return Status::ok();
+  case Kind::Cpu:
+    return withContext(runCpu(in));
+  case Kind::Kernel: {
+    std::vector<DeviceTensor> ins, outs;
+    for (int32_t v : in.inputs)
+      ins.push_back(tensor(v));
+    for (int32_t v : in.outputs)
+      outs.push_back(tensor(v));
+    return withContext(launchKernel(in.opcode, in.attrs, ins, outs, compute));
+  }
+  case Kind::MatMul:
+    return withContext(gemm->matmul(tensor(in.inputs[0]), tensor(in.inputs[1]),
+                                    tensor(in.outputs[0]), nullptr,
+                                    Epilogue::None, compute));
+  case Kind::Linear: {
+    if (in.attrs.ints.size() != 1)
+      return withContext(errorf("linear: malformed instruction"));
+    int64_t act = in.attrs.ints[0];
+    DeviceTensor bias;
+    bool hasBias = in.inputs.size() == 3;
+    if (hasBias)
+      bias = tensor(in.inputs[2]);
+    Epilogue e = act == 1 ? (hasBias ? Epilogue::GeluTanhBias
+                                     : Epilogue::GeluTanh)
+                          : (hasBias ? Epilogue::Bias : Epilogue::None);
+    DeviceTensor y = tensor(in.outputs[0]);
+    PARACC_RETURN_IF_ERROR(withContext(
+        gemm->matmul(tensor(in.inputs[0]), tensor(in.inputs[1]), y,
+                     hasBias ? &bias : nullptr, e, compute)));
+    if (act == 2 || act == 3) {
+      InstrAttrs a;
+      if (act == 2)
+        a.ints = {0};
+      return withContext(launchKernel(act == 2 ? OpCode::Gelu : OpCode::Relu,
+                                      a, {y}, {y}, compute));
+    }
+    return Status::ok();
+  }
+  case Kind::Gemm: {
+    const auto &ints = in.attrs.ints;
+    const auto &floats = in.attrs.floats;
+    if (ints.size() != 2 || floats.size() != 2)
+      return withContext(errorf("gemm: malformed instruction"));
+    DeviceTensor c;
+    bool hasC = in.inputs.size() == 3;
+    if (hasC)
+      c = tensor(in.inputs[2]);
+    return withContext(gemm->gemm(tensor(in.inputs[0]), tensor(in.inputs[1]),
+                                  hasC ? &c : nullptr, tensor(in.outputs[0]),
+                                  ints[0] != 0, ints[1] != 0,
+                                  float(floats[0]), float(floats[1]),
+                                  compute));
+  }
+  case Kind::LocalShard: {
+    const DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
+    const auto &ints = in.attrs.ints;
+    std::vector<int64_t> offsets(x.shape.size(), 0);
+    size_t pos = 1;
+    for (size_t d = 0; d < x.shape.size(); ++d) {
+      if (pos >= ints.size() || pos + 1 + size_t(ints[pos]) > ints.size())
+        return withContext(errorf("local_shard: malformed sharding"));
+      std::vector<int> axes(ints.begin() + pos + 1,
+                            ints.begin() + pos + 1 + ints[pos]);
+      pos += 1 + ints[pos];
+      offsets[d] = exe->mesh().groupIndex(rank, axes) * y.shape[d];
+    }
+    return withContext(copyBlock(x, offsets, y, compute));
+  }
+  case Kind::Collective: {
+    if (!nccl)
+      return withContext(errorf("no communicators for a one-rank program"));
+    const auto &ints = in.attrs.ints;
+    std::vector<int> axes(ints.begin() + 1, ints.begin() + 1 + ints[0]);
+    std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
+    DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
+    cudaEvent_t ready = newEvent(), done = newEvent();
+    PARACC_CUDA(cudaEventRecord(ready, compute), op);
+    PARACC_CUDA(cudaStreamWaitEvent(comm, ready, 0), op);
+    Status st;
+    switch (in.opcode) {
+    case OpCode::AllReduce:
+      st = nccl->allReduce(axes, x, y, !extra.empty() && extra[0] == 1, comm);
+      break;
+    case OpCode::AllGather:
+      st = extra.size() == 1
+               ? nccl->allGather(axes, extra[0], x, y, staging, comm)
+               : errorf("all_gather: malformed instruction");
+      break;
+    case OpCode::ReduceScatter:
+      st = extra.size() == 1
+               ? nccl->reduceScatter(axes, extra[0], x, y, staging, comm)
+               : errorf("reduce_scatter: malformed instruction");
+      break;
+    default:
+      st = extra.size() == 2 ? nccl->allToAll(axes, extra[0], extra[1], x, y,
+                                              staging, comm)
+                             : errorf("all_to_all: malformed instruction");
+      break;
+    }
+    PARACC_RETURN_IF_ERROR(withContext(st));
+    PARACC_CUDA(cudaEventRecord(done, comm), op);
+    const auto *stage = static_cast<const uint8_t *>(staging);
+    pending.push_back({done,
+                       {range(in.inputs[0]), range(in.outputs[0]),
+                        {stage, stage + stagingBytes}},
+                       in.outputs});
+    return Status::ok();
+  }
+  }
+  return Status::ok();
+}
+
+Status GpuRank::Impl::enqueue() {
+  events.clear();
+  std::vector<Pending> pending;
+  for (const Step &s : steps)
+    PARACC_RETURN_IF_ERROR(runStep(s, pending));
+  for (const Pending &p : pending)
+    PARACC_CUDA(cudaStreamWaitEvent(compute, p.done, 0), "joining collectives");
+  return Status::ok();
+}
+
+Status GpuRank::Impl::waitForStep() {
+  PARACC_CUDA(cudaEventRecord(stepDone, compute), "ending the step");
+  auto start = std::chrono::steady_clock::now();
+  while (true) {
+    cudaError_t e = cudaEventQuery(stepDone);
+    if (e == cudaSuccess)
+      break;
+    if (e != cudaErrorNotReady)
+      return errorf("rank ", rank, ": the step failed on the GPU: ",
+                    cudaGetErrorString(e));
+    if (nccl)
+      PARACC_RETURN_IF_ERROR(nccl->asyncError());
+    double waited = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
+    if (waited > options.timeoutSeconds) {
+      if (nccl)
+        nccl->abortAll();
+      return errorf("rank ", rank, ": the step did not finish within ",
+                    options.timeoutSeconds,
+                    " s (a peer may have failed); communicators aborted");
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  return Status::ok();
+}
+
+GpuRank::GpuRank(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+GpuRank::~GpuRank() = default;
+
+StatusOr<std::unique_ptr<GpuRank>>
+GpuRank::create(std::shared_ptr<const Executable> exe, int64_t rank,
+                int device, const NcclId *ncclId, const GpuOptions &options) {
+  auto impl = std::make_unique<Impl>();
+  impl->exe = std::move(exe);
+  impl->rank = rank;
+  impl->device = device;
+  impl->options = options;
+  PARACC_RETURN_IF_ERROR(impl->setup(ncclId));
+  return std::unique_ptr<GpuRank>(new GpuRank(std::move(impl)));
+}
+
+Status GpuRank::run(const std::vector<Tensor> &inputs,
+                    std::vector<Tensor> &outputs) {
+  Impl &m = *impl_;
+  int64_t rank = m.rank;
+  const Executable &x = *m.exe;
+  if (inputs.size() != x.inputs().size())
+    return errorf("expected ", x.inputs().size(), " inputs, got ",
+                  inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    DeviceTensor t = m.tensor(x.inputs()[i].value);
+    if (inputs[i].dtype() != t.dtype || inputs[i].shape() != t.shape)
+      return errorf("input '", x.inputs()[i].name, "': expected ",
+                    dtypeName(t.dtype), shapeToString(t.shape), ", got ",
+                    inputs[i].typeString());
+    PARACC_CUDA(cudaMemcpyAsync(t.data, inputs[i].data(), t.byteSize(),
+                                cudaMemcpyHostToDevice, m.compute),
+                "input '" + x.inputs()[i].name + "'");
+  }
+  if (m.graph) {
+    PARACC_CUDA(cudaGraphLaunch(m.graph, m.compute), "launching the graph");
+  } else if (m.options.useGraph && m.graphable && m.stepsRun > 0) {
+    // Capture once the first (eager) step has set up cuBLASLt's algorithms
+    // and NCCL's connections.
+    cudaGraph_t g = nullptr;
+    PARACC_CUDA(
+        cudaStreamBeginCapture(m.compute, cudaStreamCaptureModeThreadLocal),
+        "capturing the step");
+    Status st = m.enqueue();
+    cudaError_t end = cudaStreamEndCapture(m.compute, &g);
+    PARACC_RETURN_IF_ERROR(st);
+    if (end != cudaSuccess)
+      return errorf("rank ", rank, ": capturing the step failed: ",
+                    cudaGetErrorString(end));
+    PARACC_CUDA(cudaGraphInstantiate(&m.graph, g, 0), "instantiating");
+    cudaGraphDestroy(g);
+    PARACC_CUDA(cudaGraphLaunch(m.graph, m.compute), "launching the graph");
+  } else {
+    PARACC_RETURN_IF_ERROR(m.enqueue());
+  }
+  PARACC_RETURN_IF_ERROR(m.waitForStep());
+  ++m.stepsRun;
+  outputs.clear();
+  for (const PortInfo &o : x.outputs()) {
+    DeviceTensor t = m.tensor(o.value);
+    auto h = Tensor::allocate(t.dtype, t.shape);
+    if (!h)
+      return h.status();
+    PARACC_CUDA(cudaMemcpy(h->data(), t.data, t.byteSize(),
+                           cudaMemcpyDeviceToHost),
+                "output '" + o.name + "'");
+    outputs.push_back(std::move(*h));
+  }
+  return Status::ok();
+}
+
+StatusOr<double> GpuRank::benchmark(int warmup, int iterations) {
+  Impl &m = *impl_;
+  int64_t rank = m.rank;
+  if (m.stepsRun == 0)
+    return errorf("benchmark: run a step first");
+  cudaEvent_t start, stop;
+  PARACC_CUDA(cudaEventCreate(&start), "timing");
+  PARACC_CUDA(cudaEventCreate(&stop), "timing");
+  std::vector<double> times;
+  for (int i = 0; i < warmup + iterations; ++i) {
+    PARACC_CUDA(cudaEventRecord(start, m.compute), "timing");
+    if (m.graph)
+      PARACC_CUDA(cudaGraphLaunch(m.graph, m.compute), "launching the graph");
+    else
+      PARACC_RETURN_IF_ERROR(m.enqueue());
+    PARACC_CUDA(cudaEventRecord(stop, m.compute), "timing");
+    PARACC_RETURN_IF_ERROR(m.waitForStep());
+    float ms = 0;
+    PARACC_CUDA(cudaEventElapsedTime(&ms, start, stop), "timing");
+    if (i >= warmup)
+      times.push_back(ms);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(times.begin(), times.end());
+  return times.empty() ? 0.0 : times[times.size() / 2];
+}
+
+Status GpuRank::gatherOutputs(const std::vector<Tensor> &local,
+                              std::vector<Tensor> &global) {
+  Impl &m = *impl_;
+  const Executable &x = *m.exe;
+  const Mesh &mesh = x.mesh();
+  global.clear();
+  if (mesh.numRanks() == 1) {
+    global = local;
+    return Status::ok();
+  }
+  // Every rank's shards reach rank 0 over the world communicator.
+  int64_t n = mesh.numRanks();
+  for (size_t i = 0; i < x.outputs().size(); ++i) {
+    const PortInfo &o = x.outputs()[i];
+    DeviceTensor t = m.tensor(o.value);
+    void *recv = nullptr;
+    int64_t rank = m.rank;
+    if (rank == 0)
+      PARACC_CUDA(cudaMalloc(&recv, t.byteSize() * size_t(n)),
+                  "gathering outputs");
+    Status st = m.nccl->gatherToRoot(t, recv, m.compute);
+    if (st)
+      st = m.waitForStep();
+    if (st && rank == 0) {
+      auto out = Tensor::allocate(o.globalType.dtype, o.globalType.shape);
+      std::vector<uint8_t> host(t.byteSize() * size_t(n));
+      cudaError_t e = cudaMemcpy(host.data(), recv, host.size(),
+                                 cudaMemcpyDeviceToHost);
+      if (!out)
+        st = out.status();
+      else if (e != cudaSuccess)
+        st = errorf("rank 0: gathering outputs: ", cudaGetErrorString(e));
+      for (int64_t r = 0; st && r < n; ++r) {
+        Tensor shard =
+            Tensor::borrow(t.dtype, t.shape, host.data() + r * t.byteSize());
+        st = insertBlock(*out, shard,
+                         shardOffsets(t.shape, o.sharding, mesh, r));
+      }
+      if (st)
+        global.push_back(std::move(*out));
+    }
+    if (recv)
+      cudaFree(recv);
+    PARACC_RETURN_IF_ERROR(st);
+  }
+  return Status::ok();
+}
+
+std::string GpuRank::summary() const {
+  const Impl &m = *impl_;
+  std::ostringstream os;
+  os << "rank " << m.rank << " on GPU " << m.device << ": arena "
+     << m.arenaBytes / (1 << 20) << " MiB, weights and constants "
+     << m.persistentBytes / (1 << 20) << " MiB, staging "
+     << m.stagingBytes / (1 << 20) << " MiB; " << m.counts[int(Kind::Kernel)]
+     << " kernels, "
+     << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
+            m.counts[int(Kind::Gemm)]
+     << " cuBLASLt products, " << m.counts[int(Kind::Collective)]
+     << " collectives, " << m.counts[int(Kind::Cpu)] << " CPU fallbacks; "
+     << (m.graph ? "CUDA graph" : "eager");
+  return os.str();
+}
