@@ -40,6 +40,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="output the scalar next-token loss instead of logits")
     p.add_argument("--external-data", action="store_true", default=None,
                    help="store all initializers in model.onnx.data")
+    p.add_argument("--shape-only", action="store_true", default=None,
+                   help="initializers without data and no reference outputs: a "
+                        "graph for paracc --random-weights (benchmarks)")
     p.add_argument("--out", type=Path, required=True)
     return p.parse_args(argv)
 

@@ -43,6 +43,15 @@ class GraphBuilder:
         self.initializers.append(numpy_helper.from_array(array, name))
         return name
 
+    def param_shape(self, name: str, dims: list[int]) -> str:
+        """Add a float32 initializer with a shape and no data (shape-only models)."""
+        tensor = onnx.TensorProto()
+        tensor.name = name
+        tensor.data_type = onnx.TensorProto.FLOAT
+        tensor.dims.extend(dims)
+        self.initializers.append(tensor)
+        return name
+
     def const(self, value, dtype=np.int64) -> str:
         """Emit a Constant node holding ``value`` (a scalar or a list)."""
         out = self._fresh("val")

@@ -2,7 +2,7 @@
 
 from dataclasses import asdict, dataclass, replace
 
-ARCHS = ("gpt2", "llama")
+ARCHS = ("gpt", "gpt2", "llama")
 OPSETS = (17, 18, 19, 20, 21)
 DEFAULT_OPSET = 20
 
@@ -13,6 +13,11 @@ PRESETS = {
                             vocab=128, seq=16, batch=2),
     "llama-small-test": dict(arch="llama", layers=2, hidden=64, heads=4,
                              kv_heads=2, ffn=128, vocab=128, seq=16, batch=2),
+    "gpt-small-test": dict(arch="gpt", layers=2, hidden=64, heads=4,
+                           vocab=128, seq=16, batch=2),
+    # The PyTorch peer's benchmark model (shared/peers/bench_torch.py).
+    "gpt-406m": dict(arch="gpt", layers=24, hidden=1024, heads=16,
+                     vocab=50304, seq=1024, batch=8, max_pos=1024),
 }
 
 
@@ -42,6 +47,7 @@ class ModelConfig:
     dtype: str = "float32"
     gelu: str = "tanh-pattern"
     linear: str = "matmul"
+    shape_only: bool = False
 
     @property
     def head_dim(self) -> int:
@@ -84,7 +90,8 @@ class ModelConfig:
                 "--gelu op needs opset >= 20 (Gelu was added in opset 20)")
         require(self.gelu == "tanh-pattern" or self.arch == "gpt2",
                 "--gelu applies to gpt2 only (llama uses SwiGLU)")
-        if self.arch == "gpt2":
-            require(self.kv_heads == self.heads, "gpt2 has no grouped-query attention")
+        if self.arch in ("gpt", "gpt2"):
+            require(self.kv_heads == self.heads,
+                    f"{self.arch} has no grouped-query attention")
         else:
             require(self.head_dim % 2 == 0, "rotary embedding needs an even head_dim")

@@ -6,10 +6,10 @@ import numpy as np
 import onnx
 import onnxruntime
 
-from . import gpt2, io, llama
+from . import gpt, gpt2, io, llama
 from .config import ModelConfig
 
-BUILDERS = {"gpt2": gpt2.build, "llama": llama.build}
+BUILDERS = {"gpt": gpt.build, "gpt2": gpt2.build, "llama": llama.build}
 
 
 def make_inputs(cfg: ModelConfig) -> dict[str, np.ndarray]:
@@ -33,6 +33,11 @@ def generate(cfg: ModelConfig, out_dir: Path) -> dict[str, np.ndarray]:
     """
     cfg = cfg.resolved()
     path = io.save_model(BUILDERS[cfg.arch](cfg), out_dir, cfg.external_data)
+    if cfg.shape_only:
+        # Initializers without data: a graph for compiling with random
+        # weights (paracc --random-weights); nothing to run or check here.
+        io.write_config(out_dir, cfg.to_json())
+        return {}
     io.check_model(path)
     inputs = make_inputs(cfg)
     outputs = io.run_onnxruntime(path, inputs)

@@ -50,7 +50,7 @@ class CausalMask:
 def start(cfg: ModelConfig) -> tuple[Ctx, str, str | None]:
     """Create the context and declare the inputs: input_ids and, with --loss, labels."""
     b = GraphBuilder(cfg.opset, f"{cfg.arch}_modelgen")
-    ctx = Ctx(b, WeightInit(b, cfg.seed), cfg)
+    ctx = Ctx(b, WeightInit(b, cfg.seed, cfg.shape_only), cfg)
     shape = [cfg.batch, cfg.seq]
     input_ids = b.input("input_ids", INT64, shape)
     labels = b.input("labels", INT64, shape) if cfg.loss else None

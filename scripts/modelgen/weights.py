@@ -13,13 +13,22 @@ from .builder import GraphBuilder
 class WeightInit:
     """Draws parameters from one numpy Generator and registers them as initializers."""
 
-    def __init__(self, builder: GraphBuilder, seed: int):
-        """Use ``numpy.random.default_rng(seed)`` for every parameter, in creation order."""
+    def __init__(self, builder: GraphBuilder, seed: int, shape_only: bool = False):
+        """Use ``numpy.random.default_rng(seed)`` for every parameter, in creation order.
+
+        With ``shape_only`` the initializers carry their shapes but no data.
+        """
         self.builder = builder
         self.rng = np.random.default_rng(seed)
+        self.shape_only = shape_only
+        if shape_only:
+            # No draws: a fake generator whose arrays are zero-strided views.
+            self.rng = _ShapeOnly()
 
     def _add(self, name: str, values: np.ndarray) -> str:
         """Register ``values`` as float32 initializer ``name``."""
+        if self.shape_only:
+            return self.builder.param_shape(name, list(values.shape))
         return self.builder.param(name, values.astype(np.float32))
 
     def matrix(self, name: str, fan_in: int, fan_out: int) -> str:
@@ -37,3 +46,12 @@ class WeightInit:
     def norm_weight(self, name: str, size: int) -> str:
         """A normalisation scale: ones with N(0, 0.1^2) noise."""
         return self._add(name, 1.0 + 0.1 * self.rng.standard_normal(size))
+
+
+class _ShapeOnly:
+    """Stands in for a numpy Generator when only shapes are wanted."""
+
+    def standard_normal(self, shape) -> np.ndarray:
+        """A zero-strided array of the shape (no memory, no draws)."""
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        return np.broadcast_to(np.float32(0), shape)
