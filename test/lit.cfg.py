@@ -21,6 +21,9 @@ tool_dirs = [config.paracc_tools_dir, config.llvm_tools_dir]
 tools = ["paracc", "paracc-opt", "paracc-translate", "paracc-run", "not",
          "count", "split-file"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# Also on PATH, so `not` and `split-file` work at the start of a RUN line.
+for tool_dir in reversed(tool_dirs):
+    llvm_config.with_environment("PATH", tool_dir, append_path=True)
 
 # %python is lit's own interpreter (standard library only); %pyref has numpy,
 # onnx and onnxruntime for independent references.

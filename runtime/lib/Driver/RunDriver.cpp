@@ -743,6 +743,25 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
     }
     expected = std::move(*outputs);
   }
+  // Names given with --input must be program inputs, each at most once;
+  // test-data tensors keep the looser positional fallback.
+  for (size_t i = 0; i < request.inputFiles.size(); ++i) {
+    const std::string &name = request.inputFiles[i].first;
+    if (name.empty())
+      continue;
+    bool known = false;
+    for (const auto &port : exe->inputs())
+      known |= port.name == name;
+    if (!known) {
+      err << "error: the program has no input named '" << name << "'\n";
+      return kExitError;
+    }
+    for (size_t j = 0; j < i; ++j)
+      if (request.inputFiles[j].first == name) {
+        err << "error: input '" << name << "' is given twice\n";
+        return kExitError;
+      }
+  }
   auto files = readInputFiles(request.inputFiles);
   if (!files) {
     err << "error: " << files.status().message() << "\n";
