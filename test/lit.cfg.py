@@ -33,6 +33,7 @@ config.substitutions.append(
 config.substitutions.append(
     ("%paracc_run_bin", os.path.join(config.paracc_tools_dir, "paracc-run")))
 config.substitutions.append(("%src_root", config.paracc_src_root))
+config.substitutions.append(("%obj_root", config.paracc_obj_root))
 config.substitutions.append(("%shared", config.shared_dir))
 config.substitutions.append(
     ("%modelgen", config.python_executable + " -m modelgen"))

@@ -1,13 +1,17 @@
 //===- MatMul.cpp - MatMul and Gemm kernels -------------------------------===//
 //
 // f32/f64 go to BLAS; f16/bf16 are widened to f32, multiplied by sgemm and
-// rounded back; integer types use plain wrapping loops.
+// rounded back; integer types use plain wrapping loops. A runtime built
+// without BLAS (PARACC_CPU_BLAS=OFF, e.g. a GPU machine without
+// libopenblas-dev) multiplies floats with plain loops too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cpu/KernelUtil.h"
 
+#ifdef PARACC_HAVE_CBLAS
 #include <cblas.h>
+#endif
 
 #include <algorithm>
 #include <climits>
@@ -35,6 +39,17 @@ void gemm2d(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
               beta == 0.0 ? T(0) : static_cast<T>(beta * c[i * ldc + j]);
       return;
     }
+#ifndef PARACC_HAVE_CBLAS
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0;
+        for (int64_t p = 0; p < k; ++p)
+          sum += double(transA ? a[p * lda + i] : a[i * lda + p]) *
+                 double(transB ? b[j * ldb + p] : b[p * ldb + j]);
+        T &out = c[i * ldc + j];
+        out = static_cast<T>(alpha * sum + (beta == 0.0 ? 0.0 : beta * out));
+      }
+#else
     const CBLAS_TRANSPOSE ta = transA ? CblasTrans : CblasNoTrans;
     const CBLAS_TRANSPOSE tb = transB ? CblasTrans : CblasNoTrans;
     if constexpr (std::is_same_v<T, float>)
@@ -48,6 +63,7 @@ void gemm2d(bool transA, bool transB, int64_t m, int64_t n, int64_t k,
                   static_cast<int>(n), static_cast<int>(k), alpha, a,
                   static_cast<int>(lda), b, static_cast<int>(ldb), beta, c,
                   static_cast<int>(ldc));
+#endif
   } else {
     (void)alpha;
     (void)beta;
