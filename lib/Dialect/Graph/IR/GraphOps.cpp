@@ -2,7 +2,8 @@
 //
 // Type inference, verifiers and folders of the graph dialect's operations.
 // Each check carries the name of its constraint in a comment; the negative
-// lit test for it is test/Dialect/Graph/invalid.mlir.
+// lit test for it is test/Dialect/Graph/invalid.mlir (for graph.attention and
+// graph.linear, attention-linear-invalid.mlir).
 //
 //===----------------------------------------------------------------------===//
 

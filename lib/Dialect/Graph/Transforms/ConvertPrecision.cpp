@@ -33,6 +33,8 @@ struct ConvertPrecisionPass
           << type << "'";
       return signalPassFailure();
     }
+    if (func.isExternal())
+      return;
     auto convert = [&](Type t) -> Type {
       auto ranked = dyn_cast<RankedTensorType>(t);
       if (ranked && ranked.getElementType().isF32())
@@ -40,11 +42,18 @@ struct ConvertPrecisionPass
       return t;
     };
     Block &body = func.getBody().front();
-    // Constants: convert their values (round to nearest even).
+    // Constants: convert their values (round to nearest even); a value that
+    // is not dense (dense_resource) stays f32 and is cast.
     func.walk([&](ConstantOp c) {
-      auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-      if (!dense || !dense.getElementType().isF32())
+      if (!c.getType().getElementType().isF32())
         return;
+      auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
+      if (!dense) {
+        b.setInsertionPointAfter(c);
+        auto cast = CastOp::create(b, c.getLoc(), convert(c.getType()), c);
+        c.getResult().replaceAllUsesExcept(cast, cast);
+        return;
+      }
       const auto &sem = target.getFloatSemantics();
       auto converted = dense.mapValues(target, [&](const APFloat &v) {
         APFloat f = v;

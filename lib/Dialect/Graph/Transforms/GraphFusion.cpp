@@ -1,9 +1,9 @@
 //===- GraphFusion.cpp - Fuse exporter patterns into graph ops -*- C++ -*-===//
 //
-// Exporters decompose RMSNorm, SiLU and GELU into elementwise ops; the
-// compiler wants them whole (one kernel, one sharding decision). Each
-// pattern below matches one decomposed form and checks every constant it
-// relies on, so a look-alike with other constants is left alone.
+// Exporters decompose RMSNorm, SiLU, GELU and attention into elementwise
+// ops and matmuls; the compiler wants them whole (one kernel, one sharding
+// decision). Each pattern below matches one decomposed form and checks every
+// constant it relies on, so a look-alike with other constants is left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -343,7 +343,9 @@ struct ReshapeTransposeReshapePattern : OpRewritePattern<ReshapeOp> {
 
 /// Whether a constant mask of `scoresShape` broadcast is causal: 0 (or true)
 /// where key j <= i + sk - sq, very negative (or false) elsewhere, the same
-/// for every leading index.
+/// for every leading index. With sq > sk the first rows see no key: the
+/// exporters' finite fill gives them a uniform softmax where the causal flag
+/// gives zeros, so such a mask is not causal here.
 static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
                          bool boolean) {
   auto type = cast<RankedTensorType>(mask.getType());
@@ -352,7 +354,7 @@ static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
     return false;
   int64_t sq = scores[r - 2], sk = scores[r - 1];
   if (type.getDimSize(type.getRank() - 2) != sq ||
-      type.getDimSize(type.getRank() - 1) != sk)
+      type.getDimSize(type.getRank() - 1) != sk || sq == 0 || sq > sk)
     return false;
   int64_t slices = type.getNumElements() / (sq * sk);
   SmallVector<double> values;
@@ -376,6 +378,24 @@ static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
   return true;
 }
 
+/// Whether every row (last dim) of a bool mask keeps a key. A row that keeps
+/// none is a uniform softmax (finite fill) or NaN in where(mask, s, fill),
+/// not the zeros of graph.attention's fully masked row.
+static bool everyRowVisible(DenseElementsAttr mask) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  int64_t row = type.getRank() ? type.getShape().back() : 1, seen = 0;
+  bool visible = false;
+  for (bool b : mask.getValues<bool>()) {
+    visible |= b;
+    if (++seen % row == 0) {
+      if (!visible)
+        return false;
+      visible = false;
+    }
+  }
+  return true;
+}
+
 /// matmul(softmax(mask(scale * matmul(q, transpose(k)))), v), with the
 /// exporters' variants (scale on q and k, division, where-masks, a NaN
 /// guard after the softmax), becomes graph.attention.
@@ -391,13 +411,14 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
           p = guard.getB();
     auto softmax = p.getDefiningOp<SoftmaxOp>();
     auto pType = cast<RankedTensorType>(p.getType());
-    if (!softmax || softmax.getAxis() != pType.getRank() - 1 ||
+    if (!softmax || int64_t(softmax.getAxis()) != pType.getRank() - 1 ||
         pType.getRank() < 3)
       return failure();
     Value s = softmax.getX();
     Type elem = pType.getElementType();
     double scale = 1.0;
     Value mask;
+    DenseElementsAttr whereMask; // made an additive mask once matched
     bool causal = false;
     // The mask, outermost.
     if (auto add = s.getDefiningOp<AddOp>()) {
@@ -420,21 +441,12 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
       if (!dense || !fill || !(*fill <= -1e9) ||
           where.getA().getType() != where.getType())
         return failure();
-      if (isCausalMask(dense, pType.getShape(), true)) {
+      if (isCausalMask(dense, pType.getShape(), true))
         causal = true;
-      } else {
-        // where(c, s, -inf) = s + (c ? 0 : -inf)
-        auto condType = cast<RankedTensorType>(dense.getType());
-        SmallVector<APFloat> values;
-        const auto &sem = cast<FloatType>(elem).getFloatSemantics();
-        for (bool b : dense.getValues<bool>())
-          values.push_back(b ? APFloat::getZero(sem)
-                             : APFloat::getInf(sem, /*Negative=*/true));
-        rewriter.setInsertionPoint(pv);
-        mask = ConstantOp::create(
-            rewriter, pv.getLoc(),
-            DenseElementsAttr::get(condType.clone(elem), values));
-      }
+      else if (everyRowVisible(dense))
+        whereMask = dense;
+      else
+        return failure();
       s = where.getA();
     }
     // Scales.
@@ -465,8 +477,9 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
       }
     };
     peelScale(s);
+    // Neither the mask nor the NaN guard may broadcast the scores.
     auto qk = s.getDefiningOp<MatMulOp>();
-    if (!qk)
+    if (!qk || qk.getType() != pv.getLhs().getType())
       return failure();
     Value q = qk.getLhs(), kt = qk.getRhs();
     peelScale(q);
@@ -476,6 +489,8 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
       return failure();
     ArrayRef<int64_t> perm = transpose.getPerm();
     int64_t r = perm.size();
+    if (r < 2)
+      return failure();
     for (int64_t d = 0; d < r - 2; ++d)
       if (perm[d] != d)
         return failure();
@@ -492,6 +507,19 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
       return failure();
     if (mask && cast<RankedTensorType>(mask.getType()).getElementType() != elem)
       return failure();
+    if (whereMask) {
+      // where(c, s, fill) = s + (c ? 0 : -inf) when every row keeps a key.
+      auto condType = cast<RankedTensorType>(whereMask.getType());
+      SmallVector<APFloat> values;
+      const auto &sem = cast<FloatType>(elem).getFloatSemantics();
+      for (bool b : whereMask.getValues<bool>())
+        values.push_back(b ? APFloat::getZero(sem)
+                           : APFloat::getInf(sem, /*Negative=*/true));
+      rewriter.setInsertionPoint(pv);
+      mask = ConstantOp::create(
+          rewriter, pv.getLoc(),
+          DenseElementsAttr::get(condType.clone(elem), values));
+    }
     rewriter.replaceOpWithNewOp<AttentionOp>(
         pv, pv.getType(), q, k, v, mask, rewriter.getF64FloatAttr(scale),
         rewriter.getBoolAttr(causal));

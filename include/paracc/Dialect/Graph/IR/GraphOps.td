@@ -3,7 +3,8 @@
 // Operations of the graph dialect. Each op documents its semantics; shape
 // and type rules are checked by type inference (ops with InferTypeOpAdaptor)
 // or by an explicit verifier, and each rule has a negative lit test in
-// test/Dialect/Graph/invalid.mlir.
+// test/Dialect/Graph/invalid.mlir (attention-linear-invalid.mlir for
+// graph.attention and graph.linear).
 //
 //===----------------------------------------------------------------------===//
 

@@ -42,7 +42,17 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
     - SiLU: `x * sigmoid(x)` becomes `graph.silu`;
     - GELU (tanh form): `0.5 x (1 + tanh(0.79788456 (x + 0.044715 x^3)))`
       becomes `graph.gelu {approximate = "tanh"}`;
-    - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`.
+    - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`;
+    - `reshape(transpose(reshape(x)))` where the inner reshape merges the
+      leading dims, the transpose keeps the merged dim first and the outer
+      reshape splits it back becomes one `graph.transpose` of `x` (GPT-2's
+      export of `k.transpose(-1, -2)`);
+    - attention: `softmax(q k^T * scale [+ mask | where(mask)]) v`, with the
+      scale on the product or split over q and k^T, and an optional NaN
+      guard, becomes `graph.attention`. A constant lower-triangular mask sets
+      `causal` and is dropped; any other mask stays an operand. A `where`
+      mask is turned into an additive one only if every query row sees at
+      least one key, so that the fused op gives the original result.
 
     Before:
     ```mlir
