@@ -13,7 +13,7 @@ cmake --build build -j "$JOBS" --target check-paracc
 echo "== runtime under ASan/UBSan"
 if [ ! -f build-asan/build.ninja ]; then
   cmake -S runtime -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPARACC_SANITIZE=ON -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+    -DPARACC_SANITIZE=ON -DPARACC_ENABLE_CUDA=OFF -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 fi
 cmake --build build-asan -j "$JOBS"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1

@@ -34,8 +34,17 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import onnx, onnxruntime,
 fi
 
 JOBS=${PARACC_JOBS:-$(nproc)}
+# The CUDA backend is built when the toolkit is there (it runs on GPU
+# machines; without a GPU its tests are skipped); otherwise CPU only.
+CUDA_ARGS=()
+NVCC=$(command -v nvcc || ls /usr/local/cuda/bin/nvcc 2>/dev/null || true)
+if [ -n "$NVCC" ]; then
+  CUDA_ARGS=(-DCMAKE_CUDA_COMPILER="$NVCC" -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+else
+  echo "setup: no CUDA toolkit (nvcc): building the CPU backend only"
+fi
 if [ ! -f build/build.ninja ]; then
-  cmake -S . -B build -G Ninja \
+  cmake -S . -B build -G Ninja "${CUDA_ARGS[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \

@@ -26,12 +26,14 @@ void mlir::paracc::buildDistributePipeline(
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
-  pm.addPass(dist::createDataParallelPass({options.dpAxis}));
+  pm.addPass(
+      dist::createDataParallelPass({options.dpAxis, options.microbatchAxis}));
   pm.addPass(dist::createPropagateShardingPass());
   pm.addPass(dist::createPartitionPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
+  pm.addPass(dist::createInterleaveMicrobatchesPass({options.microbatchAxis}));
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,

@@ -99,6 +99,8 @@ static std::pair<std::string, std::string> sourceOf(Value v) {
 
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
+  if (auto n = module->getAttrOfType<IntegerAttr>(dist::kMicrobatchesAttrName))
+    r.microbatches = n.getInt();
   dist::MeshAttr mesh = dist::getMesh(module);
   if (mesh) {
     r.numRanks = mesh.getNumRanks();
@@ -149,7 +151,8 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
           r.parameterBytes += bytesOf(w.getType());
         continue;
       }
-      if (auto role = op->getAttrOfType<StringAttr>("dist.tp_role")) {
+      auto role = op->getAttrOfType<StringAttr>("dist.tp_role");
+      if (role && !op->hasAttr("dist.microbatch")) {
         g::WeightOp w = weightOf(op);
         std::string name = weightLabel(w);
         auto reason = op->getAttrOfType<StringAttr>("dist.tp_reason");
@@ -252,6 +255,10 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   for (const auto &a : r.axes)
     os << ", " << a.name << "=" << a.size;
   os << " (row-major: the last axis varies fastest)\n";
+  if (r.microbatches > 1)
+    os << "  micro-batches: " << r.microbatches
+       << " per rank, interleaved: one's collectives overlap the next one's "
+          "compute (decisions below are listed once)\n";
   for (const auto &a : r.axes) {
     os << "  " << a.name << " groups:";
     for (const auto &g : a.groups) {
@@ -384,6 +391,7 @@ static llvm::json::Object toJson(const ExplainReport &r) {
         {"where", c.source}});
   return llvm::json::Object{
       {"num_ranks", r.numRanks},
+      {"microbatches", r.microbatches},
       {"axes", std::move(axes)},
       {"decisions", std::move(decisions)},
       {"collectives", std::move(collectives)},

@@ -86,6 +86,11 @@ static cl::opt<std::string>
 static cl::opt<bool> sequenceParallel(
     "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
     cl::cat(category));
+static cl::opt<int64_t> microbatches(
+    "microbatches",
+    cl::desc("Split each rank's batch into N interleaved micro-batches so "
+             "that one's collectives overlap another's compute"),
+    cl::init(1), cl::cat(category));
 static cl::opt<std::string>
     ranksAs("ranks-as",
             cl::desc("Run the CPU ranks as 'threads' (default) or "
@@ -308,6 +313,8 @@ int main(int argc, char **argv) {
   dist::registerGraphShardingRules(registry);
   context.appendDialectRegistry(registry);
   context.loadAllAvailableDialects();
+  // Errors name the op and its location; the whole op adds nothing.
+  context.printOpOnDiagnostic(false);
 
   WeightStore weights;
   weights.randomFill = randomWeights;
@@ -344,6 +351,20 @@ int main(int argc, char **argv) {
     llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
                     "--mesh (e.g. --mesh tp4 --sp)\n";
     return prt::kExitError;
+  }
+  if (microbatches < 1 || microbatches > 64) {
+    llvm::errs() << "paracc: error: --microbatches must be in [1, 64]\n";
+    return prt::kExitError;
+  }
+  if (microbatches > 1) {
+    if (axisNames.empty()) {
+      llvm::errs() << "paracc: error: --microbatches overlaps collectives "
+                      "with compute and needs a --mesh\n";
+      return prt::kExitError;
+    }
+    // A virtual last mesh axis; paracc-interleave-microbatches removes it.
+    axisNames.push_back("mb");
+    axisSizes.push_back(microbatches);
   }
   bool wantExplain = explain || !explainJson.empty();
   std::optional<ExplainReport> baseline;

@@ -29,10 +29,16 @@ struct DistributePipelineOptions
   Option<std::string> dpAxis{*this, "dp-axis",
                              llvm::cl::desc("Data-parallel mesh axis"),
                              llvm::cl::init("dp")};
+  Option<std::string> microbatchAxis{
+      *this, "microbatch-axis",
+      llvm::cl::desc("Virtual last mesh axis of interleaved micro-batches "
+                     "(none when the mesh does not have it)"),
+      llvm::cl::init("mb")};
 };
 
 /// Shards the module over its `dist.mesh`: tensor parallelism (and sequence
-/// parallelism), data parallelism, propagation, partitioning, clean-up.
+/// parallelism), data parallelism, propagation, partitioning, clean-up, and,
+/// when the mesh ends with the micro-batch axis, interleaved micro-batches.
 void buildDistributePipeline(OpPassManager &pm,
                              const DistributePipelineOptions &options);
 

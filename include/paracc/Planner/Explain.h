@@ -42,6 +42,8 @@ struct ExplainReport {
   };
   std::vector<Axis> axes;
   int64_t numRanks = 1;
+  /// Interleaved micro-batches per rank (paracc-interleave-microbatches).
+  int64_t microbatches = 1;
   std::vector<Decision> decisions;
   std::vector<Collective> collectives;
   int64_t parameterBytes = 0;

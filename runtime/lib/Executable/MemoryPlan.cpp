@@ -68,6 +68,28 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
         end[g] = std::max(end[g], i);
       }
   }
+  // A collective runs on its own stream: its operand stays reserved until
+  // the first instruction that reads its result (the runtime joins the
+  // streams there), so that compute in between can overlap it instead of
+  // waiting to reuse the operand's bytes.
+  std::vector<int64_t> firstUse(n, -1);
+  for (int64_t i = last - 1; i >= 0; --i)
+    for (int32_t v : instrs[i].inputs)
+      firstUse[v] = i;
+  for (int64_t i = 0; i < last; ++i) {
+    OpCode op = instrs[i].opcode;
+    if (op != OpCode::AllReduce && op != OpCode::AllGather &&
+        op != OpCode::ReduceScatter && op != OpCode::AllToAll)
+      continue;
+    int64_t join = i;
+    for (int32_t v : instrs[i].outputs)
+      join = std::max(join, firstUse[v]);
+    for (int32_t v : instrs[i].inputs)
+      if (arenaValues[v]) {
+        int32_t g = groups.find(v);
+        end[g] = std::max(end[g], join);
+      }
+  }
   // Program inputs are defined before the first instruction.
   for (size_t v = 0; v < n; ++v)
     if (arenaValues[v] && !defined[v]) {

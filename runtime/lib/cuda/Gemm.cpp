@@ -6,11 +6,18 @@
 // our Y (ld N). A bias on Y's last dim is then a bias on D's rows, which is
 // what cuBLASLt's bias epilogue adds.
 //
+// The algorithm for a shape is chosen once: the heuristic's best
+// kTuneCandidates are timed on the first call's operands and the fastest is
+// kept (PARACC_GEMM_TUNE=0 takes the heuristic's first instead).
+//
 //===----------------------------------------------------------------------===//
 
 #include "cuda/Gemm.h"
 
 #include <cuda_runtime.h>
+
+#include <cstdlib>
+#include <string>
 
 using namespace paracc::rt;
 using namespace paracc::rt::cuda;
@@ -48,6 +55,8 @@ GemmEngine::create(size_t workspaceBytes, bool allowTf32) {
   }
   e->workspaceBytes_ = workspaceBytes;
   e->allowTf32_ = allowTf32;
+  const char *tune = std::getenv("PARACC_GEMM_TUNE");
+  e->tune_ = !(tune && std::string(tune) == "0");
   return e;
 }
 
@@ -206,20 +215,77 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
     PARACC_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
         pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes_,
         sizeof(workspaceBytes_)));
-    cublasLtMatmulHeuristicResult_t result{};
+    cublasLtMatmulHeuristicResult_t results[kTuneCandidates] = {};
     int found = 0;
     cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(
-        handle_, desc, la, lb, ld, ld, pref, 1, &result, &found);
+        handle_, desc, la, lb, ld, ld, pref, tune_ ? kTuneCandidates : 1,
+        results, &found);
     cublasLtMatmulPreferenceDestroy(pref);
     if (s != CUBLAS_STATUS_SUCCESS || found == 0)
       return errorf("matmul: cuBLASLt has no algorithm for m=", p.m, " n=",
                     p.n, " k=", p.k, " batch=", p.batch);
-    it = algos_.emplace(key, result.algo).first;
+    int best = 0;
+    // Time the candidates on the real operands, unless D is also an input
+    // (beta * C) or the stream is being captured into a graph.
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    cudaStreamIsCapturing(stream, &capture);
+    if (found > 1 && !p.hasC && capture == cudaStreamCaptureStatusNone) {
+      auto timed = timeCandidates(desc, la, lb, ld, a, b, d, alpha, beta,
+                                  results, found, stream);
+      if (!timed)
+        return timed.status();
+      best = *timed;
+    }
+    it = algos_.emplace(key, results[best].algo).first;
   }
   PARACC_CUBLAS(cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, d,
                                ld, d, ld, &it->second, workspace_,
                                workspaceBytes_, stream));
   return Status::ok();
+}
+
+StatusOr<int> GemmEngine::timeCandidates(
+    cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la,
+    cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t ld, const void *a,
+    const void *b, void *d, float alpha, float beta,
+    const cublasLtMatmulHeuristicResult_t *candidates, int count,
+    cudaStream_t stream) {
+  cudaEvent_t start = nullptr, stop = nullptr;
+  if (cudaEventCreate(&start) != cudaSuccess ||
+      cudaEventCreate(&stop) != cudaSuccess) {
+    cudaEventDestroy(start);
+    return errorf("matmul: cudaEventCreate failed while tuning");
+  }
+  int best = 0;
+  float bestMs = 0;
+  for (int i = 0; i < count; ++i) {
+    float ms = 0;
+    bool ok = true;
+    // One untimed run, then kTuneRepeats timed ones.
+    for (int r = 0; r <= kTuneRepeats && ok; ++r) {
+      if (r == 1)
+        cudaEventRecord(start, stream);
+      ok = cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, d, ld,
+                          d, ld, &candidates[i].algo, workspace_,
+                          workspaceBytes_, stream) == CUBLAS_STATUS_SUCCESS;
+    }
+    cudaEventRecord(stop, stream);
+    if (cudaEventSynchronize(stop) != cudaSuccess) {
+      cudaEventDestroy(start);
+      cudaEventDestroy(stop);
+      return errorf("matmul: a kernel failed while tuning: ",
+                    cudaGetErrorString(cudaGetLastError()));
+    }
+    if (!ok || cudaEventElapsedTime(&ms, start, stop) != cudaSuccess)
+      continue;
+    if (i == 0 || ms < bestMs) {
+      best = i;
+      bestMs = ms;
+    }
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return best;
 }
 
 Status GemmEngine::matmul(const DeviceTensor &a, const DeviceTensor &b,

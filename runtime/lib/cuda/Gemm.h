@@ -62,7 +62,21 @@ private:
              const void *bias, float alpha, float beta,
              cudaStream_t stream);
 
+  /// Index of the fastest of `count` algorithms on these operands.
+  StatusOr<int> timeCandidates(cublasLtMatmulDesc_t desc,
+                               cublasLtMatrixLayout_t la,
+                               cublasLtMatrixLayout_t lb,
+                               cublasLtMatrixLayout_t ld, const void *a,
+                               const void *b, void *d, float alpha,
+                               float beta,
+                               const cublasLtMatmulHeuristicResult_t *candidates,
+                               int count, cudaStream_t stream);
+
+  static constexpr int kTuneCandidates = 8;
+  static constexpr int kTuneRepeats = 3;
+
   cublasLtHandle_t handle_ = nullptr;
+  bool tune_ = true;
   void *workspace_ = nullptr;
   size_t workspaceBytes_ = 0;
   bool allowTf32_ = false;

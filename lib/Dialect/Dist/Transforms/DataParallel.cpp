@@ -21,24 +21,38 @@ struct DataParallelPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MeshAttr mesh = getMesh(module);
-    if (!mesh || mesh.getAxisSize(axis) <= 1)
+    if (!mesh)
       return;
-    StringAttr dp = StringAttr::get(&getContext(), axis);
+    // The batch is split over dp, then over the micro-batches within it.
+    SmallVector<StringAttr> axes;
+    int64_t parts = 1;
+    for (StringRef name : {StringRef(axis), StringRef(microbatchAxis)})
+      if (!name.empty() && mesh.getAxisSize(name) > 1) {
+        axes.push_back(StringAttr::get(&getContext(), name));
+        parts *= mesh.getAxisSize(name);
+      }
+    if (axes.empty())
+      return;
     for (auto func : module.getOps<func::FuncOp>()) {
       for (BlockArgument arg : func.getArguments()) {
         auto type = dyn_cast<RankedTensorType>(arg.getType());
         if (!type || type.getRank() == 0)
           continue;
-        if (type.getDimSize(0) % mesh.getAxisSize(axis) != 0) {
+        if (type.getDimSize(0) % parts != 0) {
           // The batch must divide: a data-parallel plan that replicates an
           // input would silently do the same work on every rank.
-          func.emitError("input ")
-              << arg.getArgNumber() << " has batch dim 0 of size "
-              << type.getDimSize(0) << ", which does not divide over mesh axis '"
-              << axis << "' of size " << mesh.getAxisSize(axis);
+          InFlightDiagnostic diag = func.emitError("input ");
+          diag << arg.getArgNumber() << " has batch dim 0 of size "
+               << type.getDimSize(0) << ", which does not divide over ";
+          if (axes.size() == 1 && axes[0].getValue() == axis)
+            diag << "mesh axis '" << axis << "' of size " << parts;
+          else
+            diag << parts << " (" << mesh.getAxisSize(axis)
+                 << " data-parallel ranks x "
+                 << mesh.getAxisSize(microbatchAxis) << " micro-batches)";
           return signalPassFailure();
         }
-        annotateDim(arg, 0, {dp});
+        annotateDim(arg, 0, axes);
       }
     }
   }

@@ -119,22 +119,32 @@ bool Propagator::visit(Operation *op) {
     if (factors.empty())
       continue;
     const DimState &state = stateOf(src.value)[src.dim];
-    auto split = distributeAxes(rule, factors, state.axes, mesh);
+    // The source's axes, or failing that their longest major prefix: a
+    // dimension split over {dp, tp} can still give the op its dp part when
+    // tp is taken elsewhere in the op.
+    auto fits = [&](ArrayRef<StringAttr> prefix)
+        -> FailureOr<SmallVector<AxisList>> {
+      auto split = distributeAxes(rule, factors, prefix, mesh);
+      if (failed(split))
+        return failure();
+      for (auto [i, f] : llvm::enumerate(factors)) {
+        const AxisList &axes = (*split)[i];
+        if (!axes.empty() &&
+            rule.factorKinds[f] == FactorKind::NeedReplication)
+          return failure();
+        if (factorPriority[f] != kUnknown && factorAxes[f] != axes)
+          return failure();
+        for (StringAttr a : axes)
+          if (used.contains(a) && !(factorPriority[f] != kUnknown &&
+                                    llvm::is_contained(factorAxes[f], a)))
+            return failure();
+      }
+      return split;
+    };
+    FailureOr<SmallVector<AxisList>> split = fits(state.axes);
+    for (size_t n = state.axes.size(); n > 1 && failed(split); --n)
+      split = fits(ArrayRef<StringAttr>(state.axes).take_front(n - 1));
     if (failed(split))
-      continue;
-    bool ok = true;
-    for (auto [i, f] : llvm::enumerate(factors)) {
-      const AxisList &axes = (*split)[i];
-      if (!axes.empty() && rule.factorKinds[f] == FactorKind::NeedReplication)
-        ok = false;
-      if (factorPriority[f] != kUnknown && factorAxes[f] != axes)
-        ok = false;
-      for (StringAttr a : axes)
-        if (used.contains(a) &&
-            !(factorPriority[f] != kUnknown && llvm::is_contained(factorAxes[f], a)))
-          ok = false;
-    }
-    if (!ok)
       continue;
     for (auto [i, f] : llvm::enumerate(factors)) {
       if (factorPriority[f] != kUnknown)
@@ -161,14 +171,15 @@ bool Propagator::visit(Operation *op) {
       const DimFactors &factors = tensor[d];
       if (factors.empty())
         continue;
+      // A dimension made of several factors (a reshape's merged dims) is
+      // decided once one of them is; the undecided ones stay whole.
       int priority = 0;
       AxisList axes;
-      bool decided = true;
+      bool decided = false;
       for (int64_t f : factors) {
-        if (factorPriority[f] == kUnknown) {
-          decided = false;
-          break;
-        }
+        if (factorPriority[f] == kUnknown)
+          continue;
+        decided = true;
         priority = std::max(priority, factorPriority[f]);
         llvm::append_range(axes, factorAxes[f]);
       }

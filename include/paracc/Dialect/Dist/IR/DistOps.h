@@ -23,6 +23,8 @@ namespace mlir::paracc::dist {
 
 /// The module attribute holding the mesh.
 inline constexpr const char *kMeshAttrName = "dist.mesh";
+/// Module attribute: the micro-batches each rank interleaves.
+inline constexpr const char *kMicrobatchesAttrName = "dist.microbatches";
 /// The op attribute holding its results' shardings (an ArrayAttr) and the
 /// argument attribute holding an argument's sharding.
 inline constexpr const char *kShardingsAttrName = "dist.shardings";

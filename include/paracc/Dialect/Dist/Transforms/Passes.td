@@ -86,6 +86,9 @@ def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
   let options = [
     Option<"axis", "axis", "std::string", "\"dp\"",
            "The mesh axis to split the batch over">,
+    Option<"microbatchAxis", "microbatch-axis", "std::string", "\"\"",
+           "A virtual last mesh axis that also splits the batch, into the "
+           "micro-batches of paracc-interleave-microbatches">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
@@ -124,6 +127,56 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
     `paracc.mesh_sizes` and, on arguments, results and weights, the global
     type and sharding the executable needs.
   }];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect",
+                           "::mlir::paracc::graph::GraphDialect"];
+}
+
+def InterleaveMicrobatchesPass
+    : Pass<"paracc-interleave-microbatches", "ModuleOp"> {
+  let summary = "Run micro-batches interleaved so collectives overlap compute";
+  let description = [{
+    Runs after partitioning over a mesh whose last axis (`axis`, "mb") is
+    virtual: the data-parallel pass split the batch over it too, so the
+    partitioned program handles one micro-batch. This pass makes every rank
+    run all of them and removes the axis from the mesh:
+
+    - arguments split over the axis become whole (their dim times the
+      number of micro-batches) and are sliced per micro-batch; results split
+      over it are concatenated back;
+    - every op that depends on the batch is cloned once per micro-batch;
+      the rest (weights, constants, weight layouts) stays shared;
+    - the clones are interleaved by segments that end at a collective:
+      micro-batch 0's segment k, micro-batch 1's segment k, ..., then
+      segment k + 1. The runtime runs collectives on a communication stream,
+      so micro-batch 0's all-reduce overlaps micro-batch 1's matrix
+      products;
+    - `dist.axis_index` and `dist.local_shard` over the axis become the
+      micro-batch's constant index and a slice; an all-reduce over the axis
+      (a data-parallel loss) becomes a sum of the clones (plus an
+      all-reduce over the remaining axes). Other collectives over the axis
+      are rejected.
+
+    Before (mesh `[tp = 2, mb = 2]`, local batch 4):
+    ```mlir
+    func.func @main(%x: tensor<4x64xf32> {paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> ...
+      %y = graph.matmul %x, %w ...
+      %z = dist.all_reduce %y over ["tp"] ...
+    ```
+    After (mesh `[tp = 2]`):
+    ```mlir
+    func.func @main(%x: tensor<8x64xf32> {paracc.shard_dims = [array<i32>, array<i32>]}) -> ...
+      %x0 = graph.slice %x, starts = [0, 0], limits = [4, 64], ...
+      %x1 = graph.slice %x, starts = [4, 0], limits = [8, 64], ...
+      %y0 = graph.matmul %x0, %w ...
+      %z0 = dist.all_reduce %y0 over ["tp"] ...
+      %y1 = graph.matmul %x1, %w ...
+      %z1 = dist.all_reduce %y1 over ["tp"] ...
+    ```
+  }];
+  let options = [
+    Option<"axis", "axis", "std::string", "\"mb\"",
+           "The virtual micro-batch mesh axis">,
+  ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect",
                            "::mlir::paracc::graph::GraphDialect"];
 }

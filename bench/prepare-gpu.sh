@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Prepares .devrun/ for bench/run-gpu.sh on a GPU machine that has no LLVM:
+# the runtime built with CUDA (no BLAS or Gloo, so that it only needs the
+# CUDA libraries there), the compiled executables, their test data and the
+# PyTorch peer scripts. Run from the repository root after scripts/setup.sh.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+dev=.devrun
+shared="${PARACC_SHARED:-$root/../shared}"
+py=.venv/bin/python
+paracc=build/bin/paracc
+rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/one" "$dev/two"
+
+# The runtime, built here for the GPU machine.
+PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B build-dev -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
+  -DPARACC_GLOO=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
+ninja -C build-dev -j2
+cp build-dev/bin/paracc-run "$dev/bin/"
+for t in build-dev/unittests/cuda/paracc_rt_* build-dev/bench/paracc_*bench; do
+  [ -x "$t" ] && cp "$t" "$dev/bin/"
+done
+strip "$dev/bin/"*
+# The kernels' machine code compresses well; the call's tree is limited.
+tar -C "$dev" -cf - bin | xz -T2 -6 >"$dev/common/bin.tar.xz"
+rm -rf "$dev/bin"
+
+# Executables go to one/ (one GPU) or two/ (two GPUs): one call carries
+# common/ and one of them.
+compile() { # DIR/NAME MODEL [paracc options]
+  local name=$1 model=$2
+  shift 2
+  "$paracc" "$model" -o "$dev/$name.pcx" "$@" >/dev/null
+}
+g=$shared/models/gpt2_tiny
+compile one/gpt2_tiny "$g/model.onnx"
+compile one/gpt2_tiny_opt "$g/model_opt.onnx"
+compile one/gpt2_tiny_bf16 "$g/model.onnx" --precision bf16
+compile one/gpt2_tiny_f16 "$g/model.onnx" --precision f16
+compile two/gpt2_tiny_dp2 "$g/model.onnx" --mesh dp2
+compile two/gpt2_tiny_tp2 "$g/model.onnx" --mesh tp2
+compile two/gpt2_tiny_tp2sp "$g/model.onnx" --mesh tp2 --sp
+compile two/gpt2_tiny_dp2bf16 "$g/model.onnx" --mesh dp2 --precision bf16
+compile two/gpt2_tiny_tp2bf16 "$g/model.onnx" --mesh tp2 --precision bf16
+cp -r "$g/test_data_set_0" "$dev/common/gpt2_tiny_data"
+compile one/loss "$g/loss.onnx"
+"$py" - "$g" "$dev/common/loss_data" <<'EOF'
+import os, sys
+import numpy as np
+from onnx import numpy_helper, load_tensor
+src, dst = sys.argv[1], sys.argv[2]
+os.makedirs(dst, exist_ok=True)
+ids = numpy_helper.to_array(load_tensor(f"{src}/test_data_set_0/input_0.pb"))
+loss = np.load(f"{src}/grads.npz")["loss"].astype(np.float32).reshape(())
+for i, (name, arr) in enumerate([("input_ids", ids), ("labels", ids)]):
+    with open(f"{dst}/input_{i}.pb", "wb") as f:
+        f.write(numpy_helper.from_array(arr, name).SerializeToString())
+with open(f"{dst}/output_0.pb", "wb") as f:
+    f.write(numpy_helper.from_array(loss, "loss").SerializeToString())
+EOF
+for ex in gpt2 llama; do
+  compile "one/example_$ex" "examples/$ex/model.onnx"
+  cp -r "examples/$ex/test_data_set_0" "$dev/common/example_${ex}_data"
+done
+compile two/example_llama_tp2 examples/llama/model.onnx --mesh tp2
+compile two/example_llama_dp2 examples/llama/model.onnx --mesh dp2
+compile two/example_llama_tp2sp examples/llama/model.onnx --mesh tp2 --sp
+compile two/example_llama_tp2bf16 examples/llama/model.onnx --mesh tp2 --precision bf16
+
+# GPT-406M, the peer's model, without weights (the runtime fills them).
+# Batch 8 per data-parallel rank, as the peer's DDP run: batch 16 for dp2.
+for b in 8 16; do
+  PYTHONPATH=scripts "$py" -m modelgen --preset gpt-406m --batch $b --shape-only \
+    --out "$dev/gpt406_b$b" >/dev/null
+done
+compile one/gpt406_bf16 "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16
+compile two/gpt406_bf16_dp2 "$dev/gpt406_b16/model.onnx" --random-weights --precision bf16 --mesh dp2
+compile two/gpt406_bf16_tp2 "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2
+compile two/gpt406_bf16_tp2sp "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2 --sp
+rm -rf "$dev"/gpt406_b*
+cp "$shared/peers/"*.py bench/peers/*.py "$dev/common/peers/"
+du -sh "$dev"/*

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Runs paracc's GPU checks and benchmarks on a GPU machine, next to the
+# PyTorch peer, in one call. Run from the repository root:
+#
+#   bash bench/run-gpu.sh STAGE...
+#
+# The compiler is not needed there: bench/prepare-gpu.sh (run on a machine
+# with the compiler) writes the executables, test data and peer scripts to
+# .devrun/, which travels with the call. Stages:
+#   build     build runtime/ with CUDA (skipped when .devrun/bin works)
+#   kernels   the CUDA kernel tests (paracc_rt_gpu_tests, attention tests)
+#   check1    one-GPU results against onnxruntime and the CPU run
+#   check2    two-GPU plans (dp2, tp2, tp2+SP) against onnxruntime
+#   bench1    GPT-406M forward on one GPU: paracc vs PyTorch eager/compile
+#   bench2    the same on two GPUs: dp2, tp2, tp2+SP vs DDP/DTensor
+#   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
+#   nccl      collective bandwidth: paracc's NCCL path vs torch
+# Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
+set -uo pipefail
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export PYTHONUNBUFFERED=1
+root="$(cd "$(dirname "$0")/.." && pwd)"
+dev="$root/.devrun"
+out="${OUT:-/tmp/paracc-out}"
+mkdir -p "$out"
+summary="$out/summary.txt"
+note() { echo "$*" | tee -a "$summary"; }
+
+# NCCL and cuBLASLt: the toolkit's, else the ones PyTorch's wheels carry.
+site="$(python3 -c 'import site; print(site.getsitepackages()[0])' 2>/dev/null)"
+for d in "$site"/nvidia/*/lib /usr/local/cuda/lib64; do
+  [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"
+done
+
+# The runtime built on the compiler machine (bench/prepare-gpu.sh).
+mkdir -p /tmp/paracc-bin
+tar -C /tmp/paracc-bin -xJf "$dev/common/bin.tar.xz" 2>/dev/null
+runbin=/tmp/paracc-bin/bin/paracc-run
+testbin=/tmp/paracc-bin/bin
+
+stage_build() {
+  if "$runbin" --help >/dev/null 2>&1; then
+    note "build: using the runtime built on the compiler machine"
+    return
+  fi
+  note "build: carried runtime does not start ($("$runbin" --help 2>&1 | head -1)); building here"
+  local nccl_inc nccl_lib
+  nccl_inc=$(dirname "$(ls /usr/include/nccl.h "$site"/nvidia/nccl/include/nccl.h 2>/dev/null | head -1)")
+  nccl_lib=$(ls /usr/lib/x86_64-linux-gnu/libnccl.so* "$site"/nvidia/nccl/lib/libnccl.so* 2>/dev/null | head -1)
+  cmake -S "$root/runtime" -B "$root/build-gpu" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
+    -DPARACC_GLOO=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DPARACC_NCCL_INCLUDE="$nccl_inc" -DPARACC_NCCL_LIBRARY="$nccl_lib" \
+    >"$out/cmake.log" 2>&1 || { tail -30 "$out/cmake.log"; exit 2; }
+  ninja -C "$root/build-gpu" >"$out/build.log" 2>&1 || { grep -E "error" "$out/build.log" | head -30; exit 2; }
+  runbin="$root/build-gpu/bin/paracc-run"
+  testbin="$root/build-gpu/unittests/cuda"
+  note "build: done"
+}
+
+stage_kernels() {
+  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test; do
+    [ -x "$testbin/$t" ] || { note "kernels: $t missing"; continue; }
+    "$testbin/$t" >"$out/$t.log" 2>&1
+    note "kernels: $t exit $? ($(grep -cE '^\[?PASS' "$out/$t.log") PASS, $(grep -cE '^\[?FAIL' "$out/$t.log") FAIL)"
+    grep -E '^\[?FAIL' "$out/$t.log" | head -20
+  done
+  if [ -x "$testbin/paracc_rt_gpu_attention_bench" ]; then
+    "$testbin/paracc_rt_gpu_attention_bench" >"$out/attention-bench.log" 2>&1
+    note "attention bench: exit $?"
+    head -12 "$out/attention-bench.log" | tee -a "$summary"
+  fi
+}
+
+# check NAME PCX TESTDATA [paracc-run args...]
+check() {
+  local name=$1 pcx=$2 data=$3
+  shift 3
+  "$runbin" "$dev/$pcx" --test-data "$dev/common/$data" --device gpu "$@" >"$out/check-$name.log" 2>&1
+  local rc=$?
+  note "check $name: exit $rc; $(grep -E 'max abs|mismatch|error' "$out/check-$name.log" | head -2 | tr '\n' ' ')"
+}
+
+stage_check1() {
+  check gpt2-f32 one/gpt2_tiny.pcx gpt2_tiny_data
+  check gpt2-opt-f32 one/gpt2_tiny_opt.pcx gpt2_tiny_data
+  check gpt2-f32-eager one/gpt2_tiny.pcx gpt2_tiny_data --no-cuda-graph
+  check gpt2-tf32 one/gpt2_tiny.pcx gpt2_tiny_data --tf32 --rtol 1e-2 --atol 1e-2
+  check gpt2-bf16 one/gpt2_tiny_bf16.pcx gpt2_tiny_data --rtol 5e-2 --atol 5e-2
+  check gpt2-f16 one/gpt2_tiny_f16.pcx gpt2_tiny_data --rtol 2e-2 --atol 2e-2
+  check example-gpt2 one/example_gpt2.pcx example_gpt2_data
+  check example-llama one/example_llama.pcx example_llama_data
+  check loss one/loss.pcx loss_data
+}
+
+stage_check2() {
+  for p in dp2 tp2 tp2sp dp2bf16 tp2bf16; do
+    local tol=()
+    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 5e-2)
+    check "gpt2-$p" "two/gpt2_tiny_$p.pcx" gpt2_tiny_data "${tol[@]}"
+  done
+  for p in tp2 dp2 tp2sp tp2bf16; do
+    local tol=()
+    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 5e-2)
+    check "llama-$p" "two/example_llama_$p.pcx" example_llama_data "${tol[@]}"
+  done
+}
+
+# bench NAME PCX: paracc's forward step on GPT-406M.
+bench() {
+  local name=$1 pcx=$2
+  "$runbin" "$dev/$pcx" --device gpu --benchmark 20 --warmup 5 --rtol 1e9 --atol 1e9 \
+    >"$out/bench-$name.log" 2>&1
+  note "bench $name: exit $?; $(grep -E 'benchmark:|arena|error' "$out/bench-$name.log" | tr '\n' ' ')"
+}
+
+peer() {
+  local name=$1
+  shift
+  "$@" >"$out/peer-$name.log" 2>&1
+  note "peer $name: exit $?; $(grep -E 'RESULT|Error' "$out/peer-$name.log" | tail -1)"
+}
+
+stage_bench1() {
+  bench gpt406-bf16-1gpu one/gpt406_bf16.pcx
+  peer eager-fwd python3 "$dev/common/peers/bench_torch.py" --mode eager --fwd
+  peer compile-fwd python3 "$dev/common/peers/bench_torch.py" --mode compile --fwd
+}
+
+stage_bench2() {
+  bench gpt406-bf16-dp2 two/gpt406_bf16_dp2.pcx
+  bench gpt406-bf16-tp2 two/gpt406_bf16_tp2.pcx
+  bench gpt406-bf16-tp2sp two/gpt406_bf16_tp2sp.pcx
+  for m in ddp tp tpsp; do
+    peer "$m-fwd" torchrun --nproc_per_node=2 "$dev/common/peers/bench_torch.py" --mode $m --fwd
+  done
+}
+
+stage_gemm() {
+  "$testbin/paracc_gemmbench" >"$out/gemm.log" 2>&1
+  note "gemm: exit $?"
+  tee -a "$summary" <"$out/gemm.log"
+  peer gemm-torch python3 "$dev/common/peers/gemm_torch.py"
+  grep TORCH "$out/peer-gemm-torch.log" | tee -a "$summary"
+}
+
+stage_nccl() {
+  "$testbin/paracc_collectivebench" >"$out/nccl-paracc.log" 2>&1
+  note "nccl paracc: exit $?"
+  grep -E "PARACC|error|failed" "$out/nccl-paracc.log" | tee -a "$summary"
+  peer nccl-torch torchrun --nproc_per_node=2 "$dev/common/peers/nccl_bw.py"
+  grep NCCL "$out/peer-nccl-torch.log" | tee -a "$summary"
+}
+
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpus.txt"
+for s in "$@"; do
+  "stage_$s"
+done
+echo "==== summary"
+cat "$summary"

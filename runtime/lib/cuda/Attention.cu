@@ -1,0 +1,930 @@
+//===- Attention.cu - Fused scaled-dot-product attention -------*- C++ -*-===//
+//
+// The Attention instruction (OpCodes.def) on the GPU, memory-efficient: the
+// Sq x Sk score matrix is never materialized. Two kernels:
+//
+// * flashAttentionKernel (bf16/f16, D == Dv in {64, 128}): FlashAttention-2
+//   style. One CTA of 8 warps per (batch index, 128 query rows); each warp
+//   owns 16 query rows whose Q fragments stay in registers. Key/value tiles
+//   of 64 rows stream through shared memory, double-buffered with cp.async
+//   (16-byte chunks, XOR-swizzled so that cp.async and ldmatrix are free of
+//   bank conflicts). S = Q K^T and O += P V run on the tensor cores
+//   (mma.sync m16n8k16, f32 accumulation); the S accumulator fragments are
+//   reused as the A operand of P V without going through shared memory.
+//   Softmax is online in registers (running max and sum per row, base-2
+//   exponentials with log2(e) folded into the scale); O is rescaled per tile
+//   and written once, through shared memory, with 16-byte stores. Causal:
+//   key tiles past the block's last visible key are never loaded; only
+//   tiles that cross the diagonal or the end of the keys are masked, and a
+//   warp whose 16 rows see none of a tile's keys skips that tile's math.
+//   CTAs with the most key tiles are scheduled first.
+//
+// * genericAttentionKernel (f32, f16, bf16, D and Dv up to 256, any
+//   alignment): a SIMT flash kernel in f32. One CTA of 8 warps per (batch
+//   index, 32 query rows); each warp owns 4 rows. Per tile of 32 keys held in
+//   shared memory (f32), lane j computes the scores of key j, the warp does
+//   the online softmax with shuffles, and lane l accumulates output columns
+//   l, l + 32, ... in registers.
+//
+// Both take the optional additive mask through per-dimension strides of its
+// broadcast to [lead..., Sq, Sk] (0 on broadcast dimensions), so every numpy
+// broadcast works without materializing it. Fully masked rows (all -inf, or
+// no visible key under causal masking) give zeros.
+//
+// Setting PARACC_ATTENTION_KERNEL=generic in the environment forces the SIMT
+// kernel (for debugging and comparisons).
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/AttentionKernel.h"
+
+#include "cpu/KernelUtil.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+namespace paracc::rt::cuda {
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Launch parameters.
+//===----------------------------------------------------------------------===//
+
+/// The most leading (batch) dimensions of a mask after merging.
+constexpr int kMaxMaskLeadDims = 8;
+
+/// Everything a kernel needs; passed by value.
+struct AttentionParams {
+  const void *q = nullptr; ///< [batch, sq, d]
+  const void *k = nullptr; ///< [batch, sk, d]
+  const void *v = nullptr; ///< [batch, sk, dv]
+  const void *mask = nullptr;
+  void *out = nullptr; ///< [batch, sq, dv]
+  int64_t batch = 0;
+  int32_t sq = 0, sk = 0, d = 0, dv = 0;
+  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq.
+  int32_t causal = 0, diag = 0;
+  /// The scale times log2(e): scores are kept in base-2 units.
+  float scaleLog2 = 0;
+  /// Mask element strides along Sq and Sk (0 where broadcast).
+  int64_t maskRowStride = 0, maskColStride = 0;
+  /// The mask's strides along the (merged) leading dimensions of q, which
+  /// the batch index enumerates in row-major order.
+  int32_t maskLeadRank = 0;
+  int64_t maskLeadDims[kMaxMaskLeadDims] = {};
+  int64_t maskLeadStrides[kMaxMaskLeadDims] = {};
+};
+
+constexpr float kLog2e = 1.4426950408889634f;
+constexpr float kNegInf = -INFINITY;
+
+/// The tensor-core kernel's tiling.
+constexpr int kTcWarps = 8;
+constexpr int kTcThreads = kTcWarps * 32;
+constexpr int kTcBlockM = kTcWarps * 16; // 16 query rows per warp.
+constexpr int kTcBlockN = 64;            // Keys per tile.
+
+/// The SIMT kernel's tiling.
+constexpr int kGenWarps = 8;
+constexpr int kGenThreads = kGenWarps * 32;
+constexpr int kGenRowsPerWarp = 4;
+constexpr int kGenBlockM = kGenWarps * kGenRowsPerWarp;
+constexpr int kGenBlockN = 32; // One key per lane.
+constexpr int kGenMaxDv = 256;
+constexpr int kGenMaxD = 256;
+constexpr int kGenDvChunks = kGenMaxDv / 32;
+
+//===----------------------------------------------------------------------===//
+// Device primitives (PTX wrappers).
+//===----------------------------------------------------------------------===//
+
+__device__ __forceinline__ unsigned char *dynamicSmem() {
+  extern __shared__ __align__(128) unsigned char attentionSmem[];
+  return attentionSmem;
+}
+
+__device__ __forceinline__ void blockSync() { __syncthreads(); }
+__device__ __forceinline__ void warpSync() { __syncwarp(); }
+
+__device__ __forceinline__ float shflXor(float v, int laneMask) {
+  return __shfl_xor_sync(0xffffffffu, v, laneMask);
+}
+__device__ __forceinline__ float shflIdx(float v, int srcLane) {
+  return __shfl_sync(0xffffffffu, v, srcLane);
+}
+
+/// 2^x (ex2.approx: relative error ~2^-22; -inf gives +0).
+__device__ __forceinline__ float fastExp2(float x) {
+  float y;
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  return y;
+}
+
+/// Copies 16 bytes global -> shared asynchronously; when !valid, writes 16
+/// zero bytes and reads nothing (src must still be a valid address).
+__device__ __forceinline__ void cpAsync16(void *smemDst, const void *gmemSrc,
+                                          bool valid) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smemDst));
+  const int srcBytes = valid ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
+               "l"(gmemSrc), "r"(srcBytes)
+               : "memory");
+}
+__device__ __forceinline__ void cpAsyncCommit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+/// Waits until at most N committed groups of this thread are in flight.
+template <int N> __device__ __forceinline__ void cpAsyncWait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix
+/// i, and r[i] receives (row lane/4, columns 2(lane%4), +1) of matrix i.
+__device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void *p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(a));
+}
+/// As ldmatrixX4, transposed: r[i] receives (rows 2(lane%4), +1, column
+/// lane/4) of matrix i.
+__device__ __forceinline__ void ldmatrixX4Trans(uint32_t (&r)[4],
+                                                const void *p) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  asm volatile(
+      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+      : "r"(a));
+}
+
+/// d += A(16x16, row) * B(16x8, col) on the tensor cores, f32 accumulation.
+template <typename T>
+__device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4],
+                                         uint32_t b0, uint32_t b1);
+template <>
+__device__ __forceinline__ void
+mma16816<__nv_bfloat16>(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
+                        uint32_t b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+template <>
+__device__ __forceinline__ void mma16816<__half>(float (&d)[4],
+                                                 const uint32_t (&a)[4],
+                                                 uint32_t b0, uint32_t b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+//===----------------------------------------------------------------------===//
+// Element conversions and shared helpers.
+//===----------------------------------------------------------------------===//
+
+__device__ __forceinline__ float toFloat(float x) { return x; }
+__device__ __forceinline__ float toFloat(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
+__device__ __forceinline__ float toFloat(__half x) { return __half2float(x); }
+
+template <typename T> __device__ __forceinline__ T fromFloat(float x);
+template <> __device__ __forceinline__ float fromFloat<float>(float x) {
+  return x;
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
+template <> __device__ __forceinline__ __half fromFloat<__half>(float x) {
+  return __float2half_rn(x);
+}
+
+/// Two floats rounded to T and packed into 32 bits, `lo` in the low half
+/// (the lower column of an mma fragment).
+template <typename T>
+__device__ __forceinline__ uint32_t packPair(float lo, float hi);
+template <>
+__device__ __forceinline__ uint32_t packPair<__nv_bfloat16>(float lo,
+                                                            float hi) {
+  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+  uint32_t u;
+  memcpy(&u, &v, sizeof(u));
+  return u;
+}
+template <>
+__device__ __forceinline__ uint32_t packPair<__half>(float lo, float hi) {
+  const __half2 v = __floats2half2_rn(lo, hi);
+  uint32_t u;
+  memcpy(&u, &v, sizeof(u));
+  return u;
+}
+
+__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
+/// The element offset of the mask for batch index `b`.
+__device__ __forceinline__ int64_t maskBatchOffset(const AttentionParams &p,
+                                                   int64_t b) {
+  int64_t offset = 0;
+  for (int i = p.maskLeadRank - 1; i >= 0; --i) {
+    const int64_t n = p.maskLeadDims[i];
+    offset += (b % n) * p.maskLeadStrides[i];
+    b /= n;
+  }
+  return offset;
+}
+
+/// Index of the last key any of the query rows [m0, m0 + rows) may see, or
+/// -1 when none may.
+__device__ __forceinline__ int lastVisibleKey(const AttentionParams &p, int m0,
+                                              int rows) {
+  int last = p.sk - 1;
+  if (p.causal) // Sizes are < 2^30: no overflow.
+    last = imin(last, imin(m0 + rows, p.sq) - 1 + p.diag);
+  return last < 0 ? -1 : last;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core kernel.
+//===----------------------------------------------------------------------===//
+
+/// Element offset of (row, col) in a shared tile of kCols 16-bit columns per
+/// row whose 16-byte chunks are permuted by chunk ^ (row % 8): the 8 rows
+/// that one ldmatrix matrix (or 8 consecutive cp.async chunks) touches then
+/// hit 8 different bank groups. kCols must be a multiple of 64.
+template <int kCols> __device__ __forceinline__ int swizzle(int row, int col) {
+  return row * kCols + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
+}
+
+/// Issues cp.async of rows [0, kRows) x kCols 16-bit columns of the
+/// row-major `src` (row stride kCols) into the swizzled tile `dst`; rows at
+/// or past `validRows` are zero-filled.
+template <int kRows, int kCols, typename T>
+__device__ __forceinline__ void loadTileAsync(T *dst, const T *src,
+                                              int validRows) {
+  constexpr int kChunksPerRow = kCols / 8;
+  constexpr int kChunks = kRows * kChunksPerRow;
+  static_assert(kChunks % kTcThreads == 0, "tile must split evenly");
+#pragma unroll
+  for (int i = 0; i < kChunks / kTcThreads; ++i) {
+    const int c = i * kTcThreads + static_cast<int>(threadIdx.x);
+    const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
+    const bool valid = row < validRows;
+    cpAsync16(dst + swizzle<kCols>(row, col),
+              valid ? src + int64_t(row) * kCols + col : src, valid);
+  }
+}
+
+/// FlashAttention-2 forward for bf16/f16, D == Dv == kD. Grid: x = batch
+/// index, y = query blocks of kTcBlockM rows (reversed, so that under causal
+/// masking the blocks with the most key tiles start first). Dynamic shared
+/// memory: Q tile + 2 x (K tile + V tile) = (kTcBlockM + 4 kTcBlockN) kD T.
+template <typename T, int kD, bool kHasMask>
+__global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
+    flashAttentionKernel(AttentionParams p) {
+  static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
+  constexpr int kM = kTcBlockM, kN = kTcBlockN;
+  constexpr int kKSteps = kD / 16; // k-steps of S = Q K^T.
+  constexpr int kSTiles = kN / 8;  // 8-column tiles of S.
+  constexpr int kOTiles = kD / 8;  // 8-column tiles of O.
+  constexpr int kPSteps = kN / 16; // k-steps of O += P V.
+
+  T *sQ = reinterpret_cast<T *>(dynamicSmem());
+  T *sK = sQ + kM * kD; // Two buffers of kN x kD.
+  T *sV = sK + 2 * kN * kD;
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid >> 5, lane = tid & 31;
+  const int64_t b = blockIdx.x;
+  const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kM;
+  const T *q = static_cast<const T *>(p.q) + (b * p.sq + m0) * kD;
+  const T *k = static_cast<const T *>(p.k) + b * p.sk * kD;
+  const T *v = static_cast<const T *>(p.v) + b * p.sk * kD;
+
+  const int lastKey = lastVisibleKey(p, m0, kM);
+  const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
+
+  // Prologue: Q (group 0) and the first K/V tile (group 1).
+  loadTileAsync<kM, kD>(sQ, q, imin(kM, p.sq - m0));
+  cpAsyncCommit();
+  if (nTiles > 0) {
+    loadTileAsync<kN, kD>(sK, k, imin(kN, p.sk));
+    loadTileAsync<kN, kD>(sV, v, imin(kN, p.sk));
+  }
+  cpAsyncCommit();
+  cpAsyncWait<1>();
+  blockSync();
+
+  // This warp's 16 query rows as mma A fragments, kept for the whole loop.
+  uint32_t qFrag[kKSteps][4];
+  {
+    const int row = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+#pragma unroll
+    for (int kk = 0; kk < kKSteps; ++kk)
+      ldmatrixX4(qFrag[kk], sQ + swizzle<kD>(row, kk * 16 + (lane >> 4) * 8));
+  }
+
+  // The accumulator rows of this thread: rowA and rowA + 8.
+  const int warpRow0 = m0 + warp * 16;
+  const int rowA = warpRow0 + (lane >> 2);
+  [[maybe_unused]] const T *mask =
+      kHasMask ? static_cast<const T *>(p.mask) + maskBatchOffset(p, b)
+               : nullptr;
+
+  float o[kOTiles][4];
+#pragma unroll
+  for (int t = 0; t < kOTiles; ++t)
+    o[t][0] = o[t][1] = o[t][2] = o[t][3] = 0.f;
+  float rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f};
+
+  for (int j = 0; j < nTiles; ++j) {
+    const int buf = j & 1;
+    // Prefetch tile j + 1 into the other buffer (free since the barrier at
+    // the end of iteration j - 1), then wait for tile j.
+    if (j + 1 < nTiles) {
+      const int n1 = (j + 1) * kN;
+      loadTileAsync<kN, kD>(sK + (buf ^ 1) * kN * kD, k + int64_t(n1) * kD,
+                            imin(kN, p.sk - n1));
+      loadTileAsync<kN, kD>(sV + (buf ^ 1) * kN * kD, v + int64_t(n1) * kD,
+                            imin(kN, p.sk - n1));
+      cpAsyncCommit();
+      cpAsyncWait<1>();
+    } else {
+      cpAsyncWait<0>();
+    }
+    blockSync();
+    const T *tK = sK + buf * kN * kD;
+    const T *tV = sV + buf * kN * kD;
+    const int n0 = j * kN;
+    // A warp whose rows are all past Sq, or all before this tile's first
+    // key under causal masking, skips the tile (p = 0 for all of it).
+    const bool warpActive =
+        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + p.diag);
+    if (warpActive) {
+      // S = Q K^T: the B operand (k = head dim, n = key) is K's rows, so a
+      // non-transposed ldmatrix of K gives it; one x4 covers 16 keys x 16 dims.
+      float s[kSTiles][4];
+#pragma unroll
+      for (int t = 0; t < kSTiles; ++t)
+        s[t][0] = s[t][1] = s[t][2] = s[t][3] = 0.f;
+#pragma unroll
+      for (int kk = 0; kk < kKSteps; ++kk) {
+#pragma unroll
+        for (int np = 0; np < kN / 16; ++np) {
+          uint32_t kb[4];
+          ldmatrixX4(kb,
+                     tK + swizzle<kD>(np * 16 + (lane & 7) + (lane >> 4) * 8,
+                                      kk * 16 + ((lane >> 3) & 1) * 8));
+          mma16816<T>(s[2 * np], qFrag[kk], kb[0], kb[1]);
+          mma16816<T>(s[2 * np + 1], qFrag[kk], kb[2], kb[3]);
+        }
+      }
+
+      // Scale to base-2 units, add the mask, mask the keys past Sk and past
+      // the causal diagonal (only tiles that reach them need it).
+      const bool edge =
+          n0 + kN > p.sk || (p.causal && n0 + kN - 1 > m0 + p.diag);
+#pragma unroll
+      for (int t = 0; t < kSTiles; ++t) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          float x = s[t][e] * p.scaleLog2;
+          const int row = rowA + (e >> 1) * 8;
+          const int col = n0 + t * 8 + (lane & 3) * 2 + (e & 1);
+          if constexpr (kHasMask) {
+            if (row < p.sq && col < p.sk)
+              x +=
+                  toFloat(mask[row * p.maskRowStride + col * p.maskColStride]) *
+                  kLog2e;
+          }
+          if (edge && (col >= p.sk || (p.causal && col > row + p.diag)))
+            x = kNegInf;
+          s[t][e] = x;
+        }
+      }
+
+      // Online softmax: rows rowA (elements 0, 1) and rowA + 8 (2, 3); the 4
+      // lanes of a quad share the rows.
+#pragma unroll
+      for (int r = 0; r < 2; ++r) {
+        float mx = kNegInf;
+#pragma unroll
+        for (int t = 0; t < kSTiles; ++t)
+          mx = fmaxf(mx, fmaxf(s[t][2 * r], s[t][2 * r + 1]));
+        mx = fmaxf(mx, shflXor(mx, 1));
+        mx = fmaxf(mx, shflXor(mx, 2));
+        const float newMax = fmaxf(rowMax[r], mx);
+        // All -inf so far: subtract 0 so that exp2 gives 0, not NaN.
+        const float base = newMax == kNegInf ? 0.f : newMax;
+        const float alpha = fastExp2(rowMax[r] - base);
+        rowMax[r] = newMax;
+        float sum = 0.f;
+#pragma unroll
+        for (int t = 0; t < kSTiles; ++t) {
+          s[t][2 * r] = fastExp2(s[t][2 * r] - base);
+          s[t][2 * r + 1] = fastExp2(s[t][2 * r + 1] - base);
+          sum += s[t][2 * r] + s[t][2 * r + 1];
+        }
+        rowSum[r] = rowSum[r] * alpha + sum;
+#pragma unroll
+        for (int t = 0; t < kOTiles; ++t) {
+          o[t][2 * r] *= alpha;
+          o[t][2 * r + 1] *= alpha;
+        }
+      }
+
+      // O += P V: the S accumulators of key tiles 2kk, 2kk + 1 are exactly the
+      // A fragment of k-step kk; V (k = key, n = dv) needs the transposed
+      // ldmatrix; one x4 covers 16 keys x 16 output columns.
+#pragma unroll
+      for (int kk = 0; kk < kPSteps; ++kk) {
+        uint32_t pa[4];
+        pa[0] = packPair<T>(s[2 * kk][0], s[2 * kk][1]);
+        pa[1] = packPair<T>(s[2 * kk][2], s[2 * kk][3]);
+        pa[2] = packPair<T>(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[3] = packPair<T>(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+        for (int dp = 0; dp < kD / 16; ++dp) {
+          uint32_t vb[4];
+          ldmatrixX4Trans(
+              vb, tV + swizzle<kD>(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
+                                   dp * 16 + (lane >> 4) * 8));
+          mma16816<T>(o[2 * dp], pa, vb[0], vb[1]);
+          mma16816<T>(o[2 * dp + 1], pa, vb[2], vb[3]);
+        }
+      }
+    } // warpActive
+    // Every warp is done with this buffer before it is refilled.
+    blockSync();
+  }
+
+  // Epilogue: normalize (rows without a visible key give 0), stage this
+  // warp's 16 rows in its own rows of the Q tile (only this warp read them),
+  // then store 16-byte chunks.
+  float inv[2];
+#pragma unroll
+  for (int r = 0; r < 2; ++r) {
+    float l = rowSum[r];
+    l += shflXor(l, 1);
+    l += shflXor(l, 2);
+    inv[r] = l > 0.f ? 1.f / l : 0.f;
+  }
+  T *sO = sQ;
+  {
+    const int row = warp * 16 + (lane >> 2);
+#pragma unroll
+    for (int t = 0; t < kOTiles; ++t) {
+      const int col = t * 8 + (lane & 3) * 2;
+      *reinterpret_cast<uint32_t *>(sO + swizzle<kD>(row, col)) =
+          packPair<T>(o[t][0] * inv[0], o[t][1] * inv[0]);
+      *reinterpret_cast<uint32_t *>(sO + swizzle<kD>(row + 8, col)) =
+          packPair<T>(o[t][2] * inv[1], o[t][3] * inv[1]);
+    }
+  }
+  warpSync();
+  T *out = static_cast<T *>(p.out) + b * p.sq * kD;
+  constexpr int kChunksPerRow = kD / 8;
+#pragma unroll
+  for (int i = 0; i < 16 * kChunksPerRow / 32; ++i) {
+    const int c = i * 32 + lane;
+    const int r = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
+    const int row = m0 + warp * 16 + r;
+    if (row < p.sq)
+      *reinterpret_cast<uint4 *>(out + int64_t(row) * kD + col) =
+          *reinterpret_cast<const uint4 *>(sO +
+                                           swizzle<kD>(warp * 16 + r, col));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT kernel.
+//===----------------------------------------------------------------------===//
+
+/// Shared floats of genericAttentionKernel: Q (kGenBlockM x d), K
+/// (kGenBlockN x kStride, kStride = d | 1 so that lanes reading different
+/// keys hit different banks), V (kGenBlockN x dv).
+inline size_t genericSmemBytes(int d, int dv) {
+  return sizeof(float) *
+         (size_t(kGenBlockM) * d + size_t(kGenBlockN) * (d | 1) +
+          size_t(kGenBlockN) * dv);
+}
+
+/// Flash attention in f32 on the CUDA cores, any dtype, d <= kGenMaxD, dv
+/// <= kGenMaxDv. Grid: x = batch index, y = query blocks of kGenBlockM rows
+/// (reversed, like the tensor-core kernel).
+template <typename T, bool kHasMask>
+__global__ void __launch_bounds__(kGenThreads)
+    genericAttentionKernel(AttentionParams p) {
+  const int d = p.d, dv = p.dv, kStride = p.d | 1;
+  float *sQ = reinterpret_cast<float *>(dynamicSmem());
+  float *sK = sQ + kGenBlockM * d;
+  float *sV = sK + kGenBlockN * kStride;
+
+  const int tid = static_cast<int>(threadIdx.x);
+  const int warp = tid >> 5, lane = tid & 31;
+  const int64_t b = blockIdx.x;
+  const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kGenBlockM;
+  const T *q = static_cast<const T *>(p.q) + (b * p.sq + m0) * d;
+  const T *k = static_cast<const T *>(p.k) + b * p.sk * d;
+  const T *v = static_cast<const T *>(p.v) + b * p.sk * dv;
+  [[maybe_unused]] const T *mask =
+      kHasMask ? static_cast<const T *>(p.mask) + maskBatchOffset(p, b)
+               : nullptr;
+
+  const int qRows = imin(kGenBlockM, p.sq - m0);
+  for (int i = tid; i < kGenBlockM * d; i += kGenThreads) {
+    const int r = i / d;
+    sQ[i] = r < qRows ? toFloat(q[i]) : 0.f;
+  }
+
+  const int lastKey = lastVisibleKey(p, m0, kGenBlockM);
+  const int nTiles = lastKey < 0 ? 0 : lastKey / kGenBlockN + 1;
+
+  float acc[kGenRowsPerWarp][kGenDvChunks];
+  float rowMax[kGenRowsPerWarp], rowSum[kGenRowsPerWarp];
+#pragma unroll
+  for (int r = 0; r < kGenRowsPerWarp; ++r) {
+    rowMax[r] = kNegInf;
+    rowSum[r] = 0.f;
+#pragma unroll
+    for (int c = 0; c < kGenDvChunks; ++c)
+      acc[r][c] = 0.f;
+  }
+  const int row0 = warp * kGenRowsPerWarp; // First row of this warp in sQ.
+
+  for (int j = 0; j < nTiles; ++j) {
+    const int n0 = j * kGenBlockN;
+    const int keys = imin(kGenBlockN, p.sk - n0);
+    blockSync(); // The previous tile is no longer read.
+    for (int i = tid; i < kGenBlockN * d; i += kGenThreads) {
+      const int r = i / d, c = i - r * d;
+      sK[r * kStride + c] =
+          r < keys ? toFloat(k[int64_t(n0 + r) * d + c]) : 0.f;
+    }
+    for (int i = tid; i < kGenBlockN * dv; i += kGenThreads) {
+      const int r = i / dv;
+      sV[i] = r < keys ? toFloat(v[int64_t(n0) * dv + i]) : 0.f;
+    }
+    blockSync();
+
+    // Scores of key n0 + lane against the warp's rows.
+    float sc[kGenRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kGenRowsPerWarp; ++r)
+      sc[r] = 0.f;
+    const float *kRow = sK + lane * kStride;
+    for (int c = 0; c < d; ++c) {
+      const float kv = kRow[c];
+#pragma unroll
+      for (int r = 0; r < kGenRowsPerWarp; ++r)
+        sc[r] += sQ[(row0 + r) * d + c] * kv;
+    }
+
+    const int key = n0 + lane;
+    float pr[kGenRowsPerWarp];
+#pragma unroll
+    for (int r = 0; r < kGenRowsPerWarp; ++r) {
+      const int row = m0 + row0 + r;
+      float x = sc[r] * p.scaleLog2;
+      if constexpr (kHasMask) {
+        if (row < p.sq && key < p.sk)
+          x += toFloat(mask[row * p.maskRowStride + key * p.maskColStride]) *
+               kLog2e;
+      }
+      if (key >= p.sk || (p.causal && key > row + p.diag))
+        x = kNegInf;
+      float mx = x;
+#pragma unroll
+      for (int o = 16; o > 0; o >>= 1)
+        mx = fmaxf(mx, shflXor(mx, o));
+      const float newMax = fmaxf(rowMax[r], mx);
+      const float base = newMax == kNegInf ? 0.f : newMax;
+      const float alpha = fastExp2(rowMax[r] - base);
+      rowMax[r] = newMax;
+      pr[r] = fastExp2(x - base);
+      rowSum[r] = rowSum[r] * alpha + pr[r]; // Per lane; summed at the end.
+#pragma unroll
+      for (int c = 0; c < kGenDvChunks; ++c)
+        acc[r][c] *= alpha;
+    }
+
+    // acc[r][c] += sum over keys jj of p[r][jj] * V[jj][lane + 32 c].
+    for (int jj = 0; jj < keys; ++jj) {
+      float pj[kGenRowsPerWarp];
+#pragma unroll
+      for (int r = 0; r < kGenRowsPerWarp; ++r)
+        pj[r] = shflIdx(pr[r], jj);
+      const float *vRow = sV + jj * dv;
+#pragma unroll
+      for (int c = 0; c < kGenDvChunks; ++c) {
+        const int col = lane + 32 * c;
+        if (col < dv) {
+          const float vv = vRow[col];
+#pragma unroll
+          for (int r = 0; r < kGenRowsPerWarp; ++r)
+            acc[r][c] += pj[r] * vv;
+        }
+      }
+    }
+  }
+
+  T *out = static_cast<T *>(p.out) + b * p.sq * dv;
+#pragma unroll
+  for (int r = 0; r < kGenRowsPerWarp; ++r) {
+    float l = rowSum[r];
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+      l += shflXor(l, o);
+    const float inv = l > 0.f ? 1.f / l : 0.f;
+    const int row = m0 + row0 + r;
+    if (row >= p.sq)
+      continue;
+#pragma unroll
+    for (int c = 0; c < kGenDvChunks; ++c) {
+      const int col = lane + 32 * c;
+      if (col < dv)
+        out[int64_t(row) * dv + col] = fromFloat<T>(acc[r][c] * inv);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Host side: validation and kernel selection.
+//===----------------------------------------------------------------------===//
+
+using AttentionKernelFn = void (*)(AttentionParams);
+
+/// A checked launch: which kernel, its configuration and parameters.
+struct AttentionPlan {
+  AttentionKernelFn kernel = nullptr; ///< Null: nothing to launch.
+  const char *kernelName = "";
+  dim3 grid, block;
+  size_t smemBytes = 0;
+  AttentionParams params;
+  /// Zero the output first (no keys at all: every row is fully masked).
+  bool zeroOutput = false;
+  void *outData = nullptr;
+  size_t outBytes = 0;
+};
+
+template <typename T, int kD>
+AttentionKernelFn pickTensorCoreKernel(bool hasMask) {
+  return hasMask ? &flashAttentionKernel<T, kD, true>
+                 : &flashAttentionKernel<T, kD, false>;
+}
+
+template <typename T> AttentionKernelFn pickGenericKernel(bool hasMask) {
+  return hasMask ? &genericAttentionKernel<T, true>
+                 : &genericAttentionKernel<T, false>;
+}
+
+/// Whether PARACC_ATTENTION_KERNEL=generic asks for the SIMT kernel.
+bool forceGenericKernel() {
+  const char *env = std::getenv("PARACC_ATTENTION_KERNEL");
+  return env && std::strcmp(env, "generic") == 0;
+}
+
+/// Fills the mask's strides in `p` for its broadcast to `scoreShape`
+/// ([lead..., sq, sk]); leading dimensions are merged where possible.
+Status setMaskStrides(const KernelArgs &args, const Shape &maskShape,
+                      const Shape &scoreShape, AttentionParams &p) {
+  const size_t rank = scoreShape.size();
+  // Right-aligned broadcast (checked by the caller): pad with 1s.
+  Shape dims(rank - maskShape.size(), 1);
+  dims.insert(dims.end(), maskShape.begin(), maskShape.end());
+  std::vector<int64_t> strides(rank, 0);
+  int64_t s = 1;
+  for (size_t i = rank; i-- > 0;) {
+    strides[i] = dims[i] == 1 ? 0 : s;
+    s *= dims[i];
+  }
+  p.maskRowStride = strides[rank - 2];
+  p.maskColStride = strides[rank - 1];
+  // Leading dims of the score shape with their mask strides; size-1 dims
+  // dropped, adjacent dims merged when the mask stays linear across them.
+  std::vector<int64_t> leadDims, leadStrides;
+  for (size_t i = 0; i + 2 < rank; ++i) {
+    if (scoreShape[i] == 1)
+      continue;
+    if (!leadDims.empty() && leadStrides.back() == strides[i] * scoreShape[i]) {
+      leadDims.back() *= scoreShape[i];
+      leadStrides.back() = strides[i];
+      continue;
+    }
+    leadDims.push_back(scoreShape[i]);
+    leadStrides.push_back(strides[i]);
+  }
+  if (leadDims.size() > size_t(kMaxMaskLeadDims))
+    return args.fail("the mask's broadcast over the leading dims needs ",
+                     leadDims.size(), " dims; the GPU kernel takes at most ",
+                     kMaxMaskLeadDims);
+  p.maskLeadRank = static_cast<int32_t>(leadDims.size());
+  for (size_t i = 0; i < leadDims.size(); ++i) {
+    p.maskLeadDims[i] = leadDims[i];
+    p.maskLeadStrides[i] = leadStrides[i];
+  }
+  return Status::ok();
+}
+
+/// Checks the operands like the CPU kernel (same messages) and picks the
+/// kernel.
+Status planAttention(const InstrAttrs &attrs,
+                     const std::vector<DeviceTensor> &inputs,
+                     const DeviceTensor &output, AttentionPlan &plan) {
+  // Host views of the device tensors for the shared checks (never read).
+  std::vector<Tensor> views;
+  views.reserve(inputs.size() + 1);
+  std::vector<const Tensor *> in;
+  for (const DeviceTensor &t : inputs) {
+    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    in.push_back(&views.back());
+  }
+  Tensor outView = Tensor::borrow(output.dtype, output.shape, output.data);
+  std::vector<Tensor *> outs = {&outView};
+  const KernelArgs args{OpCode::Attention, attrs, in, outs};
+
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "causal"));
+  const Tensor &q = *in[0], &k = *in[1], &v = *in[2];
+  const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
+  const DType dt = q.dtype();
+  if (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16)
+    return args.fail("element type ", dtypeName(dt),
+                     " has no GPU kernel (f32, bf16, f16)");
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(k, dt, "k"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(v, dt, "v"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(outView, dt, "result"));
+  const int64_t r = q.rank();
+  if (r < 2 || k.rank() != r || v.rank() != r)
+    return args.fail("q, k and v must have one rank >= 2");
+  for (int64_t i = 0; i < r - 2; ++i)
+    if (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i))
+      return args.fail("leading dims differ: ", q.typeString(), ", ",
+                       k.typeString(), ", ", v.typeString());
+  const int64_t sq = q.dim(r - 2), d = q.dim(r - 1), sk = k.dim(r - 2),
+                dv = v.dim(r - 1);
+  if (k.dim(r - 1) != d || v.dim(r - 2) != sk)
+    return args.fail("q/k head dims or k/v key counts differ");
+  Shape outShape = q.shape();
+  outShape.back() = dv;
+  PARACC_RETURN_IF_ERROR(args.checkShape(outView, outShape, "result"));
+  Shape scoreShape = q.shape();
+  scoreShape.back() = sk;
+  if (mask) {
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*mask, dt, "mask"));
+    if (!broadcastsTo(mask->shape(), scoreShape))
+      return args.fail("mask ", mask->typeString(), " does not broadcast to ",
+                       shapeToString(scoreShape));
+  }
+
+  plan = AttentionPlan();
+  if (outView.numElements() == 0)
+    return Status::ok(); // Nothing to compute.
+  if (sk == 0) {
+    // No keys: every row is fully masked.
+    plan.zeroOutput = true;
+    plan.outData = output.data;
+    plan.outBytes = output.byteSize();
+    return Status::ok();
+  }
+  // Sizes: 32-bit row/key indices with room for i + (sk - sq).
+  constexpr int64_t kMaxSeq = int64_t(1) << 30;
+  if (sq > kMaxSeq || sk > kMaxSeq)
+    return args.fail("sequence lengths up to 2^30 on the GPU, got Sq=", sq,
+                     " Sk=", sk);
+  if (d > kGenMaxD || dv > kGenMaxDv)
+    return args.fail("head dims up to ", kGenMaxD, " on the GPU, got D=", d,
+                     " Dv=", dv);
+  for (const Tensor *t :
+       {&q, &k, &v, mask, static_cast<const Tensor *>(&outView)})
+    if (t && t->numElements() > 0 && !t->data())
+      return args.fail("null device pointer");
+
+  AttentionParams &p = plan.params;
+  p.q = q.data();
+  p.k = k.data();
+  p.v = v.data();
+  p.mask = mask ? mask->data() : nullptr;
+  p.out = outView.data();
+  p.batch = 1;
+  for (int64_t i = 0; i < r - 2; ++i)
+    p.batch *= q.dim(i);
+  p.sq = static_cast<int32_t>(sq);
+  p.sk = static_cast<int32_t>(sk);
+  p.d = static_cast<int32_t>(d);
+  p.dv = static_cast<int32_t>(dv);
+  p.causal = static_cast<int32_t>(attrs.ints[0]);
+  p.diag = static_cast<int32_t>(sk - sq);
+  p.scaleLog2 = static_cast<float>(attrs.floats[0] * 1.4426950408889634);
+  if (mask)
+    PARACC_RETURN_IF_ERROR(setMaskStrides(args, mask->shape(), scoreShape, p));
+  if (p.batch > int64_t(std::numeric_limits<int32_t>::max()))
+    return args.fail("batch (product of leading dims) ", p.batch,
+                     " exceeds the grid");
+
+  const bool hasMask = mask != nullptr;
+  auto aligned16 = [](const void *ptr) {
+    return reinterpret_cast<uintptr_t>(ptr) % 16 == 0;
+  };
+  const bool tensorCore = (dt == DType::BF16 || dt == DType::F16) && d == dv &&
+                          (d == 64 || d == 128) && aligned16(p.q) &&
+                          aligned16(p.k) && aligned16(p.v) &&
+                          aligned16(p.out) && !forceGenericKernel();
+  const int64_t blockM = tensorCore ? kTcBlockM : kGenBlockM;
+  const int64_t mBlocks = (sq + blockM - 1) / blockM;
+  if (mBlocks > 65535)
+    return args.fail("Sq=", sq, " needs ", mBlocks,
+                     " query blocks; the grid takes 65535");
+  plan.grid =
+      dim3(static_cast<unsigned>(p.batch), static_cast<unsigned>(mBlocks), 1);
+  if (tensorCore) {
+    plan.block = dim3(kTcThreads, 1, 1);
+    plan.smemBytes = size_t(kTcBlockM + 4 * kTcBlockN) * d * 2;
+    if (dt == DType::BF16) {
+      plan.kernel = d == 64 ? pickTensorCoreKernel<__nv_bfloat16, 64>(hasMask)
+                            : pickTensorCoreKernel<__nv_bfloat16, 128>(hasMask);
+      plan.kernelName = d == 64 ? "flashAttentionKernel<bf16, 64>"
+                                : "flashAttentionKernel<bf16, 128>";
+    } else {
+      plan.kernel = d == 64 ? pickTensorCoreKernel<__half, 64>(hasMask)
+                            : pickTensorCoreKernel<__half, 128>(hasMask);
+      plan.kernelName = d == 64 ? "flashAttentionKernel<f16, 64>"
+                                : "flashAttentionKernel<f16, 128>";
+    }
+  } else {
+    plan.block = dim3(kGenThreads, 1, 1);
+    plan.smemBytes = genericSmemBytes(p.d, p.dv);
+    switch (dt) {
+    case DType::BF16:
+      plan.kernel = pickGenericKernel<__nv_bfloat16>(hasMask);
+      plan.kernelName = "genericAttentionKernel<bf16>";
+      break;
+    case DType::F16:
+      plan.kernel = pickGenericKernel<__half>(hasMask);
+      plan.kernelName = "genericAttentionKernel<f16>";
+      break;
+    default:
+      plan.kernel = pickGenericKernel<float>(hasMask);
+      plan.kernelName = "genericAttentionKernel<f32>";
+      break;
+    }
+  }
+  return Status::ok();
+}
+
+//===----------------------------------------------------------------------===//
+// Host side: launch.
+//===----------------------------------------------------------------------===//
+
+Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
+  if (plan.zeroOutput) {
+    const cudaError_t err =
+        cudaMemsetAsync(plan.outData, 0, plan.outBytes, stream);
+    if (err != cudaSuccess)
+      return errorf("attention: zeroing the result failed: ",
+                    cudaGetErrorString(err));
+  }
+  if (!plan.kernel)
+    return Status::ok();
+  const void *fn = reinterpret_cast<const void *>(plan.kernel);
+  // Per launch rather than cached: the attribute is per device, and the
+  // call is cheap next to the kernel.
+  cudaError_t err =
+      cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           static_cast<int>(plan.smemBytes));
+  if (err != cudaSuccess)
+    return errorf("attention: ", plan.kernelName, ": setting ", plan.smemBytes,
+                  " bytes of shared memory failed: ", cudaGetErrorString(err));
+  AttentionParams params = plan.params;
+  void *args[] = {&params};
+  err =
+      cudaLaunchKernel(fn, plan.grid, plan.block, args, plan.smemBytes, stream);
+  if (err != cudaSuccess)
+    return errorf("attention: CUDA kernel launch failed (", plan.kernelName,
+                  ", grid ", plan.grid.x, "x", plan.grid.y, ", ",
+                  plan.smemBytes,
+                  " bytes of shared memory): ", cudaGetErrorString(err));
+  return Status::ok();
+}
+
+} // namespace
+
+Status launchAttention(const InstrAttrs &attrs,
+                       const std::vector<DeviceTensor> &inputs,
+                       const DeviceTensor &output, cudaStream_t stream) {
+  AttentionPlan plan;
+  PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, output, plan));
+  return launchPlan(plan, stream);
+}
+
+} // namespace paracc::rt::cuda

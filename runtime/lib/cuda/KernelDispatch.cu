@@ -1,0 +1,402 @@
+//===- KernelDispatch.cu - GPU kernel entry points ------------------------===//
+//
+// hasKernel and launchKernel: the checks shared by every instruction (null,
+// invalid or overlapping operands), then the kernel family. Operands are
+// validated through host views of the device tensors with the CPU kernels'
+// KernelArgs, so that errors read like the CPU's ("<mnemonic>: ...").
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/AttentionKernel.h"
+#include "cuda/CudaKernelUtil.h"
+
+#include <atomic>
+#include <exception>
+#include <new>
+
+namespace paracc::rt::cuda {
+
+//===----------------------------------------------------------------------===//
+// Shared helpers.
+//===----------------------------------------------------------------------===//
+
+Status checkLaunch(const char *name) {
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    return errorf(name,
+                  ": CUDA kernel launch failed: ", cudaGetErrorString(err));
+  return Status::ok();
+}
+
+int deviceSMCount() {
+  constexpr int kMaxDevices = 64;
+  constexpr int kFallback = 132; // H100/H200.
+  static std::atomic<int> cache[kMaxDevices];
+  int dev = 0;
+  if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
+    (void)cudaGetLastError();
+    return kFallback;
+  }
+  const int cached = cache[dev].load(std::memory_order_relaxed);
+  if (cached > 0)
+    return cached;
+  int n = 0;
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) !=
+          cudaSuccess ||
+      n <= 0) {
+    (void)cudaGetLastError();
+    return kFallback;
+  }
+  cache[dev].store(n, std::memory_order_relaxed);
+  return n;
+}
+
+Status checkGpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
+                     const char *what) {
+  PARACC_RETURN_IF_ERROR(args.checkDType(t, set, what));
+  if (!isGpuComputeDType(t.dtype()))
+    return args.fail(what, " (", t.typeString(), ") has no GPU kernel");
+  return Status::ok();
+}
+
+namespace {
+
+constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
+
+/// Ops whose result may be the very buffer of an operand of the same size
+/// (as in cpu/KernelDispatch.cpp): each result element depends only on the
+/// operand elements at its own position.
+bool allowsExactInPlace(OpCode op) {
+  if (op <= OpCode::Where)
+    return true; // Unary, binary and Where come first in OpCodes.def.
+  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
+}
+
+bool isLoss(OpCode op) {
+  return op == OpCode::SoftmaxCrossEntropy || op == OpCode::NllLoss;
+}
+
+/// Whether a dtype is one the runtime knows (element sizes 1, 2, 4, 8).
+bool isMovable(DType d) {
+  return isSupportedDType(static_cast<int>(d)) && dtypeSize(d) != 0;
+}
+
+bool isFloatGpu(DType d) { return gpuDTypeInSet(d, TypeSet::Float); }
+
+Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
+                   size_t i) {
+  if (!isSupportedDType(static_cast<int>(t->dtype())))
+    return args.fail(kind, " ", i, " has unsupported element type ",
+                     static_cast<int>(t->dtype()));
+  if (t->numElements() < 0 || shapeNumElements(t->shape()) != t->numElements())
+    return args.fail(kind, " ", i, " has an invalid shape ",
+                     shapeToString(t->shape()));
+  int64_t extent = static_cast<int64_t>(dtypeSize(t->dtype()));
+  for (int64_t d : t->shape()) {
+    if (d != 0 && __builtin_mul_overflow(extent, d, &extent))
+      return args.fail(kind, " ", i, " (", t->typeString(), ") is too large");
+  }
+  if (t->numElements() > 0 && !t->data())
+    return args.fail(kind, " ", i, " (", t->typeString(), ") has no buffer");
+  return Status::ok();
+}
+
+Status dispatch(const KernelArgs &args, cudaStream_t stream) {
+  switch (args.op) {
+  case OpCode::Neg:
+  case OpCode::Abs:
+  case OpCode::Sqrt:
+  case OpCode::Rsqrt:
+  case OpCode::Reciprocal:
+  case OpCode::Exp:
+  case OpCode::Log:
+  case OpCode::Tanh:
+  case OpCode::Erf:
+  case OpCode::Sigmoid:
+  case OpCode::Relu:
+  case OpCode::Gelu:
+  case OpCode::Silu:
+  case OpCode::Sin:
+  case OpCode::Cos:
+  case OpCode::Tan:
+  case OpCode::Asin:
+  case OpCode::Acos:
+  case OpCode::Atan:
+  case OpCode::Sinh:
+  case OpCode::Cosh:
+  case OpCode::Asinh:
+  case OpCode::Acosh:
+  case OpCode::Atanh:
+  case OpCode::Floor:
+  case OpCode::Ceil:
+  case OpCode::Round:
+  case OpCode::Sign:
+  case OpCode::Not:
+  case OpCode::IsNaN:
+  case OpCode::IsInf:
+    return launchUnary(args, stream);
+  case OpCode::Add:
+  case OpCode::Sub:
+  case OpCode::Mul:
+  case OpCode::Div:
+  case OpCode::Pow:
+  case OpCode::Max:
+  case OpCode::Min:
+  case OpCode::Mod:
+  case OpCode::And:
+  case OpCode::Or:
+  case OpCode::Xor:
+  case OpCode::Equal:
+  case OpCode::Less:
+  case OpCode::LessEqual:
+  case OpCode::Greater:
+  case OpCode::GreaterEqual:
+    return launchBinary(args, stream);
+  case OpCode::Where:
+    return launchWhere(args, stream);
+  case OpCode::Cast:
+    return launchCast(args, stream);
+  case OpCode::Clip:
+    return launchClip(args, stream);
+  case OpCode::LayerNorm:
+  case OpCode::RmsNorm:
+    return launchNorm(args, stream);
+  case OpCode::Softmax:
+  case OpCode::LogSoftmax:
+    return launchSoftmax(args, stream);
+  case OpCode::Gather:
+    return launchGather(args, stream);
+  case OpCode::GatherElements:
+    return launchGatherElements(args, stream);
+  case OpCode::GatherND:
+    return launchGatherND(args, stream);
+  case OpCode::Reshape:
+    return launchReshape(args, stream);
+  case OpCode::Transpose:
+    return launchTranspose(args, stream);
+  case OpCode::Slice:
+    return launchSlice(args, stream);
+  case OpCode::Concat:
+    return launchConcat(args, stream);
+  case OpCode::Split:
+    return launchSplit(args, stream);
+  case OpCode::Expand:
+    return launchExpand(args, stream);
+  case OpCode::ReduceSum:
+  case OpCode::ReduceMean:
+  case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
+  case OpCode::ReduceProd:
+    return launchReduce(args, stream);
+  case OpCode::ArgMax:
+  case OpCode::ArgMin:
+    return launchArgReduce(args, stream);
+  case OpCode::Range:
+    return launchRange(args, stream);
+  case OpCode::CumSum:
+    return launchCumSum(args, stream);
+  case OpCode::Trilu:
+    return launchTrilu(args, stream);
+  default:
+    return args.fail("has no GPU kernel");
+  }
+}
+
+Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
+                        const std::vector<DeviceTensor> &inputs,
+                        const std::vector<DeviceTensor> &outputs,
+                        cudaStream_t stream) {
+  if (static_cast<size_t>(op) >= kNumOpCodes)
+    return errorf("unknown: opcode ", static_cast<unsigned>(op),
+                  " is out of range");
+  // Host views of the device buffers (never dereferenced here).
+  std::vector<Tensor> inViews, outViews;
+  inViews.reserve(inputs.size());
+  outViews.reserve(outputs.size());
+  std::vector<const Tensor *> in;
+  std::vector<Tensor *> out;
+  for (const DeviceTensor &t : inputs) {
+    inViews.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    in.push_back(&inViews.back());
+  }
+  for (const DeviceTensor &t : outputs) {
+    outViews.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    out.push_back(&outViews.back());
+  }
+  const KernelArgs args{op, attrs, in, out};
+  if (isCollective(op))
+    return args.fail("collective instructions run on a communicator, not as "
+                     "GPU kernels");
+  if (op == OpCode::MatMul || op == OpCode::Gemm)
+    return args.fail("matrix products run through cuBLASLt (Gemm.h), not "
+                     "launchKernel");
+  if (isLoss(op))
+    return args.fail("has no GPU kernel");
+  for (size_t i = 0; i < in.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, in[i], "operand", i));
+  for (size_t i = 0; i < out.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, out[i], "result", i));
+
+  // The GPU kernels use no scratch buffers: a result may be an operand's
+  // very buffer only for ops that work in place; any other overlap is an
+  // error (the CPU would compute into a scratch buffer).
+  for (size_t o = 0; o < out.size(); ++o) {
+    const Tensor &r = *out[o];
+    for (size_t k = o + 1; k < out.size(); ++k) {
+      if (rangesOverlap(r.data(), r.byteSize(), out[k]->data(),
+                        out[k]->byteSize()))
+        return args.fail("results ", o, " and ", k, " overlap");
+    }
+    for (size_t i = 0; i < in.size(); ++i) {
+      const Tensor &x = *in[i];
+      if (!rangesOverlap(r.data(), r.byteSize(), x.data(), x.byteSize()))
+        continue;
+      const bool exact = x.data() == r.data() && x.byteSize() == r.byteSize() &&
+                         x.numElements() == r.numElements();
+      if (!exact || !allowsExactInPlace(op))
+        return args.fail("result ", o, " overlaps operand ", i,
+                         " (GPU kernels only work exactly in place, and only "
+                         "for elementwise ops)");
+    }
+  }
+
+  if (op == OpCode::Attention) {
+    if (outputs.size() != 1)
+      return args.fail("expected 1 result, got ", outputs.size());
+    return launchAttention(attrs, inputs, outputs[0], stream);
+  }
+  return dispatch(args, stream);
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Public entry points.
+//===----------------------------------------------------------------------===//
+
+bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
+  const std::vector<DType> &t = operandTypes;
+  auto at = [&](size_t i) { return i < t.size() ? t[i] : DType::Invalid; };
+  auto allMovable = [&]() {
+    if (t.empty())
+      return false;
+    for (DType d : t) {
+      if (!isMovable(d) || d != t[0])
+        return false;
+    }
+    return true;
+  };
+  switch (op) {
+  case OpCode::Neg:
+  case OpCode::Abs:
+  case OpCode::Sqrt:
+  case OpCode::Rsqrt:
+  case OpCode::Reciprocal:
+  case OpCode::Exp:
+  case OpCode::Log:
+  case OpCode::Tanh:
+  case OpCode::Erf:
+  case OpCode::Sigmoid:
+  case OpCode::Relu:
+  case OpCode::Gelu:
+  case OpCode::Silu:
+  case OpCode::Sin:
+  case OpCode::Cos:
+  case OpCode::Tan:
+  case OpCode::Asin:
+  case OpCode::Acos:
+  case OpCode::Atan:
+  case OpCode::Sinh:
+  case OpCode::Cosh:
+  case OpCode::Asinh:
+  case OpCode::Acosh:
+  case OpCode::Atanh:
+  case OpCode::Floor:
+  case OpCode::Ceil:
+  case OpCode::Round:
+  case OpCode::Sign:
+  case OpCode::Not:
+  case OpCode::IsNaN:
+  case OpCode::IsInf:
+    return unaryHasKernel(op, at(0));
+  case OpCode::Add:
+  case OpCode::Sub:
+  case OpCode::Mul:
+  case OpCode::Div:
+  case OpCode::Pow:
+  case OpCode::Max:
+  case OpCode::Min:
+  case OpCode::Mod:
+  case OpCode::And:
+  case OpCode::Or:
+  case OpCode::Xor:
+  case OpCode::Equal:
+  case OpCode::Less:
+  case OpCode::LessEqual:
+  case OpCode::Greater:
+  case OpCode::GreaterEqual:
+    return (t.size() < 2 || at(1) == at(0)) && binaryHasKernel(op, at(0));
+  case OpCode::Where:
+    return at(0) == DType::Bool && isMovable(at(1)) &&
+           (t.size() < 3 || at(2) == at(1));
+  case OpCode::Cast:
+    // The operand type; a second entry, when given, is the result type.
+    return isGpuCastDType(at(0)) && (t.size() < 2 || isGpuCastDType(at(1)));
+  case OpCode::Clip:
+    return gpuDTypeInSet(at(0), TypeSet::Numeric);
+  case OpCode::LayerNorm:
+  case OpCode::RmsNorm:
+    // x, scale[, bias] of one floating type.
+    return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0)) &&
+           (t.size() < 3 || at(2) == at(0));
+  case OpCode::Softmax:
+  case OpCode::LogSoftmax:
+    return isFloatGpu(at(0));
+  case OpCode::Gather:
+  case OpCode::GatherElements:
+  case OpCode::GatherND:
+    return isMovable(at(0)) &&
+           (t.size() < 2 || at(1) == DType::I32 || at(1) == DType::I64);
+  case OpCode::Reshape:
+  case OpCode::Transpose:
+  case OpCode::Slice:
+  case OpCode::Split:
+  case OpCode::Expand:
+  case OpCode::Trilu:
+    return isMovable(at(0));
+  case OpCode::Concat:
+    return allMovable();
+  case OpCode::ReduceSum:
+  case OpCode::ReduceMean:
+  case OpCode::ReduceProd:
+  case OpCode::CumSum:
+  case OpCode::Range:
+    return gpuDTypeInSet(at(0), TypeSet::Numeric);
+  case OpCode::ReduceMax:
+  case OpCode::ReduceMin:
+  case OpCode::ArgMax:
+  case OpCode::ArgMin:
+    return gpuDTypeInSet(at(0), TypeSet::All);
+  case OpCode::Attention:
+    return isFloatGpu(at(0));
+  default:
+    // MatMul/Gemm (cuBLASLt), collectives, LocalShard (copyBlock by the
+    // executor), AxisIndex, losses: not here.
+    return false;
+  }
+}
+
+Status launchKernel(OpCode op, const InstrAttrs &attrs,
+                    const std::vector<DeviceTensor> &inputs,
+                    const std::vector<DeviceTensor> &outputs,
+                    cudaStream_t stream) {
+  try {
+    return launchKernelImpl(op, attrs, inputs, outputs, stream);
+  } catch (const std::bad_alloc &) {
+    return errorf(opCodeMnemonic(op), ": out of memory");
+  } catch (const std::exception &e) {
+    return errorf(opCodeMnemonic(op), ": ", e.what());
+  }
+}
+
+} // namespace paracc::rt::cuda

@@ -1,0 +1,763 @@
+//===- Reduction.cu - Reduce*, ArgMax/ArgMin, CumSum ----------------------===//
+//
+// Reductions with the semantics of cpu/Reduction.cpp and CumSum of
+// cpu/Misc.cpp. After dropping unit dimensions and merging neighbours of the
+// same kind, the input is
+//
+//  - [kept, reduced] (trailing axes): one warp (short rows) or one block per
+//    row, 16-byte loads, shuffle reductions; rows too few for the machine
+//    are split over several blocks whose partials go through a small
+//    stream-ordered scratch buffer (cudaMallocAsync) and a second kernel;
+//  - [kept, reduced, kept]: 32 output columns per block, the reduced axis
+//    spread over the block's rows, coalesced across the inner dimension;
+//  - anything else: one thread per output walking the reduced index space.
+//
+// Accumulators: f32 for sums/means of f32/bf16/f16 (tree-combined), double
+// for floating products, wrapping 64-bit integers for integer sums and
+// products, the exact compute type for Max/Min (NaN propagates). ArgMax/
+// ArgMin pick the extreme with NaN as the extreme of both orders, ties to
+// the first (or, with select_last_index, the last) index. CumSum accumulates
+// in double (floats) or wrapping 64-bit integers, as the CPU does.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/DeviceUtil.cuh"
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace paracc::rt::cuda {
+
+namespace {
+
+constexpr int64_t kMaxGrid = int64_t(1) << 20;
+
+unsigned gridFor(int64_t work, int64_t perBlock) {
+  return unsigned(std::min<int64_t>(
+      kMaxGrid, std::max<int64_t>(1, ceilDiv(work, perBlock))));
+}
+
+int roundUp32(int64_t n) {
+  return int(std::max<int64_t>(32, ceilDiv(n, 32) * 32));
+}
+
+template <DType D>
+inline constexpr bool kIsFloatD =
+    D == DType::F32 || D == DType::F16 || D == DType::BF16;
+
+enum class RK { Sum, Mean, Max, Min, Prod };
+
+/// Accumulation of reduction K over element type D.
+template <DType D, RK K> struct Red {
+  using C = DevC<D>;
+  using A = std::conditional_t<
+      K == RK::Max || K == RK::Min,
+      std::conditional_t<D == DType::Bool, int, C>,
+      std::conditional_t<kIsFloatD<D>,
+                         std::conditional_t<K == RK::Prod, double, float>,
+                         int64_t>>;
+
+  __device__ static A identity() {
+    if constexpr (K == RK::Sum || K == RK::Mean)
+      return A(0);
+    else if constexpr (K == RK::Prod)
+      return A(1);
+    else if constexpr (std::is_floating_point_v<A>)
+      return K == RK::Max ? A(-INFINITY) : A(INFINITY);
+    else if constexpr (D == DType::Bool)
+      return K == RK::Max ? 0 : 1;
+    else
+      return K == RK::Max ? std::numeric_limits<A>::lowest()
+                          : std::numeric_limits<A>::max();
+  }
+
+  __device__ static A from(C v) { return static_cast<A>(v); }
+
+  __device__ static A combine(A a, A b) {
+    if constexpr (K == RK::Sum || K == RK::Mean) {
+      if constexpr (std::is_integral_v<A>)
+        return A(uint64_t(a) + uint64_t(b));
+      else
+        return a + b;
+    } else if constexpr (K == RK::Prod) {
+      if constexpr (std::is_integral_v<A>)
+        return A(uint64_t(a) * uint64_t(b));
+      else
+        return a * b;
+    } else if constexpr (std::is_floating_point_v<A>) {
+      return K == RK::Max ? nanMax(a, b) : nanMin(a, b);
+    } else {
+      if constexpr (K == RK::Max)
+        return a < b ? b : a;
+      else
+        return b < a ? b : a;
+    }
+  }
+
+  __device__ static DevS<D> finalize(A a, int64_t count) {
+    if constexpr (K == RK::Mean) {
+      if constexpr (std::is_integral_v<A>)
+        return stc<D>(static_cast<C>(a / count));
+      else
+        return stc<D>(__fdiv_rn(a, float(count)));
+    } else if constexpr (std::is_same_v<A, double>) {
+      return stc<D>(__double2float_rn(a));
+    } else {
+      return stc<D>(static_cast<C>(a));
+    }
+  }
+};
+
+template <typename R> struct CombineF {
+  template <typename A> __device__ A operator()(A a, A b) const {
+    return R::combine(a, b);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Row reductions: [rows, d] -> [rows].
+//===----------------------------------------------------------------------===//
+
+constexpr int kWarpRows = 4;
+
+/// Reduces segment `seg` (of `segs`, each `segLen` elements, a multiple of
+/// V) of every row; with one segment per row the result is final, else a
+/// partial accumulator goes to `partial[row * segs + seg]`.
+template <DType D, RK K, bool kWarp>
+__global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : 512)
+    rowReduceKernel(const DevS<D> *x, DevS<D> *y,
+                    typename Red<D, K>::A *partial, int64_t rows, int64_t d,
+                    int64_t segs, int64_t segLen, bool vec) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  using S = DevS<D>;
+  constexpr int V = kVec16<S>;
+  __shared__ A smem[32];
+  const int tid = threadIdx.x;
+  const int nthr = kWarp ? 32 : int(blockDim.x);
+  const int64_t units = rows * segs;
+  const int64_t step =
+      kWarp ? int64_t(gridDim.x) * blockDim.y : int64_t(gridDim.x);
+  for (int64_t u = kWarp ? int64_t(blockIdx.x) * blockDim.y + threadIdx.y
+                         : int64_t(blockIdx.x);
+       u < units; u += step) {
+    const int64_t row = u / segs;
+    const int64_t seg = u - row * segs;
+    const int64_t lo = seg * segLen;
+    const int64_t hi = lo + segLen < d ? lo + segLen : d;
+    const S *xr = x + row * d;
+    A acc = R::identity();
+    if (vec) {
+      for (int64_t j = lo / V + tid; j < hi / V; j += nthr) {
+        const VecT<S, V> t = loadVec<V>(xr, j);
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+          acc = R::combine(acc, R::from(ldc<D>(t.v[k])));
+      }
+    } else {
+      for (int64_t j = lo + tid; j < hi; j += nthr)
+        acc = R::combine(acc, R::from(ldc<D>(xr[j])));
+    }
+    if constexpr (kWarp)
+      acc = warpReduce(acc, CombineF<R>());
+    else
+      acc = blockReduce(acc, CombineF<R>(), smem);
+    if (tid == 0) {
+      if (segs == 1)
+        y[row] = R::finalize(acc, d);
+      else
+        partial[u] = acc;
+    }
+  }
+}
+
+/// Combines the partials of each row: one warp per row.
+template <DType D, RK K>
+__global__ void __launch_bounds__(32 * kWarpRows)
+    finishRowsKernel(const typename Red<D, K>::A *partial, DevS<D> *y,
+                     int64_t rows, int64_t segs, int64_t count) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  for (int64_t row = int64_t(blockIdx.x) * blockDim.y + threadIdx.y; row < rows;
+       row += int64_t(gridDim.x) * blockDim.y) {
+    A acc = R::identity();
+    for (int64_t s = threadIdx.x; s < segs; s += 32)
+      acc = R::combine(acc, partial[row * segs + s]);
+    acc = warpReduce(acc, CombineF<R>());
+    if (threadIdx.x == 0)
+      y[row] = R::finalize(acc, count);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Column reductions: [outer, c, inner] -> [outer, inner].
+//===----------------------------------------------------------------------===//
+
+template <DType D, RK K>
+__global__ void __launch_bounds__(1024)
+    columnReduceKernel(const DevS<D> *x, DevS<D> *y, int64_t outer, int64_t c,
+                       int64_t inner) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  __shared__ A smem[32][33];
+  const int64_t tilesI = (inner + 31) / 32;
+  const int64_t units = outer * tilesI;
+  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    const int64_t o = u / tilesI;
+    const int64_t i = (u - o * tilesI) * 32 + threadIdx.x;
+    A acc = R::identity();
+    if (i < inner) {
+      const DevS<D> *p = x + o * c * inner + i;
+      for (int64_t j = threadIdx.y; j < c; j += blockDim.y)
+        acc = R::combine(acc, R::from(ldc<D>(p[j * inner])));
+    }
+    smem[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if (threadIdx.y == 0) {
+      for (int r = 1; r < int(blockDim.y); ++r)
+        acc = R::combine(acc, smem[r][threadIdx.x]);
+      if (i < inner)
+        y[o * inner + i] = R::finalize(acc, c);
+    }
+    __syncthreads();
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Generic reductions: one thread per output.
+//===----------------------------------------------------------------------===//
+
+template <DType D, RK K>
+__global__ void __launch_bounds__(256)
+    genericReduceKernel(const DevS<D> *x, DevS<D> *y,
+                        OffsetCalc<1, uint64_t> kept,
+                        OffsetCalc<1, uint64_t> red, int64_t outN,
+                        int64_t count) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < outN;
+       t += int64_t(gridDim.x) * blockDim.x) {
+    int64_t base[1];
+    kept.get(uint64_t(t), base);
+    A acc = R::identity();
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t off[1];
+      red.get(uint64_t(j), off);
+      acc = R::combine(acc, R::from(ldc<D>(x[base[0] + off[0]])));
+    }
+    y[t] = R::finalize(acc, count);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Reduction launcher.
+//===----------------------------------------------------------------------===//
+
+/// Input dimensions after dropping unit ones and merging neighbours of the
+/// same kind: (size, reduced).
+using Groups = std::vector<std::pair<int64_t, bool>>;
+
+Groups groupDims(const Shape &shape, const std::vector<bool> &reduced) {
+  Groups g;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue;
+    if (!g.empty() && g.back().second == reduced[d])
+      g.back().first *= shape[d];
+    else
+      g.push_back({shape[d], reduced[d]});
+  }
+  return g;
+}
+
+template <DType D, RK K>
+Status reduceRows(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
+                  int64_t rows, int64_t d, cudaStream_t stream) {
+  using A = typename Red<D, K>::A;
+  constexpr int V = kVec16<DevS<D>>;
+  const bool vec = V > 1 && d % V == 0 && isAligned(x, 16);
+  const int64_t nv = vec ? d / V : d;
+  if (nv <= 64) {
+    const dim3 block(32, kWarpRows);
+    rowReduceKernel<D, K, true><<<gridFor(rows, kWarpRows), block, 0, stream>>>(
+        x, y, nullptr, rows, d, 1, d, vec);
+    return checkLaunch(args);
+  }
+  const int threads =
+      int(std::min<int64_t>(512, std::max(64, roundUp32(ceilDiv(nv, 4)))));
+  // Too few rows to fill the machine: split long rows into segments.
+  const int64_t sms = deviceSMCount();
+  int64_t segs = 1, segLen = d;
+  if (rows < 2 * sms && d >= 32768) {
+    segs = std::min(ceilDiv(d, 16384), ceilDiv(4 * sms, rows));
+    segLen = ceilDiv(ceilDiv(d, segs), V) * V;
+    segs = ceilDiv(d, segLen);
+  }
+  A *partial = nullptr;
+  if (segs > 1 &&
+      cudaMallocAsync(reinterpret_cast<void **>(&partial),
+                      size_t(rows * segs) * sizeof(A), stream) != cudaSuccess) {
+    (void)cudaGetLastError(); // No scratch: one block per row.
+    partial = nullptr;
+    segs = 1;
+    segLen = d;
+  }
+  rowReduceKernel<D, K, false>
+      <<<unsigned(std::min<int64_t>(int64_t(1) << 30, rows * segs)), threads, 0,
+         stream>>>(x, y, partial, rows, d, segs, segLen, vec);
+  const Status launched = checkLaunch(args);
+  if (segs == 1)
+    return launched;
+  auto finish = [&]() -> Status {
+    if (!launched.isOk())
+      return launched;
+    const dim3 block(32, kWarpRows);
+    finishRowsKernel<D, K><<<gridFor(rows, kWarpRows), block, 0, stream>>>(
+        partial, y, rows, segs, d);
+    return checkLaunch(args);
+  };
+  const Status finished = finish();
+  (void)cudaFreeAsync(partial, stream);
+  return finished;
+}
+
+template <DType D, RK K>
+Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
+                   const std::vector<bool> &reduced, cudaStream_t stream) {
+  using S = DevS<D>;
+  const int64_t outN = y.numElements();
+  const int64_t count = outN ? x.numElements() / outN : 0;
+  if constexpr (K == RK::Mean && !kIsFloatD<D>) {
+    if (count == 0 && outN > 0)
+      return args.fail("mean of an empty set of integers");
+  }
+  if (outN == 0)
+    return Status::ok();
+  const S *px = static_cast<const S *>(x.data());
+  S *py = static_cast<S *>(y.data());
+  const Groups g = groupDims(x.shape(), reduced);
+  bool anyReduced = false;
+  for (const auto &e : g)
+    anyReduced |= e.second;
+  // Nothing really reduced (count 0 or 1), or trailing reduced axes: rows.
+  if (count == 0 || !anyReduced)
+    return reduceRows<D, K>(args, px, py, outN, count, stream);
+  if (g.back().second && g.size() <= 2)
+    return reduceRows<D, K>(args, px, py, outN, count, stream);
+  // [kept?, reduced, kept]: columns.
+  if (!g.back().second && g.size() <= 3 && g[g.size() - 2].second) {
+    const int64_t inner = g.back().first;
+    const int64_t c = g[g.size() - 2].first;
+    const int64_t outer = g.size() == 3 ? g[0].first : 1;
+    const int64_t tiles = outer * ceilDiv(inner, 32);
+    const int rowsPerBlock = tiles < 2 * deviceSMCount() ? 32 : 8;
+    const dim3 block(32, rowsPerBlock);
+    columnReduceKernel<D, K>
+        <<<unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)), block, 0,
+           stream>>>(px, py, outer, c, inner);
+    return checkLaunch(args);
+  }
+  // Anything else: one thread per output.
+  Shape keptDims, redDims;
+  std::vector<int64_t> keptStrides, redStrides;
+  int64_t stride = 1;
+  for (size_t i = g.size(); i-- > 0;) {
+    if (g[i].second) {
+      redDims.insert(redDims.begin(), g[i].first);
+      redStrides.insert(redStrides.begin(), stride);
+    } else {
+      keptDims.insert(keptDims.begin(), g[i].first);
+      keptStrides.insert(keptStrides.begin(), stride);
+    }
+    stride *= g[i].first;
+  }
+  if (keptDims.size() > size_t(kMaxDims) || redDims.size() > size_t(kMaxDims))
+    return args.fail("more than ", kMaxDims,
+                     " kept or reduced dimension groups have no GPU kernel");
+  genericReduceKernel<D, K><<<gridFor(outN, 256), 256, 0, stream>>>(
+      px, py, makeOffsetCalc<1, uint64_t>(keptDims, {keptStrides}),
+      makeOffsetCalc<1, uint64_t>(redDims, {redStrides}), outN, count);
+  return checkLaunch(args);
+}
+
+template <RK K, TypeSet Set>
+Status reduceDispatch(const KernelArgs &args, const Tensor &x, Tensor &y,
+                      const std::vector<bool> &reduced, cudaStream_t stream) {
+  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, Set, "operand"));
+  return visitGpuDType<Set>(args, x.dtype(), [&](auto tag) -> Status {
+    return reduceTyped<decltype(tag)::value, K>(args, x, y, reduced, stream);
+  });
+}
+
+} // namespace
+
+Status launchReduce(const KernelArgs &args, cudaStream_t stream) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  const std::vector<int64_t> &ints = args.attrs.ints;
+  if (ints.empty() || !args.attrs.floats.empty())
+    return args.fail("expected integer attributes [keepdims, axes...] and "
+                     "no floating attributes, got ",
+                     ints.size(), " and ", args.attrs.floats.size());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "keepdims"));
+  const bool keepDims = ints[0] != 0;
+  std::vector<bool> reduced(x.rank(), false);
+  for (size_t i = 1; i < ints.size(); ++i) {
+    if (ints[i] < 0 || ints[i] >= x.rank())
+      return args.fail("axis ", ints[i], " is out of range for rank ",
+                       x.rank());
+    if (i > 1 && ints[i] <= ints[i - 1])
+      return args.fail("axes must be sorted and unique, got ",
+                       shapeToString(Shape(ints.begin() + 1, ints.end())));
+    reduced[ints[i]] = true;
+  }
+  Shape shape;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (!reduced[d])
+      shape.push_back(x.dim(d));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  const bool isMaxMin =
+      args.op == OpCode::ReduceMax || args.op == OpCode::ReduceMin;
+  if (ints.size() == 1) {
+    // No axes: the identity (after the element type check).
+    PARACC_RETURN_IF_ERROR(checkGpuDType(
+        args, x, isMaxMin ? TypeSet::All : TypeSet::Numeric, "operand"));
+    if (x.byteSize() && x.data() != y.data()) {
+      const cudaError_t err = cudaMemcpyAsync(y.data(), x.data(), x.byteSize(),
+                                              cudaMemcpyDeviceToDevice, stream);
+      if (err != cudaSuccess)
+        return args.fail("CUDA copy failed: ", cudaGetErrorString(err));
+    }
+    return Status::ok();
+  }
+  switch (args.op) {
+  case OpCode::ReduceSum:
+    return reduceDispatch<RK::Sum, TypeSet::Numeric>(args, x, y, reduced,
+                                                     stream);
+  case OpCode::ReduceMean:
+    return reduceDispatch<RK::Mean, TypeSet::Numeric>(args, x, y, reduced,
+                                                      stream);
+  case OpCode::ReduceProd:
+    return reduceDispatch<RK::Prod, TypeSet::Numeric>(args, x, y, reduced,
+                                                      stream);
+  case OpCode::ReduceMax:
+    return reduceDispatch<RK::Max, TypeSet::All>(args, x, y, reduced, stream);
+  case OpCode::ReduceMin:
+    return reduceDispatch<RK::Min, TypeSet::All>(args, x, y, reduced, stream);
+  default:
+    return args.fail("not a reduction");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// ArgMax / ArgMin.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The comparison type of element type D (bool compares as int).
+template <DType D>
+using ArgT = std::conditional_t<D == DType::Bool, int, DevC<D>>;
+
+/// Folds candidate (v, i) into (bv, bi); bi < 0 marks "no candidate yet".
+/// The extreme wins (NaN is the extreme of both orders); among equal
+/// extremes the smallest index, or the largest with selectLast.
+template <typename T>
+__device__ __forceinline__ void argFold(T &bv, int64_t &bi, T v, int64_t i,
+                                        bool isMax, bool selectLast) {
+  if (i < 0)
+    return;
+  if (bi < 0) {
+    bv = v;
+    bi = i;
+    return;
+  }
+  bool better, tie;
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool vn = isNaNf(v), bn = isNaNf(bv);
+    better = (vn && !bn) || (!vn && !bn && (isMax ? bv < v : v < bv));
+    tie = (vn && bn) || v == bv;
+  } else {
+    better = isMax ? bv < v : v < bv;
+    tie = v == bv;
+  }
+  if (better || (tie && (selectLast ? i > bi : i < bi))) {
+    bv = v;
+    bi = i;
+  }
+}
+
+template <DType D>
+__global__ void __launch_bounds__(256)
+    argRowKernel(const DevS<D> *x, int64_t *y, int64_t rows, int64_t c,
+                 bool isMax, bool selectLast) {
+  using T = ArgT<D>;
+  __shared__ T sv[32];
+  __shared__ int64_t si[32];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  const int nWarps = blockDim.x >> 5;
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const DevS<D> *xr = x + row * c;
+    T bv = T(0);
+    int64_t bi = -1;
+    for (int64_t j = threadIdx.x; j < c; j += blockDim.x)
+      argFold(bv, bi, T(ldc<D>(xr[j])), j, isMax, selectLast);
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) {
+      const T v = __shfl_xor_sync(0xffffffffu, bv, o);
+      const int64_t i = __shfl_xor_sync(0xffffffffu, bi, o);
+      argFold(bv, bi, v, i, isMax, selectLast);
+    }
+    __syncthreads();
+    if (lane == 0) {
+      sv[warp] = bv;
+      si[warp] = bi;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      for (int w = 1; w < nWarps; ++w)
+        argFold(bv, bi, sv[w], si[w], isMax, selectLast);
+      y[row] = bi;
+    }
+  }
+}
+
+/// One thread per (outer, inner) column, scanning like the CPU.
+template <DType D>
+__global__ void __launch_bounds__(256)
+    argColumnKernel(const DevS<D> *x, int64_t *y, int64_t outer, int64_t c,
+                    int64_t inner, bool isMax, bool selectLast) {
+  using T = ArgT<D>;
+  const int64_t total = outer * inner;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t o = t / inner;
+    const int64_t i = t - o * inner;
+    const DevS<D> *p = x + o * c * inner + i;
+    T bv = T(0);
+    int64_t bi = -1;
+    for (int64_t j = 0; j < c; ++j)
+      argFold(bv, bi, T(ldc<D>(p[j * inner])), j, isMax, selectLast);
+    y[t] = bi;
+  }
+}
+
+} // namespace
+
+Status launchArgReduce(const KernelArgs &args, cudaStream_t stream) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::All, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, DType::I64, "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "keepdims"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "select_last_index"));
+  Shape shape = x.shape();
+  if (args.attrs.ints[1])
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  if (y.numElements() == 0)
+    return Status::ok();
+  const int64_t c = x.dim(axis);
+  if (c == 0)
+    return args.fail("cannot reduce an empty dimension");
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x.dim(d);
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    inner *= x.dim(d);
+  const bool isMax = args.op == OpCode::ArgMax;
+  const bool selectLast = args.attrs.ints[2] != 0;
+  return visitGpuDType<TypeSet::All>(args, x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    const DevS<D> *px = static_cast<const DevS<D> *>(x.data());
+    int64_t *py = static_cast<int64_t *>(y.data());
+    if (inner == 1 && c >= 64) {
+      const int threads = int(std::min<int64_t>(256, roundUp32(c / 4)));
+      argRowKernel<D>
+          <<<unsigned(std::min<int64_t>(int64_t(1) << 30, outer)), threads, 0,
+             stream>>>(px, py, outer, c, isMax, selectLast);
+    } else {
+      argColumnKernel<D><<<gridFor(outer * inner, 256), 256, 0, stream>>>(
+          px, py, outer, c, inner, isMax, selectLast);
+    }
+    return checkLaunch(args);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// CumSum.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+template <DType D>
+using CumT = std::conditional_t<kIsFloatD<D>, double, int64_t>;
+
+template <typename A> __device__ __forceinline__ A cumAdd(A a, A b) {
+  if constexpr (std::is_integral_v<A>)
+    return A(uint64_t(a) + uint64_t(b));
+  else
+    return a + b;
+}
+
+/// The accumulator as a result element (double -> float -> storage, like
+/// the CPU's static_cast to the compute type then store).
+template <DType D> __device__ __forceinline__ DevS<D> cumOut(CumT<D> a) {
+  if constexpr (kIsFloatD<D>)
+    return stc<D>(__double2float_rn(a));
+  else
+    return stc<D>(static_cast<DevC<D>>(a));
+}
+
+/// One thread per (outer, inner) column, sequential along the axis.
+template <DType D>
+__global__ void __launch_bounds__(256)
+    cumSumColumnKernel(const DevS<D> *x, DevS<D> *y, int64_t outer, int64_t c,
+                       int64_t inner, bool exclusive, bool reverse) {
+  using A = CumT<D>;
+  const int64_t total = outer * inner;
+  for (int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; t < total;
+       t += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t o = t / inner;
+    const int64_t i = t - o * inner;
+    const int64_t base = o * c * inner + i;
+    A acc = A(0);
+    for (int64_t step = 0; step < c; ++step) {
+      const int64_t j = reverse ? c - 1 - step : step;
+      const int64_t at = base + j * inner;
+      const A next = cumAdd(acc, A(ldc<D>(x[at])));
+      y[at] = cumOut<D>(exclusive ? acc : next);
+      acc = next;
+    }
+  }
+}
+
+constexpr int kScanThreads = 256;
+constexpr int kScanItems = 4;
+
+/// One block per contiguous row: chunks of kScanThreads * kScanItems
+/// elements, each scanned in registers and across the block, with a carry.
+template <DType D>
+__global__ void __launch_bounds__(kScanThreads)
+    cumSumRowKernel(const DevS<D> *x, DevS<D> *y, int64_t rows, int64_t c,
+                    bool exclusive, bool reverse) {
+  using A = CumT<D>;
+  constexpr int kWarps = kScanThreads / 32;
+  __shared__ A warpSums[kWarps];
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  for (int64_t row = blockIdx.x; row < rows; row += gridDim.x) {
+    const DevS<D> *xr = x + row * c;
+    DevS<D> *yr = y + row * c;
+    A carry = A(0);
+    for (int64_t base = 0; base < c; base += kScanThreads * kScanItems) {
+      A vals[kScanItems];
+      A local = A(0);
+#pragma unroll
+      for (int k = 0; k < kScanItems; ++k) {
+        const int64_t p = base + int64_t(threadIdx.x) * kScanItems + k;
+        A v = A(0);
+        if (p < c)
+          v = A(ldc<D>(xr[reverse ? c - 1 - p : p]));
+        local = cumAdd(local, v);
+        vals[k] = local;
+      }
+      // Inclusive scan of the thread totals within the warp.
+      A incl = local;
+#pragma unroll
+      for (int o = 1; o < 32; o <<= 1) {
+        const A t = __shfl_up_sync(0xffffffffu, incl, o);
+        if (lane >= o)
+          incl = cumAdd(incl, t);
+      }
+      A excl = __shfl_up_sync(0xffffffffu, incl, 1);
+      if (lane == 0)
+        excl = A(0);
+      if (lane == 31)
+        warpSums[warp] = incl;
+      __syncthreads();
+      A prefix = carry;
+      A total = carry;
+#pragma unroll
+      for (int w = 0; w < kWarps; ++w) {
+        if (w < warp)
+          prefix = cumAdd(prefix, warpSums[w]);
+        total = cumAdd(total, warpSums[w]);
+      }
+      prefix = cumAdd(prefix, excl);
+#pragma unroll
+      for (int k = 0; k < kScanItems; ++k) {
+        const int64_t p = base + int64_t(threadIdx.x) * kScanItems + k;
+        if (p < c) {
+          const A before = k == 0 ? prefix : cumAdd(prefix, vals[k - 1]);
+          const A after = cumAdd(prefix, vals[k]);
+          yr[reverse ? c - 1 - p : p] = cumOut<D>(exclusive ? before : after);
+        }
+      }
+      carry = total;
+      __syncthreads();
+    }
+  }
+}
+
+} // namespace
+
+Status launchCumSum(const KernelArgs &args, cudaStream_t stream) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Numeric, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "exclusive"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "reverse"));
+  const bool exclusive = args.attrs.ints[1] != 0;
+  const bool reverse = args.attrs.ints[2] != 0;
+  if (x.numElements() == 0)
+    return Status::ok();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x.dim(d);
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    inner *= x.dim(d);
+  const int64_t c = x.dim(axis);
+  return visitGpuDType<TypeSet::Numeric>(
+      args, x.dtype(), [&](auto tag) -> Status {
+        constexpr DType D = decltype(tag)::value;
+        const DevS<D> *px = static_cast<const DevS<D> *>(x.data());
+        DevS<D> *py = static_cast<DevS<D> *>(y.data());
+        if (inner == 1 && c > 64) {
+          cumSumRowKernel<D>
+              <<<unsigned(std::min<int64_t>(int64_t(1) << 30, outer)),
+                 kScanThreads, 0, stream>>>(px, py, outer, c, exclusive,
+                                            reverse);
+        } else {
+          cumSumColumnKernel<D>
+              <<<gridFor(outer * inner, 256), 256, 0, stream>>>(
+                  px, py, outer, c, inner, exclusive, reverse);
+        }
+        return checkLaunch(args);
+      });
+}
+
+} // namespace paracc::rt::cuda

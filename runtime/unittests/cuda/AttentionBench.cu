@@ -1,0 +1,233 @@
+//===- AttentionBench.cu - Throughput of the GPU attention -----*- C++ -*-===//
+//
+// Times launchAttention with CUDA events (median of 20 runs after 5 warm-up
+// runs) and prints TFLOP/s, counting 4 * B * H * Sq * Sk * D FLOPs (the two
+// matrix products), halved for causal masking. The first configuration is
+// the benchmark model (GPT: batch 8, 16 heads of 64, sequence 1024, causal,
+// bf16); the others show head dim 128, longer sequences, masks, f16 and the
+// SIMT kernel.
+//
+// Usage: AttentionBench [substring]   runs the configurations whose name
+// contains it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/AttentionKernel.h"
+
+#include "paracc/runtime/DType.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace paracc::rt;
+using paracc::rt::cuda::DeviceTensor;
+
+namespace {
+
+struct Config {
+  DType dtype = DType::BF16;
+  int64_t batch = 8, heads = 16, sq = 1024, sk = 1024, d = 64;
+  bool causal = true;
+  bool mask = false; ///< An additive [Sq, Sk] mask of zeros.
+  bool forceGeneric = false;
+};
+
+std::string configName(const Config &c) {
+  std::ostringstream os;
+  os << dtypeName(c.dtype) << " B=" << c.batch << " H=" << c.heads
+     << " Sq=" << c.sq << " Sk=" << c.sk << " D=" << c.d
+     << (c.causal ? " causal" : " full") << (c.mask ? " mask=[Sq,Sk]" : "")
+     << (c.forceGeneric ? " forced-generic" : "");
+  return os.str();
+}
+
+bool check(cudaError_t err, const char *what) {
+  if (err == cudaSuccess)
+    return true;
+  std::printf("  CUDA error in %s: %s\n", what, cudaGetErrorString(err));
+  return false;
+}
+
+/// Fills `n` elements of `dt` at `dst` (device) with uniform values in
+/// [-range, range).
+bool fillRandom(void *dst, DType dt, int64_t n, float range, uint64_t seed) {
+  std::vector<unsigned char> host(size_t(n) * dtypeSize(dt));
+  uint64_t s = seed;
+  for (int64_t i = 0; i < n; ++i) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    const float x = range * (float(s >> 40) / 8388608.f - 1.f);
+    switch (dt) {
+    case DType::F32:
+      reinterpret_cast<float *>(host.data())[i] = x;
+      break;
+    case DType::BF16:
+      reinterpret_cast<BFloat16 *>(host.data())[i] = BFloat16(x);
+      break;
+    default:
+      reinterpret_cast<Half *>(host.data())[i] = Half(x);
+      break;
+    }
+  }
+  return check(
+      cudaMemcpy(dst, host.data(), host.size(), cudaMemcpyHostToDevice),
+      "cudaMemcpy");
+}
+
+bool runConfig(const Config &c) {
+  const std::string name = configName(c);
+  const size_t es = dtypeSize(c.dtype);
+  const Shape qShape = {c.batch, c.heads, c.sq, c.d};
+  const Shape kShape = {c.batch, c.heads, c.sk, c.d};
+  const Shape maskShape = {c.sq, c.sk};
+  const int64_t nq = shapeNumElements(qShape), nk = shapeNumElements(kShape);
+  void *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *m = nullptr;
+  bool ok = check(cudaMalloc(&q, nq * es), "cudaMalloc") &&
+            check(cudaMalloc(&k, nk * es), "cudaMalloc") &&
+            check(cudaMalloc(&v, nk * es), "cudaMalloc") &&
+            check(cudaMalloc(&y, nq * es), "cudaMalloc") &&
+            (!c.mask || check(cudaMalloc(&m, c.sq * c.sk * es), "cudaMalloc"));
+  ok = ok && fillRandom(q, c.dtype, nq, 2.f, 1) &&
+       fillRandom(k, c.dtype, nk, 2.f, 2) &&
+       fillRandom(v, c.dtype, nk, 1.f, 3) &&
+       (!c.mask || check(cudaMemset(m, 0, c.sq * c.sk * es), "cudaMemset"));
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ok = ok && check(cudaStreamCreate(&stream), "cudaStreamCreate") &&
+       check(cudaEventCreate(&start), "cudaEventCreate") &&
+       check(cudaEventCreate(&stop), "cudaEventCreate");
+
+  InstrAttrs attrs;
+  attrs.ints = {c.causal ? 1 : 0};
+  attrs.floats = {1.0 / std::sqrt(double(c.d))};
+  std::vector<DeviceTensor> inputs = {
+      {c.dtype, qShape, q}, {c.dtype, kShape, k}, {c.dtype, kShape, v}};
+  if (c.mask)
+    inputs.push_back({c.dtype, maskShape, m});
+  const DeviceTensor out{c.dtype, qShape, y};
+
+  if (c.forceGeneric)
+    setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
+  std::vector<float> ms;
+  for (int it = 0; ok && it < 25; ++it) {
+    ok = check(cudaEventRecord(start, stream), "cudaEventRecord");
+    const Status st = cuda::launchAttention(attrs, inputs, out, stream);
+    if (!st.isOk()) {
+      std::printf("  launchAttention: %s\n", st.message().c_str());
+      ok = false;
+      break;
+    }
+    ok = ok && check(cudaEventRecord(stop, stream), "cudaEventRecord") &&
+         check(cudaEventSynchronize(stop), "the kernel");
+    float t = 0;
+    ok = ok && check(cudaEventElapsedTime(&t, start, stop), "elapsed time");
+    if (ok && it >= 5)
+      ms.push_back(t);
+  }
+  if (c.forceGeneric)
+    unsetenv("PARACC_ATTENTION_KERNEL");
+
+  // The output must be finite (a cheap sanity check; AttentionTest checks
+  // the values).
+  if (ok) {
+    std::vector<unsigned char> host(size_t(nq) * es);
+    ok = check(cudaMemcpy(host.data(), y, host.size(), cudaMemcpyDeviceToHost),
+               "cudaMemcpy");
+    int64_t bad = 0;
+    for (int64_t i = 0; ok && i < nq; i += 97) {
+      float x = c.dtype == DType::F32
+                    ? reinterpret_cast<float *>(host.data())[i]
+                : c.dtype == DType::BF16
+                    ? float(reinterpret_cast<BFloat16 *>(host.data())[i])
+                    : float(reinterpret_cast<Half *>(host.data())[i]);
+      bad += !std::isfinite(x);
+    }
+    if (bad)
+      std::printf("  warning: %lld sampled outputs are not finite\n",
+                  (long long)bad);
+  }
+
+  if (ok) {
+    std::sort(ms.begin(), ms.end());
+    const double median = ms[ms.size() / 2];
+    double flops = 4.0 * double(c.batch) * double(c.heads) * double(c.sq) *
+                   double(c.sk) * double(c.d);
+    if (c.causal)
+      flops /= 2;
+    std::printf("%-58s median %8.3f ms (min %8.3f)  %7.1f TFLOP/s\n",
+                name.c_str(), median, ms.front(),
+                flops / (median * 1e-3) / 1e12);
+  } else {
+    std::printf("%-58s FAILED\n", name.c_str());
+  }
+  if (start)
+    cudaEventDestroy(start);
+  if (stop)
+    cudaEventDestroy(stop);
+  if (stream)
+    cudaStreamDestroy(stream);
+  for (void *p : {q, k, v, y, m})
+    if (p)
+      cudaFree(p);
+  return ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n");
+    return 0;
+  }
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+    std::printf("device 0: %s, sm_%d%d, %d SMs\n", prop.name, prop.major,
+                prop.minor, prop.multiProcessorCount);
+  const std::string filter = argc > 1 ? argv[1] : "";
+
+  std::vector<Config> configs;
+  Config gpt; // The benchmark model.
+  configs.push_back(gpt);
+  Config c = gpt;
+  c.causal = false;
+  configs.push_back(c);
+  c = gpt;
+  c.dtype = DType::F16;
+  configs.push_back(c);
+  c = gpt;
+  c.heads = 8;
+  c.d = 128;
+  configs.push_back(c);
+  c.causal = false;
+  configs.push_back(c);
+  c = gpt;
+  c.batch = 2;
+  c.sq = c.sk = 4096;
+  configs.push_back(c);
+  c.heads = 8;
+  c.d = 128;
+  configs.push_back(c);
+  c = gpt;
+  c.mask = true;
+  configs.push_back(c);
+  c = gpt;
+  c.forceGeneric = true;
+  configs.push_back(c);
+  c = gpt;
+  c.dtype = DType::F32;
+  configs.push_back(c);
+
+  int failed = 0;
+  for (const Config &cfg : configs)
+    if (filter.empty() || configName(cfg).find(filter) != std::string::npos)
+      failed += !runConfig(cfg);
+  return failed ? 1 : 0;
+}

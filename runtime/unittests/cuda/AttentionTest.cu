@@ -1,0 +1,626 @@
+//===- AttentionTest.cu - GPU attention against the CPU kernel --*- C++ -*-===//
+//
+// A standalone test of launchAttention (no GoogleTest): random q, k, v (and
+// masks) in bf16, f16 and f32 over shapes that exercise both kernels (the
+// tensor-core one for D == Dv in {64, 128} in bf16/f16, the SIMT one
+// otherwise), partial tiles, Sq != Sk, causal masking with rows that see no
+// key, broadcast masks with -inf, unusual scales, misaligned pointers, and
+// operands the kernel must reject. Every case is compared with the CPU
+// reference (runCpuKernel) and prints one line; failures print the worst
+// elements with their (batch, row, column). The output buffer is prefilled
+// with NaN bytes and surrounded by guard bytes, so unwritten elements and
+// out-of-bounds writes are caught.
+//
+// Usage: AttentionTest [substring]   runs the cases whose name contains it.
+// Exit status: 0 when every case passes, 77 (skipped) without a CUDA device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/AttentionKernel.h"
+
+#include "paracc/runtime/DType.h"
+#include "paracc/runtime/Kernels.h"
+#include "paracc/runtime/Tensor.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace paracc::rt;
+using paracc::rt::cuda::DeviceTensor;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Cases.
+//===----------------------------------------------------------------------===//
+
+enum class MaskFill {
+  Random,   ///< Finite values in [-2, 1).
+  WithInf,  ///< 20% -inf, the rest finite.
+  FullRows, ///< Every third mask row entirely -inf.
+};
+
+struct Case {
+  DType dtype = DType::BF16;
+  Shape lead;
+  int64_t sq = 0, sk = 0, d = 0, dv = 0;
+  bool causal = false;
+  std::optional<Shape> maskShape;
+  MaskFill maskFill = MaskFill::Random;
+  /// 0: 1/sqrt(d).
+  double scale = 0;
+  /// q and k are uniform in [-range, range).
+  float range = 2.f;
+  /// Run with PARACC_ATTENTION_KERNEL=generic.
+  bool forceGeneric = false;
+  /// Offset every device pointer by this many elements (breaks the
+  /// 16-byte alignment the tensor-core kernel needs).
+  int misalign = 0;
+};
+
+std::string shapeStr(const Shape &s) { return shapeToString(s); }
+
+std::string caseName(const Case &c) {
+  std::ostringstream os;
+  os << dtypeName(c.dtype) << " lead=" << shapeStr(c.lead) << " sq=" << c.sq
+     << " sk=" << c.sk << " d=" << c.d << " dv=" << c.dv
+     << (c.causal ? " causal" : "");
+  if (c.maskShape) {
+    os << " mask=" << shapeStr(*c.maskShape);
+    os << (c.maskFill == MaskFill::Random    ? ":rand"
+           : c.maskFill == MaskFill::WithInf ? ":inf"
+                                             : ":fullrows");
+  }
+  if (c.scale != 0)
+    os << " scale=" << c.scale;
+  if (c.range != 2.f)
+    os << " range=" << c.range;
+  if (c.forceGeneric)
+    os << " forced-generic";
+  if (c.misalign)
+    os << " misalign=" << c.misalign;
+  return os.str();
+}
+
+/// The kernel launchAttention should pick (documented rule).
+const char *expectedPath(const Case &c) {
+  if (c.sq == 0 || c.sk == 0)
+    return "no kernel";
+  const bool tc = (c.dtype == DType::BF16 || c.dtype == DType::F16) &&
+                  c.d == c.dv && (c.d == 64 || c.d == 128) && !c.misalign &&
+                  !c.forceGeneric;
+  return tc ? "tensorcore" : "generic";
+}
+
+std::vector<Case> makeCases() {
+  std::vector<Case> cases;
+  auto add = [&](Case c) { cases.push_back(c); };
+  auto mk = [](DType dt, Shape lead, int64_t sq, int64_t sk, int64_t d,
+               int64_t dv, bool causal) {
+    Case c;
+    c.dtype = dt;
+    c.lead = std::move(lead);
+    c.sq = sq;
+    c.sk = sk;
+    c.d = d;
+    c.dv = dv;
+    c.causal = causal;
+    return c;
+  };
+  for (DType dt : {DType::BF16, DType::F16}) {
+    // Tensor-core kernel: square shapes, partial tiles, both head dims.
+    for (bool causal : {false, true}) {
+      add(mk(dt, {2, 3}, 64, 64, 64, 64, causal));
+      add(mk(dt, {2, 3}, 1, 1, 64, 64, causal));
+      add(mk(dt, {2, 2}, 17, 17, 128, 128, causal));
+      add(mk(dt, {2, 2}, 129, 129, 64, 64, causal));
+      add(mk(dt, {1, 3}, 129, 129, 128, 128, causal));
+      add(mk(dt, {1, 2}, 1024, 1024, 64, 64, causal));
+      add(mk(dt, {1, 2}, 1024, 1024, 128, 128, causal));
+      // Sq != Sk (causal with Sq > Sk: the first rows see no key).
+      add(mk(dt, {2}, 64, 129, 64, 64, causal));
+      add(mk(dt, {2}, 129, 64, 128, 128, causal));
+      add(mk(dt, {2}, 17, 300, 128, 128, causal));
+      add(mk(dt, {2}, 300, 17, 64, 64, causal));
+    }
+    add(mk(dt, {2}, 1, 1024, 64, 64, true)); // One decoding step.
+    add(mk(dt, {2}, 1, 1000, 128, 128, false));
+    // Masks, every broadcast pattern.
+    {
+      Case c = mk(dt, {2, 3}, 129, 129, 64, 64, false);
+      c.maskShape = Shape{129, 129};
+      add(c);
+      c = mk(dt, {2, 3}, 64, 200, 128, 128, true);
+      c.maskShape = Shape{2, 1, 64, 200};
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+      c = mk(dt, {2, 3}, 100, 100, 64, 64, false);
+      c.maskShape = Shape{1, 100}; // Key padding.
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+      c = mk(dt, {2, 3}, 100, 70, 64, 64, false);
+      c.maskShape = Shape{100, 1};
+      add(c);
+      c = mk(dt, {2, 3}, 65, 65, 64, 64, true);
+      c.maskShape = Shape{2, 3, 65, 65};
+      c.maskFill = MaskFill::FullRows;
+      add(c);
+      c = mk(dt, {2, 3}, 33, 33, 128, 128, false);
+      c.maskShape = Shape{33};
+      add(c);
+      c = mk(dt, {2, 2, 2}, 65, 65, 64, 64, false);
+      c.maskShape = Shape{2, 1, 2, 65, 65}; // Leading dims that do not merge.
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+    }
+    // Scales: a sharp softmax, a negative scale.
+    {
+      Case c = mk(dt, {2, 2}, 129, 129, 64, 64, false);
+      c.scale = 0.5;
+      c.range = 3.f;
+      add(c);
+      c = mk(dt, {2, 2}, 129, 129, 128, 128, true);
+      c.scale = -0.125;
+      add(c);
+    }
+    // The SIMT kernel on tensor-core shapes, forced and through misalignment.
+    {
+      Case c = mk(dt, {2, 2}, 129, 129, 64, 64, true);
+      c.forceGeneric = true;
+      add(c);
+      c = mk(dt, {2, 3}, 64, 200, 128, 128, true);
+      c.maskShape = Shape{2, 1, 64, 200};
+      c.maskFill = MaskFill::WithInf;
+      c.forceGeneric = true;
+      add(c);
+      c = mk(dt, {2, 2}, 65, 65, 64, 64, true);
+      c.misalign = 1;
+      add(c);
+    }
+    // The SIMT kernel for other head dims.
+    add(mk(dt, {2, 2}, 129, 129, 80, 80, false));
+    add(mk(dt, {2, 2}, 129, 129, 80, 80, true));
+    add(mk(dt, {2, 2}, 100, 60, 96, 64, true));
+    add(mk(dt, {1, 2}, 17, 17, 256, 256, false));
+    add(mk(dt, {2}, 64, 64, 256, 128, false));
+    add(mk(dt, {1, 2}, 1024, 1024, 96, 96, true));
+    {
+      Case c = mk(dt, {2}, 33, 40, 17, 33, true);
+      c.maskShape = Shape{33, 40};
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+    }
+  }
+  // f32 (the SIMT kernel).
+  const DType f32 = DType::F32;
+  for (bool causal : {false, true}) {
+    add(mk(f32, {2, 3}, 64, 64, 64, 64, causal));
+    add(mk(f32, {2, 2}, 129, 129, 64, 64, causal));
+    add(mk(f32, {2, 2}, 17, 17, 128, 128, causal));
+  }
+  add(mk(f32, {2, 2}, 1, 1, 64, 64, false));
+  add(mk(f32, {1, 2}, 1024, 1024, 64, 64, true));
+  add(mk(f32, {2}, 129, 64, 128, 128, true));
+  add(mk(f32, {2, 2}, 100, 100, 256, 256, false));
+  add(mk(f32, {2}, 50, 50, 1, 1, true));
+  {
+    Case c = mk(f32, {2, 3}, 64, 129, 80, 80, false);
+    c.maskShape = Shape{2, 1, 64, 129};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(f32, {2, 3}, 65, 65, 64, 64, true);
+    c.maskShape = Shape{2, 3, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    add(c);
+  }
+  // Degenerate shapes.
+  add(mk(DType::BF16, {}, 129, 129, 64, 64, true)); // Rank 2: no lead dims.
+  add(mk(DType::BF16, {2}, 4, 0, 64, 64, false));   // No keys: zeros.
+  add(mk(DType::BF16, {2}, 0, 8, 64, 64, false));   // No queries.
+  return cases;
+}
+
+//===----------------------------------------------------------------------===//
+// Host data.
+//===----------------------------------------------------------------------===//
+
+/// splitmix64: deterministic per case.
+struct Rng {
+  uint64_t state;
+  explicit Rng(uint64_t seed) : state(seed) {}
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [lo, hi).
+  float uniform(float lo, float hi) {
+    return lo + (hi - lo) * float(next() >> 40) * (1.f / 16777216.f);
+  }
+};
+
+void setValue(Tensor &t, int64_t i, float x) {
+  switch (t.dtype()) {
+  case DType::F32:
+    t.as<float>()[i] = x;
+    break;
+  case DType::BF16:
+    t.as<BFloat16>()[i] = BFloat16(x);
+    break;
+  case DType::F16:
+    t.as<Half>()[i] = Half(x);
+    break;
+  default:
+    std::abort();
+  }
+}
+
+double getValue(const void *data, DType dt, int64_t i) {
+  switch (dt) {
+  case DType::F32:
+    return static_cast<const float *>(data)[i];
+  case DType::BF16:
+    return float(static_cast<const BFloat16 *>(data)[i]);
+  case DType::F16:
+    return float(static_cast<const Half *>(data)[i]);
+  default:
+    std::abort();
+  }
+}
+
+bool allocate(DType dt, const Shape &shape, Tensor &t) {
+  StatusOr<Tensor> r = Tensor::allocate(dt, shape);
+  if (!r.isOk()) {
+    std::printf("  host allocation failed: %s\n", r.status().message().c_str());
+    return false;
+  }
+  t = std::move(*r);
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Device buffers.
+//===----------------------------------------------------------------------===//
+
+/// Bytes of 0xFF around the output (and after every input).
+constexpr size_t kGuardBytes = 256;
+
+/// Set when the CUDA context is unusable (a kernel fault): later cases
+/// cannot run.
+bool gContextLost = false;
+
+bool cudaCheck(cudaError_t err, const char *what) {
+  if (err == cudaSuccess)
+    return true;
+  std::printf("  CUDA error in %s: %s (%s)\n", what, cudaGetErrorName(err),
+              cudaGetErrorString(err));
+  if (err == cudaErrorIllegalAddress || err == cudaErrorLaunchFailure ||
+      err == cudaErrorMisalignedAddress || err == cudaErrorIllegalInstruction ||
+      err == cudaErrorHardwareStackError || err == cudaErrorLaunchTimeout ||
+      err == cudaErrorAssert)
+    gContextLost = true;
+  return false;
+}
+
+/// A device allocation of `bytes` at element offset `misalign`, with guard
+/// bytes on both sides, all initially 0xFF.
+struct DeviceBuffer {
+  unsigned char *base = nullptr;
+  size_t front = 0, bytes = 0, total = 0;
+  void *ptr() const { return base + front; }
+  bool init(size_t nBytes, size_t misalignBytes) {
+    front = kGuardBytes + misalignBytes;
+    bytes = nBytes;
+    total = front + bytes + kGuardBytes;
+    void *p = nullptr;
+    if (!cudaCheck(cudaMalloc(&p, total), "cudaMalloc"))
+      return false;
+    base = static_cast<unsigned char *>(p);
+    return cudaCheck(cudaMemset(base, 0xFF, total), "cudaMemset");
+  }
+  bool upload(const void *src) {
+    return bytes == 0 ||
+           cudaCheck(cudaMemcpy(ptr(), src, bytes, cudaMemcpyHostToDevice),
+                     "cudaMemcpy to device");
+  }
+  ~DeviceBuffer() {
+    if (base)
+      cudaFree(base);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Running one case.
+//===----------------------------------------------------------------------===//
+
+/// Relative tolerance (scaled by |ref| + rms(ref)) per element type.
+double tolerance(DType dt) {
+  switch (dt) {
+  case DType::BF16:
+    return 2e-2;
+  case DType::F16:
+    return 4e-3;
+  default:
+    return 1e-4;
+  }
+}
+
+void fillMask(Tensor &m, MaskFill fill, Rng &rng) {
+  const Shape &s = m.shape();
+  const int64_t last = s.empty() ? 1 : s.back();
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int64_t i = 0; i < m.numElements(); ++i) {
+    float x = rng.uniform(-2.f, 1.f);
+    if (fill == MaskFill::WithInf && rng.uniform(0.f, 1.f) < 0.2f)
+      x = -inf;
+    if (fill == MaskFill::FullRows && (i / last) % 3 == 1)
+      x = -inf;
+    setValue(m, i, x);
+  }
+}
+
+bool runCase(const Case &c, uint64_t seed) {
+  const std::string name = caseName(c);
+  Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
+  qShape.insert(qShape.end(), {c.sq, c.d});
+  kShape.insert(kShape.end(), {c.sk, c.d});
+  vShape.insert(vShape.end(), {c.sk, c.dv});
+  yShape.insert(yShape.end(), {c.sq, c.dv});
+  Tensor q, k, v, mask, yRef;
+  if (!allocate(c.dtype, qShape, q) || !allocate(c.dtype, kShape, k) ||
+      !allocate(c.dtype, vShape, v) || !allocate(c.dtype, yShape, yRef) ||
+      (c.maskShape && !allocate(c.dtype, *c.maskShape, mask)))
+    return false;
+  Rng rng(seed);
+  for (int64_t i = 0; i < q.numElements(); ++i)
+    setValue(q, i, rng.uniform(-c.range, c.range));
+  for (int64_t i = 0; i < k.numElements(); ++i)
+    setValue(k, i, rng.uniform(-c.range, c.range));
+  for (int64_t i = 0; i < v.numElements(); ++i)
+    setValue(v, i, rng.uniform(-1.f, 1.f));
+  if (c.maskShape)
+    fillMask(mask, c.maskFill, rng);
+
+  InstrAttrs attrs;
+  attrs.ints = {c.causal ? 1 : 0};
+  attrs.floats = {c.scale != 0
+                      ? c.scale
+                      : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
+
+  // CPU reference.
+  std::vector<const Tensor *> cpuIn = {&q, &k, &v};
+  if (c.maskShape)
+    cpuIn.push_back(&mask);
+  Status st = runCpuKernel(OpCode::Attention, attrs, cpuIn, {&yRef});
+  if (!st.isOk()) {
+    std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
+                st.message().c_str());
+    return false;
+  }
+
+  // GPU.
+  const size_t es = dtypeSize(c.dtype);
+  const size_t mis = size_t(c.misalign) * es;
+  DeviceBuffer dq, dk, dv, dm, dy;
+  if (!dq.init(q.byteSize(), mis) || !dk.init(k.byteSize(), mis) ||
+      !dv.init(v.byteSize(), mis) || !dy.init(yRef.byteSize(), mis) ||
+      (c.maskShape && !dm.init(mask.byteSize(), 0)) || !dq.upload(q.data()) ||
+      !dk.upload(k.data()) || !dv.upload(v.data()) ||
+      (c.maskShape && !dm.upload(mask.data()))) {
+    std::printf("FAIL %s: device setup\n", name.c_str());
+    return false;
+  }
+  std::vector<DeviceTensor> inputs = {{c.dtype, qShape, dq.ptr()},
+                                      {c.dtype, kShape, dk.ptr()},
+                                      {c.dtype, vShape, dv.ptr()}};
+  if (c.maskShape)
+    inputs.push_back({c.dtype, *c.maskShape, dm.ptr()});
+  DeviceTensor out{c.dtype, yShape, dy.ptr()};
+
+  if (c.forceGeneric)
+    setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
+  const Status launched =
+      cuda::launchAttention(attrs, inputs, out, /*stream=*/nullptr);
+  if (c.forceGeneric)
+    unsetenv("PARACC_ATTENTION_KERNEL");
+  if (!launched.isOk()) {
+    std::printf("FAIL %s: launchAttention: %s\n", name.c_str(),
+                launched.message().c_str());
+    return false;
+  }
+  if (!cudaCheck(cudaDeviceSynchronize(), "the kernel (synchronize)") ||
+      !cudaCheck(cudaGetLastError(), "the kernel")) {
+    std::printf("FAIL %s: kernel error\n", name.c_str());
+    return false;
+  }
+  std::vector<unsigned char> host(dy.total);
+  if (!cudaCheck(
+          cudaMemcpy(host.data(), dy.base, dy.total, cudaMemcpyDeviceToHost),
+          "cudaMemcpy to host")) {
+    std::printf("FAIL %s: copy back\n", name.c_str());
+    return false;
+  }
+
+  bool ok = true;
+  // Guards.
+  size_t guardHits = 0, firstGuard = 0;
+  for (size_t i = 0; i < dy.total; ++i) {
+    if (i >= dy.front && i < dy.front + dy.bytes)
+      continue;
+    if (host[i] != 0xFF && guardHits++ == 0)
+      firstGuard = i;
+  }
+  if (guardHits) {
+    std::printf("  %zu guard bytes overwritten, first at byte %lld relative "
+                "to the output\n",
+                guardHits, (long long)firstGuard - (long long)dy.front);
+    ok = false;
+  }
+
+  // Values.
+  const int64_t n = yRef.numElements();
+  const void *gpu = host.data() + dy.front;
+  double sumSq = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double r = getValue(yRef.data(), c.dtype, i);
+    sumSq += r * r;
+  }
+  const double rms = n ? std::sqrt(sumSq / double(n)) : 0;
+  const double rtol = tolerance(c.dtype);
+  double maxAbs = 0, maxRatio = 0;
+  int64_t bad = 0, nans = 0;
+  std::vector<int64_t> badIdx;
+  std::set<int64_t> badRows;
+  for (int64_t i = 0; i < n; ++i) {
+    const double r = getValue(yRef.data(), c.dtype, i);
+    const double g = getValue(gpu, c.dtype, i);
+    const double err = std::fabs(g - r);
+    const double tol = rtol * (std::fabs(r) + rms) + 1e-6;
+    if (std::isnan(g))
+      ++nans;
+    if (!(err <= tol)) {
+      ++bad;
+      if (badIdx.size() < 8)
+        badIdx.push_back(i);
+      if (badRows.size() < 12)
+        badRows.insert(i / std::max<int64_t>(c.dv, 1));
+    }
+    if (!std::isnan(err)) {
+      maxAbs = std::max(maxAbs, err);
+      maxRatio = std::max(maxRatio, err / tol);
+    }
+  }
+  if (bad)
+    ok = false;
+  std::printf("%s %s [%s] maxAbsErr=%.3g maxErr/tol=%.3g rms(ref)=%.3g\n",
+              ok ? "PASS" : "FAIL", name.c_str(), expectedPath(c), maxAbs,
+              maxRatio, rms);
+  if (bad) {
+    std::printf("  %lld of %lld elements out of tolerance (%lld NaN); "
+                "tol = %g * (|ref| + rms) + 1e-6\n",
+                (long long)bad, (long long)n, (long long)nans, rtol);
+    for (int64_t i : badIdx) {
+      const int64_t col = i % c.dv, row = (i / c.dv) % c.sq,
+                    b = i / (c.dv * c.sq);
+      std::printf("  [batch %lld, row %lld, col %lld] gpu=%.6g ref=%.6g\n",
+                  (long long)b, (long long)row, (long long)col,
+                  getValue(gpu, c.dtype, i), getValue(yRef.data(), c.dtype, i));
+    }
+    std::printf("  first failing (batch, row):");
+    for (int64_t r : badRows)
+      std::printf(" (%lld,%lld)", (long long)(r / c.sq), (long long)(r % c.sq));
+    std::printf("\n");
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Operands that must be rejected with an "attention: " error.
+//===----------------------------------------------------------------------===//
+
+bool runErrorCase(const char *what, const InstrAttrs &attrs,
+                  const std::vector<DeviceTensor> &inputs,
+                  const DeviceTensor &out) {
+  Status st = cuda::launchAttention(attrs, inputs, out, nullptr);
+  const bool ok = !st.isOk() && st.message().rfind("attention: ", 0) == 0;
+  std::printf("%s error case: %s -> %s\n", ok ? "PASS" : "FAIL", what,
+              st.isOk() ? "(accepted)" : st.message().c_str());
+  return ok;
+}
+
+/// Adds the outcomes to `passed` and `failed`.
+void runErrorCases(int &passed, int &failed) {
+  DeviceBuffer buf;
+  if (!buf.init(1 << 20, 0)) {
+    ++failed;
+    return;
+  }
+  auto count = [&](bool ok) { ++(ok ? passed : failed); };
+  void *p = buf.ptr();
+  const DType bf = DType::BF16;
+  InstrAttrs attrs;
+  attrs.ints = {0};
+  attrs.floats = {0.125};
+  auto t = [&](DType dt, Shape s) { return DeviceTensor{dt, std::move(s), p}; };
+  count(runErrorCase("two operands", attrs,
+                     {t(bf, {2, 8, 64}), t(bf, {2, 8, 64})},
+                     t(bf, {2, 8, 64})));
+  count(
+      runErrorCase("head dim 320", attrs,
+                   {t(bf, {2, 8, 320}), t(bf, {2, 8, 320}), t(bf, {2, 8, 320})},
+                   t(bf, {2, 8, 320})));
+  InstrAttrs badCausal = attrs;
+  badCausal.ints = {2};
+  count(runErrorCase("causal = 2", badCausal,
+                     {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}), t(bf, {2, 8, 64})},
+                     t(bf, {2, 8, 64})));
+  count(runErrorCase("i32 operands", attrs,
+                     {t(DType::I32, {2, 8, 64}), t(DType::I32, {2, 8, 64}),
+                      t(DType::I32, {2, 8, 64})},
+                     t(DType::I32, {2, 8, 64})));
+  count(runErrorCase(
+      "k dtype differs", attrs,
+      {t(bf, {2, 8, 64}), t(DType::F16, {2, 8, 64}), t(bf, {2, 8, 64})},
+      t(bf, {2, 8, 64})));
+  count(runErrorCase(
+      "mask does not broadcast", attrs,
+      {t(bf, {2, 8, 64}), t(bf, {2, 6, 64}), t(bf, {2, 6, 64}), t(bf, {8, 5})},
+      t(bf, {2, 8, 64})));
+  count(runErrorCase("wrong result shape", attrs,
+                     {t(bf, {2, 8, 64}), t(bf, {2, 6, 64}), t(bf, {2, 6, 32})},
+                     t(bf, {2, 8, 64})));
+  count(runErrorCase("no attributes", InstrAttrs(),
+                     {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}), t(bf, {2, 8, 64})},
+                     t(bf, {2, 8, 64})));
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int devices = 0;
+  const cudaError_t err = cudaGetDeviceCount(&devices);
+  if (err != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n(%s)\n",
+                err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+    return 77; // ctest: skipped
+  }
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+    std::printf("device 0: %s, sm_%d%d, %d SMs\n", prop.name, prop.major,
+                prop.minor, prop.multiProcessorCount);
+  const std::string filter = argc > 1 ? argv[1] : "";
+
+  int passed = 0, failed = 0;
+  const std::vector<Case> cases = makeCases();
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (!filter.empty() && caseName(cases[i]).find(filter) == std::string::npos)
+      continue;
+    if (gContextLost) {
+      std::printf("SKIP %s (CUDA context lost)\n", caseName(cases[i]).c_str());
+      ++failed;
+      continue;
+    }
+    if (runCase(cases[i], 1234567 + i))
+      ++passed;
+    else
+      ++failed;
+    std::fflush(stdout);
+  }
+  if (!gContextLost && (filter.empty() || filter == "error"))
+    runErrorCases(passed, failed);
+  std::printf("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,1504 @@
+//===- GpuKernelTest.cu - GPU kernels against the CPU reference -----------===//
+//
+// paracc_rt_gpu_tests: runs every GPU kernel (launchKernel, copyBlock,
+// placeBlock, fillRandom) on random inputs and compares the result with the
+// CPU kernel (runCpuKernel) on the same inputs. One line per check:
+//
+//   [PASS] add f32[7,1023] f32[1023]
+//   [FAIL] softmax bf16[3,4097] axis 1: 2 of 12291 elements differ; first at
+//          17: gpu 0.0012 cpu 0.0013 (tol 1e-2 + 2e-2 rel)
+//
+// A plain program (no GoogleTest, which the GPU machine may lack): the exit
+// status is non-zero when any check fails. Without a CUDA device it prints
+// "no CUDA device: skipped" and exits 77, which ctest reports as skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/CudaKernels.h"
+#include "paracc/runtime/Kernels.h"
+#include "paracc/runtime/Tensor.h"
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace paracc::rt;
+using paracc::rt::cuda::DeviceTensor;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// Reporting.
+//===----------------------------------------------------------------------===//
+
+int gPassed = 0;
+int gFailed = 0;
+
+void report(bool ok, const std::string &name, const std::string &detail = "") {
+  if (ok) {
+    ++gPassed;
+    std::printf("[PASS] %s\n", name.c_str());
+  } else {
+    ++gFailed;
+    std::printf("[FAIL] %s: %s\n", name.c_str(), detail.c_str());
+  }
+  std::fflush(stdout);
+}
+
+/// After a kernel fault the CUDA context is unusable: every later check
+/// would fail for that reason, so stop with the summary.
+void stopIfContextBroken() {
+  if (cudaDeviceSynchronize() == cudaSuccess)
+    return;
+  std::printf("CUDA context is broken after the failure above; stopping\n");
+  std::printf("%d passed, %d failed\n", gPassed, gFailed);
+  std::exit(1);
+}
+
+template <typename... Args> std::string cat(const Args &...args) {
+  std::ostringstream os;
+  (os << ... << args);
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Host tensors.
+//===----------------------------------------------------------------------===//
+
+std::mt19937_64 gRng(0x5eed1234);
+
+Tensor alloc(DType dt, const Shape &shape) {
+  StatusOr<Tensor> t = Tensor::allocate(dt, shape);
+  if (!t) {
+    std::printf("[FAIL] allocation of %s%s: %s\n", dtypeName(dt),
+                shapeToString(shape).c_str(), t.status().message().c_str());
+    ++gFailed;
+    return Tensor();
+  }
+  return std::move(*t);
+}
+
+bool isFloat(DType d) {
+  return d == DType::F32 || d == DType::F64 || d == DType::F16 ||
+         d == DType::BF16;
+}
+
+double getF(const Tensor &t, int64_t i) {
+  const void *p = t.data();
+  switch (t.dtype()) {
+  case DType::F32:
+    return static_cast<const float *>(p)[i];
+  case DType::F64:
+    return static_cast<const double *>(p)[i];
+  case DType::F16:
+    return static_cast<float>(static_cast<const Half *>(p)[i]);
+  case DType::BF16:
+    return static_cast<float>(static_cast<const BFloat16 *>(p)[i]);
+  default:
+    return 0;
+  }
+}
+
+int64_t getI(const Tensor &t, int64_t i) {
+  const void *p = t.data();
+  switch (t.dtype()) {
+  case DType::I8:
+    return static_cast<const int8_t *>(p)[i];
+  case DType::U8:
+    return static_cast<const uint8_t *>(p)[i];
+  case DType::I16:
+    return static_cast<const int16_t *>(p)[i];
+  case DType::U16:
+    return static_cast<const uint16_t *>(p)[i];
+  case DType::I32:
+    return static_cast<const int32_t *>(p)[i];
+  case DType::U32:
+    return static_cast<const uint32_t *>(p)[i];
+  case DType::I64:
+    return static_cast<const int64_t *>(p)[i];
+  case DType::U64:
+    return static_cast<int64_t>(static_cast<const uint64_t *>(p)[i]);
+  case DType::Bool:
+    return static_cast<const uint8_t *>(p)[i] != 0;
+  default:
+    return 0;
+  }
+}
+
+void set(Tensor &t, int64_t i, double v) {
+  void *p = t.data();
+  switch (t.dtype()) {
+  case DType::F32:
+    static_cast<float *>(p)[i] = static_cast<float>(v);
+    break;
+  case DType::F64:
+    static_cast<double *>(p)[i] = v;
+    break;
+  case DType::F16:
+    static_cast<Half *>(p)[i] = Half(static_cast<float>(v));
+    break;
+  case DType::BF16:
+    static_cast<BFloat16 *>(p)[i] = BFloat16(static_cast<float>(v));
+    break;
+  case DType::I8:
+    static_cast<int8_t *>(p)[i] = static_cast<int8_t>(v);
+    break;
+  case DType::U8:
+    static_cast<uint8_t *>(p)[i] = static_cast<uint8_t>(v);
+    break;
+  case DType::I32:
+    static_cast<int32_t *>(p)[i] = static_cast<int32_t>(v);
+    break;
+  case DType::I64:
+    static_cast<int64_t *>(p)[i] = static_cast<int64_t>(v);
+    break;
+  case DType::Bool:
+    static_cast<uint8_t *>(p)[i] = v != 0;
+    break;
+  default:
+    break;
+  }
+}
+
+/// Uniform values in [lo, hi] (integers for integer types, 0/1 for bool).
+Tensor randomTensor(DType dt, const Shape &shape, double lo = -2.0,
+                    double hi = 2.0) {
+  Tensor t = alloc(dt, shape);
+  if (!t.isValid())
+    return t;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    if (dt == DType::Bool) {
+      set(t, i, double(gRng() & 1));
+    } else if (isFloat(dt)) {
+      std::uniform_real_distribution<double> u{lo, hi};
+      set(t, i, u(gRng));
+    } else {
+      std::uniform_int_distribution<int64_t> u{int64_t(lo), int64_t(hi)};
+      set(t, i, double(u(gRng)));
+    }
+  }
+  return t;
+}
+
+/// Integers with random bits over the whole range of the type.
+Tensor randomBits(DType dt, const Shape &shape) {
+  Tensor t = alloc(dt, shape);
+  if (t.isValid() && t.byteSize()) {
+    auto *b = static_cast<uint8_t *>(t.data());
+    for (size_t i = 0; i < t.byteSize(); ++i)
+      b[i] = uint8_t(gRng());
+  }
+  return t;
+}
+
+Tensor iota(DType dt, const Shape &shape, double scale = 1.0,
+            double offset = 0.0) {
+  Tensor t = alloc(dt, shape);
+  for (int64_t i = 0; t.isValid() && i < t.numElements(); ++i)
+    set(t, i, double(i) * scale + offset);
+  return t;
+}
+
+Tensor scalar(DType dt, double v, const Shape &shape = {}) {
+  Tensor t = alloc(dt, shape);
+  if (t.isValid())
+    set(t, 0, v);
+  return t;
+}
+
+std::string typeStr(const Tensor &t) { return t.typeString(); }
+
+//===----------------------------------------------------------------------===//
+// Device buffers.
+//===----------------------------------------------------------------------===//
+
+/// A device allocation freed on destruction.
+class DeviceBuffer {
+public:
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer &) = delete;
+  DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+  DeviceBuffer(DeviceBuffer &&o) noexcept : ptr_(o.ptr_) { o.ptr_ = nullptr; }
+  ~DeviceBuffer() {
+    if (ptr_)
+      cudaFree(ptr_);
+  }
+  bool allocate(size_t bytes) {
+    return cudaMalloc(&ptr_, std::max<size_t>(bytes, 1) + 64) == cudaSuccess;
+  }
+  char *get() const { return static_cast<char *>(ptr_); }
+
+private:
+  void *ptr_ = nullptr;
+};
+
+/// Copies a host tensor to a new device buffer, `shift` bytes past a
+/// 256-byte aligned address (to exercise unaligned paths).
+bool toDevice(const Tensor &t, std::vector<DeviceBuffer> &keep,
+              DeviceTensor &out, size_t shift = 0) {
+  keep.emplace_back();
+  if (!keep.back().allocate(t.byteSize() + shift))
+    return false;
+  out.dtype = t.dtype();
+  out.shape = t.shape();
+  out.data = keep.back().get() + shift;
+  if (t.byteSize() && cudaMemcpy(out.data, t.data(), t.byteSize(),
+                                 cudaMemcpyHostToDevice) != cudaSuccess)
+    return false;
+  return true;
+}
+
+/// A device result buffer filled with 0xff bytes (NaN / -1), so that
+/// elements a kernel forgets to write show up.
+bool deviceResult(DType dt, const Shape &shape, std::vector<DeviceBuffer> &keep,
+                  DeviceTensor &out, size_t shift = 0) {
+  DeviceTensor t{dt, shape, nullptr};
+  keep.emplace_back();
+  if (!keep.back().allocate(t.byteSize() + shift))
+    return false;
+  t.data = keep.back().get() + shift;
+  if (cudaMemset(t.data, 0xff, std::max<size_t>(t.byteSize(), 1)) !=
+      cudaSuccess)
+    return false;
+  out = t;
+  return true;
+}
+
+bool toHost(const DeviceTensor &d, Tensor &out) {
+  out = alloc(d.dtype, d.shape);
+  if (!out.isValid())
+    return false;
+  return out.byteSize() == 0 ||
+         cudaMemcpy(out.data(), d.data, out.byteSize(),
+                    cudaMemcpyDeviceToHost) == cudaSuccess;
+}
+
+//===----------------------------------------------------------------------===//
+// Comparison.
+//===----------------------------------------------------------------------===//
+
+struct Tol {
+  double rtol = 0.0;
+  double atol = 0.0;
+};
+
+Tol defaultTol(DType dt) {
+  switch (dt) {
+  case DType::F32:
+    return {1e-5, 1e-6};
+  case DType::F16:
+    return {5e-3, 1e-3};
+  case DType::BF16:
+    return {2e-2, 1e-2};
+  case DType::F64:
+    return {1e-12, 1e-12};
+  default:
+    return {0.0, 0.0};
+  }
+}
+
+/// Empty if `gpu` matches `cpu`, else a description of the mismatch.
+std::string compare(const Tensor &gpu, const Tensor &cpu, Tol tol) {
+  if (gpu.dtype() != cpu.dtype() || gpu.shape() != cpu.shape())
+    return cat("result types differ: gpu ", typeStr(gpu), ", cpu ",
+               typeStr(cpu));
+  const int64_t n = cpu.numElements();
+  int64_t bad = 0, first = -1;
+  double maxErr = 0.0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool ok;
+    if (isFloat(cpu.dtype())) {
+      const double g = getF(gpu, i), c = getF(cpu, i);
+      if (std::isnan(c) || std::isnan(g)) {
+        ok = std::isnan(c) && std::isnan(g);
+      } else if (std::isinf(c) || std::isinf(g)) {
+        ok = g == c;
+      } else {
+        const double err = std::fabs(g - c);
+        maxErr = std::max(maxErr, err);
+        ok = err <= tol.atol + tol.rtol * std::fabs(c);
+      }
+    } else {
+      ok = getI(gpu, i) == getI(cpu, i);
+    }
+    if (!ok) {
+      if (first < 0)
+        first = i;
+      ++bad;
+    }
+  }
+  if (!bad)
+    return "";
+  std::ostringstream os;
+  os.precision(9);
+  os << bad << " of " << n << " elements differ; first at " << first
+     << ": gpu ";
+  if (isFloat(cpu.dtype()))
+    os << getF(gpu, first) << " cpu " << getF(cpu, first);
+  else
+    os << getI(gpu, first) << " cpu " << getI(cpu, first);
+  os << " (tol " << tol.atol << " + " << tol.rtol << " rel; max abs err "
+     << maxErr << ")";
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Running one case on both sides.
+//===----------------------------------------------------------------------===//
+
+struct CaseOpts {
+  std::optional<Tol> tol;
+  size_t shift = 0;      // Misalign every device buffer by this many bytes.
+  bool inPlace = false;  // Result 0 is operand 0's buffer.
+  bool hasKernel = true; // Expected hasKernel answer.
+};
+
+std::string describe(OpCode op, const std::vector<Tensor> &ins,
+                     const std::string &extra) {
+  std::string s = opCodeMnemonic(op);
+  for (const Tensor &t : ins)
+    s += " " + typeStr(t);
+  if (!extra.empty())
+    s += " " + extra;
+  return s;
+}
+
+/// Runs `op` on the CPU and the GPU and compares every result.
+void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
+             const std::vector<std::pair<DType, Shape>> &outs,
+             const std::string &extra = "", CaseOpts opts = {}) {
+  std::string name = describe(op, ins, extra);
+  if (opts.shift)
+    name += cat(" (buffers +", opts.shift, " bytes)");
+  if (opts.inPlace)
+    name += " (in place)";
+  for (const Tensor &t : ins) {
+    if (!t.isValid())
+      return report(false, name, "invalid input tensor");
+  }
+  // CPU reference.
+  std::vector<Tensor> cpuOut;
+  for (const auto &o : outs)
+    cpuOut.push_back(alloc(o.first, o.second));
+  std::vector<const Tensor *> inPtrs;
+  for (const Tensor &t : ins)
+    inPtrs.push_back(&t);
+  std::vector<Tensor *> outPtrs;
+  for (Tensor &t : cpuOut)
+    outPtrs.push_back(&t);
+  const Status cpu = runCpuKernel(op, attrs, inPtrs, outPtrs);
+  if (!cpu.isOk())
+    return report(false, name, "CPU reference failed: " + cpu.message());
+
+  std::vector<DType> types;
+  for (const Tensor &t : ins)
+    types.push_back(t.dtype());
+  if (cuda::hasKernel(op, types) != opts.hasKernel)
+    return report(
+        false, name,
+        cat("hasKernel says ", !opts.hasKernel, ", expected ", opts.hasKernel));
+
+  std::vector<DeviceBuffer> keep;
+  std::vector<DeviceTensor> dIn(ins.size()), dOut(outs.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (!toDevice(ins[i], keep, dIn[i], opts.shift))
+      return report(false, name, "device upload failed");
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (opts.inPlace && i == 0) {
+      dOut[0] = DeviceTensor{outs[0].first, outs[0].second, dIn[0].data};
+      continue;
+    }
+    if (!deviceResult(outs[i].first, outs[i].second, keep, dOut[i], opts.shift))
+      return report(false, name, "device allocation failed");
+  }
+  cudaStream_t stream = nullptr;
+  cudaStreamCreate(&stream);
+  const Status gpu = cuda::launchKernel(op, attrs, dIn, dOut, stream);
+  const cudaError_t sync = cudaStreamSynchronize(stream);
+  cudaStreamDestroy(stream);
+  if (!gpu.isOk())
+    return report(false, name, "launchKernel failed: " + gpu.message());
+  if (sync != cudaSuccess) {
+    report(false, name, cat("kernel failed: ", cudaGetErrorString(sync)));
+    stopIfContextBroken();
+    return;
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    Tensor host;
+    if (!toHost(dOut[i], host))
+      return report(false, name, "device download failed");
+    const Tol tol = opts.tol ? *opts.tol : defaultTol(outs[i].first);
+    const std::string diff = compare(host, cpuOut[i], tol);
+    if (!diff.empty())
+      return report(false, name,
+                    outs.size() > 1 ? cat("result ", i, ": ", diff) : diff);
+  }
+  report(true, name);
+}
+
+/// Result of the same shape and type as operand 0.
+void runSame(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
+             const std::string &extra = "", CaseOpts opts = {}) {
+  runCase(op, attrs, ins, {{ins[0].dtype(), ins[0].shape()}}, extra, opts);
+}
+
+InstrAttrs ints(std::vector<int64_t> v) {
+  InstrAttrs a;
+  a.ints = std::move(v);
+  return a;
+}
+
+InstrAttrs floats(std::vector<double> v) {
+  InstrAttrs a;
+  a.floats = std::move(v);
+  return a;
+}
+
+const std::vector<Shape> kSizes = {{1}, {7}, {1023}, {4097}, {3, 5, 67}};
+const std::vector<DType> kFloats = {DType::F32, DType::F16, DType::BF16};
+const std::vector<DType> kInts = {DType::I32, DType::I64};
+
+//===----------------------------------------------------------------------===//
+// Elementwise.
+//===----------------------------------------------------------------------===//
+
+struct UnaryInfo {
+  OpCode op;
+  double lo, hi;
+  bool ints; // Also on integer types.
+};
+
+void testUnary() {
+  const std::vector<UnaryInfo> ops = {
+      {OpCode::Neg, -4, 4, true},          {OpCode::Abs, -4, 4, true},
+      {OpCode::Sign, -4, 4, true},         {OpCode::Relu, -4, 4, true},
+      {OpCode::Sqrt, 0.01, 10, false},     {OpCode::Rsqrt, 0.01, 10, false},
+      {OpCode::Reciprocal, 0.1, 5, false}, {OpCode::Exp, -5, 5, false},
+      {OpCode::Log, 0.01, 10, false},      {OpCode::Tanh, -4, 4, false},
+      {OpCode::Erf, -3, 3, false},         {OpCode::Sigmoid, -8, 8, false},
+      {OpCode::Silu, -8, 8, false},        {OpCode::Sin, -3, 3, false},
+      {OpCode::Cos, -3, 3, false},         {OpCode::Tan, -1.2, 1.2, false},
+      {OpCode::Asin, -0.99, 0.99, false},  {OpCode::Acos, -0.99, 0.99, false},
+      {OpCode::Atan, -4, 4, false},        {OpCode::Sinh, -4, 4, false},
+      {OpCode::Cosh, -4, 4, false},        {OpCode::Asinh, -4, 4, false},
+      {OpCode::Acosh, 1.01, 8, false},     {OpCode::Atanh, -0.95, 0.95, false},
+      {OpCode::Floor, -4, 4, false},       {OpCode::Ceil, -4, 4, false},
+      {OpCode::Round, -4, 4, false},
+  };
+  for (const UnaryInfo &u : ops) {
+    for (DType dt : kFloats) {
+      for (const Shape &s : kSizes)
+        runSame(u.op, {}, {randomTensor(dt, s, u.lo, u.hi)});
+    }
+    if (u.ints) {
+      for (DType dt : kInts) {
+        runSame(u.op, {}, {randomTensor(dt, {1023}, -100, 100)});
+        runSame(u.op, {}, {randomBits(dt, {4097})}, "random bits");
+      }
+    }
+  }
+  // Round: exact halves.
+  for (DType dt : kFloats)
+    runSame(OpCode::Round, {}, {iota(dt, {64}, 0.5, -16.0)}, "halves");
+  // Gelu, both forms.
+  for (int64_t form : {0, 1}) {
+    for (DType dt : kFloats) {
+      for (const Shape &s : kSizes)
+        runSame(OpCode::Gelu, ints({form}), {randomTensor(dt, s, -6, 6)},
+                cat("approximation ", form));
+    }
+  }
+  // Predicates on special values.
+  for (DType dt : kFloats) {
+    Tensor x = randomTensor(dt, {1029}, -3, 3);
+    const double specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1e30};
+    for (int64_t i = 0; i < x.numElements(); i += 7)
+      set(x, i, specials[(i / 7) % 6]);
+    runCase(OpCode::IsNaN, {}, {x}, {{DType::Bool, x.shape()}});
+    for (int64_t pos : {0, 1})
+      for (int64_t neg : {0, 1})
+        runCase(OpCode::IsInf, ints({pos, neg}), {x},
+                {{DType::Bool, x.shape()}}, cat("pos ", pos, " neg ", neg));
+    runSame(OpCode::Abs, {}, {x}, "specials");
+    runSame(OpCode::Sign, {}, {x}, "specials");
+    runSame(OpCode::Exp, {}, {x}, "specials", {Tol{1e-5, 1e-6}});
+  }
+  for (const Shape &s : kSizes)
+    runSame(OpCode::Not, {}, {randomTensor(DType::Bool, s)});
+  // Unaligned buffers take the scalar path.
+  for (DType dt : kFloats)
+    runSame(OpCode::Silu, {}, {randomTensor(dt, {4097}, -4, 4)}, "",
+            {std::nullopt, dtypeSize(dt)});
+  runSame(OpCode::Tanh, {}, {randomTensor(DType::F32, {4096}, -4, 4)}, "",
+          {std::nullopt, 0, true});
+}
+
+struct BinaryInfo {
+  OpCode op;
+  bool ints;    // Also on i32/i64.
+  bool compare; // Result is bool.
+  bool positiveB;
+};
+
+void testBinary() {
+  const std::vector<std::pair<Shape, Shape>> shapes = {
+      {{1}, {1}},
+      {{7}, {7}},
+      {{4097}, {4097}},
+      {{7, 1024}, {1024}},       // Bias on the last dim.
+      {{7, 1023}, {1023}},       // Odd last dim: scalar broadcast path.
+      {{6, 1024}, {6, 1}},       // Per-row scalar.
+      {{1}, {33, 8}},            // Scalar operand.
+      {{2, 3, 1, 5}, {3, 4, 1}}, // Both sides broadcast.
+      {{4, 1, 64}, {1, 8, 64}},
+      {{2, 4, 16, 16}, {2, 1, 1, 16}}, // Attention-mask like.
+  };
+  const std::vector<BinaryInfo> ops = {
+      {OpCode::Add, true, false, false},
+      {OpCode::Sub, true, false, false},
+      {OpCode::Mul, true, false, false},
+      {OpCode::Div, false, false, true},
+      {OpCode::Pow, false, false, false},
+      {OpCode::Max, true, false, false},
+      {OpCode::Min, true, false, false},
+      {OpCode::Equal, true, true, false},
+      {OpCode::Less, true, true, false},
+      {OpCode::LessEqual, true, true, false},
+      {OpCode::Greater, true, true, false},
+      {OpCode::GreaterEqual, true, true, false},
+  };
+  for (const BinaryInfo &b : ops) {
+    std::vector<DType> types = kFloats;
+    if (b.ints)
+      types.insert(types.end(), kInts.begin(), kInts.end());
+    for (DType dt : types) {
+      for (const auto &sh : shapes) {
+        Shape out;
+        {
+          // numpy broadcast of the two shapes.
+          const size_t r = std::max(sh.first.size(), sh.second.size());
+          out.assign(r, 1);
+          for (size_t i = 0; i < r; ++i) {
+            const int64_t a = i < r - sh.first.size()
+                                  ? 1
+                                  : sh.first[i - (r - sh.first.size())];
+            const int64_t c = i < r - sh.second.size()
+                                  ? 1
+                                  : sh.second[i - (r - sh.second.size())];
+            out[i] = std::max(a, c);
+          }
+        }
+        Tensor a, c;
+        if (b.op == OpCode::Pow) {
+          a = randomTensor(dt, sh.first, 0.1, 3);
+          c = randomTensor(dt, sh.second, -2, 2);
+        } else if (isFloat(dt)) {
+          a = randomTensor(dt, sh.first, -4, 4);
+          c = randomTensor(dt, sh.second, b.positiveB ? 0.5 : -4, 4);
+        } else {
+          a = randomTensor(dt, sh.first, -20, 20);
+          c = randomTensor(dt, sh.second, -20, 20);
+        }
+        if (b.compare) // Some ties.
+          for (int64_t i = 0; i < std::min(a.numElements(), c.numElements());
+               i += 3)
+            set(c, i, isFloat(dt) ? getF(a, i) : double(getI(a, i)));
+        runCase(b.op, {}, {a, c}, {{b.compare ? DType::Bool : dt, out}});
+      }
+      if (!isFloat(dt) && !b.compare) {
+        // Wrapping arithmetic.
+        runCase(b.op, {}, {randomBits(dt, {1025}), randomBits(dt, {1025})},
+                {{dt, {1025}}}, "random bits");
+      }
+    }
+  }
+  // Mod, both modes, with divisors of both signs.
+  for (int64_t fmodMode : {0, 1}) {
+    for (DType dt : kFloats) {
+      Tensor a = randomTensor(dt, {7, 1024}, -10, 10);
+      Tensor c = randomTensor(dt, {1024}, 0.5, 3);
+      for (int64_t i = 0; i < c.numElements(); i += 2)
+        set(c, i, -getF(c, i));
+      runCase(OpCode::Mod, ints({fmodMode}), {a, c}, {{dt, {7, 1024}}},
+              cat("fmod ", fmodMode));
+    }
+  }
+  // Pow with negative bases and integral exponents (squares, cubes).
+  for (DType dt : kFloats) {
+    for (double e : {2.0, 3.0, 1.0, -1.0, 0.5}) {
+      Tensor a = randomTensor(dt, {1023}, e == 0.5 ? 0.0 : -3.0, 3);
+      runCase(OpCode::Pow, {}, {a, scalar(dt, e, {1})}, {{dt, {1023}}},
+              cat("exponent ", e));
+    }
+  }
+  // NaN propagation of Max/Min.
+  for (DType dt : kFloats) {
+    Tensor a = randomTensor(dt, {64}), c = randomTensor(dt, {64});
+    set(a, 3, NAN);
+    set(c, 5, NAN);
+    runSame(OpCode::Max, {}, {a, c}, "NaN");
+    runSame(OpCode::Min, {}, {a, c}, "NaN");
+  }
+  // Bool logic and comparisons.
+  for (OpCode op : {OpCode::And, OpCode::Or, OpCode::Xor, OpCode::Equal,
+                    OpCode::Less, OpCode::Greater}) {
+    runCase(
+        op, {},
+        {randomTensor(DType::Bool, {4097}), randomTensor(DType::Bool, {4097})},
+        {{DType::Bool, {4097}}});
+    runCase(
+        op, {},
+        {randomTensor(DType::Bool, {5, 33}), randomTensor(DType::Bool, {33})},
+        {{DType::Bool, {5, 33}}});
+  }
+  // Unaligned, in place.
+  for (DType dt : kFloats) {
+    runCase(OpCode::Add, {},
+            {randomTensor(dt, {4099}), randomTensor(dt, {4099})},
+            {{dt, {4099}}}, "", {std::nullopt, dtypeSize(dt)});
+    runCase(OpCode::Mul, {},
+            {randomTensor(dt, {9, 64}), randomTensor(dt, {64})},
+            {{dt, {9, 64}}}, "", {std::nullopt, dtypeSize(dt)});
+    runCase(OpCode::Add, {},
+            {randomTensor(dt, {4096}), randomTensor(dt, {4096})},
+            {{dt, {4096}}}, "", {std::nullopt, 0, true});
+  }
+}
+
+void testWhere() {
+  const std::vector<std::vector<Shape>> shapes = {
+      {{4097}, {4097}, {4097}},
+      {{1}, {1023}, {1}},
+      {{1, 1, 16, 16}, {2, 4, 16, 16}, {1}},
+      {{16, 1}, {16, 64}, {64}},
+      {{3, 1, 7}, {1, 5, 7}, {3, 5, 1}},
+  };
+  for (DType dt : {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64,
+                   DType::Bool, DType::F64}) {
+    for (const auto &s : shapes) {
+      Tensor c = randomTensor(DType::Bool, s[0]);
+      Tensor a = randomTensor(dt, s[1], -9, 9);
+      Tensor b = randomTensor(dt, s[2], -9, 9);
+      Shape out;
+      const size_t r = std::max({s[0].size(), s[1].size(), s[2].size()});
+      out.assign(r, 1);
+      for (const Shape &x : s)
+        for (size_t i = 0; i < x.size(); ++i)
+          out[r - x.size() + i] = std::max(out[r - x.size() + i], x[i]);
+      runCase(OpCode::Where, {}, {c, a, b}, {{dt, out}});
+    }
+  }
+  // Non-canonical bool bytes in the values.
+  Tensor v = randomBits(DType::U8, {256});
+  Tensor vb = alloc(DType::Bool, {256});
+  std::memcpy(vb.data(), v.data(), 256);
+  runCase(
+      OpCode::Where, {},
+      {randomTensor(DType::Bool, {256}), vb, randomTensor(DType::Bool, {1})},
+      {{DType::Bool, {256}}}, "non-canonical bools");
+}
+
+void testCast() {
+  const std::vector<DType> types = {DType::F32, DType::F16, DType::BF16,
+                                    DType::F64, DType::I32, DType::I64,
+                                    DType::I8,  DType::U8,  DType::Bool};
+  for (DType from : types) {
+    Tensor x;
+    if (isFloat(from)) {
+      x = randomTensor(from, {4097}, -400, 400);
+      const double specials[] = {NAN,   INFINITY, -INFINITY, 0.0,
+                                 -0.0,  0.4,      -0.6,      1e10,
+                                 -1e10, 65519.0,  70000.0};
+      for (int64_t i = 0; i < x.numElements(); i += 5)
+        set(x, i, specials[(i / 5) % 11]);
+    } else if (from == DType::Bool) {
+      x = randomBits(DType::U8, {4097});
+      Tensor b = alloc(DType::Bool, {4097});
+      std::memcpy(b.data(), x.data(), 4097);
+      x = std::move(b);
+    } else {
+      x = randomBits(from, {4097});
+    }
+    for (DType to : types) {
+      runCase(OpCode::Cast, {}, {x}, {{to, x.shape()}},
+              cat("to ", dtypeName(to)), {Tol{0.0, 0.0}});
+    }
+  }
+  runCase(OpCode::Cast, {}, {randomTensor(DType::F32, {1025})},
+          {{DType::BF16, {1025}}}, "to bf16", {Tol{0.0, 0.0}, 4});
+}
+
+void testClip() {
+  for (DType dt :
+       {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64}) {
+    for (const Shape &s : kSizes) {
+      runSame(OpCode::Clip, floats({-1.5, 2.25}), {randomTensor(dt, s, -5, 5)},
+              "[-1.5, 2.25]");
+    }
+    runSame(OpCode::Clip, floats({-1e40, 1e40}),
+            {randomTensor(dt, {64}, -5, 5)}, "huge bounds");
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Normalization.
+//===----------------------------------------------------------------------===//
+
+void testNorms() {
+  const std::vector<Shape> shapes = {
+      {5, 7},    {9, 64},   {3, 768},   {4, 1023},  {2, 1024},
+      {3, 4096}, {2, 8192}, {2, 16384}, {2, 40000}, {6, 16, 48}};
+  const Tol f32Tol{1e-5, 1e-5};
+  for (DType dt : kFloats) {
+    const std::optional<Tol> tol =
+        dt == DType::F32 ? std::optional<Tol>(f32Tol) : std::nullopt;
+    for (const Shape &s : shapes) {
+      const int64_t axis = int64_t(s.size()) - 1;
+      const Shape norm(s.begin() + axis, s.end());
+      Tensor x = randomTensor(dt, s, -3, 3);
+      Tensor scale = randomTensor(dt, norm, 0.5, 1.5);
+      Tensor bias = randomTensor(dt, norm, -1, 1);
+      InstrAttrs a = ints({axis});
+      a.floats = {1e-5};
+      runSame(OpCode::LayerNorm, a, {x, scale, bias}, "", {tol});
+      runSame(OpCode::LayerNorm, a, {x, scale}, "no bias", {tol});
+      runSame(OpCode::RmsNorm, a, {x, scale}, "", {tol});
+    }
+    // Normalizing the last two dims, broadcast scale/bias.
+    Tensor x = randomTensor(dt, {4, 6, 40}, -3, 3);
+    InstrAttrs a = ints({1});
+    a.floats = {1e-6};
+    runSame(OpCode::LayerNorm, a,
+            {x, randomTensor(dt, {6, 40}, 0.5, 1.5),
+             randomTensor(dt, {6, 40}, -1, 1)},
+            "axis 1", {tol});
+    runSame(OpCode::LayerNorm, a,
+            {x, randomTensor(dt, {40}, 0.5, 1.5), randomTensor(dt, {1}, -1, 1)},
+            "axis 1, broadcast scale/bias", {tol});
+    runSame(OpCode::RmsNorm, a, {x, randomTensor(dt, {6, 1}, 0.5, 1.5)},
+            "axis 1, broadcast scale", {tol});
+    // Unaligned rows.
+    InstrAttrs last = ints({1});
+    last.floats = {1e-5};
+    runSame(OpCode::LayerNorm, last,
+            {randomTensor(dt, {5, 256}, -3, 3), randomTensor(dt, {256}),
+             randomTensor(dt, {256})},
+            "", {tol, dtypeSize(dt)});
+  }
+}
+
+void testSoftmax() {
+  const std::vector<Shape> shapes = {{1, 1},    {5, 7},     {9, 33},
+                                     {3, 1023}, {4, 1024},  {2, 4097},
+                                     {2, 8192}, {2, 32768}, {2, 40000}};
+  for (OpCode op : {OpCode::Softmax, OpCode::LogSoftmax}) {
+    for (DType dt : kFloats) {
+      for (const Shape &s : shapes)
+        runSame(op, ints({1}), {randomTensor(dt, s, -8, 8)}, "axis 1");
+      // Other axes.
+      Tensor x = randomTensor(dt, {3, 37, 5, 9}, -8, 8);
+      for (int64_t axis : {0, 1, 2, 3})
+        runSame(op, ints({axis}), {x}, cat("axis ", axis));
+      // Masked entries and a fully masked row.
+      Tensor m = randomTensor(dt, {4, 300}, -8, 8);
+      for (int64_t i = 0; i < 300; i += 3)
+        set(m, i, -INFINITY);
+      for (int64_t i = 300; i < 600; ++i)
+        if (i % 2)
+          set(m, i, -INFINITY);
+      for (int64_t i = 900; i < 1200; ++i)
+        set(m, i, -INFINITY);
+      runSame(op, ints({1}), {m}, "masked");
+      Tensor n = randomTensor(dt, {2, 100}, -8, 8);
+      set(n, 17, NAN);
+      runSame(op, ints({1}), {n}, "NaN");
+      // Unaligned.
+      runSame(op, ints({1}), {randomTensor(dt, {6, 512}, -8, 8)}, "",
+              {std::nullopt, dtypeSize(dt)});
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement.
+//===----------------------------------------------------------------------===//
+
+void testShapeOps() {
+  const std::vector<DType> types = {DType::F32,  DType::BF16, DType::I64,
+                                    DType::Bool, DType::F64,  DType::I8};
+  for (DType dt : types) {
+    // Reshape.
+    Tensor r = randomTensor(dt, {6, 35}, -9, 9);
+    runCase(OpCode::Reshape, {}, {r}, {{dt, {5, 42}}});
+    // Transpose: last two dims (tiled), keep the last dim (widened),
+    // general.
+    const std::vector<std::pair<Shape, std::vector<int64_t>>> perms = {
+        {{64, 48}, {1, 0}},
+        {{3, 65, 33}, {0, 2, 1}},
+        {{2, 7, 5}, {0, 2, 1}},
+        {{2, 16, 4, 32}, {0, 2, 1, 3}},
+        {{2, 16, 4, 8}, {0, 2, 1, 3}},
+        {{3, 4, 5, 6}, {3, 1, 2, 0}},
+        {{2, 3, 4, 5, 6}, {4, 2, 0, 3, 1}},
+        {{33, 1, 47}, {2, 1, 0}},
+        {{128, 4, 64}, {1, 2, 0}},
+        {{5}, {0}},
+    };
+    for (const auto &p : perms) {
+      Tensor x = randomTensor(dt, p.first, -9, 9);
+      Shape out;
+      for (int64_t d : p.second)
+        out.push_back(p.first[d]);
+      runCase(OpCode::Transpose, ints(p.second), {x}, {{dt, out}},
+              "perm " + shapeToString(p.second));
+    }
+    // Slice: starts, steps (negative too).
+    {
+      Tensor x = randomTensor(dt, {10, 64, 12}, -9, 9);
+      runCase(OpCode::Slice, ints({2, 0, 3, 1, 1, 1}), {x}, {{dt, {5, 64, 8}}},
+              "contiguous rows");
+      runCase(OpCode::Slice, ints({9, 63, 0, -2, -3, 5}), {x},
+              {{dt, {5, 21, 3}}}, "negative steps");
+      runCase(OpCode::Slice, ints({0, 32, 0, 1, 1, 1}), {x},
+              {{dt, {10, 32, 12}}}, "second half of dim 1");
+    }
+    // Concat and Split along each axis.
+    {
+      Tensor a = randomTensor(dt, {4, 6, 16}, -9, 9);
+      Tensor b = randomTensor(dt, {4, 3, 16}, -9, 9);
+      Tensor c = randomTensor(dt, {4, 1, 16}, -9, 9);
+      runCase(OpCode::Concat, ints({1}), {a, b, c}, {{dt, {4, 10, 16}}},
+              "axis 1");
+      runCase(OpCode::Concat, ints({-1}), {a, a}, {{dt, {4, 6, 32}}},
+              "axis -1");
+      runCase(OpCode::Concat, ints({0}), {a, a}, {{dt, {8, 6, 16}}}, "axis 0");
+      Tensor x = randomTensor(dt, {4, 10, 16}, -9, 9);
+      runCase(OpCode::Split, ints({1}), {x},
+              {{dt, {4, 6, 16}}, {dt, {4, 3, 16}}, {dt, {4, 1, 16}}}, "axis 1");
+      runCase(OpCode::Split, ints({2}), {x},
+              {{dt, {4, 10, 5}}, {dt, {4, 10, 11}}}, "axis 2");
+    }
+    // Expand.
+    runCase(OpCode::Expand, {}, {randomTensor(dt, {1, 64}, -9, 9)},
+            {{dt, {7, 64}}}, "rows");
+    runCase(OpCode::Expand, {}, {randomTensor(dt, {5, 1}, -9, 9)},
+            {{dt, {3, 5, 33}}}, "inner");
+    runCase(OpCode::Expand, {}, {randomTensor(dt, {2, 1, 3, 1}, -9, 9)},
+            {{dt, {2, 4, 3, 8}}}, "mixed");
+    // Trilu.
+    for (int64_t upper : {0, 1})
+      for (int64_t k : {-2, 0, 3})
+        runSame(OpCode::Trilu, ints({upper, k}),
+                {randomTensor(dt, {3, 17, 23}, -9, 9)},
+                cat("upper ", upper, " k ", k));
+  }
+  // Transposes of large tiles and an unaligned widened copy.
+  runCase(OpCode::Transpose, ints({1, 0}),
+          {randomTensor(DType::F32, {1000, 777})}, {{DType::F32, {777, 1000}}},
+          "large");
+  runCase(OpCode::Transpose, ints({0, 2, 1, 3}),
+          {randomTensor(DType::BF16, {2, 64, 8, 64})},
+          {{DType::BF16, {2, 8, 64, 64}}}, "heads", {std::nullopt, 2});
+}
+
+void testGathers() {
+  for (DType dt : {DType::F32, DType::BF16, DType::I64, DType::Bool}) {
+    for (DType it : {DType::I32, DType::I64}) {
+      // Embedding lookup.
+      Tensor table = randomTensor(dt, {50, 64}, -9, 9);
+      Tensor idx = randomTensor(it, {3, 7}, -50, 49);
+      runCase(OpCode::Gather, ints({0}), {table, idx}, {{dt, {3, 7, 64}}},
+              "axis 0");
+      Tensor odd = randomTensor(dt, {50, 5}, -9, 9);
+      runCase(OpCode::Gather, ints({0}), {odd, idx}, {{dt, {3, 7, 5}}},
+              "axis 0, odd rows");
+      Tensor x = randomTensor(dt, {4, 9, 6}, -9, 9);
+      Tensor i1 = randomTensor(it, {5}, -9, 8);
+      runCase(OpCode::Gather, ints({1}), {x, i1}, {{dt, {4, 5, 6}}}, "axis 1");
+      runCase(OpCode::Gather, ints({-1}), {x, randomTensor(it, {2, 2}, -6, 5)},
+              {{dt, {4, 9, 2, 2}}}, "axis -1");
+      runCase(OpCode::Gather, ints({0}), {x, scalar(it, 2)}, {{dt, {9, 6}}},
+              "scalar index");
+      // GatherElements.
+      Tensor ge = randomTensor(it, {4, 5, 6}, -9, 8);
+      runCase(OpCode::GatherElements, ints({1}), {x, ge}, {{dt, {4, 5, 6}}},
+              "axis 1");
+      runCase(OpCode::GatherElements, ints({2}),
+              {x, randomTensor(it, {3, 9, 8}, -6, 5)}, {{dt, {3, 9, 8}}},
+              "axis 2");
+      // GatherND.
+      Tensor gn = alloc(it, {4, 2, 2});
+      for (int64_t i = 0; i < 8; ++i) {
+        set(gn, 2 * i, double(std::uniform_int_distribution<int>(-4, 3)(gRng)));
+        set(gn, 2 * i + 1,
+            double(std::uniform_int_distribution<int>(-9, 8)(gRng)));
+      }
+      if (it == DType::I64) {
+        runCase(OpCode::GatherND, ints({0}), {x, gn}, {{dt, {4, 2, 6}}},
+                "batch 0");
+        Tensor gb = randomTensor(it, {4, 3, 1}, -9, 8);
+        runCase(OpCode::GatherND, ints({1}), {x, gb}, {{dt, {4, 3, 6}}},
+                "batch 1");
+      }
+    }
+  }
+}
+
+void testBlocks() {
+  // copyBlock / placeBlock against a host reference.
+  for (DType dt : {DType::F32, DType::BF16, DType::I8, DType::I64}) {
+    const Shape whole = {6, 40, 24};
+    const Shape block = {3, 16, 8};
+    const std::vector<int64_t> offsets = {2, 8, 16};
+    Tensor src = randomTensor(dt, whole, -9, 9);
+    std::vector<DeviceBuffer> keep;
+    DeviceTensor dSrc, dBlock;
+    const std::string name = cat("copy_block ", dtypeName(dt));
+    if (!toDevice(src, keep, dSrc) || !deviceResult(dt, block, keep, dBlock)) {
+      report(false, name, "device setup failed");
+      continue;
+    }
+    Status st = cuda::copyBlock(dSrc, offsets, dBlock, nullptr);
+    Tensor got;
+    if (!st.isOk() || cudaDeviceSynchronize() != cudaSuccess ||
+        !toHost(dBlock, got)) {
+      report(false, name, "failed: " + st.message());
+      continue;
+    }
+    const size_t es = dtypeSize(dt);
+    bool ok = true;
+    for (int64_t i = 0; i < 3 && ok; ++i)
+      for (int64_t j = 0; j < 16 && ok; ++j)
+        ok = std::memcmp(static_cast<const char *>(got.data()) +
+                             ((i * 16 + j) * 8) * es,
+                         static_cast<const char *>(src.data()) +
+                             (((i + 2) * 40 + j + 8) * 24 + 16) * es,
+                         8 * es) == 0;
+    report(ok, name, "block differs from the source region");
+
+    // placeBlock writes it back into a zeroed whole.
+    const std::string pname = cat("place_block ", dtypeName(dt));
+    DeviceTensor dWhole;
+    if (!deviceResult(dt, whole, keep, dWhole) ||
+        cudaMemset(dWhole.data, 0, dWhole.byteSize()) != cudaSuccess) {
+      report(false, pname, "device setup failed");
+      continue;
+    }
+    const Status placed = cuda::placeBlock(dBlock, dWhole, offsets, nullptr);
+    Tensor back;
+    if (!placed.isOk() || cudaDeviceSynchronize() != cudaSuccess ||
+        !toHost(dWhole, back)) {
+      report(false, pname, "failed: " + placed.message());
+      continue;
+    }
+    ok = true;
+    for (int64_t i = 0; i < 6 && ok; ++i)
+      for (int64_t j = 0; j < 40 && ok; ++j)
+        for (int64_t k = 0; k < 24 && ok; ++k) {
+          const int64_t at = (i * 40 + j) * 24 + k;
+          const bool inside = i >= 2 && i < 5 && j >= 8 && j < 24 && k >= 16;
+          const char *g = static_cast<const char *>(back.data()) + at * es;
+          if (inside)
+            ok = std::memcmp(g, static_cast<const char *>(src.data()) + at * es,
+                             es) == 0;
+          else
+            for (size_t b = 0; b < es && ok; ++b)
+              ok = g[b] == 0;
+        }
+    report(ok, pname, "whole differs from the expected placement");
+  }
+  // Errors.
+  DeviceTensor a{DType::F32, {4, 4}, reinterpret_cast<void *>(256)};
+  DeviceTensor b{DType::F32, {2, 3}, reinterpret_cast<void *>(512)};
+  const Status st = cuda::copyBlock(a, {3, 0}, b, nullptr);
+  report(!st.isOk() && st.message().rfind("copy_block:", 0) == 0,
+         "copy_block out of bounds is an error", st.message());
+  const Status st2 = cuda::placeBlock(b, a, {0}, nullptr);
+  report(!st2.isOk() && st2.message().rfind("place_block:", 0) == 0,
+         "place_block rank mismatch is an error", st2.message());
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions, CumSum, Range.
+//===----------------------------------------------------------------------===//
+
+void testReductions() {
+  struct R {
+    Shape shape;
+    std::vector<int64_t> axes;
+  };
+  const std::vector<R> cases = {
+      {{7, 1023}, {1}},       {{5, 4096}, {1}},      {{3, 40000}, {1}},
+      {{2, 300000}, {1}},     {{40000}, {0}},        {{33, 64}, {0}},
+      {{4, 37, 65}, {1}},     {{4, 37, 65}, {0, 2}}, {{3, 4, 5, 6}, {1, 3}},
+      {{2, 3, 4}, {0, 1, 2}}, {{6, 1, 8}, {1}},      {{1, 9}, {0}},
+      {{2, 0, 3}, {1}},       {{64, 5}, {1}},
+  };
+  const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
+                                   OpCode::ReduceMax, OpCode::ReduceMin,
+                                   OpCode::ReduceProd};
+  for (OpCode op : ops) {
+    std::vector<DType> types = {DType::F32, DType::F16, DType::BF16, DType::I32,
+                                DType::I64};
+    if (op == OpCode::ReduceMax || op == OpCode::ReduceMin)
+      types.push_back(DType::Bool);
+    for (DType dt : types) {
+      for (const R &r : cases) {
+        for (int64_t keep : {0, 1}) {
+          if (keep && r.shape.size() > 2)
+            continue;
+          int64_t count = 1;
+          for (int64_t a : r.axes)
+            count *= r.shape[a];
+          if (op == OpCode::ReduceMean && !isFloat(dt) && count == 0)
+            continue; // An error on both sides.
+          Tensor x = op == OpCode::ReduceProd
+                         ? (isFloat(dt) ? randomTensor(dt, r.shape, 0.9, 1.1)
+                                        : randomTensor(dt, r.shape, -2, 2))
+                         : randomTensor(dt, r.shape, -1, 1);
+          if (!isFloat(dt) && op != OpCode::ReduceProd)
+            x = randomTensor(dt, r.shape, -1000, 1000);
+          if (dt == DType::Bool)
+            x = randomTensor(dt, r.shape);
+          Shape out;
+          for (size_t d = 0; d < r.shape.size(); ++d) {
+            const bool red = std::find(r.axes.begin(), r.axes.end(),
+                                       int64_t(d)) != r.axes.end();
+            if (!red)
+              out.push_back(r.shape[d]);
+            else if (keep)
+              out.push_back(1);
+          }
+          std::vector<int64_t> attr = {keep};
+          attr.insert(attr.end(), r.axes.begin(), r.axes.end());
+          CaseOpts o;
+          if (isFloat(dt) && (op == OpCode::ReduceSum)) {
+            Tol t = defaultTol(dt);
+            t.atol += 1e-5 * std::sqrt(double(count));
+            o.tol = t;
+          }
+          runCase(op, ints(attr), {x}, {{dt, out}},
+                  "axes " + shapeToString(r.axes) + cat(" keepdims ", keep), o);
+        }
+      }
+    }
+  }
+  // NaN propagation and no axes.
+  for (DType dt : kFloats) {
+    Tensor x = randomTensor(dt, {4, 100});
+    set(x, 150, NAN);
+    runCase(OpCode::ReduceMax, ints({0, 1}), {x}, {{dt, {4}}}, "NaN");
+    runCase(OpCode::ReduceMin, ints({0, 0}), {x}, {{dt, {100}}}, "NaN, axis 0");
+    runCase(OpCode::ReduceSum, ints({1}), {x}, {{dt, {4, 100}}}, "no axes");
+  }
+}
+
+void testArgReduce() {
+  const std::vector<std::pair<Shape, int64_t>> cases = {
+      {{7, 1023}, 1},   {{5, 40}, 1},    {{33, 64}, 0},
+      {{4, 37, 65}, 1}, {{3, 4097}, -1}, {{1}, 0}};
+  for (OpCode op : {OpCode::ArgMax, OpCode::ArgMin}) {
+    for (DType dt : {DType::F32, DType::F16, DType::BF16, DType::I32,
+                     DType::I64, DType::Bool}) {
+      for (const auto &c : cases) {
+        for (int64_t last : {0, 1}) {
+          // Few distinct values: many ties.
+          Tensor x = isFloat(dt) ? randomTensor(dt, c.first, -3, 3)
+                                 : randomTensor(dt, c.first, -3, 3);
+          if (isFloat(dt))
+            for (int64_t i = 0; i < x.numElements(); ++i)
+              set(x, i, std::round(getF(x, i)));
+          const int64_t axis =
+              c.second < 0 ? c.second + int64_t(c.first.size()) : c.second;
+          Shape out = c.first;
+          out.erase(out.begin() + axis);
+          runCase(op, ints({c.second, 0, last}), {x}, {{DType::I64, out}},
+                  cat("axis ", c.second, " last ", last));
+        }
+      }
+    }
+    for (DType dt : kFloats) {
+      Tensor x = randomTensor(dt, {3, 200});
+      set(x, 50, NAN);
+      set(x, 70, NAN);
+      set(x, 450, NAN);
+      for (int64_t last : {0, 1})
+        runCase(op, ints({1, 1, last}), {x}, {{DType::I64, {3, 1}}},
+                cat("NaN, keepdims, last ", last));
+    }
+  }
+}
+
+void testCumSum() {
+  const std::vector<std::pair<Shape, int64_t>> cases = {
+      {{5, 40}, 1},  {{3, 1000}, 1},  {{2, 5000}, -1},
+      {{33, 64}, 0}, {{4, 37, 6}, 1}, {{1}, 0}};
+  for (DType dt :
+       {DType::F32, DType::F16, DType::BF16, DType::I32, DType::I64}) {
+    for (const auto &c : cases) {
+      for (int64_t excl : {0, 1}) {
+        for (int64_t rev : {0, 1}) {
+          Tensor x = isFloat(dt) ? randomTensor(dt, c.first, -1, 1)
+                                 : randomTensor(dt, c.first, -1000, 1000);
+          CaseOpts o;
+          if (isFloat(dt)) {
+            Tol t = defaultTol(dt);
+            t.atol += 1e-6 * std::sqrt(double(x.numElements()));
+            o.tol = t;
+          }
+          runSame(OpCode::CumSum, ints({c.second, excl, rev}), {x},
+                  cat("axis ", c.second, " exclusive ", excl, " reverse ", rev),
+                  o);
+        }
+      }
+    }
+  }
+  runSame(OpCode::CumSum, ints({0, 0, 0}), {randomBits(DType::I64, {3000})},
+          "wrapping");
+}
+
+void testRange() {
+  struct C {
+    DType dt;
+    double start, limit, delta;
+  };
+  const std::vector<C> cases = {
+      {DType::F32, 0, 10, 1},    {DType::F32, -3.5, 7.25, 0.25},
+      {DType::F32, 5, -5, -0.3}, {DType::I64, 0, 4097, 1},
+      {DType::I64, 100, -7, -3}, {DType::I32, -5, 1000, 7},
+      {DType::BF16, 0, 64, 1},   {DType::F16, 1, 100, 0.5},
+  };
+  for (const C &c : cases) {
+    int64_t count;
+    if (isFloat(c.dt)) {
+      // As the CPU kernel: in the compute type (f32).
+      const float s = float(getF(scalar(c.dt, c.start), 0));
+      const float l = float(getF(scalar(c.dt, c.limit), 0));
+      const float d = float(getF(scalar(c.dt, c.delta), 0));
+      count = int64_t(std::max(0.0f, std::ceil((l - s) / d)));
+    } else {
+      const int64_t s = int64_t(c.start), l = int64_t(c.limit),
+                    d = int64_t(c.delta);
+      const int64_t diff = l - s;
+      int64_t q = diff / d;
+      if (diff % d != 0 && ((diff > 0) == (d > 0)))
+        ++q;
+      count = std::max<int64_t>(0, q);
+    }
+    runCase(
+        OpCode::Range, {},
+        {scalar(c.dt, c.start), scalar(c.dt, c.limit), scalar(c.dt, c.delta)},
+        {{c.dt, {count}}}, cat("count ", count));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Random weights.
+//===----------------------------------------------------------------------===//
+
+uint64_t splitMix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/// The reference: fillBlock of Interpreter.cpp.
+template <typename T>
+void referenceFill(T *out, const Shape &local, const Shape &global,
+                   const std::vector<int64_t> &offsets, uint64_t seed,
+                   float scale) {
+  const size_t rank = local.size();
+  std::vector<int64_t> index(rank, 0);
+  const int64_t n = shapeNumElements(local);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t flat = 0;
+    for (size_t d = 0; d < rank; ++d)
+      flat = flat * global[d] + index[d] + offsets[d];
+    const double u =
+        double(splitMix64(seed * 0x2545f4914f6cdd1dull + flat) >> 40) /
+        double(1 << 24);
+    out[i] = T(float((2.0 * u - 1.0) * scale));
+    for (int64_t d = int64_t(rank) - 1; d >= 0; --d) {
+      if (++index[d] < local[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+void testFillRandom() {
+  struct C {
+    Shape local, global;
+    std::vector<int64_t> offsets;
+  };
+  const std::vector<C> cases = {
+      {{64, 48}, {64, 48}, {0, 0}},
+      {{16, 24}, {64, 48}, {32, 24}},
+      {{3, 5, 7}, {6, 10, 14}, {3, 0, 7}},
+      {{1000}, {4000}, {3000}},
+      {{}, {}, {}},
+  };
+  for (DType dt :
+       {DType::F32, DType::F16, DType::BF16, DType::F64, DType::I64}) {
+    for (const C &c : cases) {
+      const std::string name =
+          cat("fill_random ", dtypeName(dt), shapeToString(c.local), " of ",
+              shapeToString(c.global), " at ", shapeToString(c.offsets));
+      Tensor want = alloc(dt, c.local);
+      const uint64_t seed = 0x1234567ull + c.local.size();
+      const float scale = 0.02f;
+      switch (dt) {
+      case DType::F32:
+        referenceFill(want.as<float>(), c.local, c.global, c.offsets, seed,
+                      scale);
+        break;
+      case DType::F64:
+        referenceFill(want.as<double>(), c.local, c.global, c.offsets, seed,
+                      scale);
+        break;
+      case DType::F16:
+        referenceFill(want.as<Half>(), c.local, c.global, c.offsets, seed,
+                      scale);
+        break;
+      case DType::BF16:
+        referenceFill(want.as<BFloat16>(), c.local, c.global, c.offsets, seed,
+                      scale);
+        break;
+      default:
+        break; // Integers stay zero.
+      }
+      std::vector<DeviceBuffer> keep;
+      DeviceTensor d;
+      if (!deviceResult(dt, c.local, keep, d)) {
+        report(false, name, "device allocation failed");
+        continue;
+      }
+      const Status st =
+          cuda::fillRandom(d, c.global, c.offsets, seed, scale, nullptr);
+      Tensor got;
+      if (!st.isOk() || cudaDeviceSynchronize() != cudaSuccess ||
+          !toHost(d, got)) {
+        report(false, name, "failed: " + st.message());
+        continue;
+      }
+      const bool same =
+          std::memcmp(got.data(), want.data(), want.byteSize()) == 0;
+      report(same, name + " (bit-exact)",
+             same ? "" : compare(got, want, Tol{0, 0}));
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Errors and hasKernel.
+//===----------------------------------------------------------------------===//
+
+/// launchKernel must fail with a message starting with the mnemonic and,
+/// when `sameAsCpu`, equal to the CPU's.
+void expectError(const std::string &name, OpCode op, const InstrAttrs &attrs,
+                 const std::vector<Tensor> &ins,
+                 const std::vector<std::pair<DType, Shape>> &outs,
+                 bool sameAsCpu) {
+  std::vector<DeviceBuffer> keep;
+  std::vector<DeviceTensor> dIn(ins.size()), dOut(outs.size());
+  for (size_t i = 0; i < ins.size(); ++i)
+    if (!toDevice(ins[i], keep, dIn[i]))
+      return report(false, name, "device upload failed");
+  for (size_t i = 0; i < outs.size(); ++i)
+    if (!deviceResult(outs[i].first, outs[i].second, keep, dOut[i]))
+      return report(false, name, "device allocation failed");
+  const Status gpu = cuda::launchKernel(op, attrs, dIn, dOut, nullptr);
+  const cudaError_t sync = cudaDeviceSynchronize();
+  if (gpu.isOk())
+    return report(false, name, "launchKernel succeeded");
+  if (sync != cudaSuccess) {
+    report(false, name, cat("CUDA error: ", cudaGetErrorString(sync)));
+    stopIfContextBroken();
+    return;
+  }
+  const std::string prefix = std::string(opCodeMnemonic(op)) + ": ";
+  if (gpu.message().rfind(prefix, 0) != 0)
+    return report(false, name, "message lacks the mnemonic: " + gpu.message());
+  if (sameAsCpu) {
+    std::vector<Tensor> cpuOut;
+    for (const auto &o : outs)
+      cpuOut.push_back(alloc(o.first, o.second));
+    std::vector<const Tensor *> inPtrs;
+    for (const Tensor &t : ins)
+      inPtrs.push_back(&t);
+    std::vector<Tensor *> outPtrs;
+    for (Tensor &t : cpuOut)
+      outPtrs.push_back(&t);
+    const Status cpu = runCpuKernel(op, attrs, inPtrs, outPtrs);
+    if (cpu.message() != gpu.message())
+      return report(false, name,
+                    "gpu '" + gpu.message() + "' vs cpu '" + cpu.message() +
+                        "'");
+  }
+  report(true, name + " -> " + gpu.message());
+}
+
+void testErrors() {
+  Tensor f = randomTensor(DType::F32, {4, 8});
+  Tensor g = randomTensor(DType::F32, {8});
+  expectError("add arity", OpCode::Add, {}, {f}, {{DType::F32, {4, 8}}}, true);
+  expectError("add shapes", OpCode::Add, {}, {f, randomTensor(DType::F32, {3})},
+              {{DType::F32, {4, 8}}}, true);
+  expectError("add result shape", OpCode::Add, {}, {f, g},
+              {{DType::F32, {4, 9}}}, true);
+  expectError("add mixed types", OpCode::Add, {},
+              {f, randomTensor(DType::F16, {8})}, {{DType::F32, {4, 8}}}, true);
+  expectError("add f64", OpCode::Add, {},
+              {randomTensor(DType::F64, {8}), randomTensor(DType::F64, {8})},
+              {{DType::F64, {8}}}, false);
+  expectError("div i32", OpCode::Div, {},
+              {randomTensor(DType::I32, {8}, 1, 5),
+               randomTensor(DType::I32, {8}, 1, 5)},
+              {{DType::I32, {8}}}, false);
+  expectError("gelu attrs", OpCode::Gelu, ints({2}), {f},
+              {{DType::F32, {4, 8}}}, true);
+  expectError("softmax axis", OpCode::Softmax, ints({5}), {f},
+              {{DType::F32, {4, 8}}}, true);
+  expectError(
+      "layer_norm eps", OpCode::LayerNorm,
+      [] {
+        InstrAttrs a = ints({1});
+        a.floats = {-1.0};
+        return a;
+      }(),
+      {f, g}, {{DType::F32, {4, 8}}}, true);
+  expectError("transpose perm", OpCode::Transpose, ints({0, 0}), {f},
+              {{DType::F32, {4, 8}}}, true);
+  expectError("slice range", OpCode::Slice, ints({3, 0, 1, 1}), {f},
+              {{DType::F32, {2, 8}}}, true);
+  expectError("gather indices type", OpCode::Gather, ints({0}),
+              {f, randomTensor(DType::F32, {2})}, {{DType::F32, {2, 8}}}, true);
+  expectError("reduce axes", OpCode::ReduceSum, ints({0, 1, 0}), {f},
+              {{DType::F32, {4}}}, true);
+  expectError("matmul", OpCode::MatMul, {},
+              {f, randomTensor(DType::F32, {8, 2})}, {{DType::F32, {4, 2}}},
+              false);
+  expectError("nll_loss", OpCode::NllLoss, ints({0, 0, 0}),
+              {f, randomTensor(DType::I64, {4}, 0, 7)}, {{DType::F32, {4}}},
+              false);
+
+  // Overlap and null buffers.
+  {
+    std::vector<DeviceBuffer> keep;
+    DeviceTensor x;
+    if (toDevice(f, keep, x)) {
+      DeviceTensor y{DType::F32, {8, 4}, x.data};
+      const Status st = cuda::launchKernel(OpCode::Transpose, ints({1, 0}), {x},
+                                           {y}, nullptr);
+      report(!st.isOk() && st.message().rfind("transpose: ", 0) == 0,
+             "transpose in place is an error", st.message());
+      DeviceTensor n{DType::F32, {4, 8}, nullptr};
+      const Status st2 = cuda::launchKernel(OpCode::Neg, {}, {n}, {x}, nullptr);
+      report(!st2.isOk() && st2.message() == "neg: operand 0 (f32[4,8]) has "
+                                             "no buffer",
+             "null operand is an error", st2.message());
+    }
+  }
+
+  // hasKernel.
+  struct H {
+    OpCode op;
+    std::vector<DType> types;
+    bool want;
+  };
+  const std::vector<H> hs = {
+      {OpCode::Add, {DType::F32, DType::F32}, true},
+      {OpCode::Add, {DType::F64, DType::F64}, false},
+      {OpCode::Div, {DType::I64, DType::I64}, false},
+      {OpCode::Div, {DType::BF16, DType::BF16}, true},
+      {OpCode::Not, {DType::Bool}, true},
+      {OpCode::Exp, {DType::I32}, false},
+      {OpCode::Cast, {DType::F32, DType::BF16}, true},
+      {OpCode::Cast, {DType::F32, DType::U16}, false},
+      {OpCode::LayerNorm, {DType::BF16, DType::BF16, DType::BF16}, true},
+      {OpCode::Softmax, {DType::F64}, false},
+      {OpCode::Transpose, {DType::F64}, true},
+      {OpCode::Gather, {DType::F32, DType::I64}, true},
+      {OpCode::Gather, {DType::F32, DType::F32}, false},
+      {OpCode::MatMul, {DType::F32, DType::F32}, false},
+      {OpCode::Gemm, {DType::F32, DType::F32}, false},
+      {OpCode::AllReduce, {DType::F32}, false},
+      {OpCode::AllGather, {DType::F32}, false},
+      {OpCode::ReduceScatter, {DType::F32}, false},
+      {OpCode::AllToAll, {DType::F32}, false},
+      {OpCode::AxisIndex, {}, false},
+      {OpCode::LocalShard, {DType::F32}, false},
+      {OpCode::SoftmaxCrossEntropy, {DType::F32, DType::I64}, false},
+      {OpCode::Attention, {DType::BF16, DType::BF16, DType::BF16}, true},
+      {OpCode::Attention, {DType::F16, DType::F16, DType::F16}, true},
+      {OpCode::Attention, {DType::F32, DType::F32, DType::F32}, true},
+      {OpCode::Attention, {DType::I32, DType::I32, DType::I32}, false},
+      {OpCode::ReduceMax, {DType::Bool}, true},
+      {OpCode::ReduceSum, {DType::Bool}, false},
+  };
+  for (const H &h : hs) {
+    std::string name = cat("hasKernel ", opCodeMnemonic(h.op));
+    for (DType d : h.types)
+      name += cat(" ", dtypeName(d));
+    report(cuda::hasKernel(h.op, h.types) == h.want, name,
+           cat("expected ", h.want));
+  }
+}
+
+} // namespace
+
+int main() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::printf("no CUDA device: skipped\n");
+    return 77; // ctest: skipped
+  }
+  cudaDeviceProp prop;
+  if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+    std::printf("device 0: %s (sm_%d%d, %d SMs)\n", prop.name, prop.major,
+                prop.minor, prop.multiProcessorCount);
+
+  const std::vector<std::pair<const char *, std::function<void()>>> groups = {
+      {"unary", testUnary},
+      {"binary", testBinary},
+      {"where", testWhere},
+      {"cast", testCast},
+      {"clip", testClip},
+      {"norms", testNorms},
+      {"softmax", testSoftmax},
+      {"shape ops", testShapeOps},
+      {"gathers", testGathers},
+      {"blocks", testBlocks},
+      {"reductions", testReductions},
+      {"argmax/argmin", testArgReduce},
+      {"cumsum", testCumSum},
+      {"range", testRange},
+      {"fill_random", testFillRandom},
+      {"errors", testErrors},
+  };
+  for (const auto &g : groups) {
+    std::printf("=== %s\n", g.first);
+    const int before = gFailed;
+    g.second();
+    const cudaError_t err = cudaGetLastError();
+    if (err != cudaSuccess)
+      report(false, std::string(g.first) + " left a CUDA error",
+             cudaGetErrorString(err));
+    std::printf("=== %s: %s\n", g.first, gFailed == before ? "ok" : "FAILURES");
+  }
+  std::printf("%d passed, %d failed\n", gPassed, gFailed);
+  return gFailed == 0 ? 0 : 1;
+}
