@@ -79,6 +79,12 @@ compile one/gpt406_bf16 "$dev/gpt406_b8/model.onnx" --random-weights --precision
 compile two/gpt406_bf16_dp2 "$dev/gpt406_b16/model.onnx" --random-weights --precision bf16 --mesh dp2
 compile two/gpt406_bf16_tp2 "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2
 compile two/gpt406_bf16_tp2sp "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2 --sp
+for mb in 2 4; do
+  compile two/gpt406_bf16_tp2_mb$mb "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2 --microbatches $mb
+  compile two/gpt406_bf16_tp2sp_mb$mb "$dev/gpt406_b8/model.onnx" --random-weights --precision bf16 --mesh tp2 --sp --microbatches $mb
+done
+compile two/gpt2_tiny_tp2mb2 "$g/model.onnx" --mesh tp2 --microbatches 2
+compile two/gpt2_tiny_tp2spmb2 "$g/model.onnx" --mesh tp2 --sp --microbatches 2
 rm -rf "$dev"/gpt406_b*
 cp "$shared/peers/"*.py bench/peers/*.py "$dev/common/peers/"
 du -sh "$dev"/*

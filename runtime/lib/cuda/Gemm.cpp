@@ -184,6 +184,10 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
   if (bias)
     PARACC_CUBLAS(cublasLtMatmulDescSetAttribute(
         desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof(bias)));
+  if (smCountTarget_ > 0)
+    PARACC_CUBLAS(cublasLtMatmulDescSetAttribute(
+        desc, CUBLASLT_MATMUL_DESC_SM_COUNT_TARGET, &smCountTarget_,
+        sizeof(smCountTarget_)));
 
   auto layout = [&](cublasLtMatrixLayout_t &l, int64_t rows, int64_t cols,
                     int64_t ldv, int64_t stride) -> Status {

@@ -30,6 +30,10 @@ public:
                                                       bool allowTf32);
   ~GemmEngine();
 
+  /// Asks cuBLASLt to use at most `sms` multiprocessors (0: all), leaving
+  /// the rest to kernels that run beside the products.
+  void setSmCountTarget(int sms) { smCountTarget_ = sms; }
+
   /// Whether the MatMul instruction on these shapes maps onto one (batched)
   /// cuBLASLt call.
   static bool supportsMatMul(const DeviceTensor &a, const DeviceTensor &b,
@@ -77,6 +81,7 @@ private:
 
   cublasLtHandle_t handle_ = nullptr;
   bool tune_ = true;
+  int smCountTarget_ = 0;
   void *workspace_ = nullptr;
   size_t workspaceBytes_ = 0;
   bool allowTf32_ = false;

@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
 #include <sstream>
@@ -96,6 +97,7 @@ struct GpuRank::Impl {
   int device = 0;
   GpuOptions options;
   cudaStream_t compute = nullptr, comm = nullptr;
+  bool skipCollectives = false;
   std::unique_ptr<GemmEngine> gemm;
   std::unique_ptr<NcclComms> nccl;
   void *arena = nullptr, *persistent = nullptr, *staging = nullptr;
@@ -324,7 +326,14 @@ Status GpuRank::Impl::setup(const NcclId *id) {
   PARACC_CUDA(cudaSetDevice(device), "selecting the device");
   PARACC_CUDA(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
               "the compute stream");
-  PARACC_CUDA(cudaStreamCreateWithFlags(&comm, cudaStreamNonBlocking),
+  // Collectives get the highest priority: their blocks are scheduled as
+  // soon as the compute kernels running beside them free a multiprocessor.
+  int leastPriority = 0, greatestPriority = 0;
+  PARACC_CUDA(cudaDeviceGetStreamPriorityRange(&leastPriority,
+                                               &greatestPriority),
+              "the stream priorities");
+  PARACC_CUDA(cudaStreamCreateWithPriority(&comm, cudaStreamNonBlocking,
+                                           greatestPriority),
               "the communication stream");
   PARACC_CUDA(cudaEventCreateWithFlags(&stepDone, cudaEventDisableTiming),
               "an event");
@@ -332,6 +341,21 @@ Status GpuRank::Impl::setup(const NcclId *id) {
   if (!engine)
     return engine.status();
   gemm = std::move(*engine);
+  // Matrix products of a program with collectives may leave multiprocessors
+  // to the collectives running beside them (PARACC_GEMM_SM_MARGIN=N).
+  if (const char *margin = std::getenv("PARACC_GEMM_SM_MARGIN");
+      margin && exe->mesh().numRanks() > 1) {
+    int sms = 0;
+    PARACC_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                       device),
+                "the multiprocessor count");
+    int keep = sms - std::atoi(margin);
+    if (keep > 0 && keep < sms)
+      gemm->setSmCountTarget(keep);
+  }
+  // Diagnosis only: time the step without its communication (results are
+  // wrong; the check reports a mismatch).
+  skipCollectives = std::getenv("PARACC_DEBUG_SKIP_COLLECTIVES") != nullptr;
   PARACC_RETURN_IF_ERROR(placeValues());
   PARACC_RETURN_IF_ERROR(loadWeights());
   PARACC_RETURN_IF_ERROR(buildSteps());
@@ -495,6 +519,8 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
     return withContext(copyBlock(x, offsets, y, compute));
   }
   case Kind::Collective: {
+    if (skipCollectives)
+      return Status::ok();
     if (!nccl)
       return withContext(errorf("no communicators for a one-rank program"));
     const auto &ints = in.attrs.ints;
