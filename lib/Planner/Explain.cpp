@@ -97,6 +97,11 @@ static std::pair<std::string, std::string> sourceOf(Value v) {
                        : "input"};
 }
 
+/// "+1", "-2": a send's or recv's peer offset.
+static std::string offsetString(int64_t offset) {
+  return (offset > 0 ? "+" : "") + std::to_string(offset);
+}
+
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
   if (auto n = module->getAttrOfType<IntegerAttr>(dist::kMicrobatchesAttrName))
@@ -171,9 +176,17 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
         }
         c.groupSize = mesh ? mesh.getGroupSize(names) : 1;
         c.kind = op->getName().stripDialect().str();
-        auto [layer, source] = sourceOf(op->getOperand(0));
-        c.layer = layer;
-        c.source = "after " + source;
+        if (auto recv = dyn_cast<dist::RecvOp>(op)) {
+          // A recv reads nothing here: it is placed by its peer.
+          c.layer = "model";
+          c.source = "from group member i" + offsetString(recv.getFrom());
+        } else {
+          auto [layer, source] = sourceOf(op->getOperand(0));
+          c.layer = layer;
+          c.source = "after " + source;
+          if (auto send = dyn_cast<dist::SendOp>(op))
+            c.source += ", to group member i" + offsetString(send.getTo());
+        }
         // A gather belongs to the op that needs the whole value.
         if (isa<dist::AllGatherOp>(op))
           for (Operation *user : op->getResult(0).getUsers())
@@ -192,6 +205,24 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
           c.shape = typeString(op->getResult(0).getType());
           c.trafficBytes = (n - 1) / n * c.messageBytes;
           c.formula = "(n-1)/n x output bytes";
+        } else if (isa<dist::BroadcastOp>(op)) {
+          // Pipelined (NCCL's ring): every member but the last forwards the
+          // whole message once.
+          c.messageBytes = bytesOf(op->getOperand(0).getType());
+          c.shape = typeString(op->getOperand(0).getType());
+          c.trafficBytes = c.groupSize > 1 ? c.messageBytes : 0;
+          c.formula = "input bytes (pipelined ring)";
+        } else if (isa<dist::SendOp>(op)) {
+          c.messageBytes = bytesOf(op->getOperand(0).getType());
+          c.shape = typeString(op->getOperand(0).getType());
+          c.trafficBytes = c.messageBytes;
+          c.formula = "input bytes (to one peer, none at the group's end)";
+        } else if (isa<dist::RecvOp>(op)) {
+          // The bytes are counted once, at the send.
+          c.messageBytes = bytesOf(op->getResult(0).getType());
+          c.shape = typeString(op->getResult(0).getType());
+          c.trafficBytes = 0;
+          c.formula = "0 (received; the send counts them)";
         } else {
           c.messageBytes = bytesOf(op->getOperand(0).getType());
           c.shape = typeString(op->getOperand(0).getType());

@@ -33,7 +33,8 @@ TEST(DispatchTest, MnemonicsRoundTrip) {
 
 TEST(DispatchTest, Collectives) {
   for (OpCode op : {OpCode::AllReduce, OpCode::AllGather, OpCode::ReduceScatter,
-                    OpCode::AllToAll, OpCode::AxisIndex, OpCode::LocalShard})
+                    OpCode::AllToAll, OpCode::Broadcast, OpCode::Send,
+                    OpCode::Recv, OpCode::AxisIndex, OpCode::LocalShard})
     EXPECT_TRUE(isCollective(op)) << opCodeMnemonic(op);
   for (OpCode op : {OpCode::Add, OpCode::MatMul, OpCode::Trilu, OpCode::Neg})
     EXPECT_FALSE(isCollective(op)) << opCodeMnemonic(op);

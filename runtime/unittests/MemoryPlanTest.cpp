@@ -63,6 +63,48 @@ TEST(MemoryPlanTest, CollectiveOperandLivesUntilItsResultIsRead) {
               overlap(plan, bytes, B, D) || overlap(plan, bytes, Y, D));
 }
 
+TEST(MemoryPlanTest, BroadcastOperandLivesUntilItsResultIsRead) {
+  // As for the all-reduce above: 0: a = exp(x); 1: r = broadcast(a);
+  // 2: b = exp(y); 3: c = exp(b); 4: d = add(r, c).
+  enum { X, Y, A, R, B, C, D, N };
+  std::vector<uint64_t> bytes(N, 4096);
+  std::vector<bool> arena(N, true), toEnd(N, false);
+  toEnd[D] = true;
+  std::vector<PlanInstr> instrs = {{OpCode::Exp, {X}, {A}},
+                                   {OpCode::Broadcast, {A}, {R}},
+                                   {OpCode::Exp, {Y}, {B}},
+                                   {OpCode::Exp, {B}, {C}},
+                                   {OpCode::Add, {R, C}, {D}}};
+  MemoryPlanResult plan = planArena(bytes, arena, toEnd, instrs);
+  EXPECT_FALSE(overlap(plan, bytes, A, B));
+  EXPECT_FALSE(overlap(plan, bytes, A, C));
+  EXPECT_FALSE(overlap(plan, bytes, A, R));
+}
+
+TEST(MemoryPlanTest, SendHasNoResultAndRecvNoOperand) {
+  // 0: a = exp(x); 1: send(a); 2: r = recv(); 3: b = exp(y);
+  // 4: d = add(r, b). The send's operand is free after it; the received
+  // value lives from the recv to its use.
+  enum { X, Y, A, R, B, D, N };
+  std::vector<uint64_t> bytes(N, 1024);
+  std::vector<bool> arena(N, true), toEnd(N, false);
+  toEnd[D] = true;
+  std::vector<PlanInstr> instrs = {{OpCode::Exp, {X}, {A}},
+                                   {OpCode::Send, {A}, {}},
+                                   {OpCode::Recv, {}, {R}},
+                                   {OpCode::Exp, {Y}, {B}},
+                                   {OpCode::Add, {R, B}, {D}}};
+  MemoryPlanResult plan = planArena(bytes, arena, toEnd, instrs);
+  EXPECT_FALSE(overlap(plan, bytes, X, A));
+  EXPECT_FALSE(overlap(plan, bytes, R, B));
+  EXPECT_FALSE(overlap(plan, bytes, R, Y));
+  EXPECT_FALSE(overlap(plan, bytes, R, D));
+  EXPECT_FALSE(overlap(plan, bytes, B, D));
+  // a is dead once sent: the recv may take its bytes.
+  EXPECT_TRUE(overlap(plan, bytes, A, R) || overlap(plan, bytes, A, B) ||
+              overlap(plan, bytes, A, D));
+}
+
 TEST(MemoryPlanTest, ValuesOutsideTheArenaAreNotPlaced) {
   std::vector<uint64_t> bytes = {256, 256};
   std::vector<bool> arena = {false, true}, toEnd = {false, true};

@@ -34,9 +34,11 @@ struct ExplainReport {
     std::vector<std::string> axes;
     int64_t groupSize = 1;
     /// Bytes of the tensor the collective works on (its input for
-    /// all_reduce / reduce_scatter / all_to_all, its output for all_gather).
+    /// all_reduce / reduce_scatter / all_to_all / broadcast / send, its
+    /// output for all_gather / recv).
     int64_t messageBytes = 0;
-    /// Bytes each rank sends (ring algorithms).
+    /// Bytes each rank sends (ring algorithms; a send's message, none for a
+    /// recv, whose bytes its send counts).
     double trafficBytes = 0;
     std::string formula;
   };

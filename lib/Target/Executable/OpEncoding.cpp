@@ -194,6 +194,18 @@ static FailureOr<rt::InstrAttrs> encodeCollective(Operation *op) {
         groupOf(c.getAxes());
         a.i(c.getSplitDim()).i(c.getConcatDim());
       })
+      .Case([&](BroadcastOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getRoot());
+      })
+      .Case([&](SendOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getTo()).i(c.getTag());
+      })
+      .Case([&](RecvOp c) {
+        groupOf(c.getAxes());
+        a.i(c.getFrom()).i(c.getTag());
+      })
       .Case([&](AxisIndexOp c) { groupOf(c.getAxes()); })
       .Case([&](LocalShardOp c) {
         group({});

@@ -46,6 +46,30 @@ Status paracc::rt::checkCollectiveShapes(const char *op, const Tensor &in,
   return Status::ok();
 }
 
+Status paracc::rt::checkBroadcastRoot(int64_t root, int64_t groupSize) {
+  if (root < 0 || root >= groupSize)
+    return errorf("broadcast: root ", root, " is out of range for a group of ",
+                  groupSize);
+  return Status::ok();
+}
+
+Status paracc::rt::checkPeerOffset(const char *op, int64_t offset,
+                                   int64_t groupSize) {
+  if (offset == 0 || offset <= -groupSize || offset >= groupSize) {
+    const char *name = std::strcmp(op, "send") == 0 ? "to" : "from";
+    return errorf(op, ": ", name, " = ", offset,
+                  " is out of range for a group of ", groupSize, " (need ",
+                  name, " != 0 and |", name, "| < ", groupSize, ")");
+  }
+  return Status::ok();
+}
+
+int64_t paracc::rt::peerIndex(int64_t index, int64_t offset,
+                              int64_t groupSize) {
+  int64_t peer = index + offset;
+  return peer >= 0 && peer < groupSize ? peer : -1;
+}
+
 static Status copyInto(const Tensor &in, Tensor &out) {
   if (in.byteSize() != out.byteSize())
     return errorf("collective: size mismatch");
@@ -80,4 +104,23 @@ Status SingleRankCommunicator::allToAll(const std::vector<int> &,
   PARACC_RETURN_IF_ERROR(
       checkCollectiveShapes("all_to_all", in, out, 1, splitDim, concatDim));
   return copyInto(in, out);
+}
+
+Status SingleRankCommunicator::broadcast(const std::vector<int> &,
+                                         int64_t root, const Tensor &in,
+                                         Tensor &out) {
+  PARACC_RETURN_IF_ERROR(checkCollectiveShapes("broadcast", in, out, 1, 0));
+  PARACC_RETURN_IF_ERROR(checkBroadcastRoot(root, 1));
+  return copyInto(in, out);
+}
+
+// A one-member group has no peer at any nonzero offset.
+Status SingleRankCommunicator::send(const std::vector<int> &, int64_t to,
+                                    uint32_t, const Tensor &) {
+  return checkPeerOffset("send", to, 1);
+}
+
+Status SingleRankCommunicator::recv(const std::vector<int> &, int64_t from,
+                                    uint32_t, Tensor &) {
+  return checkPeerOffset("recv", from, 1);
 }

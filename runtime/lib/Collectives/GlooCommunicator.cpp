@@ -5,8 +5,11 @@
 // gathered dim; reduce_scatter packs the pieces contiguously, exchanges them
 // with alltoall and sums what it received (each member moves one tensor's
 // worth of data, like a ring reduce-scatter); all_to_all packs, exchanges
-// and unpacks the same way. Gloo reports failures (a peer that died, a
-// timeout) with exceptions; they become errors naming the collective.
+// and unpacks the same way; broadcast is Gloo's broadcast. send and recv
+// use the group context's unbound buffers on a slot of their own per tag
+// and wait for the transfer, so a send returns once its peer has received
+// it. Gloo reports failures (a peer that died, a timeout) with exceptions;
+// they become errors naming the collective.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #include <gloo/allgather.h>
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
+#include <gloo/broadcast.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/rendezvous/hash_store.h>
@@ -125,6 +129,12 @@ public:
                        const Tensor &in, Tensor &out) override;
   Status allToAll(const std::vector<int> &axes, int64_t splitDim,
                   int64_t concatDim, const Tensor &in, Tensor &out) override;
+  Status broadcast(const std::vector<int> &axes, int64_t root,
+                   const Tensor &in, Tensor &out) override;
+  Status send(const std::vector<int> &axes, int64_t to, uint32_t tag,
+              const Tensor &in) override;
+  Status recv(const std::vector<int> &axes, int64_t from, uint32_t tag,
+              Tensor &out) override;
 
 private:
   /// The Gloo context of this rank's group over `axes` (created on first
@@ -349,4 +359,74 @@ Status GlooCommunicator::allToAll(const std::vector<int> &axes,
     PARACC_RETURN_IF_ERROR(insertBlock(out, block, offsets));
   }
   return Status::ok();
+}
+
+Status GlooCommunicator::broadcast(const std::vector<int> &axes, int64_t root,
+                                   const Tensor &in, Tensor &out) {
+  int64_t n = world.mesh.groupSize(axes);
+  PARACC_RETURN_IF_ERROR(checkCollectiveShapes("broadcast", in, out, n, 0));
+  PARACC_RETURN_IF_ERROR(checkBroadcastRoot(root, n));
+  // The root sends its out; the others receive into theirs.
+  std::memcpy(out.data(), in.data(), in.byteSize());
+  if (n == 1 || out.byteSize() == 0)
+    return Status::ok();
+  return guarded("broadcast", [&] {
+    gloo::BroadcastOptions opts(group(axes));
+    opts.setOutput(static_cast<uint8_t *>(out.data()), out.byteSize());
+    opts.setRoot(int(root));
+    opts.setTimeout(timeout);
+    gloo::broadcast(opts);
+    return Status::ok();
+  });
+}
+
+/// The slot of point-to-point transfers with `tag`: a prefix that no Gloo
+/// collective uses (theirs are 0x01-0x08), then the tag, as Gloo lays out
+/// its own slots (gloo/types.h).
+static uint64_t pointToPointSlot(uint32_t tag) {
+  constexpr uint64_t kPointToPointSlotPrefix = 0x50;
+  return (kPointToPointSlotPrefix << 56) | (uint64_t(tag) << 24);
+}
+
+Status GlooCommunicator::send(const std::vector<int> &axes, int64_t to,
+                              uint32_t tag, const Tensor &in) {
+  int64_t n = world.mesh.groupSize(axes);
+  PARACC_RETURN_IF_ERROR(checkPeerOffset("send", to, n));
+  int64_t peer = peerIndex(world.mesh.groupIndex(rank, axes), to, n);
+  return guarded("send", [&] {
+    // Every member joins the group's context at the same op, peer or not.
+    std::shared_ptr<gloo::Context> context = group(axes);
+    if (peer < 0 || in.byteSize() == 0)
+      return Status::ok();
+    auto buffer = context->createUnboundBuffer(const_cast<void *>(in.data()),
+                                               in.byteSize());
+    buffer->send(int(peer), pointToPointSlot(tag));
+    if (!buffer->waitSend(timeout))
+      return errorf("send to group member ", peer, " failed on rank ", rank,
+                    ": aborted");
+    return Status::ok();
+  });
+}
+
+Status GlooCommunicator::recv(const std::vector<int> &axes, int64_t from,
+                              uint32_t tag, Tensor &out) {
+  int64_t n = world.mesh.groupSize(axes);
+  PARACC_RETURN_IF_ERROR(checkPeerOffset("recv", from, n));
+  int64_t peer = peerIndex(world.mesh.groupIndex(rank, axes), from, n);
+  return guarded("recv", [&] {
+    std::shared_ptr<gloo::Context> context = group(axes);
+    if (peer < 0) {
+      if (out.byteSize())
+        std::memset(out.data(), 0, out.byteSize());
+      return Status::ok();
+    }
+    if (out.byteSize() == 0)
+      return Status::ok();
+    auto buffer = context->createUnboundBuffer(out.data(), out.byteSize());
+    buffer->recv(int(peer), pointToPointSlot(tag));
+    if (!buffer->waitRecv(timeout))
+      return errorf("recv from group member ", peer, " failed on rank ", rank,
+                    ": aborted");
+    return Status::ok();
+  });
 }

@@ -71,7 +71,9 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
   // A collective runs on its own stream: its operand stays reserved until
   // the first instruction that reads its result (the runtime joins the
   // streams there), so that compute in between can overlap it instead of
-  // waiting to reuse the operand's bytes.
+  // waiting to reuse the operand's bytes. (A send has no result: its
+  // operand is released after it; the runtime waits for the send before an
+  // instruction reuses those bytes. A recv has no operand.)
   std::vector<int64_t> firstUse(n, -1);
   for (int64_t i = last - 1; i >= 0; --i)
     for (int32_t v : instrs[i].inputs)
@@ -79,7 +81,8 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
   for (int64_t i = 0; i < last; ++i) {
     OpCode op = instrs[i].opcode;
     if (op != OpCode::AllReduce && op != OpCode::AllGather &&
-        op != OpCode::ReduceScatter && op != OpCode::AllToAll)
+        op != OpCode::ReduceScatter && op != OpCode::AllToAll &&
+        op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv)
       continue;
     int64_t join = i;
     for (int32_t v : instrs[i].outputs)

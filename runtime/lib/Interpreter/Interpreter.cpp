@@ -3,6 +3,7 @@
 #include "paracc/runtime/Interpreter.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <thread>
 
@@ -175,6 +176,23 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   case OpCode::AllToAll:
     PARACC_RETURN_IF_ERROR(need(1, 2));
     return comm_.allToAll(axes, extra[0], extra[1], *inputs[0], *outputs[0]);
+  case OpCode::Broadcast:
+    PARACC_RETURN_IF_ERROR(need(1, 1));
+    return comm_.broadcast(axes, extra[0], *inputs[0], *outputs[0]);
+  case OpCode::Send:
+  case OpCode::Recv: {
+    // Send: in(x) out(); recv: in() out(y). extra: the peer offset, the tag.
+    bool send = instr.opcode == OpCode::Send;
+    if (inputs.size() != (send ? 1u : 0u) ||
+        outputs.size() != (send ? 0u : 1u) || extra.size() != 2)
+      return errorf(opCodeMnemonic(instr.opcode), ": malformed instruction");
+    if (extra[1] < 0 || extra[1] > int64_t(UINT32_MAX))
+      return errorf(opCodeMnemonic(instr.opcode), ": tag ", extra[1],
+                    " is out of range [0, 2^32)");
+    if (send)
+      return comm_.send(axes, extra[0], uint32_t(extra[1]), *inputs[0]);
+    return comm_.recv(axes, extra[0], uint32_t(extra[1]), *outputs[0]);
+  }
   case OpCode::LocalShard: {
     // ints after the (empty) group: per dim, a count and that many axes.
     if (inputs.size() != 1 || outputs.size() != 1)

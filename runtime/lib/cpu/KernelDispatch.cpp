@@ -190,6 +190,9 @@ bool isCollective(OpCode op) {
   case OpCode::AllGather:
   case OpCode::ReduceScatter:
   case OpCode::AllToAll:
+  case OpCode::Broadcast:
+  case OpCode::Send:
+  case OpCode::Recv:
   case OpCode::AxisIndex:
   case OpCode::LocalShard:
     return true;

@@ -18,10 +18,12 @@
 #include "cuda/CudaKernels.h"
 #include "cuda/Gemm.h"
 #include "cuda/Nccl.h"
+#include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/MemoryPlan.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
@@ -299,9 +301,46 @@ Status GpuRank::Impl::buildSteps() {
       const auto &ints = in.attrs.ints;
       if (ints.empty() || int64_t(ints.size()) < 1 + ints[0])
         return errorf(opCodeMnemonic(in.opcode), ": malformed group");
+      if (in.inputs.size() != 1 || in.outputs.size() != 1)
+        return errorf(opCodeMnemonic(in.opcode), ": malformed instruction");
       stagingBytes = std::max(stagingBytes,
                               2 * std::max(tensor(in.inputs[0]).byteSize(),
                                            tensor(in.outputs[0]).byteSize()));
+      break;
+    }
+    case OpCode::Broadcast:
+    case OpCode::Send:
+    case OpCode::Recv: {
+      // No staging. Checked here, before any rank communicates, so that
+      // every rank fails alike on a malformed instruction.
+      kind = Kind::Collective;
+      const char *op = opCodeMnemonic(in.opcode);
+      const auto &ints = in.attrs.ints;
+      if (ints.empty() || ints[0] < 0 || int64_t(ints.size()) < 1 + ints[0])
+        return errorf(op, ": malformed group");
+      std::vector<int> axes;
+      for (int64_t a = 1; a <= ints[0]; ++a) {
+        if (ints[a] < 0 || ints[a] >= int64_t(x.mesh().axisSizes.size()))
+          return errorf(op, ": mesh axis ", ints[a], " out of range");
+        axes.push_back(int(ints[a]));
+      }
+      std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
+      int64_t n = x.mesh().groupSize(axes);
+      size_t nIn = in.opcode == OpCode::Recv ? 0 : 1;
+      size_t nOut = in.opcode == OpCode::Send ? 0 : 1;
+      size_t nExtra = in.opcode == OpCode::Broadcast ? 1 : 2;
+      if (in.inputs.size() != nIn || in.outputs.size() != nOut ||
+          extra.size() != nExtra)
+        return errorf(op, ": malformed instruction");
+      if (in.opcode == OpCode::Broadcast) {
+        PARACC_RETURN_IF_ERROR(checkBroadcastRoot(extra[0], n));
+        if (tensor(in.inputs[0]).byteSize() != tensor(in.outputs[0]).byteSize())
+          return errorf(op, ": input and output sizes differ");
+      } else {
+        PARACC_RETURN_IF_ERROR(checkPeerOffset(op, extra[0], n));
+        if (extra[1] < 0 || extra[1] > int64_t(UINT32_MAX))
+          return errorf(op, ": tag ", extra[1], " is out of range [0, 2^32)");
+      }
       break;
     }
     default: {
@@ -526,12 +565,24 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
     const auto &ints = in.attrs.ints;
     std::vector<int> axes(ints.begin() + 1, ints.begin() + 1 + ints[0]);
     std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
-    DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
+    // A send has no result and a recv no operand (checked at set-up).
+    DeviceTensor x = in.inputs.empty() ? DeviceTensor() : tensor(in.inputs[0]);
+    DeviceTensor y =
+        in.outputs.empty() ? DeviceTensor() : tensor(in.outputs[0]);
     cudaEvent_t ready = newEvent(), done = newEvent();
     PARACC_CUDA(cudaEventRecord(ready, compute), op);
     PARACC_CUDA(cudaStreamWaitEvent(comm, ready, 0), op);
     Status st;
     switch (in.opcode) {
+    case OpCode::Broadcast:
+      st = nccl->broadcast(axes, extra[0], x, y, comm);
+      break;
+    case OpCode::Send:
+      st = nccl->send(axes, extra[0], x, comm);
+      break;
+    case OpCode::Recv:
+      st = nccl->recv(axes, extra[0], y, comm);
+      break;
     case OpCode::AllReduce:
       st = nccl->allReduce(axes, x, y, !extra.empty() && extra[0] == 1, comm);
       break;
@@ -553,11 +604,18 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
     }
     PARACC_RETURN_IF_ERROR(withContext(st));
     PARACC_CUDA(cudaEventRecord(done, comm), op);
+    // Later steps wait for it before they read its result or overwrite its
+    // operand, result or the staging buffer.
+    std::vector<Range> buffers;
+    for (int32_t v : in.inputs)
+      buffers.push_back(range(v));
+    for (int32_t v : in.outputs)
+      buffers.push_back(range(v));
     const auto *stage = static_cast<const uint8_t *>(staging);
-    pending.push_back({done,
-                       {range(in.inputs[0]), range(in.outputs[0]),
-                        {stage, stage + stagingBytes}},
-                       in.outputs});
+    if (in.opcode != OpCode::Broadcast && in.opcode != OpCode::Send &&
+        in.opcode != OpCode::Recv)
+      buffers.push_back({stage, stage + stagingBytes});
+    pending.push_back({done, std::move(buffers), in.outputs});
     return Status::ok();
   }
   }

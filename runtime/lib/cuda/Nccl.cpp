@@ -1,6 +1,7 @@
 //===- Nccl.cpp - NCCL communicators per mesh-axis group -------*- C++ -*-===//
 //
-// NCCL's all-gather and reduce-scatter concatenate along the outermost
+// broadcast, send and recv move bytes (ncclUint8), whatever the element
+// type. NCCL's all-gather and reduce-scatter concatenate along the outermost
 // dimension. For another dimension d the data is viewed as
 // [outer, n, piece] and [n, outer, piece] and moved with one transpose
 // kernel into or out of a staging buffer.
@@ -266,6 +267,68 @@ Status NcclComms::allToAll(const std::vector<int> &axes, int64_t splitDim,
   DeviceTensor received{in.dtype, {}, recv};
   return swapOuter(received, out.data, n, outerC,
                    pieceShape[concatDim] * innerC, stream);
+}
+
+Status NcclComms::broadcast(const std::vector<int> &axes, int64_t root,
+                            const DeviceTensor &in, const DeviceTensor &out,
+                            cudaStream_t stream) {
+  int64_t n;
+  auto comm = group(axes, n);
+  if (!comm)
+    return comm.status();
+  if (root < 0 || root >= n)
+    return errorf("broadcast: root ", root, " is out of range for a group of ",
+                  n);
+  if (in.byteSize() != out.byteSize())
+    return errorf("broadcast: input and output sizes differ");
+  // Bytes: every element type moves the same way.
+  PARACC_NCCL(ncclBroadcast(in.data, out.data, in.byteSize(), ncclUint8,
+                            int(root), *comm, stream));
+  return Status::ok();
+}
+
+/// The group index of the peer at `offset`, or -1 (no wrap-around).
+static int64_t peerAt(int64_t index, int64_t offset, int64_t n) {
+  int64_t peer = index + offset;
+  return peer >= 0 && peer < n ? peer : -1;
+}
+
+Status NcclComms::send(const std::vector<int> &axes, int64_t to,
+                       const DeviceTensor &in, cudaStream_t stream) {
+  int64_t n;
+  auto comm = group(axes, n);
+  if (!comm)
+    return comm.status();
+  if (to == 0 || to <= -n || to >= n)
+    return errorf("send: to = ", to, " is out of range for a group of ", n);
+  int64_t peer = peerAt(mesh_.groupIndex(rank_, axes), to, n);
+  if (peer < 0)
+    return Status::ok();
+  PARACC_NCCL(ncclSend(in.data, in.byteSize(), ncclUint8, int(peer), *comm,
+                       stream));
+  return Status::ok();
+}
+
+Status NcclComms::recv(const std::vector<int> &axes, int64_t from,
+                       const DeviceTensor &out, cudaStream_t stream) {
+  int64_t n;
+  auto comm = group(axes, n);
+  if (!comm)
+    return comm.status();
+  if (from == 0 || from <= -n || from >= n)
+    return errorf("recv: from = ", from, " is out of range for a group of ",
+                  n);
+  int64_t peer = peerAt(mesh_.groupIndex(rank_, axes), from, n);
+  if (peer < 0) {
+    cudaError_t e = cudaMemsetAsync(out.data, 0, out.byteSize(), stream);
+    if (e != cudaSuccess)
+      return errorf("rank ", rank_, ": recv: zeroing the result failed: ",
+                    cudaGetErrorString(e));
+    return Status::ok();
+  }
+  PARACC_NCCL(ncclRecv(out.data, out.byteSize(), ncclUint8, int(peer), *comm,
+                       stream));
+  return Status::ok();
 }
 
 Status NcclComms::gatherToRoot(const DeviceTensor &local, void *recv,

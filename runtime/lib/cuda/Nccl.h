@@ -47,6 +47,19 @@ public:
                   const DeviceTensor &out, void *staging,
                   cudaStream_t stream);
 
+  /// Every member's `out` becomes member `root`'s `in` (ncclBroadcast).
+  Status broadcast(const std::vector<int> &axes, int64_t root,
+                   const DeviceTensor &in, const DeviceTensor &out,
+                   cudaStream_t stream);
+  /// Sends `in` to the member at this rank's group index plus `to`; nothing
+  /// when there is none. NCCL pairs sends and recvs in order (no tags).
+  Status send(const std::vector<int> &axes, int64_t to, const DeviceTensor &in,
+              cudaStream_t stream);
+  /// Receives into `out` from the member at this rank's group index plus
+  /// `from`; zeros when there is none.
+  Status recv(const std::vector<int> &axes, int64_t from,
+              const DeviceTensor &out, cudaStream_t stream);
+
   /// Sends `local` (the same size on every rank) to rank 0, which receives
   /// rank r's bytes at `recv + r * bytes` (`recv` is only used on rank 0).
   Status gatherToRoot(const DeviceTensor &local, void *recv,

@@ -90,6 +90,76 @@ func.func @gather_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf
 
 // -----
 
+// Pipeline transfers over pp: every micro-batch is a rank of the virtual
+// mesh, so each sends and receives on its own, in micro-batch order on both
+// sides; a send of a value shared by the micro-batches (a weight) is still
+// sent once per micro-batch, as its recvs expect.
+
+// CHECK: module attributes {dist.mesh = #dist.mesh<[pp = 2]>, dist.microbatches = 2 : i64}
+module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
+// CHECK-LABEL: func.func @pipeline
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32>
+// CHECK-DAG: %[[X0:.*]] = graph.slice %[[X]], starts = [0, 0], limits = [2, 8], steps = [1, 1]
+// CHECK-DAG: %[[X1:.*]] = graph.slice %[[X]], starts = [2, 0], limits = [4, 8], steps = [1, 1]
+// CHECK: %[[Y0:.*]] = graph.exp %[[X0]]
+// CHECK: dist.send %[[Y0]] over ["pp"] to = 1 : tensor<2x8xf32>
+// CHECK: %[[Y1:.*]] = graph.exp %[[X1]]
+// CHECK: dist.send %[[Y1]] over ["pp"] to = 1 : tensor<2x8xf32>
+// CHECK: %[[W:.*]] = graph.weight "w"
+// CHECK: dist.send %[[W]] over ["pp"] to = 1 tag = 1 : tensor<8xf32>
+// CHECK: dist.send %[[W]] over ["pp"] to = 1 tag = 1 : tensor<8xf32>
+// CHECK: %[[R0:.*]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
+// CHECK: %[[R1:.*]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
+// CHECK: %[[V0:.*]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<8xf32>
+// CHECK: %[[V1:.*]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<8xf32>
+// CHECK: %[[Z0:.*]] = graph.add %[[R0]], %[[V0]]
+// CHECK: %[[Z1:.*]] = graph.add %[[R1]], %[[V1]]
+// CHECK: %[[Z:.*]] = graph.concat %[[Z0]], %[[Z1]] {axis = 0 : i64}
+// CHECK: return %[[Z]]
+func.func @pipeline(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+  %y = graph.exp %x : tensor<2x8xf32>
+  dist.send %y over ["pp"] to = 1 : tensor<2x8xf32>
+  dist.send %w over ["pp"] to = 1 tag = 1 : tensor<8xf32>
+  %r = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
+  %v = dist.recv over ["pp"] from = -1 tag = 1 : tensor<8xf32>
+  %z = graph.add %r, %v : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %z : tensor<2x8xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
+func.func @broadcast_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<2x8xf32> attributes {paracc.mesh_axes = ["tp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+  // expected-error @+1 {{'dist.broadcast' op over the micro-batch axis is not supported}}
+  %b = dist.broadcast %x over ["tp", "mb"] root = 0 : tensor<2x8xf32>
+  return %b : tensor<2x8xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
+func.func @send_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+  // expected-error @+1 {{'dist.send' op over the micro-batch axis is not supported}}
+  dist.send %x over ["mb"] to = 1 : tensor<2x8xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
+func.func @recv_over_mb() -> tensor<2x8xf32> attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+  // expected-error @+1 {{'dist.recv' op over the micro-batch axis is not supported}}
+  %r = dist.recv over ["pp", "mb"] from = -1 : tensor<2x8xf32>
+  return %r : tensor<2x8xf32>
+}
+}
+
+// -----
+
 // expected-error @+1 {{the micro-batch axis 'mb' must be the last mesh axis}}
 module attributes {dist.mesh = #dist.mesh<[mb = 2, tp = 2]>} {
 func.func @mb_first() {

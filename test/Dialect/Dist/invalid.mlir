@@ -272,6 +272,204 @@ func.func @collective_result_shape_all_to_all(%x: tensor<4x6xf32>) -> tensor<2x1
 }
 
 //===----------------------------------------------------------------------===//
+// broadcast
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @collective_needs_mesh_broadcast(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op requires a 'dist.mesh' attribute on an enclosing op}}
+  %0 = dist.broadcast %x over ["tp"] root = 0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @group_axis_exists_broadcast(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op names mesh axis 'pp' that the mesh does not have}}
+  %0 = dist.broadcast %x over ["pp"] root = 0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @group_axis_unique_broadcast(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op names mesh axis 'dp' twice}}
+  %0 = dist.broadcast %x over ["dp", "dp"] root = 0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+// The group over dp and tp has 4 members: 0..3.
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+func.func @broadcast_root_in_group(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op requires root in [0, 4) (the group size), got 4}}
+  %0 = dist.broadcast %x over ["dp", "tp"] root = 4 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @broadcast_root_in_group_negative(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op requires root in [0, 2) (the group size), got -1}}
+  %0 = dist.broadcast %x over ["tp"] root = -1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+// An empty group has one member: only root 0.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @broadcast_root_in_group_empty(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.broadcast' op requires root in [0, 1) (the group size), got 1}}
+  %0 = dist.broadcast %x over [] root = 1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @ods_broadcast_same_type(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'dist.broadcast' op failed to verify that all of {x, result} have same type}}
+  %0 = "dist.broadcast"(%x) <{axes = ["tp"], root = 0 : i64}> : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+}
+
+//===----------------------------------------------------------------------===//
+// send, recv
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @collective_needs_mesh_send(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op requires a 'dist.mesh' attribute on an enclosing op}}
+  dist.send %x over ["pp"] to = 1 : tensor<4xf32>
+  return
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 4]>} {
+func.func @group_axis_exists_send(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op names mesh axis 'tp' that the mesh does not have}}
+  dist.send %x over ["tp"] to = 1 : tensor<4xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 4]>} {
+func.func @group_axis_unique_recv() -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.recv' op names mesh axis 'pp' twice}}
+  %0 = dist.recv over ["pp", "pp"] from = -1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 4]>} {
+func.func @group_axis_exists_recv() -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.recv' op names mesh axis 'stage' that the mesh does not have}}
+  %0 = dist.recv over ["stage"] from = -1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_offset_nonzero(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op requires a nonzero 'to': a member cannot send to itself}}
+  dist.send %x over ["pp"] to = 0 : tensor<4xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_offset_nonzero_recv() -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.recv' op requires a nonzero 'from': a member cannot send to itself}}
+  %0 = dist.recv over ["pp"] from = 0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+// No wrap-around: an offset of the group size or more never has a peer.
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_offset_in_group(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op requires |to| < 4 (the group size), got 4}}
+  dist.send %x over ["pp"] to = 4 : tensor<4xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2]>} {
+func.func @p2p_offset_in_group_recv() -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.recv' op requires |from| < 2 (the group size), got -2}}
+  %0 = dist.recv over ["pp"] from = -2 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+// A one-member group has no peer at all.
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_offset_in_group_empty(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op requires |to| < 1 (the group size), got 1}}
+  dist.send %x over [] to = 1 : tensor<4xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_tag_range(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'dist.send' op requires tag in [0, 2^32), got -1}}
+  dist.send %x over ["pp"] to = 1 tag = -1 : tensor<4xf32>
+  return
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @p2p_tag_range_recv() -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.recv' op requires tag in [0, 2^32), got 4294967296}}
+  %0 = dist.recv over ["pp"] from = -1 tag = 4294967296 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[pp = 4]>} {
+func.func @ods_recv_static_shape() -> tensor<?xf32> {
+  // expected-error @+1 {{'dist.recv' op result #0 must be statically shaped tensor}}
+  %0 = dist.recv over ["pp"] from = -1 : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+}
+
+//===----------------------------------------------------------------------===//
 // local_shard
 //===----------------------------------------------------------------------===//
 

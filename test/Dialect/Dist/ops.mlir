@@ -115,6 +115,48 @@ func.func @collectives(%x: tensor<2x64x256xf32>, %i: tensor<8xi64>, %b: tensor<4
       tensor<2x64x256xf32>, tensor<8xi64>, tensor<4xbf16>
 }
 
+// CHECK-LABEL: func.func @broadcast_send_recv
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x64xf32>, %[[I:[^:]+]]: tensor<8xi64>)
+// GENERIC-LABEL: sym_name = "broadcast_send_recv"
+func.func @broadcast_send_recv(%x: tensor<2x64xf32>, %i: tensor<8xi64>)
+    -> (tensor<2x64xf32>, tensor<2x64xf32>, tensor<8xi64>, tensor<2x64xf32>,
+        tensor<2x64xf32>, tensor<8xi64>) {
+  // broadcast keeps the type; root is an index within the group (8 for
+  // dp x tp, so 7 is the last member).
+  // CHECK: %[[BC0:.*]] = dist.broadcast %[[X]] over ["tp"] root = 0 : tensor<2x64xf32>
+  // GENERIC: "dist.broadcast"(%{{.*}}) <{axes = ["tp"], root = 0 : i64}> : (tensor<2x64xf32>) -> tensor<2x64xf32>
+  %0 = dist.broadcast %x over ["tp"] root = 0 : tensor<2x64xf32>
+  // CHECK: %[[BC1:.*]] = dist.broadcast %[[X]] over ["dp", "tp"] root = 7 : tensor<2x64xf32>
+  %1 = dist.broadcast %x over ["dp", "tp"] root = 7 : tensor<2x64xf32>
+  // CHECK: %[[BC2:.*]] = dist.broadcast %[[I]] over ["dp"] root = 1 : tensor<8xi64>
+  %2 = dist.broadcast %i over ["dp"] root = 1 : tensor<8xi64>
+
+  // send has no result. The default tag (0) is elided, written or not;
+  // offsets may be negative and reach |offset| = group size - 1.
+  // CHECK: dist.send %[[X]] over ["tp"] to = 1 : tensor<2x64xf32>
+  // GENERIC: "dist.send"(%{{.*}}) <{axes = ["tp"], tag = 0 : i64, to = 1 : i64}> : (tensor<2x64xf32>) -> ()
+  dist.send %x over ["tp"] to = 1 : tensor<2x64xf32>
+  // CHECK: dist.send %[[X]] over ["tp"] to = -3 : tensor<2x64xf32>
+  dist.send %x over ["tp"] to = -3 tag = 0 : tensor<2x64xf32>
+  // CHECK: dist.send %[[I]] over ["dp", "tp"] to = 7 tag = 5 : tensor<8xi64>
+  // GENERIC: "dist.send"(%{{.*}}) <{axes = ["dp", "tp"], tag = 5 : i64, to = 7 : i64}> : (tensor<8xi64>) -> ()
+  dist.send %i over ["dp", "tp"] to = 7 tag = 5 : tensor<8xi64>
+
+  // recv has no operand: its type is the matching send's operand type.
+  // CHECK: %[[RV0:.*]] = dist.recv over ["tp"] from = -1 : tensor<2x64xf32>
+  // GENERIC: "dist.recv"() <{axes = ["tp"], from = -1 : i64, tag = 0 : i64}> : () -> tensor<2x64xf32>
+  %3 = dist.recv over ["tp"] from = -1 : tensor<2x64xf32>
+  // CHECK: %[[RV1:.*]] = dist.recv over ["tp"] from = 3 : tensor<2x64xf32>
+  %4 = dist.recv over ["tp"] from = 3 tag = 0 : tensor<2x64xf32>
+  // CHECK: %[[RV2:.*]] = dist.recv over ["dp", "tp"] from = -7 tag = 5 : tensor<8xi64>
+  // GENERIC: "dist.recv"() <{axes = ["dp", "tp"], from = -7 : i64, tag = 5 : i64}> : () -> tensor<8xi64>
+  %5 = dist.recv over ["dp", "tp"] from = -7 tag = 5 : tensor<8xi64>
+
+  // CHECK: return %[[BC0]], %[[BC1]], %[[BC2]], %[[RV0]], %[[RV1]], %[[RV2]]
+  return %0, %1, %2, %3, %4, %5 : tensor<2x64xf32>, tensor<2x64xf32>,
+      tensor<8xi64>, tensor<2x64xf32>, tensor<2x64xf32>, tensor<8xi64>
+}
+
 // CHECK-LABEL: func.func @local_shard_and_axis_index
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x64x256xf32>, %[[S:[^:]+]]: tensor<f32>)
 // GENERIC-LABEL: sym_name = "local_shard_and_axis_index"

@@ -486,6 +486,47 @@ LogicalResult AllToAllOp::verify() {
   return success();
 }
 
+LogicalResult BroadcastOp::verify() {
+  if (failed(verifyGroupAxes(*this, getAxes())))
+    return failure();
+  int64_t n = groupSize(*this, getAxes());
+  // broadcast_root_in_group (I64Attr reads back unsigned)
+  auto root = static_cast<int64_t>(getRoot());
+  if (root < 0 || root >= n)
+    return emitOpError("requires root in [0, ")
+           << n << ") (the group size), got " << root;
+  return success();
+}
+
+/// Checks the peer offset and tag of a send or recv.
+static LogicalResult verifyPointToPoint(Operation *op, ArrayAttr axes,
+                                        int64_t offset, StringRef what,
+                                        int64_t tag) {
+  if (failed(verifyGroupAxes(op, axes)))
+    return failure();
+  int64_t n = groupSize(op, axes);
+  // p2p_offset_nonzero
+  if (offset == 0)
+    return op->emitOpError("requires a nonzero '")
+           << what << "': a member cannot send to itself";
+  // p2p_offset_in_group
+  if (offset <= -n || offset >= n)
+    return op->emitOpError("requires |")
+           << what << "| < " << n << " (the group size), got " << offset;
+  // p2p_tag_range
+  if (tag < 0 || tag > int64_t(UINT32_MAX))
+    return op->emitOpError("requires tag in [0, 2^32), got ") << tag;
+  return success();
+}
+
+LogicalResult SendOp::verify() {
+  return verifyPointToPoint(*this, getAxes(), getTo(), "to", getTag());
+}
+
+LogicalResult RecvOp::verify() {
+  return verifyPointToPoint(*this, getAxes(), getFrom(), "from", getTag());
+}
+
 LogicalResult LocalShardOp::verify() {
   ShardingAttr sharding = getSharding();
   auto in = getX().getType();

@@ -114,12 +114,17 @@ LogicalResult Interleaver::classify() {
       dep |= hasAxis(index.getAxes(), axis.getValue());
     if (auto shard = dyn_cast<LocalShardOp>(op))
       dep |= llvm::is_contained(shard.getSharding().getUsedAxes(), axis);
+    // Every micro-batch is a rank of the virtual mesh that sends and
+    // receives on its own: the transfers are cloned per micro-batch (in
+    // micro-batch order on both sides, so they still pair), even when what
+    // they send is the same for all.
+    dep |= isa<SendOp, RecvOp>(op);
     if (isa<g::WeightOp>(op) &&
         shardedDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttr), axisIndex) >= 0)
       return op.emitOpError("is split over the micro-batch axis");
     auto axes = op.getAttrOfType<ArrayAttr>("axes");
-    bool collective =
-        isa<AllReduceOp, AllGatherOp, ReduceScatterOp, AllToAllOp>(op);
+    bool collective = isa<AllReduceOp, AllGatherOp, ReduceScatterOp,
+                          AllToAllOp, BroadcastOp, SendOp, RecvOp>(op);
     if (collective && hasAxis(axes, axis.getValue())) {
       if (!isa<AllReduceOp>(op))
         return op.emitOpError("over the micro-batch axis is not supported");

@@ -1,7 +1,8 @@
 //===- Collectives.h - Collective communication interface ------*- C++ -*-===//
 //
-// What the interpreter needs from a communication library: collectives over
-// the group of ranks that differ only along some mesh axes. Implementations:
+// What the interpreter needs from a communication library: collectives and
+// point-to-point transfers over the group of ranks that differ only along
+// some mesh axes. Implementations:
 // a trivial one for single-rank groups and Gloo (CPU, ranks as threads or
 // processes).
 //
@@ -36,6 +37,18 @@ public:
   virtual Status allToAll(const std::vector<int> &axes, int64_t splitDim,
                           int64_t concatDim, const Tensor &in,
                           Tensor &out) = 0;
+  /// Every member's `out` is the `in` of member `root` (a group index).
+  virtual Status broadcast(const std::vector<int> &axes, int64_t root,
+                           const Tensor &in, Tensor &out) = 0;
+  /// Sends `in` to the member whose group index is this member's plus `to`;
+  /// does nothing when the group has no such member. May wait until the
+  /// peer reaches the matching recv.
+  virtual Status send(const std::vector<int> &axes, int64_t to, uint32_t tag,
+                      const Tensor &in) = 0;
+  /// Receives into `out` what the member at this member's group index plus
+  /// `from` sends with `tag`; zeros when the group has no such member.
+  virtual Status recv(const std::vector<int> &axes, int64_t from,
+                      uint32_t tag, Tensor &out) = 0;
 };
 
 /// Shape checks shared by every implementation: `out` must have the shape
@@ -43,6 +56,15 @@ public:
 Status checkCollectiveShapes(const char *op, const Tensor &in,
                              const Tensor &out, int64_t groupSize,
                              int64_t dim, int64_t concatDim = -1);
+
+/// Checks a broadcast's root against a group of `groupSize`.
+Status checkBroadcastRoot(int64_t root, int64_t groupSize);
+/// Checks a send's `to` or a recv's `from` (`op`) against a group of
+/// `groupSize`: nonzero, |offset| < groupSize.
+Status checkPeerOffset(const char *op, int64_t offset, int64_t groupSize);
+/// The group index `index + offset`, or -1 when the group has no such member
+/// (there is no wrap-around).
+int64_t peerIndex(int64_t index, int64_t offset, int64_t groupSize);
 
 /// Runs collectives of a one-rank mesh (every group has one member).
 class SingleRankCommunicator final : public Communicator {
@@ -55,6 +77,12 @@ public:
                        const Tensor &in, Tensor &out) override;
   Status allToAll(const std::vector<int> &axes, int64_t splitDim,
                   int64_t concatDim, const Tensor &in, Tensor &out) override;
+  Status broadcast(const std::vector<int> &axes, int64_t root,
+                   const Tensor &in, Tensor &out) override;
+  Status send(const std::vector<int> &axes, int64_t to, uint32_t tag,
+              const Tensor &in) override;
+  Status recv(const std::vector<int> &axes, int64_t from, uint32_t tag,
+              Tensor &out) override;
 };
 
 } // namespace paracc::rt

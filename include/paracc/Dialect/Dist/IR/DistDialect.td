@@ -26,7 +26,9 @@ def Dist_Dialect : Dialect {
     over which the value is a pending partial sum. The partitioner turns the
     program into one SPMD program on local shards with explicit collectives
     (`dist.all_reduce`, `dist.all_gather`, `dist.reduce_scatter`,
-    `dist.all_to_all`) whose groups are given by mesh axes.
+    `dist.all_to_all`) whose groups are given by mesh axes. Hand-written
+    SPMD programs may also use `dist.broadcast` and the point-to-point
+    `dist.send` / `dist.recv` between pipeline stages.
   }];
   let useDefaultAttributePrinterParser = 1;
 }

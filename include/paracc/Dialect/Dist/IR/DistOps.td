@@ -94,6 +94,99 @@ def Dist_AllToAllOp : Dist_CollectiveOp<"all_to_all"> {
   let hasVerifier = 1;
 }
 
+def Dist_BroadcastOp : Dist_CollectiveOp<"broadcast",
+    [AllTypesMatch<["x", "result"]>]> {
+  let summary = "Every member receives the root member's tensor";
+  let description = [{
+    Every member of the group receives the `x` of member `root` (an index
+    within the group, major to minor over `axes`, as `dist.axis_index`
+    numbers them); the other members' `x` is not read. `root` must lie in
+    [0, group size).
+
+    ```mlir
+    // tp4: every rank of a tp group gets the x of its group's member 1.
+    %y = dist.broadcast %x over ["tp"] root = 1 : tensor<2x64x256xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$x, StrArrayAttr:$axes, I64Attr:$root);
+  let results = (outs Dist_Tensor:$result);
+  let assemblyFormat =
+      "$x `over` $axes `root` `=` $root attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Dist_SendOp : Dist_CollectiveOp<"send",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Send a tensor to the member `to` places further in the group";
+  let description = [{
+    Point-to-point transfer between pipeline stages, written SPMD style:
+    every rank runs the op, and the member whose index within the group is
+    `i` sends `x` to the member with index `i + to`. There is no wrap-around:
+    on a member where `i + to` lies outside [0, group size) the op does
+    nothing. `to` is nonzero and |`to`| < group size.
+
+    Pairing: a send with offset `to` and tag `t` on member `i` is received
+    by the `dist.recv` with `from = -to`, the same axes and tag `t` on
+    member `i + to`, and that recv's result type must be the type of `x`.
+    Between two members, sends and their recvs pair in program order, so
+    both must run them in the same order (NCCL pairs by order alone; the
+    tag, default 0, keeps unrelated transfers apart on the CPU). A send may
+    wait until its peer reaches the matching recv, so a program must not
+    make two members each wait on the other: "send to the next stage, then
+    receive from the previous" unwinds from the last stage, which has no one
+    to send to.
+
+    At the ends of the group: with `to = 1` the last member sends nothing,
+    and with `from = -1` the first member receives zeros. For a pipeline
+    over `pp = 4` (members 0..3):
+
+    ```mlir
+    // Member i (i < 3) sends its activation to member i + 1.
+    dist.send %act over ["pp"] to = 1 : tensor<8x256xf32>
+    // Member i (i > 0) receives member i - 1's; member 0 gets zeros.
+    %in = dist.recv over ["pp"] from = -1 : tensor<8x256xf32>
+    // Gradients flow back on their own tag: member i sends to i - 1.
+    dist.send %grad over ["pp"] to = -1 tag = 1 : tensor<8x256xf32>
+    %g = dist.recv over ["pp"] from = 1 tag = 1 : tensor<8x256xf32>
+    ```
+
+    The op has no result; its memory effect keeps it from being erased or
+    reordered with other sends and recvs.
+  }];
+  let arguments = (ins Dist_Tensor:$x, StrArrayAttr:$axes, I64Attr:$to,
+                       DefaultValuedAttr<I64Attr, "0">:$tag);
+  let assemblyFormat = [{
+    $x `over` $axes `to` `=` $to (`tag` `=` $tag^)? attr-dict `:` type($x)
+  }];
+  let hasVerifier = 1;
+}
+
+def Dist_RecvOp : Dist_CollectiveOp<"recv",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Receive a tensor from the member `from` places away";
+  let description = [{
+    The counterpart of `dist.send`: the member whose index within the group
+    is `i` receives the tensor that member `i + from` sends with
+    `to = -from` and the same tag (default 0). A member where `i + from`
+    lies outside [0, group size) has no peer and its result is zeros.
+    `from` is nonzero and |`from`| < group size. See `dist.send` for the
+    pairing and ordering rules.
+
+    ```mlir
+    // pp4: member i > 0 receives from member i - 1; member 0 gets zeros.
+    %y = dist.recv over ["pp"] from = -1 : tensor<8x256xf32>
+    ```
+  }];
+  let arguments = (ins StrArrayAttr:$axes, I64Attr:$from,
+                       DefaultValuedAttr<I64Attr, "0">:$tag);
+  let results = (outs Dist_Tensor:$result);
+  let assemblyFormat = [{
+    `over` $axes `from` `=` $from (`tag` `=` $tag^)? attr-dict `:`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Dist_LocalShardOp : Dist_Op<"local_shard"> {
   let summary = "This rank's shard of a value every rank holds whole";
   let description = [{
