@@ -86,5 +86,25 @@ done
 compile two/gpt2_tiny_tp2mb2 "$g/model.onnx" --mesh tp2 --microbatches 2
 compile two/gpt2_tiny_tp2spmb2 "$g/model.onnx" --mesh tp2 --sp --microbatches 2
 rm -rf "$dev"/gpt406_b*
+# Point-to-point and broadcast on two GPUs, expected outputs from numpy.
+compile two/point_to_point bench/gpu/point-to-point-pp2.mlir
+"$py" - "$dev/common/p2p_data" <<'EOF'
+import os, sys
+import numpy as np
+from onnx import numpy_helper
+dst = sys.argv[1]
+os.makedirs(dst, exist_ok=True)
+x = np.random.default_rng(0).integers(-100, 100, (512, 1024)).astype(np.float32)
+y = [x[:256] * 1, x[256:] * 2]
+zero = np.zeros_like(y[0])
+outs = [("next", np.concatenate([zero, y[0]])), ("prev", np.concatenate([y[1], zero])),
+        ("root1", np.concatenate([y[1], y[1]]))]
+def save(path, arr, name):
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(arr, name).SerializeToString())
+save(f"{dst}/input_0.pb", x, "x")
+for i, (name, arr) in enumerate(outs):
+    save(f"{dst}/output_{i}.pb", arr, name)
+EOF
 cp "$shared/peers/"*.py bench/peers/*.py "$dev/common/peers/"
 du -sh "$dev"/*

@@ -14,6 +14,7 @@
 #   bench1    GPT-406M forward on one GPU: paracc vs PyTorch eager/compile
 #   bench2    the same on two GPUs: dp2, tp2, tp2+SP vs DDP/DTensor
 #   overlap   tp2 with and without micro-batches, communication, SM margins
+#   profile   milliseconds per instruction kind and shape (--profile)
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -106,6 +107,7 @@ stage_check2() {
     [[ $p == *bf16 ]] && tol=(--rtol 5e-2 --atol 1e-1)
     check "llama-$p" "two/example_llama_$p.pcx" example_llama_data "${tol[@]}"
   done
+  check point-to-point two/point_to_point.pcx p2p_data
 }
 
 # bench NAME PCX: paracc's forward step on GPT-406M.
@@ -151,6 +153,19 @@ stage_overlap() {
     for margin in 8 16 32; do
       PARACC_GEMM_SM_MARGIN=$margin bench "$pcx-margin$margin" "two/$pcx.pcx"
     done
+  done
+}
+
+# Where the time goes, instruction by instruction (serialized eager steps):
+# PROFILE lists executables as DIR/NAME (default: the 1-GPU and tp2 ones).
+stage_profile() {
+  for pcx in ${PROFILE:-one/gpt406_bf16 two/gpt406_bf16_tp2 two/gpt406_bf16_tp2_mb2}; do
+    [ -f "$dev/$pcx.pcx" ] || { note "profile $pcx: not carried, skipped"; continue; }
+    local name=${pcx#*/}
+    "$runbin" "$dev/$pcx.pcx" --device gpu --profile 3 --rtol 1e9 --atol 1e9 \
+      >"$out/profile-$name.log" 2>&1
+    note "profile $name: exit $?; $(grep -E '^profile|error' "$out/profile-$name.log" | head -2 | tr '\n' ' ')"
+    grep -A16 '^profile' "$out/profile-$name.log" | tail -n +2 >>"$summary"
   done
 }
 

@@ -153,7 +153,8 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
       })
       .Case([&](AttentionOp g) {
-        a.i(g.getCausal()).f(g.getScale().convertToDouble());
+        a.i(g.getCausal()).i(g.getSequenceFirst());
+        a.f(g.getScale().convertToDouble());
       });
   return a.attrs;
 }

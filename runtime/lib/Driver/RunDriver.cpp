@@ -476,6 +476,9 @@ paracc::rt::requestArguments(const RunRequest &request) {
     args.insert(args.end(),
                 {"--benchmark", std::to_string(request.benchmarkIterations),
                  "--warmup", std::to_string(request.benchmarkWarmup)});
+  if (request.profileSteps)
+    args.insert(args.end(),
+                {"--profile", std::to_string(request.profileSteps)});
   if (request.noGraph)
     args.push_back("--no-cuda-graph");
   if (request.allowTf32)
@@ -718,6 +721,15 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       out.unsetf(std::ios::fixed);
     }
   }
+  if (request.profileSteps > 0) {
+    auto table = (*gpu)->profile(request.profileSteps);
+    if (!table) {
+      err << "error: " << table.status().message() << "\n";
+      return kExitError;
+    }
+    if (rank == 0)
+      out << *table;
+  }
   if (rank == 0)
     out << (*gpu)->summary() << "\n";
   return code;
@@ -792,6 +804,9 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
         << "; running on the CPU\n";
   }
 #endif
+  if (request.benchmarkIterations > 0 || request.profileSteps > 0)
+    err << "note: --benchmark and --profile time GPU steps; this run is on "
+           "the CPU and only checks\n";
   std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
   if (exe->mesh().numRanks() > 1 && !request.processes) {
 #ifdef PARACC_HAVE_GLOO

@@ -38,7 +38,7 @@
 
 #include "cuda/AttentionKernel.h"
 
-#include "cpu/KernelUtil.h"
+#include "cpu/AttentionGeometry.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -62,12 +62,14 @@ constexpr int kMaxMaskLeadDims = 8;
 
 /// Everything a kernel needs; passed by value.
 struct AttentionParams {
-  const void *q = nullptr; ///< [batch, sq, d]
-  const void *k = nullptr; ///< [batch, sk, d]
-  const void *v = nullptr; ///< [batch, sk, dv]
+  const void *q = nullptr; ///< [batch, sq, d] or [batch / heads, sq, heads, d]
+  const void *k = nullptr; ///< [batch, sk, d] or [batch / heads, sk, heads, d]
+  const void *v = nullptr; ///< [batch, sk, dv] or ...
   const void *mask = nullptr;
-  void *out = nullptr; ///< [batch, sq, dv]
+  void *out = nullptr; ///< [batch, sq, dv] or [batch / heads, sq, heads, dv]
   int64_t batch = 0;
+  /// 1, or H for sequence-first operands (AttentionGeometry.h).
+  int32_t heads = 1;
   int32_t sq = 0, sk = 0, d = 0, dv = 0;
   /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq.
   int32_t causal = 0, diag = 0;
@@ -81,6 +83,13 @@ struct AttentionParams {
   int64_t maskLeadDims[kMaxMaskLeadDims] = {};
   int64_t maskLeadStrides[kMaxMaskLeadDims] = {};
 };
+
+/// Element offset of attention b's first row in a tensor of `rows` rows of
+/// `cols` per attention (AttentionGeometry::base).
+__device__ __forceinline__ int64_t batchBase(const AttentionParams &p,
+                                             int64_t b, int rows, int cols) {
+  return (b / p.heads) * rows * p.heads * cols + (b % p.heads) * cols;
+}
 
 constexpr float kLog2e = 1.4426950408889634f;
 constexpr float kNegInf = -INFINITY;
@@ -270,6 +279,7 @@ template <int kCols> __device__ __forceinline__ int swizzle(int row, int col) {
 /// or past `validRows` are zero-filled.
 template <int kRows, int kCols, typename T>
 __device__ __forceinline__ void loadTileAsync(T *dst, const T *src,
+                                              int64_t rowStride,
                                               int validRows) {
   constexpr int kChunksPerRow = kCols / 8;
   constexpr int kChunks = kRows * kChunksPerRow;
@@ -280,7 +290,7 @@ __device__ __forceinline__ void loadTileAsync(T *dst, const T *src,
     const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
     const bool valid = row < validRows;
     cpAsync16(dst + swizzle<kCols>(row, col),
-              valid ? src + int64_t(row) * kCols + col : src, valid);
+              valid ? src + int64_t(row) * rowStride + col : src, valid);
   }
 }
 
@@ -306,19 +316,21 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kM;
-  const T *q = static_cast<const T *>(p.q) + (b * p.sq + m0) * kD;
-  const T *k = static_cast<const T *>(p.k) + b * p.sk * kD;
-  const T *v = static_cast<const T *>(p.v) + b * p.sk * kD;
+  const int64_t stride = int64_t(p.heads) * kD; // Same for q, k, v, out.
+  const T *q = static_cast<const T *>(p.q) + batchBase(p, b, p.sq, kD) +
+               int64_t(m0) * stride;
+  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, kD);
+  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, kD);
 
   const int lastKey = lastVisibleKey(p, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
 
   // Prologue: Q (group 0) and the first K/V tile (group 1).
-  loadTileAsync<kM, kD>(sQ, q, imin(kM, p.sq - m0));
+  loadTileAsync<kM, kD>(sQ, q, stride, imin(kM, p.sq - m0));
   cpAsyncCommit();
   if (nTiles > 0) {
-    loadTileAsync<kN, kD>(sK, k, imin(kN, p.sk));
-    loadTileAsync<kN, kD>(sV, v, imin(kN, p.sk));
+    loadTileAsync<kN, kD>(sK, k, stride, imin(kN, p.sk));
+    loadTileAsync<kN, kD>(sV, v, stride, imin(kN, p.sk));
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
@@ -352,10 +364,10 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     // the end of iteration j - 1), then wait for tile j.
     if (j + 1 < nTiles) {
       const int n1 = (j + 1) * kN;
-      loadTileAsync<kN, kD>(sK + (buf ^ 1) * kN * kD, k + int64_t(n1) * kD,
-                            imin(kN, p.sk - n1));
-      loadTileAsync<kN, kD>(sV + (buf ^ 1) * kN * kD, v + int64_t(n1) * kD,
-                            imin(kN, p.sk - n1));
+      loadTileAsync<kN, kD>(sK + (buf ^ 1) * kN * kD, k + int64_t(n1) * stride,
+                            stride, imin(kN, p.sk - n1));
+      loadTileAsync<kN, kD>(sV + (buf ^ 1) * kN * kD, v + int64_t(n1) * stride,
+                            stride, imin(kN, p.sk - n1));
       cpAsyncCommit();
       cpAsyncWait<1>();
     } else {
@@ -491,7 +503,7 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     }
   }
   warpSync();
-  T *out = static_cast<T *>(p.out) + b * p.sq * kD;
+  T *out = static_cast<T *>(p.out) + batchBase(p, b, p.sq, kD);
   constexpr int kChunksPerRow = kD / 8;
 #pragma unroll
   for (int i = 0; i < 16 * kChunksPerRow / 32; ++i) {
@@ -499,7 +511,7 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     const int r = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
     const int row = m0 + warp * 16 + r;
     if (row < p.sq)
-      *reinterpret_cast<uint4 *>(out + int64_t(row) * kD + col) =
+      *reinterpret_cast<uint4 *>(out + int64_t(row) * stride + col) =
           *reinterpret_cast<const uint4 *>(sO +
                                            swizzle<kD>(warp * 16 + r, col));
   }
@@ -533,9 +545,11 @@ __global__ void __launch_bounds__(kGenThreads)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kGenBlockM;
-  const T *q = static_cast<const T *>(p.q) + (b * p.sq + m0) * d;
-  const T *k = static_cast<const T *>(p.k) + b * p.sk * d;
-  const T *v = static_cast<const T *>(p.v) + b * p.sk * dv;
+  const int64_t dStride = int64_t(p.heads) * d, dvStride = int64_t(p.heads) * dv;
+  const T *q = static_cast<const T *>(p.q) + batchBase(p, b, p.sq, d) +
+               int64_t(m0) * dStride;
+  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, d);
+  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, dv);
   [[maybe_unused]] const T *mask =
       kHasMask ? static_cast<const T *>(p.mask) + maskBatchOffset(p, b)
                : nullptr;
@@ -543,7 +557,7 @@ __global__ void __launch_bounds__(kGenThreads)
   const int qRows = imin(kGenBlockM, p.sq - m0);
   for (int i = tid; i < kGenBlockM * d; i += kGenThreads) {
     const int r = i / d;
-    sQ[i] = r < qRows ? toFloat(q[i]) : 0.f;
+    sQ[i] = r < qRows ? toFloat(q[int64_t(r) * dStride + (i - r * d)]) : 0.f;
   }
 
   const int lastKey = lastVisibleKey(p, m0, kGenBlockM);
@@ -568,11 +582,12 @@ __global__ void __launch_bounds__(kGenThreads)
     for (int i = tid; i < kGenBlockN * d; i += kGenThreads) {
       const int r = i / d, c = i - r * d;
       sK[r * kStride + c] =
-          r < keys ? toFloat(k[int64_t(n0 + r) * d + c]) : 0.f;
+          r < keys ? toFloat(k[int64_t(n0 + r) * dStride + c]) : 0.f;
     }
     for (int i = tid; i < kGenBlockN * dv; i += kGenThreads) {
       const int r = i / dv;
-      sV[i] = r < keys ? toFloat(v[int64_t(n0) * dv + i]) : 0.f;
+      sV[i] = r < keys ? toFloat(v[int64_t(n0 + r) * dvStride + (i - r * dv)])
+                       : 0.f;
     }
     blockSync();
 
@@ -637,7 +652,7 @@ __global__ void __launch_bounds__(kGenThreads)
     }
   }
 
-  T *out = static_cast<T *>(p.out) + b * p.sq * dv;
+  T *out = static_cast<T *>(p.out) + batchBase(p, b, p.sq, dv);
 #pragma unroll
   for (int r = 0; r < kGenRowsPerWarp; ++r) {
     float l = rowSum[r];
@@ -652,7 +667,7 @@ __global__ void __launch_bounds__(kGenThreads)
     for (int c = 0; c < kGenDvChunks; ++c) {
       const int col = lane + 32 * c;
       if (col < dv)
-        out[int64_t(row) * dv + col] = fromFloat<T>(acc[r][c] * inv);
+        out[int64_t(row) * dvStride + col] = fromFloat<T>(acc[r][c] * inv);
     }
   }
 }
@@ -753,39 +768,16 @@ Status planAttention(const InstrAttrs &attrs,
   const KernelArgs args{OpCode::Attention, attrs, in, outs};
 
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "causal"));
-  const Tensor &q = *in[0], &k = *in[1], &v = *in[2];
-  const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
-  const DType dt = q.dtype();
+  const DType dt = in[0]->dtype();
   if (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16)
     return args.fail("element type ", dtypeName(dt),
                      " has no GPU kernel (f32, bf16, f16)");
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(k, dt, "k"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(v, dt, "v"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(outView, dt, "result"));
-  const int64_t r = q.rank();
-  if (r < 2 || k.rank() != r || v.rank() != r)
-    return args.fail("q, k and v must have one rank >= 2");
-  for (int64_t i = 0; i < r - 2; ++i)
-    if (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i))
-      return args.fail("leading dims differ: ", q.typeString(), ", ",
-                       k.typeString(), ", ", v.typeString());
-  const int64_t sq = q.dim(r - 2), d = q.dim(r - 1), sk = k.dim(r - 2),
-                dv = v.dim(r - 1);
-  if (k.dim(r - 1) != d || v.dim(r - 2) != sk)
-    return args.fail("q/k head dims or k/v key counts differ");
-  Shape outShape = q.shape();
-  outShape.back() = dv;
-  PARACC_RETURN_IF_ERROR(args.checkShape(outView, outShape, "result"));
-  Shape scoreShape = q.shape();
-  scoreShape.back() = sk;
-  if (mask) {
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*mask, dt, "mask"));
-    if (!broadcastsTo(mask->shape(), scoreShape))
-      return args.fail("mask ", mask->typeString(), " does not broadcast to ",
-                       shapeToString(scoreShape));
-  }
+  AttentionGeometry g;
+  PARACC_RETURN_IF_ERROR(checkAttention(args, g));
+  const Tensor &q = *in[0], &k = *in[1], &v = *in[2];
+  const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
+  const int64_t sq = g.sq, d = g.d, sk = g.sk, dv = g.dv;
+  const Shape &scoreShape = g.scoreShape;
 
   plan = AttentionPlan();
   if (outView.numElements() == 0)
@@ -816,14 +808,15 @@ Status planAttention(const InstrAttrs &attrs,
   p.v = v.data();
   p.mask = mask ? mask->data() : nullptr;
   p.out = outView.data();
-  p.batch = 1;
-  for (int64_t i = 0; i < r - 2; ++i)
-    p.batch *= q.dim(i);
+  p.batch = g.batch;
+  if (g.heads > int64_t(std::numeric_limits<int32_t>::max()))
+    return args.fail("heads ", g.heads, " exceed 2^31");
+  p.heads = static_cast<int32_t>(g.heads);
   p.sq = static_cast<int32_t>(sq);
   p.sk = static_cast<int32_t>(sk);
   p.d = static_cast<int32_t>(d);
   p.dv = static_cast<int32_t>(dv);
-  p.causal = static_cast<int32_t>(attrs.ints[0]);
+  p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
   p.scaleLog2 = static_cast<float>(attrs.floats[0] * 1.4426950408889634);
   if (mask)

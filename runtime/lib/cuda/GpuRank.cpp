@@ -23,9 +23,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iomanip>
+#include <map>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <cuda_runtime.h>
 #include <sstream>
 #include <thread>
@@ -40,6 +43,13 @@ using namespace paracc::rt::cuda;
       return errorf("rank ", rank, ": " #call " failed (", what, "): ",       \
                     cudaGetErrorString(_e));                                   \
   } while (0)
+
+/// PARACC_CUDA for code that goes on after an error (to release events).
+static Status withCuda(cudaError_t e, int64_t rank, const char *what) {
+  if (e == cudaSuccess)
+    return Status::ok();
+  return errorf("rank ", rank, ": ", what, ": ", cudaGetErrorString(e));
+}
 
 StatusOr<int> paracc::rt::cudaDeviceCount() {
   int count = 0;
@@ -727,6 +737,114 @@ Status GpuRank::run(const std::vector<Tensor> &inputs,
     outputs.push_back(std::move(*h));
   }
   return Status::ok();
+}
+
+/// What a profile groups an instruction under: its mnemonic, and for
+/// products and collectives the shapes that decide their cost.
+static std::string profileLabel(const Executable &x, const InstrInfo &in,
+                                const std::function<DeviceTensor(int32_t)> &t) {
+  std::ostringstream os;
+  os << opCodeMnemonic(in.opcode);
+  auto shape = [&](int32_t v) {
+    DeviceTensor d = t(v);
+    os << " " << dtypeName(d.dtype) << shapeToString(d.shape);
+  };
+  switch (in.opcode) {
+  case OpCode::Linear:
+  case OpCode::MatMul:
+  case OpCode::Gemm:
+    shape(in.inputs[0]);
+    shape(in.inputs[1]);
+    if (in.opcode == OpCode::Linear && !in.attrs.ints.empty() &&
+        in.attrs.ints[0] != 0)
+      os << " +activation";
+    break;
+  default:
+    if (!in.inputs.empty())
+      shape(in.inputs[0]);
+    else if (!in.outputs.empty())
+      shape(in.outputs[0]);
+  }
+  (void)x;
+  return os.str();
+}
+
+StatusOr<std::string> GpuRank::profile(int steps) {
+  Impl &m = *impl_;
+  int64_t rank = m.rank;
+  const Executable &x = *m.exe;
+  std::vector<cudaEvent_t> marks(m.steps.size() + 1);
+  for (cudaEvent_t &e : marks)
+    PARACC_CUDA(cudaEventCreate(&e), "profiling");
+  struct Entry {
+    double ms = 0;
+    int64_t count = 0;
+  };
+  std::map<std::string, Entry> byLabel;
+  double total = 0;
+  Status st = Status::ok();
+  auto tensorOf = [&](int32_t v) { return m.tensor(v); };
+  for (int step = 0; step < steps && st; ++step) {
+    m.events.clear();
+    std::vector<Pending> pending;
+    st = withCuda(cudaEventRecord(marks[0], m.compute), rank, "profiling");
+    for (size_t i = 0; i < m.steps.size() && st; ++i) {
+      st = m.runStep(m.steps[i], pending);
+      // Serialized: the next instruction starts after this one, collective
+      // or not, so that each interval is one instruction's cost.
+      for (const Pending &p : pending)
+        if (st)
+          st = withCuda(cudaStreamWaitEvent(m.compute, p.done, 0), rank,
+                        "profiling");
+      pending.clear();
+      if (st)
+        st = withCuda(cudaEventRecord(marks[i + 1], m.compute), rank,
+                      "profiling");
+    }
+    if (st)
+      st = m.waitForStep();
+    for (size_t i = 0; i < m.steps.size() && st; ++i) {
+      const Step &s = m.steps[i];
+      if (s.kind == Kind::Alias || s.kind == Kind::Nop)
+        continue;
+      float ms = 0;
+      st = withCuda(cudaEventElapsedTime(&ms, marks[i], marks[i + 1]), rank,
+                    "profiling");
+      Entry &e = byLabel[profileLabel(x, x.instrs()[s.instr], tensorOf)];
+      e.ms += ms;
+      ++e.count;
+      total += ms;
+    }
+  }
+  for (cudaEvent_t &e : marks)
+    cudaEventDestroy(e);
+  PARACC_RETURN_IF_ERROR(st);
+  std::vector<std::pair<std::string, Entry>> rows(byLabel.begin(),
+                                                  byLabel.end());
+  std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+    return a.second.ms > b.second.ms;
+  });
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(3) << "profile (rank " << rank
+     << ", " << steps << " eager step(s), every instruction serialized): "
+     << total / steps << " ms/step\n";
+  os << "      ms/step       %   count/step  instruction\n";
+  size_t shown = 0;
+  double rest = 0;
+  for (const auto &[label, e] : rows) {
+    if (++shown > 40) {
+      rest += e.ms;
+      continue;
+    }
+    os << std::setw(13) << e.ms / steps << std::setw(8) << std::setprecision(1)
+       << 100 * e.ms / std::max(total, 1e-9) << std::setw(13)
+       << e.count / steps << "  " << label << "\n"
+       << std::setprecision(3);
+  }
+  if (rest > 0)
+    os << std::setw(13) << rest / steps << "  (" << rows.size() - 40
+       << " more)\n";
+  return os.str();
 }
 
 StatusOr<double> GpuRank::benchmark(int warmup, int iterations) {

@@ -21,7 +21,8 @@ static const char *kUsage =
     "usage: paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]\n"
     "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
     "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
-    "                  [--benchmark N] [--warmup N] [--no-cuda-graph] [--tf32]\n";
+    "                  [--benchmark N] [--warmup N] [--profile N]\n"
+    "                  [--no-cuda-graph] [--tf32]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -80,6 +81,8 @@ int main(int argc, char **argv) {
            request.device == "gpu";
     } else if (arg == "--benchmark") {
       ok = parseNumber(value("--benchmark"), request.benchmarkIterations);
+    } else if (arg == "--profile") {
+      ok = parseNumber(value("--profile"), request.profileSteps);
     } else if (arg == "--warmup") {
       ok = parseNumber(value("--warmup"), request.benchmarkWarmup);
     } else if (arg == "--no-cuda-graph") {

@@ -68,6 +68,9 @@ struct Case {
   /// Offset every device pointer by this many elements (breaks the
   /// 16-byte alignment the tensor-core kernel needs).
   int misalign = 0;
+  /// Give the GPU sequence-first operands ([lead..., S, H, D], H the last
+  /// lead dim); the reference runs on the usual layout.
+  bool sequenceFirst = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -91,6 +94,8 @@ std::string caseName(const Case &c) {
     os << " forced-generic";
   if (c.misalign)
     os << " misalign=" << c.misalign;
+  if (c.sequenceFirst)
+    os << " sequence-first";
   return os.str();
 }
 
@@ -225,6 +230,30 @@ std::vector<Case> makeCases() {
     c.maskFill = MaskFill::FullRows;
     add(c);
   }
+  // Sequence-first operands: both kernels, masks, Sq != Sk.
+  for (DType dt : {DType::BF16, DType::F16, DType::F32})
+    for (bool causal : {false, true}) {
+      Case c = mk(dt, {2, 4}, 129, 129, 64, 64, causal);
+      c.sequenceFirst = true;
+      add(c);
+      c = mk(dt, {3}, 64, 200, 128, 128, causal);
+      c.sequenceFirst = true;
+      add(c);
+      c = mk(dt, {2, 3}, 65, 65, 80, 48, causal);
+      c.sequenceFirst = true;
+      c.maskShape = Shape{2, 3, 65, 65};
+      c.maskFill = MaskFill::FullRows;
+      add(c);
+      c = mk(dt, {2, 2}, 100, 100, 64, 64, causal);
+      c.sequenceFirst = true;
+      c.maskShape = Shape{2, 1, 1, 100};
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+      c = mk(dt, {1, 8}, 1024, 1024, 64, 64, causal);
+      c.sequenceFirst = true;
+      c.forceGeneric = dt != DType::F32 && causal;
+      add(c);
+    }
   // Degenerate shapes.
   add(mk(DType::BF16, {}, 129, 129, 64, 64, true)); // Rank 2: no lead dims.
   add(mk(DType::BF16, {2}, 4, 0, 64, 64, false));   // No keys: zeros.
@@ -372,6 +401,28 @@ void fillMask(Tensor &m, MaskFill fill, Rng &rng) {
   }
 }
 
+/// [outer, a, b, x] -> [outer, b, a, x] (es-byte elements).
+std::vector<unsigned char> swapMiddleDims(const void *src, size_t es,
+                                          int64_t outer, int64_t a, int64_t b,
+                                          int64_t x) {
+  std::vector<unsigned char> dst(size_t(outer * a * b * x) * es);
+  const auto *in = static_cast<const unsigned char *>(src);
+  const size_t row = size_t(x) * es;
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < a; ++i)
+      for (int64_t j = 0; j < b; ++j)
+        std::memcpy(dst.data() + ((o * b + j) * a + i) * row,
+                    in + ((o * a + i) * b + j) * row, row);
+  return dst;
+}
+
+/// The sequence-first shape of a [lead..., H, S, X] shape.
+Shape sequenceFirstShape(const Shape &s) {
+  Shape t = s;
+  std::swap(t[t.size() - 3], t[t.size() - 2]);
+  return t;
+}
+
 bool runCase(const Case &c, uint64_t seed) {
   const std::string name = caseName(c);
   Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
@@ -396,6 +447,8 @@ bool runCase(const Case &c, uint64_t seed) {
 
   InstrAttrs attrs;
   attrs.ints = {c.causal ? 1 : 0};
+  if (c.sequenceFirst)
+    attrs.ints.push_back(1);
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
@@ -404,7 +457,9 @@ bool runCase(const Case &c, uint64_t seed) {
   std::vector<const Tensor *> cpuIn = {&q, &k, &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
-  Status st = runCpuKernel(OpCode::Attention, attrs, cpuIn, {&yRef});
+  InstrAttrs refAttrs = attrs;
+  refAttrs.ints.resize(1); // The reference reads the usual layout.
+  Status st = runCpuKernel(OpCode::Attention, refAttrs, cpuIn, {&yRef});
   if (!st.isOk()) {
     std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
                 st.message().c_str());
@@ -417,18 +472,38 @@ bool runCase(const Case &c, uint64_t seed) {
   DeviceBuffer dq, dk, dv, dm, dy;
   if (!dq.init(q.byteSize(), mis) || !dk.init(k.byteSize(), mis) ||
       !dv.init(v.byteSize(), mis) || !dy.init(yRef.byteSize(), mis) ||
-      (c.maskShape && !dm.init(mask.byteSize(), 0)) || !dq.upload(q.data()) ||
-      !dk.upload(k.data()) || !dv.upload(v.data()) ||
+      (c.maskShape && !dm.init(mask.byteSize(), 0))) {
+    std::printf("FAIL %s: device setup\n", name.c_str());
+    return false;
+  }
+  // Sequence-first: [outer, H, S, X] -> [outer, S, H, X] on the way up.
+  const int64_t heads = c.sequenceFirst ? c.lead.back() : 1;
+  const int64_t outer =
+      c.sequenceFirst ? q.numElements() / std::max<int64_t>(
+                                              heads * c.sq * c.d, 1)
+                      : 1;
+  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t rows,
+                    int64_t cols) {
+    if (!c.sequenceFirst)
+      return buf.upload(t.data());
+    return buf.upload(
+        swapMiddleDims(t.data(), es, outer, heads, rows, cols).data());
+  };
+  if (!upload(dq, q, c.sq, c.d) || !upload(dk, k, c.sk, c.d) ||
+      !upload(dv, v, c.sk, c.dv) ||
       (c.maskShape && !dm.upload(mask.data()))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
-  std::vector<DeviceTensor> inputs = {{c.dtype, qShape, dq.ptr()},
-                                      {c.dtype, kShape, dk.ptr()},
-                                      {c.dtype, vShape, dv.ptr()}};
+  auto layout = [&](const Shape &s) {
+    return c.sequenceFirst ? sequenceFirstShape(s) : s;
+  };
+  std::vector<DeviceTensor> inputs = {{c.dtype, layout(qShape), dq.ptr()},
+                                      {c.dtype, layout(kShape), dk.ptr()},
+                                      {c.dtype, layout(vShape), dv.ptr()}};
   if (c.maskShape)
     inputs.push_back({c.dtype, *c.maskShape, dm.ptr()});
-  DeviceTensor out{c.dtype, yShape, dy.ptr()};
+  DeviceTensor out{c.dtype, layout(yShape), dy.ptr()};
 
   if (c.forceGeneric)
     setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
@@ -473,6 +548,11 @@ bool runCase(const Case &c, uint64_t seed) {
   // Values.
   const int64_t n = yRef.numElements();
   const void *gpu = host.data() + dy.front;
+  std::vector<unsigned char> headFirst;
+  if (c.sequenceFirst) {
+    headFirst = swapMiddleDims(gpu, es, outer, c.sq, heads, c.dv);
+    gpu = headFirst.data();
+  }
   double sumSq = 0;
   for (int64_t i = 0; i < n; ++i) {
     const double r = getValue(yRef.data(), c.dtype, i);

@@ -85,6 +85,35 @@ func.func @attention_operand_ranks_v(%q: tensor<2x8x16xf32>, %v: tensor<1x2x8x16
 
 // -----
 
+func.func @attention_operand_ranks_sequence_first(%q: tensor<8x16xf32>) {
+  // expected-error @+2 {{requires q, k and v of the same rank >= 3 (sequence_first)}}
+  // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
+  %0 = graph.attention %q, %q, %q {scale = 1.0 : f64, sequence_first = true} : (tensor<8x16xf32>, tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_batch_dims_match_sequence_first(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x2x16xf32>) {
+  // Sequence-first: the head dims (second to last) must agree.
+  // expected-error @+2 {{requires equal leading dims, got [2,8,4,16], [2,8,2,16] and [2,8,2,16]}}
+  // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
+  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64, sequence_first = true} : (tensor<2x8x4x16xf32>, tensor<2x8x2x16xf32>, tensor<2x8x2x16xf32>) -> tensor<2x8x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_mask_broadcasts_sequence_first(%q: tensor<2x8x4x16xf32>, %m: tensor<8x4x8xf32>) {
+  // Sequence-first: the mask broadcasts to [B, H, Sq, Sk], not [B, Sq, H, Sk].
+  // expected-error @+2 {{requires the mask to broadcast to [2,4,8,8]}}
+  // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
+  %0 = graph.attention %q, %q, %q, %m {scale = 1.0 : f64, sequence_first = true} : (tensor<2x8x4x16xf32>, tensor<2x8x4x16xf32>, tensor<2x8x4x16xf32>, tensor<8x4x8xf32>) -> tensor<2x8x4x16xf32>
+  return
+}
+
+// -----
+
 func.func @attention_same_element_type_k(%q: tensor<2x8x16xf32>, %k: tensor<2x8x16xf16>) {
   // expected-error @+2 {{requires q, k and v of one element type}}
   // expected-error @+1 {{'graph.attention' op failed to infer returned types}}

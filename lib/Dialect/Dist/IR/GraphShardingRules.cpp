@@ -340,21 +340,30 @@ template <typename LossOp> static OpShardingRule lossRule(LossOp op) {
 }
 
 /// Attention: the leading (batch, head) dims are parallel; queries, keys and
-/// head dims are whole; the mask broadcasts onto [lead..., Sq, Sk].
+/// head dims are whole; the mask broadcasts onto [lead..., Sq, Sk]. With
+/// sequence_first the head dim follows the sequence dim in q, k, v and the
+/// result ([lead..., S, H, D]) and precedes Sq in the mask's scores.
 static OpShardingRule attentionRule(g::AttentionOp op) {
   RuleBuilder b;
   ArrayRef<int64_t> q = shapeOf(op.getQ()), k = shapeOf(op.getK()),
                     v = shapeOf(op.getV());
   int64_t r = q.size();
-  SmallVector<int64_t> lead = b.factorsFor(q.drop_back(2));
+  bool seqFirst = op.getSequenceFirst();
+  int64_t s = seqFirst ? r - 3 : r - 2;
+  SmallVector<int64_t> lead = b.factorsFor(q.take_front(s));
+  SmallVector<int64_t> heads;
+  if (seqFirst)
+    heads = b.factorsFor(q.slice(r - 2, 1));
   auto whole = [&](int64_t size) {
     return b.rule.addFactor(size, FactorKind::NeedReplication);
   };
-  int64_t sq = whole(q[r - 2]), d = whole(q[r - 1]), sk = whole(k[r - 2]),
+  int64_t sq = whole(q[s]), d = whole(q[r - 1]), sk = whole(k[s]),
           dv = whole(v[r - 1]);
   auto tensor = [&](int64_t a, int64_t c) {
     SmallVector<int64_t> ids(lead);
-    ids.append({a, c});
+    ids.push_back(a);
+    ids.append(heads);
+    ids.push_back(c);
     return RuleBuilder::tensor(ids);
   };
   b.rule.operands.push_back(tensor(sq, d));
@@ -362,6 +371,7 @@ static OpShardingRule attentionRule(g::AttentionOp op) {
   b.rule.operands.push_back(tensor(sk, dv));
   if (op.getMask()) {
     SmallVector<int64_t> ids(lead);
+    ids.append(heads);
     ids.append({sq, sk});
     b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getMask()), ids));
   }

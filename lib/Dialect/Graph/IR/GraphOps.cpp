@@ -422,33 +422,43 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
   auto q = cast<RankedTensorType>(adaptor.getQ().getType());
   auto k = cast<RankedTensorType>(adaptor.getK().getType());
   auto v = cast<RankedTensorType>(adaptor.getV().getType());
+  bool seqFirst = adaptor.getSequenceFirst();
   // attention_operand_ranks
-  if (q.getRank() < 2 || k.getRank() != q.getRank() ||
+  if (q.getRank() < (seqFirst ? 3 : 2) || k.getRank() != q.getRank() ||
       v.getRank() != q.getRank())
-    return emitOptionalError(loc, "requires q, k and v of the same rank >= 2");
+    return emitOptionalError(loc, "requires q, k and v of the same rank >= ",
+                             seqFirst ? "3 (sequence_first)" : "2");
   // same_element_type
   if (k.getElementType() != q.getElementType() ||
       v.getElementType() != q.getElementType())
     return emitOptionalError(loc, "requires q, k and v of one element type");
+  // The checks below read the [..., S, D] view: a sequence-first operand
+  // [..., S, H, D] with S and H swapped.
+  auto view = [&](RankedTensorType t) {
+    SmallVector<int64_t> s(t.getShape());
+    if (seqFirst)
+      std::swap(s[s.size() - 3], s[s.size() - 2]);
+    return s;
+  };
+  SmallVector<int64_t> qs = view(q), ks = view(k), vs = view(v);
   int64_t r = q.getRank();
   // attention_batch_dims_match
-  if (q.getShape().drop_back(2) != k.getShape().drop_back(2) ||
-      q.getShape().drop_back(2) != v.getShape().drop_back(2))
+  if (ArrayRef(qs).drop_back(2) != ArrayRef(ks).drop_back(2) ||
+      ArrayRef(qs).drop_back(2) != ArrayRef(vs).drop_back(2))
     return emitOptionalError(loc, "requires equal leading dims, got ",
                              shapeString(q.getShape()), ", ",
                              shapeString(k.getShape()), " and ",
                              shapeString(v.getShape()));
   // attention_head_dims
-  if (q.getDimSize(r - 1) != k.getDimSize(r - 1) ||
-      k.getDimSize(r - 2) != v.getDimSize(r - 2))
+  if (qs[r - 1] != ks[r - 1] || ks[r - 2] != vs[r - 2])
     return emitOptionalError(loc, "requires q and k to share the head dim and "
                                   "k and v the key count");
   SmallVector<int64_t> shape(q.getShape());
   shape.back() = v.getShape().back();
   if (Value mask = adaptor.getMask()) {
     auto m = cast<RankedTensorType>(mask.getType());
-    SmallVector<int64_t> scores(q.getShape().drop_back());
-    scores.push_back(k.getDimSize(r - 2));
+    SmallVector<int64_t> scores(qs.begin(), qs.end() - 1);
+    scores.push_back(ks[r - 2]);
     // attention_mask_broadcasts
     auto b = broadcastShapes(std::nullopt, m.getShape(), scores);
     if (failed(b) || ArrayRef(*b) != ArrayRef(scores) ||

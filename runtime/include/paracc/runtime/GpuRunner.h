@@ -53,6 +53,11 @@ public:
   /// Times `iterations` steps (on the inputs of the last run) after
   /// `warmup`: the median milliseconds per step.
   StatusOr<double> benchmark(int warmup, int iterations);
+  /// Runs `steps` eager steps with every instruction serialized (a
+  /// collective completes before the next instruction starts) and an event
+  /// pair around each: a table of the milliseconds per step by instruction
+  /// kind and shape, largest first. Collective over all ranks.
+  StatusOr<std::string> profile(int steps);
   /// Gathers every rank's output shards into global outputs on rank 0
   /// (others get an empty vector). Collective over all ranks.
   Status gatherOutputs(const std::vector<Tensor> &local,

@@ -50,6 +50,9 @@ struct RunRequest {
   /// After the checked run, time this many steps (GPU) after `warmup`.
   int benchmarkIterations = 0;
   int benchmarkWarmup = 5;
+  /// After the checked run, time every instruction of this many eager,
+  /// serialized steps (GPU) and print where the time goes.
+  int profileSteps = 0;
   /// Run the GPU step eagerly instead of as a CUDA graph.
   bool noGraph = false;
   /// f32 matrix products on TF32 tensor cores.

@@ -371,12 +371,20 @@ def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
     zeros. `--paracc-graph-fusion` forms this op from the exporters'
     matmul/scale/mask/softmax/matmul chain; kernels compute it tile by tile
     without materializing the score matrix.
+
+    With `sequence_first`, q, k, v and the result carry a head dim after the
+    sequence dim — `q [..., Sq, H, D]`, `k [..., Sk, H, D]`,
+    `v [..., Sk, H, Dv]`, result `[..., Sq, H, Dv]` — the layout in which
+    linear layers produce them; the attention runs over `(..., H)` and the
+    mask broadcasts to `[..., H, Sq, Sk]`. `--paracc-attention-layout` uses
+    it to drop the head transposes around the op.
   }];
   let arguments = (ins Graph_FloatTensor:$q, Graph_FloatTensor:$k,
                        Graph_FloatTensor:$v,
                        Optional<Graph_FloatTensor>:$mask,
                        F64Attr:$scale,
-                       DefaultValuedAttr<BoolAttr, "false">:$causal);
+                       DefaultValuedAttr<BoolAttr, "false">:$causal,
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`

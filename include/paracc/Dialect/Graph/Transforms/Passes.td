@@ -95,6 +95,32 @@ def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
+  let summary = "Attention on [.., S, H, D] operands, without head transposes";
+  let description = [{
+    Exporters transpose q, k and v from the linear layers' `[B, S, H, D]` to
+    `[B, H, S, D]` for attention and transpose the result back. When all
+    three operands come from such transposes and the result's only user is
+    the transpose back, the op becomes a `sequence_first` attention on the
+    untransposed values and the four transposes (each a full pass over an
+    activation) go away. Runs after partitioning, like `paracc-fuse-linear`.
+
+    Before:
+    ```mlir
+    %q = graph.transpose %qs, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+    %k = graph.transpose %ks, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+    %v = graph.transpose %vs, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+    %a = graph.attention %q, %k, %v {causal = true, scale = 0.35355339059327373 : f64} : (...) -> tensor<2x4x16x8xf32>
+    %y = graph.transpose %a, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+    ```
+    After:
+    ```mlir
+    %y = graph.attention %qs, %ks, %vs {causal = true, scale = 0.35355339059327373 : f64, sequence_first = true} : (...) -> tensor<2x16x4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
   let summary = "Compute in bf16 (or f16) with f32 at the program's edges";
   let description = [{

@@ -1,0 +1,170 @@
+//===- AttentionTest.cpp - The CPU attention kernel, both layouts ---------===//
+//
+// Against a textbook reference: for every (batch, head) the full score
+// matrix, the mask added, a softmax and the product with v, written with
+// multi-indices into [B, H, S, D] (default layout) or [B, S, H, D]
+// (sequence-first) operands.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+using namespace paracc::rt;
+using namespace paracc::rt::test;
+
+namespace {
+
+struct Problem {
+  int64_t b = 2, h = 3, sq = 5, sk = 7, d = 4, dv = 6;
+  bool causal = false;
+  bool sequenceFirst = false;
+  Shape mask; // empty: none; else broadcast to [B, H, Sq, Sk]
+};
+
+Shape shapeOf(const Problem &p, int64_t s, int64_t x) {
+  return p.sequenceFirst ? Shape{p.b, s, p.h, x} : Shape{p.b, p.h, s, x};
+}
+
+/// Element (bi, hi, si, xi) of an operand in the problem's layout.
+double at(const Problem &p, const Tensor &t, int64_t bi, int64_t hi,
+          int64_t si, int64_t xi) {
+  const Shape &s = t.shape();
+  std::vector<int64_t> idx = p.sequenceFirst
+                                 ? std::vector<int64_t>{bi, si, hi, xi}
+                                 : std::vector<int64_t>{bi, hi, si, xi};
+  return getElem(t, ravel(idx, s));
+}
+
+/// The reference result, in the problem's layout, as a flat vector.
+std::vector<double> reference(const Problem &p, const Tensor &q,
+                              const Tensor &k, const Tensor &v,
+                              const Tensor *mask, double scale) {
+  Shape yShape = shapeOf(p, p.sq, p.dv);
+  std::vector<double> y(size_t(p.b * p.h * p.sq * p.dv), 0.0);
+  const Shape scores = {p.b, p.h, p.sq, p.sk};
+  for (int64_t bi = 0; bi < p.b; ++bi)
+    for (int64_t hi = 0; hi < p.h; ++hi)
+      for (int64_t i = 0; i < p.sq; ++i) {
+        std::vector<double> s(size_t(p.sk));
+        double maxv = -INFINITY;
+        for (int64_t j = 0; j < p.sk; ++j) {
+          double dot = 0;
+          for (int64_t t = 0; t < p.d; ++t)
+            dot += at(p, q, bi, hi, i, t) * at(p, k, bi, hi, j, t);
+          s[j] = dot * scale;
+          if (mask)
+            s[j] += getElem(*mask, broadcastIndex({bi, hi, i, j},
+                                                  mask->shape(), scores));
+          if (p.causal && j > i + p.sk - p.sq)
+            s[j] = -INFINITY;
+          maxv = std::max(maxv, s[j]);
+        }
+        double sum = 0;
+        for (double &x : s) {
+          x = std::isinf(maxv) ? 0 : std::exp(x - maxv);
+          sum += x;
+        }
+        for (int64_t t = 0; t < p.dv; ++t) {
+          double acc = 0;
+          for (int64_t j = 0; j < p.sk; ++j)
+            acc += s[j] * at(p, v, bi, hi, j, t);
+          std::vector<int64_t> idx =
+              p.sequenceFirst ? std::vector<int64_t>{bi, i, hi, t}
+                              : std::vector<int64_t>{bi, hi, i, t};
+          y[ravel(idx, yShape)] = sum > 0 ? acc / sum : 0;
+        }
+      }
+  return y;
+}
+
+Tensor random(const Shape &s, uint64_t seed) {
+  Tensor t = alloc(DType::F32, s);
+  uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    setElem(t, i, double(x % 2001) / 1000.0 - 1.0);
+  }
+  return t;
+}
+
+void check(const Problem &p) {
+  Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+  Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+  Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+  Tensor mask;
+  std::vector<const Tensor *> in = {&q, &k, &v};
+  if (!p.mask.empty()) {
+    mask = random(p.mask, 4);
+    in.push_back(&mask);
+  }
+  const double scale = 0.7;
+  InstrAttrs attrs;
+  attrs.ints = {p.causal ? 1 : 0, p.sequenceFirst ? 1 : 0};
+  attrs.floats = {scale};
+  Tensor y = run1(OpCode::Attention, attrs, in, DType::F32,
+                  shapeOf(p, p.sq, p.dv));
+  expectNear(values(y),
+             reference(p, q, k, v, p.mask.empty() ? nullptr : &mask, scale),
+             1e-5);
+}
+
+TEST(AttentionTest, BothLayoutsMatchTheReference) {
+  for (bool seqFirst : {false, true})
+    for (bool causal : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "sequence-first " << seqFirst
+                                      << ", causal " << causal);
+      Problem p;
+      p.sequenceFirst = seqFirst;
+      p.causal = causal;
+      check(p);
+      p.sq = p.sk = 9;
+      p.mask = {p.b, 1, 1, p.sk}; // key padding
+      check(p);
+      p.mask = {p.h, p.sq, p.sk}; // per head
+      check(p);
+    }
+}
+
+TEST(AttentionTest, OneIntegerAttributeMeansTheDefaultLayout) {
+  Problem p;
+  Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+  Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+  Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+  InstrAttrs attrs;
+  attrs.ints = {0};
+  attrs.floats = {0.5};
+  Tensor y = run1(OpCode::Attention, attrs, {&q, &k, &v}, DType::F32,
+                  shapeOf(p, p.sq, p.dv));
+  expectNear(values(y), reference(p, q, k, v, nullptr, 0.5), 1e-5);
+}
+
+TEST(AttentionTest, SequenceFirstShapeErrors) {
+  InstrAttrs attrs;
+  attrs.ints = {0, 1};
+  attrs.floats = {1.0};
+  Tensor q2 = alloc(DType::F32, {4, 8});
+  EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q2, &q2, &q2},
+                                  DType::F32, {4, 8}),
+                         "attention: q, k and v must have one rank >= 3"));
+  // Heads differ between q [2, 5, 3, 4] and k [2, 7, 2, 4].
+  Tensor q = alloc(DType::F32, {2, 5, 3, 4}), k = alloc(DType::F32, {2, 7, 2, 4});
+  EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q, &k, &k},
+                                  DType::F32, {2, 5, 3, 4}),
+                         "attention: leading dims differ"));
+  // The mask broadcasts to [B, H, Sq, Sk] = [2, 3, 5, 5], not [2, 5, 3, 5].
+  Tensor m = alloc(DType::F32, {5, 3, 5});
+  std::string e = runError(OpCode::Attention, attrs, {&q, &q, &q, &m},
+                           DType::F32, {2, 5, 3, 4});
+  EXPECT_NE(e.find("does not broadcast to [2,3,5,5]"), std::string::npos)
+      << e;
+  attrs.ints = {0, 2};
+  EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q, &q, &q},
+                                  DType::F32, {2, 5, 3, 4}),
+                         "attention: sequence_first"))
+      << runError(OpCode::Attention, attrs, {&q, &q, &q}, DType::F32,
+                  {2, 5, 3, 4});
+}
+
+} // namespace
