@@ -40,6 +40,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
                                          StringRef precision) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
+  fn.addPass(dist::createFoldReductionAddendsPass());
   fn.addPass(graph::createAttentionLayoutPass());
   if (precision != "f32")
     fn.addPass(graph::createConvertPrecisionPass({precision.str()}));

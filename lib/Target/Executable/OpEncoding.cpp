@@ -149,8 +149,11 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
       })
       .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); })
       .Case([&](LinearOp g) {
+        // activation, which optional operands there are (1: bias, 2:
+        // residual), then the group whose first member alone adds them.
         StringRef act = g.getActivation();
         a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
+        a.i((g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0));
       })
       .Case([&](AttentionOp g) {
         a.i(g.getCausal()).i(g.getSequenceFirst());
@@ -232,5 +235,23 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
       return failure();
     return EncodedOp{*opcode, *attrs};
   }
-  return EncodedOp{*opcode, encodeAttrs(op)};
+  rt::InstrAttrs attrs = encodeAttrs(op);
+  if (auto axes = op->getAttrOfType<ArrayAttr>(dist::kAddendsOnFirstAttrName)) {
+    dist::MeshAttr mesh = dist::getMesh(op);
+    if (!isa<graph::LinearOp>(op) || !mesh)
+      return op->emitOpError("has ")
+             << dist::kAddendsOnFirstAttrName
+             << " but is not a graph.linear in a module with a mesh";
+    attrs.ints.push_back(int64_t(axes.size()));
+    for (Attribute x : axes) {
+      auto name = dyn_cast<StringAttr>(x);
+      std::optional<unsigned> index =
+          name ? mesh.getAxisIndex(name.getValue()) : std::nullopt;
+      if (!index)
+        return op->emitOpError(dist::kAddendsOnFirstAttrName)
+               << " names " << x << ", not an axis of the mesh";
+      attrs.ints.push_back(int64_t(*index));
+    }
+  }
+  return EncodedOp{*opcode, attrs};
 }

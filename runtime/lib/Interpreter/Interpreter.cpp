@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Running executables on the CPU --------*- C++ -*-===//
 
 #include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/LinearAddends.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -139,6 +140,15 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
       return out.status();
     values[v] = std::move(*out);
     outputs.push_back(&values[v]);
+  }
+  if (instr.opcode == OpCode::Linear) {
+    // The bias and residual may belong to another member of a group.
+    InstrAttrs attrs;
+    size_t numInputs;
+    PARACC_RETURN_IF_ERROR(
+        localLinear(instr, exe_->mesh(), rank_, attrs, numInputs));
+    inputs.resize(numInputs);
+    return runCpuKernel(instr.opcode, attrs, inputs, outputs);
   }
   if (!isCollective(instr.opcode))
     return runCpuKernel(instr.opcode, instr.attrs, inputs, outputs);

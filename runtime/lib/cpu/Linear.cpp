@@ -1,7 +1,8 @@
 //===- Linear.cpp - Matmul with bias and activation ------------*- C++ -*-===//
 //
 // The fused linear instruction on the CPU: the MatMul kernel, then the bias
-// add and the activation in place, so its numbers are the unfused ops'.
+// add and the activation (or the residual add) in place, so its numbers are
+// the unfused ops'.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,20 +11,47 @@
 namespace paracc::rt {
 
 Status runLinearKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  // ints: [activation] (bias iff a third operand) or [activation, flags]
+  // (1: bias, 2: residual); a group of "first member only" must have been
+  // resolved by the runner (LinearAddends.h).
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 4, 1));
+  const auto &ints = args.attrs.ints;
+  if (ints.size() != 1 && ints.size() != 2)
+    return args.fail("expected 1 or 2 integer attributes, got ", ints.size(),
+                     " (an addend group is resolved by the runner)");
+  if (!args.attrs.floats.empty())
+    return args.fail("expected no floating attributes");
   PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 3, "activation"));
+  if (ints.size() == 2)
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 3, "operand flags"));
+  const int64_t flags =
+      ints.size() == 2 ? ints[1] : (args.in.size() == 3 ? 1 : 0);
+  const bool hasBias = flags & 1, hasResidual = flags & 2;
+  if (args.in.size() != 2 + size_t(hasBias) + size_t(hasResidual))
+    return args.fail("operand flags ", flags, " need ",
+                     2 + int(hasBias) + int(hasResidual), " operands, got ",
+                     args.in.size());
+  if (hasResidual && ints[0] != 0)
+    return args.fail("a residual goes with no activation");
   Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(
       runCpuKernel(OpCode::MatMul, {}, {args.in[0], args.in[1]}, {&y})
           .withContext(args.name()));
-  if (args.in.size() == 3) {
+  if (hasBias) {
     const Tensor &bias = *args.in[2];
     if (bias.rank() != 1 || y.rank() < 1 || bias.dim(0) != y.shape().back())
       return args.fail("bias ", bias.typeString(), " does not fit ",
                        y.typeString());
     PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Add, {}, {&y, &bias}, {&y})
                                .withContext(args.name()));
+  }
+  if (hasResidual) {
+    const Tensor &residual = *args.in.back();
+    if (residual.dtype() != y.dtype() || residual.shape() != y.shape())
+      return args.fail("residual ", residual.typeString(), " is not ",
+                       y.typeString());
+    return runCpuKernel(OpCode::Add, {}, {&residual, &y}, {&y})
+        .withContext(args.name());
   }
   switch (args.attrs.ints[0]) {
   case 1:

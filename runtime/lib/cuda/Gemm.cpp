@@ -135,7 +135,9 @@ bool GemmEngine::supportsMatMul(const DeviceTensor &a, const DeviceTensor &b,
 
 Status GemmEngine::run(const Problem &p, const void *a, const void *b,
                        void *d, const void *bias, float alpha, float beta,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, const void *c) {
+  if (!c)
+    c = d;
   cublasComputeType_t compute =
       p.type == CUDA_R_32F
           ? (allowTf32_ ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F)
@@ -211,7 +213,7 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
 
   Key key{int(p.type), p.transA, p.transB, p.m,       p.n,
           p.k,         p.lda,    p.ldb,    p.batch,   p.strideA,
-          int(p.epilogue), p.hasC};
+          int(p.epilogue), p.hasC, p.hasResidual};
   auto it = algos_.find(key);
   if (it == algos_.end()) {
     cublasLtMatmulPreference_t pref = nullptr;
@@ -230,11 +232,13 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
                     p.n, " k=", p.k, " batch=", p.batch);
     int best = 0;
     // Time the candidates on the real operands, unless D is also an input
-    // (beta * C) or the stream is being captured into a graph.
+    // (beta * C, or a residual in D's buffer) or the stream is being
+    // captured into a graph.
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     cudaStreamIsCapturing(stream, &capture);
-    if (found > 1 && !p.hasC && capture == cudaStreamCaptureStatusNone) {
-      auto timed = timeCandidates(desc, la, lb, ld, a, b, d, alpha, beta,
+    bool readsD = p.hasC || (p.hasResidual && c == d);
+    if (found > 1 && !readsD && capture == cudaStreamCaptureStatusNone) {
+      auto timed = timeCandidates(desc, la, lb, ld, a, b, c, d, alpha, beta,
                                   results, found, stream);
       if (!timed)
         return timed.status();
@@ -242,7 +246,7 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
     }
     it = algos_.emplace(key, results[best].algo).first;
   }
-  PARACC_CUBLAS(cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, d,
+  PARACC_CUBLAS(cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, c,
                                ld, d, ld, &it->second, workspace_,
                                workspaceBytes_, stream));
   return Status::ok();
@@ -251,7 +255,7 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
 StatusOr<int> GemmEngine::timeCandidates(
     cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t la,
     cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t ld, const void *a,
-    const void *b, void *d, float alpha, float beta,
+    const void *b, const void *c, void *d, float alpha, float beta,
     const cublasLtMatmulHeuristicResult_t *candidates, int count,
     cudaStream_t stream) {
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -269,7 +273,7 @@ StatusOr<int> GemmEngine::timeCandidates(
     for (int r = 0; r <= kTuneRepeats && ok; ++r) {
       if (r == 1)
         cudaEventRecord(start, stream);
-      ok = cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, d, ld,
+      ok = cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, c, ld,
                           d, ld, &candidates[i].algo, workspace_,
                           workspaceBytes_, stream) == CUBLAS_STATUS_SUCCESS;
     }
@@ -294,7 +298,8 @@ StatusOr<int> GemmEngine::timeCandidates(
 
 Status GemmEngine::matmul(const DeviceTensor &a, const DeviceTensor &b,
                           const DeviceTensor &y, const DeviceTensor *bias,
-                          Epilogue epilogue, cudaStream_t stream) {
+                          Epilogue epilogue, cudaStream_t stream,
+                          const DeviceTensor *residual) {
   std::optional<cudaDataType_t> type = cudaTypeOf(a.dtype);
   std::optional<MatMulShape> s = matmulShape(a, b, y);
   if (!type || a.dtype != b.dtype || a.dtype != y.dtype || !s)
@@ -304,12 +309,20 @@ Status GemmEngine::matmul(const DeviceTensor &a, const DeviceTensor &b,
   if (bias && (bias->dtype != y.dtype || bias->numElements() != s->n))
     return errorf("matmul: bias ", shapeToString(bias->shape),
                   " does not fit ", s->n, " output features");
-  // Column-major: D[n, m] = B'[n, k] A'[k, m].
+  if (residual && (residual->dtype != y.dtype || residual->shape != y.shape ||
+                   (epilogue != Epilogue::None && epilogue != Epilogue::Bias)))
+    return errorf("matmul: residual ", dtypeName(residual->dtype),
+                  shapeToString(residual->shape), " does not fit ",
+                  dtypeName(y.dtype), shapeToString(y.shape),
+                  " (or follows an activation)");
+  // Column-major: D[n, m] = B'[n, k] A'[k, m] (+ C, the residual).
   Problem p{*type,    false,      false,      s->n,       s->m,
             s->k,     s->n,       s->k,       s->n,       s->batch,
-            s->strideB, s->strideA, s->strideY, epilogue, false};
+            s->strideB, s->strideA, s->strideY, epilogue, false,
+            residual != nullptr};
   return run(p, b.data, a.data, y.data, bias ? bias->data : nullptr, 1.0f,
-             0.0f, stream);
+             residual ? 1.0f : 0.0f, stream,
+             residual ? residual->data : nullptr);
 }
 
 Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
@@ -343,7 +356,8 @@ Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
   }
   // Column-major: D[n, m] = op(B)'[n, k] op(A)'[k, m].
   Problem p{*type, transB, transA, n, m, k,
-            transB ? k : n, transA ? m : k, n, 1, 0, 0, 0, epilogue, hasC};
+            transB ? k : n, transA ? m : k, n, 1, 0, 0, 0, epilogue, hasC,
+            false};
   return run(p, b.data, a.data, y.data, bias, alpha, hasC ? beta : 0.0f,
              stream);
 }

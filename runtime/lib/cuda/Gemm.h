@@ -39,10 +39,13 @@ public:
   static bool supportsMatMul(const DeviceTensor &a, const DeviceTensor &b,
                              const DeviceTensor &y);
 
-  /// y = epilogue(a @ b + bias) with MatMul semantics (see supportsMatMul).
+  /// y = epilogue(a @ b + bias) + residual with MatMul semantics (see
+  /// supportsMatMul); a residual (y's type, cuBLASLt's C with beta 1) goes
+  /// with Epilogue::None or Bias only.
   Status matmul(const DeviceTensor &a, const DeviceTensor &b,
                 const DeviceTensor &y, const DeviceTensor *bias,
-                Epilogue epilogue, cudaStream_t stream);
+                Epilogue epilogue, cudaStream_t stream,
+                const DeviceTensor *residual = nullptr);
 
   /// The Gemm instruction: y = alpha op(a) op(b) + beta c (c: none, [n],
   /// [m, n], or anything broadcastable, expanded into y first).
@@ -60,19 +63,20 @@ private:
     bool transA, transB;
     int64_t m, n, k, lda, ldb, ldd, batch, strideA, strideB, strideD;
     Epilogue epilogue;
-    bool hasC;
+    bool hasC; ///< beta * C with C = D (read before written)
+    bool hasResidual; ///< + C with C a separate buffer (beta 1)
   };
   Status run(const Problem &p, const void *a, const void *b, void *d,
-             const void *bias, float alpha, float beta,
-             cudaStream_t stream);
+             const void *bias, float alpha, float beta, cudaStream_t stream,
+             const void *c = nullptr);
 
   /// Index of the fastest of `count` algorithms on these operands.
   StatusOr<int> timeCandidates(cublasLtMatmulDesc_t desc,
                                cublasLtMatrixLayout_t la,
                                cublasLtMatrixLayout_t lb,
                                cublasLtMatrixLayout_t ld, const void *a,
-                               const void *b, void *d, float alpha,
-                               float beta,
+                               const void *b, const void *c, void *d,
+                               float alpha, float beta,
                                const cublasLtMatmulHeuristicResult_t *candidates,
                                int count, cudaStream_t stream);
 
@@ -86,7 +90,7 @@ private:
   size_t workspaceBytes_ = 0;
   bool allowTf32_ = false;
   using Key = std::tuple<int, bool, bool, int64_t, int64_t, int64_t, int64_t,
-                         int64_t, int64_t, int64_t, int, bool>;
+                         int64_t, int64_t, int64_t, int, bool, bool>;
   std::map<Key, cublasLtMatmulAlgo_t> algos_;
 };
 

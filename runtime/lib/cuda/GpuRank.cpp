@@ -19,6 +19,7 @@
 #include "cuda/Gemm.h"
 #include "cuda/Nccl.h"
 #include "paracc/runtime/Collectives.h"
+#include "paracc/runtime/LinearAddends.h"
 #include "paracc/runtime/MemoryPlan.h"
 
 #include <algorithm>
@@ -514,20 +515,34 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
                                     tensor(in.outputs[0]), nullptr,
                                     Epilogue::None, compute));
   case Kind::Linear: {
-    if (in.attrs.ints.size() != 1)
+    // The bias and residual may belong to another member of a group.
+    InstrAttrs attrs;
+    size_t numInputs;
+    PARACC_RETURN_IF_ERROR(withContext(
+        localLinear(in, exe->mesh(), rank, attrs, numInputs)));
+    const auto &ints = attrs.ints;
+    if (ints.empty() || ints.size() > 2 || numInputs < 2 ||
+        numInputs > in.inputs.size())
       return withContext(errorf("linear: malformed instruction"));
-    int64_t act = in.attrs.ints[0];
-    DeviceTensor bias;
-    bool hasBias = in.inputs.size() == 3;
+    int64_t act = ints[0];
+    int64_t flags = ints.size() == 2 ? ints[1] : (numInputs == 3 ? 1 : 0);
+    bool hasBias = flags & 1, hasResidual = flags & 2;
+    if (numInputs != 2 + size_t(hasBias) + size_t(hasResidual) ||
+        (hasResidual && act != 0))
+      return withContext(errorf("linear: malformed instruction"));
+    DeviceTensor bias, residual;
     if (hasBias)
       bias = tensor(in.inputs[2]);
+    if (hasResidual)
+      residual = tensor(in.inputs[2 + size_t(hasBias)]);
     Epilogue e = act == 1 ? (hasBias ? Epilogue::GeluTanhBias
                                      : Epilogue::GeluTanh)
                           : (hasBias ? Epilogue::Bias : Epilogue::None);
     DeviceTensor y = tensor(in.outputs[0]);
-    PARACC_RETURN_IF_ERROR(withContext(
-        gemm->matmul(tensor(in.inputs[0]), tensor(in.inputs[1]), y,
-                     hasBias ? &bias : nullptr, e, compute)));
+    PARACC_RETURN_IF_ERROR(withContext(gemm->matmul(
+        tensor(in.inputs[0]), tensor(in.inputs[1]), y,
+        hasBias ? &bias : nullptr, e, compute,
+        hasResidual ? &residual : nullptr)));
     if (act == 2 || act == 3) {
       InstrAttrs a;
       if (act == 2)

@@ -353,3 +353,21 @@ func.func @linear_activation_kind_tanh(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>
   %0 = graph.linear %x, %w {activation = "tanh"} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   return
 }
+
+// -----
+
+func.func @linear_residual_type(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %r: tensor<1x16xf32>) {
+  // A residual is the result's type exactly (no broadcast).
+  // expected-error @+2 {{requires a residual of the result type 'tensor<4x16xf32>', got 'tensor<1x16xf32>'}}
+  // expected-error @+1 {{'graph.linear' op failed to infer returned types}}
+  %0 = graph.linear %x, %w residual %r : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<1x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @linear_residual_without_activation(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>, %b: tensor<16xf32>, %r: tensor<4x16xf32>) {
+  // expected-error @+1 {{'graph.linear' op requires activation "none" with a residual, got "gelu_tanh"}}
+  %0 = graph.linear %x, %w, %b residual %r {activation = "gelu_tanh"} : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+  return
+}

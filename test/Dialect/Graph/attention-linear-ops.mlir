@@ -98,34 +98,53 @@ func.func @linear(%x: tensor<2x8x64xf32>, %w: tensor<64x256xf32>,
         tensor<2x8x256xf32>, tensor<2x8x256xf32>) {
   // No bias, activation "none" elided.
   // CHECK: %[[L0:.*]] = graph.linear %[[X]], %[[W]] : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "none"}> : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   %0 = graph.linear %x, %w
       : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   // An explicit "none" is the default and is elided too.
   // CHECK: %[[L1:.*]] = graph.linear %[[X]], %[[W]], %[[B]] : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none"}> : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
   %1 = graph.linear %x, %w, %b {activation = "none"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // CHECK: %[[L2:.*]] = graph.linear %[[X]], %[[W]], %[[B]] {activation = "gelu_tanh"} : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu_tanh"}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu_tanh", operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
   %2 = graph.linear %x, %w, %b {activation = "gelu_tanh"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // CHECK: %[[L3:.*]] = graph.linear %[[X]], %[[W]], %[[B]] {activation = "gelu"} : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu"}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu", operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
   %3 = graph.linear %x, %w, %b {activation = "gelu"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // Activation without a bias.
   // CHECK: %[[L4:.*]] = graph.linear %[[X]], %[[W]] {activation = "relu"} : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "relu"}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "relu", operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
   %4 = graph.linear %x, %w {activation = "relu"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   // CHECK: return %[[L0]], %[[L1]], %[[L2]], %[[L3]], %[[L4]]
   return %0, %1, %2, %3, %4 : tensor<2x8x256xf32>, tensor<2x8x256xf32>,
                               tensor<2x8x256xf32>, tensor<2x8x256xf32>,
                               tensor<2x8x256xf32>
+}
+
+// A residual, with and without a bias.
+// CHECK-LABEL: func.func @linear_residual
+// GENERIC-LABEL: sym_name = "linear_residual"
+func.func @linear_residual(%x: tensor<2x8x64xf32>, %w: tensor<64x64xf32>,
+                           %b: tensor<64xf32>)
+    -> (tensor<2x8x64xf32>, tensor<2x8x64xf32>) {
+  // CHECK: %[[R0:.*]] = graph.linear %{{.*}}, %{{.*}}, %{{.*}} residual %{{.*}} : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 1, 1>}>
+  %0 = graph.linear %x, %w, %b residual %x
+      : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<64xf32>,
+         tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  // CHECK: %[[R1:.*]] = graph.linear %{{.*}}, %{{.*}} residual %[[R0]] : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 0, 1>}>
+  %1 = graph.linear %x, %w residual %0
+      : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<2x8x64xf32>)
+      -> tensor<2x8x64xf32>
+  return %0, %1 : tensor<2x8x64xf32>, tensor<2x8x64xf32>
 }
 
 // A 1-D x (a single row), a 2-D x, and the half-precision types.

@@ -232,21 +232,64 @@ func.func @product_has_other_user(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %
 
 // -----
 
-// A bias along the rows ([M, 1]) or a full [M, N] addend is not a bias
-// vector on the last dim.
+// A bias along the rows ([M, 1]) is not a bias vector on the last dim; a
+// full [M, N] addend is a residual (cuBLASLt's C operand).
 // CHECK-LABEL: func.func @bias_wrong_dim
-// CHECK-NOT: graph.linear
+// CHECK-SAME: (%[[X:.*]]: tensor<8x64xf32>, %[[W:.*]]: tensor<64x32xf32>, %[[COL:.*]]: tensor<8x1xf32>, %[[FULL:.*]]: tensor<8x32xf32>)
 // CHECK: graph.matmul
 // CHECK: graph.add
-// CHECK: graph.matmul
-// CHECK: graph.add
-// CHECK-NOT: graph.linear
+// CHECK: graph.linear %[[X]], %[[W]] residual %[[FULL]] : (tensor<8x64xf32>, tensor<64x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
 func.func @bias_wrong_dim(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %col: tensor<8x1xf32>, %full: tensor<8x32xf32>) -> (tensor<8x32xf32>, tensor<8x32xf32>) {
   %0 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
   %1 = graph.add %0, %col : (tensor<8x32xf32>, tensor<8x1xf32>) -> tensor<8x32xf32>
   %2 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
   %3 = graph.add %2, %full : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<8x32xf32>
   return %1, %3 : tensor<8x32xf32>, tensor<8x32xf32>
+}
+
+// -----
+
+// The residual stream: bias then residual (either operand order), both in
+// one op.
+// CHECK-LABEL: func.func @bias_and_residual
+// CHECK-SAME: (%[[X:.*]]: tensor<2x8x64xf32>, %[[W:.*]]: tensor<64x64xf32>, %[[B:.*]]: tensor<64xf32>)
+// CHECK-NEXT: %[[Y:.*]] = graph.linear %[[X]], %[[W]], %[[B]] residual %[[X]] : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+// CHECK-NEXT: %[[Z:.*]] = graph.linear %[[Y]], %[[W]], %[[B]] residual %[[Y]]
+// CHECK-NEXT: return %[[Z]]
+func.func @bias_and_residual(%x: tensor<2x8x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>) -> tensor<2x8x64xf32> {
+  %0 = graph.matmul %x, %w : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
+  %1 = graph.add %0, %b : (tensor<2x8x64xf32>, tensor<64xf32>) -> tensor<2x8x64xf32>
+  %2 = graph.add %x, %1 : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  %3 = graph.matmul %2, %w : (tensor<2x8x64xf32>, tensor<64x64xf32>) -> tensor<2x8x64xf32>
+  %4 = graph.add %b, %3 : (tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  %5 = graph.add %4, %2 : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  return %5 : tensor<2x8x64xf32>
+}
+
+// -----
+
+// Not a residual: after an activation (cuBLASLt adds C before it), when the
+// sum has another user, or when the addend broadcasts.
+// CHECK-LABEL: func.func @not_residuals
+// CHECK: graph.linear %{{.*}}, %{{.*}}, %{{.*}} {activation = "gelu_tanh"}
+// CHECK-NEXT: graph.add
+// CHECK-NEXT: graph.linear %{{.*}}, %{{.*}}, %{{.*}} :
+// CHECK-NEXT: graph.add
+// CHECK-NEXT: graph.matmul
+// CHECK-NEXT: graph.add
+// CHECK-NOT: residual
+func.func @not_residuals(%x: tensor<8x64xf32>, %w: tensor<64x64xf32>, %b: tensor<64xf32>, %row: tensor<1x64xf32>)
+    -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>) {
+  %0 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+  %1 = graph.add %0, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %2 = graph.gelu %1 {approximate = "tanh"} : tensor<8x64xf32>
+  %3 = graph.add %2, %x : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  %4 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+  %5 = graph.add %4, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %6 = graph.add %5, %x : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  %7 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
+  %8 = graph.add %7, %row : (tensor<8x64xf32>, tensor<1x64xf32>) -> tensor<8x64xf32>
+  return %3, %5, %6, %8 : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>
 }
 
 // -----

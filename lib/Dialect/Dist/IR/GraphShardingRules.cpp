@@ -136,6 +136,31 @@ static OpShardingRule matmulRule(g::MatMulOp op) {
   return b.rule;
 }
 
+/// Linear: x [..., K] @ w [K, N] (+ bias [N]) (+ residual [..., N]). K is a
+/// reduction only for a bare product: the bias, residual and activation
+/// apply to whole sums, so with any of them K stays whole.
+static OpShardingRule linearRule(g::LinearOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> y = shapeOf(op.getResult());
+  bool bare = !op.getBias() && !op.getResidual() &&
+              op.getActivation() == "none";
+  int64_t k = b.rule.addFactor(shapeOf(op.getX()).back(),
+                               bare ? FactorKind::Reduction
+                                    : FactorKind::NeedReplication);
+  SmallVector<int64_t> ids = b.factorsFor(y);
+  int64_t n = ids.back();
+  SmallVector<int64_t> xs(ids.begin(), ids.end() - 1);
+  xs.push_back(k);
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.operands.push_back(RuleBuilder::tensor({k, n}));
+  if (op.getBias())
+    b.rule.operands.push_back(RuleBuilder::tensor({n}));
+  if (op.getResidual())
+    b.rule.operands.push_back(RuleBuilder::tensor(ids));
+  b.rule.results.push_back(RuleBuilder::tensor(ids));
+  return b.rule;
+}
+
 static OpShardingRule gemmRule(g::GemmOp op) {
   RuleBuilder b;
   ArrayRef<int64_t> y = shapeOf(op.getResult());
@@ -394,6 +419,7 @@ static OpShardingRule computeRule(Operation *op) {
           [](Operation *op) { return sourceRule(op); })
       .Case([](g::MatMulOp op) { return matmulRule(op); })
       .Case([](g::GemmOp op) { return gemmRule(op); })
+      .Case([](g::LinearOp op) { return linearRule(op); })
       .Case([](g::TransposeOp op) { return transposeRule(op); })
       .Case([](g::ReshapeOp op) { return reshapeRule(op); })
       .Case([](g::SliceOp op) { return sliceRule(op); })

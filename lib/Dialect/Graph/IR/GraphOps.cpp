@@ -340,7 +340,13 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *context,
   }
   SmallVector<int64_t> shape(x.getShape());
   shape.back() = w.getDimSize(1);
-  types.push_back(RankedTensorType::get(shape, x.getElementType()));
+  auto result = RankedTensorType::get(shape, x.getElementType());
+  // linear_residual_type
+  if (Value residual = adaptor.getResidual())
+    if (residual.getType() != result)
+      return emitOptionalError(loc, "requires a residual of the result type ",
+                               result, ", got ", residual.getType());
+  types.push_back(result);
   return success();
 }
 
@@ -350,6 +356,10 @@ LogicalResult LinearOp::verify() {
   if (a != "none" && a != "gelu_tanh" && a != "gelu" && a != "relu")
     return emitOpError("requires activation \"none\", \"gelu_tanh\", "
                        "\"gelu\" or \"relu\", got \"")
+           << a << "\"";
+  // linear_residual_without_activation
+  if (getResidual() && a != "none")
+    return emitOpError("requires activation \"none\" with a residual, got \"")
            << a << "\"";
   return success();
 }

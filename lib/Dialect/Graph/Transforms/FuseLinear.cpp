@@ -1,4 +1,4 @@
-//===- FuseLinear.cpp - Matmul, bias and activation in one op --*- C++ -*-===//
+//===- FuseLinear.cpp - Matmul, bias, activation, residual in one op -*- C++ -*-===//
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
@@ -79,13 +79,27 @@ struct FuseLinearPattern : RewritePattern {
           last = add;
         }
     auto [activation, actOp] = activationOf(out);
-    if (actOp)
+    if (actOp) {
       last = actOp;
+      out = actOp->getResult(0);
+    }
+    // A residual add of the (bias-added) product: cuBLASLt's C operand.
+    Value residual;
+    if (!actOp && out.hasOneUse())
+      if (auto add = dyn_cast<AddOp>(*out.user_begin())) {
+        Value other = add.getLhs() == out ? add.getRhs() : add.getLhs();
+        if (other != out && other.getType() == out.getType() &&
+            add.getType() == out.getType()) {
+          residual = other;
+          last = add;
+        }
+      }
     if (last == op && isa<MatMulOp>(op))
       return failure(); // a bare matmul stays a matmul
     rewriter.setInsertionPoint(last);
-    auto linear = LinearOp::create(rewriter, op->getLoc(), x, w, bias,
-                                   rewriter.getStringAttr(activation));
+    auto linear =
+        LinearOp::create(rewriter, op->getLoc(), x, w, bias, residual,
+                         rewriter.getStringAttr(activation));
     for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
       if (Attribute a = op->getAttr(name))
         linear->setAttr(name, a);

@@ -29,6 +29,10 @@ inline constexpr const char *kMicrobatchesAttrName = "dist.microbatches";
 /// argument attribute holding an argument's sharding.
 inline constexpr const char *kShardingsAttrName = "dist.shardings";
 inline constexpr const char *kArgShardingAttrName = "dist.sharding";
+/// On a graph.linear whose partial sums are all-reduced over these mesh
+/// axes (a StrArrayAttr): its bias and residual are added on the group's
+/// first member only.
+inline constexpr const char *kAddendsOnFirstAttrName = "dist.addends_on_first";
 
 /// The mesh of the module enclosing `op` (null if none).
 MeshAttr getMesh(Operation *op);

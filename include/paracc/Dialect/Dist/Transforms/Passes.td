@@ -131,6 +131,38 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def FoldReductionAddendsPass
+    : Pass<"paracc-fold-reduction-addends", "func::FuncOp"> {
+  let summary = "Add a row-parallel layer's bias and residual before its all-reduce";
+  let description = [{
+    After partitioning, a row-parallel product is all-reduced and then its
+    bias and the residual stream are added: two passes over the activation
+    on every rank. When the product (a matmul by a 2-D weight, or a plain
+    `graph.linear`) feeds only the all-reduce (a sum), and the reduction
+    feeds only the bias add and/or the residual add, the product becomes a
+    `graph.linear` with that bias and residual and
+    `dist.addends_on_first = <the reduction's axes>`: the group's first
+    member adds them in the product's epilogue, the others do not, and the
+    all-reduce's sum is the same. The addends must be defined before the
+    product. Runs in the lowering pipeline, before precision conversion.
+
+    Before:
+    ```mlir
+    %p = graph.matmul %h, %w : (tensor<8x128xf32>, tensor<128x64xf32>) -> tensor<8x64xf32>
+    %s = dist.all_reduce %p over ["tp"] : tensor<8x64xf32>
+    %t = graph.add %s, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+    %y = graph.add %x, %t : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+    After:
+    ```mlir
+    %p = graph.linear %h, %w, %b residual %x {dist.addends_on_first = ["tp"]} : (...) -> tensor<8x64xf32>
+    %y = dist.all_reduce %p over ["tp"] : tensor<8x64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect",
+                           "::mlir::paracc::graph::GraphDialect"];
+}
+
 def InterleaveMicrobatchesPass
     : Pass<"paracc-interleave-microbatches", "ModuleOp"> {
   let summary = "Run micro-batches interleaved so collectives overlap compute";

@@ -289,21 +289,32 @@ def Graph_GemmOp : Graph_Op<"gemm", [Pure, InferTypeOpAdaptor]> {
       "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Graph_LinearOp : Graph_Op<"linear", [Pure, InferTypeOpAdaptor]> {
-  let summary = "Matrix product with a fused bias and activation";
+def Graph_LinearOp : Graph_Op<"linear",
+    [Pure, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
+  let summary = "Matrix product with a fused bias, activation or residual";
   let description = [{
-    `activation(x @ w + bias)` with `x [..., K]`, `w [K, N]`, `bias [N]`:
-    what `--paracc-fuse-linear` makes of a matmul, its bias add and its
-    activation once the program is partitioned, so that a backend runs them
-    as one product with an epilogue (cuBLASLt's bias and GELU epilogues).
-    `activation` is "none", "gelu_tanh", "gelu" or "relu".
+    `activation(x @ w + bias) + residual` with `x [..., K]`, `w [K, N]`,
+    `bias [N]` and `residual` of the result's type: what
+    `--paracc-fuse-linear` makes of a matmul, its bias add, its activation or
+    the residual add that follows it once the program is partitioned, so
+    that a backend runs them as one product with an epilogue (cuBLASLt's
+    bias and GELU epilogues, its `C` operand for the residual).
+    `activation` is "none", "gelu_tanh", "gelu" or "relu"; a residual goes
+    with "none" only.
+
+    The discardable attribute `dist.addends_on_first = [axes]` (set by
+    `--paracc-fold-reduction-addends` on a product whose partial sums are
+    all-reduced over those mesh axes) adds bias and residual on the group's
+    first member only, so that the reduction adds them once.
   }];
   let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$w,
                        Optional<Graph_FloatTensor>:$bias,
+                       Optional<Graph_FloatTensor>:$residual,
                        DefaultValuedStrAttr<StrAttr, "none">:$activation);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
-    $x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+    $x `,` $w (`,` $bias^)? (`residual` $residual^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -73,11 +73,12 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
 }
 
 def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
-  let summary = "Fuse matmul + bias + activation into graph.linear";
+  let summary = "Fuse matmul + bias + activation or residual into graph.linear";
   let description = [{
     A matmul by a 2-D right operand (or a Gemm without transposes, alpha and
     beta 1), the add of a bias vector on its last dim when the product has
-    no other user, and a following GELU or ReLU of that sum when it has no
+    no other user, and then either a following GELU or ReLU of that sum or
+    the add of a tensor of the same type (a residual) when the sum has no
     other user, become one `graph.linear`. Runs after partitioning (tensor
     parallelism recognises matmuls and their bias adds as separate ops).
 
@@ -86,10 +87,13 @@ def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
     %y = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x256xf32>) -> tensor<8x256xf32>
     %z = graph.add %y, %b : (tensor<8x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
     %a = graph.gelu %z {approximate = "tanh"} : tensor<8x256xf32>
+    %p = graph.matmul %a, %w2 : (tensor<8x256xf32>, tensor<256x64xf32>) -> tensor<8x64xf32>
+    %r = graph.add %x, %p : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
     ```
     After:
     ```mlir
     %a = graph.linear %x, %w, %b {activation = "gelu_tanh"} : (tensor<8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<8x256xf32>
+    %r = graph.linear %a, %w2 residual %x : (tensor<8x256xf32>, tensor<256x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
     ```
   }];
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];

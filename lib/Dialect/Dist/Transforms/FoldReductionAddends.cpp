@@ -1,0 +1,115 @@
+//===- FoldReductionAddends.cpp - Bias and residual before a reduction -*- C++ -*-//
+//
+// A row-parallel layer computes partial products, all-reduces them, then
+// adds its bias and the residual stream: two more passes over the
+// activation on every rank. Adding both on one member of the group before
+// the reduction gives the same sum, and the product's epilogue does the
+// adding for free (graph.linear's bias and residual with
+// dist.addends_on_first).
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "paracc/Dialect/Dist/IR/DistDialect.h"
+#include "paracc/Dialect/Graph/IR/GraphDialect.h"
+
+namespace mlir::paracc::dist {
+#define GEN_PASS_DEF_FOLDREDUCTIONADDENDSPASS
+#include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::paracc::dist
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::dist;
+namespace g = mlir::paracc::graph;
+
+namespace {
+/// The single user of `v` if it is an add of `v` and another value; that
+/// other value.
+static std::pair<g::AddOp, Value> soleAdd(Value v) {
+  if (!v.hasOneUse())
+    return {};
+  auto add = dyn_cast<g::AddOp>(*v.user_begin());
+  if (!add || add.getType() != v.getType())
+    return {};
+  Value other = add.getLhs() == v ? add.getRhs() : add.getLhs();
+  if (other == v)
+    return {};
+  return {add, other};
+}
+
+struct FoldReductionAddendsPass
+    : public dist::impl::FoldReductionAddendsPassBase<
+          FoldReductionAddendsPass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    DominanceInfo dom(func);
+    SmallVector<AllReduceOp> reductions;
+    func.walk([&](AllReduceOp op) { reductions.push_back(op); });
+    for (AllReduceOp reduce : reductions)
+      fold(reduce, dom);
+  }
+
+  void fold(AllReduceOp reduce, DominanceInfo &dom) {
+    if (reduce.getKind() != "sum" || !reduce.getX().hasOneUse())
+      return;
+    Operation *product = reduce.getX().getDefiningOp();
+    Value x, w;
+    if (auto mm = dyn_cast_or_null<g::MatMulOp>(product)) {
+      if (mm.getRhs().getType().getRank() != 2 ||
+          mm.getLhs().getType().getRank() < 2)
+        return;
+      x = mm.getLhs();
+      w = mm.getRhs();
+    } else if (auto linear = dyn_cast_or_null<g::LinearOp>(product)) {
+      if (linear.getBias() || linear.getResidual() ||
+          linear.getActivation() != "none")
+        return;
+      x = linear.getX();
+      w = linear.getW();
+    } else {
+      return;
+    }
+    if (product->hasAttr(kAddendsOnFirstAttrName))
+      return;
+    // reduce -> [+ bias [N]] -> [+ residual (same type)].
+    Value cur = reduce.getResult(), bias, residual;
+    SmallVector<Operation *> adds;
+    auto [biasAdd, b] = soleAdd(cur);
+    auto bt = b ? dyn_cast<RankedTensorType>(b.getType()) : nullptr;
+    if (biasAdd && bt && bt.getRank() == 1 &&
+        bt.getDimSize(0) == reduce.getType().getShape().back() &&
+        bt.getElementType() == reduce.getType().getElementType()) {
+      bias = b;
+      adds.push_back(biasAdd);
+      cur = biasAdd.getResult();
+    }
+    auto [residualAdd, r] = soleAdd(cur);
+    if (residualAdd && r.getType() == cur.getType()) {
+      residual = r;
+      adds.push_back(residualAdd);
+      cur = residualAdd.getResult();
+    }
+    if (adds.empty())
+      return;
+    // The addends must exist where the product is computed.
+    for (Value v : {bias, residual})
+      if (v && !dom.properlyDominates(v, product))
+        return;
+    OpBuilder b2(product);
+    auto linear = g::LinearOp::create(b2, product->getLoc(), x, w, bias,
+                                      residual, b2.getStringAttr("none"));
+    for (NamedAttribute a : product->getDiscardableAttrs())
+      linear->setAttr(a.getName(), a.getValue());
+    linear->setAttr(kAddendsOnFirstAttrName, reduce.getAxes());
+    reduce.getXMutable().assign(linear.getResult());
+    cur.replaceAllUsesWith(reduce.getResult());
+    for (Operation *add : llvm::reverse(adds))
+      add->erase();
+    product->erase();
+  }
+};
+} // namespace
