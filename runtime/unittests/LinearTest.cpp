@@ -60,6 +60,21 @@ TEST(LinearTest, BiasAndResidualFlags) {
   expectNear(values(y), reference(o.x, o.w, &o.b, nullptr));
 }
 
+TEST(LinearTest, F32ResultOfBf16Operands) {
+  // The f32 result is the product of the bf16 values without rounding: the
+  // reference widens the same bf16 values.
+  Tensor x = iota(DType::BF16, {kM, kK}, 0.3), w = iota(DType::BF16, {kK, kN}, -0.7);
+  InstrAttrs attrs;
+  attrs.ints = {0, 0};
+  Tensor y = run1(OpCode::Linear, attrs, {&x, &w}, DType::F32, {kM, kN});
+  expectNear(values(y), reference(x, w, nullptr, nullptr), 1e-6);
+  Tensor b = iota(DType::BF16, {kN});
+  attrs.ints = {0, 1};
+  EXPECT_TRUE(startsWith(runError(OpCode::Linear, attrs, {&x, &w, &b},
+                                  DType::F32, {kM, kN}),
+                         "linear: an f32 result takes no bias"));
+}
+
 TEST(LinearTest, MalformedInstructions) {
   Operands o;
   InstrAttrs attrs;

@@ -34,6 +34,28 @@ Status runLinearKernel(const KernelArgs &args) {
   if (hasResidual && ints[0] != 0)
     return args.fail("a residual goes with no activation");
   Tensor &y = *args.out[0];
+  const Tensor &x = *args.in[0], &w = *args.in[1];
+  if (y.dtype() != x.dtype()) {
+    // f32_result: bf16/f16 operands, the unrounded product in f32 (the
+    // operands widen exactly).
+    if (y.dtype() != DType::F32 ||
+        (x.dtype() != DType::BF16 && x.dtype() != DType::F16))
+      return args.fail("result ", dtypeName(y.dtype()), " of ",
+                       dtypeName(x.dtype()),
+                       " operands (only bf16/f16 -> f32 products)");
+    if (flags != 0 || ints[0] != 0)
+      return args.fail("an f32 result takes no bias, residual or activation");
+    auto xf = Tensor::allocate(DType::F32, x.shape());
+    auto wf = Tensor::allocate(DType::F32, w.shape());
+    if (!xf)
+      return xf.status();
+    if (!wf)
+      return wf.status();
+    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, {}, {&x}, {&*xf}));
+    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, {}, {&w}, {&*wf}));
+    return runCpuKernel(OpCode::MatMul, {}, {&*xf, &*wf}, {&y})
+        .withContext(args.name());
+  }
   PARACC_RETURN_IF_ERROR(
       runCpuKernel(OpCode::MatMul, {}, {args.in[0], args.in[1]}, {&y})
           .withContext(args.name()));

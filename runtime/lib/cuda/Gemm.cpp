@@ -138,6 +138,7 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
                        cudaStream_t stream, const void *c) {
   if (!c)
     c = d;
+  void *savedC = nullptr; // C set aside while tuning (freed below)
   cublasComputeType_t compute =
       p.type == CUDA_R_32F
           ? (allowTf32_ ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F)
@@ -209,11 +210,23 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
                                 p.transA ? p.m : p.k, p.lda, p.strideA));
   PARACC_RETURN_IF_ERROR(layout(lb, p.transB ? p.n : p.k,
                                 p.transB ? p.k : p.n, p.ldb, p.strideB));
-  PARACC_RETURN_IF_ERROR(layout(ld, p.m, p.n, p.ldd, p.strideD));
+  {
+    // D (and C) in the output type.
+    PARACC_CUBLAS(cublasLtMatrixLayoutCreate(&ld, p.outType, uint64_t(p.m),
+                                             uint64_t(p.n), p.ldd));
+    if (p.batch > 1) {
+      int32_t count = int32_t(p.batch);
+      PARACC_CUBLAS(cublasLtMatrixLayoutSetAttribute(
+          ld, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof(count)));
+      PARACC_CUBLAS(cublasLtMatrixLayoutSetAttribute(
+          ld, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &p.strideD,
+          sizeof(p.strideD)));
+    }
+  }
 
   Key key{int(p.type), p.transA, p.transB, p.m,       p.n,
           p.k,         p.lda,    p.ldb,    p.batch,   p.strideA,
-          int(p.epilogue), p.hasC, p.hasResidual};
+          int(p.epilogue), p.hasC, p.hasResidual, int(p.outType)};
   auto it = algos_.find(key);
   if (it == algos_.end()) {
     cublasLtMatmulPreference_t pref = nullptr;
@@ -231,24 +244,47 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
       return errorf("matmul: cuBLASLt has no algorithm for m=", p.m, " n=",
                     p.n, " k=", p.k, " batch=", p.batch);
     int best = 0;
-    // Time the candidates on the real operands, unless D is also an input
-    // (beta * C, or a residual in D's buffer) or the stream is being
-    // captured into a graph.
+    // Time the candidates on the real operands (not while the stream is
+    // being captured into a graph). When D is also an input (beta * C, or
+    // a residual in D's buffer), C is first copied aside: the timed runs
+    // and this call read the copy.
     cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     cudaStreamIsCapturing(stream, &capture);
     bool readsD = p.hasC || (p.hasResidual && c == d);
-    if (found > 1 && !readsD && capture == cudaStreamCaptureStatusNone) {
+    if (found > 1 && capture == cudaStreamCaptureStatusNone) {
+      if (readsD) {
+        size_t elem = p.outType == CUDA_R_32F ? 4 : 2;
+        size_t bytes = elem * size_t(p.batch > 1 ? p.strideD * p.batch
+                                                 : p.ldd * p.n);
+        cudaError_t e = cudaMalloc(&savedC, bytes);
+        if (e == cudaSuccess)
+          e = cudaMemcpyAsync(savedC, d, bytes, cudaMemcpyDeviceToDevice,
+                              stream);
+        if (e != cudaSuccess)
+          return errorf("matmul: setting C aside for tuning failed: ",
+                        cudaGetErrorString(e));
+        c = savedC;
+      }
       auto timed = timeCandidates(desc, la, lb, ld, a, b, c, d, alpha, beta,
                                   results, found, stream);
-      if (!timed)
+      if (!timed) {
+        cudaFree(savedC);
         return timed.status();
+      }
       best = *timed;
     }
     it = algos_.emplace(key, results[best].algo).first;
   }
-  PARACC_CUBLAS(cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, c,
-                               ld, d, ld, &it->second, workspace_,
-                               workspaceBytes_, stream));
+  cublasStatus_t status =
+      cublasLtMatmul(handle_, desc, &alpha, a, la, b, lb, &beta, c, ld, d, ld,
+                     &it->second, workspace_, workspaceBytes_, stream);
+  if (savedC) {
+    cudaStreamSynchronize(stream);
+    cudaFree(savedC);
+  }
+  if (status != CUBLAS_STATUS_SUCCESS)
+    return errorf("matmul: cublasLtMatmul failed: cuBLAS status ",
+                  int(status));
   return Status::ok();
 }
 
@@ -302,7 +338,10 @@ Status GemmEngine::matmul(const DeviceTensor &a, const DeviceTensor &b,
                           const DeviceTensor *residual) {
   std::optional<cudaDataType_t> type = cudaTypeOf(a.dtype);
   std::optional<MatMulShape> s = matmulShape(a, b, y);
-  if (!type || a.dtype != b.dtype || a.dtype != y.dtype || !s)
+  // bf16/f16 operands with an f32 result: nothing else fused.
+  const bool widen = y.dtype == DType::F32 && a.dtype != DType::F32 &&
+                     !bias && !residual && epilogue == Epilogue::None;
+  if (!type || a.dtype != b.dtype || (a.dtype != y.dtype && !widen) || !s)
     return errorf("matmul: operands ", dtypeName(a.dtype),
                   shapeToString(a.shape), " and ", dtypeName(b.dtype),
                   shapeToString(b.shape), " do not map onto cuBLASLt");
@@ -319,7 +358,7 @@ Status GemmEngine::matmul(const DeviceTensor &a, const DeviceTensor &b,
   Problem p{*type,    false,      false,      s->n,       s->m,
             s->k,     s->n,       s->k,       s->n,       s->batch,
             s->strideB, s->strideA, s->strideY, epilogue, false,
-            residual != nullptr};
+            residual != nullptr, *cudaTypeOf(y.dtype)};
   return run(p, b.data, a.data, y.data, bias ? bias->data : nullptr, 1.0f,
              residual ? 1.0f : 0.0f, stream,
              residual ? residual->data : nullptr);
@@ -357,7 +396,7 @@ Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
   // Column-major: D[n, m] = op(B)'[n, k] op(A)'[k, m].
   Problem p{*type, transB, transA, n, m, k,
             transB ? k : n, transA ? m : k, n, 1, 0, 0, 0, epilogue, hasC,
-            false};
+            false, *type};
   return run(p, b.data, a.data, y.data, bias, alpha, hasC ? beta : 0.0f,
              stream);
 }

@@ -41,7 +41,8 @@ public:
 
   /// y = epilogue(a @ b + bias) + residual with MatMul semantics (see
   /// supportsMatMul); a residual (y's type, cuBLASLt's C with beta 1) goes
-  /// with Epilogue::None or Bias only.
+  /// with Epilogue::None or Bias only. bf16/f16 operands may give an f32 y
+  /// (no bias, residual or epilogue): the unrounded accumulator.
   Status matmul(const DeviceTensor &a, const DeviceTensor &b,
                 const DeviceTensor &y, const DeviceTensor *bias,
                 Epilogue epilogue, cudaStream_t stream,
@@ -65,6 +66,7 @@ private:
     Epilogue epilogue;
     bool hasC; ///< beta * C with C = D (read before written)
     bool hasResidual; ///< + C with C a separate buffer (beta 1)
+    cudaDataType_t outType; ///< D's (and C's) type: `type`, or f32
   };
   Status run(const Problem &p, const void *a, const void *b, void *d,
              const void *bias, float alpha, float beta, cudaStream_t stream,
@@ -90,7 +92,7 @@ private:
   size_t workspaceBytes_ = 0;
   bool allowTf32_ = false;
   using Key = std::tuple<int, bool, bool, int64_t, int64_t, int64_t, int64_t,
-                         int64_t, int64_t, int64_t, int, bool, bool>;
+                         int64_t, int64_t, int64_t, int, bool, bool, int>;
   std::map<Key, cublasLtMatmulAlgo_t> algos_;
 };
 

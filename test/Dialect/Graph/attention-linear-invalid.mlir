@@ -371,3 +371,19 @@ func.func @linear_residual_without_activation(%x: tensor<4x8xf32>, %w: tensor<8x
   %0 = graph.linear %x, %w, %b residual %r {activation = "gelu_tanh"} : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
   return
 }
+
+// -----
+
+func.func @linear_f32_result_operands(%x: tensor<4x8xf32>, %w: tensor<8x16xf32>) {
+  // expected-error @+1 {{'graph.linear' op requires bf16 or f16 operands with f32_result, got 'f32'}}
+  %0 = graph.linear %x, %w {f32_result = true} : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @linear_f32_result_alone(%x: tensor<4x8xbf16>, %w: tensor<8x16xbf16>, %b: tensor<16xbf16>) {
+  // expected-error @+1 {{'graph.linear' op requires no bias, residual or activation with f32_result}}
+  %0 = graph.linear %x, %w, %b {f32_result = true} : (tensor<4x8xbf16>, tensor<8x16xbf16>, tensor<16xbf16>) -> tensor<4x16xf32>
+  return
+}

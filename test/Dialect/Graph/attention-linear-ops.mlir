@@ -98,28 +98,28 @@ func.func @linear(%x: tensor<2x8x64xf32>, %w: tensor<64x256xf32>,
         tensor<2x8x256xf32>, tensor<2x8x256xf32>) {
   // No bias, activation "none" elided.
   // CHECK: %[[L0:.*]] = graph.linear %[[X]], %[[W]] : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "none", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 0, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   %0 = graph.linear %x, %w
       : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   // An explicit "none" is the default and is elided too.
   // CHECK: %[[L1:.*]] = graph.linear %[[X]], %[[W]], %[[B]] : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 1, 0>}> : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
   %1 = graph.linear %x, %w, %b {activation = "none"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // CHECK: %[[L2:.*]] = graph.linear %[[X]], %[[W]], %[[B]] {activation = "gelu_tanh"} : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu_tanh", operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu_tanh", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
   %2 = graph.linear %x, %w, %b {activation = "gelu_tanh"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // CHECK: %[[L3:.*]] = graph.linear %[[X]], %[[W]], %[[B]] {activation = "gelu"} : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu", operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "gelu", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 1, 0>}>
   %3 = graph.linear %x, %w, %b {activation = "gelu"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>, tensor<256xf32>)
       -> tensor<2x8x256xf32>
   // Activation without a bias.
   // CHECK: %[[L4:.*]] = graph.linear %[[X]], %[[W]] {activation = "relu"} : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "relu", operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}) <{activation = "relu", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
   %4 = graph.linear %x, %w {activation = "relu"}
       : (tensor<2x8x64xf32>, tensor<64x256xf32>) -> tensor<2x8x256xf32>
   // CHECK: return %[[L0]], %[[L1]], %[[L2]], %[[L3]], %[[L4]]
@@ -135,16 +135,28 @@ func.func @linear_residual(%x: tensor<2x8x64xf32>, %w: tensor<64x64xf32>,
                            %b: tensor<64xf32>)
     -> (tensor<2x8x64xf32>, tensor<2x8x64xf32>) {
   // CHECK: %[[R0:.*]] = graph.linear %{{.*}}, %{{.*}}, %{{.*}} residual %{{.*}} : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 1, 1>}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 1, 1>}>
   %0 = graph.linear %x, %w, %b residual %x
       : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<64xf32>,
          tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
   // CHECK: %[[R1:.*]] = graph.linear %{{.*}}, %{{.*}} residual %[[R0]] : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
-  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", operandSegmentSizes = array<i32: 1, 1, 0, 1>}>
+  // GENERIC: "graph.linear"(%{{.*}}, %{{.*}}, %{{.*}}) <{activation = "none", f32_result = false, operandSegmentSizes = array<i32: 1, 1, 0, 1>}>
   %1 = graph.linear %x, %w residual %0
       : (tensor<2x8x64xf32>, tensor<64x64xf32>, tensor<2x8x64xf32>)
       -> tensor<2x8x64xf32>
   return %0, %1 : tensor<2x8x64xf32>, tensor<2x8x64xf32>
+}
+
+// bf16 operands with an f32 result.
+// CHECK-LABEL: func.func @linear_f32_result
+// GENERIC-LABEL: sym_name = "linear_f32_result"
+func.func @linear_f32_result(%x: tensor<2x8x64xbf16>, %w: tensor<64x32xbf16>)
+    -> tensor<2x8x32xf32> {
+  // CHECK: graph.linear %{{.*}}, %{{.*}} {f32_result = true} : (tensor<2x8x64xbf16>, tensor<64x32xbf16>) -> tensor<2x8x32xf32>
+  // GENERIC: <{activation = "none", f32_result = true, operandSegmentSizes = array<i32: 1, 1, 0, 0>}>
+  %0 = graph.linear %x, %w {f32_result = true}
+      : (tensor<2x8x64xbf16>, tensor<64x32xbf16>) -> tensor<2x8x32xf32>
+  return %0 : tensor<2x8x32xf32>
 }
 
 // A 1-D x (a single row), a 2-D x, and the half-precision types.

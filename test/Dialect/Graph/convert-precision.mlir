@@ -179,3 +179,23 @@ func.func @resource_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
     }
   }
 #-}
+
+// -----
+
+// A product returned as it is (the logits) becomes a graph.linear with an
+// f32 result instead of a bf16/f16 product and a cast; a product with
+// another user, or one followed by other ops, is cast as usual.
+// CHECK-LABEL: func.func @returned_products
+// CHECK: %[[L:.*]] = graph.linear %{{.*}}, %{{.*}} {dist.tp_role = "column", f32_result = true} : (tensor<2x8x[[T:bf16|f16]]>, tensor<8x16x[[T]]>) -> tensor<2x16xf32>
+// CHECK: %[[M:.*]] = graph.matmul
+// CHECK: %[[N:.*]] = graph.neg %[[M]]
+// CHECK: %[[C1:.*]] = graph.cast %[[M]] : tensor<2x16x[[T]]> -> tensor<2x16xf32>
+// CHECK: %[[C2:.*]] = graph.cast %[[N]] : tensor<2x16x[[T]]> -> tensor<2x16xf32>
+// CHECK: return %[[L]], %[[C1]], %[[C2]]
+func.func @returned_products(%x: tensor<2x8xf32>) -> (tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>) {
+  %w = graph.weight "head.weight" : tensor<8x16xf32>
+  %0 = graph.matmul %x, %w {dist.tp_role = "column"} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  %1 = graph.matmul %x, %w : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  %2 = graph.neg %1 : tensor<2x16xf32>
+  return %0, %1, %2 : tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>
+}

@@ -101,7 +101,8 @@ struct FoldReductionAddendsPass
         return;
     OpBuilder b2(product);
     auto linear = g::LinearOp::create(b2, product->getLoc(), x, w, bias,
-                                      residual, b2.getStringAttr("none"));
+                                      residual, b2.getStringAttr("none"),
+                                      b2.getBoolAttr(false));
     for (NamedAttribute a : product->getDiscardableAttrs())
       linear->setAttr(a.getName(), a.getValue());
     linear->setAttr(kAddendsOnFirstAttrName, reduce.getAxes());

@@ -340,7 +340,9 @@ LogicalResult LinearOp::inferReturnTypes(MLIRContext *context,
   }
   SmallVector<int64_t> shape(x.getShape());
   shape.back() = w.getDimSize(1);
-  auto result = RankedTensorType::get(shape, x.getElementType());
+  Type element = adaptor.getF32Result() ? Float32Type::get(context)
+                                        : x.getElementType();
+  auto result = RankedTensorType::get(shape, element);
   // linear_residual_type
   if (Value residual = adaptor.getResidual())
     if (residual.getType() != result)
@@ -361,6 +363,17 @@ LogicalResult LinearOp::verify() {
   if (getResidual() && a != "none")
     return emitOpError("requires activation \"none\" with a residual, got \"")
            << a << "\"";
+  if (getF32Result()) {
+    // linear_f32_result_operands
+    Type element = getX().getType().getElementType();
+    if (!element.isBF16() && !element.isF16())
+      return emitOpError("requires bf16 or f16 operands with f32_result, got ")
+             << element;
+    // linear_f32_result_alone
+    if (getBias() || getResidual() || a != "none")
+      return emitOpError(
+          "requires no bias, residual or activation with f32_result");
+  }
   return success();
 }
 

@@ -15,6 +15,44 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
 
 namespace {
+/// For a matmul by a 2-D weight or a bare graph.linear whose only use is
+/// the return, the same product with an f32 result (replacing it), if
+/// `expected` is its f32 type.
+static Value f32Product(OpBuilder &b, Value v, Type expected) {
+  Operation *op = v.getDefiningOp();
+  if (!op || !v.hasOneUse())
+    return nullptr;
+  Value x, w;
+  if (auto mm = dyn_cast<MatMulOp>(op)) {
+    if (mm.getRhs().getType().getRank() != 2 ||
+        mm.getLhs().getType().getRank() < 1)
+      return nullptr;
+    x = mm.getLhs();
+    w = mm.getRhs();
+  } else if (auto linear = dyn_cast<LinearOp>(op)) {
+    if (linear.getBias() || linear.getResidual() ||
+        linear.getActivation() != "none" || linear.getF32Result())
+      return nullptr;
+    x = linear.getX();
+    w = linear.getW();
+  } else {
+    return nullptr;
+  }
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.clone(b.getF32Type()) != expected)
+    return nullptr;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(op);
+  auto direct = LinearOp::create(b, op->getLoc(), x, w, Value(), Value(),
+                                 b.getStringAttr("none"),
+                                 b.getBoolAttr(true));
+  for (NamedAttribute a : op->getDiscardableAttrs())
+    direct->setAttr(a.getName(), a.getValue());
+  op->getResult(0).replaceAllUsesWith(direct.getResult());
+  op->erase();
+  return direct.getResult();
+}
+
 struct ConvertPrecisionPass
     : public graph::impl::ConvertPrecisionPassBase<ConvertPrecisionPass> {
   using ConvertPrecisionPassBase::ConvertPrecisionPassBase;
@@ -89,8 +127,15 @@ struct ConvertPrecisionPass
     for (OpOperand &operand : ret->getOpOperands()) {
       Type expected = func.getFunctionType().getResult(
           operand.getOperandNumber());
-      if (operand.get().getType() != expected)
-        operand.set(CastOp::create(b, ret.getLoc(), expected, operand.get()));
+      if (operand.get().getType() == expected)
+        continue;
+      // A product returned alone yields f32 directly (no rounding, no cast
+      // pass over a large result such as the logits).
+      if (Value direct = f32Product(b, operand.get(), expected)) {
+        operand.set(direct);
+        continue;
+      }
+      operand.set(CastOp::create(b, ret.getLoc(), expected, operand.get()));
     }
   }
 };

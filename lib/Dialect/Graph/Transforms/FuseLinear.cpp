@@ -99,7 +99,8 @@ struct FuseLinearPattern : RewritePattern {
     rewriter.setInsertionPoint(last);
     auto linear =
         LinearOp::create(rewriter, op->getLoc(), x, w, bias, residual,
-                         rewriter.getStringAttr(activation));
+                         rewriter.getStringAttr(activation),
+                         rewriter.getBoolAttr(false));
     for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
       if (Attribute a = op->getAttr(name))
         linear->setAttr(name, a);

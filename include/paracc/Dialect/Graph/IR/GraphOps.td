@@ -302,6 +302,12 @@ def Graph_LinearOp : Graph_Op<"linear",
     `activation` is "none", "gelu_tanh", "gelu" or "relu"; a residual goes
     with "none" only.
 
+    With `f32_result`, bf16 or f16 operands give an f32 result: the
+    product's f32 accumulator, not rounded to the operands' type (what
+    `--paracc-convert-precision` makes of a product whose result leaves the
+    program in f32, such as the logits). It takes no bias, residual or
+    activation.
+
     The discardable attribute `dist.addends_on_first = [axes]` (set by
     `--paracc-fold-reduction-addends` on a product whose partial sums are
     all-reduced over those mesh axes) adds bias and residual on the group's
@@ -310,7 +316,8 @@ def Graph_LinearOp : Graph_Op<"linear",
   let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$w,
                        Optional<Graph_FloatTensor>:$bias,
                        Optional<Graph_FloatTensor>:$residual,
-                       DefaultValuedStrAttr<StrAttr, "none">:$activation);
+                       DefaultValuedStrAttr<StrAttr, "none">:$activation,
+                       DefaultValuedAttr<BoolAttr, "false">:$f32_result);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
     $x `,` $w (`,` $bias^)? (`residual` $residual^)? attr-dict `:`

@@ -133,7 +133,10 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
     op's result; f32 arguments are cast on entry and f32 results cast back
     before returning. Kernels keep f32 accumulation (matmuls, norms,
     softmax, attention), so this is the usual "bf16 with f32 accumulation"
-    policy.
+    policy. A product returned as it is (a matmul by a 2-D weight or a bare
+    `graph.linear`, such as the LM head's logits) becomes a `graph.linear`
+    with `f32_result`: its f32 accumulator leaves the program directly,
+    without a rounding to bf16 and a cast pass over the result.
   }];
   let options = [
     Option<"type", "type", "std::string", "\"bf16\"",
