@@ -7,7 +7,8 @@
 // what cuBLASLt's bias epilogue adds.
 //
 // The algorithm for a shape is chosen once: the heuristic's best
-// kTuneCandidates are timed on the first call's operands and the fastest is
+// kTuneCandidates (32; PARACC_GEMM_CANDIDATES) are timed on the first
+// call's operands and the fastest is
 // kept (PARACC_GEMM_TUNE=0 takes the heuristic's first instead).
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,7 @@
 
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace paracc::rt;
 using namespace paracc::rt::cuda;
@@ -57,6 +59,11 @@ GemmEngine::create(size_t workspaceBytes, bool allowTf32) {
   e->allowTf32_ = allowTf32;
   const char *tune = std::getenv("PARACC_GEMM_TUNE");
   e->tune_ = !(tune && std::string(tune) == "0");
+  if (const char *n = std::getenv("PARACC_GEMM_CANDIDATES")) {
+    int v = std::atoi(n);
+    if (v >= 1 && v <= 64)
+      e->tuneCandidates_ = v;
+  }
   return e;
 }
 
@@ -234,11 +241,12 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
     PARACC_CUBLAS(cublasLtMatmulPreferenceSetAttribute(
         pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspaceBytes_,
         sizeof(workspaceBytes_)));
-    cublasLtMatmulHeuristicResult_t results[kTuneCandidates] = {};
+    std::vector<cublasLtMatmulHeuristicResult_t> results(
+        size_t(tune_ ? tuneCandidates_ : 1));
     int found = 0;
     cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(
-        handle_, desc, la, lb, ld, ld, pref, tune_ ? kTuneCandidates : 1,
-        results, &found);
+        handle_, desc, la, lb, ld, ld, pref, int(results.size()),
+        results.data(), &found);
     cublasLtMatmulPreferenceDestroy(pref);
     if (s != CUBLAS_STATUS_SUCCESS || found == 0)
       return errorf("matmul: cuBLASLt has no algorithm for m=", p.m, " n=",
@@ -266,7 +274,7 @@ Status GemmEngine::run(const Problem &p, const void *a, const void *b,
         c = savedC;
       }
       auto timed = timeCandidates(desc, la, lb, ld, a, b, c, d, alpha, beta,
-                                  results, found, stream);
+                                  results.data(), found, stream);
       if (!timed) {
         cudaFree(savedC);
         return timed.status();

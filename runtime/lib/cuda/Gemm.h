@@ -82,7 +82,9 @@ private:
                                const cublasLtMatmulHeuristicResult_t *candidates,
                                int count, cudaStream_t stream);
 
-  static constexpr int kTuneCandidates = 8;
+  /// Heuristic candidates timed per shape (PARACC_GEMM_CANDIDATES, 1..64).
+  static constexpr int kTuneCandidates = 32;
+  int tuneCandidates_ = kTuneCandidates;
   static constexpr int kTuneRepeats = 3;
 
   cublasLtHandle_t handle_ = nullptr;
