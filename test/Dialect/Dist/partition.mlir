@@ -71,6 +71,31 @@ func.func @sequence_parallel(%x: tensor<2x16x64xf32> {dist.sharding = #dist.shar
   return %5 : tensor<2x16x64xf32>
 }
 
+// The exporters' row-parallel Gemm on flattened tokens ([B*S, H], with its
+// bias), reshaped to [B, S, H] for a sequence-split residual stream: a
+// block of the flattened dim cannot be a sequence shard, so the partial
+// sums stay partial through the reshape and are reduce-scattered along the
+// sequence after it; the bias is added once, after the reduction.
+// CHECK-LABEL: func.func @sequence_parallel_flattened_gemm
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32> {{.*}}, %[[A:[^:]+]]: tensor<32x128xf32>
+func.func @sequence_parallel_flattened_gemm(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {tp}, {}>}, %a: tensor<32x256xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<2x16x64xf32> {
+  // CHECK: %[[W:.*]] = graph.weight "proj.weight" {{.*}} : tensor<128x64xf32>
+  // CHECK: %[[B:.*]] = graph.weight "proj.bias" {{.*}} : tensor<64xf32>
+  // CHECK-NEXT: %[[P:.*]] = graph.gemm %[[A]], %[[W]] {{.*}}beta = 0.000000e+00{{.*}} : (tensor<32x128xf32>, tensor<128x64xf32>) -> tensor<32x64xf32>
+  // CHECK-NEXT: %[[PR:.*]] = graph.reshape %[[P]] : tensor<32x64xf32> -> tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[RS:.*]] = dist.reduce_scatter %[[PR]] over ["tp"] dim = 1 : tensor<2x16x64xf32> -> tensor<2x8x64xf32>
+  // CHECK-NEXT: %[[T:.*]] = graph.add %[[RS]], %[[B]] : (tensor<2x8x64xf32>, tensor<64xf32>) -> tensor<2x8x64xf32>
+  // CHECK-NEXT: %[[R:.*]] = graph.add %[[X]], %[[T]] : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+  // CHECK-NEXT: return %[[R]]
+  // CHECK-NOT: dist.all_reduce
+  %w = graph.weight "proj.weight" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<256x64xf32>
+  %b = graph.weight "proj.bias" {dist.shardings = [#dist.sharding<{}>]} : tensor<64xf32>
+  %0 = graph.gemm %a, %w, %b {dist.shardings = [#dist.sharding<{}, {}>]} : (tensor<32x256xf32>, tensor<256x64xf32>, tensor<64xf32>) -> tensor<32x64xf32>
+  %1 = graph.reshape %0 {dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : tensor<32x64xf32> -> tensor<2x16x64xf32>
+  %2 = graph.add %x, %1 {dist.shardings = [#dist.sharding<{}, {tp}, {}>]} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return %2 : tensor<2x16x64xf32>
+}
+
 // A vocabulary-split embedding table (128 rows, 64 per rank): the ids are
 // shifted by this rank's first row, out-of-range ids read row 0 and are
 // masked to zero, and the partial rows are summed over tp. i32 ids are

@@ -38,6 +38,23 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::dist;
 namespace g = mlir::paracc::graph;
 
+/// `s` without its partial axes.
+static ShardingAttr withoutPartial(MLIRContext *ctx, ShardingAttr s) {
+  SmallVector<SmallVector<StringAttr>> dims;
+  for (int64_t d = 0; d < s.getRank(); ++d)
+    dims.push_back(SmallVector<StringAttr>(s.getDimAxes(d)));
+  return ShardingAttr::get(ctx, dims);
+}
+
+/// `s` (without partial axes) as a partial sum over `partial`.
+static ShardingAttr withPartial(MLIRContext *ctx, ShardingAttr s,
+                                ArrayRef<StringAttr> partial) {
+  SmallVector<SmallVector<StringAttr>> dims;
+  for (int64_t d = 0; d < s.getRank(); ++d)
+    dims.push_back(SmallVector<StringAttr>(s.getDimAxes(d)));
+  return ShardingAttr::get(ctx, dims, partial);
+}
+
 namespace {
 
 /// A value on the local side and the sharding it is in.
@@ -64,6 +81,14 @@ private:
                                   const OpShardingRule &rule);
   SmallVector<AxisList> chooseFactors(Operation *op,
                                       const OpShardingRule &rule);
+  /// Whether the partial result `r` (computed as `computed`, wanted as
+  /// `target`) should stay partial for its reshape (see partitionReshape).
+  bool keepsPartialForReshape(Value r, ShardingAttr computed,
+                              ShardingAttr target);
+  /// `out` plus `bias` (a deferred Gemm bias on the trailing dims of
+  /// `global`, the result in `target`).
+  Value addBias(Location loc, Value out, Value bias, RankedTensorType global,
+                ShardingAttr target, double beta);
 
   /// Converts `in` to `to` with collectives (see the file comment), reusing
   /// an earlier identical reshard.
@@ -83,6 +108,9 @@ private:
   /// Reshards already made: (local value, target) -> resharded value, so
   /// that q, k and v projections share one all-gather of their input.
   DenseMap<std::pair<Value, Attribute>, Value> reshards;
+  /// Gemm biases (and betas) still to add to a partial result kept for its
+  /// reshape: added after the reshape's reduction.
+  DenseMap<Value, std::pair<Value, double>> pendingBias;
 };
 
 } // namespace
@@ -459,10 +487,22 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     for (AxisList &axes : factorAxes)
       axes.clear();
   IRMapping mapping;
+  // A reshape of a partial sum kept for it (keepsPartialForReshape) stays a
+  // partial sum when its splits need no change.
+  SmallVector<StringAttr> carriedPartial;
+  Value carriedFrom;
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     ShardingAttr want =
         projectSharding(ctx, rule, rule.operands[i], factorAxes, false);
-    mapping.map(v, reshard(loc, locals[v], want));
+    const Local &in = locals[v];
+    if (isa<g::ReshapeOp>(op) && !in.sharding.getPartial().empty() &&
+        withoutPartial(ctx, in.sharding) == want) {
+      mapping.map(v, in.value);
+      carriedPartial = in.sharding.getPartialAxes();
+      carriedFrom = v;
+      continue;
+    }
+    mapping.map(v, reshard(loc, in, want));
   }
   AxisList partial = reductionAxes(rule, factorAxes);
 
@@ -513,6 +553,8 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     auto global = cast<RankedTensorType>(r.getType());
     ShardingAttr computed =
         projectSharding(ctx, rule, rule.results[i], factorAxes, true);
+    if (!carriedPartial.empty())
+      computed = withPartial(ctx, computed, carriedPartial);
     Value v = mapping.lookup(r);
     // A mean over split dims is a partial sum of local means scaled down.
     if (isa<g::ReduceMeanOp>(op) && !computed.getPartial().empty()) {
@@ -521,27 +563,65 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
                            scalar(loc, global.getElementType(), 1.0 / parts));
     }
     ShardingAttr target = getShardingOrReplicated(r);
-    Value out = reshard(loc, {v, computed, global}, target);
-    if (deferredBias) {
-      const Local &bias = locals[deferredBias];
-      // The bias broadcasts onto the result's trailing dims.
-      auto biasGlobal = cast<RankedTensorType>(deferredBias.getType());
-      SmallVector<SmallVector<StringAttr>> dims;
-      int64_t offset = global.getRank() - biasGlobal.getRank();
-      for (int64_t d = 0; d < biasGlobal.getRank(); ++d)
-        dims.push_back(biasGlobal.getDimSize(d) == global.getDimSize(d + offset)
-                           ? target.getDimAxes(d + offset)
-                           : SmallVector<StringAttr>());
-      Value c = reshard(loc, bias, ShardingAttr::get(ctx, dims));
-      double beta = gemm.getBeta().convertToDouble();
-      if (beta != 1.0)
-        c = g::MulOp::create(b, loc, c,
-                             scalar(loc, global.getElementType(), beta));
-      out = g::AddOp::create(b, loc, out, c);
+    if (keepsPartialForReshape(r, computed, target)) {
+      locals[r] = {v, computed, global};
+      if (deferredBias)
+        pendingBias[r] = {deferredBias, gemm.getBeta().convertToDouble()};
+      continue;
     }
+    Value out = reshard(loc, {v, computed, global}, target);
+    if (deferredBias)
+      out = addBias(loc, out, deferredBias, global, target,
+                    gemm.getBeta().convertToDouble());
+    if (auto it = pendingBias.find(carriedFrom); carriedFrom &&
+                                                 it != pendingBias.end())
+      out = addBias(loc, out, it->second.first, global, target,
+                    it->second.second);
     locals[r] = {out, target, global};
   }
   return success();
+}
+
+Value Partitioner::addBias(Location loc, Value out, Value bias,
+                           RankedTensorType global, ShardingAttr target,
+                           double beta) {
+  // The bias broadcasts onto the result's trailing dims.
+  auto biasGlobal = cast<RankedTensorType>(bias.getType());
+  SmallVector<SmallVector<StringAttr>> dims;
+  int64_t offset = global.getRank() - biasGlobal.getRank();
+  for (int64_t d = 0; d < biasGlobal.getRank(); ++d)
+    dims.push_back(biasGlobal.getDimSize(d) == global.getDimSize(d + offset)
+                       ? target.getDimAxes(d + offset)
+                       : SmallVector<StringAttr>());
+  Value c = reshard(loc, locals[bias], ShardingAttr::get(ctx, dims));
+  if (beta != 1.0)
+    c = g::MulOp::create(b, loc, c,
+                         scalar(loc, global.getElementType(), beta));
+  return g::AddOp::create(b, loc, out, c);
+}
+
+// An exporter's row-parallel product often works on flattened tokens
+// ([B*S, H]) and is reshaped to [B, S, H] after. With sequence parallelism
+// the reshaped value is split along S, which a block of the flattened dim
+// cannot express: reducing before the reshape would all-reduce and then
+// slice. A reshape commutes with the sum, so the product stays a partial
+// sum, is reshaped, and its reduction becomes a reduce-scatter along S.
+bool Partitioner::keepsPartialForReshape(Value r, ShardingAttr computed,
+                                         ShardingAttr target) {
+  if (computed.getPartial().empty() || !r.hasOneUse() ||
+      withoutPartial(ctx, computed) != target)
+    return false;
+  auto reshape = dyn_cast<g::ReshapeOp>(*r.user_begin());
+  if (!reshape)
+    return false;
+  // Only when the reshape's result splits a dim over a partial axis.
+  ShardingAttr after = getShardingOrReplicated(reshape.getResult());
+  SmallVector<StringAttr> partial = computed.getPartialAxes();
+  for (int64_t d = 0; d < after.getRank(); ++d)
+    for (StringAttr a : after.getDimAxes(d))
+      if (llvm::is_contained(partial, a))
+        return true;
+  return false;
 }
 
 /// `paracc.shard_dims` for a sharding: per dim, the mesh axis indices.

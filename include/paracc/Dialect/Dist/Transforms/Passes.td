@@ -121,7 +121,11 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
     (`dist.local_shard`, no communication). A vocabulary-split embedding
     becomes a masked local lookup plus a partial sum; a row-parallel Gemm
     adds its bias once, after the reduction; means over a split dimension
-    are divided by the global count.
+    are divided by the global count. A partial sum whose only user is a
+    reshape to a value split over the partial axes (the exporters' Gemm on
+    flattened tokens, reshaped to `[B, S, H]` for a sequence-split residual
+    stream) stays partial through the reshape and is reduce-scattered after
+    it, since no block of the flattened dim is a sequence shard.
 
     The result has local types, the mesh in `paracc.mesh_axes` /
     `paracc.mesh_sizes` and, on arguments, results and weights, the global
