@@ -29,6 +29,25 @@ func.func @residual_only(%x: tensor<8x64xf32>, %h: tensor<8x32xf32>, %w: tensor<
   return %y : tensor<8x64xf32>
 }
 
+// The exporters' Gemm on flattened tokens: bias on [B*S, H], then a
+// reshape to [B, S, H] and the residual add. The residual is reshaped to
+// the product's shape instead, and the reshape follows the all-reduce.
+// CHECK-LABEL: func.func @flattened_tokens
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4x64xf32>, %[[H:.*]]: tensor<8x32xf32>, %[[W:.*]]: tensor<32x64xf32>, %[[B:.*]]: tensor<64xf32>)
+// CHECK-NEXT: %[[XR:.*]] = graph.reshape %[[X]] : tensor<2x4x64xf32> -> tensor<8x64xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.linear %[[H]], %[[W]], %[[B]] residual %[[XR]] {dist.addends_on_first = ["tp"]}
+// CHECK-NEXT: %[[S:.*]] = dist.all_reduce %[[P]] over ["tp"] : tensor<8x64xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.reshape %[[S]] : tensor<8x64xf32> -> tensor<2x4x64xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @flattened_tokens(%x: tensor<2x4x64xf32>, %h: tensor<8x32xf32>, %w: tensor<32x64xf32>, %b: tensor<64xf32>) -> tensor<2x4x64xf32> {
+  %p = graph.linear %h, %w : (tensor<8x32xf32>, tensor<32x64xf32>) -> tensor<8x64xf32>
+  %s = dist.all_reduce %p over ["tp"] : tensor<8x64xf32>
+  %t = graph.add %s, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %r = graph.reshape %t : tensor<8x64xf32> -> tensor<2x4x64xf32>
+  %y = graph.add %r, %x : (tensor<2x4x64xf32>, tensor<2x4x64xf32>) -> tensor<2x4x64xf32>
+  return %y : tensor<2x4x64xf32>
+}
+
 // The bias alone (the sum has another user than an add).
 // CHECK-LABEL: func.func @bias_only
 // CHECK-NEXT: %[[P:.*]] = graph.linear %{{.*}}, %{{.*}}, %{{.*}} {dist.addends_on_first = ["tp"]}

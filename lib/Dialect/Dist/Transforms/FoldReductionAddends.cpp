@@ -87,11 +87,19 @@ struct FoldReductionAddendsPass
       adds.push_back(biasAdd);
       cur = biasAdd.getResult();
     }
-    auto [residualAdd, r] = soleAdd(cur);
-    if (residualAdd && r.getType() == cur.getType()) {
+    // The exporters' Gemm on flattened tokens is reshaped back to
+    // [B, S, H] before the residual add: the residual is reshaped to the
+    // product's shape instead (free), and the reshape moves after the sum.
+    g::ReshapeOp reshape;
+    if (cur.hasOneUse())
+      reshape = dyn_cast<g::ReshapeOp>(*cur.user_begin());
+    Value afterReshape = reshape ? reshape.getResult() : cur;
+    auto [residualAdd, r] = soleAdd(afterReshape);
+    if (residualAdd && r.getType() == afterReshape.getType()) {
       residual = r;
       adds.push_back(residualAdd);
-      cur = residualAdd.getResult();
+    } else {
+      reshape = nullptr;
     }
     if (adds.empty())
       return;
@@ -100,6 +108,9 @@ struct FoldReductionAddendsPass
       if (v && !dom.properlyDominates(v, product))
         return;
     OpBuilder b2(product);
+    if (residual && reshape)
+      residual = g::ReshapeOp::create(b2, product->getLoc(),
+                                      reduce.getType(), residual);
     auto linear = g::LinearOp::create(b2, product->getLoc(), x, w, bias,
                                       residual, b2.getStringAttr("none"),
                                       b2.getBoolAttr(false));
@@ -107,7 +118,13 @@ struct FoldReductionAddendsPass
       linear->setAttr(a.getName(), a.getValue());
     linear->setAttr(kAddendsOnFirstAttrName, reduce.getAxes());
     reduce.getXMutable().assign(linear.getResult());
-    cur.replaceAllUsesWith(reduce.getResult());
+    if (reshape) {
+      // reduce -> reshape -> (what used the residual add).
+      reshape->setOperand(0, reduce.getResult());
+      adds.back()->getResult(0).replaceAllUsesWith(reshape.getResult());
+    } else {
+      adds.back()->getResult(0).replaceAllUsesWith(reduce.getResult());
+    }
     for (Operation *add : llvm::reverse(adds))
       add->erase();
     product->erase();
