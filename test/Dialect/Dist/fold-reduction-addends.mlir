@@ -48,6 +48,20 @@ func.func @flattened_tokens(%x: tensor<2x4x64xf32>, %h: tensor<8x32xf32>, %w: te
   return %y : tensor<2x4x64xf32>
 }
 
+// Micro-batch interleaving leaves a weight after the product: it moves up.
+// CHECK-LABEL: func.func @late_bias_weight
+// CHECK-NEXT: %[[B:.*]] = graph.weight "proj.bias" : tensor<64xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.linear %{{.*}}, %{{.*}}, %[[B]] residual %{{.*}} {dist.addends_on_first = ["tp"]}
+// CHECK-NEXT: dist.all_reduce %[[P]]
+func.func @late_bias_weight(%x: tensor<8x64xf32>, %h: tensor<8x32xf32>, %w: tensor<32x64xf32>) -> tensor<8x64xf32> {
+  %p = graph.matmul %h, %w : (tensor<8x32xf32>, tensor<32x64xf32>) -> tensor<8x64xf32>
+  %s = dist.all_reduce %p over ["tp"] : tensor<8x64xf32>
+  %b = graph.weight "proj.bias" : tensor<64xf32>
+  %t = graph.add %s, %b : (tensor<8x64xf32>, tensor<64xf32>) -> tensor<8x64xf32>
+  %y = graph.add %x, %t : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %y : tensor<8x64xf32>
+}
+
 // The bias alone (the sum has another user than an add).
 // CHECK-LABEL: func.func @bias_only
 // CHECK-NEXT: %[[P:.*]] = graph.linear %{{.*}}, %{{.*}}, %{{.*}} {dist.addends_on_first = ["tp"]}

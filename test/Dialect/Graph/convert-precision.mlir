@@ -199,3 +199,20 @@ func.func @returned_products(%x: tensor<2x8xf32>) -> (tensor<2x16xf32>, tensor<2
   %2 = graph.neg %1 : tensor<2x16xf32>
   return %0, %1, %2 : tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>
 }
+
+// -----
+
+// The micro-batches' logits: a concat of returned products becomes the
+// concat of their f32 results.
+// CHECK-LABEL: func.func @concat_of_products
+// CHECK: %[[A:.*]] = graph.linear %{{.*}}, %{{.*}} {f32_result = true} : (tensor<2x8x[[T:bf16|f16]]>, tensor<8x16x[[T]]>) -> tensor<2x16xf32>
+// CHECK: %[[B:.*]] = graph.linear %{{.*}}, %{{.*}} {f32_result = true} : (tensor<2x8x[[T]]>, tensor<8x16x[[T]]>) -> tensor<2x16xf32>
+// CHECK: %[[C:.*]] = graph.concat %[[A]], %[[B]] {axis = 0 : i64} : (tensor<2x16xf32>, tensor<2x16xf32>) -> tensor<4x16xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @concat_of_products(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>) -> tensor<4x16xf32> {
+  %w = graph.weight "head.weight" : tensor<8x16xf32>
+  %0 = graph.matmul %x, %w : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  %1 = graph.matmul %y, %w : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  %2 = graph.concat %0, %1 {axis = 0 : i64} : (tensor<2x16xf32>, tensor<2x16xf32>) -> tensor<4x16xf32>
+  return %2 : tensor<4x16xf32>
+}

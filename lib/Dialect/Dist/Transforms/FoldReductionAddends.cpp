@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "paracc/Dialect/Dist/IR/DistDialect.h"
 #include "paracc/Dialect/Graph/IR/GraphDialect.h"
 
@@ -103,10 +104,20 @@ struct FoldReductionAddendsPass
     }
     if (adds.empty())
       return;
-    // The addends must exist where the product is computed.
+    // The addends must exist where the product is computed. A weight or
+    // constant (an op without operands) defined later, as micro-batch
+    // interleaving leaves them, moves up to the product.
+    for (Value v : {bias, residual}) {
+      if (!v || dom.properlyDominates(v, product))
+        continue;
+      Operation *def = v.getDefiningOp();
+      if (!def || def->getNumOperands() != 0 || !isMemoryEffectFree(def) ||
+          def->getBlock() != product->getBlock())
+        return;
+    }
     for (Value v : {bias, residual})
       if (v && !dom.properlyDominates(v, product))
-        return;
+        v.getDefiningOp()->moveBefore(product);
     OpBuilder b2(product);
     if (residual && reshape)
       residual = g::ReshapeOp::create(b2, product->getLoc(),

@@ -15,32 +15,31 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
 
 namespace {
-/// For a matmul by a 2-D weight or a bare graph.linear whose only use is
-/// the return, the same product with an f32 result (replacing it), if
-/// `expected` is its f32 type.
-static Value f32Product(OpBuilder &b, Value v, Type expected) {
+/// The operands (x, w) of a matmul by a 2-D weight or a bare graph.linear
+/// whose only use is `v`'s consumer, if `v` is one; null otherwise.
+static std::pair<Value, Value> bareProduct(Value v) {
   Operation *op = v.getDefiningOp();
   if (!op || !v.hasOneUse())
-    return nullptr;
-  Value x, w;
+    return {};
   if (auto mm = dyn_cast<MatMulOp>(op)) {
     if (mm.getRhs().getType().getRank() != 2 ||
         mm.getLhs().getType().getRank() < 1)
-      return nullptr;
-    x = mm.getLhs();
-    w = mm.getRhs();
-  } else if (auto linear = dyn_cast<LinearOp>(op)) {
+      return {};
+    return {mm.getLhs(), mm.getRhs()};
+  }
+  if (auto linear = dyn_cast<LinearOp>(op)) {
     if (linear.getBias() || linear.getResidual() ||
         linear.getActivation() != "none" || linear.getF32Result())
-      return nullptr;
-    x = linear.getX();
-    w = linear.getW();
-  } else {
-    return nullptr;
+      return {};
+    return {linear.getX(), linear.getW()};
   }
-  auto t = cast<RankedTensorType>(v.getType());
-  if (t.clone(b.getF32Type()) != expected)
-    return nullptr;
+  return {};
+}
+
+/// Replaces the bare product `v` by the same product with an f32 result.
+static Value toF32Product(OpBuilder &b, Value v) {
+  auto [x, w] = bareProduct(v);
+  Operation *op = v.getDefiningOp();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(op);
   auto direct = LinearOp::create(b, op->getLoc(), x, w, Value(), Value(),
@@ -51,6 +50,31 @@ static Value f32Product(OpBuilder &b, Value v, Type expected) {
   op->getResult(0).replaceAllUsesWith(direct.getResult());
   op->erase();
   return direct.getResult();
+}
+
+/// For a bare product returned as it is, or a concat of such products (the
+/// micro-batches' logits), the same value computed with f32 results
+/// (replacing it), if `expected` is its f32 type; null otherwise.
+static Value f32Result(OpBuilder &b, Value v, Type expected) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.clone(b.getF32Type()) != expected)
+    return nullptr;
+  if (bareProduct(v).first)
+    return toF32Product(b, v);
+  auto concat = v.getDefiningOp<ConcatOp>();
+  if (!concat || !v.hasOneUse() ||
+      !llvm::all_of(concat.getInputs(),
+                    [](Value p) { return bareProduct(p).first != nullptr; }))
+    return nullptr;
+  SmallVector<Value> pieces;
+  for (Value piece : concat.getInputs())
+    pieces.push_back(toF32Product(b, piece));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(concat);
+  auto f32 = ConcatOp::create(b, concat.getLoc(), pieces, concat.getAxisAttr());
+  concat.getResult().replaceAllUsesWith(f32.getResult());
+  concat->erase();
+  return f32.getResult();
 }
 
 struct ConvertPrecisionPass
@@ -131,7 +155,7 @@ struct ConvertPrecisionPass
         continue;
       // A product returned alone yields f32 directly (no rounding, no cast
       // pass over a large result such as the logits).
-      if (Value direct = f32Product(b, operand.get(), expected)) {
+      if (Value direct = f32Result(b, operand.get(), expected)) {
         operand.set(direct);
         continue;
       }

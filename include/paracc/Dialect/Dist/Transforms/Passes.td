@@ -148,7 +148,7 @@ def FoldReductionAddendsPass
     `dist.addends_on_first = <the reduction's axes>`: the group's first
     member adds them in the product's epilogue, the others do not, and the
     all-reduce's sum is the same. The addends must be defined before the
-    product. A reshape between the bias add and the residual add (the
+    product (a weight or constant defined after it moves up). A reshape between the bias add and the residual add (the
     exporters' Gemm on flattened tokens) moves after the all-reduce, and the
     residual is reshaped to the product's shape. Runs in the lowering
     pipeline, before precision conversion.

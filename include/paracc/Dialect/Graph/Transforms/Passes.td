@@ -134,9 +134,10 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
     before returning. Kernels keep f32 accumulation (matmuls, norms,
     softmax, attention), so this is the usual "bf16 with f32 accumulation"
     policy. A product returned as it is (a matmul by a 2-D weight or a bare
-    `graph.linear`, such as the LM head's logits) becomes a `graph.linear`
-    with `f32_result`: its f32 accumulator leaves the program directly,
-    without a rounding to bf16 and a cast pass over the result.
+    `graph.linear`, such as the LM head's logits, or a concat of such
+    products, the micro-batches' logits) becomes a `graph.linear` with
+    `f32_result`: its f32 accumulator leaves the program directly, without a
+    rounding to bf16 and a cast pass over the result.
   }];
   let options = [
     Option<"type", "type", "std::string", "\"bf16\"",
