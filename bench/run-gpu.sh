@@ -15,6 +15,8 @@
 #   bench2    the same on two GPUs: dp2, tp2, tp2+SP vs DDP/DTensor
 #   overlap   tp2 with and without micro-batches, communication, SM margins
 #   profile   milliseconds per instruction kind and shape (--profile)
+#   check8    8-GPU plans against the CPU backend (bench/prepare-gpu8.sh)
+#   bench8    GPT-406M on 8 GPUs per mesh, with the predicted communication
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -183,6 +185,35 @@ stage_nccl() {
   grep -E "PARACC|error|failed" "$out/nccl-paracc.log" | tee -a "$summary"
   peer nccl-torch torchrun --nproc_per_node=2 "$dev/common/peers/nccl_bw.py"
   grep NCCL "$out/peer-nccl-torch.log" | tee -a "$summary"
+}
+
+# Eight GPUs (bench/prepare-gpu8.sh): every plan against the one-rank CPU
+# backend's outputs, then GPT-406M's step per mesh next to the explain
+# report's prediction.
+stage_check8() {
+  for pcx in "$dev"/eight/{gpt2,llama}_*.pcx; do
+    [ -f "$pcx" ] || { note "check8: nothing carried (.devrun/eight)"; return; }
+    local name m
+    name=$(basename "$pcx" .pcx)
+    m=${name%%_*}
+    "$runbin" "$pcx" --device gpu --test-data "$dev/eight/${m}_cpu" >"$out/check8-$name.log" 2>&1
+    note "check8 $name: exit $?; $(grep -E 'ran |max abs|error' "$out/check8-$name.log" | head -2 | tr '\n' ' ')"
+  done
+}
+
+stage_bench8() {
+  nvidia-smi topo -m >"$out/topo.txt" 2>&1
+  cat "$out/topo.txt" >>"$summary"
+  for pcx in "$dev"/eight/gpt406_*.pcx; do
+    [ -f "$pcx" ] || { note "bench8: nothing carried (.devrun/eight)"; return; }
+    local name
+    name=$(basename "$pcx" .pcx)
+    "$runbin" "$pcx" --device gpu --benchmark 20 --warmup 5 --rtol 1e9 --atol 1e9 \
+      >"$out/bench8-$name.log" 2>&1
+    note "bench8 $name: exit $?; $(grep -E 'benchmark:|error' "$out/bench8-$name.log" | tr '\n' ' ')"
+    note "  predicted: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["collectives"]; print(len(c), "collectives,", round(sum(x["sent_bytes_per_rank"] for x in c)/2**20, 1), "MiB sent per rank")' "$dev/eight/$name.json")"
+    grep -E "groups:" "$dev/eight/$name.explain.txt" >>"$summary"
+  done
 }
 
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpus.txt"
