@@ -25,89 +25,12 @@ constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
 static_assert(sizeof(kMnemonics) / sizeof(kMnemonics[0]) == kNumOpCodes,
               "one mnemonic per opcode");
 
-/// Ops whose result may be the very buffer of an operand of the same size:
-/// each result element depends only on the operand elements at its own
-/// position (or on broadcast operands that do not alias it).
-bool allowsExactInPlace(OpCode op) {
-  if (op <= OpCode::Where)
-    return true; // Unary, binary and Where come first in OpCodes.def.
-  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
-}
-
-Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
-                   size_t i) {
-  if (!t)
-    return args.fail(kind, " ", i, " is null");
-  if (!isSupportedDType(static_cast<int>(t->dtype())))
-    return args.fail(kind, " ", i, " has unsupported element type ",
-                     static_cast<int>(t->dtype()));
-  if (t->numElements() < 0 || shapeNumElements(t->shape()) != t->numElements())
-    return args.fail(kind, " ", i, " has an invalid shape ",
-                     shapeToString(t->shape()));
-  // The product of the non-zero dimensions, in bytes, must fit in int64 even
-  // when the tensor is empty, so that no partial product of dimensions a
-  // kernel forms (strides, block sizes) can overflow.
-  int64_t extent = static_cast<int64_t>(dtypeSize(t->dtype()));
-  for (int64_t d : t->shape()) {
-    if (d != 0 && __builtin_mul_overflow(extent, d, &extent))
-      return args.fail(kind, " ", i, " (", t->typeString(), ") is too large");
-  }
-  if (t->numElements() > 0 && !t->data())
-    return args.fail(kind, " ", i, " (", t->typeString(), ") has no buffer");
-  return Status::ok();
-}
-
 Status dispatch(const KernelArgs &args) {
-  switch (args.op) {
-  case OpCode::Neg:
-  case OpCode::Abs:
-  case OpCode::Sqrt:
-  case OpCode::Rsqrt:
-  case OpCode::Reciprocal:
-  case OpCode::Exp:
-  case OpCode::Log:
-  case OpCode::Tanh:
-  case OpCode::Erf:
-  case OpCode::Sigmoid:
-  case OpCode::Relu:
-  case OpCode::Gelu:
-  case OpCode::Silu:
-  case OpCode::Sin:
-  case OpCode::Cos:
-  case OpCode::Tan:
-  case OpCode::Asin:
-  case OpCode::Acos:
-  case OpCode::Atan:
-  case OpCode::Sinh:
-  case OpCode::Cosh:
-  case OpCode::Asinh:
-  case OpCode::Acosh:
-  case OpCode::Atanh:
-  case OpCode::Floor:
-  case OpCode::Ceil:
-  case OpCode::Round:
-  case OpCode::Sign:
-  case OpCode::Not:
-  case OpCode::IsNaN:
-  case OpCode::IsInf:
+  if (isUnaryElementwise(args.op))
     return runUnaryKernel(args);
-  case OpCode::Add:
-  case OpCode::Sub:
-  case OpCode::Mul:
-  case OpCode::Div:
-  case OpCode::Pow:
-  case OpCode::Max:
-  case OpCode::Min:
-  case OpCode::Mod:
-  case OpCode::And:
-  case OpCode::Or:
-  case OpCode::Xor:
-  case OpCode::Equal:
-  case OpCode::Less:
-  case OpCode::LessEqual:
-  case OpCode::Greater:
-  case OpCode::GreaterEqual:
+  if (isBinaryElementwise(args.op))
     return runBinaryKernel(args);
+  switch (args.op) {
   case OpCode::Where:
     return runWhereKernel(args);
   case OpCode::Cast:
@@ -170,6 +93,35 @@ Status dispatch(const KernelArgs &args) {
 }
 
 } // namespace
+
+bool allowsExactInPlace(OpCode op) {
+  if (op <= OpCode::Where)
+    return true; // Unary, binary and Where come first in OpCodes.def.
+  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
+}
+
+Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
+                   size_t i) {
+  if (!t)
+    return args.fail(kind, " ", i, " is null");
+  if (!isSupportedDType(static_cast<int>(t->dtype())))
+    return args.fail(kind, " ", i, " has unsupported element type ",
+                     static_cast<int>(t->dtype()));
+  if (t->numElements() < 0 || shapeNumElements(t->shape()) != t->numElements())
+    return args.fail(kind, " ", i, " has an invalid shape ",
+                     shapeToString(t->shape()));
+  // The product of the non-zero dimensions, in bytes, must fit in int64 even
+  // when the tensor is empty, so that no partial product of dimensions a
+  // kernel forms (strides, block sizes) can overflow.
+  int64_t extent = static_cast<int64_t>(dtypeSize(t->dtype()));
+  for (int64_t d : t->shape()) {
+    if (d != 0 && __builtin_mul_overflow(extent, d, &extent))
+      return args.fail(kind, " ", i, " (", t->typeString(), ") is too large");
+  }
+  if (t->numElements() > 0 && !t->data())
+    return args.fail(kind, " ", i, " (", t->typeString(), ") has no buffer");
+  return Status::ok();
+}
 
 const char *opCodeMnemonic(OpCode op) {
   const size_t i = static_cast<size_t>(op);

@@ -339,6 +339,33 @@ struct KernelArgs {
 };
 
 //===----------------------------------------------------------------------===//
+// Checks and opcode classes shared by the CPU and GPU dispatchers.
+//===----------------------------------------------------------------------===//
+
+/// Unary elementwise instructions: the first block of OpCodes.def.
+inline bool isUnaryElementwise(OpCode op) { return op <= OpCode::IsInf; }
+/// Binary elementwise instructions with broadcasting: the block after.
+inline bool isBinaryElementwise(OpCode op) {
+  return op >= OpCode::Add && op <= OpCode::GreaterEqual;
+}
+static_assert(static_cast<int>(OpCode::IsInf) + 1 ==
+                      static_cast<int>(OpCode::Add) &&
+                  static_cast<int>(OpCode::GreaterEqual) + 1 ==
+                      static_cast<int>(OpCode::Where),
+              "OpCodes.def: unary, then binary, then Where");
+
+/// Ops whose result may be the very buffer of an operand of the same size:
+/// each result element depends only on the operand elements at its own
+/// position (or on broadcast operands that do not alias it).
+bool allowsExactInPlace(OpCode op);
+
+/// Operand or result `i` (`kind`) is present, of a supported element type,
+/// consistently shaped, not too large to index, and has a buffer unless
+/// empty.
+Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
+                   size_t i);
+
+//===----------------------------------------------------------------------===//
 // Broadcasting and strided iteration.
 //===----------------------------------------------------------------------===//
 

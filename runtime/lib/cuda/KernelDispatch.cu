@@ -63,15 +63,6 @@ namespace {
 
 constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
 
-/// Ops whose result may be the very buffer of an operand of the same size
-/// (as in cpu/KernelDispatch.cpp): each result element depends only on the
-/// operand elements at its own position.
-bool allowsExactInPlace(OpCode op) {
-  if (op <= OpCode::Where)
-    return true; // Unary, binary and Where come first in OpCodes.def.
-  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
-}
-
 bool isLoss(OpCode op) {
   return op == OpCode::SoftmaxCrossEntropy || op == OpCode::NllLoss;
 }
@@ -83,75 +74,12 @@ bool isMovable(DType d) {
 
 bool isFloatGpu(DType d) { return gpuDTypeInSet(d, TypeSet::Float); }
 
-Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
-                   size_t i) {
-  if (!isSupportedDType(static_cast<int>(t->dtype())))
-    return args.fail(kind, " ", i, " has unsupported element type ",
-                     static_cast<int>(t->dtype()));
-  if (t->numElements() < 0 || shapeNumElements(t->shape()) != t->numElements())
-    return args.fail(kind, " ", i, " has an invalid shape ",
-                     shapeToString(t->shape()));
-  int64_t extent = static_cast<int64_t>(dtypeSize(t->dtype()));
-  for (int64_t d : t->shape()) {
-    if (d != 0 && __builtin_mul_overflow(extent, d, &extent))
-      return args.fail(kind, " ", i, " (", t->typeString(), ") is too large");
-  }
-  if (t->numElements() > 0 && !t->data())
-    return args.fail(kind, " ", i, " (", t->typeString(), ") has no buffer");
-  return Status::ok();
-}
-
 Status dispatch(const KernelArgs &args, cudaStream_t stream) {
-  switch (args.op) {
-  case OpCode::Neg:
-  case OpCode::Abs:
-  case OpCode::Sqrt:
-  case OpCode::Rsqrt:
-  case OpCode::Reciprocal:
-  case OpCode::Exp:
-  case OpCode::Log:
-  case OpCode::Tanh:
-  case OpCode::Erf:
-  case OpCode::Sigmoid:
-  case OpCode::Relu:
-  case OpCode::Gelu:
-  case OpCode::Silu:
-  case OpCode::Sin:
-  case OpCode::Cos:
-  case OpCode::Tan:
-  case OpCode::Asin:
-  case OpCode::Acos:
-  case OpCode::Atan:
-  case OpCode::Sinh:
-  case OpCode::Cosh:
-  case OpCode::Asinh:
-  case OpCode::Acosh:
-  case OpCode::Atanh:
-  case OpCode::Floor:
-  case OpCode::Ceil:
-  case OpCode::Round:
-  case OpCode::Sign:
-  case OpCode::Not:
-  case OpCode::IsNaN:
-  case OpCode::IsInf:
+  if (isUnaryElementwise(args.op))
     return launchUnary(args, stream);
-  case OpCode::Add:
-  case OpCode::Sub:
-  case OpCode::Mul:
-  case OpCode::Div:
-  case OpCode::Pow:
-  case OpCode::Max:
-  case OpCode::Min:
-  case OpCode::Mod:
-  case OpCode::And:
-  case OpCode::Or:
-  case OpCode::Xor:
-  case OpCode::Equal:
-  case OpCode::Less:
-  case OpCode::LessEqual:
-  case OpCode::Greater:
-  case OpCode::GreaterEqual:
+  if (isBinaryElementwise(args.op))
     return launchBinary(args, stream);
+  switch (args.op) {
   case OpCode::Where:
     return launchWhere(args, stream);
   case OpCode::Cast:
@@ -286,56 +214,11 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
     }
     return true;
   };
-  switch (op) {
-  case OpCode::Neg:
-  case OpCode::Abs:
-  case OpCode::Sqrt:
-  case OpCode::Rsqrt:
-  case OpCode::Reciprocal:
-  case OpCode::Exp:
-  case OpCode::Log:
-  case OpCode::Tanh:
-  case OpCode::Erf:
-  case OpCode::Sigmoid:
-  case OpCode::Relu:
-  case OpCode::Gelu:
-  case OpCode::Silu:
-  case OpCode::Sin:
-  case OpCode::Cos:
-  case OpCode::Tan:
-  case OpCode::Asin:
-  case OpCode::Acos:
-  case OpCode::Atan:
-  case OpCode::Sinh:
-  case OpCode::Cosh:
-  case OpCode::Asinh:
-  case OpCode::Acosh:
-  case OpCode::Atanh:
-  case OpCode::Floor:
-  case OpCode::Ceil:
-  case OpCode::Round:
-  case OpCode::Sign:
-  case OpCode::Not:
-  case OpCode::IsNaN:
-  case OpCode::IsInf:
+  if (isUnaryElementwise(op))
     return unaryHasKernel(op, at(0));
-  case OpCode::Add:
-  case OpCode::Sub:
-  case OpCode::Mul:
-  case OpCode::Div:
-  case OpCode::Pow:
-  case OpCode::Max:
-  case OpCode::Min:
-  case OpCode::Mod:
-  case OpCode::And:
-  case OpCode::Or:
-  case OpCode::Xor:
-  case OpCode::Equal:
-  case OpCode::Less:
-  case OpCode::LessEqual:
-  case OpCode::Greater:
-  case OpCode::GreaterEqual:
+  if (isBinaryElementwise(op))
     return (t.size() < 2 || at(1) == at(0)) && binaryHasKernel(op, at(0));
+  switch (op) {
   case OpCode::Where:
     return at(0) == DType::Bool && isMovable(at(1)) &&
            (t.size() < 3 || at(2) == at(1));
