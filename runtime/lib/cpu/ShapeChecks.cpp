@@ -1,0 +1,164 @@
+//===- ShapeChecks.cpp - Operand checks of the data-movement ops ----------===//
+
+#include "cpu/ShapeChecks.h"
+
+namespace paracc::rt {
+
+Status checkSameDType(const KernelArgs &args, const Tensor &x,
+                      const Tensor &y) {
+  if (x.dtype() != y.dtype())
+    return args.fail("result ", y.typeString(),
+                     " must have the element type of the operand ",
+                     x.typeString());
+  return Status::ok();
+}
+
+Status checkReshape(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
+  if (x.numElements() != y.numElements())
+    return args.fail("cannot reshape ", x.typeString(), " to ", y.typeString(),
+                     ": element counts differ");
+  return Status::ok();
+}
+
+Status checkTranspose(const KernelArgs &args, Shape &shape,
+                      std::vector<int64_t> &strides) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
+  const std::vector<int64_t> &perm = args.attrs.ints;
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(x.rank(), 0));
+  std::vector<bool> seen(x.rank(), false);
+  shape.assign(x.rank(), 0);
+  strides.assign(x.rank(), 0);
+  const std::vector<int64_t> inStrides = contiguousStrides(x.shape());
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    if (perm[i] < 0 || perm[i] >= x.rank() || seen[perm[i]])
+      return args.fail("attributes ", shapeToString(perm),
+                       " are not a permutation of rank ", x.rank());
+    seen[perm[i]] = true;
+    shape[i] = x.dim(perm[i]);
+    strides[i] = inStrides[perm[i]];
+  }
+  return args.checkShape(y, shape, "result");
+}
+
+Status checkSlice(const KernelArgs &args, int64_t &base,
+                  std::vector<int64_t> &strides) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
+  const int64_t rank = x.rank();
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2 * rank, 0));
+  if (y.rank() != rank)
+    return args.fail("result ", y.typeString(), " must have the rank of ",
+                     x.typeString());
+  const std::vector<int64_t> &ints = args.attrs.ints;
+  const std::vector<int64_t> inStrides = contiguousStrides(x.shape());
+  strides.assign(rank, 0);
+  base = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    const int64_t start = ints[d], step = ints[rank + d];
+    const int64_t count = y.dim(d), dim = x.dim(d);
+    if (step == 0)
+      return args.fail("step of dimension ", d, " is zero");
+    if (count == 0)
+      continue; // An empty result reads nothing; its start is not checked.
+    int64_t span, last;
+    if (start < 0 || start >= dim ||
+        __builtin_mul_overflow(count - 1, step, &span) ||
+        __builtin_add_overflow(start, span, &last) || last < 0 || last >= dim)
+      return args.fail("dimension ", d, ": ", count, " elements from start ",
+                       start, " with step ", step, " leave [0, ", dim, ")");
+    base += start * inStrides[d];
+    strides[d] = step * inStrides[d];
+  }
+  return Status::ok();
+}
+
+/// The pieces (`pieces`, named `kind`) match `whole` outside the axis and
+/// their sizes along it add up to whole's; `whole` is the result of a
+/// Concat (its size along the axis is then taken from the pieces) or the
+/// operand of a Split.
+static Status checkAxisPieces(const KernelArgs &args, const Tensor &whole,
+                              const std::vector<const Tensor *> &pieces,
+                              bool concat, AxisSplit &split) {
+  const Tensor &ref = concat ? *pieces[0] : whole;
+  const int64_t axis = split.axis;
+  Shape shape = ref.shape();
+  int64_t total = 0;
+  for (size_t i = 0; i < pieces.size(); ++i) {
+    const Tensor &t = *pieces[i];
+    bool ok = t.dtype() == ref.dtype() && t.rank() == ref.rank();
+    for (int64_t d = 0; ok && d < t.rank(); ++d)
+      ok = d == axis || t.dim(d) == ref.dim(d);
+    if (!ok)
+      return concat ? args.fail("operand ", i, " ", t.typeString(),
+                                " does not match operand 0 ",
+                                ref.typeString(), " outside axis ", axis)
+                    : args.fail("result ", i, " ", t.typeString(),
+                                " does not match the operand ",
+                                ref.typeString(), " outside axis ", axis);
+    if (__builtin_add_overflow(total, t.dim(axis), &total))
+      return args.fail(concat ? "concatenated size overflows"
+                              : "split sizes overflow");
+  }
+  if (concat) {
+    shape[axis] = total;
+    PARACC_RETURN_IF_ERROR(checkSameDType(args, ref, whole));
+    PARACC_RETURN_IF_ERROR(args.checkShape(whole, shape, "result"));
+  } else if (total != whole.dim(axis)) {
+    return args.fail("result sizes along axis ", axis, " add up to ", total,
+                     ", expected ", whole.dim(axis));
+  }
+  for (int64_t d = 0; d < axis; ++d)
+    split.outer *= shape[d];
+  for (int64_t d = axis + 1; d < int64_t(shape.size()); ++d)
+    split.inner *= shape[d];
+  return Status::ok();
+}
+
+Status checkConcat(const KernelArgs &args, AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, SIZE_MAX, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &first = *args.in[0];
+  if (first.rank() < 1)
+    return args.fail("operands must have rank >= 1, got ", first.typeString());
+  split = AxisSplit();
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], first.rank(), split.axis));
+  return checkAxisPieces(args, *args.out[0], args.in, true, split);
+}
+
+Status checkSplit(const KernelArgs &args, AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1, SIZE_MAX));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &x = *args.in[0];
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  split = AxisSplit();
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), split.axis));
+  std::vector<const Tensor *> pieces(args.out.begin(), args.out.end());
+  return checkAxisPieces(args, x, pieces, false, split);
+}
+
+Status checkExpand(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
+  if (!broadcastsTo(x.shape(), y.shape()))
+    return args.fail("operand ", x.typeString(), " does not broadcast to ",
+                     y.typeString());
+  return Status::ok();
+}
+
+} // namespace paracc::rt
