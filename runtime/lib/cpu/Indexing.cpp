@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/ShapeChecks.h"
 
 #include <cstring>
 
@@ -35,24 +35,12 @@ inline Status normalizeIndex(const KernelArgs &args, int64_t v, int64_t dim,
 } // namespace
 
 Status runGatherKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  AxisSplit split;
+  PARACC_RETURN_IF_ERROR(checkGather(args, split));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
-  if (data.rank() < 1)
-    return args.fail("data must have rank >= 1, got ", data.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
-  Shape shape(data.shape().begin(), data.shape().begin() + axis);
-  shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
-  shape.insert(shape.end(), data.shape().begin() + axis + 1,
-               data.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
-
+  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
   const int64_t axisDim = data.dim(axis);
   const int64_t nIdx = indices.numElements();
   std::vector<int64_t> idx(static_cast<size_t>(nIdx));
@@ -61,11 +49,6 @@ Status runGatherKernel(const KernelArgs &args) {
         normalizeIndex(args, readIndex(indices, i), axisDim, idx[i]));
   if (y.numElements() == 0)
     return Status::ok();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= data.dim(d);
-  for (int64_t d = axis + 1; d < data.rank(); ++d)
-    inner *= data.dim(d);
   const size_t es = dtypeSize(data.dtype());
   const size_t block = static_cast<size_t>(inner) * es;
   const char *src = static_cast<const char *>(data.data());
@@ -115,59 +98,23 @@ Status gatherElementsTyped(const KernelArgs &args, const Tensor &data,
 } // namespace
 
 Status runGatherElementsKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(checkGatherElements(args, axis));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
-  if (data.rank() < 1)
-    return args.fail("data must have rank >= 1, got ", data.typeString());
-  if (indices.rank() != data.rank())
-    return args.fail("indices ", indices.typeString(),
-                     " must have the rank of data ", data.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
-  for (int64_t d = 0; d < data.rank(); ++d) {
-    if (d != axis && indices.dim(d) > data.dim(d))
-      return args.fail("indices ", indices.typeString(), " exceed data ",
-                       data.typeString(), " in dimension ", d);
-  }
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, indices.shape(), "result"));
   return visitElemSize(dtypeSize(data.dtype()), [&](auto e) -> Status {
     return gatherElementsTyped<decltype(e)>(args, data, indices, y, axis);
   });
 }
 
 Status runGatherNDKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  int64_t b, k;
+  PARACC_RETURN_IF_ERROR(checkGatherND(args, b, k));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
   const int64_t r = data.rank(), q = indices.rank();
-  if (r < 1 || q < 1)
-    return args.fail("data and indices must have rank >= 1, got ",
-                     data.typeString(), " and ", indices.typeString());
-  PARACC_RETURN_IF_ERROR(
-      args.checkIntAttr(0, 0, std::min(q, r) - 1, "batch_dims"));
-  const int64_t b = args.attrs.ints[0];
-  const int64_t k = indices.dim(q - 1);
-  if (k < 1 || k > r - b)
-    return args.fail("the last dimension of indices (", k, ") must be in [1, ",
-                     r - b, "]");
-  for (int64_t d = 0; d < b; ++d) {
-    if (indices.dim(d) != data.dim(d))
-      return args.fail("batch dimension ", d, " differs: indices ",
-                       indices.typeString(), ", data ", data.typeString());
-  }
-  Shape shape(indices.shape().begin(), indices.shape().end() - 1);
-  shape.insert(shape.end(), data.shape().begin() + b + k, data.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
 
   int64_t batches = 1, perBatch = 1, slice = 1;
   for (int64_t d = 0; d < b; ++d)

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/KernelUtil.h"
+#include "cpu/ShapeChecks.h"
 
 #include <cmath>
 #include <cstring>
@@ -144,15 +145,9 @@ Status runCumSumKernel(const KernelArgs &args) {
 }
 
 Status runTriluKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "upper"));
+  PARACC_RETURN_IF_ERROR(checkTrilu(args));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 2)
-    return args.fail("operand must have rank >= 2, got ", x.typeString());
   if (x.numElements() == 0)
     return Status::ok();
   const bool upper = args.attrs.ints[0] != 0;

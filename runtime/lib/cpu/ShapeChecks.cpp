@@ -2,6 +2,8 @@
 
 #include "cpu/ShapeChecks.h"
 
+#include <algorithm>
+
 namespace paracc::rt {
 
 Status checkSameDType(const KernelArgs &args, const Tensor &x,
@@ -158,6 +160,97 @@ Status checkExpand(const KernelArgs &args) {
   if (!broadcastsTo(x.shape(), y.shape()))
     return args.fail("operand ", x.typeString(), " does not broadcast to ",
                      y.typeString());
+  return Status::ok();
+}
+
+Status checkTrilu(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "upper"));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 2)
+    return args.fail("operand must have rank >= 2, got ", x.typeString());
+  return Status::ok();
+}
+
+/// Gathers: two operands (data, i32/i64 indices), one result of data's type.
+static Status checkGatherOperands(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  PARACC_RETURN_IF_ERROR(
+      args.checkDType(*args.in[1], TypeSet::Index, "indices"));
+  return args.checkDTypeIs(*args.out[0], args.in[0]->dtype(), "result");
+}
+
+Status checkGather(const KernelArgs &args, AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(checkGatherOperands(args));
+  const Tensor &data = *args.in[0];
+  const Tensor &indices = *args.in[1];
+  if (data.rank() < 1)
+    return args.fail("data must have rank >= 1, got ", data.typeString());
+  split = AxisSplit();
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], data.rank(), split.axis));
+  Shape shape(data.shape().begin(), data.shape().begin() + split.axis);
+  shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
+  shape.insert(shape.end(), data.shape().begin() + split.axis + 1,
+               data.shape().end());
+  PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[0], shape, "result"));
+  for (int64_t d = 0; d < split.axis; ++d)
+    split.outer *= data.dim(d);
+  for (int64_t d = split.axis + 1; d < data.rank(); ++d)
+    split.inner *= data.dim(d);
+  return Status::ok();
+}
+
+Status checkGatherElements(const KernelArgs &args, int64_t &axis) {
+  PARACC_RETURN_IF_ERROR(checkGatherOperands(args));
+  const Tensor &data = *args.in[0];
+  const Tensor &indices = *args.in[1];
+  if (data.rank() < 1)
+    return args.fail("data must have rank >= 1, got ", data.typeString());
+  if (indices.rank() != data.rank())
+    return args.fail("indices ", indices.typeString(),
+                     " must have the rank of data ", data.typeString());
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
+  for (int64_t d = 0; d < data.rank(); ++d) {
+    if (d != axis && indices.dim(d) > data.dim(d))
+      return args.fail("indices ", indices.typeString(), " exceed data ",
+                       data.typeString(), " in dimension ", d);
+  }
+  return args.checkShape(*args.out[0], indices.shape(), "result");
+}
+
+Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
+                     int64_t &tupleLength) {
+  PARACC_RETURN_IF_ERROR(checkGatherOperands(args));
+  const Tensor &data = *args.in[0];
+  const Tensor &indices = *args.in[1];
+  const int64_t r = data.rank(), q = indices.rank();
+  if (r < 1 || q < 1)
+    return args.fail("data and indices must have rank >= 1, got ",
+                     data.typeString(), " and ", indices.typeString());
+  PARACC_RETURN_IF_ERROR(
+      args.checkIntAttr(0, 0, std::min(q, r) - 1, "batch_dims"));
+  const int64_t b = args.attrs.ints[0];
+  const int64_t k = indices.dim(q - 1);
+  if (k < 1 || k > r - b)
+    return args.fail("the last dimension of indices (", k, ") must be in [1, ",
+                     r - b, "]");
+  for (int64_t d = 0; d < b; ++d) {
+    if (indices.dim(d) != data.dim(d))
+      return args.fail("batch dimension ", d, " differs: indices ",
+                       indices.typeString(), ", data ", data.typeString());
+  }
+  Shape shape(indices.shape().begin(), indices.shape().end() - 1);
+  shape.insert(shape.end(), data.shape().begin() + b + k, data.shape().end());
+  PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[0], shape, "result"));
+  batchDims = b;
+  tupleLength = k;
   return Status::ok();
 }
 

@@ -1,9 +1,10 @@
 //===- ShapeChecks.h - Operand checks of the data-movement ops -*- C++ -*-===//
 //
 // The checks (and the strided views they imply) of Reshape, Transpose,
-// Slice, Concat, Split and Expand, shared by the CPU kernels (ShapeOps.cpp)
-// and the GPU kernels (cuda/DataMovement.cu) so that both reject the same
-// instructions with the same messages.
+// Slice, Concat, Split, Expand, Trilu and the gathers, shared by the CPU
+// kernels (ShapeOps.cpp, Indexing.cpp, Misc.cpp) and the GPU kernels
+// (cuda/DataMovement.cu) so that both reject the same instructions with the
+// same messages.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +43,20 @@ Status checkSplit(const KernelArgs &args, AxisSplit &split);
 
 /// Expand: the operand broadcasts to the result.
 Status checkExpand(const KernelArgs &args);
+
+/// Trilu: ints [upper, k], a result like the operand, rank >= 2.
+Status checkTrilu(const KernelArgs &args);
+
+/// Gather along ints[0]: data viewed as [outer, axis, inner]. The indices'
+/// values are the kernels' to check.
+Status checkGather(const KernelArgs &args, AxisSplit &split);
+
+/// GatherElements along ints[0] (returned).
+Status checkGatherElements(const KernelArgs &args, int64_t &axis);
+
+/// GatherND with ints[0] batch dims: index tuples of `tupleLength`.
+Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
+                     int64_t &tupleLength);
 
 } // namespace paracc::rt
 

@@ -471,32 +471,16 @@ template <typename F> Status visitIndexType(DType d, F &&f) {
 } // namespace
 
 Status launchGather(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  AxisSplit split;
+  PARACC_RETURN_IF_ERROR(checkGather(args, split));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
-  if (data.rank() < 1)
-    return args.fail("data must have rank >= 1, got ", data.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
-  Shape shape(data.shape().begin(), data.shape().begin() + axis);
-  shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
-  shape.insert(shape.end(), data.shape().begin() + axis + 1,
-               data.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   if (y.numElements() == 0)
     return Status::ok();
+  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
   const int64_t axisDim = data.dim(axis);
   const int64_t nIdx = indices.numElements();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= data.dim(d);
-  for (int64_t d = axis + 1; d < data.rank(); ++d)
-    inner *= data.dim(d);
   const size_t rowBytes = size_t(inner) * dtypeSize(data.dtype());
   const size_t w = widthFor(rowBytes, data.data(), y.data());
   const int64_t innerW = int64_t(rowBytes / w);
@@ -523,27 +507,11 @@ Status launchGather(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchGatherElements(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(checkGatherElements(args, axis));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
-  if (data.rank() < 1)
-    return args.fail("data must have rank >= 1, got ", data.typeString());
-  if (indices.rank() != data.rank())
-    return args.fail("indices ", indices.typeString(),
-                     " must have the rank of data ", data.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
-  for (int64_t d = 0; d < data.rank(); ++d) {
-    if (d != axis && indices.dim(d) > data.dim(d))
-      return args.fail("indices ", indices.typeString(), " exceed data ",
-                       data.typeString(), " in dimension ", d);
-  }
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, indices.shape(), "result"));
   const int64_t total = indices.numElements();
   if (total == 0)
     return Status::ok();
@@ -578,32 +546,12 @@ Status launchGatherElements(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchGatherND(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  int64_t b, k;
+  PARACC_RETURN_IF_ERROR(checkGatherND(args, b, k));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, data.dtype(), "result"));
   const int64_t r = data.rank(), q = indices.rank();
-  if (r < 1 || q < 1)
-    return args.fail("data and indices must have rank >= 1, got ",
-                     data.typeString(), " and ", indices.typeString());
-  PARACC_RETURN_IF_ERROR(
-      args.checkIntAttr(0, 0, std::min(q, r) - 1, "batch_dims"));
-  const int64_t b = args.attrs.ints[0];
-  const int64_t k = indices.dim(q - 1);
-  if (k < 1 || k > r - b)
-    return args.fail("the last dimension of indices (", k, ") must be in [1, ",
-                     r - b, "]");
-  for (int64_t d = 0; d < b; ++d) {
-    if (indices.dim(d) != data.dim(d))
-      return args.fail("batch dimension ", d, " differs: indices ",
-                       indices.typeString(), ", data ", data.typeString());
-  }
-  Shape shape(indices.shape().begin(), indices.shape().end() - 1);
-  shape.insert(shape.end(), data.shape().begin() + b + k, data.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   if (k > kMaxDims)
     return args.fail("index tuples longer than ", kMaxDims,
                      " have no GPU kernel");
@@ -665,15 +613,9 @@ __global__ void __launch_bounds__(kBlock)
 } // namespace
 
 Status launchTrilu(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "upper"));
+  PARACC_RETURN_IF_ERROR(checkTrilu(args));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 2)
-    return args.fail("operand must have rank >= 2, got ", x.typeString());
   const int64_t total = x.numElements();
   if (total == 0)
     return Status::ok();
