@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/KernelUtil.h"
-#include "cpu/ShapeChecks.h"
+#include "cpu/ReductionChecks.h"
 
 #include <cmath>
 #include <cstring>
@@ -91,29 +91,15 @@ Status runRangeKernel(const KernelArgs &args) {
 }
 
 Status runCumSumKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  AxisSplit split;
+  PARACC_RETURN_IF_ERROR(checkCumSum(args, checkCpuDType, split));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Numeric, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 1)
-    return args.fail("operand must have rank >= 1, got ", x.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "exclusive"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "reverse"));
+  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
   const bool exclusive = args.attrs.ints[1] != 0;
   const bool reverse = args.attrs.ints[2] != 0;
   if (x.numElements() == 0)
     return Status::ok();
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= x.dim(d);
-  for (int64_t d = axis + 1; d < x.rank(); ++d)
-    inner *= x.dim(d);
   const int64_t c = x.dim(axis);
   return visitDTypeIn<TypeSet::Numeric>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;

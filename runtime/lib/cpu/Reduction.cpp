@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/ReductionChecks.h"
 
 #include <cmath>
 #include <cstring>
@@ -148,35 +148,11 @@ Status reduceDispatch(const KernelArgs &args, const Tensor &x, Tensor &y,
 } // namespace
 
 Status runReduceKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  std::vector<bool> reduced;
+  PARACC_RETURN_IF_ERROR(checkReduce(args, reduced));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
   const std::vector<int64_t> &ints = args.attrs.ints;
-  if (ints.empty() || !args.attrs.floats.empty())
-    return args.fail("expected integer attributes [keepdims, axes...] and "
-                     "no floating attributes, got ",
-                     ints.size(), " and ", args.attrs.floats.size());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "keepdims"));
-  const bool keepDims = ints[0] != 0;
-  std::vector<bool> reduced(x.rank(), false);
-  for (size_t i = 1; i < ints.size(); ++i) {
-    if (ints[i] < 0 || ints[i] >= x.rank())
-      return args.fail("axis ", ints[i], " is out of range for rank ",
-                       x.rank());
-    if (i > 1 && ints[i] <= ints[i - 1])
-      return args.fail("axes must be sorted and unique, got ",
-                       shapeToString(Shape(ints.begin() + 1, ints.end())));
-    reduced[ints[i]] = true;
-  }
-  Shape shape;
-  for (int64_t d = 0; d < x.rank(); ++d) {
-    if (!reduced[d])
-      shape.push_back(x.dim(d));
-    else if (keepDims)
-      shape.push_back(1);
-  }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   if (ints.size() == 1) {
     // No axes: the identity (after the element type check).
     PARACC_RETURN_IF_ERROR(args.checkDType(x,
@@ -246,35 +222,16 @@ void argReduceTyped(const Tensor &x, Tensor &y, int64_t outer, int64_t c,
 } // namespace
 
 Status runArgReduceKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  AxisSplit split;
+  PARACC_RETURN_IF_ERROR(checkArgReduce(args, checkCpuDType, split));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::All, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, DType::I64, "result"));
-  if (x.rank() < 1)
-    return args.fail("operand must have rank >= 1, got ", x.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "keepdims"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "select_last_index"));
-  Shape shape = x.shape();
-  if (args.attrs.ints[1])
-    shape[axis] = 1;
-  else
-    shape.erase(shape.begin() + axis);
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
   if (y.numElements() == 0)
     return Status::ok();
   const int64_t c = x.dim(axis);
   if (c == 0)
     return args.fail("cannot reduce an empty dimension");
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= x.dim(d);
-  for (int64_t d = axis + 1; d < x.rank(); ++d)
-    inner *= x.dim(d);
   const bool isMax = args.op == OpCode::ArgMax;
   const bool selectLast = args.attrs.ints[2] != 0;
   return visitDTypeIn<TypeSet::All>(x.dtype(), [&](auto tag) -> Status {

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cpu/ReductionChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>
@@ -344,37 +345,16 @@ Status launchRows(const KernelArgs &args, const RowArgs<D> &p, bool vec,
 } // namespace
 
 Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
+  int64_t d;
+  PARACC_RETURN_IF_ERROR(checkNorm(args, checkGpuDType, d));
   const bool isLayerNorm = args.op == OpCode::LayerNorm;
-  PARACC_RETURN_IF_ERROR(isLayerNorm ? args.checkArity(2, 3, 1)
-                                     : args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
   const Tensor &x = *args.in[0];
   const Tensor &scale = *args.in[1];
   const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
-  if (bias)
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*bias, x.dtype(), "bias"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 1)
-    return args.fail("operand must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
   const double eps = args.attrs.floats[0];
-  if (!(eps >= 0.0) || std::isinf(eps))
-    return args.fail("epsilon must be finite and non-negative, got ", eps);
   const int64_t axis = args.attrs.ints[0];
   const Shape normShape(x.shape().begin() + axis, x.shape().end());
-  if (!broadcastsTo(scale.shape(), normShape))
-    return args.fail("scale ", scale.typeString(),
-                     " does not broadcast to the normalized shape ",
-                     shapeToString(normShape));
-  if (bias && !broadcastsTo(bias->shape(), normShape))
-    return args.fail("bias ", bias->typeString(),
-                     " does not broadcast to the normalized shape ",
-                     shapeToString(normShape));
-  const int64_t d = shapeNumElements(normShape);
   if (d == 0 || x.numElements() == 0)
     return Status::ok();
 
@@ -429,24 +409,13 @@ Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
 
 Status launchSoftmax(const KernelArgs &args, cudaStream_t stream) {
   const bool isLog = args.op == OpCode::LogSoftmax;
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  AxisSplit split;
+  PARACC_RETURN_IF_ERROR(checkSoftmax(args, checkGpuDType, split));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 1)
-    return args.fail("operand must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
   if (x.numElements() == 0)
     return Status::ok();
-  const int64_t axis = args.attrs.ints[0];
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < axis; ++i)
-    outer *= x.dim(i);
-  for (int64_t i = axis + 1; i < x.rank(); ++i)
-    inner *= x.dim(i);
+  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
   const int64_t c = x.dim(axis);
 
   return visitGpuDType<TypeSet::Float>(

@@ -1,0 +1,153 @@
+//===- ReductionChecks.cpp - Operand checks of the reducing ops -----------===//
+
+#include "cpu/ReductionChecks.h"
+
+#include <cmath>
+
+namespace paracc::rt {
+
+Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
+                     const char *what) {
+  return args.checkDType(t, set, what);
+}
+
+/// The operand's dims around `axis` in `split`.
+static void splitAround(const Tensor &x, int64_t axis, AxisSplit &split) {
+  split.axis = axis;
+  split.outer = split.inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    split.outer *= x.dim(d);
+  for (int64_t d = axis + 1; d < x.rank(); ++d)
+    split.inner *= x.dim(d);
+}
+
+Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  const std::vector<int64_t> &ints = args.attrs.ints;
+  if (ints.empty() || !args.attrs.floats.empty())
+    return args.fail("expected integer attributes [keepdims, axes...] and "
+                     "no floating attributes, got ",
+                     ints.size(), " and ", args.attrs.floats.size());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "keepdims"));
+  const bool keepDims = ints[0] != 0;
+  reduced.assign(x.rank(), false);
+  for (size_t i = 1; i < ints.size(); ++i) {
+    if (ints[i] < 0 || ints[i] >= x.rank())
+      return args.fail("axis ", ints[i], " is out of range for rank ",
+                       x.rank());
+    if (i > 1 && ints[i] <= ints[i - 1])
+      return args.fail("axes must be sorted and unique, got ",
+                       shapeToString(Shape(ints.begin() + 1, ints.end())));
+    reduced[ints[i]] = true;
+  }
+  Shape shape;
+  for (int64_t d = 0; d < x.rank(); ++d) {
+    if (!reduced[d])
+      shape.push_back(x.dim(d));
+    else if (keepDims)
+      shape.push_back(1);
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  return args.checkShape(y, shape, "result");
+}
+
+Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
+                      AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::All, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, DType::I64, "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "keepdims"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "select_last_index"));
+  Shape shape = x.shape();
+  if (args.attrs.ints[1])
+    shape[axis] = 1;
+  else
+    shape.erase(shape.begin() + axis);
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  splitAround(x, axis, split);
+  return Status::ok();
+}
+
+Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
+                   AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Numeric, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "exclusive"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "reverse"));
+  splitAround(x, axis, split);
+  return Status::ok();
+}
+
+Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
+                 int64_t &normalized) {
+  const bool isLayerNorm = args.op == OpCode::LayerNorm;
+  PARACC_RETURN_IF_ERROR(isLayerNorm ? args.checkArity(2, 3, 1)
+                                     : args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  const Tensor &x = *args.in[0];
+  const Tensor &scale = *args.in[1];
+  const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
+  if (bias)
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*bias, x.dtype(), "bias"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
+  const double eps = args.attrs.floats[0];
+  if (!(eps >= 0.0) || std::isinf(eps))
+    return args.fail("epsilon must be finite and non-negative, got ", eps);
+  const int64_t axis = args.attrs.ints[0];
+  const Shape normShape(x.shape().begin() + axis, x.shape().end());
+  if (!broadcastsTo(scale.shape(), normShape))
+    return args.fail("scale ", scale.typeString(),
+                     " does not broadcast to the normalized shape ",
+                     shapeToString(normShape));
+  if (bias && !broadcastsTo(bias->shape(), normShape))
+    return args.fail("bias ", bias->typeString(),
+                     " does not broadcast to the normalized shape ",
+                     shapeToString(normShape));
+  normalized = shapeNumElements(normShape);
+  return Status::ok();
+}
+
+Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
+                    AxisSplit &split) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &x = *args.in[0];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
+  splitAround(x, args.attrs.ints[0], split);
+  return Status::ok();
+}
+
+} // namespace paracc::rt

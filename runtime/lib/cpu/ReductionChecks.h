@@ -1,0 +1,52 @@
+//===- ReductionChecks.h - Operand checks of the reducing ops --*- C++ -*-===//
+//
+// The checks of the ops that reduce or scan along axes (Reduce*, ArgMax/
+// ArgMin, CumSum, LayerNorm/RmsNorm, Softmax/LogSoftmax), shared by the CPU
+// kernels and the GPU kernels so that both reject the same instructions
+// with the same messages. The operand's element-type check is a parameter:
+// the GPU kernels also reject types they have no kernel for, at the same
+// point of the sequence.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
+#define PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
+
+#include "cpu/ShapeChecks.h"
+
+namespace paracc::rt {
+
+/// How a kernel checks its operand's element type ("operand" in `set`).
+using OperandTypeCheck = Status (*)(const KernelArgs &args, const Tensor &t,
+                                    TypeSet set, const char *what);
+/// The CPU's: KernelArgs::checkDType.
+Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
+                     const char *what);
+
+/// Reduce* with ints [keepdims, axes...]: which operand dims are reduced.
+/// (The operand's type is checked by the kernel, per op.)
+Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced);
+
+/// ArgMax/ArgMin with ints [axis, keepdims, select_last_index]: the operand
+/// viewed as [outer, axis, inner].
+Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
+                      AxisSplit &split);
+
+/// CumSum with ints [axis, exclusive, reverse]: the operand viewed as
+/// [outer, axis, inner].
+Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
+                   AxisSplit &split);
+
+/// LayerNorm (x, scale[, bias]) / RmsNorm (x, scale) with ints [axis] and
+/// floats [epsilon]: the number of elements each row normalizes.
+Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
+                 int64_t &normalized);
+
+/// Softmax/LogSoftmax along ints[0]: the operand viewed as [outer, axis,
+/// inner].
+Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
+                    AxisSplit &split);
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
