@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/ElementwiseChecks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -205,12 +205,9 @@ void unaryLoop(const Tensor &x, Tensor &y, const Op &op) {
 /// has the operand's type, or bool for predicates.
 template <TypeSet Set, bool Predicate = false, typename Op>
 Status runUnary(const KernelArgs &args, const Op &op) {
+  PARACC_RETURN_IF_ERROR(checkUnary(args, checkCpuDType, Set, Predicate));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, Set, "operand"));
-  PARACC_RETURN_IF_ERROR(
-      args.checkDTypeIs(y, Predicate ? DType::Bool : x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   return visitDTypeIn<Set>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     if constexpr (Predicate)
@@ -417,20 +414,10 @@ void binaryLoop(const Tensor &a, const Tensor &b, Tensor &y, const Op &op) {
 /// result has the operands' type, or bool for comparisons.
 template <TypeSet Set, bool Compare = false, typename Op>
 Status runBinary(const KernelArgs &args, const Op &op) {
+  PARACC_RETURN_IF_ERROR(checkBinary(args, checkCpuDType, Set, Compare));
   const Tensor &a = *args.in[0];
   const Tensor &b = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(a, Set, "operand 0"));
-  if (b.dtype() != a.dtype())
-    return args.fail("operands must have the same element type, got ",
-                     a.typeString(), " and ", b.typeString());
-  PARACC_RETURN_IF_ERROR(
-      args.checkDTypeIs(y, Compare ? DType::Bool : a.dtype(), "result"));
-  Shape shape;
-  if (!broadcastShapes(a.shape(), b.shape(), shape))
-    return args.fail("operand shapes ", shapeToString(a.shape()), " and ",
-                     shapeToString(b.shape()), " do not broadcast");
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   return visitDTypeIn<Set>(a.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     if constexpr (Compare) {
@@ -625,24 +612,11 @@ void whereLoop(const Tensor &c, const Tensor &a, const Tensor &b, Tensor &y) {
 } // namespace
 
 Status runWhereKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  PARACC_RETURN_IF_ERROR(checkWhere(args));
   const Tensor &c = *args.in[0];
   const Tensor &a = *args.in[1];
   const Tensor &b = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(c, DType::Bool, "condition"));
-  if (a.dtype() != b.dtype())
-    return args.fail("value operands must have the same element type, got ",
-                     a.typeString(), " and ", b.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, a.dtype(), "result"));
-  Shape ab, shape;
-  if (!broadcastShapes(a.shape(), b.shape(), ab) ||
-      !broadcastShapes(c.shape(), ab, shape))
-    return args.fail("operand shapes ", shapeToString(c.shape()), ", ",
-                     shapeToString(a.shape()), " and ",
-                     shapeToString(b.shape()), " do not broadcast");
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   return visitElemSize(dtypeSize(a.dtype()), [&](auto e) -> Status {
     whereLoop<decltype(e)>(c, a, b, y);
     if (y.dtype() == DType::Bool) { // Keep bools canonical (0 or 1).
@@ -683,17 +657,11 @@ Status runCastKernel(const KernelArgs &args) {
 //===----------------------------------------------------------------------===//
 
 Status runClipKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 2));
+  PARACC_RETURN_IF_ERROR(checkClip(args, checkCpuDType));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Numeric, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   const double minV = args.attrs.floats[0];
   const double maxV = args.attrs.floats[1];
-  if (std::isnan(minV) || std::isnan(maxV))
-    return args.fail("bounds must not be NaN");
   return visitDTypeIn<TypeSet::Numeric>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     using C = ComputeT<D>;

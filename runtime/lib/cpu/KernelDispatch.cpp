@@ -94,6 +94,11 @@ Status dispatch(const KernelArgs &args) {
 
 } // namespace
 
+Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
+                     const char *what) {
+  return args.checkDType(t, set, what);
+}
+
 bool allowsExactInPlace(OpCode op) {
   if (op <= OpCode::Where)
     return true; // Unary, binary and Where come first in OpCodes.def.

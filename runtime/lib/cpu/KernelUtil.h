@@ -359,6 +359,15 @@ static_assert(static_cast<int>(OpCode::IsInf) + 1 ==
 /// position (or on broadcast operands that do not alias it).
 bool allowsExactInPlace(OpCode op);
 
+/// How a kernel checks an operand's element type (`what` in `set`): the
+/// shared checks take it as a parameter, the GPU kernels pass one that also
+/// rejects types they have no kernel for.
+using OperandTypeCheck = Status (*)(const KernelArgs &args, const Tensor &t,
+                                    TypeSet set, const char *what);
+/// The CPU's: KernelArgs::checkDType.
+Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
+                     const char *what);
+
 /// Operand or result `i` (`kind`) is present, of a supported element type,
 /// consistently shaped, not too large to index, and has a buffer unless
 /// empty.

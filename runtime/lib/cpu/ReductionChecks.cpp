@@ -6,11 +6,6 @@
 
 namespace paracc::rt {
 
-Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
-                     const char *what) {
-  return args.checkDType(t, set, what);
-}
-
 /// The operand's dims around `axis` in `split`.
 static void splitAround(const Tensor &x, int64_t axis, AxisSplit &split) {
   split.axis = axis;

@@ -16,13 +16,6 @@
 
 namespace paracc::rt {
 
-/// How a kernel checks its operand's element type ("operand" in `set`).
-using OperandTypeCheck = Status (*)(const KernelArgs &args, const Tensor &t,
-                                    TypeSet set, const char *what);
-/// The CPU's: KernelArgs::checkDType.
-Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
-                     const char *what);
-
 /// Reduce* with ints [keepdims, axes...]: which operand dims are reduced.
 /// (The operand's type is checked by the kernel, per op.)
 Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced);

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "cpu/ElementwiseChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>
@@ -738,12 +739,9 @@ Status launchBinaryF(const KernelArgs &args, const Tensor &a, const Tensor &b,
 /// Validates and launches a unary op over the GPU types of `Set`.
 template <TypeSet Set, bool Predicate = false, typename Op>
 Status runUnary(const KernelArgs &args, cudaStream_t stream, const Op &op) {
+  PARACC_RETURN_IF_ERROR(checkUnary(args, checkGpuDType, Set, Predicate));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, Set, "operand"));
-  PARACC_RETURN_IF_ERROR(
-      args.checkDTypeIs(y, Predicate ? DType::Bool : x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   return visitGpuDType<Set>(args, x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     constexpr DType DO = Predicate ? DType::Bool : D;
@@ -755,20 +753,10 @@ Status runUnary(const KernelArgs &args, cudaStream_t stream, const Op &op) {
 /// result has the operands' type, or bool for comparisons.
 template <TypeSet Set, bool Compare = false, typename Op>
 Status runBinary(const KernelArgs &args, cudaStream_t stream, const Op &op) {
+  PARACC_RETURN_IF_ERROR(checkBinary(args, checkGpuDType, Set, Compare));
   const Tensor &a = *args.in[0];
   const Tensor &b = *args.in[1];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, a, Set, "operand 0"));
-  if (b.dtype() != a.dtype())
-    return args.fail("operands must have the same element type, got ",
-                     a.typeString(), " and ", b.typeString());
-  PARACC_RETURN_IF_ERROR(
-      args.checkDTypeIs(y, Compare ? DType::Bool : a.dtype(), "result"));
-  Shape shape;
-  if (!broadcastShapes(a.shape(), b.shape(), shape))
-    return args.fail("operand shapes ", shapeToString(a.shape()), " and ",
-                     shapeToString(b.shape()), " do not broadcast");
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   return visitGpuDType<Set>(args, a.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     constexpr DType DO = Compare ? DType::Bool : D;
@@ -997,24 +985,11 @@ Status launchBinary(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchWhere(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  PARACC_RETURN_IF_ERROR(checkWhere(args));
   const Tensor &c = *args.in[0];
   const Tensor &a = *args.in[1];
   const Tensor &b = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(c, DType::Bool, "condition"));
-  if (a.dtype() != b.dtype())
-    return args.fail("value operands must have the same element type, got ",
-                     a.typeString(), " and ", b.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, a.dtype(), "result"));
-  Shape ab, shape;
-  if (!broadcastShapes(a.shape(), b.shape(), ab) ||
-      !broadcastShapes(c.shape(), ab, shape))
-    return args.fail("operand shapes ", shapeToString(c.shape()), ", ",
-                     shapeToString(a.shape()), " and ",
-                     shapeToString(b.shape()), " do not broadcast");
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
   const int64_t n = y.numElements();
   if (n == 0)
     return Status::ok();
@@ -1137,17 +1112,11 @@ Status launchCast(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchClip(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 2));
+  PARACC_RETURN_IF_ERROR(checkClip(args, checkGpuDType));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Numeric, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   const double minV = args.attrs.floats[0];
   const double maxV = args.attrs.floats[1];
-  if (std::isnan(minV) || std::isnan(maxV))
-    return args.fail("bounds must not be NaN");
   return visitGpuDType<TypeSet::Numeric>(
       args, x.dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
