@@ -539,6 +539,7 @@ static int report(const Executable &exe, const std::vector<Tensor> &outputs,
   return code;
 }
 
+#ifdef PARACC_HAVE_CUDA
 /// Global tokens per step: the elements of the first integer input (the
 /// token ids), or 0.
 static int64_t tokensPerStep(const std::vector<Tensor> &inputs) {
@@ -548,7 +549,6 @@ static int64_t tokensPerStep(const std::vector<Tensor> &inputs) {
   return 0;
 }
 
-#ifdef PARACC_HAVE_CUDA
 /// Runs on GPUs: one rank in this process (one GPU, or one rank that a
 /// launcher started), or one process per rank started here.
 static int runOnGpus(std::shared_ptr<const Executable> exe,

@@ -93,12 +93,7 @@ Status RankExecutor::prepare() {
       auto local = Tensor::allocate(t.dtype, t.shape);
       if (!local)
         return local.status();
-      Shape source = w.globalType.shape;
-      if (!w.sourceShape.empty()) {
-        source = w.sourceShape;
-        for (size_t d = 0; d < offsets.size(); ++d)
-          offsets[d] += w.sourceOffsets[d];
-      }
+      Shape source = w.randomSource(offsets);
       PARACC_RETURN_IF_ERROR(
           fillRandomWeight(*local, source, offsets, w.seed, w.scale));
       resident_[w.value] = std::move(*local);

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/KernelUtil.h"
+#include "paracc/runtime/LinearAddends.h"
 
 namespace paracc::rt {
 
@@ -15,24 +16,9 @@ Status runLinearKernel(const KernelArgs &args) {
   // (1: bias, 2: residual); a group of "first member only" must have been
   // resolved by the runner (LinearAddends.h).
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 4, 1));
-  const auto &ints = args.attrs.ints;
-  if (ints.size() != 1 && ints.size() != 2)
-    return args.fail("expected 1 or 2 integer attributes, got ", ints.size(),
-                     " (an addend group is resolved by the runner)");
-  if (!args.attrs.floats.empty())
-    return args.fail("expected no floating attributes");
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 3, "activation"));
-  if (ints.size() == 2)
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 3, "operand flags"));
-  const int64_t flags =
-      ints.size() == 2 ? ints[1] : (args.in.size() == 3 ? 1 : 0);
-  const bool hasBias = flags & 1, hasResidual = flags & 2;
-  if (args.in.size() != 2 + size_t(hasBias) + size_t(hasResidual))
-    return args.fail("operand flags ", flags, " need ",
-                     2 + int(hasBias) + int(hasResidual), " operands, got ",
-                     args.in.size());
-  if (hasResidual && ints[0] != 0)
-    return args.fail("a residual goes with no activation");
+  LinearForm form;
+  PARACC_RETURN_IF_ERROR(decodeLinear(args.attrs, args.in.size(), form));
+  const bool hasBias = form.bias, hasResidual = form.residual;
   Tensor &y = *args.out[0];
   const Tensor &x = *args.in[0], &w = *args.in[1];
   if (y.dtype() != x.dtype()) {
@@ -43,7 +29,7 @@ Status runLinearKernel(const KernelArgs &args) {
       return args.fail("result ", dtypeName(y.dtype()), " of ",
                        dtypeName(x.dtype()),
                        " operands (only bf16/f16 -> f32 products)");
-    if (flags != 0 || ints[0] != 0)
+    if (hasBias || hasResidual || form.activation != 0)
       return args.fail("an f32 result takes no bias, residual or activation");
     auto xf = Tensor::allocate(DType::F32, x.shape());
     auto wf = Tensor::allocate(DType::F32, w.shape());
@@ -75,7 +61,7 @@ Status runLinearKernel(const KernelArgs &args) {
     return runCpuKernel(OpCode::Add, {}, {&residual, &y}, {&y})
         .withContext(args.name());
   }
-  switch (args.attrs.ints[0]) {
+  switch (form.activation) {
   case 1:
     return runCpuKernel(OpCode::Gelu, {{1}, {}}, {&y}, {&y})
         .withContext(args.name());

@@ -231,12 +231,7 @@ Status GpuRank::Impl::loadWeights() {
     const ValueType &t = x.values()[w.value];
     std::vector<int64_t> offsets = shardOffsets(t.shape, w.sharding, mesh, rank);
     if (w.random) {
-      Shape source = w.globalType.shape;
-      if (!w.sourceShape.empty()) {
-        source = w.sourceShape;
-        for (size_t d = 0; d < offsets.size(); ++d)
-          offsets[d] += w.sourceOffsets[d];
-      }
+      Shape source = w.randomSource(offsets);
       PARACC_RETURN_IF_ERROR(
           fillRandom(tensor(w.value), source, offsets, w.seed, w.scale,
                      compute));
@@ -520,16 +515,12 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
     size_t numInputs;
     PARACC_RETURN_IF_ERROR(withContext(
         localLinear(in, exe->mesh(), rank, attrs, numInputs)));
-    const auto &ints = attrs.ints;
-    if (ints.empty() || ints.size() > 2 || numInputs < 2 ||
-        numInputs > in.inputs.size())
+    LinearForm form;
+    PARACC_RETURN_IF_ERROR(withContext(decodeLinear(attrs, numInputs, form)));
+    if (in.outputs.size() != 1)
       return withContext(errorf("linear: malformed instruction"));
-    int64_t act = ints[0];
-    int64_t flags = ints.size() == 2 ? ints[1] : (numInputs == 3 ? 1 : 0);
-    bool hasBias = flags & 1, hasResidual = flags & 2;
-    if (numInputs != 2 + size_t(hasBias) + size_t(hasResidual) ||
-        (hasResidual && act != 0))
-      return withContext(errorf("linear: malformed instruction"));
+    const int64_t act = form.activation;
+    const bool hasBias = form.bias, hasResidual = form.residual;
     DeviceTensor bias, residual;
     if (hasBias)
       bias = tensor(in.inputs[2]);
@@ -756,7 +747,7 @@ Status GpuRank::run(const std::vector<Tensor> &inputs,
 
 /// What a profile groups an instruction under: its mnemonic, and for
 /// products and collectives the shapes that decide their cost.
-static std::string profileLabel(const Executable &x, const InstrInfo &in,
+static std::string profileLabel(const InstrInfo &in,
                                 const std::function<DeviceTensor(int32_t)> &t) {
   std::ostringstream os;
   os << opCodeMnemonic(in.opcode);
@@ -780,7 +771,6 @@ static std::string profileLabel(const Executable &x, const InstrInfo &in,
     else if (!in.outputs.empty())
       shape(in.outputs[0]);
   }
-  (void)x;
   return os.str();
 }
 
@@ -825,7 +815,7 @@ StatusOr<std::string> GpuRank::profile(int steps) {
       float ms = 0;
       st = withCuda(cudaEventElapsedTime(&ms, marks[i], marks[i + 1]), rank,
                     "profiling");
-      Entry &e = byLabel[profileLabel(x, x.instrs()[s.instr], tensorOf)];
+      Entry &e = byLabel[profileLabel(x.instrs()[s.instr], tensorOf)];
       e.ms += ms;
       ++e.count;
       total += ms;

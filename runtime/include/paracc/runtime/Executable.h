@@ -51,6 +51,17 @@ struct WeightInfo : PortInfo {
   Shape sourceShape;
   std::vector<int64_t> sourceOffsets;
   const uint8_t *data = nullptr; // the full global tensor, if not random
+
+  /// A random weight's generator view: the parameter it is a block of, and
+  /// (added to `offsets`, this rank's shard offsets in the weight) where
+  /// this rank's values sit in it.
+  Shape randomSource(std::vector<int64_t> &offsets) const {
+    if (sourceShape.empty())
+      return globalType.shape;
+    for (size_t d = 0; d < offsets.size(); ++d)
+      offsets[d] += sourceOffsets[d];
+    return sourceShape;
+  }
 };
 
 struct ConstantInfo {

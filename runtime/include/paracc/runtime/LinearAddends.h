@@ -27,6 +27,16 @@ namespace paracc::rt {
 Status localLinear(const InstrInfo &instr, const Mesh &mesh, int64_t rank,
                    InstrAttrs &attrs, size_t &numInputs);
 
+/// What a Linear instruction computes, from its (resolved) ints and operand
+/// count: activation 0 none, 1 tanh GELU, 2 exact GELU, 3 ReLU; operands x,
+/// w, then the bias and the residual when present.
+struct LinearForm {
+  int64_t activation = 0;
+  bool bias = false, residual = false;
+};
+Status decodeLinear(const InstrAttrs &attrs, size_t numInputs,
+                    LinearForm &form);
+
 } // namespace paracc::rt
 
 #endif // PARACC_RUNTIME_LINEARADDENDS_H
