@@ -38,21 +38,18 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::dist;
 namespace g = mlir::paracc::graph;
 
-/// `s` without its partial axes.
-static ShardingAttr withoutPartial(MLIRContext *ctx, ShardingAttr s) {
-  SmallVector<SmallVector<StringAttr>> dims;
-  for (int64_t d = 0; d < s.getRank(); ++d)
-    dims.push_back(SmallVector<StringAttr>(s.getDimAxes(d)));
-  return ShardingAttr::get(ctx, dims);
-}
-
-/// `s` (without partial axes) as a partial sum over `partial`.
+/// `s`'s dim splits with `partial` as its partial axes.
 static ShardingAttr withPartial(MLIRContext *ctx, ShardingAttr s,
                                 ArrayRef<StringAttr> partial) {
   SmallVector<SmallVector<StringAttr>> dims;
   for (int64_t d = 0; d < s.getRank(); ++d)
     dims.push_back(SmallVector<StringAttr>(s.getDimAxes(d)));
   return ShardingAttr::get(ctx, dims, partial);
+}
+
+/// `s` without its partial axes.
+static ShardingAttr withoutPartial(MLIRContext *ctx, ShardingAttr s) {
+  return withPartial(ctx, s, {});
 }
 
 namespace {
