@@ -1,6 +1,6 @@
-mkdir -p /tmp/paracc-bin && tar -C /tmp/paracc-bin -xJf .devrun/common/bin.tar.xz; site="$(python3 -c "import site; print(site.getsitepackages()[0])" 2>/dev/null)"; for d in "$site"/nvidia/*/lib /usr/local/cuda/lib64; do [ -d "$d" ] && export LD_LIBRARY_PATH="$d:${LD_LIBRARY_PATH:-}"; done
-B=/tmp/paracc-bin/bin/paracc-run
-bench() { local tag=$1 p=$2; shift 2; env "$@" $B .devrun/$p.pcx --device gpu --benchmark 20 --warmup 5 --rtol 1e9 --atol 1e9 2>&1 | grep -E "benchmark:|error" | sed "s|^|$tag $p: |"; }
+# A/B template (run 10): tuning candidates and NCCL knobs. On the GPU
+# machine, from the repository root: source bench/experiment.sh
+source "$(dirname "${BASH_SOURCE[0]}")/gpu-env.sh"
 bench cand8 one/gpt406_bf16 PARACC_GEMM_CANDIDATES=8
 bench cand32 one/gpt406_bf16 PARACC_GEMM_CANDIDATES=32
 bench cand64 one/gpt406_bf16 PARACC_GEMM_CANDIDATES=64
