@@ -1,6 +1,7 @@
 //===- Executable.cpp - Loading and validating .pcx files ------*- C++ -*-===//
 
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/CommunicationInstr.h"
 
 #include "paracc/runtime/executable_generated.h"
 
@@ -360,6 +361,12 @@ Status Executable::decode(const std::string &what) {
         info.attrs.ints.assign(in->ints()->begin(), in->ints()->end());
       if (in->floats())
         info.attrs.floats.assign(in->floats()->begin(), in->floats()->end());
+      if (isCollective(info.opcode))
+        PARACC_RETURN_IF_ERROR(
+            checkCommunicationInstr(info, mesh_, values_)
+                .withContext(context + " (" + opCodeMnemonic(info.opcode) +
+                             (info.name.empty() ? "" : " '" + info.name + "'") +
+                             ")"));
       instrs_.push_back(std::move(info));
     }
   if (const fb::MemoryPlan *plan = program.memory_plan()) {

@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - Running executables on the CPU --------*- C++ -*-===//
 
 #include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/CommunicationInstr.h"
 #include "paracc/runtime/LinearAddends.h"
 
 #include <algorithm>
@@ -148,96 +149,44 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   if (!isCollective(instr.opcode))
     return runCpuKernel(instr.opcode, instr.attrs, inputs, outputs);
 
-  // Collectives: ints[0] = g, ints[1..g] = mesh axes, then per-op ints.
-  const auto &ints = instr.attrs.ints;
+  // Communication: the group and own ints were checked at load.
   const Mesh &mesh = exe_->mesh();
-  if (ints.empty() || ints[0] < 0 || int64_t(ints.size()) < 1 + ints[0])
-    return errorf(opCodeMnemonic(instr.opcode), ": malformed group");
-  std::vector<int> axes;
-  for (int64_t i = 1; i <= ints[0]; ++i) {
-    if (ints[i] < 0 || ints[i] >= int64_t(mesh.axisSizes.size()))
-      return errorf(opCodeMnemonic(instr.opcode), ": mesh axis ", ints[i],
-                    " out of range");
-    axes.push_back(int(ints[i]));
-  }
-  std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
-  auto need = [&](size_t nIn, size_t nExtra) -> Status {
-    if (inputs.size() != nIn || outputs.size() != 1 || extra.size() != nExtra)
-      return errorf(opCodeMnemonic(instr.opcode), ": malformed instruction");
-    return Status::ok();
-  };
+  const GroupOperands g = groupOperands(instr);
+  const std::vector<int> &axes = g.axes;
+  const std::vector<int64_t> &extra = g.extra;
   switch (instr.opcode) {
   case OpCode::AllReduce:
-    PARACC_RETURN_IF_ERROR(need(1, 1));
     if (extra[0] != 0)
       return errorf("all_reduce: only sum is implemented on the CPU");
     return comm_.allReduce(axes, *inputs[0], *outputs[0]);
   case OpCode::AllGather:
-    PARACC_RETURN_IF_ERROR(need(1, 1));
     return comm_.allGather(axes, extra[0], *inputs[0], *outputs[0]);
   case OpCode::ReduceScatter:
-    PARACC_RETURN_IF_ERROR(need(1, 1));
     return comm_.reduceScatter(axes, extra[0], *inputs[0], *outputs[0]);
   case OpCode::AllToAll:
-    PARACC_RETURN_IF_ERROR(need(1, 2));
     return comm_.allToAll(axes, extra[0], extra[1], *inputs[0], *outputs[0]);
   case OpCode::Broadcast:
-    PARACC_RETURN_IF_ERROR(need(1, 1));
     return comm_.broadcast(axes, extra[0], *inputs[0], *outputs[0]);
   case OpCode::Send:
   case OpCode::Recv: {
     // Send: in(x) out(); recv: in() out(y). extra: the peer offset, the tag.
-    bool send = instr.opcode == OpCode::Send;
-    if (inputs.size() != (send ? 1u : 0u) ||
-        outputs.size() != (send ? 0u : 1u) || extra.size() != 2)
-      return errorf(opCodeMnemonic(instr.opcode), ": malformed instruction");
-    if (extra[1] < 0 || extra[1] > int64_t(UINT32_MAX))
-      return errorf(opCodeMnemonic(instr.opcode), ": tag ", extra[1],
-                    " is out of range [0, 2^32)");
-    if (send)
+    if (instr.opcode == OpCode::Send)
       return comm_.send(axes, extra[0], uint32_t(extra[1]), *inputs[0]);
     return comm_.recv(axes, extra[0], uint32_t(extra[1]), *outputs[0]);
   }
   case OpCode::LocalShard: {
-    // ints after the (empty) group: per dim, a count and that many axes.
-    if (inputs.size() != 1 || outputs.size() != 1)
-      return errorf("local_shard: malformed instruction");
-    const Tensor &x = *inputs[0];
-    std::vector<int64_t> offsets(x.rank(), 0);
-    size_t pos = 0;
-    for (int64_t d = 0; d < x.rank(); ++d) {
-      if (pos >= extra.size() || extra[pos] < 0 ||
-          pos + 1 + size_t(extra[pos]) > extra.size())
-        return errorf("local_shard: malformed sharding");
-      std::vector<int> dimAxes;
-      for (int64_t i = 0; i < extra[pos]; ++i) {
-        int64_t a = extra[pos + 1 + i];
-        if (a < 0 || a >= int64_t(mesh.axisSizes.size()))
-          return errorf("local_shard: mesh axis ", a, " out of range");
-        dimAxes.push_back(int(a));
-      }
-      pos += 1 + extra[pos];
-      int64_t parts = mesh.groupSize(dimAxes);
-      if (x.dim(d) % parts || outputs[0]->dim(d) * parts != x.dim(d))
-        return errorf("local_shard: dim ", d, " of ", x.typeString(),
-                      " does not split into ", outputs[0]->typeString());
-      offsets[d] = mesh.groupIndex(rank_, dimAxes) * outputs[0]->dim(d);
-    }
-    if (x.rank() != outputs[0]->rank())
-      return errorf("local_shard: rank mismatch");
-    auto block = extractBlock(x, offsets, outputs[0]->shape());
+    auto block = extractBlock(
+        *inputs[0],
+        localShardOffsets(g, mesh, rank_, outputs[0]->shape()),
+        outputs[0]->shape());
     if (!block)
       return block.status();
     *outputs[0] = std::move(*block);
     return Status::ok();
   }
-  case OpCode::AxisIndex: {
-    PARACC_RETURN_IF_ERROR(need(0, 0));
-    if (outputs[0]->dtype() != DType::I64 || outputs[0]->numElements() != 1)
-      return errorf("axis_index: expected an i64 scalar result");
+  case OpCode::AxisIndex:
     *outputs[0]->as<int64_t>() = mesh.groupIndex(rank_, axes);
     return Status::ok();
-  }
   default:
     return errorf(opCodeMnemonic(instr.opcode), ": not a collective");
   }

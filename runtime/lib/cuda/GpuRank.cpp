@@ -19,6 +19,7 @@
 #include "cuda/Gemm.h"
 #include "cuda/Nccl.h"
 #include "paracc/runtime/Collectives.h"
+#include "paracc/runtime/CommunicationInstr.h"
 #include "paracc/runtime/LinearAddends.h"
 #include "paracc/runtime/MemoryPlan.h"
 
@@ -257,11 +258,7 @@ Status GpuRank::Impl::loadWeights() {
   for (const InstrInfo &in : x.instrs()) {
     if (in.opcode != OpCode::AxisIndex)
       continue;
-    const auto &ints = in.attrs.ints;
-    if (ints.empty() || int64_t(ints.size()) != 1 + ints[0])
-      return errorf("axis_index: malformed group");
-    std::vector<int> axes(ints.begin() + 1, ints.end());
-    int64_t index = mesh.groupIndex(rank, axes);
+    int64_t index = mesh.groupIndex(rank, groupOperands(in).axes);
     PARACC_CUDA(cudaMemcpy(ptr[in.outputs[0]], &index, sizeof(index),
                            cudaMemcpyHostToDevice),
                 "axis_index");
@@ -302,53 +299,19 @@ Status GpuRank::Impl::buildSteps() {
     case OpCode::AllReduce:
     case OpCode::AllGather:
     case OpCode::ReduceScatter:
-    case OpCode::AllToAll: {
+    case OpCode::AllToAll:
+      // Checked at load, like every communication instruction, so that every
+      // rank fails alike on a malformed one.
       kind = Kind::Collective;
-      const auto &ints = in.attrs.ints;
-      if (ints.empty() || int64_t(ints.size()) < 1 + ints[0])
-        return errorf(opCodeMnemonic(in.opcode), ": malformed group");
-      if (in.inputs.size() != 1 || in.outputs.size() != 1)
-        return errorf(opCodeMnemonic(in.opcode), ": malformed instruction");
       stagingBytes = std::max(stagingBytes,
                               2 * std::max(tensor(in.inputs[0]).byteSize(),
                                            tensor(in.outputs[0]).byteSize()));
       break;
-    }
     case OpCode::Broadcast:
     case OpCode::Send:
-    case OpCode::Recv: {
-      // No staging. Checked here, before any rank communicates, so that
-      // every rank fails alike on a malformed instruction.
-      kind = Kind::Collective;
-      const char *op = opCodeMnemonic(in.opcode);
-      const auto &ints = in.attrs.ints;
-      if (ints.empty() || ints[0] < 0 || int64_t(ints.size()) < 1 + ints[0])
-        return errorf(op, ": malformed group");
-      std::vector<int> axes;
-      for (int64_t a = 1; a <= ints[0]; ++a) {
-        if (ints[a] < 0 || ints[a] >= int64_t(x.mesh().axisSizes.size()))
-          return errorf(op, ": mesh axis ", ints[a], " out of range");
-        axes.push_back(int(ints[a]));
-      }
-      std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
-      int64_t n = x.mesh().groupSize(axes);
-      size_t nIn = in.opcode == OpCode::Recv ? 0 : 1;
-      size_t nOut = in.opcode == OpCode::Send ? 0 : 1;
-      size_t nExtra = in.opcode == OpCode::Broadcast ? 1 : 2;
-      if (in.inputs.size() != nIn || in.outputs.size() != nOut ||
-          extra.size() != nExtra)
-        return errorf(op, ": malformed instruction");
-      if (in.opcode == OpCode::Broadcast) {
-        PARACC_RETURN_IF_ERROR(checkBroadcastRoot(extra[0], n));
-        if (tensor(in.inputs[0]).byteSize() != tensor(in.outputs[0]).byteSize())
-          return errorf(op, ": input and output sizes differ");
-      } else {
-        PARACC_RETURN_IF_ERROR(checkPeerOffset(op, extra[0], n));
-        if (extra[1] < 0 || extra[1] > int64_t(UINT32_MAX))
-          return errorf(op, ": tag ", extra[1], " is out of range [0, 2^32)");
-      }
+    case OpCode::Recv:
+      kind = Kind::Collective; // no staging
       break;
-    }
     default: {
       std::vector<DType> types;
       for (int32_t v : in.inputs)
@@ -560,28 +523,17 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
   }
   case Kind::LocalShard: {
     const DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
-    const auto &ints = in.attrs.ints;
-    std::vector<int64_t> offsets(x.shape.size(), 0);
-    size_t pos = 1;
-    for (size_t d = 0; d < x.shape.size(); ++d) {
-      if (pos >= ints.size() || pos + 1 + size_t(ints[pos]) > ints.size())
-        return withContext(errorf("local_shard: malformed sharding"));
-      std::vector<int> axes(ints.begin() + pos + 1,
-                            ints.begin() + pos + 1 + ints[pos]);
-      pos += 1 + ints[pos];
-      offsets[d] = exe->mesh().groupIndex(rank, axes) * y.shape[d];
-    }
-    return withContext(copyBlock(x, offsets, y, compute));
+    return withContext(copyBlock(
+        x, localShardOffsets(groupOperands(in), exe->mesh(), rank, y.shape),
+        y, compute));
   }
   case Kind::Collective: {
     if (skipCollectives)
       return Status::ok();
     if (!nccl)
       return withContext(errorf("no communicators for a one-rank program"));
-    const auto &ints = in.attrs.ints;
-    std::vector<int> axes(ints.begin() + 1, ints.begin() + 1 + ints[0]);
-    std::vector<int64_t> extra(ints.begin() + 1 + ints[0], ints.end());
-    // A send has no result and a recv no operand (checked at set-up).
+    const auto [axes, extra] = groupOperands(in);
+    // A send has no result and a recv no operand (checked at load).
     DeviceTensor x = in.inputs.empty() ? DeviceTensor() : tensor(in.inputs[0]);
     DeviceTensor y =
         in.outputs.empty() ? DeviceTensor() : tensor(in.outputs[0]);
@@ -600,22 +552,16 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
       st = nccl->recv(axes, extra[0], y, comm);
       break;
     case OpCode::AllReduce:
-      st = nccl->allReduce(axes, x, y, !extra.empty() && extra[0] == 1, comm);
+      st = nccl->allReduce(axes, x, y, extra[0] == 1, comm);
       break;
     case OpCode::AllGather:
-      st = extra.size() == 1
-               ? nccl->allGather(axes, extra[0], x, y, staging, comm)
-               : errorf("all_gather: malformed instruction");
+      st = nccl->allGather(axes, extra[0], x, y, staging, comm);
       break;
     case OpCode::ReduceScatter:
-      st = extra.size() == 1
-               ? nccl->reduceScatter(axes, extra[0], x, y, staging, comm)
-               : errorf("reduce_scatter: malformed instruction");
+      st = nccl->reduceScatter(axes, extra[0], x, y, staging, comm);
       break;
     default:
-      st = extra.size() == 2 ? nccl->allToAll(axes, extra[0], extra[1], x, y,
-                                              staging, comm)
-                             : errorf("all_to_all: malformed instruction");
+      st = nccl->allToAll(axes, extra[0], extra[1], x, y, staging, comm);
       break;
     }
     PARACC_RETURN_IF_ERROR(withContext(st));
