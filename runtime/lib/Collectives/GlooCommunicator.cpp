@@ -19,12 +19,15 @@
 #include <gloo/allreduce.h>
 #include <gloo/alltoall.h>
 #include <gloo/broadcast.h>
+#include <gloo/common/error.h>
 #include <gloo/rendezvous/context.h>
 #include <gloo/rendezvous/file_store.h>
 #include <gloo/rendezvous/hash_store.h>
 #include <gloo/rendezvous/prefix_store.h>
 #include <gloo/transport/tcp/device.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -32,8 +35,57 @@
 
 using namespace paracc::rt;
 
+namespace {
+/// A store whose waits give up as soon as a rank of the run has failed
+/// (`aborted`), so that its peers do not wait for it until the timeout when
+/// it never reaches a group's rendezvous.
+class AbortableStore final : public gloo::rendezvous::Store {
+public:
+  AbortableStore(std::unique_ptr<gloo::rendezvous::Store> inner,
+                 const std::atomic<bool> &aborted)
+      : inner(std::move(inner)), aborted(aborted) {}
+
+  void set(const std::string &key, const std::vector<char> &data) override {
+    inner->set(key, data);
+  }
+  std::vector<char> get(const std::string &key) override {
+    return inner->get(key);
+  }
+  void wait(const std::vector<std::string> &keys) override {
+    wait(keys, kDefaultTimeout);
+  }
+  void wait(const std::vector<std::string> &keys,
+            const std::chrono::milliseconds &timeout) override {
+    using Clock = std::chrono::steady_clock;
+    const auto deadline = Clock::now() + timeout;
+    const auto slice = std::chrono::milliseconds(50);
+    while (true) {
+      if (aborted)
+        throw std::runtime_error("stopped: another rank of the run failed");
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - Clock::now());
+      if (left <= slice) {
+        inner->wait(keys, std::max(left, std::chrono::milliseconds(1)));
+        return;
+      }
+      try {
+        inner->wait(keys, slice);
+        return;
+      } catch (const gloo::IoException &) {
+        // Not there yet: look at the flag again.
+      }
+    }
+  }
+
+private:
+  std::unique_ptr<gloo::rendezvous::Store> inner;
+  const std::atomic<bool> &aborted;
+};
+} // namespace
+
 struct GlooWorld::Impl {
   Mesh mesh;
+  std::atomic<bool> aborted{false};
   std::shared_ptr<gloo::rendezvous::Store> store;
 };
 
@@ -43,7 +95,8 @@ GlooWorld::~GlooWorld() = default;
 std::shared_ptr<GlooWorld> GlooWorld::inProcess(const Mesh &mesh) {
   auto impl = std::make_unique<Impl>();
   impl->mesh = mesh;
-  impl->store = std::make_shared<gloo::rendezvous::HashStore>();
+  impl->store = std::make_shared<AbortableStore>(
+      std::make_unique<gloo::rendezvous::HashStore>(), impl->aborted);
   return std::shared_ptr<GlooWorld>(new GlooWorld(std::move(impl)));
 }
 
@@ -51,7 +104,8 @@ std::shared_ptr<GlooWorld> GlooWorld::withFileStore(const Mesh &mesh,
                                                     const std::string &dir) {
   auto impl = std::make_unique<Impl>();
   impl->mesh = mesh;
-  impl->store = std::make_shared<gloo::rendezvous::FileStore>(dir);
+  impl->store = std::make_shared<AbortableStore>(
+      std::make_unique<gloo::rendezvous::FileStore>(dir), impl->aborted);
   return std::shared_ptr<GlooWorld>(new GlooWorld(std::move(impl)));
 }
 
@@ -117,7 +171,7 @@ template <bool Max> ReduceFn reduceFor(DType t) {
 
 class GlooCommunicator final : public Communicator {
 public:
-  GlooCommunicator(const GlooWorld::Impl &world, int64_t rank,
+  GlooCommunicator(GlooWorld::Impl &world, int64_t rank,
                    std::chrono::milliseconds timeout)
       : world(world), rank(rank), timeout(timeout) {}
 
@@ -135,6 +189,7 @@ public:
               const Tensor &in) override;
   Status recv(const std::vector<int> &axes, int64_t from, uint32_t tag,
               Tensor &out) override;
+  void abandon() override;
 
 private:
   /// The Gloo context of this rank's group over `axes` (created on first
@@ -146,7 +201,7 @@ private:
   Status exchange(const std::vector<int> &axes, const char *what,
                   const Tensor &packed, Tensor &received);
 
-  const GlooWorld::Impl &world;
+  GlooWorld::Impl &world;
   int64_t rank;
   std::chrono::milliseconds timeout;
   std::shared_ptr<gloo::transport::Device> device;
@@ -158,6 +213,13 @@ private:
 std::unique_ptr<Communicator>
 GlooWorld::communicator(int64_t rank, std::chrono::milliseconds timeout) {
   return std::make_unique<GlooCommunicator>(*impl_, rank, timeout);
+}
+
+void GlooCommunicator::abandon() {
+  // Peers waiting at a rendezvous give up; closing this rank's connections
+  // ends the transfers they have in flight with it.
+  world.aborted = true;
+  groups.clear();
 }
 
 template <typename F> Status GlooCommunicator::guarded(const char *what,

@@ -394,10 +394,14 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
     }
     pids.push_back(pid);
   }
-  // Wait for all; one failing worker ends the others (no hang).
-  Status status;
+  // Wait for all; one failing worker ends the others (no hang). A failure
+  // on one rank usually makes its peers fail too ("connection closed by
+  // peer"), and the first to be reaped need not be the cause, so the others
+  // get a moment to stop on their own and every rank's error is reported.
+  std::vector<std::string> failures;
   size_t running = pids.size();
-  std::vector<bool> done(pids.size(), false);
+  std::vector<bool> done(pids.size(), false), killed(pids.size(), false);
+  auto deadline = std::chrono::steady_clock::time_point::max();
   while (running) {
     for (size_t r = 0; r < pids.size(); ++r) {
       if (done[r])
@@ -410,18 +414,42 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
       --running;
       bool ok = got == pids[r] && WIFEXITED(wstatus) &&
                 WEXITSTATUS(wstatus) == 0;
-      if (!ok && status) {
-        std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
-        std::string text((std::istreambuf_iterator<char>(log)),
-                         std::istreambuf_iterator<char>());
-        status = errorf("worker rank ", r, " failed: ", text);
-        for (size_t k = 0; k < pids.size(); ++k)
-          if (!done[k])
-            ::kill(pids[k], SIGKILL);
-      }
+      if (ok || killed[r])
+        continue;
+      std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
+      std::string text((std::istreambuf_iterator<char>(log)),
+                       std::istreambuf_iterator<char>());
+      while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+        text.pop_back();
+      if (text.empty())
+        text = WIFSIGNALED(wstatus)
+                   ? "killed by signal " + std::to_string(WTERMSIG(wstatus))
+                   : "exited without a message";
+      failures.push_back("worker rank " + std::to_string(r) + " failed: " +
+                         text);
+      if (failures.size() == 1)
+        deadline = std::chrono::steady_clock::now() +
+                   std::chrono::milliseconds(1000);
+    }
+    if (running && std::chrono::steady_clock::now() >= deadline) {
+      for (size_t k = 0; k < pids.size(); ++k)
+        if (!done[k]) {
+          ::kill(pids[k], SIGKILL);
+          killed[k] = true;
+        }
+      deadline = std::chrono::steady_clock::time_point::max();
     }
     if (running)
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  Status status;
+  if (failures.size() == 1) {
+    status = errorf(failures[0]);
+  } else if (!failures.empty()) {
+    std::string text = std::to_string(failures.size()) + " worker ranks failed";
+    for (const std::string &f : failures)
+      text += "\n  " + f;
+    status = errorf(text);
   }
   if (!status) {
     cleanup();

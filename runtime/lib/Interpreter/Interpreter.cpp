@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 using namespace paracc::rt;
@@ -263,6 +264,10 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
     globalOutputs.push_back(std::move(*t));
   }
   std::vector<Status> statuses(ranks);
+  // Ranks in the order they failed: the first is the cause, the others
+  // usually stopped because of it.
+  std::mutex failureMutex;
+  std::vector<int64_t> failureOrder;
   std::vector<std::vector<Tensor>> localOutputs(ranks);
   auto runRank = [&](int64_t rank) {
     SingleRankCommunicator single;
@@ -291,6 +296,14 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
     }
     if (st)
       st = executor.run(localInputs, localOutputs[rank]);
+    if (!st) {
+      // Recorded before abandoning, so the ranks it stops come after it.
+      {
+        std::lock_guard<std::mutex> lock(failureMutex);
+        failureOrder.push_back(rank);
+      }
+      comm->abandon();
+    }
     statuses[rank] = st;
   };
   if (ranks == 1) {
@@ -302,9 +315,16 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
     for (auto &t : threads)
       t.join();
   }
-  for (int64_t r = 0; r < ranks; ++r)
-    if (!statuses[r])
-      return statuses[r];
+  if (!failureOrder.empty()) {
+    std::string text = statuses[failureOrder[0]].message();
+    if (failureOrder.size() > 1) {
+      text += "\n" + std::to_string(failureOrder.size() - 1) +
+              " other rank(s) stopped after it:";
+      for (size_t i = 1; i < failureOrder.size(); ++i)
+        text += "\n  " + statuses[failureOrder[i]].message();
+    }
+    return errorf(text);
+  }
   // Assemble the global outputs from the shards.
   for (size_t i = 0; i < globalOutputs.size(); ++i) {
     const PortInfo &o = exe->outputs()[i];

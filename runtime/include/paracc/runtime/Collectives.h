@@ -49,6 +49,10 @@ public:
   /// `from` sends with `tag`; zeros when the group has no such member.
   virtual Status recv(const std::vector<int> &axes, int64_t from,
                       uint32_t tag, Tensor &out) = 0;
+  /// Called when this rank has failed and communicates no more: its peers'
+  /// pending and later communication with it should fail promptly rather
+  /// than wait for the timeout.
+  virtual void abandon() {}
 };
 
 /// Shape checks shared by every implementation: `out` must have the shape
