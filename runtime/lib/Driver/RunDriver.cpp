@@ -336,6 +336,72 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 #endif
 }
 
+namespace {
+/// How a worker process ended.
+struct WorkerEnd {
+  /// Ended by waitForWorkers after another worker failed.
+  bool stopped = false;
+  /// The exit code, or kExitError when a signal ended it.
+  int code = 0;
+  std::string how; // "" or "killed by signal N"
+  /// When it was seen to end, 0 for the first.
+  size_t order = 0;
+};
+} // namespace
+
+/// Waits for every worker. A failure on one rank usually makes its peers
+/// fail or wait on it, so once one fails the others get a second to stop
+/// by themselves and are then ended (no hang until the collective timeout).
+static std::vector<WorkerEnd> waitForWorkers(const std::vector<pid_t> &pids) {
+  std::vector<WorkerEnd> ends(pids.size());
+  std::vector<bool> done(pids.size(), false);
+  size_t running = pids.size();
+  auto deadline = std::chrono::steady_clock::time_point::max();
+  while (running) {
+    for (size_t r = 0; r < pids.size(); ++r) {
+      if (done[r])
+        continue;
+      int wstatus = 0;
+      pid_t got = ::waitpid(pids[r], &wstatus, WNOHANG);
+      if (got == 0)
+        continue;
+      done[r] = true;
+      ends[r].order = pids.size() - running;
+      --running;
+      if (got == pids[r] && WIFEXITED(wstatus)) {
+        ends[r].code = WEXITSTATUS(wstatus);
+      } else {
+        ends[r].code = kExitError;
+        if (got == pids[r] && WIFSIGNALED(wstatus))
+          ends[r].how = "killed by signal " + std::to_string(WTERMSIG(wstatus));
+      }
+      if (ends[r].code != kExitOk && !ends[r].stopped &&
+          deadline == std::chrono::steady_clock::time_point::max())
+        deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    }
+    if (running && std::chrono::steady_clock::now() >= deadline) {
+      for (size_t k = 0; k < pids.size(); ++k)
+        if (!done[k] && !ends[k].stopped) {
+          ::kill(pids[k], SIGKILL);
+          ends[k].stopped = true;
+        }
+    }
+    if (running)
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return ends;
+}
+
+/// A worker's log, without trailing blank space.
+static std::string workerLog(const std::string &dir, size_t rank) {
+  std::ifstream log(dir + "/rank_" + std::to_string(rank) + ".log");
+  std::string text((std::istreambuf_iterator<char>(log)),
+                   std::istreambuf_iterator<char>());
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+    text.pop_back();
+  return text;
+}
+
 /// Runs every rank as a paracc-run worker process and assembles the global
 /// outputs from the shards they write.
 static StatusOr<std::vector<Tensor>>
@@ -394,53 +460,21 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
     }
     pids.push_back(pid);
   }
-  // Wait for all; one failing worker ends the others (no hang). A failure
-  // on one rank usually makes its peers fail too ("connection closed by
-  // peer"), and the first to be reaped need not be the cause, so the others
-  // get a moment to stop on their own and every rank's error is reported.
+  // Every rank that failed by itself is reported, in the order they ended
+  // (the first to end is most likely the cause).
   std::vector<std::string> failures;
-  size_t running = pids.size();
-  std::vector<bool> done(pids.size(), false), killed(pids.size(), false);
-  auto deadline = std::chrono::steady_clock::time_point::max();
-  while (running) {
-    for (size_t r = 0; r < pids.size(); ++r) {
-      if (done[r])
-        continue;
-      int wstatus = 0;
-      pid_t got = ::waitpid(pids[r], &wstatus, WNOHANG);
-      if (got == 0)
-        continue;
-      done[r] = true;
-      --running;
-      bool ok = got == pids[r] && WIFEXITED(wstatus) &&
-                WEXITSTATUS(wstatus) == 0;
-      if (ok || killed[r])
-        continue;
-      std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
-      std::string text((std::istreambuf_iterator<char>(log)),
-                       std::istreambuf_iterator<char>());
-      while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-        text.pop_back();
-      if (text.empty())
-        text = WIFSIGNALED(wstatus)
-                   ? "killed by signal " + std::to_string(WTERMSIG(wstatus))
-                   : "exited without a message";
-      failures.push_back("worker rank " + std::to_string(r) + " failed: " +
-                         text);
-      if (failures.size() == 1)
-        deadline = std::chrono::steady_clock::now() +
-                   std::chrono::milliseconds(1000);
-    }
-    if (running && std::chrono::steady_clock::now() >= deadline) {
-      for (size_t k = 0; k < pids.size(); ++k)
-        if (!done[k]) {
-          ::kill(pids[k], SIGKILL);
-          killed[k] = true;
-        }
-      deadline = std::chrono::steady_clock::time_point::max();
-    }
-    if (running)
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  std::vector<WorkerEnd> ends = waitForWorkers(pids);
+  std::vector<size_t> byEnd(ends.size());
+  for (size_t r = 0; r < ends.size(); ++r)
+    byEnd[ends[r].order] = r;
+  for (size_t r : byEnd) {
+    if (ends[r].code == kExitOk || ends[r].stopped)
+      continue;
+    std::string text = workerLog(dir, r);
+    if (text.empty())
+      text = ends[r].how.empty() ? "exited without a message" : ends[r].how;
+    failures.push_back("worker rank " + std::to_string(r) + " failed: " +
+                       text);
   }
   Status status;
   if (failures.size() == 1) {
@@ -652,21 +686,20 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       }
       pids.push_back(pid);
     }
-    int code = kExitOk;
-    for (size_t r = 0; r < pids.size(); ++r) {
-      int status = 0;
-      ::waitpid(pids[r], &status, 0);
-      int rc = WIFEXITED(status) ? WEXITSTATUS(status) : kExitError;
-      if (r == 0)
-        code = rc;
-      else if (rc != kExitOk) {
-        std::ifstream log(dir + "/rank_" + std::to_string(r) + ".log");
-        std::string text((std::istreambuf_iterator<char>(log)),
-                         std::istreambuf_iterator<char>());
-        err << "rank " << r << " failed:\n" << text;
-        if (code == kExitOk)
-          code = kExitError;
-      }
+    // Rank 0 writes to this terminal; the others' logs are shown when they
+    // fail by themselves.
+    std::vector<WorkerEnd> ends = waitForWorkers(pids);
+    int code = ends[0].code;
+    if (ends[0].stopped)
+      err << "rank 0 was stopped after another rank failed\n";
+    for (size_t r = 1; r < ends.size(); ++r) {
+      if (ends[r].code == kExitOk || ends[r].stopped)
+        continue;
+      err << "rank " << r << " failed:\n" << workerLog(dir, r) << "\n";
+      if (!ends[r].how.empty())
+        err << "(" << ends[r].how << ")\n";
+      if (code == kExitOk)
+        code = kExitError;
     }
     std::system(("rm -rf '" + dir + "'").c_str());
     return code;
