@@ -87,6 +87,69 @@ private:
 
 } // namespace
 
+/// An ONNX shape as declared: "[2,seq,?]".
+static std::string declaredShape(const onnx::TensorShapeProto &shape) {
+  std::string text = "[";
+  for (int i = 0; i < shape.dim_size(); ++i) {
+    const auto &d = shape.dim(i);
+    text += (i ? "," : "") + (d.has_dim_value() ? std::to_string(d.dim_value())
+                              : d.dim_param().empty() ? std::string("?")
+                                                      : d.dim_param());
+  }
+  return text + "]";
+}
+
+/// Checks what a graph output declares against what the graph computes:
+/// the element type when one is given, the rank when a shape is given, and
+/// every fixed dim where the computed dim is static. (onnxruntime rejects
+/// such models too; running them would hand back something else than the
+/// model promises.)
+static LogicalResult checkDeclaredOutput(Location loc,
+                                         const onnx::ValueInfoProto &output,
+                                         Value computed) {
+  if (!output.type().has_tensor_type())
+    return success();
+  const auto &declared = output.type().tensor_type();
+  auto type = cast<RankedTensorType>(computed.getType());
+  if (declared.elem_type() != onnx::TensorProto::UNDEFINED) {
+    Type element = elementTypeFromOnnx(loc.getContext(), declared.elem_type());
+    if (element != type.getElementType()) {
+      InFlightDiagnostic diag = emitError(loc)
+                                << "graph output '" << output.name()
+                                << "' is declared as ";
+      if (element)
+        diag << element;
+      else
+        diag << "element type " << declared.elem_type();
+      return diag << " but the graph computes " << type.getElementType();
+    }
+  }
+  if (!declared.has_shape())
+    return success();
+  const auto &dims = declared.shape().dim();
+  bool agrees = dims.size() == type.getRank();
+  for (int i = 0; agrees && i < dims.size(); ++i)
+    if (dims[i].has_dim_value() && !type.isDynamicDim(i) &&
+        dims[i].dim_value() != type.getDimSize(i))
+      agrees = false;
+  if (agrees)
+    return success();
+  std::string computedShape;
+  llvm::raw_string_ostream os(computedShape);
+  os << "[";
+  llvm::interleave(type.getShape(), os, [&](int64_t d) {
+    if (ShapedType::isDynamic(d))
+      os << "?";
+    else
+      os << d;
+  }, ",");
+  os << "]";
+  return emitError(loc) << "graph output '" << output.name()
+                        << "' is declared with shape "
+                        << declaredShape(declared.shape())
+                        << " but the graph computes " << computedShape;
+}
+
 LogicalResult GraphImporter::parseModel(onnx::ModelProto &model) {
   Location loc = FileLineColLoc::get(&context, path, 0, 0);
   auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
@@ -195,21 +258,13 @@ GraphImporter::importInputs(const onnx::GraphProto &graph,
           if (dims[i].has_dim_value() && dims[i].dim_value() != shape[i])
             agrees = false;
         if (!agrees) {
-          std::string declared;
-          for (int i = 0; i < dims.size(); ++i)
-            declared += (i ? "," : "") +
-                        (dims[i].has_dim_value()
-                             ? std::to_string(dims[i].dim_value())
-                             : dims[i].dim_param().empty()
-                                   ? std::string("?")
-                                   : dims[i].dim_param());
           std::string givenStr;
           for (auto [i, d] : llvm::enumerate(shape))
             givenStr += (i ? "," : "") + std::to_string(d);
           return emitError(loc)
-                 << "input '" << input.name() << "' is declared as ["
-                 << declared << "] but was given a tensor of shape ["
-                 << givenStr << "]";
+                 << "input '" << input.name() << "' is declared as "
+                 << declaredShape(tensorType.shape())
+                 << " but was given a tensor of shape [" << givenStr << "]";
         }
       }
     } else if (!hasShape) {
@@ -530,6 +585,8 @@ ONNXImportResult GraphImporter::run() {
                          << "' is not produced by any node";
       return fail();
     }
+    if (failed(checkDeclaredOutput(fileLoc, output, it->second.tensor)))
+      return fail();
     outputs.push_back(it->second.tensor);
   }
   func::ReturnOp::create(builder, fileLoc, outputs);
