@@ -156,10 +156,8 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   const std::vector<int> &axes = g.axes;
   const std::vector<int64_t> &extra = g.extra;
   switch (instr.opcode) {
-  case OpCode::AllReduce:
-    if (extra[0] != 0)
-      return errorf("all_reduce: only sum is implemented on the CPU");
-    return comm_.allReduce(axes, *inputs[0], *outputs[0]);
+  case OpCode::AllReduce: // extra[0]: 0 sum, 1 max
+    return comm_.allReduce(axes, *inputs[0], *outputs[0], extra[0] == 1);
   case OpCode::AllGather:
     return comm_.allGather(axes, extra[0], *inputs[0], *outputs[0]);
   case OpCode::ReduceScatter:

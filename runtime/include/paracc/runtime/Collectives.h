@@ -23,9 +23,10 @@ namespace paracc::rt {
 class Communicator {
 public:
   virtual ~Communicator();
-  /// Sum of `in` over the group; `out` has in's shape.
+  /// Sum (or, with `max`, elementwise maximum) of `in` over the group;
+  /// `out` has in's shape.
   virtual Status allReduce(const std::vector<int> &axes, const Tensor &in,
-                           Tensor &out) = 0;
+                           Tensor &out, bool max) = 0;
   /// Members' `in` concatenated along `dim` in group order.
   virtual Status allGather(const std::vector<int> &axes, int64_t dim,
                            const Tensor &in, Tensor &out) = 0;
@@ -74,7 +75,7 @@ int64_t peerIndex(int64_t index, int64_t offset, int64_t groupSize);
 class SingleRankCommunicator final : public Communicator {
 public:
   Status allReduce(const std::vector<int> &axes, const Tensor &in,
-                   Tensor &out) override;
+                   Tensor &out, bool max) override;
   Status allGather(const std::vector<int> &axes, int64_t dim,
                    const Tensor &in, Tensor &out) override;
   Status reduceScatter(const std::vector<int> &axes, int64_t dim,
