@@ -48,7 +48,8 @@ TEST_F(CommunicationInstrTest, AcceptsWellFormedInstructions) {
 }
 
 TEST_F(CommunicationInstrTest, RejectsMalformedGroups) {
-  EXPECT_EQ(check(OpCode::AllReduce, {0}, {1}, {}), "all_reduce: malformed group");
+  EXPECT_EQ(check(OpCode::AllReduce, {0}, {1}, {}),
+            "all_reduce: malformed group");
   EXPECT_EQ(check(OpCode::AllReduce, {0}, {1}, {3, 0, 1}),
             "all_reduce: malformed group");
   EXPECT_EQ(check(OpCode::AllReduce, {0}, {1}, {-1, 0}),

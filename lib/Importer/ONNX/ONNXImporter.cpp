@@ -137,12 +137,15 @@ static LogicalResult checkDeclaredOutput(Location loc,
   std::string computedShape;
   llvm::raw_string_ostream os(computedShape);
   os << "[";
-  llvm::interleave(type.getShape(), os, [&](int64_t d) {
-    if (ShapedType::isDynamic(d))
-      os << "?";
-    else
-      os << d;
-  }, ",");
+  llvm::interleave(
+      type.getShape(), os,
+      [&](int64_t d) {
+        if (ShapedType::isDynamic(d))
+          os << "?";
+        else
+          os << d;
+      },
+      ",");
   os << "]";
   return emitError(loc) << "graph output '" << output.name()
                         << "' is declared with shape "

@@ -79,8 +79,7 @@ static Status copyInto(const Tensor &in, Tensor &out) {
 }
 
 Status SingleRankCommunicator::allReduce(const std::vector<int> &,
-                                         const Tensor &in, Tensor &out,
-                                         bool) {
+                                         const Tensor &in, Tensor &out, bool) {
   PARACC_RETURN_IF_ERROR(checkCollectiveShapes("all_reduce", in, out, 1, 0));
   return copyInto(in, out);
 }

@@ -175,8 +175,8 @@ public:
                    std::chrono::milliseconds timeout)
       : world(world), rank(rank), timeout(timeout) {}
 
-  Status allReduce(const std::vector<int> &axes, const Tensor &in,
-                   Tensor &out, bool max) override;
+  Status allReduce(const std::vector<int> &axes, const Tensor &in, Tensor &out,
+                   bool max) override;
   Status allGather(const std::vector<int> &axes, int64_t dim,
                    const Tensor &in, Tensor &out) override;
   Status reduceScatter(const std::vector<int> &axes, int64_t dim,
@@ -263,7 +263,8 @@ Status GlooCommunicator::allReduce(const std::vector<int> &axes,
   std::memcpy(out.data(), in.data(), in.byteSize());
   if (world.mesh.groupSize(axes) == 1 || out.numElements() == 0)
     return Status::ok();
-  ReduceFn fn = max ? reduceFor<true>(in.dtype()) : reduceFor<false>(in.dtype());
+  ReduceFn fn =
+      max ? reduceFor<true>(in.dtype()) : reduceFor<false>(in.dtype());
   return guarded("all_reduce", [&] {
     gloo::AllreduceOptions opts(group(axes));
     // Gloo segments the buffer by elements, so it must see the real

@@ -473,8 +473,7 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
     std::string text = workerLog(dir, r);
     if (text.empty())
       text = ends[r].how.empty() ? "exited without a message" : ends[r].how;
-    failures.push_back("worker rank " + std::to_string(r) + " failed: " +
-                       text);
+    failures.push_back("worker rank " + std::to_string(r) + " failed: " + text);
   }
   Status status;
   if (failures.size() == 1) {

@@ -17,9 +17,8 @@ GroupOperands groupOperands(const InstrInfo &instr) {
   return g;
 }
 
-std::vector<int64_t> localShardOffsets(const GroupOperands &g,
-                                       const Mesh &mesh, int64_t rank,
-                                       const Shape &blockShape) {
+std::vector<int64_t> localShardOffsets(const GroupOperands &g, const Mesh &mesh,
+                                       int64_t rank, const Shape &blockShape) {
   std::vector<int64_t> offsets;
   size_t pos = 0;
   for (int64_t size : blockShape) {
@@ -111,10 +110,10 @@ Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
     return errorf(op, ": malformed instruction");
   if (!instr.attrs.floats.empty())
     return errorf(op, ": expected no floating attributes");
-  const ValueType *in = instr.inputs.empty() ? nullptr
-                                             : &values[instr.inputs[0]];
-  const ValueType *out = instr.outputs.empty() ? nullptr
-                                               : &values[instr.outputs[0]];
+  const ValueType *in =
+      instr.inputs.empty() ? nullptr : &values[instr.inputs[0]];
+  const ValueType *out =
+      instr.outputs.empty() ? nullptr : &values[instr.outputs[0]];
   if (in && out && in->dtype != out->dtype)
     return errorf(op, ": operand and result element types differ");
   auto checkDim = [&](int64_t dim) -> Status {
@@ -127,8 +126,7 @@ Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
   switch (instr.opcode) {
   case OpCode::AllReduce:
     if (g.extra[0] != 0 && g.extra[0] != 1)
-      return errorf(op, ": unknown reduction ", g.extra[0],
-                    " (0 sum, 1 max)");
+      return errorf(op, ": unknown reduction ", g.extra[0], " (0 sum, 1 max)");
     if (in->shape != out->shape)
       return errorf(op, ": operand and result shapes differ");
     return Status::ok();

@@ -175,8 +175,7 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   }
   case OpCode::LocalShard: {
     auto block = extractBlock(
-        *inputs[0],
-        localShardOffsets(g, mesh, rank_, outputs[0]->shape()),
+        *inputs[0], localShardOffsets(g, mesh, rank_, outputs[0]->shape()),
         outputs[0]->shape());
     if (!block)
       return block.status();

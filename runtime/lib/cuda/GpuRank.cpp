@@ -524,8 +524,8 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
   case Kind::LocalShard: {
     const DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
     return withContext(copyBlock(
-        x, localShardOffsets(groupOperands(in), exe->mesh(), rank, y.shape),
-        y, compute));
+        x, localShardOffsets(groupOperands(in), exe->mesh(), rank, y.shape), y,
+        compute));
   }
   case Kind::Collective: {
     if (skipCollectives)

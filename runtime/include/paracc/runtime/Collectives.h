@@ -74,8 +74,8 @@ int64_t peerIndex(int64_t index, int64_t offset, int64_t groupSize);
 /// Runs collectives of a one-rank mesh (every group has one member).
 class SingleRankCommunicator final : public Communicator {
 public:
-  Status allReduce(const std::vector<int> &axes, const Tensor &in,
-                   Tensor &out, bool max) override;
+  Status allReduce(const std::vector<int> &axes, const Tensor &in, Tensor &out,
+                   bool max) override;
   Status allGather(const std::vector<int> &axes, int64_t dim,
                    const Tensor &in, Tensor &out) override;
   Status reduceScatter(const std::vector<int> &axes, int64_t dim,

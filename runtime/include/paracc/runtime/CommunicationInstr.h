@@ -40,9 +40,8 @@ GroupOperands groupOperands(const InstrInfo &instr);
 
 /// Where `rank`'s block of shape `blockShape` starts in a checked
 /// local_shard's operand.
-std::vector<int64_t> localShardOffsets(const GroupOperands &g,
-                                       const Mesh &mesh, int64_t rank,
-                                       const Shape &blockShape);
+std::vector<int64_t> localShardOffsets(const GroupOperands &g, const Mesh &mesh,
+                                       int64_t rank, const Shape &blockShape);
 
 } // namespace paracc::rt
 
