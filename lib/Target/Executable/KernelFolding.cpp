@@ -41,7 +41,8 @@ FailureOr<rt::Tensor> mlir::paracc::tensorFromAttr(DenseElementsAttr attr) {
   } else {
     if (raw.size() != tensor->byteSize())
       return failure();
-    std::memcpy(out, raw.data(), raw.size());
+    if (!raw.empty()) // an empty tensor's data may be null
+      std::memcpy(out, raw.data(), raw.size());
   }
   return std::move(*tensor);
 }
