@@ -46,7 +46,7 @@ def mutate_dim(m, rng):
         return "no dims"
     v = rng.choice(vis)
     d = rng.choice(v.type.tensor_type.shape.dim)
-    d.dim_value = rng.choice(DIMS) & ((1 << 63) - 1) if rng.random() < 0.9 else 0
+    d.dim_value = rng.choice(DIMS)
     return f"dim of {v.name} -> {d.dim_value}"
 
 
@@ -122,7 +122,7 @@ def mutate_initializer(m, rng):
         t.data_type = rng.choice(DTYPES)
         return f"type of {t.name} -> {t.data_type}"
     if choice == 2:
-        t.dims[:] = [rng.choice(DIMS) & ((1 << 63) - 1) for _ in t.dims] or [7]
+        t.dims[:] = [rng.choice(DIMS) for _ in t.dims] or [7]
         return f"dims of {t.name} -> {list(t.dims)}"
     del t.dims[:]
     return f"dims of {t.name} removed"
