@@ -375,7 +375,9 @@ static std::vector<WorkerEnd> waitForWorkers(const std::vector<pid_t> &pids) {
         if (got == pids[r] && WIFSIGNALED(wstatus))
           ends[r].how = "killed by signal " + std::to_string(WTERMSIG(wstatus));
       }
-      if (ends[r].code != kExitOk && !ends[r].stopped &&
+      // The first failure starts the grace period (workers stopped below
+      // end only after it has started).
+      if (ends[r].code != kExitOk &&
           deadline == std::chrono::steady_clock::time_point::max())
         deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
     }
@@ -392,9 +394,44 @@ static std::vector<WorkerEnd> waitForWorkers(const std::vector<pid_t> &pids) {
   return ends;
 }
 
+/// Where worker `rank` of the run in `dir` writes its stdout and stderr.
+static std::string workerLogPath(const std::string &dir, size_t rank) {
+  return dir + "/rank_" + std::to_string(rank) + ".log";
+}
+
+/// Starts `args[0]` with `args` and `envp` (the caller's environment when
+/// empty), its stdout and stderr going to `logPath` (this terminal when
+/// empty).
+static StatusOr<pid_t> spawnWorker(std::vector<std::string> args,
+                                   std::vector<std::string> envp,
+                                   const std::string &logPath) {
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (!logPath.empty()) {
+    posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  }
+  auto pointers = [](std::vector<std::string> &strings) {
+    std::vector<char *> out;
+    for (std::string &s : strings)
+      out.push_back(s.data());
+    out.push_back(nullptr);
+    return out;
+  };
+  std::vector<char *> argv = pointers(args), env = pointers(envp);
+  pid_t pid;
+  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(),
+                       envp.empty() ? environ : env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    return errorf("cannot start worker '", args[0], "': ", std::strerror(rc));
+  return pid;
+}
+
 /// A worker's log, without trailing blank space.
 static std::string workerLog(const std::string &dir, size_t rank) {
-  std::ifstream log(dir + "/rank_" + std::to_string(rank) + ".log");
+  std::ifstream log(workerLogPath(dir, rank));
   std::string text((std::istreambuf_iterator<char>(log)),
                    std::istreambuf_iterator<char>());
   while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
@@ -434,31 +471,16 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
   int64_t ranks = exe.mesh().numRanks();
   std::vector<pid_t> pids;
   for (int64_t r = 0; r < ranks; ++r) {
-    std::string rankArg = std::to_string(r);
-    std::string log = dir + "/rank_" + rankArg + ".log";
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-    std::vector<std::string> args = {request.workerBinary, program,
-                                     "--worker", rankArg, "--worker-dir", dir};
-    std::vector<char *> argv;
-    for (std::string &a : args)
-      argv.push_back(a.data());
-    argv.push_back(nullptr);
-    pid_t pid;
-    int rc = posix_spawn(&pid, request.workerBinary.c_str(), &actions,
-                         nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (rc != 0) {
+    auto pid = spawnWorker({request.workerBinary, program, "--worker",
+                            std::to_string(r), "--worker-dir", dir},
+                           {}, workerLogPath(dir, r));
+    if (!pid) {
       for (pid_t p : pids)
         ::kill(p, SIGKILL);
       cleanup();
-      return errorf("cannot start worker '", request.workerBinary,
-                    "': ", std::strerror(rc));
+      return pid.status();
     }
-    pids.push_back(pid);
+    pids.push_back(*pid);
   }
   // Every rank that failed by itself is reported, in the order they ended
   // (the first to end is most likely the cause).
@@ -657,33 +679,15 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
                {"MASTER_PORT", std::to_string(port)},
                {"NCCL_NVLS_ENABLE", "0"}})
         envStrings.push_back(k + "=" + v);
-      std::vector<char *> argv, envp;
-      for (std::string &a : args)
-        argv.push_back(a.data());
-      argv.push_back(nullptr);
-      for (std::string &e : envStrings)
-        envp.push_back(e.data());
-      envp.push_back(nullptr);
-      posix_spawn_file_actions_t actions;
-      posix_spawn_file_actions_init(&actions);
-      std::string log = dir + "/rank_" + std::to_string(r) + ".log";
-      if (r != 0) {
-        posix_spawn_file_actions_addopen(&actions, 1, log.c_str(),
-                                         O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        posix_spawn_file_actions_adddup2(&actions, 1, 2);
-      }
-      pid_t pid;
-      int rc = posix_spawn(&pid, request.workerBinary.c_str(), &actions,
-                           nullptr, argv.data(), envp.data());
-      posix_spawn_file_actions_destroy(&actions);
-      if (rc != 0) {
+      auto pid = spawnWorker(std::move(args), std::move(envStrings),
+                             r == 0 ? "" : workerLogPath(dir, r));
+      if (!pid) {
         for (pid_t p : pids)
           ::kill(p, SIGKILL);
-        err << "error: cannot start '" << request.workerBinary
-            << "': " << std::strerror(rc) << "\n";
+        err << "error: " << pid.status().message() << "\n";
         return kExitError;
       }
-      pids.push_back(pid);
+      pids.push_back(*pid);
     }
     // Rank 0 writes to this terminal; the others' logs are shown when they
     // fail by themselves.
