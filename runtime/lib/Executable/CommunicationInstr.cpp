@@ -57,6 +57,14 @@ static Arity arityOf(OpCode op) {
   }
 }
 
+/// Checks `op`'s mesh axis `a`: in range and not among the `used` ones.
+static Status checkAxis(const char *op, int64_t a, const Mesh &mesh,
+                        std::set<int64_t> &used) {
+  if (a < 0 || a >= int64_t(mesh.axisSizes.size()) || !used.insert(a).second)
+    return errorf(op, ": mesh axis ", a, " out of range or twice");
+  return Status::ok();
+}
+
 /// local_shard: an empty group, then per result dim a count and that many
 /// mesh axes; every dim splits evenly into the result's.
 static Status checkLocalShard(const GroupOperands &g, const Mesh &mesh,
@@ -74,9 +82,7 @@ static Status checkLocalShard(const GroupOperands &g, const Mesh &mesh,
     std::vector<int> axes;
     for (int64_t i = 0; i < g.extra[pos]; ++i) {
       int64_t a = g.extra[pos + 1 + i];
-      if (a < 0 || a >= int64_t(mesh.axisSizes.size()) ||
-          !used.insert(a).second)
-        return errorf("local_shard: mesh axis ", a, " out of range or twice");
+      PARACC_RETURN_IF_ERROR(checkAxis("local_shard", a, mesh, used));
       axes.push_back(int(a));
     }
     pos += 1 + size_t(g.extra[pos]);
@@ -99,9 +105,7 @@ Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
     return errorf(op, ": malformed group");
   std::set<int64_t> seen;
   for (int64_t i = 1; i <= ints[0]; ++i)
-    if (ints[i] < 0 || ints[i] >= int64_t(mesh.axisSizes.size()) ||
-        !seen.insert(ints[i]).second)
-      return errorf(op, ": mesh axis ", ints[i], " out of range or twice");
+    PARACC_RETURN_IF_ERROR(checkAxis(op, ints[i], mesh, seen));
   GroupOperands g = groupOperands(instr);
   Arity arity = arityOf(instr.opcode);
   if (instr.inputs.size() != arity.inputs ||

@@ -166,13 +166,10 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
     return comm_.allToAll(axes, extra[0], extra[1], *inputs[0], *outputs[0]);
   case OpCode::Broadcast:
     return comm_.broadcast(axes, extra[0], *inputs[0], *outputs[0]);
-  case OpCode::Send:
-  case OpCode::Recv: {
-    // Send: in(x) out(); recv: in() out(y). extra: the peer offset, the tag.
-    if (instr.opcode == OpCode::Send)
-      return comm_.send(axes, extra[0], uint32_t(extra[1]), *inputs[0]);
+  case OpCode::Send: // extra: the peer offset, the tag
+    return comm_.send(axes, extra[0], uint32_t(extra[1]), *inputs[0]);
+  case OpCode::Recv:
     return comm_.recv(axes, extra[0], uint32_t(extra[1]), *outputs[0]);
-  }
   case OpCode::LocalShard: {
     auto block = extractBlock(
         *inputs[0], localShardOffsets(g, mesh, rank_, outputs[0]->shape()),
