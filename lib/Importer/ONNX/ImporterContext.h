@@ -66,6 +66,9 @@ struct ImportStatus {
   bool unsupported = false;
 };
 
+/// A static shape for messages: "[2,16,64]".
+std::string shapeStr(ArrayRef<int64_t> shape);
+
 /// Converts an ONNX TensorProto data type to an MLIR element type (null if
 /// unsupported).
 Type elementTypeFromOnnx(MLIRContext *ctx, int32_t dataType);

@@ -101,9 +101,9 @@ static std::string declaredShape(const onnx::TensorShapeProto &shape) {
 
 /// Checks what a graph output declares against what the graph computes:
 /// the element type when one is given, the rank when a shape is given, and
-/// every fixed dim where the computed dim is static. (onnxruntime rejects
-/// such models too; running them would hand back something else than the
-/// model promises.)
+/// every fixed dim (graph values always have static shapes). (onnxruntime
+/// rejects such models too; running them would hand back something else than
+/// the model promises.)
 static LogicalResult checkDeclaredOutput(Location loc,
                                          const onnx::ValueInfoProto &output,
                                          Value computed) {
@@ -129,28 +129,15 @@ static LogicalResult checkDeclaredOutput(Location loc,
   const auto &dims = declared.shape().dim();
   bool agrees = dims.size() == type.getRank();
   for (int i = 0; agrees && i < dims.size(); ++i)
-    if (dims[i].has_dim_value() && !type.isDynamicDim(i) &&
-        dims[i].dim_value() != type.getDimSize(i))
+    if (dims[i].has_dim_value() && dims[i].dim_value() != type.getDimSize(i))
       agrees = false;
   if (agrees)
     return success();
-  std::string computedShape;
-  llvm::raw_string_ostream os(computedShape);
-  os << "[";
-  llvm::interleave(
-      type.getShape(), os,
-      [&](int64_t d) {
-        if (ShapedType::isDynamic(d))
-          os << "?";
-        else
-          os << d;
-      },
-      ",");
-  os << "]";
   return emitError(loc) << "graph output '" << output.name()
                         << "' is declared with shape "
                         << declaredShape(declared.shape())
-                        << " but the graph computes " << computedShape;
+                        << " but the graph computes "
+                        << shapeStr(type.getShape());
 }
 
 LogicalResult GraphImporter::parseModel(onnx::ModelProto &model) {
@@ -261,13 +248,10 @@ GraphImporter::importInputs(const onnx::GraphProto &graph,
           if (dims[i].has_dim_value() && dims[i].dim_value() != shape[i])
             agrees = false;
         if (!agrees) {
-          std::string givenStr;
-          for (auto [i, d] : llvm::enumerate(shape))
-            givenStr += (i ? "," : "") + std::to_string(d);
           return emitError(loc)
                  << "input '" << input.name() << "' is declared as "
                  << declaredShape(tensorType.shape())
-                 << " but was given a tensor of shape [" << givenStr << "]";
+                 << " but was given a tensor of shape " << shapeStr(shape);
         }
       }
     } else if (!hasShape) {

@@ -16,13 +16,6 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::onnximport;
 namespace g = mlir::paracc::graph;
 
-static std::string shapeStr(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (auto [i, d] : llvm::enumerate(shape))
-    s += (i ? "," : "") + std::to_string(d);
-  return s + "]";
-}
-
 /// Elements of a shape, or -1 on overflow.
 static int64_t numElements(ArrayRef<int64_t> shape) {
   int64_t n = 1;

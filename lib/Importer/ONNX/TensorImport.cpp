@@ -20,6 +20,13 @@ using namespace mlir;
 using namespace mlir::paracc;
 using namespace mlir::paracc::onnximport;
 
+std::string mlir::paracc::onnximport::shapeStr(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(shape))
+    s += (i ? "," : "") + std::to_string(d);
+  return s + "]";
+}
+
 Type mlir::paracc::onnximport::elementTypeFromOnnx(MLIRContext *ctx,
                                                    int32_t dataType) {
   if (!rt::isSupportedDType(dataType))
