@@ -43,7 +43,7 @@ static ShardingAttr withPartial(MLIRContext *ctx, ShardingAttr s,
                                 ArrayRef<StringAttr> partial) {
   SmallVector<SmallVector<StringAttr>> dims;
   for (int64_t d = 0; d < s.getRank(); ++d)
-    dims.push_back(SmallVector<StringAttr>(s.getDimAxes(d)));
+    dims.push_back(s.getDimAxes(d));
   return ShardingAttr::get(ctx, dims, partial);
 }
 
@@ -170,8 +170,10 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   auto currentSharding = [&] {
     return ShardingAttr::get(ctx, cur, partial);
   };
-  // getDimAxes returns a fresh vector: keep it, never an ArrayRef of it.
-  auto target = [&](int64_t d) { return to.getDimAxes(d); };
+  // getDimAxes returns a fresh vector: keep them, never an ArrayRef of one.
+  SmallVector<SmallVector<StringAttr>> target;
+  for (int64_t d = 0; d < rank; ++d)
+    target.push_back(to.getDimAxes(d));
   auto isPrefix = [](ArrayRef<StringAttr> a, ArrayRef<StringAttr> b) {
     return a.size() <= b.size() && llvm::equal(a, b.take_front(a.size()));
   };
@@ -179,8 +181,7 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   // 1. Partial sums: reduce-scatter onto a dim the target splits over the
   // partial axes, all-reduce the rest.
   for (int64_t d = 0; d < rank && !partial.empty(); ++d) {
-    SmallVector<StringAttr> wantAxes = target(d);
-    ArrayRef<StringAttr> want = wantAxes;
+    ArrayRef<StringAttr> want = target[d];
     if (!isPrefix(cur[d], want))
       continue;
     SmallVector<StringAttr> extra(want.drop_front(cur[d].size()));
@@ -202,8 +203,7 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   }
   // 2. Gather what the target does not split the same way.
   for (int64_t d = 0; d < rank; ++d) {
-    SmallVector<StringAttr> wantAxes = target(d);
-    ArrayRef<StringAttr> want = wantAxes;
+    ArrayRef<StringAttr> want = target[d];
     size_t common = 0;
     while (common < cur[d].size() && common < want.size() &&
            cur[d][common] == want[common])
@@ -218,8 +218,7 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   // An axis a target dim adds may still split another dim of `cur` (moved
   // between dims): gather it there first.
   for (int64_t d = 0; d < rank; ++d) {
-    SmallVector<StringAttr> wantAxes = target(d);
-    for (StringAttr a : ArrayRef(wantAxes).drop_front(cur[d].size())) {
+    for (StringAttr a : ArrayRef(target[d]).drop_front(cur[d].size())) {
       for (int64_t e = 0; e < rank; ++e) {
         if (e == d || !llvm::is_contained(cur[e], a))
           continue;
@@ -235,8 +234,7 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   SmallVector<SmallVector<StringAttr>> delta(rank);
   bool any = false;
   for (int64_t d = 0; d < rank; ++d) {
-    SmallVector<StringAttr> wantAxes = target(d);
-    ArrayRef<StringAttr> want = wantAxes;
+    ArrayRef<StringAttr> want = target[d];
     delta[d].assign(want.begin() + cur[d].size(), want.end());
     any |= !delta[d].empty();
   }
