@@ -11,7 +11,7 @@ PACKAGES=(
   cmake ninja-build g++ lld ccache git python3 python3-venv
   libprotobuf-dev protobuf-compiler libonnx-dev libonnx-testdata
   libgloo-dev libopenblas-dev libflatbuffers-dev flatbuffers-compiler
-  libgtest-dev nlohmann-json3-dev
+  libgtest-dev nlohmann-json3-dev libzip-dev
 )
 
 SUDO=""

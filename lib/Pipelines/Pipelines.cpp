@@ -21,19 +21,38 @@ void mlir::paracc::buildCompilePipeline(OpPassManager &pm,
   fn.addPass(createCSEPass());
 }
 
-void mlir::paracc::buildDistributePipeline(
+void mlir::paracc::buildShardingAnnotationPipeline(
     OpPassManager &pm, const DistributePipelineOptions &options) {
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
   pm.addPass(
       dist::createDataParallelPass({options.dpAxis, options.microbatchAxis}));
+}
+
+void mlir::paracc::buildPartitionPipeline(
+    OpPassManager &pm, const DistributePipelineOptions &options) {
   pm.addPass(dist::createPropagateShardingPass());
   pm.addPass(dist::createPartitionPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
   pm.addPass(dist::createInterleaveMicrobatchesPass({options.microbatchAxis}));
+}
+
+void mlir::paracc::buildDistributePipeline(
+    OpPassManager &pm, const DistributePipelineOptions &options) {
+  buildShardingAnnotationPipeline(pm, options);
+  buildPartitionPipeline(pm, options);
+}
+
+void mlir::paracc::buildAutodiffPipeline(
+    OpPassManager &pm, const AutodiffPipelineOptions &options) {
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  fn.addPass(
+      graph::createAutodiffPass({options.freeze, options.wholeParameters}));
+  fn.addPass(createCanonicalizerPass());
+  fn.addPass(createCSEPass());
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,

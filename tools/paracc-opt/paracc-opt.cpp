@@ -10,6 +10,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GradientInterface.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Pipelines/Pipelines.h"
 
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
   registry.insert<mlir::func::FuncDialect, mlir::paracc::graph::GraphDialect,
                   mlir::paracc::dist::DistDialect>();
   mlir::paracc::dist::registerGraphShardingRules(registry);
+  mlir::paracc::graph::registerGraphGradientRules(registry);
   mlir::paracc::registerParaccPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

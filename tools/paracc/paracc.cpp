@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DriverSupport.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -152,89 +153,16 @@ private:
 };
 } // namespace
 
-/// Prints diagnostics as "FILE: error: MESSAGE".
-static void printDiagnostic(Diagnostic &diag) {
-  std::string file;
-  if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>()) {
-    file = loc.getFilename().str();
-    if (loc.getLine() > 0)
-      file += ":" + std::to_string(loc.getLine()) + ":" +
-              std::to_string(loc.getColumn());
-  }
-  const char *kind = diag.getSeverity() == DiagnosticSeverity::Error ? "error"
-                     : diag.getSeverity() == DiagnosticSeverity::Warning
-                         ? "warning"
-                         : "note";
-  llvm::errs() << (file.empty() ? "paracc" : file) << ": " << kind << ": "
-               << diag.str() << "\n";
-  for (Diagnostic &note : diag.getNotes())
-    printDiagnostic(note);
-}
-
-/// Parses --mesh ("dp2,tp4") into axis names and sizes.
-static LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
-                               SmallVectorImpl<int64_t> &sizes) {
-  if (text.empty() || text == "1")
-    return success();
-  SmallVector<StringRef> parts;
-  text.split(parts, ',');
-  int64_t ranks = 1;
-  for (StringRef part : parts) {
-    size_t digits = part.find_first_of("0123456789");
-    StringRef name = part.take_front(digits);
-    int64_t size = 0;
-    if (digits == StringRef::npos || name.empty() ||
-        part.drop_front(digits).getAsInteger(10, size) || size < 1) {
-      llvm::errs() << "paracc: error: bad --mesh axis '" << part
-                   << "'; expected NAME<size> such as dp2 or tp4\n";
-      return failure();
-    }
-    if (name != "dp" && name != "tp") {
-      llvm::errs() << "paracc: error: mesh axis '" << name
-                   << "' is not supported yet (supported: dp, tp)\n";
-      return failure();
-    }
-    if (llvm::is_contained(names, name.str())) {
-      llvm::errs() << "paracc: error: mesh axis '" << name
-                   << "' given twice\n";
-      return failure();
-    }
-    ranks *= size;
-    if (ranks > 4096) {
-      llvm::errs() << "paracc: error: the mesh has more than 4096 ranks\n";
-      return failure();
-    }
-    names.push_back(name.str());
-    sizes.push_back(size);
-  }
-  return success();
-}
-
-/// Parses "NAME=2x64".
-static LogicalResult parseShapeOption(StringRef option,
-                                      ONNXImportOptions &options) {
-  auto [name, dims] = option.split('=');
-  SmallVector<int64_t> shape;
-  SmallVector<StringRef> parts;
-  if (!dims.empty() && dims != "scalar")
-    dims.split(parts, 'x');
-  for (StringRef p : parts) {
-    int64_t d;
-    if (p.getAsInteger(10, d) || d < 0) {
-      llvm::errs() << "paracc: error: bad --input-shape '" << option << "'\n";
-      return failure();
-    }
-    shape.push_back(d);
-  }
-  options.inputShapes[name] = shape;
-  return success();
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
-  cl::HideUnrelatedOptions(category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "paracc: compile and run a model on a mesh\n");
+  cl::HideUnrelatedOptions({&category, &trainCategory()});
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "paracc: compile and run a model on a mesh\n\n"
+      "  paracc MODEL [options]        inference\n"
+      "  paracc train MODEL [options]  training (paracc train --help)\n");
+  if (trainSubCommand())
+    return runTrain();
   StageTimer timer;
 
   // Input tensors given up front fix the shapes the model is compiled for.
@@ -275,25 +203,8 @@ int main(int argc, char **argv) {
   importOptions.allowMissingWeightData = randomWeights;
   importOptions.textFormat = textFormat || StringRef(inputPath).ends_with(
                                                ".pbtxt");
-  if (!testData.empty()) {
-    // Shapes from input_N.pb; a file that is not a tensor (a sequence, an
-    // optional) leaves its shape open, and import reports the input.
-    for (int i = 0;; ++i) {
-      std::string path = testData + "/input_" + std::to_string(i) + ".pb";
-      if (!llvm::sys::fs::exists(path))
-        break;
-      auto t = prt::readTensorProtoFile(path);
-      if (!t) {
-        importOptions.inputShapesByPosition.push_back(std::nullopt);
-        continue;
-      }
-      SmallVector<int64_t> shape(t->tensor.shape().begin(),
-                                 t->tensor.shape().end());
-      importOptions.inputShapesByPosition.push_back(shape);
-      if (!t->name.empty())
-        importOptions.inputShapes[t->name] = shape;
-    }
-  }
+  if (!testData.empty())
+    addTestDataShapes(testData, importOptions);
   {
     auto files = prt::readInputFiles(request.inputFiles);
     if (!files) {
@@ -309,18 +220,7 @@ int main(int argc, char **argv) {
       return prt::kExitError;
 
   MLIRContext context;
-  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
-    printDiagnostic(diag);
-    return success();
-  });
-  DialectRegistry registry;
-  registerONNXImporterDialects(registry);
-  registry.insert<dist::DistDialect>();
-  dist::registerGraphShardingRules(registry);
-  context.appendDialectRegistry(registry);
-  context.loadAllAvailableDialects();
-  // Errors name the op and its location; the whole op adds nothing.
-  context.printOpOnDiagnostic(false);
+  setUpDriverContext(context);
 
   WeightStore weights;
   weights.randomFill = randomWeights;

@@ -36,11 +36,35 @@ struct DistributePipelineOptions
       llvm::cl::init("mb")};
 };
 
-/// Shards the module over its `dist.mesh`: tensor parallelism (and sequence
-/// parallelism), data parallelism, propagation, partitioning, clean-up, and,
-/// when the mesh ends with the micro-batch axis, interleaved micro-batches.
+/// Shards the module over its `dist.mesh`: the sharding annotations, then
+/// the partitioning (the two halves below, one after the other).
 void buildDistributePipeline(OpPassManager &pm,
                              const DistributePipelineOptions &options);
+
+/// The first half of `buildDistributePipeline`: tensor parallelism (and
+/// sequence parallelism) and data parallelism annotate the forward graph.
+/// Training differentiates after it, so that the backward's shardings come
+/// from propagation over the annotated forward.
+void buildShardingAnnotationPipeline(OpPassManager &pm,
+                                     const DistributePipelineOptions &options);
+
+/// The second half: propagation, partitioning, clean-up, and, when the mesh
+/// ends with the micro-batch axis, interleaved micro-batches.
+void buildPartitionPipeline(OpPassManager &pm,
+                            const DistributePipelineOptions &options);
+
+/// Options of the training pipeline's differentiation (`paracc-autodiff`).
+struct AutodiffPipelineOptions {
+  /// Parameters matching this regular expression are frozen.
+  std::string freeze;
+  /// One gradient per parameter, its blocks' concatenated.
+  bool wholeParameters = false;
+};
+
+/// Differentiates the loss (`paracc-autodiff`), then canonicalizes and
+/// removes common subexpressions.
+void buildAutodiffPipeline(OpPassManager &pm,
+                           const AutodiffPipelineOptions &options);
 
 /// The last steps before the executable: fuse matmul + bias + activation
 /// into graph.linear and, unless `precision` is "f32", compute in it.

@@ -121,11 +121,26 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(g.getTransA()).i(g.getTransB());
         a.f(g.getAlpha().convertToDouble()).f(g.getBeta().convertToDouble());
       })
-      .Case([&](LayerNormOp g) {
-        a.i(g.getAxis()).f(g.getEpsilon().convertToDouble());
+      .Case<LayerNormOp, RmsNormOp, LayerNormGradOp, RmsNormGradOp>(
+          [&](auto g) { a.i(g.getAxis()).f(g.getEpsilon().convertToDouble()); })
+      .Case([&](GeluGradOp g) { a.i(g.getApproximate() == "tanh"); })
+      .Case([&](CrossEntropyGradOp g) {
+        a.i(g.getLogProb())
+            .i(g.getIgnoreIndex().has_value())
+            .i(g.getIgnoreIndex().value_or(0));
       })
-      .Case([&](RmsNormOp g) {
-        a.i(g.getAxis()).f(g.getEpsilon().convertToDouble());
+      .Case([&](GatherGradOp g) { a.i(g.getAxis()); })
+      .Case([&](AdamWOp g) {
+        a.f(g.getBeta1().convertToDouble())
+            .f(g.getBeta2().convertToDouble())
+            .f(g.getEps().convertToDouble())
+            .f(g.getWeightDecay().convertToDouble());
+      })
+      .Case([&](SgdOp g) {
+        a.f(g.getMomentum().convertToDouble())
+            .f(g.getDampening().convertToDouble())
+            .f(g.getWeightDecay().convertToDouble())
+            .f(g.getNesterov() ? 1.0 : 0.0);
       })
       .Case<SoftmaxOp, LogSoftmaxOp>([&](auto g) { a.i(g.getAxis()); })
       .Case<GatherOp, GatherElementsOp>([&](auto g) { a.i(g.getAxis()); })
@@ -155,7 +170,7 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
         a.i((g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0));
       })
-      .Case([&](AttentionOp g) {
+      .Case<AttentionOp, AttentionGradOp>([&](auto g) {
         a.i(g.getCausal()).i(g.getSequenceFirst());
         a.f(g.getScale().convertToDouble());
       });

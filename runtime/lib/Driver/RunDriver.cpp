@@ -801,6 +801,26 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
 
 #endif // PARACC_HAVE_CUDA
 
+StatusOr<std::vector<Tensor>>
+paracc::rt::runOnCpuRanks(std::shared_ptr<const Executable> exe,
+                          const std::vector<Tensor> &inputs,
+                          const RunRequest &request) {
+  int64_t ranks = exe->mesh().numRanks();
+  if (request.processes && ranks > 1)
+    return runInProcesses(*exe, inputs, request);
+  std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
+  if (ranks > 1) {
+#ifdef PARACC_HAVE_GLOO
+    auto world = GlooWorld::inProcess(exe->mesh());
+    communicators = [world](int64_t rank) { return world->communicator(rank); };
+#else
+    return errorf("this runtime was built without Gloo and cannot run a ",
+                  ranks, "-rank program on the CPU");
+#endif
+  }
+  return runOnCpu(exe, inputs, communicators);
+}
+
 int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
                              const RunRequest &request, std::ostream &out,
                              std::ostream &err) {
@@ -871,21 +891,8 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
   if (request.benchmarkIterations > 0 || request.profileSteps > 0)
     err << "note: --benchmark and --profile time GPU steps; this run is on "
            "the CPU and only checks\n";
-  std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
-  if (exe->mesh().numRanks() > 1 && !request.processes) {
-#ifdef PARACC_HAVE_GLOO
-    auto world = GlooWorld::inProcess(exe->mesh());
-    communicators = [world](int64_t rank) { return world->communicator(rank); };
-#else
-    err << "error: this runtime was built without Gloo and cannot run a "
-        << exe->mesh().numRanks() << "-rank program on the CPU\n";
-    return kExitError;
-#endif
-  }
   auto start = std::chrono::steady_clock::now();
-  auto outputs = request.processes && exe->mesh().numRanks() > 1
-                     ? runInProcesses(*exe, *inputs, request)
-                     : runOnCpu(exe, *inputs, communicators);
+  auto outputs = runOnCpuRanks(exe, *inputs, request);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();

@@ -87,6 +87,21 @@ Status dispatch(const KernelArgs &args) {
     return runAttentionKernel(args);
   case OpCode::Linear:
     return runLinearKernel(args);
+  case OpCode::LayerNormGrad:
+  case OpCode::RmsNormGrad:
+    return runNormGradKernel(args);
+  case OpCode::GeluGrad:
+    return runGeluGradKernel(args);
+  case OpCode::AttentionGrad:
+    return runAttentionGradKernel(args);
+  case OpCode::CrossEntropyGrad:
+    return runCrossEntropyGradKernel(args);
+  case OpCode::GatherGrad:
+    return runGatherGradKernel(args);
+  case OpCode::AdamW:
+    return runAdamWKernel(args);
+  case OpCode::Sgd:
+    return runSgdKernel(args);
   default:
     return args.fail("not a compute instruction");
   }
@@ -102,7 +117,10 @@ Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
 bool allowsExactInPlace(OpCode op) {
   if (op <= OpCode::Where)
     return true; // Unary, binary and Where come first in OpCodes.def.
-  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape;
+  // GeluGrad and the optimizer updates are elementwise too (the optimizers'
+  // scalar operands are read before any result is written).
+  return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape ||
+         op == OpCode::GeluGrad || op == OpCode::AdamW || op == OpCode::Sgd;
 }
 
 Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,

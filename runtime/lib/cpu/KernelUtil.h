@@ -493,6 +493,14 @@ Status runCumSumKernel(const KernelArgs &args);
 Status runTriluKernel(const KernelArgs &args);
 Status runAttentionKernel(const KernelArgs &args);
 Status runLinearKernel(const KernelArgs &args);
+// Training (Gradients.cpp, Optimizers.cpp).
+Status runNormGradKernel(const KernelArgs &args);
+Status runGeluGradKernel(const KernelArgs &args);
+Status runAttentionGradKernel(const KernelArgs &args);
+Status runCrossEntropyGradKernel(const KernelArgs &args);
+Status runGatherGradKernel(const KernelArgs &args);
+Status runAdamWKernel(const KernelArgs &args);
+Status runSgdKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

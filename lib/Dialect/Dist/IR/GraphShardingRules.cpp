@@ -404,6 +404,115 @@ static OpShardingRule attentionRule(g::AttentionOp op) {
   return b.rule;
 }
 
+/// Backward norms: the token (leading) dims index dy, x and dx and are
+/// summed into the scale's and bias's gradients (reduction factors those
+/// do not carry); the normalized dims are whole.
+static OpShardingRule normGradRule(Operation *op, int64_t axis) {
+  RuleBuilder b;
+  ArrayRef<int64_t> x = shapeOf(op->getOperand(1));
+  SmallVector<int64_t> ids, normalized;
+  for (auto [d, size] : llvm::enumerate(x)) {
+    bool token = int64_t(d) < axis;
+    ids.push_back(b.rule.addFactor(size, token ? FactorKind::Reduction
+                                               : FactorKind::NeedReplication));
+    if (!token)
+      normalized.push_back(ids.back());
+  }
+  TensorFactors whole = RuleBuilder::tensor(ids);
+  // The scale has the normalized shape.
+  TensorFactors param = RuleBuilder::tensor(normalized);
+  b.rule.operands = {whole, whole, param};
+  b.rule.results.push_back(whole);
+  for (unsigned i = 1; i < op->getNumResults(); ++i)
+    b.rule.results.push_back(param);
+  return b.rule;
+}
+
+/// The attention backward: the forward's factors, dy shaped like the result
+/// and the gradients like q, k and v.
+static OpShardingRule attentionGradRule(g::AttentionGradOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> q = shapeOf(op.getQ()), k = shapeOf(op.getK()),
+                    v = shapeOf(op.getV());
+  int64_t r = q.size();
+  bool seqFirst = op.getSequenceFirst();
+  int64_t s = seqFirst ? r - 3 : r - 2;
+  SmallVector<int64_t> lead = b.factorsFor(q.take_front(s));
+  SmallVector<int64_t> heads;
+  if (seqFirst)
+    heads = b.factorsFor(q.slice(r - 2, 1));
+  auto whole = [&](int64_t size) {
+    return b.rule.addFactor(size, FactorKind::NeedReplication);
+  };
+  int64_t sq = whole(q[s]), d = whole(q[r - 1]), sk = whole(k[s]),
+          dv = whole(v[r - 1]);
+  auto tensor = [&](int64_t a, int64_t c) {
+    SmallVector<int64_t> ids(lead);
+    ids.push_back(a);
+    ids.append(heads);
+    ids.push_back(c);
+    return RuleBuilder::tensor(ids);
+  };
+  b.rule.operands = {tensor(sq, dv), tensor(sq, d), tensor(sk, d),
+                     tensor(sk, dv)};
+  if (op.getMask()) {
+    SmallVector<int64_t> ids(lead);
+    ids.append(heads);
+    ids.append({sq, sk});
+    b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getMask()), ids));
+  }
+  b.rule.results = {tensor(sq, d), tensor(sk, d), tensor(sk, dv)};
+  return b.rule;
+}
+
+/// The losses' backward: elements parallel, the class dim whole.
+static OpShardingRule crossEntropyGradRule(g::CrossEntropyGradOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> scores = shapeOf(op.getScores());
+  SmallVector<int64_t> elements;
+  for (auto [d, size] : llvm::enumerate(scores))
+    if (d != 1)
+      elements.push_back(b.rule.addFactor(size));
+  int64_t c = b.rule.addFactor(scores[1], FactorKind::NeedReplication);
+  TensorFactors scoresF = RuleBuilder::tensor(elements);
+  scoresF.insert(scoresF.begin() + 1, DimFactors{c});
+  b.rule.operands = {RuleBuilder::tensor(elements), scoresF,
+                     RuleBuilder::tensor(elements)};
+  if (op.getWeight())
+    b.rule.operands.push_back(RuleBuilder::tensor({c}));
+  b.rule.results.push_back(scoresF);
+  return b.rule;
+}
+
+/// The lookup's backward: the index dims are summed into the table's rows
+/// (reductions), the gathered dim is whole, the others parallel.
+static OpShardingRule gatherGradRule(g::GatherGradOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> data = shapeOf(op.getResult()),
+                    idx = shapeOf(op.getIndices());
+  int64_t axis = op.getAxis();
+  TensorFactors dyF, idxF, outF;
+  for (int64_t d = 0; d < axis; ++d) {
+    int64_t id = b.rule.addFactor(data[d]);
+    dyF.push_back({id});
+    outF.push_back({id});
+  }
+  outF.push_back({b.rule.addFactor(data[axis], FactorKind::NeedReplication)});
+  for (int64_t size : idx) {
+    int64_t id = b.rule.addFactor(size, FactorKind::Reduction);
+    dyF.push_back({id});
+    idxF.push_back({id});
+  }
+  for (int64_t d = axis + 1; d < int64_t(data.size()); ++d) {
+    int64_t id = b.rule.addFactor(data[d]);
+    dyF.push_back({id});
+    outF.push_back({id});
+  }
+  b.rule.operands = {dyF, idxF};
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
 /// Ops without operands: their result dims are parallel (a rank can take
 /// its slice of a constant or weight).
 static OpShardingRule sourceRule(Operation *op) {
@@ -415,7 +524,7 @@ static OpShardingRule sourceRule(Operation *op) {
 
 static OpShardingRule computeRule(Operation *op) {
   return llvm::TypeSwitch<Operation *, OpShardingRule>(op)
-      .Case<g::ConstantOp, g::WeightOp>(
+      .Case<g::ConstantOp, g::WeightOp, g::StateOp>(
           [](Operation *op) { return sourceRule(op); })
       .Case([](g::MatMulOp op) { return matmulRule(op); })
       .Case([](g::GemmOp op) { return gemmRule(op); })
@@ -428,9 +537,21 @@ static OpShardingRule computeRule(Operation *op) {
       .Case([](g::ExpandOp op) { return expandRule(op); })
       .Case([](g::GatherOp op) { return gatherRule(op); })
       .Case([](g::AttentionOp op) { return attentionRule(op); })
-      .Case<g::LayerNormOp, g::RmsNormOp>([](auto op) {
-        return trailingWholeRule(op, op.getAxis());
+      .Case([](g::AttentionGradOp op) { return attentionGradRule(op); })
+      .Case<g::LayerNormGradOp, g::RmsNormGradOp>(
+          [](auto op) { return normGradRule(op, op.getAxis()); })
+      .Case([](g::CrossEntropyGradOp op) { return crossEntropyGradRule(op); })
+      .Case([](g::GatherGradOp op) { return gatherGradRule(op); })
+      .Case([](g::AssignOp op) {
+        // A sink: its value keeps whatever split it has (the partitioner
+        // reshards it to the buffer's).
+        RuleBuilder b;
+        b.rule.operands.push_back(
+            RuleBuilder::tensor(b.factorsFor(shapeOf(op.getValue()))));
+        return b.rule;
       })
+      .Case<g::LayerNormOp, g::RmsNormOp>(
+          [](auto op) { return trailingWholeRule(op, op.getAxis()); })
       .Case<g::SoftmaxOp, g::LogSoftmaxOp, g::CumSumOp>([](auto op) {
         // Only the axis is whole; dims after it are parallel.
         OpShardingRule rule = broadcastRule(op);
@@ -461,7 +582,9 @@ static OpShardingRule computeRule(Operation *op) {
       .Case<g::GatherElementsOp, g::GatherNDOp, g::RangeOp>(
           [](Operation *op) { return OpShardingRule::replicateAll(op); })
       .Default([](Operation *op) {
-        // Everything else is elementwise (unary, binary, where, cast, ...).
+        // Everything else is elementwise (unary, binary, where, cast, the
+        // GELU backward, the optimizer updates with their scalars
+        // broadcast, assign's value).
         return broadcastRule(op);
       });
 }

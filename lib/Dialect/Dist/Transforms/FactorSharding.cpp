@@ -61,9 +61,17 @@ ShardingAttr mlir::paracc::dist::projectSharding(
       llvm::append_range(axes, factorAxes[f]);
     dims.push_back(axes);
   }
+  // A tensor is a partial sum over the split reduction factors it does not
+  // carry (a backward norm's token factors reduce into the scale's gradient
+  // but index the input's).
   AxisList partial;
   if (partialFromReductions)
-    partial = reductionAxes(rule, factorAxes);
+    for (int64_t f = 0; f < rule.numFactors(); ++f)
+      if (rule.factorKinds[f] == FactorKind::Reduction &&
+          llvm::none_of(tensor, [&](const DimFactors &d) {
+            return llvm::is_contained(d, f);
+          }))
+        llvm::append_range(partial, factorAxes[f]);
   return ShardingAttr::get(ctx, dims, partial);
 }
 

@@ -96,6 +96,13 @@ int runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 /// The path of paracc-run next to the running executable.
 std::string siblingWorkerBinary();
 
+/// Runs every rank of `exe` on the CPU (as threads, or as worker processes
+/// with `request.processes`) on the global `inputs`; returns the global
+/// outputs.
+StatusOr<std::vector<Tensor>> runOnCpuRanks(std::shared_ptr<const Executable> exe,
+                                            const std::vector<Tensor> &inputs,
+                                            const RunRequest &request);
+
 /// Runs the executable on the CPU (ranks as threads or processes), then compares and
 /// saves per `request`, printing a report to `out`. Returns an exit code.
 int runAndReport(std::shared_ptr<const Executable> exe,

@@ -27,6 +27,11 @@ def Graph_Dialect : Dialect {
     signed integers; `ui8`...`ui64` unsigned; `i1` is bool.
   }];
   let hasConstantMaterializer = 1;
+  // Function result attributes that passes read: `--paracc-autodiff` marks
+  // each gradient result with the parameter (graph.weight name) it belongs
+  // to, and `--paracc-optimizer` consumes those results.
+  let discardableAttrs = (ins "::mlir::StringAttr":$gradient_of,
+                               "::mlir::DenseI64ArrayAttr":$gradient_offsets);
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>

@@ -674,4 +674,6 @@ def Graph_TriluOp : Graph_Op<"trilu", [Pure, AllTypesMatch<["x", "result"]>]> {
   let hasVerifier = 1;
 }
 
+include "paracc/Dialect/Graph/IR/GraphTrainingOps.td"
+
 #endif // PARACC_DIALECT_GRAPH_IR_GRAPHOPS_TD

@@ -146,4 +146,54 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
+  let summary = "Reverse-mode differentiation of a scalar loss";
+  let description = [{
+    The function must return one scalar float value, the loss. The pass
+    appends the loss's gradient with respect to every float parameter
+    (`graph.weight`, all of them unless `freeze` matches the name) as extra
+    results, each marked `graph.gradient_of = "<name>"` and named after the
+    parameter. Gradients are built by walking the ops backwards and asking
+    each op's GradientOpInterface for its operands' gradients given its
+    results'; the gradients of a value used several times are summed, and so
+    are those of the uses of one parameter (tied embeddings). An op the loss
+    depends on through a parameter and that has no gradient rule is an
+    error naming it.
+
+    A parameter that tensor parallelism split into blocks (a fused q/k/v
+    projection) gets one gradient per block, marked with the block's
+    `offsets` in `graph.gradient_offsets`, unless `whole-parameters` is set:
+    then the blocks' gradients are concatenated into the whole parameter's.
+
+    Before:
+    ```mlir
+    func.func @main(%x: tensor<4x8xf32>) -> tensor<f32> {
+      %w = graph.weight "w" : tensor<8x2xf32>
+      %y = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+      %l = graph.reduce_sum %y, [0, 1] {keepdims = false} : tensor<4x2xf32> -> tensor<f32>
+      return %l : tensor<f32>
+    }
+    ```
+    After (simplified):
+    ```mlir
+    func.func @main(%x: tensor<4x8xf32>)
+        -> (tensor<f32>, tensor<8x2xf32> {graph.gradient_of = "w", graph.name = "w"}) {
+      ...
+      %one = graph.constant dense<1.0> : tensor<f32>
+      %dy = graph.expand %one : tensor<f32> -> tensor<4x2xf32>
+      %dw = graph.gemm %x, %dy {trans_a = true} : ... -> tensor<8x2xf32>
+      return %l, %dw : tensor<f32>, tensor<8x2xf32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"freeze", "freeze", "std::string", "\"\"",
+           "Parameters whose name matches this regular expression get no "
+           "gradient">,
+    Option<"wholeParameters", "whole-parameters", "bool", "false",
+           "Concatenate the gradients of a parameter's blocks">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD

@@ -1,0 +1,265 @@
+//===- GraphTrainingOps.td - Backward, optimizer and state ops -*- tablegen -*-===//
+//
+// The ops training adds to the graph dialect: the backward ops that
+// `--paracc-autodiff` emits for forward ops whose gradient is not a
+// composition of other graph ops, the optimizer updates that
+// `--paracc-optimizer` emits, and the state sources and sinks of a training
+// step (optimizer moments read with `graph.state`, updated values written
+// with `graph.assign`). Each shape rule has a negative lit test in
+// test/Dialect/Graph/training-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DIALECT_GRAPH_IR_GRAPHTRAININGOPS_TD
+#define PARACC_DIALECT_GRAPH_IR_GRAPHTRAININGOPS_TD
+
+include "paracc/Dialect/Graph/IR/GraphDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Graph_F32Scalar : 0DTensorOf<[F32]>,
+    BuildableType<"::mlir::RankedTensorType::get({}, $_builder.getF32Type())">;
+
+//===----------------------------------------------------------------------===//
+// Backward ops
+//===----------------------------------------------------------------------===//
+
+def Graph_LayerNormGradOp : Graph_Op<"layer_norm_grad",
+    [Pure, AllTypesMatch<["dy", "x", "dx"]>,
+     AllTypesMatch<["scale", "dscale", "dbias"]>]> {
+  let summary = "Gradient of graph.layer_norm";
+  let description = [{
+    Given `dy`, the gradient of `graph.layer_norm`'s result, and the forward
+    operands `x` and `scale`, computes the gradients of `x`, `scale` and the
+    bias. The statistics are recomputed from `x` (nothing is saved from the
+    forward). `scale` has the normalized dims' shape.
+
+    ```mlir
+    %dx, %ds, %db = graph.layer_norm_grad %dy, %x, %scale
+        {axis = 2 : i64, epsilon = 1.0e-05 : f64}
+        : tensor<2x64x256xf32>, tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
+                       Graph_FloatTensor:$scale, I64Attr:$axis,
+                       F64Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$dx, Graph_FloatTensor:$dscale,
+                      Graph_FloatTensor:$dbias);
+  let assemblyFormat = [{
+    $dy `,` $x `,` $scale attr-dict `:` type($x) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_RmsNormGradOp : Graph_Op<"rms_norm_grad",
+    [Pure, AllTypesMatch<["dy", "x", "dx"]>,
+     AllTypesMatch<["scale", "dscale"]>]> {
+  let summary = "Gradient of graph.rms_norm";
+  let description = [{
+    The gradients of `x` and `scale` of `graph.rms_norm` given the gradient
+    `dy` of its result; the statistics are recomputed from `x`.
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
+                       Graph_FloatTensor:$scale, I64Attr:$axis,
+                       F64Attr:$epsilon);
+  let results = (outs Graph_FloatTensor:$dx, Graph_FloatTensor:$dscale);
+  let assemblyFormat = [{
+    $dy `,` $x `,` $scale attr-dict `:` type($x) `,` type($scale)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_GeluGradOp : Graph_Op<"gelu_grad",
+    [Pure, AllTypesMatch<["dy", "x", "dx"]>]> {
+  let summary = "Gradient of graph.gelu";
+  let description = [{
+    `dx = dy * gelu'(x)` for the exact (`approximate = "none"`) or the tanh
+    form of the activation.
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
+                       DefaultValuedStrAttr<StrAttr, "none">:$approximate);
+  let results = (outs Graph_FloatTensor:$dx);
+  let assemblyFormat = "$dy `,` $x attr-dict `:` type($x)";
+  let hasVerifier = 1;
+}
+
+def Graph_AttentionGradOp : Graph_Op<"attention_grad",
+    [Pure, AllTypesMatch<["q", "dq"]>, AllTypesMatch<["k", "dk"]>,
+     AllTypesMatch<["v", "dv"]>]> {
+  let summary = "Gradient of graph.attention";
+  let description = [{
+    The gradients of `q`, `k` and `v` of `graph.attention` (same `scale`,
+    `causal`, `sequence_first` and mask) given `dy`, the gradient of its
+    result. Kernels recompute the attention probabilities tile by tile (the
+    flash-attention backward), so no score matrix is kept between the
+    forward and the backward; the mask gets no gradient.
+
+    ```mlir
+    %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v
+        {causal = true, scale = 1.250000e-01 : f64}
+        : (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>,
+           tensor<2x4x64x64xf32>)
+        -> (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>)
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$q,
+                       Graph_FloatTensor:$k, Graph_FloatTensor:$v,
+                       Optional<Graph_FloatTensor>:$mask,
+                       F64Attr:$scale,
+                       DefaultValuedAttr<BoolAttr, "false">:$causal,
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first);
+  let results = (outs Graph_FloatTensor:$dq, Graph_FloatTensor:$dk,
+                      Graph_FloatTensor:$dv);
+  let assemblyFormat = [{
+    $dy `,` $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_CrossEntropyGradOp : Graph_Op<"cross_entropy_grad",
+    [Pure, AllTypesMatch<["scores", "dscores"]>]> {
+  let summary = "Gradient of a cross-entropy loss with respect to its scores";
+  let description = [{
+    `scores` is `[N, C, d...]`, `labels` and `dloss` are `[N, d...]`: `dloss`
+    is the gradient of each element's loss (the reduction's scale already
+    applied). With `log_prob = false` the scores are logits
+    (`graph.softmax_cross_entropy`): `dscores = g * (softmax(scores) -
+    onehot(label))`; with `log_prob = true` they are log-probabilities
+    (`graph.nll_loss`): `dscores = -g * onehot(label)`, where
+    `g = dloss * weight[label]`. Elements whose label is `ignore_index` get
+    zero.
+  }];
+  let arguments = (ins Graph_FloatTensor:$dloss, Graph_FloatTensor:$scores,
+                       Graph_IndexTensor:$labels,
+                       Optional<Graph_FloatTensor>:$weight,
+                       DefaultValuedAttr<BoolAttr, "false">:$log_prob,
+                       OptionalAttr<I64Attr>:$ignore_index);
+  let results = (outs Graph_FloatTensor:$dscores);
+  let assemblyFormat = [{
+    $dloss `,` $scores `,` $labels (`,` $weight^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_GatherGradOp : Graph_Op<"gather_grad", [Pure]> {
+  let summary = "Gradient of graph.gather: a scatter-add into the data's shape";
+  let description = [{
+    The gradient of `graph.gather`'s data operand: zeros of the result type
+    (the data's type) into which every slice of `dy` is added at the row its
+    index names, so that repeated indices (a token seen twice) accumulate.
+    This is the embedding table's gradient.
+
+    ```mlir
+    %dw = graph.gather_grad %dy, %ids {axis = 0 : i64}
+        : (tensor<2x64x256xf32>, tensor<2x64xi64>) -> tensor<1024x256xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_IndexTensor:$indices,
+                       I64Attr:$axis);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $dy `,` $indices attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Training state
+//===----------------------------------------------------------------------===//
+
+def Graph_StateOp : Graph_Op<"state", [Pure]> {
+  let summary = "A persistent training buffer that is not a model parameter";
+  let description = [{
+    Reads the state buffer `name` (an optimizer moment, say) at the start of
+    the step. The buffer persists between steps: it starts as zeros and a
+    `graph.assign` to the same name gives its next value. Reads see the value
+    the step started with, whatever the order of the ops. Model parameters
+    are `graph.weight`s, which `graph.assign` updates the same way.
+
+    ```mlir
+    %m = graph.state "m.lm_head.weight.exp_avg" : tensor<1024x256xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name);
+  let results = (outs Graph_Tensor:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+}
+
+def Graph_AssignOp : Graph_Op<"assign", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Writes the next value of a parameter or state buffer";
+  let description = [{
+    Makes `value` the value that the parameter (`graph.weight`) or state
+    buffer (`graph.state`) called `name` holds after this step. The value
+    must have the buffer's type. A buffer is assigned at most once per
+    function; the write takes effect when the step ends, so every read of
+    the buffer in the step sees its old value.
+
+    ```mlir
+    graph.assign "m.lm_head.weight", %updated : tensor<1024x256xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, Graph_Tensor:$value);
+  let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
+}
+
+//===----------------------------------------------------------------------===//
+// Optimizer updates
+//===----------------------------------------------------------------------===//
+
+def Graph_AdamWOp : Graph_Op<"adamw",
+    [Pure, AllTypesMatch<["param", "grad", "exp_avg", "exp_avg_sq",
+                          "new_param", "new_exp_avg", "new_exp_avg_sq"]>]> {
+  let summary = "One AdamW update of a parameter (torch.optim.AdamW)";
+  let description = [{
+    With `g = grad * grad_scale` (`grad_scale` is gradient clipping's
+    coefficient, 1 without clipping) and `t = step` (1 on the first step):
+    `param *= 1 - lr * weight_decay`; `exp_avg += (1 - beta1) (g - exp_avg)`;
+    `exp_avg_sq = beta2 exp_avg_sq + (1 - beta2) g²`; then
+    `param -= lr / (1 - beta1^t) * exp_avg /
+    (sqrt(exp_avg_sq) / sqrt(1 - beta2^t) + eps)`: decoupled weight decay,
+    bias correction and `eps` outside the square root, as PyTorch does.
+    `lr`, `step` and `grad_scale` are f32 scalars.
+  }];
+  let arguments = (ins Graph_FloatTensor:$param, Graph_FloatTensor:$grad,
+                       Graph_FloatTensor:$exp_avg,
+                       Graph_FloatTensor:$exp_avg_sq, Graph_F32Scalar:$lr,
+                       Graph_F32Scalar:$step, Graph_F32Scalar:$grad_scale,
+                       F64Attr:$beta1, F64Attr:$beta2, F64Attr:$eps,
+                       F64Attr:$weight_decay);
+  let results = (outs Graph_FloatTensor:$new_param,
+                      Graph_FloatTensor:$new_exp_avg,
+                      Graph_FloatTensor:$new_exp_avg_sq);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $exp_avg `,` $exp_avg_sq `,` $lr `,` $step `,`
+    $grad_scale attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
+def Graph_SgdOp : Graph_Op<"sgd",
+    [Pure, AllTypesMatch<["param", "grad", "momentum_buffer", "new_param",
+                          "new_momentum_buffer"]>]> {
+  let summary = "One SGD update with momentum (torch.optim.SGD)";
+  let description = [{
+    `g = grad * grad_scale + weight_decay * param`; with momentum the buffer
+    becomes `g` on the first step (`step = 1`) and
+    `momentum * buffer + (1 - dampening) g` after, and `g` becomes the buffer
+    (or `g + momentum * buffer` with `nesterov`); then `param -= lr * g`.
+  }];
+  let arguments = (ins Graph_FloatTensor:$param, Graph_FloatTensor:$grad,
+                       Graph_FloatTensor:$momentum_buffer,
+                       Graph_F32Scalar:$lr, Graph_F32Scalar:$step,
+                       Graph_F32Scalar:$grad_scale, F64Attr:$momentum,
+                       F64Attr:$dampening, F64Attr:$weight_decay,
+                       BoolAttr:$nesterov);
+  let results = (outs Graph_FloatTensor:$new_param,
+                      Graph_FloatTensor:$new_momentum_buffer);
+  let assemblyFormat = [{
+    $param `,` $grad `,` $momentum_buffer `,` $lr `,` $step `,` $grad_scale
+    attr-dict `:` type($param)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // PARACC_DIALECT_GRAPH_IR_GRAPHTRAININGOPS_TD

@@ -1,0 +1,170 @@
+//===- GraphTrainingOps.cpp - Backward, optimizer and state ops -*- C++ -*-===//
+//
+// Verifiers of the ops in GraphTrainingOps.td. Each check carries the name
+// of its constraint; the negative lit tests are in
+// test/Dialect/Graph/training-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+
+#include "mlir/IR/Diagnostics.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::paracc::graph;
+
+static std::string shapeText(ArrayRef<int64_t> shape) {
+  std::string s = "[";
+  llvm::interleave(
+      shape, [&](int64_t d) { s += std::to_string(d); }, [&] { s += ","; });
+  return s + "]";
+}
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// The norms' backward: axis in range, a finite epsilon, and a scale with
+/// as many elements as the normalized dims.
+static LogicalResult verifyNormGrad(Operation *op, Value x, Value scale,
+                                    int64_t axis, double epsilon) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  // axis_in_range
+  if (axis < 0 || axis >= rank)
+    return op->emitOpError("requires axis in [0, ")
+           << rank << "), got " << axis;
+  // epsilon_non_negative
+  if (!std::isfinite(epsilon) || epsilon < 0)
+    return op->emitOpError("requires a finite, non-negative epsilon, got ")
+           << epsilon;
+  // norm_grad_scale_covers_normalized_dims
+  ArrayRef<int64_t> normalized = shapeOf(x).drop_front(axis);
+  int64_t count = 1;
+  for (int64_t d : normalized)
+    count *= d;
+  if (cast<RankedTensorType>(scale.getType()).getNumElements() != count)
+    return op->emitOpError("requires a scale with the normalized shape ")
+           << shapeText(normalized) << ", got " << shapeText(shapeOf(scale));
+  return success();
+}
+
+LogicalResult LayerNormGradOp::verify() {
+  return verifyNormGrad(*this, getX(), getScale(), getAxis(),
+                        getEpsilon().convertToDouble());
+}
+
+LogicalResult RmsNormGradOp::verify() {
+  return verifyNormGrad(*this, getX(), getScale(), getAxis(),
+                        getEpsilon().convertToDouble());
+}
+
+LogicalResult GeluGradOp::verify() {
+  // gelu_approximation_known
+  if (getApproximate() != "none" && getApproximate() != "tanh")
+    return emitOpError("requires approximate \"none\" or \"tanh\", got \"")
+           << getApproximate() << "\"";
+  return success();
+}
+
+LogicalResult AttentionGradOp::verify() {
+  // attention_grad_dy_shape: dy has the forward result's shape.
+  SmallVector<int64_t> expected(shapeOf(getQ()));
+  if (expected.empty())
+    return emitOpError("requires q of rank >= 2");
+  expected.back() = shapeOf(getV()).back();
+  if (ArrayRef<int64_t>(expected) != shapeOf(getDy()))
+    return emitOpError("requires dy of the attention result's shape ")
+           << shapeText(expected) << ", got " << shapeText(shapeOf(getDy()));
+  // attention_grad_ranks
+  int64_t rank = expected.size();
+  if (rank < (getSequenceFirst() ? 3 : 2) ||
+      shapeOf(getK()).size() != size_t(rank) ||
+      shapeOf(getV()).size() != size_t(rank))
+    return emitOpError("requires q, k and v of the same rank >= ")
+           << (getSequenceFirst() ? 3 : 2);
+  return success();
+}
+
+LogicalResult CrossEntropyGradOp::verify() {
+  ArrayRef<int64_t> scores = shapeOf(getScores());
+  // cross_entropy_grad_scores_rank
+  if (scores.size() < 2)
+    return emitOpError("requires scores of rank >= 2 ([N, C, d...]), got ")
+           << shapeText(scores);
+  SmallVector<int64_t> elements(scores);
+  elements.erase(elements.begin() + 1);
+  // cross_entropy_grad_element_shapes
+  if (shapeOf(getLabels()) != ArrayRef<int64_t>(elements) ||
+      shapeOf(getDloss()) != ArrayRef<int64_t>(elements))
+    return emitOpError("requires labels and dloss of shape ")
+           << shapeText(elements) << " (scores without the class dim)";
+  // cross_entropy_grad_weight_shape
+  if (getWeight() && shapeOf(getWeight()) != ArrayRef<int64_t>{scores[1]})
+    return emitOpError("requires a weight of shape [") << scores[1] << "]";
+  return success();
+}
+
+LogicalResult GatherGradOp::verify() {
+  auto data = cast<RankedTensorType>(getType());
+  int64_t axis = getAxis();
+  // axis_in_range
+  if (axis < 0 || axis >= data.getRank())
+    return emitOpError("requires axis in [0, ")
+           << data.getRank() << "), got " << axis;
+  // gather_grad_dy_shape: dy has the shape graph.gather would give.
+  SmallVector<int64_t> expected(data.getShape().take_front(axis));
+  llvm::append_range(expected, shapeOf(getIndices()));
+  llvm::append_range(expected, data.getShape().drop_front(axis + 1));
+  if (shapeOf(getDy()) != ArrayRef<int64_t>(expected))
+    return emitOpError("requires dy of the gathered shape ")
+           << shapeText(expected) << ", got " << shapeText(shapeOf(getDy()));
+  // same_element_type
+  if (cast<RankedTensorType>(getDy().getType()).getElementType() !=
+      data.getElementType())
+    return emitOpError("requires dy and the result of one element type");
+  return success();
+}
+
+/// A coefficient in [0, 1) (betas, momentum, dampening may be 1 too when
+/// `closed`).
+static LogicalResult verifyCoefficient(Operation *op, StringRef name,
+                                       double value, bool closed) {
+  // optimizer_coefficient_in_range
+  if (!std::isfinite(value) || value < 0 || value > 1 ||
+      (!closed && value == 1))
+    return op->emitOpError("requires ")
+           << name << " in [0, 1" << (closed ? "]" : ")") << ", got " << value;
+  return success();
+}
+
+LogicalResult AdamWOp::verify() {
+  if (failed(verifyCoefficient(*this, "beta1", getBeta1().convertToDouble(),
+                               false)) ||
+      failed(verifyCoefficient(*this, "beta2", getBeta2().convertToDouble(),
+                               false)))
+    return failure();
+  // adamw_eps_positive
+  double eps = getEps().convertToDouble();
+  if (!std::isfinite(eps) || eps <= 0)
+    return emitOpError("requires a finite eps > 0, got ") << eps;
+  // weight_decay_non_negative
+  double wd = getWeightDecay().convertToDouble();
+  if (!std::isfinite(wd) || wd < 0)
+    return emitOpError("requires a finite weight_decay >= 0, got ") << wd;
+  return success();
+}
+
+LogicalResult SgdOp::verify() {
+  if (failed(verifyCoefficient(*this, "momentum",
+                               getMomentum().convertToDouble(), true)) ||
+      failed(verifyCoefficient(*this, "dampening",
+                               getDampening().convertToDouble(), true)))
+    return failure();
+  // weight_decay_non_negative
+  double wd = getWeightDecay().convertToDouble();
+  if (!std::isfinite(wd) || wd < 0)
+    return emitOpError("requires a finite weight_decay >= 0, got ") << wd;
+  return success();
+}

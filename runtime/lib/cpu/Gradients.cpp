@@ -1,0 +1,509 @@
+//===- Gradients.cpp - Backward kernels of the training instructions ------===//
+//
+// LayerNormGrad, RmsNormGrad, GeluGrad, AttentionGrad, CrossEntropyGrad and
+// GatherGrad. Each recomputes what it needs from the forward operands
+// (statistics, softmax probabilities): nothing is saved by the forward
+// instruction. Sums accumulate in double and every result element is
+// written, so results need not be zeroed by the caller.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/AttentionGeometry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+namespace paracc::rt {
+
+namespace {
+
+/// Zero-fills a tensor (zero bytes are +0 in every element type).
+void zeroFill(Tensor &t) {
+  if (t.byteSize())
+    std::memset(t.data(), 0, t.byteSize());
+}
+
+/// The i-th element of a floating tensor as a double.
+template <DType D> inline double loadD(const StorageT<D> *p, int64_t i) {
+  return static_cast<double>(load<D>(p + i));
+}
+
+/// Stores a double into the i-th element of a floating tensor.
+template <DType D> inline void storeD(StorageT<D> *p, int64_t i, double v) {
+  store<D>(p + i, static_cast<ComputeT<D>>(v));
+}
+
+/// Element `i` of an i32/i64 tensor (labels, indices).
+inline int64_t readIndex(const Tensor &t, int64_t i) {
+  if (t.dtype() == DType::I32)
+    return t.as<int32_t>()[i];
+  return t.as<int64_t>()[i];
+}
+
+//===----------------------------------------------------------------------===//
+// LayerNormGrad, RmsNormGrad.
+//===----------------------------------------------------------------------===//
+
+/// in(dy, x, scale) out(dx, dscale[, dbias]) with ints [axis] and floats
+/// [epsilon]: the number of elements each row normalizes.
+Status checkNormGrad(const KernelArgs &args, int64_t &normalized) {
+  const bool isLayerNorm = args.op == OpCode::LayerNormGrad;
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, isLayerNorm ? 3 : 2));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  const Tensor &dy = *args.in[0], &x = *args.in[1], &scale = *args.in[2];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, x.dtype(), "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dy, x.shape(), "dy"));
+  if (x.rank() < 1)
+    return args.fail("x must have rank >= 1, got ", x.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
+  const double eps = args.attrs.floats[0];
+  if (!(eps >= 0.0) || std::isinf(eps))
+    return args.fail("epsilon must be finite and non-negative, got ", eps);
+  const Shape normShape(x.shape().begin() + args.attrs.ints[0],
+                        x.shape().end());
+  normalized = shapeNumElements(normShape);
+  if (scale.numElements() != normalized)
+    return args.fail("scale ", scale.typeString(), " must have the ",
+                     normalized, " elements of the normalized shape ",
+                     shapeToString(normShape));
+  static const char *const kNames[] = {"dx", "dscale", "dbias"};
+  for (size_t o = 0; o < args.out.size(); ++o) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[o], x.dtype(), kNames[o]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(
+        *args.out[o], o == 0 ? x.shape() : scale.shape(), kNames[o]));
+  }
+  return Status::ok();
+}
+
+template <DType D> void normGradTyped(const KernelArgs &args, int64_t d) {
+  using S = StorageT<D>;
+  const bool isLayerNorm = args.op == OpCode::LayerNormGrad;
+  const S *dy = args.in[0]->as<S>(), *x = args.in[1]->as<S>(),
+          *scale = args.in[2]->as<S>();
+  S *dx = args.out[0]->as<S>(), *dscale = args.out[1]->as<S>();
+  S *dbias = isLayerNorm ? args.out[2]->as<S>() : nullptr;
+  const double eps = args.attrs.floats[0];
+  const int64_t rows = d ? args.in[1]->numElements() / d : 0;
+  const double n = static_cast<double>(d);
+
+  std::vector<double> s(d), ds(d, 0.0), db(d, 0.0), xhat(d), g(d);
+  for (int64_t i = 0; i < d; ++i)
+    s[i] = loadD<D>(scale, i);
+  for (int64_t r = 0; r < rows; ++r) {
+    const S *xr = x + r * d, *dyr = dy + r * d;
+    double mean = 0.0;
+    if (isLayerNorm) {
+      for (int64_t i = 0; i < d; ++i)
+        mean += loadD<D>(xr, i);
+      mean /= n;
+    }
+    double sq = 0.0;
+    for (int64_t i = 0; i < d; ++i) {
+      const double c = loadD<D>(xr, i) - mean;
+      sq += c * c;
+    }
+    const double rstd = 1.0 / std::sqrt(sq / n + eps);
+    double meanG = 0.0, meanGX = 0.0;
+    for (int64_t i = 0; i < d; ++i) {
+      const double xh = (loadD<D>(xr, i) - mean) * rstd;
+      const double dyi = loadD<D>(dyr, i);
+      xhat[i] = xh;
+      g[i] = dyi * s[i];
+      meanG += g[i];
+      meanGX += g[i] * xh;
+      ds[i] += dyi * xh;
+      db[i] += dyi;
+    }
+    meanG = isLayerNorm ? meanG / n : 0.0;
+    meanGX /= n;
+    S *dxr = dx + r * d;
+    for (int64_t i = 0; i < d; ++i)
+      storeD<D>(dxr, i, rstd * (g[i] - meanG - xhat[i] * meanGX));
+  }
+  for (int64_t i = 0; i < d; ++i) {
+    storeD<D>(dscale, i, ds[i]);
+    if (dbias)
+      storeD<D>(dbias, i, db[i]);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// GeluGrad.
+//===----------------------------------------------------------------------===//
+
+/// d/dx of GELU at x, exact (erf) or of the tanh approximation.
+inline double geluDerivative(double x, bool tanhForm) {
+  if (tanhForm) {
+    constexpr double kSqrt2OverPi = 0.7978845608028654;
+    constexpr double kCoeff = 0.044715;
+    const double t = std::tanh(kSqrt2OverPi * (x + kCoeff * x * x * x));
+    return 0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * kSqrt2OverPi *
+                                 (1.0 + 3.0 * kCoeff * x * x);
+  }
+  constexpr double kInvSqrt2 = 0.7071067811865476;
+  constexpr double kInvSqrt2Pi = 0.3989422804014327;
+  return 0.5 * (1.0 + std::erf(x * kInvSqrt2)) +
+         x * kInvSqrt2Pi * std::exp(-0.5 * x * x);
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionGrad.
+//===----------------------------------------------------------------------===//
+
+/// in(dy, q, k, v[, mask]) out(dq, dk, dv) with the attributes of
+/// Attention: the forward's checks of (q, k, v[, mask]) with dy in the
+/// place of its result, then the gradients shaped like q, k and v.
+Status checkAttentionGrad(const KernelArgs &args, AttentionGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(4, 5, 3));
+  const Tensor &dy = *args.in[0], &q = *args.in[1], &v = *args.in[3];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, q.dtype(), "dy"));
+  if (q.rank() >= 1 && v.rank() >= 1) {
+    Shape dyShape = q.shape();
+    dyShape.back() = v.shape().back();
+    PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
+  }
+  // checkAttention only reads its result, which dy has been checked to
+  // match, so none of its messages about "result" can fire.
+  const std::vector<const Tensor *> fwdIn(args.in.begin() + 1, args.in.end());
+  const std::vector<Tensor *> fwdOut = {const_cast<Tensor *>(&dy)};
+  const KernelArgs fwd{args.op, args.attrs, fwdIn, fwdOut};
+  PARACC_RETURN_IF_ERROR(checkAttention(fwd, g));
+  static const char *const kNames[] = {"dq", "dk", "dv"};
+  for (size_t o = 0; o < 3; ++o) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[o], q.dtype(), kNames[o]));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.out[o], args.in[1 + o]->shape(), kNames[o]));
+  }
+  return Status::ok();
+}
+
+/// One query row at a time, as the forward kernel: the row's probabilities
+/// are recomputed in double, dq's row is written at once and dk, dv
+/// accumulate in double per attention.
+template <DType D>
+void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
+  using S = StorageT<D>;
+  const S *dyd = args.in[0]->as<S>(), *qd = args.in[1]->as<S>(),
+          *kd = args.in[2]->as<S>(), *vd = args.in[3]->as<S>();
+  const Tensor *mask = args.in.size() > 4 ? args.in[4] : nullptr;
+  S *dqd = args.out[0]->as<S>(), *dkd = args.out[1]->as<S>(),
+    *dvd = args.out[2]->as<S>();
+  const int64_t sq = g.sq, sk = g.sk, dk = g.d, dv = g.dv;
+  const int64_t kRow = g.rowStride(dk), vRow = g.rowStride(dv);
+  const double scale = g.scale;
+  std::vector<double> maskValues;
+  if (mask)
+    maskValues = expandToDoubles<D>(*mask, g.scoreShape);
+  std::vector<double> p(sk), dp(sk), qi(dk), dyi(dv), dqAcc(dk);
+  std::vector<double> dkAcc(static_cast<size_t>(sk * dk)),
+      dvAcc(static_cast<size_t>(sk * dv));
+  for (int64_t b = 0; b < g.batch; ++b) {
+    const S *qb = qd + g.base(b, sq, dk), *kb = kd + g.base(b, sk, dk),
+            *vb = vd + g.base(b, sk, dv), *dyb = dyd + g.base(b, sq, dv);
+    std::fill(dkAcc.begin(), dkAcc.end(), 0.0);
+    std::fill(dvAcc.begin(), dvAcc.end(), 0.0);
+    for (int64_t i = 0; i < sq; ++i) {
+      for (int64_t t = 0; t < dk; ++t)
+        qi[t] = loadD<D>(qb, i * kRow + t);
+      for (int64_t t = 0; t < dv; ++t)
+        dyi[t] = loadD<D>(dyb, i * vRow + t);
+      const int64_t visible = g.causal ? std::min(sk, i + sk - sq + 1) : sk;
+      double maxv = -std::numeric_limits<double>::infinity();
+      for (int64_t j = 0; j < sk; ++j) {
+        double s = -std::numeric_limits<double>::infinity();
+        if (j < visible) {
+          double dot = 0.0;
+          for (int64_t t = 0; t < dk; ++t)
+            dot += qi[t] * loadD<D>(kb, j * kRow + t);
+          s = dot * scale;
+          if (mask)
+            s += maskValues[(b * sq + i) * sk + j];
+        }
+        p[j] = s;
+        maxv = std::max(maxv, s);
+      }
+      std::fill(dqAcc.begin(), dqAcc.end(), 0.0);
+      // A row with no visible key gives zeros forward, so no gradient.
+      if (!(std::isinf(maxv) && maxv < 0)) {
+        double sum = 0.0;
+        for (int64_t j = 0; j < sk; ++j) {
+          p[j] = std::exp(p[j] - maxv);
+          sum += p[j];
+        }
+        // dP = dy v^T over the keys with a non-zero probability (the others
+        // get dS = 0), and rowsum(dP * P).
+        double rowSum = 0.0;
+        for (int64_t j = 0; j < sk; ++j) {
+          p[j] /= sum;
+          dp[j] = 0.0;
+          if (p[j] == 0)
+            continue;
+          for (int64_t t = 0; t < dv; ++t)
+            dp[j] += dyi[t] * loadD<D>(vb, j * vRow + t);
+          rowSum += p[j] * dp[j];
+        }
+        for (int64_t j = 0; j < sk; ++j) {
+          if (p[j] == 0)
+            continue;
+          double *dvj = dvAcc.data() + j * dv;
+          for (int64_t t = 0; t < dv; ++t)
+            dvj[t] += p[j] * dyi[t];
+          const double ds = scale * p[j] * (dp[j] - rowSum);
+          double *dkj = dkAcc.data() + j * dk;
+          for (int64_t t = 0; t < dk; ++t) {
+            dqAcc[t] += ds * loadD<D>(kb, j * kRow + t);
+            dkj[t] += ds * qi[t];
+          }
+        }
+      }
+      S *dqi = dqd + g.base(b, sq, dk) + i * kRow;
+      for (int64_t t = 0; t < dk; ++t)
+        storeD<D>(dqi, t, dqAcc[t]);
+    }
+    S *dkb = dkd + g.base(b, sk, dk), *dvb = dvd + g.base(b, sk, dv);
+    for (int64_t j = 0; j < sk; ++j) {
+      for (int64_t t = 0; t < dk; ++t)
+        storeD<D>(dkb, j * kRow + t, dkAcc[j * dk + t]);
+      for (int64_t t = 0; t < dv; ++t)
+        storeD<D>(dvb, j * vRow + t, dvAcc[j * dv + t]);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// CrossEntropyGrad.
+//===----------------------------------------------------------------------===//
+
+/// Scores [N, C, d...] seen as [N, C, D], labels and dloss as [N, D].
+template <DType D>
+void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
+                           int64_t d) {
+  using S = StorageT<D>;
+  const S *dloss = args.in[0]->as<S>(), *x = args.in[1]->as<S>();
+  const Tensor &labels = *args.in[2];
+  const S *w = args.in.size() > 3 ? args.in[3]->as<S>() : nullptr;
+  S *dx = args.out[0]->as<S>();
+  const bool logits = args.attrs.ints[0] == 0;
+  const bool hasIgnore = args.attrs.ints[1] != 0;
+  const int64_t ignoreIndex = args.attrs.ints[2];
+  std::vector<double> e(static_cast<size_t>(c));
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t j = 0; j < d; ++j) {
+      const int64_t pos = i * d + j;
+      const int64_t label = readIndex(labels, pos);
+      const S *col = x + i * c * d + j; // Class k at col[k * d].
+      S *dcol = dx + i * c * d + j;
+      if (hasIgnore && label == ignoreIndex) {
+        for (int64_t k = 0; k < c; ++k)
+          storeD<D>(dcol, k * d, 0.0);
+        continue;
+      }
+      double g = loadD<D>(dloss, pos);
+      if (w)
+        g *= loadD<D>(w, label);
+      if (!logits) {
+        for (int64_t k = 0; k < c; ++k)
+          storeD<D>(dcol, k * d, k == label ? -g : 0.0);
+        continue;
+      }
+      // softmax over the classes of this column; NaN propagates.
+      double maxv = -INFINITY;
+      bool nan = false;
+      for (int64_t k = 0; k < c; ++k) {
+        const double v = loadD<D>(col, k * d);
+        nan |= std::isnan(v);
+        maxv = v > maxv ? v : maxv;
+      }
+      double sum = 0.0;
+      for (int64_t k = 0; k < c; ++k) {
+        e[k] = std::exp(loadD<D>(col, k * d) - maxv);
+        sum += e[k];
+      }
+      for (int64_t k = 0; k < c; ++k) {
+        const double prob = nan ? NAN : e[k] / sum;
+        storeD<D>(dcol, k * d, g * (prob - (k == label ? 1.0 : 0.0)));
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// GatherGrad.
+//===----------------------------------------------------------------------===//
+
+/// ddata viewed as [outer, axis, inner] and dy as [outer, nIdx, inner]: per
+/// outer block, the dy rows of each distinct index are summed in double (in
+/// the order of the indices) and stored once.
+template <DType D>
+void gatherGradTyped(const KernelArgs &args, const std::vector<int64_t> &idx,
+                     int64_t outer, int64_t axisDim, int64_t inner) {
+  using S = StorageT<D>;
+  const S *dy = args.in[0]->as<S>();
+  S *dd = args.out[0]->as<S>();
+  const int64_t nIdx = static_cast<int64_t>(idx.size());
+  std::vector<int64_t> order(idx.size());
+  std::iota(order.begin(), order.end(), int64_t(0));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return idx[a] < idx[b]; });
+  std::vector<double> acc(static_cast<size_t>(inner));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t a = 0; a < nIdx;) {
+      const int64_t target = idx[order[a]];
+      std::fill(acc.begin(), acc.end(), 0.0);
+      for (; a < nIdx && idx[order[a]] == target; ++a) {
+        const S *row = dy + (o * nIdx + order[a]) * inner;
+        for (int64_t t = 0; t < inner; ++t)
+          acc[t] += loadD<D>(row, t);
+      }
+      S *out = dd + (o * axisDim + target) * inner;
+      for (int64_t t = 0; t < inner; ++t)
+        storeD<D>(out, t, acc[t]);
+    }
+  }
+}
+
+} // namespace
+
+Status runNormGradKernel(const KernelArgs &args) {
+  int64_t d;
+  PARACC_RETURN_IF_ERROR(checkNormGrad(args, d));
+  const DType dt = args.in[1]->dtype();
+  return visitDTypeIn<TypeSet::Float>(dt, [&](auto tag) -> Status {
+    normGradTyped<decltype(tag)::value>(args, d);
+    return Status::ok();
+  });
+}
+
+Status runGeluGradKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
+  const Tensor &dy = *args.in[0], &x = *args.in[1];
+  Tensor &dx = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, x.dtype(), "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dx, x.dtype(), "dx"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dy, x.shape(), "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dx, x.shape(), "dx"));
+  const bool tanhForm = args.attrs.ints[0] != 0;
+  // Elementwise: each result element is written after both operand
+  // elements at its position are read, so dx may be dy's or x's buffer.
+  return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *dyd = dy.as<S>(), *xd = x.as<S>();
+    S *dxd = dx.as<S>();
+    for (int64_t i = 0; i < x.numElements(); ++i) {
+      const double g = loadD<D>(dyd, i), v = loadD<D>(xd, i);
+      storeD<D>(dxd, i, g * geluDerivative(v, tanhForm));
+    }
+    return Status::ok();
+  });
+}
+
+Status runAttentionGradKernel(const KernelArgs &args) {
+  AttentionGeometry g;
+  PARACC_RETURN_IF_ERROR(checkAttentionGrad(args, g));
+  const DType dt = args.in[1]->dtype();
+  return visitDTypeIn<TypeSet::Float>(dt, [&](auto tag) -> Status {
+    attentionGradTyped<decltype(tag)::value>(args, g);
+    return Status::ok();
+  });
+}
+
+Status runCrossEntropyGradKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "log_prob_scores"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
+  const Tensor &dloss = *args.in[0], &scores = *args.in[1],
+               &labels = *args.in[2];
+  const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;
+  const Tensor &dscores = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(scores, TypeSet::Float, "scores"));
+  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
+  if (scores.rank() < 2)
+    return args.fail("scores must have rank >= 2 ([N, C, d...]), got ",
+                     scores.typeString());
+  Shape labelShape = scores.shape();
+  labelShape.erase(labelShape.begin() + 1);
+  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dloss, scores.dtype(), "dloss"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
+  const int64_t c = scores.dim(1);
+  if (weight) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dscores, scores.dtype(), "dscores"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dscores, scores.shape(), "dscores"));
+  const int64_t n = scores.dim(0);
+  int64_t d = 1;
+  for (int64_t i = 2; i < scores.rank(); ++i)
+    d *= scores.dim(i);
+  // Every label is checked before any result is written.
+  const bool hasIgnore = args.attrs.ints[1] != 0;
+  const int64_t ignoreIndex = args.attrs.ints[2];
+  for (int64_t pos = 0; pos < labels.numElements(); ++pos) {
+    const int64_t label = readIndex(labels, pos);
+    if (!(hasIgnore && label == ignoreIndex) && (label < 0 || label >= c))
+      return args.fail("label ", label, " at position ", pos,
+                       " is out of range [0, ", c, ")");
+  }
+  return visitDTypeIn<TypeSet::Float>(scores.dtype(), [&](auto tag) -> Status {
+    crossEntropyGradTyped<decltype(tag)::value>(args, n, c, d);
+    return Status::ok();
+  });
+}
+
+Status runGatherGradKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &dy = *args.in[0], &indices = *args.in[1];
+  Tensor &ddata = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(ddata, TypeSet::Float, "result"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
+  if (ddata.rank() < 1)
+    return args.fail("result must have rank >= 1, got ", ddata.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
+  Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
+  dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
+  dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
+                 ddata.shape().end());
+  PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= ddata.dim(d);
+  for (int64_t d = axis + 1; d < ddata.rank(); ++d)
+    inner *= ddata.dim(d);
+  const int64_t axisDim = ddata.dim(axis);
+  std::vector<int64_t> idx(static_cast<size_t>(indices.numElements()));
+  for (int64_t i = 0; i < indices.numElements(); ++i) {
+    const int64_t v = readIndex(indices, i);
+    const int64_t w = v < 0 ? v + axisDim : v;
+    if (w < 0 || w >= axisDim)
+      return args.fail("index ", v, " is out of range for a dimension of size ",
+                       axisDim);
+    idx[i] = w;
+  }
+  zeroFill(ddata);
+  if (ddata.numElements() == 0)
+    return Status::ok();
+  return visitDTypeIn<TypeSet::Float>(ddata.dtype(), [&](auto tag) -> Status {
+    gatherGradTyped<decltype(tag)::value>(args, idx, outer, axisDim, inner);
+    return Status::ok();
+  });
+}
+
+} // namespace paracc::rt

@@ -1,0 +1,77 @@
+// RUN: paracc-opt %s -split-input-file --paracc-autodiff="freeze=^frozen" --canonicalize --cse | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --paracc-autodiff="whole-parameters=true" | FileCheck %s --check-prefix=WHOLE
+
+// Each parameter's gradient becomes a result marked with its name; a weight
+// matrix's gradient is one product over the flattened tokens.
+
+// CHECK-LABEL: func.func @matmul_sum
+// CHECK-SAME: -> (tensor<f32>, tensor<8x2xf32> {graph.gradient_of = "w", graph.name = "w"})
+// CHECK: %[[ONES:.*]] = graph.constant dense<1.000000e+00> : tensor<4x2xf32>
+// CHECK: %[[L:.*]] = graph.reduce_sum
+// CHECK: %[[DW:.*]] = graph.gemm %arg0, %[[ONES]] {trans_a = true} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+// CHECK: return %[[L]], %[[DW]]
+func.func @matmul_sum(%x: tensor<4x8xf32>) -> tensor<f32> {
+  %w = graph.weight "w" : tensor<8x2xf32>
+  %y = graph.matmul %x, %w : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  %l = graph.reduce_sum %y, [0, 1] {keepdims = false} : tensor<4x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// A tied embedding (read by the lookup and, transposed, by the head): one
+// gradient, the scatter-add of the lookup's plus the head's.
+// CHECK-LABEL: func.func @tied_embedding
+// CHECK-SAME: -> (tensor<f32>, tensor<10x4xf32> {graph.gradient_of = "emb", graph.name = "emb"})
+// CHECK: %[[HEAD:.*]] = graph.transpose %{{.*}}, [1, 0] : tensor<4x10xf32> -> tensor<10x4xf32>
+// CHECK: %[[LOOKUP:.*]] = graph.gather_grad %{{.*}}, %arg0 {axis = 0 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<10x4xf32>
+// CHECK: %[[SUM:.*]] = graph.add %[[LOOKUP]], %[[HEAD]]
+// CHECK: return %{{.*}}, %[[SUM]]
+func.func @tied_embedding(%ids: tensor<2x3xi64>) -> tensor<f32> {
+  %e = graph.weight "emb" : tensor<10x4xf32>
+  %h = graph.gather %e, %ids {axis = 0 : i64} : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %e2 = graph.weight "emb" : tensor<10x4xf32>
+  %et = graph.transpose %e2, [1, 0] : tensor<10x4xf32> -> tensor<4x10xf32>
+  %logits = graph.matmul %h, %et : (tensor<2x3x4xf32>, tensor<4x10xf32>) -> tensor<2x3x10xf32>
+  %l = graph.reduce_mean %logits, [0, 1, 2] {keepdims = false} : tensor<2x3x10xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Frozen parameters get no gradient; a value used twice sums its gradients.
+// CHECK-LABEL: func.func @frozen_and_reused
+// CHECK-SAME: -> (tensor<f32>, tensor<3xf32> {graph.gradient_of = "a", graph.name = "a"})
+// CHECK-NOT: frozen.b"}
+// CHECK: return
+func.func @frozen_and_reused(%x: tensor<3xf32>) -> tensor<f32> {
+  %a = graph.weight "a" : tensor<3xf32>
+  %b = graph.weight "frozen.b" : tensor<3xf32>
+  %t = graph.mul %x, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %u = graph.mul %t, %t : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %v = graph.add %u, %b : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = graph.reduce_sum %v, [0] {keepdims = false} : tensor<3xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// Blocks of one parameter (tensor parallelism's split of a fused q/k/v
+// projection) get a gradient each, marked with their offsets; with
+// whole-parameters they are concatenated.
+// CHECK-LABEL: func.func @blocks
+// CHECK-SAME: {graph.gradient_of = "qkv", graph.gradient_offsets = array<i64: 0, 0>, graph.name = "qkv"}
+// CHECK-SAME: {graph.gradient_of = "qkv", graph.gradient_offsets = array<i64: 0, 2>, graph.name = "qkv"}
+// WHOLE-LABEL: func.func @blocks
+// WHOLE-SAME: -> (tensor<f32>, tensor<4x4xf32> {graph.gradient_of = "qkv", graph.name = "qkv"})
+// WHOLE: %[[CAT:.*]] = graph.concat %{{.*}}, %{{.*}} {axis = 1 : i64} : (tensor<4x2xf32>, tensor<4x2xf32>) -> tensor<4x4xf32>
+// WHOLE: return %{{.*}}, %[[CAT]]
+func.func @blocks(%x: tensor<3x4xf32>) -> tensor<f32> {
+  %q = graph.weight "qkv" {offsets = array<i64: 0, 0>, source_shape = array<i64: 4, 4>} : tensor<4x2xf32>
+  %k = graph.weight "qkv" {offsets = array<i64: 0, 2>, source_shape = array<i64: 4, 4>} : tensor<4x2xf32>
+  %a = graph.matmul %x, %q : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %b = graph.matmul %x, %k : (tensor<3x4xf32>, tensor<4x2xf32>) -> tensor<3x2xf32>
+  %c = graph.mul %a, %b : (tensor<3x2xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  %l = graph.reduce_sum %c, [0, 1] {keepdims = false} : tensor<3x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -1,0 +1,137 @@
+// RUN: paracc-opt %s -split-input-file -verify-diagnostics
+
+// One case per constraint of GraphTrainingOps.cpp, named after it.
+
+func.func @layer_norm_grad_axis_in_range(%dy: tensor<2x8xf32>, %x: tensor<2x8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'graph.layer_norm_grad' op requires axis in [0, 2), got 2}}
+  %dx, %ds, %db = graph.layer_norm_grad %dy, %x, %s {axis = 2 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8xf32>, tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_grad_epsilon_non_negative(%dy: tensor<2x8xf32>, %x: tensor<2x8xf32>, %s: tensor<8xf32>) {
+  // expected-error @+1 {{'graph.layer_norm_grad' op requires a finite, non-negative epsilon, got -1.000000e+00}}
+  %dx, %ds, %db = graph.layer_norm_grad %dy, %x, %s {axis = 1 : i64, epsilon = -1.0 : f64} : tensor<2x8xf32>, tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @norm_grad_scale_covers_normalized_dims(%dy: tensor<2x8xf32>, %x: tensor<2x8xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.rms_norm_grad' op requires a scale with the normalized shape [8], got [4]}}
+  %dx, %ds = graph.rms_norm_grad %dy, %x, %s {axis = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<2x8xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_approximation_known(%dy: tensor<4xf32>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.gelu_grad' op requires approximate "none" or "tanh", got "fast"}}
+  %dx = graph.gelu_grad %dy, %x {approximate = "fast"} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_grad_dy_shape(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>, %k: tensor<2x6x8xf32>, %v: tensor<2x6x16xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires dy of the attention result's shape [2,4,16], got [2,4,8]}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v {scale = 1.0 : f64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x16xf32>) -> (tensor<2x4x8xf32>, tensor<2x6x8xf32>, tensor<2x6x16xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_grad_ranks(%dy: tensor<4xf32>, %q: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires q, k and v of the same rank >= 2}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q {scale = 1.0 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_scores_rank(%g: tensor<4xf32>, %s: tensor<4xf32>, %l: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.cross_entropy_grad' op requires scores of rank >= 2 ([N, C, d...]), got [4]}}
+  %d = graph.cross_entropy_grad %g, %s, %l : (tensor<4xf32>, tensor<4xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_element_shapes(%g: tensor<4xf32>, %s: tensor<4x10xf32>, %l: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.cross_entropy_grad' op requires labels and dloss of shape [4] (scores without the class dim)}}
+  %d = graph.cross_entropy_grad %g, %s, %l : (tensor<4xf32>, tensor<4x10xf32>, tensor<3xi64>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_weight_shape(%g: tensor<4xf32>, %s: tensor<4x10xf32>, %l: tensor<4xi64>, %w: tensor<9xf32>) {
+  // expected-error @+1 {{'graph.cross_entropy_grad' op requires a weight of shape [10]}}
+  %d = graph.cross_entropy_grad %g, %s, %l, %w : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<9xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @gather_grad_axis_in_range(%dy: tensor<3x4xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.gather_grad' op requires axis in [0, 2), got 2}}
+  %d = graph.gather_grad %dy, %i {axis = 2 : i64} : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<10x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_grad_dy_shape(%dy: tensor<3x5xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.gather_grad' op requires dy of the gathered shape [3,4], got [3,5]}}
+  %d = graph.gather_grad %dy, %i {axis = 0 : i64} : (tensor<3x5xf32>, tensor<3xi64>) -> tensor<10x4xf32>
+  return
+}
+
+// -----
+
+func.func @gather_grad_same_element_type(%dy: tensor<3x4xf16>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{'graph.gather_grad' op requires dy and the result of one element type}}
+  %d = graph.gather_grad %dy, %i {axis = 0 : i64} : (tensor<3x4xf16>, tensor<3xi64>) -> tensor<10x4xf32>
+  return
+}
+
+// -----
+
+func.func @optimizer_coefficient_in_range(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.adamw' op requires beta1 in [0, 1), got 1.000000e+00}}
+  %a, %b, %c = graph.adamw %p, %p, %p, %p, %s, %s, %s {beta1 = 1.0 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adamw_eps_positive(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.adamw' op requires a finite eps > 0, got 0.000000e+00}}
+  %a, %b, %c = graph.adamw %p, %p, %p, %p, %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 0.0 : f64, weight_decay = 0.1 : f64} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @weight_decay_non_negative(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.sgd' op requires a finite weight_decay >= 0, got -1.000000e-01}}
+  %a, %b = graph.sgd %p, %p, %p, %s, %s, %s {momentum = 0.9 : f64, dampening = 0.0 : f64, weight_decay = -0.1 : f64, nesterov = false} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @sgd_momentum_in_range(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.sgd' op requires momentum in [0, 1], got 2.000000e+00}}
+  %a, %b = graph.sgd %p, %p, %p, %s, %s, %s {momentum = 2.0 : f64, dampening = 0.0 : f64, weight_decay = 0.0 : f64, nesterov = false} : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @adamw_scalar_lr(%p: tensor<4xf32>, %s: tensor<f32>, %v: tensor<2xf32>) {
+  // expected-error @+1 {{'graph.adamw' op operand #4 must be 0D tensor of 32-bit float values, but got 'tensor<2xf32>'}}
+  %a, %b, %c = "graph.adamw"(%p, %p, %p, %p, %v, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}

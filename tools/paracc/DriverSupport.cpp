@@ -1,0 +1,127 @@
+//===- DriverSupport.cpp - What paracc's subcommands share ------*- C++ -*-===//
+
+#include "DriverSupport.h"
+
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GradientInterface.h"
+#include "paracc/runtime/TensorProtoIO.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+/// Prints diagnostics as "FILE: error: MESSAGE".
+void mlir::paracc::printDiagnostic(Diagnostic &diag) {
+  std::string file;
+  if (auto loc = diag.getLocation()->findInstanceOf<FileLineColLoc>()) {
+    file = loc.getFilename().str();
+    if (loc.getLine() > 0)
+      file += ":" + std::to_string(loc.getLine()) + ":" +
+              std::to_string(loc.getColumn());
+  }
+  const char *kind = diag.getSeverity() == DiagnosticSeverity::Error ? "error"
+                     : diag.getSeverity() == DiagnosticSeverity::Warning
+                         ? "warning"
+                         : "note";
+  llvm::errs() << (file.empty() ? "paracc" : file) << ": " << kind << ": "
+               << diag.str() << "\n";
+  for (Diagnostic &note : diag.getNotes())
+    printDiagnostic(note);
+}
+
+/// Parses --mesh ("dp2,tp4") into axis names and sizes.
+LogicalResult mlir::paracc::parseMesh(StringRef text,
+                                      SmallVectorImpl<std::string> &names,
+                                      SmallVectorImpl<int64_t> &sizes) {
+  if (text.empty() || text == "1")
+    return success();
+  SmallVector<StringRef> parts;
+  text.split(parts, ',');
+  int64_t ranks = 1;
+  for (StringRef part : parts) {
+    size_t digits = part.find_first_of("0123456789");
+    StringRef name = part.take_front(digits);
+    int64_t size = 0;
+    if (digits == StringRef::npos || name.empty() ||
+        part.drop_front(digits).getAsInteger(10, size) || size < 1) {
+      llvm::errs() << "paracc: error: bad --mesh axis '" << part
+                   << "'; expected NAME<size> such as dp2 or tp4\n";
+      return failure();
+    }
+    if (name != "dp" && name != "tp") {
+      llvm::errs() << "paracc: error: mesh axis '" << name
+                   << "' is not supported yet (supported: dp, tp)\n";
+      return failure();
+    }
+    if (llvm::is_contained(names, name.str())) {
+      llvm::errs() << "paracc: error: mesh axis '" << name << "' given twice\n";
+      return failure();
+    }
+    ranks *= size;
+    if (ranks > 4096) {
+      llvm::errs() << "paracc: error: the mesh has more than 4096 ranks\n";
+      return failure();
+    }
+    names.push_back(name.str());
+    sizes.push_back(size);
+  }
+  return success();
+}
+
+/// Parses "NAME=2x64".
+LogicalResult mlir::paracc::parseShapeOption(StringRef option,
+                                             ONNXImportOptions &options) {
+  auto [name, dims] = option.split('=');
+  SmallVector<int64_t> shape;
+  SmallVector<StringRef> parts;
+  if (!dims.empty() && dims != "scalar")
+    dims.split(parts, 'x');
+  for (StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0) {
+      llvm::errs() << "paracc: error: bad --input-shape '" << option << "'\n";
+      return failure();
+    }
+    shape.push_back(d);
+  }
+  options.inputShapes[name] = shape;
+  return success();
+}
+
+void mlir::paracc::setUpDriverContext(MLIRContext &context) {
+  context.getDiagEngine().registerHandler([](Diagnostic &diag) {
+    printDiagnostic(diag);
+    return success();
+  });
+  DialectRegistry registry;
+  registerONNXImporterDialects(registry);
+  registry.insert<dist::DistDialect>();
+  dist::registerGraphShardingRules(registry);
+  graph::registerGraphGradientRules(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+  // Errors name the op and its location; the whole op adds nothing.
+  context.printOpOnDiagnostic(false);
+}
+
+void mlir::paracc::addTestDataShapes(const std::string &dir,
+                                     ONNXImportOptions &options) {
+  // A file that is not a tensor (a sequence, an optional) leaves its shape
+  // open, and import reports the input.
+  for (int i = 0;; ++i) {
+    std::string path = dir + "/input_" + std::to_string(i) + ".pb";
+    if (!llvm::sys::fs::exists(path))
+      break;
+    auto t = ::paracc::rt::readTensorProtoFile(path);
+    if (!t) {
+      options.inputShapesByPosition.push_back(std::nullopt);
+      continue;
+    }
+    SmallVector<int64_t> shape(t->tensor.shape().begin(),
+                               t->tensor.shape().end());
+    options.inputShapesByPosition.push_back(shape);
+    if (!t->name.empty())
+      options.inputShapes[t->name] = shape;
+  }
+}

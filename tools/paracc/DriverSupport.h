@@ -1,0 +1,46 @@
+//===- DriverSupport.h - What paracc's subcommands share -------*- C++ -*-===//
+//
+// The pieces of the paracc driver that inference (paracc.cpp) and training
+// (Train.cpp) share: diagnostics, the context, option parsing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_TOOLS_PARACC_DRIVERSUPPORT_H
+#define PARACC_TOOLS_PARACC_DRIVERSUPPORT_H
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "paracc/Importer/ONNX/ONNXImporter.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <string>
+
+namespace mlir::paracc {
+
+/// Prints a diagnostic as "FILE: error: MESSAGE" (then its notes).
+void printDiagnostic(Diagnostic &diag);
+
+/// Loads the dialects, sharding and gradient rules and installs the
+/// diagnostic printer.
+void setUpDriverContext(MLIRContext &context);
+
+/// Parses --mesh ("dp2,tp4") into axis names and sizes.
+LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
+                        SmallVectorImpl<int64_t> &sizes);
+
+/// Parses --input-shape "NAME=2x64".
+LogicalResult parseShapeOption(StringRef option, ONNXImportOptions &options);
+
+/// Takes the input shapes from DIR/input_N.pb (by position, and by name
+/// where the file names its tensor).
+void addTestDataShapes(const std::string &dir, ONNXImportOptions &options);
+
+/// `paracc train`: its subcommand, its option category, its entry point
+/// (Train.cpp).
+llvm::cl::SubCommand &trainSubCommand();
+llvm::cl::OptionCategory &trainCategory();
+int runTrain();
+
+} // namespace mlir::paracc
+
+#endif // PARACC_TOOLS_PARACC_DRIVERSUPPORT_H
