@@ -1,14 +1,16 @@
 //===- Train.cpp - paracc train --------------------------------*- C++ -*-===//
 //
-// paracc train LOSS.onnx --test-data DIR --check-gradients REF.npz
-//     [--mesh dp2,tp2] [--sp]
+// paracc train LOSS.onnx --data tokens.u16 --batch 8 --seq 1024 --steps N
+//     [--mesh dp2,tp2] [--sp] [--optimizer adamw --lr ... ] [-o step.pcx]
+// paracc train LOSS.onnx --test-data DIR --check-gradients REF.npz [...]
 //
 // Compiles a loss model for training: the forward graph is annotated for
 // the mesh, differentiated (--paracc-autodiff), then partitioned, so the
 // backward's collectives come from sharding propagation. With
 // --check-gradients it runs one forward and backward on DIR's inputs and
 // compares the loss (DIR/output_0.pb) and every gradient of REF.npz (keyed
-// by initializer name) with paracc's.
+// by initializer name) with paracc's. Otherwise --paracc-optimizer makes the
+// gradients in-place updates and the step function trains on --data.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,12 +19,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/Pipelines/Pipelines.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/GradientCheck.h"
+#include "paracc/runtime/Training.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
 #include <iostream>
 
 using namespace mlir;
@@ -85,7 +90,148 @@ cl::opt<std::string> emit("emit",
                                    "(before partitioning) or 'compiled'"),
                           cl::value_desc("stage"), cl::init(""),
                           cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> dataPath("data",
+                              cl::desc("Flat token file (uint16 .u16 / "
+                                       "nanoGPT .bin, or --data-dtype u32)"),
+                              cl::value_desc("FILE"), cl::init(""),
+                              cl::sub(trainSubCommand()),
+                              cl::cat(trainCategory()));
+cl::opt<std::string> dataDtype("data-dtype",
+                               cl::desc("Token width: u16 (default) or u32"),
+                               cl::init("u16"), cl::sub(trainSubCommand()),
+                               cl::cat(trainCategory()));
+cl::opt<uint64_t> dataSeed("data-seed",
+                           cl::desc("Shuffle the batches with this seed "
+                                    "(0: in file order)"),
+                           cl::init(0), cl::sub(trainSubCommand()),
+                           cl::cat(trainCategory()));
+cl::opt<int64_t> batchOption("batch", cl::desc("Global batch (sequences)"),
+                             cl::init(8), cl::sub(trainSubCommand()),
+                             cl::cat(trainCategory()));
+cl::opt<int64_t> seqOption("seq", cl::desc("Sequence length (tokens)"),
+                           cl::init(1024), cl::sub(trainSubCommand()),
+                           cl::cat(trainCategory()));
+cl::opt<int64_t> stepsOption("steps", cl::desc("Training steps"), cl::init(1),
+                             cl::sub(trainSubCommand()),
+                             cl::cat(trainCategory()));
+cl::opt<std::string> optimizerOption("optimizer",
+                                     cl::desc("adamw (default) or sgd"),
+                                     cl::init("adamw"),
+                                     cl::sub(trainSubCommand()),
+                                     cl::cat(trainCategory()));
+cl::opt<double> lrOption("lr", cl::desc("Peak learning rate"), cl::init(3e-4),
+                         cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> betasOption("betas", cl::desc("AdamW's betas"),
+                                 cl::value_desc("B1,B2"), cl::init("0.9,0.999"),
+                                 cl::sub(trainSubCommand()),
+                                 cl::cat(trainCategory()));
+cl::opt<double> epsOption("eps", cl::desc("AdamW's eps"), cl::init(1e-8),
+                          cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<double> weightDecayOption("weight-decay",
+                                  cl::desc("Weight decay (AdamW: decoupled; "
+                                           "default 0.01, SGD 0)"),
+                                  cl::init(0.01), cl::sub(trainSubCommand()),
+                                  cl::cat(trainCategory()));
+cl::opt<double> momentumOption("momentum", cl::desc("SGD's momentum"),
+                               cl::init(0.0), cl::sub(trainSubCommand()),
+                               cl::cat(trainCategory()));
+cl::opt<double> clipOption("clip-grad-norm",
+                           cl::desc("Clip the global gradient norm to this "
+                                    "(0: off)"),
+                           cl::init(0.0), cl::sub(trainSubCommand()),
+                           cl::cat(trainCategory()));
+cl::opt<std::string> scheduleOption("schedule",
+                                    cl::desc("constant (default) or cosine "
+                                             "(with --warmup, --min-lr)"),
+                                    cl::init("constant"),
+                                    cl::sub(trainSubCommand()),
+                                    cl::cat(trainCategory()));
+cl::opt<int64_t> warmupOption("warmup", cl::desc("Linear warm-up steps"),
+                              cl::init(0), cl::sub(trainSubCommand()),
+                              cl::cat(trainCategory()));
+cl::opt<double> minLrOption("min-lr", cl::desc("The cosine's final lr"),
+                            cl::init(0.0), cl::sub(trainSubCommand()),
+                            cl::cat(trainCategory()));
+cl::opt<std::string> logJson("log-json",
+                             cl::desc("Write one JSON object per step here"),
+                             cl::value_desc("FILE"), cl::init(""),
+                             cl::sub(trainSubCommand()),
+                             cl::cat(trainCategory()));
+cl::opt<std::string> outputPath("o",
+                                cl::desc("Write the training executable here "
+                                         "instead of training"),
+                                cl::value_desc("step.pcx"), cl::init(""),
+                                cl::sub(trainSubCommand()),
+                                cl::cat(trainCategory()));
 } // namespace
+
+/// Checks a number option: finite, and positive or non-negative.
+static bool checkNumber(const char *name, double v, bool allowZero) {
+  if (std::isfinite(v) && (v > 0 || (allowZero && v == 0)))
+    return true;
+  llvm::errs() << "paracc: error: --" << name << " must be a finite number "
+               << (allowZero ? ">= 0" : "> 0") << ", got " << v << "\n";
+  return false;
+}
+
+/// The training options, checked, as the optimizer pass's options and the
+/// loop's schedule.
+static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
+                                          prt::LrSchedule &schedule) {
+  opt.optimizer = optimizerOption;
+  if (optimizerOption != "adamw" && optimizerOption != "sgd") {
+    llvm::errs() << "paracc: error: --optimizer must be adamw or sgd, got '"
+                 << optimizerOption << "'\n";
+    return failure();
+  }
+  auto [b1, b2] = StringRef(betasOption).split(',');
+  double beta1, beta2;
+  if (b1.trim().getAsDouble(beta1) || b2.trim().getAsDouble(beta2) ||
+      !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1)) {
+    llvm::errs() << "paracc: error: --betas must be two numbers in [0, 1), "
+                    "such as 0.9,0.95; got '"
+                 << betasOption << "'\n";
+    return failure();
+  }
+  if (!checkNumber("lr", lrOption, false) ||
+      !checkNumber("eps", epsOption, false) ||
+      !checkNumber("weight-decay", weightDecayOption, true) ||
+      !checkNumber("momentum", momentumOption, true) ||
+      !checkNumber("clip-grad-norm", clipOption, true) ||
+      !checkNumber("min-lr", minLrOption, true))
+    return failure();
+  if (momentumOption >= 1) {
+    llvm::errs() << "paracc: error: --momentum must be below 1\n";
+    return failure();
+  }
+  if (stepsOption < 1 || warmupOption < 0 || warmupOption > stepsOption) {
+    llvm::errs() << "paracc: error: --steps must be >= 1 and --warmup in [0, "
+                    "--steps]\n";
+    return failure();
+  }
+  if (scheduleOption != "constant" && scheduleOption != "cosine") {
+    llvm::errs() << "paracc: error: --schedule must be constant or cosine, "
+                    "got '"
+                 << scheduleOption << "'\n";
+    return failure();
+  }
+  opt.beta1 = beta1;
+  opt.beta2 = beta2;
+  opt.eps = epsOption;
+  // torch's defaults: AdamW decays by 0.01, SGD not at all.
+  opt.weightDecay =
+      optimizerOption == "sgd" && weightDecayOption.getNumOccurrences() == 0
+          ? 0.0
+          : double(weightDecayOption);
+  opt.momentum = momentumOption;
+  opt.clipGradNorm = clipOption;
+  schedule.kind = scheduleOption;
+  schedule.lr = lrOption;
+  schedule.minLr = minLrOption;
+  schedule.warmup = warmupOption;
+  schedule.steps = stepsOption;
+  return success();
+}
 
 /// Fails unless `func` returns one scalar float: the loss.
 static LogicalResult checkLossOutput(func::FuncOp func) {
@@ -116,16 +262,24 @@ static LogicalResult checkLossOutput(func::FuncOp func) {
 }
 
 int mlir::paracc::runTrain() {
-  if (checkGradientsPath.empty()) {
-    llvm::errs() << "paracc: error: paracc train runs one checked step so "
-                    "far: give --test-data DIR --check-gradients REF.npz "
-                    "(the training loop, optimizers and checkpoints are "
-                    "issue 9's next part)\n";
-    return prt::kExitError;
-  }
-  if (testData.empty()) {
+  bool checking = !checkGradientsPath.empty();
+  if (checking && testData.empty()) {
     llvm::errs() << "paracc: error: --check-gradients needs --test-data DIR "
                     "(the step's inputs)\n";
+    return prt::kExitError;
+  }
+  if (!checking && dataPath.empty() && outputPath.empty()) {
+    llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
+                    "ids), or --test-data DIR --check-gradients REF.npz for "
+                    "one checked step\n";
+    return prt::kExitError;
+  }
+  graph::OptimizerPassOptions optimizerOptions;
+  prt::LrSchedule schedule;
+  if (!checking && failed(parseTrainingOptions(optimizerOptions, schedule)))
+    return prt::kExitError;
+  if (!checking && (batchOption < 1 || seqOption < 1)) {
+    llvm::errs() << "paracc: error: --batch and --seq must be >= 1\n";
     return prt::kExitError;
   }
   if (ranksAs != "threads" && ranksAs != "processes") {
@@ -147,7 +301,14 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpDriverContext(context);
   ONNXImportOptions importOptions;
-  addTestDataShapes(testData, importOptions);
+  if (checking) {
+    addTestDataShapes(testData, importOptions);
+  } else {
+    // Token models: every input is [batch, seq].
+    for (int i = 0; i < 16; ++i)
+      importOptions.inputShapesByPosition.push_back(
+          SmallVector<int64_t>{batchOption, seqOption});
+  }
   WeightStore weights;
   ONNXImportResult imported =
       importONNXFile(context, modelPath, importOptions, weights);
@@ -189,8 +350,11 @@ int mlir::paracc::runTrain() {
   PassManager differentiate(&context);
   AutodiffPipelineOptions autodiffOptions;
   autodiffOptions.freeze = freeze;
-  autodiffOptions.wholeParameters = true;
+  autodiffOptions.wholeParameters = checking;
   buildAutodiffPipeline(differentiate, autodiffOptions);
+  if (!checking)
+    differentiate.addNestedPass<func::FuncOp>(
+        graph::createOptimizerPass(optimizerOptions));
   if (failed(differentiate.run(module)))
     return prt::kExitError;
   if (emit == "differentiated") {
@@ -208,6 +372,8 @@ int mlir::paracc::runTrain() {
     return prt::kExitOk;
   }
 
+  if (!checking)
+    main.setSymName("step");
   FailureOr<std::vector<uint8_t>> bytes = writeExecutable(main, weights);
   if (failed(bytes))
     return prt::kExitError;
@@ -215,6 +381,30 @@ int mlir::paracc::runTrain() {
   if (!exe) {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
     return prt::kExitError;
+  }
+  if (!outputPath.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(outputPath, ec, llvm::sys::fs::OF_None);
+    if (ec) {
+      llvm::errs() << "paracc: error: cannot write '" << outputPath
+                   << "': " << ec.message() << "\n";
+      return prt::kExitError;
+    }
+    out.write(reinterpret_cast<const char *>((*exe)->fileBytes()),
+              (*exe)->fileSize());
+    llvm::outs() << "wrote " << outputPath << " (" << (*exe)->fileSize()
+                 << " bytes)\n";
+    return prt::kExitOk;
+  }
+  if (!checking) {
+    prt::TrainingRequest request;
+    request.dataPath = dataPath;
+    request.dataDtype = dataDtype;
+    request.dataSeed = dataSeed;
+    request.steps = stepsOption;
+    request.schedule = schedule;
+    request.logJsonPath = logJson;
+    return prt::runTraining(*exe, request, std::cout, std::cerr);
   }
   auto given = prt::readTestDataInputs(testData);
   if (!given) {

@@ -34,6 +34,14 @@ private:
   fb::DataRef appendData(const void *data, size_t size);
   LogicalResult addConstant(graph::ConstantOp op);
   LogicalResult addWeight(graph::WeightOp op);
+  LogicalResult addState(graph::StateOp op);
+  LogicalResult addAssign(graph::AssignOp op);
+  /// The state buffer `name` (block `offsets`) with `op`'s sharding,
+  /// created by `create` the first time.
+  FailureOr<int32_t> stateBuffer(
+      Operation *op, StringRef name, ArrayRef<int64_t> offsets,
+      llvm::function_ref<FailureOr<flatbuffers::Offset<fb::StateBuffer>>()>
+          create);
   LogicalResult addInstr(Operation *op);
   flatbuffers::Offset<fb::Port> port(int32_t value, StringRef name,
                                      Type localType, DictionaryAttr attrs);
@@ -45,7 +53,12 @@ private:
   llvm::DenseMap<Value, int32_t> ids;
   std::vector<flatbuffers::Offset<fb::TensorType>> values;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
-  std::vector<flatbuffers::Offset<fb::Weight>> weightTable;
+  std::vector<flatbuffers::Offset<fb::StateBuffer>> stateTable;
+  std::vector<flatbuffers::Offset<fb::StateBinding>> reads, writes;
+  /// State buffers by name, block offsets and sharding.
+  llvm::StringMap<int32_t> stateIndex;
+  /// The buffer each (name, offsets) resolves to, for assigns.
+  llvm::StringMap<int32_t> stateByBlock;
   std::vector<flatbuffers::Offset<fb::Instr>> instrs;
   /// The instructions and value sizes again, for the memory plan.
   std::vector<::paracc::rt::PlanInstr> planInstrs;
@@ -193,27 +206,128 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
     ref = it->second;
   }
   uint64_t seed = weights.randomSeed ^ stableHash(op.getName());
-  auto name = fbb.CreateString(op.getName().str());
-  auto typeOffset = tensorType(global);
-  auto shard = sharding(op->getAttr(kShardDimsAttr));
   std::vector<int64_t> sourceVec(sourceShape.begin(), sourceShape.end()),
       offsetVec(offsets.begin(), offsets.end());
-  auto sourceShapeOffset = fbb.CreateVector(sourceVec);
-  auto sourceOffsetsOffset = fbb.CreateVector(offsetVec);
-  fb::WeightBuilder w(fbb);
-  w.add_value(id);
-  w.add_name(name);
-  w.add_global_type(typeOffset);
-  if (!shard.IsNull())
-    w.add_sharding(shard);
-  w.add_init(random ? fb::WeightInit::Random : fb::WeightInit::Data);
-  w.add_data(&ref);
-  w.add_seed(seed);
-  if (op.getSourceShape()) {
-    w.add_source_shape(sourceShapeOffset);
-    w.add_source_offsets(sourceOffsetsOffset);
-  }
-  weightTable.push_back(w.Finish());
+  FailureOr<int32_t> index = stateBuffer(
+      op, op.getName(),
+      op.getOffsets() ? ArrayRef<int64_t>(offsets) : ArrayRef<int64_t>(),
+      [&]() {
+        auto name = fbb.CreateString(op.getName().str());
+        auto typeOffset = tensorType(global);
+        auto shard = sharding(op->getAttr(kShardDimsAttr));
+        auto sourceShapeOffset = fbb.CreateVector(sourceVec);
+        auto sourceOffsetsOffset = fbb.CreateVector(offsetVec);
+        fb::StateBufferBuilder w(fbb);
+        w.add_name(name);
+        w.add_kind(fb::StateKind::Parameter);
+        w.add_global_type(typeOffset);
+        if (!shard.IsNull())
+          w.add_sharding(shard);
+        w.add_init(random ? fb::StateInit::Random : fb::StateInit::Data);
+        w.add_data(&ref);
+        w.add_seed(seed);
+        if (op.getSourceShape()) {
+          w.add_source_shape(sourceShapeOffset);
+          w.add_source_offsets(sourceOffsetsOffset);
+        }
+        return FailureOr<flatbuffers::Offset<fb::StateBuffer>>(w.Finish());
+      });
+  if (failed(index))
+    return failure();
+  reads.push_back(fb::CreateStateBinding(fbb, *index, id));
+  return success();
+}
+
+FailureOr<int32_t> Writer::stateBuffer(
+    Operation *op, StringRef name, ArrayRef<int64_t> offsets,
+    llvm::function_ref<FailureOr<flatbuffers::Offset<fb::StateBuffer>>()>
+        create) {
+  std::string block = name.str();
+  for (int64_t o : offsets)
+    block += "@" + std::to_string(o);
+  std::string key = block;
+  llvm::raw_string_ostream os(key);
+  os << "#";
+  if (Attribute s = op->getAttr(kShardDimsAttr))
+    os << s;
+  auto it = stateIndex.find(key);
+  if (it != stateIndex.end())
+    return it->second;
+  // One buffer per parameter block: two reads with different shardings
+  // would be two copies that an update could not keep equal.
+  if (stateByBlock.count(block) && !isa<graph::WeightOp>(op))
+    return op->emitOpError("reads state '")
+           << name << "' with a second sharding";
+  FailureOr<flatbuffers::Offset<fb::StateBuffer>> buffer = create();
+  if (failed(buffer))
+    return failure();
+  int32_t index = int32_t(stateTable.size());
+  stateTable.push_back(*buffer);
+  stateIndex[key] = index;
+  auto [blockIt, inserted] = stateByBlock.try_emplace(block, index);
+  if (!inserted)
+    blockIt->second = -1; // ambiguous: an assign to it is an error
+  return index;
+}
+
+LogicalResult Writer::addState(graph::StateOp op) {
+  int32_t id = valueId(op);
+  Type globalType = op.getType();
+  if (auto attr = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
+    globalType = attr.getValue();
+  auto global = cast<RankedTensorType>(globalType);
+  SmallVector<int64_t> offsets;
+  if (op.getOffsets())
+    offsets.assign(op.getOffsets()->begin(), op.getOffsets()->end());
+  FailureOr<int32_t> index = stateBuffer(op, op.getName(), offsets, [&]() {
+    auto name = fbb.CreateString(op.getName().str());
+    auto typeOffset = tensorType(global);
+    auto shard = sharding(op->getAttr(kShardDimsAttr));
+    flatbuffers::Offset<flatbuffers::Vector<int64_t>> sourceShape,
+        sourceOffsets;
+    if (op.getSourceShape()) {
+      std::vector<int64_t> shape(op.getSourceShape()->begin(),
+                                 op.getSourceShape()->end());
+      std::vector<int64_t> at(offsets.begin(), offsets.end());
+      sourceShape = fbb.CreateVector(shape);
+      sourceOffsets = fbb.CreateVector(at);
+    }
+    fb::StateBufferBuilder w(fbb);
+    w.add_name(name);
+    w.add_kind(fb::StateKind::OptimizerState);
+    w.add_global_type(typeOffset);
+    if (!shard.IsNull())
+      w.add_sharding(shard);
+    w.add_init(fb::StateInit::Zeros);
+    if (op.getSourceShape()) {
+      w.add_source_shape(sourceShape);
+      w.add_source_offsets(sourceOffsets);
+    }
+    return FailureOr<flatbuffers::Offset<fb::StateBuffer>>(w.Finish());
+  });
+  if (failed(index))
+    return failure();
+  reads.push_back(fb::CreateStateBinding(fbb, *index, id));
+  return success();
+}
+
+LogicalResult Writer::addAssign(graph::AssignOp op) {
+  std::string block = op.getName().str();
+  if (std::optional<ArrayRef<int64_t>> offsets = op.getOffsets())
+    for (int64_t o : *offsets)
+      block += "@" + std::to_string(o);
+  auto it = stateByBlock.find(block);
+  if (it == stateByBlock.end())
+    return op.emitOpError("assigns '")
+           << op.getName() << "', which the function does not read";
+  if (it->second < 0)
+    return op.emitOpError("assigns '")
+           << op.getName() << "', which the function reads with two shardings";
+  auto value = ids.find(op.getValue());
+  if (value == ids.end())
+    return op.emitOpError("assigns a value defined outside the function");
+  writes.push_back(fb::CreateStateBinding(fbb, it->second, value->second));
+  liveToEnd[value->second] = true;
   return success();
 }
 
@@ -303,6 +417,10 @@ Writer::run(const ExecutableOptions &options) {
       result = addConstant(c);
     else if (auto w = dyn_cast<graph::WeightOp>(op))
       result = addWeight(w);
+    else if (auto st = dyn_cast<graph::StateOp>(op))
+      result = addState(st);
+    else if (auto assign = dyn_cast<graph::AssignOp>(op))
+      result = addAssign(assign);
     else if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
         DictionaryAttr attrs = func.getResultAttrDict(i);
@@ -332,10 +450,13 @@ Writer::run(const ExecutableOptions &options) {
       valueBytes, arenaValues, liveToEnd, planInstrs);
   auto memoryPlan =
       fb::CreateMemoryPlanDirect(fbb, plan.arenaBytes, &plan.offsets);
+  auto function = fb::CreateFunctionDirect(
+      fbb, func.getSymName().str().c_str(), &values, &constants, &reads,
+      &writes, &inputs, &outputs, &instrs, memoryPlan);
+  std::vector<flatbuffers::Offset<fb::Function>> functions{function};
   auto program = fb::CreateProgramDirect(
       fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
-      mesh, &values, &constants, &weightTable, &inputs, &outputs, &instrs,
-      memoryPlan);
+      mesh, &stateTable, &functions);
   fb::FinishProgramBuffer(fbb, program);
   return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
                                       data);

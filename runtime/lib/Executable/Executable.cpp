@@ -94,7 +94,10 @@ public:
       : program(program), data(data), dataSize(dataSize), what(what) {}
 
   Status decodeMesh(Mesh &mesh);
-  Status decodeValues(std::vector<ValueType> &values);
+  Status decodeValues(const fb::Function &f, std::vector<ValueType> &values);
+  Status decodeState(std::vector<StateInfo> &state);
+  Status decodeFunction(const fb::Function *f, size_t index,
+                        const std::vector<StateInfo> &state, FunctionInfo &out);
   Status decodeType(const fb::TensorType *t, ValueType &out,
                     const std::string &context);
   Status decodeSharding(const fb::Sharding *s, size_t rank,
@@ -154,12 +157,13 @@ Status Decoder::decodeMesh(Mesh &out) {
   return Status::ok();
 }
 
-Status Decoder::decodeValues(std::vector<ValueType> &out) {
-  if (!program.values())
+Status Decoder::decodeValues(const fb::Function &f,
+                             std::vector<ValueType> &out) {
+  if (!f.values())
     return errorf(what, ": missing value table");
-  out.resize(program.values()->size());
+  out.resize(f.values()->size());
   for (size_t i = 0; i < out.size(); ++i)
-    PARACC_RETURN_IF_ERROR(decodeType(program.values()->Get(i), out[i],
+    PARACC_RETURN_IF_ERROR(decodeType(f.values()->Get(i), out[i],
                                       what + ": value %" + std::to_string(i)));
   defined.assign(out.size(), false);
   return Status::ok();
@@ -244,6 +248,231 @@ Status Decoder::decodePort(const fb::Port *p, PortInfo &out,
   return Status::ok();
 }
 
+namespace {
+/// The root table with only its first field, the format version, checked:
+/// read before the full verification, so that a file of another version is
+/// named as such instead of failing the verification of this one.
+struct VersionOnly : private flatbuffers::Table {
+  enum : flatbuffers::voffset_t { kFormatVersion = 4 };
+  bool Verify(flatbuffers::Verifier &verifier) const {
+    return VerifyTableStart(verifier) &&
+           VerifyField<uint32_t>(verifier, kFormatVersion, 4) &&
+           verifier.EndTable();
+  }
+  uint32_t version() const { return GetField<uint32_t>(kFormatVersion, 0); }
+};
+} // namespace
+
+Status Decoder::decodeState(std::vector<StateInfo> &out) {
+  if (!program.state())
+    return Status::ok();
+  for (const auto *b : *program.state()) {
+    if (!b)
+      return errorf(what, ": missing state buffer");
+    StateInfo info;
+    info.name = b->name() ? b->name()->str() : "";
+    std::string context = what + ": state '" + info.name + "'";
+    PARACC_RETURN_IF_ERROR(
+        decodeType(b->global_type(), info.globalType, context));
+    PARACC_RETURN_IF_ERROR(decodeSharding(
+        b->sharding(), info.globalType.shape.size(), info.sharding, context));
+    auto local = localShape(info.globalType.shape, info.sharding, *mesh);
+    if (!local)
+      return errorf(context, ": ", local.status().message());
+    switch (b->init()) {
+    case fb::StateInit::Data:
+      info.init = StateInit::Data;
+      break;
+    case fb::StateInit::Random:
+      info.init = StateInit::Random;
+      break;
+    case fb::StateInit::Zeros:
+      info.init = StateInit::Zeros;
+      break;
+    default:
+      return errorf(context, ": unknown initializer ", int(b->init()));
+    }
+    if (b->kind() != fb::StateKind::Parameter &&
+        b->kind() != fb::StateKind::OptimizerState)
+      return errorf(context, ": unknown kind ", int(b->kind()));
+    info.kind = b->kind() == fb::StateKind::Parameter
+                    ? StateKind::Parameter
+                    : StateKind::OptimizerState;
+    info.seed = b->seed();
+    info.scale = b->scale();
+    if (b->source_shape() && b->source_offsets()) {
+      info.sourceShape.assign(b->source_shape()->begin(),
+                              b->source_shape()->end());
+      info.sourceOffsets.assign(b->source_offsets()->begin(),
+                                b->source_offsets()->end());
+      const Shape &g = info.globalType.shape;
+      bool ok = info.sourceShape.size() == g.size() &&
+                info.sourceOffsets.size() == g.size() &&
+                shapeNumElements(info.sourceShape) >= 0;
+      for (size_t d = 0; ok && d < g.size(); ++d)
+        ok = info.sourceOffsets[d] >= 0 &&
+             info.sourceOffsets[d] + g[d] <= info.sourceShape[d];
+      if (!ok)
+        return errorf(context, ": block lies outside its source parameter");
+    }
+    if (info.init == StateInit::Data)
+      PARACC_RETURN_IF_ERROR(dataRange(b->data(),
+                                       shapeNumElements(info.globalType.shape) *
+                                           dtypeSize(info.globalType.dtype),
+                                       info.data, context));
+    out.push_back(std::move(info));
+  }
+  return Status::ok();
+}
+
+Status Decoder::decodeFunction(const fb::Function *f, size_t index,
+                               const std::vector<StateInfo> &state,
+                               FunctionInfo &out) {
+  if (!f)
+    return errorf(what, ": missing function ", index);
+  out.name = f->name() ? f->name()->str() : "";
+  std::string fn = what + ": function '" + out.name + "'";
+  PARACC_RETURN_IF_ERROR(decodeValues(*f, out.values));
+  values = &out.values;
+  defined.assign(out.values.size(), false);
+  // The state value types must be its shards; a buffer binds at most one
+  // value per direction.
+  auto binding = [&](const fb::StateBinding *b, const std::string &kind,
+                     StateBinding &result) -> Status {
+    if (!b)
+      return errorf(fn, ": missing state ", kind);
+    result.state = b->state();
+    result.value = b->value();
+    if (result.state < 0 || size_t(result.state) >= state.size())
+      return errorf(fn, ": state ", kind, " of buffer ", result.state,
+                    " out of range");
+    if (result.value < 0 || size_t(result.value) >= out.values.size())
+      return errorf(fn, ": state ", kind, " of '", state[result.state].name,
+                    "' into value %", result.value, " out of range");
+    const StateInfo &s = state[result.state];
+    auto local = localShape(s.globalType.shape, s.sharding, *mesh);
+    const ValueType &v = out.values[result.value];
+    if (!local || *local != v.shape || v.dtype != s.globalType.dtype)
+      return errorf(fn, ": state ", kind, " of '", s.name,
+                    "': the value's type does not match the buffer's shard");
+    return Status::ok();
+  };
+
+  if (f->inputs())
+    for (const auto *p : *f->inputs()) {
+      PortInfo info;
+      PARACC_RETURN_IF_ERROR(decodePort(p, info, "input"));
+      PARACC_RETURN_IF_ERROR(define(info.value, fn + ": input"));
+      out.inputs.push_back(std::move(info));
+    }
+  if (f->constants())
+    for (const auto *c : *f->constants()) {
+      ConstantInfo info;
+      info.value = c ? c->value() : -1;
+      std::string context = fn + ": constant %" + std::to_string(info.value);
+      PARACC_RETURN_IF_ERROR(define(info.value, context));
+      const ValueType &v = out.values[info.value];
+      PARACC_RETURN_IF_ERROR(
+          dataRange(c->data(), shapeNumElements(v.shape) * dtypeSize(v.dtype),
+                    info.data, context));
+      out.constants.push_back(info);
+    }
+  std::vector<bool> written(state.size(), false);
+  if (f->reads())
+    for (const auto *r : *f->reads()) {
+      StateBinding b;
+      PARACC_RETURN_IF_ERROR(binding(r, "read", b));
+      const StateInfo &s = state[b.state];
+      PARACC_RETURN_IF_ERROR(define(b.value, fn + ": state '" + s.name + "'"));
+      WeightInfo w;
+      static_cast<PortInfo &>(w) = s;
+      w.value = b.value;
+      w.state = b.state;
+      w.random = s.init == StateInit::Random;
+      w.zeros = s.init == StateInit::Zeros;
+      w.seed = s.seed;
+      w.scale = s.scale;
+      w.sourceShape = s.sourceShape;
+      w.sourceOffsets = s.sourceOffsets;
+      w.data = s.data;
+      out.weights.push_back(std::move(w));
+    }
+  if (f->instrs())
+    for (const auto *in : *f->instrs()) {
+      if (!in)
+        return errorf(fn, ": missing instruction");
+      InstrInfo info;
+      std::string context =
+          fn + ": instruction " + std::to_string(out.instrs.size());
+      if (in->opcode() >= uint16_t(OpCode::NumOpCodes))
+        return errorf(context, ": unknown opcode ", in->opcode());
+      info.opcode = static_cast<OpCode>(in->opcode());
+      info.name = in->name() ? in->name()->str() : "";
+      if (in->inputs())
+        for (int32_t v : *in->inputs()) {
+          PARACC_RETURN_IF_ERROR(use(v, context));
+          info.inputs.push_back(v);
+        }
+      if (in->outputs())
+        for (int32_t v : *in->outputs()) {
+          PARACC_RETURN_IF_ERROR(define(v, context));
+          info.outputs.push_back(v);
+        }
+      if (in->ints())
+        info.attrs.ints.assign(in->ints()->begin(), in->ints()->end());
+      if (in->floats())
+        info.attrs.floats.assign(in->floats()->begin(), in->floats()->end());
+      if (isCollective(info.opcode))
+        PARACC_RETURN_IF_ERROR(
+            checkCommunicationInstr(info, *mesh, out.values)
+                .withContext(context + " (" + opCodeMnemonic(info.opcode) +
+                             (info.name.empty() ? "" : " '" + info.name + "'") +
+                             ")"));
+      out.instrs.push_back(std::move(info));
+    }
+  if (const fb::MemoryPlan *plan = f->memory_plan()) {
+    if (!plan->offsets() || plan->offsets()->size() != out.values.size() ||
+        plan->arena_bytes() > (uint64_t(1) << 46))
+      return errorf(fn, ": the memory plan does not fit the function");
+    out.arenaBytes = plan->arena_bytes();
+    for (size_t v = 0; v < out.values.size(); ++v) {
+      uint64_t off = plan->offsets()->Get(v);
+      uint64_t bytes = uint64_t(shapeNumElements(out.values[v].shape)) *
+                       dtypeSize(out.values[v].dtype);
+      if (off != ~uint64_t(0) &&
+          (off > out.arenaBytes || bytes > out.arenaBytes - off))
+        return errorf(fn, ": value %", v, " lies outside the memory plan");
+      out.arenaOffsets.push_back(off);
+    }
+  }
+  if (f->outputs())
+    for (const auto *p : *f->outputs()) {
+      PortInfo info;
+      PARACC_RETURN_IF_ERROR(decodePort(p, info, "output"));
+      PARACC_RETURN_IF_ERROR(use(info.value, fn + ": output"));
+      out.outputs.push_back(std::move(info));
+    }
+  if (f->writes())
+    for (const auto *w : *f->writes()) {
+      StateBinding b;
+      PARACC_RETURN_IF_ERROR(binding(w, "write", b));
+      const StateInfo &s = state[b.state];
+      PARACC_RETURN_IF_ERROR(use(b.value, fn + ": state '" + s.name + "'"));
+      if (written[b.state])
+        return errorf(fn, ": state '", s.name, "' is written twice");
+      written[b.state] = true;
+      out.writes.push_back(b);
+    }
+  return Status::ok();
+}
+
+int Executable::findFunction(const std::string &name) const {
+  for (size_t i = 0; i < functions_.size(); ++i)
+    if (functions_[i].name == name)
+      return int(i);
+  return -1;
+}
+
 Status Executable::decode(const std::string &what) {
   if (size_ < kHeaderSize || std::memcmp(base_, kExecutableMagic, 8) != 0)
     return errorf("'", what, "' is not a paracc executable (bad magic)");
@@ -253,14 +482,25 @@ Status Executable::decode(const std::string &what) {
   if (fbSize > size_ - kHeaderSize || fbSize > (uint64_t(1) << 31))
     return errorf("'", what, "' is truncated or corrupt (program size)");
   const uint8_t *fb = base_ + kHeaderSize;
+  {
+    flatbuffers::Verifier pre(fb, fbSize);
+    if (!pre.VerifyBufferFromStart<VersionOnly>(nullptr, 0))
+      return errorf("'", what, "' is corrupt (FlatBuffer verification failed)");
+    uint32_t version = flatbuffers::GetRoot<VersionOnly>(fb)->version();
+    if (version == 1)
+      return errorf("'", what,
+                    "' has format version 1 (paracc before program model "
+                    "v2: one instruction list over read-only weights); this "
+                    "runtime reads version ",
+                    kExecutableFormatVersion, ": compile the model again");
+    if (version != kExecutableFormatVersion)
+      return errorf("'", what, "' has format version ", version,
+                    "; this runtime reads ", kExecutableFormatVersion);
+  }
   flatbuffers::Verifier verifier(fb, fbSize);
   if (!fb::VerifyProgramBuffer(verifier))
     return errorf("'", what, "' is corrupt (FlatBuffer verification failed)");
   const fb::Program &program = *fb::GetProgram(fb);
-  if (program.format_version() != kExecutableFormatVersion)
-    return errorf("'", what, "' has format version ",
-                  program.format_version(), "; this runtime reads ",
-                  kExecutableFormatVersion);
   producer_ = program.producer() ? program.producer()->str() : "";
   uint64_t dataOffset = executableDataOffset(fbSize);
   const uint8_t *data = dataOffset <= size_ ? base_ + dataOffset : nullptr;
@@ -269,126 +509,16 @@ Status Executable::decode(const std::string &what) {
   Decoder d(program, data, dataSize, what);
   PARACC_RETURN_IF_ERROR(d.decodeMesh(mesh_));
   d.mesh = &mesh_;
-  PARACC_RETURN_IF_ERROR(d.decodeValues(values_));
-  d.values = &values_;
-
-  if (program.inputs())
-    for (const auto *p : *program.inputs()) {
-      PortInfo info;
-      PARACC_RETURN_IF_ERROR(d.decodePort(p, info, "input"));
-      PARACC_RETURN_IF_ERROR(d.define(info.value, what + ": input"));
-      inputs_.push_back(std::move(info));
-    }
-  if (program.constants())
-    for (const auto *c : *program.constants()) {
-      ConstantInfo info;
-      info.value = c ? c->value() : -1;
-      std::string context = what + ": constant %" + std::to_string(info.value);
-      PARACC_RETURN_IF_ERROR(d.define(info.value, context));
-      const ValueType &v = values_[info.value];
-      PARACC_RETURN_IF_ERROR(d.dataRange(
-          c->data(), shapeNumElements(v.shape) * dtypeSize(v.dtype),
-          info.data, context));
-      constants_.push_back(info);
-    }
-  if (program.weights())
-    for (const auto *w : *program.weights()) {
-      if (!w)
-        return errorf(what, ": missing weight");
-      WeightInfo info;
-      info.value = w->value();
-      info.name = w->name() ? w->name()->str() : "";
-      std::string context = what + ": weight '" + info.name + "'";
-      PARACC_RETURN_IF_ERROR(
-          d.decodeType(w->global_type(), info.globalType, context));
-      PARACC_RETURN_IF_ERROR(d.decodeSharding(
-          w->sharding(), info.globalType.shape.size(), info.sharding, context));
-      PARACC_RETURN_IF_ERROR(d.define(info.value, context));
-      auto local = localShape(info.globalType.shape, info.sharding, mesh_);
-      if (!local)
-        return errorf(context, ": ", local.status().message());
-      const ValueType &v = values_[info.value];
-      if (*local != v.shape || v.dtype != info.globalType.dtype)
-        return errorf(context, ": local type does not match the sharding");
-      info.random = w->init() == fb::WeightInit::Random;
-      info.seed = w->seed();
-      info.scale = w->scale();
-      if (w->source_shape() && w->source_offsets()) {
-        info.sourceShape.assign(w->source_shape()->begin(),
-                                w->source_shape()->end());
-        info.sourceOffsets.assign(w->source_offsets()->begin(),
-                                  w->source_offsets()->end());
-        const Shape &g = info.globalType.shape;
-        bool ok = info.sourceShape.size() == g.size() &&
-                  info.sourceOffsets.size() == g.size() &&
-                  shapeNumElements(info.sourceShape) >= 0;
-        for (size_t d = 0; ok && d < g.size(); ++d)
-          ok = info.sourceOffsets[d] >= 0 &&
-               info.sourceOffsets[d] + g[d] <= info.sourceShape[d];
-        if (!ok)
-          return errorf(context, ": block lies outside its source parameter");
-      }
-      if (!info.random)
-        PARACC_RETURN_IF_ERROR(d.dataRange(
-            w->data(),
-            shapeNumElements(info.globalType.shape) *
-                dtypeSize(info.globalType.dtype),
-            info.data, context));
-      weights_.push_back(std::move(info));
-    }
-  if (program.instrs())
-    for (const auto *in : *program.instrs()) {
-      if (!in)
-        return errorf(what, ": missing instruction");
-      InstrInfo info;
-      std::string context =
-          what + ": instruction " + std::to_string(instrs_.size());
-      if (in->opcode() >= uint16_t(OpCode::NumOpCodes))
-        return errorf(context, ": unknown opcode ", in->opcode());
-      info.opcode = static_cast<OpCode>(in->opcode());
-      info.name = in->name() ? in->name()->str() : "";
-      if (in->inputs())
-        for (int32_t v : *in->inputs()) {
-          PARACC_RETURN_IF_ERROR(d.use(v, context));
-          info.inputs.push_back(v);
-        }
-      if (in->outputs())
-        for (int32_t v : *in->outputs()) {
-          PARACC_RETURN_IF_ERROR(d.define(v, context));
-          info.outputs.push_back(v);
-        }
-      if (in->ints())
-        info.attrs.ints.assign(in->ints()->begin(), in->ints()->end());
-      if (in->floats())
-        info.attrs.floats.assign(in->floats()->begin(), in->floats()->end());
-      if (isCollective(info.opcode))
-        PARACC_RETURN_IF_ERROR(
-            checkCommunicationInstr(info, mesh_, values_)
-                .withContext(context + " (" + opCodeMnemonic(info.opcode) +
-                             (info.name.empty() ? "" : " '" + info.name + "'") +
-                             ")"));
-      instrs_.push_back(std::move(info));
-    }
-  if (const fb::MemoryPlan *plan = program.memory_plan()) {
-    if (!plan->offsets() || plan->offsets()->size() != values_.size() ||
-        plan->arena_bytes() > (uint64_t(1) << 46))
-      return errorf(what, ": the memory plan does not fit the program");
-    arenaBytes_ = plan->arena_bytes();
-    for (size_t v = 0; v < values_.size(); ++v) {
-      uint64_t off = plan->offsets()->Get(v);
-      uint64_t bytes =
-          uint64_t(shapeNumElements(values_[v].shape)) * dtypeSize(values_[v].dtype);
-      if (off != ~uint64_t(0) && (off > arenaBytes_ || bytes > arenaBytes_ - off))
-        return errorf(what, ": value %", v, " lies outside the memory plan");
-      arenaOffsets_.push_back(off);
-    }
+  PARACC_RETURN_IF_ERROR(d.decodeState(state_));
+  if (!program.functions() || program.functions()->size() == 0)
+    return errorf("'", what, "' has no function");
+  for (size_t i = 0; i < program.functions()->size(); ++i) {
+    FunctionInfo f;
+    PARACC_RETURN_IF_ERROR(
+        d.decodeFunction(program.functions()->Get(i), i, state_, f));
+    if (findFunction(f.name) >= 0)
+      return errorf("'", what, "' has two functions called '", f.name, "'");
+    functions_.push_back(std::move(f));
   }
-  if (program.outputs())
-    for (const auto *p : *program.outputs()) {
-      PortInfo info;
-      PARACC_RETURN_IF_ERROR(d.decodePort(p, info, "output"));
-      PARACC_RETURN_IF_ERROR(d.use(info.value, what + ": output"));
-      outputs_.push_back(std::move(info));
-    }
   return Status::ok();
 }

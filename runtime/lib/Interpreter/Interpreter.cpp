@@ -74,55 +74,106 @@ Status paracc::rt::fillRandomWeight(Tensor &local, const Shape &globalShape,
 //===----------------------------------------------------------------------===//
 
 RankExecutor::RankExecutor(std::shared_ptr<const Executable> exe, int64_t rank,
-                           Communicator &comm)
-    : exe_(std::move(exe)), rank_(rank), comm_(comm) {}
+                           Communicator &comm, size_t function)
+    : exe_(std::move(exe)), rank_(rank), comm_(comm), function_(function) {}
+
+StatusOr<Tensor> paracc::rt::materializeStateShard(const Executable &exe,
+                                                   const StateInfo &s,
+                                                   int64_t rank) {
+  const Mesh &mesh = exe.mesh();
+  auto localShapeOr = localShape(s.globalType.shape, s.sharding, mesh);
+  if (!localShapeOr)
+    return localShapeOr.status();
+  const Shape &local = *localShapeOr;
+  std::vector<int64_t> offsets = shardOffsets(local, s.sharding, mesh, rank);
+  switch (s.init) {
+  case StateInit::Zeros: {
+    auto t = Tensor::allocate(s.globalType.dtype, local);
+    if (!t)
+      return t.status();
+    std::memset(t->data(), 0, t->byteSize());
+    return std::move(*t);
+  }
+  case StateInit::Random: {
+    auto t = Tensor::allocate(s.globalType.dtype, local);
+    if (!t)
+      return t.status();
+    Shape source = s.globalType.shape;
+    if (!s.sourceShape.empty()) {
+      source = s.sourceShape;
+      for (size_t d = 0; d < offsets.size(); ++d)
+        offsets[d] += s.sourceOffsets[d];
+    }
+    PARACC_RETURN_IF_ERROR(
+        fillRandomWeight(*t, source, offsets, s.seed, s.scale));
+    return std::move(*t);
+  }
+  case StateInit::Data:
+    break;
+  }
+  Tensor global = Tensor::borrow(s.globalType.dtype, s.globalType.shape,
+                                 const_cast<uint8_t *>(s.data));
+  if (s.sharding.isReplicated())
+    return global;
+  auto block = extractBlock(global, offsets, local);
+  if (!block)
+    return block.status().withContext("state '" + s.name + "'");
+  return std::move(*block);
+}
 
 Status RankExecutor::prepare() {
   const Executable &exe = *exe_;
-  resident_.assign(exe.values().size(), Tensor());
-  for (const ConstantInfo &c : exe.constants()) {
-    const ValueType &t = exe.values()[c.value];
+  if (function_ >= exe.functions().size())
+    return errorf("no function ", function_);
+  // Every buffer some function reads or writes: this rank's shard.
+  state_.assign(exe.state().size(), Tensor());
+  for (size_t s = 0; s < exe.state().size(); ++s) {
+    auto shard = materializeStateShard(exe, exe.state()[s], rank_);
+    if (!shard)
+      return shard.status();
+    state_[s] = std::move(*shard);
+  }
+  return select(function_);
+}
+
+Status RankExecutor::select(size_t function) {
+  const Executable &exe = *exe_;
+  if (function >= exe.functions().size())
+    return errorf("no function ", function);
+  function_ = function;
+  const FunctionInfo &f = exe.functions()[function];
+  resident_.assign(f.values.size(), Tensor());
+  for (const ConstantInfo &c : f.constants) {
+    const ValueType &t = f.values[c.value];
     // Constants are read-only views of the executable's data segment.
     resident_[c.value] = Tensor::borrow(t.dtype, t.shape,
                                         const_cast<uint8_t *>(c.data));
   }
-  const Mesh &mesh = exe.mesh();
-  for (const WeightInfo &w : exe.weights()) {
-    const ValueType &t = exe.values()[w.value];
-    std::vector<int64_t> offsets =
-        shardOffsets(t.shape, w.sharding, mesh, rank_);
-    if (w.random) {
-      auto local = Tensor::allocate(t.dtype, t.shape);
-      if (!local)
-        return local.status();
-      Shape source = w.randomSource(offsets);
-      PARACC_RETURN_IF_ERROR(
-          fillRandomWeight(*local, source, offsets, w.seed, w.scale));
-      resident_[w.value] = std::move(*local);
-      continue;
-    }
-    Tensor global =
-        Tensor::borrow(t.dtype, w.globalType.shape, const_cast<uint8_t *>(w.data));
-    if (w.sharding.isReplicated()) {
-      resident_[w.value] = global;
-      continue;
-    }
-    auto local = extractBlock(global, offsets, t.shape);
-    if (!local)
-      return local.status().withContext("weight '" + w.name + "'");
-    resident_[w.value] = std::move(*local);
-  }
-  lastUse_.assign(exe.values().size(), -1);
-  for (size_t i = 0; i < exe.instrs().size(); ++i)
-    for (int32_t v : exe.instrs()[i].inputs)
+  lastUse_.assign(f.values.size(), -1);
+  for (size_t i = 0; i < f.instrs.size(); ++i)
+    for (int32_t v : f.instrs[i].inputs)
       lastUse_[v] = int64_t(i);
-  for (const PortInfo &o : exe.outputs())
-    lastUse_[o.value] = int64_t(exe.instrs().size());
+  for (const PortInfo &o : f.outputs)
+    lastUse_[o.value] = int64_t(f.instrs.size());
+  for (const StateBinding &w : f.writes)
+    lastUse_[w.value] = int64_t(f.instrs.size());
+  return Status::ok();
+}
+
+Status RankExecutor::setState(size_t index, Tensor shard) {
+  if (index >= state_.size())
+    return errorf("no state buffer ", index);
+  const Tensor &old = state_[index];
+  if (old.dtype() != shard.dtype() || old.shape() != shard.shape())
+    return errorf("state '", exe_->state()[index].name, "': expected ",
+                  old.typeString(), ", got ", shard.typeString());
+  state_[index] = std::move(shard);
   return Status::ok();
 }
 
 Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
-  const InstrInfo &instr = exe_->instrs()[index];
+  const FunctionInfo &f = exe_->functions()[function_];
+  const InstrInfo &instr = f.instrs[index];
   std::vector<const Tensor *> inputs;
   for (int32_t v : instr.inputs) {
     if (!values[v].isValid())
@@ -131,7 +182,7 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   }
   std::vector<Tensor *> outputs;
   for (int32_t v : instr.outputs) {
-    const ValueType &t = exe_->values()[v];
+    const ValueType &t = f.values[v];
     auto out = Tensor::allocate(t.dtype, t.shape);
     if (!out)
       return out.status();
@@ -189,35 +240,40 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
 
 Status RankExecutor::run(const std::vector<Tensor> &inputs,
                          std::vector<Tensor> &outputs) {
-  const Executable &exe = *exe_;
-  if (inputs.size() != exe.inputs().size())
-    return errorf("expected ", exe.inputs().size(), " inputs, got ",
-                  inputs.size());
+  const FunctionInfo &f = exe_->functions()[function_];
+  if (inputs.size() != f.inputs.size())
+    return errorf("expected ", f.inputs.size(), " inputs, got ", inputs.size());
   std::vector<Tensor> values = resident_;
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const ValueType &t = exe.values()[exe.inputs()[i].value];
+    const ValueType &t = f.values[f.inputs[i].value];
     if (inputs[i].dtype() != t.dtype || inputs[i].shape() != t.shape)
-      return errorf("input '", exe.inputs()[i].name, "': expected ",
+      return errorf("input '", f.inputs[i].name, "': expected ",
                     dtypeName(t.dtype), shapeToString(t.shape), ", got ",
                     inputs[i].typeString());
-    values[exe.inputs()[i].value] = inputs[i];
+    values[f.inputs[i].value] = inputs[i];
   }
-  for (size_t i = 0; i < exe.instrs().size(); ++i) {
+  // State reads see the buffers as they were at entry.
+  for (const WeightInfo &w : f.weights)
+    values[w.value] = state_[w.state];
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
     Status st = runInstr(i, values);
     if (!st) {
-      const InstrInfo &instr = exe.instrs()[i];
+      const InstrInfo &instr = f.instrs[i];
       return st.withContext("rank " + std::to_string(rank_) + ", " +
                             opCodeMnemonic(instr.opcode) +
                             (instr.name.empty() ? "" : " '" + instr.name + "'"));
     }
-    // Free what no later instruction reads.
-    for (int32_t v : exe.instrs()[i].inputs)
+    // Free what no later instruction reads (the state keeps its buffers).
+    for (int32_t v : f.instrs[i].inputs)
       if (lastUse_[v] == int64_t(i) && !resident_[v].isValid())
         values[v] = Tensor();
   }
   outputs.clear();
-  for (const PortInfo &o : exe.outputs())
+  for (const PortInfo &o : f.outputs)
     outputs.push_back(values[o.value]);
+  // The writes take effect when the function ends.
+  for (const StateBinding &w : f.writes)
+    state_[w.state] = values[w.value];
   return Status::ok();
 }
 
@@ -240,18 +296,68 @@ Status paracc::rt::checkGlobalInputs(const Executable &exe,
   return Status::ok();
 }
 
-StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
-    std::shared_ptr<const Executable> exe, const std::vector<Tensor> &inputs,
-    const std::function<std::unique_ptr<Communicator>(int64_t)>
-        &makeCommunicator) {
-  PARACC_RETURN_IF_ERROR(checkGlobalInputs(*exe, inputs));
-  const Mesh &mesh = exe->mesh();
-  int64_t ranks = mesh.numRanks();
+StatusOr<std::unique_ptr<CpuRanks>>
+CpuRanks::create(std::shared_ptr<const Executable> exe, size_t function,
+                 const std::function<std::unique_ptr<Communicator>(int64_t)>
+                     &makeCommunicator) {
+  int64_t ranks = exe->mesh().numRanks();
   if (ranks > 1 && !makeCommunicator)
     return errorf("a ", ranks, "-rank program needs a communicator");
+  std::unique_ptr<CpuRanks> group(new CpuRanks());
+  group->exe_ = exe;
+  group->function_ = function;
+  for (int64_t r = 0; r < ranks; ++r) {
+    std::unique_ptr<Communicator> comm;
+    if (makeCommunicator) {
+      comm = makeCommunicator(r);
+      if (!comm)
+        return errorf("rank ", r, ": no communicator");
+    } else {
+      comm = std::make_unique<SingleRankCommunicator>();
+    }
+    group->executors_.push_back(
+        std::make_unique<RankExecutor>(exe, r, *comm, function));
+    group->communicators_.push_back(std::move(comm));
+  }
+  // Materializing the state shards is per rank and independent.
+  std::vector<Status> statuses(ranks);
+  group->forEachRank(
+      [&](int64_t r) { statuses[r] = group->executors_[r]->prepare(); });
+  for (const Status &st : statuses)
+    PARACC_RETURN_IF_ERROR(st);
+  return group;
+}
 
+void CpuRanks::forEachRank(const std::function<void(int64_t)> &body) {
+  int64_t ranks = int64_t(executors_.size());
+  if (ranks == 1) {
+    body(0);
+    return;
+  }
+  std::vector<std::thread> threads;
+  for (int64_t r = 0; r < ranks; ++r)
+    threads.emplace_back(body, r);
+  for (auto &t : threads)
+    t.join();
+}
+
+StatusOr<std::vector<Tensor>> CpuRanks::run(const std::vector<Tensor> &inputs) {
+  const Executable &exe = *exe_;
+  const FunctionInfo &f = exe.functions()[function_];
+  if (inputs.size() != f.inputs.size())
+    return errorf("the function takes ", f.inputs.size(), " inputs, got ",
+                  inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const ValueType &t = f.inputs[i].globalType;
+    if (inputs[i].dtype() != t.dtype || inputs[i].shape() != t.shape)
+      return errorf("input '", f.inputs[i].name, "' must be ",
+                    dtypeName(t.dtype), shapeToString(t.shape), ", got ",
+                    inputs[i].typeString());
+  }
+  const Mesh &mesh = exe.mesh();
+  int64_t ranks = mesh.numRanks();
   std::vector<Tensor> globalOutputs;
-  for (const PortInfo &o : exe->outputs()) {
+  for (const PortInfo &o : f.outputs) {
     auto t = Tensor::allocate(o.globalType.dtype, o.globalType.shape);
     if (!t)
       return t.status();
@@ -263,24 +369,12 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
   std::mutex failureMutex;
   std::vector<int64_t> failureOrder;
   std::vector<std::vector<Tensor>> localOutputs(ranks);
-  auto runRank = [&](int64_t rank) {
-    SingleRankCommunicator single;
-    std::unique_ptr<Communicator> owned;
-    Communicator *comm = &single;
-    if (makeCommunicator) {
-      owned = makeCommunicator(rank);
-      if (!owned) {
-        statuses[rank] = errorf("rank ", rank, ": no communicator");
-        return;
-      }
-      comm = owned.get();
-    }
-    RankExecutor executor(exe, rank, *comm);
-    Status st = executor.prepare();
+  forEachRank([&](int64_t rank) {
+    Status st = Status::ok();
     std::vector<Tensor> localInputs;
     for (size_t i = 0; st && i < inputs.size(); ++i) {
-      const PortInfo &in = exe->inputs()[i];
-      const ValueType &t = exe->values()[in.value];
+      const PortInfo &in = f.inputs[i];
+      const ValueType &t = f.values[in.value];
       auto local = extractBlock(
           inputs[i], shardOffsets(t.shape, in.sharding, mesh, rank), t.shape);
       if (!local)
@@ -289,26 +383,17 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
         localInputs.push_back(std::move(*local));
     }
     if (st)
-      st = executor.run(localInputs, localOutputs[rank]);
+      st = executors_[rank]->run(localInputs, localOutputs[rank]);
     if (!st) {
       // Recorded before abandoning, so the ranks it stops come after it.
       {
         std::lock_guard<std::mutex> lock(failureMutex);
         failureOrder.push_back(rank);
       }
-      comm->abandon();
+      communicators_[rank]->abandon();
     }
     statuses[rank] = st;
-  };
-  if (ranks == 1) {
-    runRank(0);
-  } else {
-    std::vector<std::thread> threads;
-    for (int64_t r = 0; r < ranks; ++r)
-      threads.emplace_back(runRank, r);
-    for (auto &t : threads)
-      t.join();
-  }
+  });
   if (!failureOrder.empty()) {
     std::string text = statuses[failureOrder[0]].message();
     if (failureOrder.size() > 1) {
@@ -321,7 +406,7 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
   }
   // Assemble the global outputs from the shards.
   for (size_t i = 0; i < globalOutputs.size(); ++i) {
-    const PortInfo &o = exe->outputs()[i];
+    const PortInfo &o = f.outputs[i];
     for (int64_t r = 0; r < ranks; ++r) {
       const Tensor &local = localOutputs[r][i];
       PARACC_RETURN_IF_ERROR(insertBlock(
@@ -330,4 +415,55 @@ StatusOr<std::vector<Tensor>> paracc::rt::runOnCpu(
     }
   }
   return globalOutputs;
+}
+
+StatusOr<Tensor> CpuRanks::gatherState(size_t index) const {
+  const Executable &exe = *exe_;
+  if (index >= exe.state().size())
+    return errorf("no state buffer ", index);
+  const StateInfo &s = exe.state()[index];
+  auto global = Tensor::allocate(s.globalType.dtype, s.globalType.shape);
+  if (!global)
+    return global.status();
+  for (size_t r = 0; r < executors_.size(); ++r) {
+    const Tensor &local = executors_[r]->state()[index];
+    PARACC_RETURN_IF_ERROR(insertBlock(
+        *global, local,
+        shardOffsets(local.shape(), s.sharding, exe.mesh(), int64_t(r))));
+  }
+  return std::move(*global);
+}
+
+Status CpuRanks::scatterState(size_t index, const Tensor &global) {
+  const Executable &exe = *exe_;
+  if (index >= exe.state().size())
+    return errorf("no state buffer ", index);
+  const StateInfo &s = exe.state()[index];
+  if (global.dtype() != s.globalType.dtype ||
+      global.shape() != s.globalType.shape)
+    return errorf("state '", s.name, "' is ", dtypeName(s.globalType.dtype),
+                  shapeToString(s.globalType.shape), ", got ",
+                  global.typeString());
+  for (size_t r = 0; r < executors_.size(); ++r) {
+    const Tensor &old = executors_[r]->state()[index];
+    auto block = extractBlock(
+        global, shardOffsets(old.shape(), s.sharding, exe.mesh(), int64_t(r)),
+        old.shape());
+    if (!block)
+      return block.status();
+    PARACC_RETURN_IF_ERROR(executors_[r]->setState(index, std::move(*block)));
+  }
+  return Status::ok();
+}
+
+StatusOr<std::vector<Tensor>>
+paracc::rt::runOnCpu(std::shared_ptr<const Executable> exe,
+                     const std::vector<Tensor> &inputs,
+                     const std::function<std::unique_ptr<Communicator>(int64_t)>
+                         &makeCommunicator) {
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(*exe, inputs));
+  auto ranks = CpuRanks::create(exe, 0, makeCommunicator);
+  if (!ranks)
+    return ranks.status();
+  return (*ranks)->run(inputs);
 }

@@ -231,6 +231,11 @@ Status GpuRank::Impl::loadWeights() {
   for (const WeightInfo &w : x.weights()) {
     const ValueType &t = x.values()[w.value];
     std::vector<int64_t> offsets = shardOffsets(t.shape, w.sharding, mesh, rank);
+    if (w.zeros) {
+      PARACC_CUDA(cudaMemset(ptr[w.value], 0, tensor(w.value).byteSize()),
+                  "state '" + w.name + "'");
+      continue;
+    }
     if (w.random) {
       Shape source = w.randomSource(offsets);
       PARACC_RETURN_IF_ERROR(
@@ -627,6 +632,11 @@ GpuRank::~GpuRank() = default;
 StatusOr<std::unique_ptr<GpuRank>>
 GpuRank::create(std::shared_ptr<const Executable> exe, int64_t rank,
                 int device, const NcclId *ncclId, const GpuOptions &options) {
+  // TODO(#9): state writes on the GPU (the training step as a CUDA graph).
+  if (!exe->main().writes.empty())
+    return errorf("function '", exe->main().name,
+                  "' updates state (a training step); the GPU backend runs "
+                  "inference executables only so far: use --device cpu");
   auto impl = std::make_unique<Impl>();
   impl->exe = std::move(exe);
   impl->rank = rank;

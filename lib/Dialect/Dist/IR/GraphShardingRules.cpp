@@ -82,7 +82,9 @@ static OpShardingRule broadcastRule(Operation *op) {
   SmallVector<int64_t> ids = b.factorsFor(shapeOf(op->getResult(0)));
   for (Value v : op->getOperands())
     b.rule.operands.push_back(b.broadcastOperand(shapeOf(v), ids));
-  b.rule.results.push_back(RuleBuilder::tensor(ids));
+  // (Several results of one shape: the optimizer updates.)
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    b.rule.results.push_back(RuleBuilder::tensor(ids));
   return b.rule;
 }
 

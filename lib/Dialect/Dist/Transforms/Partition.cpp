@@ -664,17 +664,19 @@ LogicalResult Partitioner::run() {
 
   SmallVector<Operation *> dead;
   for (Operation *op : ops) {
-    if (auto weight = dyn_cast<g::WeightOp>(op)) {
-      auto global = weight.getType();
-      ShardingAttr s = getShardingOrReplicated(weight);
+    // Parameters and state buffers: each rank holds its shard.
+    if (isa<g::WeightOp, g::StateOp>(op)) {
+      Value result = op->getResult(0);
+      auto global = cast<RankedTensorType>(result.getType());
+      ShardingAttr s = getShardingOrReplicated(result);
       auto local = s.getLocalShape(mesh, global.getShape());
       if (failed(local))
-        return weight.emitOpError("does not divide by its sharding ") << s;
-      weight.getResult().setType(global.clone(*local));
-      weight->setAttr(kGlobalTypeAttr, TypeAttr::get(global));
-      weight->setAttr(kShardDimsAttr, shardDimsAttr(mesh, s));
-      weight->removeAttr(kShardingsAttrName);
-      locals[weight] = {weight, s, global};
+        return op->emitOpError("does not divide by its sharding ") << s;
+      result.setType(global.clone(*local));
+      op->setAttr(kGlobalTypeAttr, TypeAttr::get(global));
+      op->setAttr(kShardDimsAttr, shardDimsAttr(mesh, s));
+      op->removeAttr(kShardingsAttrName);
+      locals[result] = {result, s, global};
       continue;
     }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {

@@ -25,8 +25,9 @@ namespace paracc::rt {
 /// The magic at the start of a .pcx file.
 inline constexpr char kExecutableMagic[8] = {'P', 'A', 'R', 'A',
                                              'C', 'C', 'X', '1'};
-/// The format version this runtime reads.
-inline constexpr uint32_t kExecutableFormatVersion = 1;
+/// The format version this runtime reads (program model v2: functions over
+/// a state table).
+inline constexpr uint32_t kExecutableFormatVersion = 2;
 
 /// A program value's type.
 struct ValueType {
@@ -34,7 +35,7 @@ struct ValueType {
   Shape shape;
 };
 
-/// A weight, input or output and the sharding of its global tensor.
+/// A function input or output and the sharding of its global tensor.
 struct PortInfo {
   int32_t value = -1;
   std::string name;
@@ -42,15 +43,34 @@ struct PortInfo {
   TensorSharding sharding;
 };
 
-struct WeightInfo : PortInfo {
-  bool random = false;
+enum class StateInit : uint8_t { Data, Random, Zeros };
+enum class StateKind : uint8_t { Parameter, OptimizerState };
+
+/// A persistent buffer of the state table (`value` is unused: functions bind
+/// it to their values).
+struct StateInfo : PortInfo {
+  StateKind kind = StateKind::Parameter;
+  StateInit init = StateInit::Data;
   uint64_t seed = 0;
   float scale = 0.02f;
-  /// For random blocks of a larger parameter: its shape and the block's
-  /// offsets (empty: the weight is the whole parameter).
+  /// For blocks of a larger parameter: its shape and the block's offsets
+  /// (empty: the buffer is the whole parameter).
   Shape sourceShape;
   std::vector<int64_t> sourceOffsets;
-  const uint8_t *data = nullptr; // the full global tensor, if not random
+  const uint8_t *data = nullptr; // Data: the full global tensor
+};
+
+/// A state buffer read by a function, as the executors see it: the value it
+/// is read into and the buffer's description.
+struct WeightInfo : PortInfo {
+  int32_t state = -1;
+  bool random = false;
+  bool zeros = false;
+  uint64_t seed = 0;
+  float scale = 0.02f;
+  Shape sourceShape;
+  std::vector<int64_t> sourceOffsets;
+  const uint8_t *data = nullptr; // the full global tensor, if Data
 
   /// A random weight's generator view: the parameter it is a block of, and
   /// (added to `offsets`, this rank's shard offsets in the weight) where
@@ -76,6 +96,27 @@ struct InstrInfo {
   std::string name;
 };
 
+/// A state buffer and a function value.
+struct StateBinding {
+  int32_t state = -1;
+  int32_t value = -1;
+};
+
+/// One function of a program.
+struct FunctionInfo {
+  std::string name;
+  std::vector<ValueType> values;
+  std::vector<ConstantInfo> constants;
+  /// The state it reads (one entry per read, with the buffer's description).
+  std::vector<WeightInfo> weights;
+  /// The buffers it gives new values, and the values.
+  std::vector<StateBinding> writes;
+  std::vector<PortInfo> inputs, outputs;
+  std::vector<InstrInfo> instrs;
+  uint64_t arenaBytes = 0;
+  std::vector<uint64_t> arenaOffsets;
+};
+
 /// A validated program, decoded from the FlatBuffer into plain structs.
 class Executable {
 public:
@@ -85,16 +126,28 @@ public:
   loadBuffer(std::vector<uint8_t> bytes);
 
   const Mesh &mesh() const { return mesh_; }
-  const std::vector<ValueType> &values() const { return values_; }
-  const std::vector<ConstantInfo> &constants() const { return constants_; }
-  const std::vector<WeightInfo> &weights() const { return weights_; }
-  const std::vector<PortInfo> &inputs() const { return inputs_; }
-  const std::vector<PortInfo> &outputs() const { return outputs_; }
-  const std::vector<InstrInfo> &instrs() const { return instrs_; }
   const std::string &producer() const { return producer_; }
+  const std::vector<StateInfo> &state() const { return state_; }
+  const std::vector<FunctionInfo> &functions() const { return functions_; }
+  /// The index of the function called `name`, or -1.
+  int findFunction(const std::string &name) const;
+
+  /// The first function's tables: an inference executable's only function
+  /// (`main`), which the executors run by default.
+  const FunctionInfo &main() const { return functions_.front(); }
+  const std::vector<ValueType> &values() const { return main().values; }
+  const std::vector<ConstantInfo> &constants() const {
+    return main().constants;
+  }
+  const std::vector<WeightInfo> &weights() const { return main().weights; }
+  const std::vector<PortInfo> &inputs() const { return main().inputs; }
+  const std::vector<PortInfo> &outputs() const { return main().outputs; }
+  const std::vector<InstrInfo> &instrs() const { return main().instrs; }
   /// The compiler's arena plan (empty offsets when the file has none).
-  uint64_t arenaBytes() const { return arenaBytes_; }
-  const std::vector<uint64_t> &arenaOffsets() const { return arenaOffsets_; }
+  uint64_t arenaBytes() const { return main().arenaBytes; }
+  const std::vector<uint64_t> &arenaOffsets() const {
+    return main().arenaOffsets;
+  }
   /// Bytes of the whole file.
   size_t fileSize() const { return size_; }
   /// The whole file's bytes (to hand the program to another process).
@@ -107,14 +160,9 @@ private:
   Status decode(const std::string &what);
 
   Mesh mesh_;
-  std::vector<ValueType> values_;
-  std::vector<ConstantInfo> constants_;
-  std::vector<WeightInfo> weights_;
-  std::vector<PortInfo> inputs_, outputs_;
-  std::vector<InstrInfo> instrs_;
   std::string producer_;
-  uint64_t arenaBytes_ = 0;
-  std::vector<uint64_t> arenaOffsets_;
+  std::vector<StateInfo> state_;
+  std::vector<FunctionInfo> functions_;
 
   // Storage: a mapping of the file, or an owned buffer.
   std::vector<uint8_t> owned_;

@@ -18,17 +18,26 @@
 
 namespace paracc::rt {
 
-/// One rank's execution state: its weights and constants, loaded once, and
-/// the instruction loop.
+/// One rank's execution state: its shard of every state buffer, which
+/// persists across runs, the selected function's constants, and the
+/// instruction loop.
 class RankExecutor {
 public:
   RankExecutor(std::shared_ptr<const Executable> exe, int64_t rank,
-               Communicator &comm);
-  /// Materializes this rank's weight shards and constants.
+               Communicator &comm, size_t function = 0);
+  /// Materializes this rank's state shards (weights from the data segment
+  /// or generated, zeros) and prepares the function.
   Status prepare();
-  /// Runs the program on this rank's input shards.
+  /// Runs another function from now on (the state stays).
+  Status select(size_t function);
+  /// Runs the selected function on this rank's input shards; its state
+  /// writes take effect at the end.
   Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs);
   int64_t rank() const { return rank_; }
+  /// This rank's shard of each state buffer, by state index.
+  const std::vector<Tensor> &state() const { return state_; }
+  /// Replaces a shard (a checkpoint's), of the same type.
+  Status setState(size_t index, Tensor shard);
 
 private:
   Status runInstr(size_t index, std::vector<Tensor> &values);
@@ -36,11 +45,18 @@ private:
   std::shared_ptr<const Executable> exe_;
   int64_t rank_;
   Communicator &comm_;
-  /// Values that live across runs (weights, constants).
+  size_t function_;
+  std::vector<Tensor> state_;
+  /// Values that live across runs of the function (its constants).
   std::vector<Tensor> resident_;
   /// Per value, the index of the last instruction that reads it (-1: none).
   std::vector<int64_t> lastUse_;
 };
+
+/// This rank's shard of state buffer `s`, from the data segment (a view
+/// when replicated), generated (random) or zeros.
+StatusOr<Tensor> materializeStateShard(const Executable &exe,
+                                       const StateInfo &s, int64_t rank);
 
 /// Fills `local` (the block at `offsets` of a tensor of `globalShape`) with
 /// the deterministic uniform values of a random weight, so that every
@@ -52,6 +68,36 @@ Status fillRandomWeight(Tensor &local, const Shape &globalShape,
 /// Checks that `inputs` match the executable's global input types.
 Status checkGlobalInputs(const Executable &exe,
                          const std::vector<Tensor> &inputs);
+
+/// Every rank of an executable on the CPU, as threads, with state that
+/// persists across runs: what a training loop steps.
+class CpuRanks {
+public:
+  /// Creates the ranks' executors for `function` (communicators from
+  /// `makeCommunicator`; null: single-rank meshes only) and materializes
+  /// their state shards.
+  static StatusOr<std::unique_ptr<CpuRanks>>
+  create(std::shared_ptr<const Executable> exe, size_t function,
+         const std::function<std::unique_ptr<Communicator>(int64_t)>
+             &makeCommunicator);
+  /// Runs the function on every rank with the global `inputs` (split into
+  /// shards); returns the global outputs. A failing rank stops the others
+  /// and the error names it first.
+  StatusOr<std::vector<Tensor>> run(const std::vector<Tensor> &inputs);
+  /// State buffer `index` assembled from the ranks' shards.
+  StatusOr<Tensor> gatherState(size_t index) const;
+  /// Gives every rank its shard of the global value of buffer `index`.
+  Status scatterState(size_t index, const Tensor &global);
+
+private:
+  CpuRanks() = default;
+  void forEachRank(const std::function<void(int64_t)> &body);
+
+  std::shared_ptr<const Executable> exe_;
+  size_t function_ = 0;
+  std::vector<std::unique_ptr<Communicator>> communicators_;
+  std::vector<std::unique_ptr<RankExecutor>> executors_;
+};
 
 /// Runs every rank as a thread with CPU kernels and returns the global
 /// outputs. `makeCommunicator(rank)` supplies each rank's communicator (null:

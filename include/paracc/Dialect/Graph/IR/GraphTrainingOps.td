@@ -180,8 +180,14 @@ def Graph_StateOp : Graph_Op<"state", [Pure]> {
     ```mlir
     %m = graph.state "m.lm_head.weight.exp_avg" : tensor<1024x256xf32>
     ```
+
+    With `offsets` and `source_shape` the buffer is the block at `offsets`
+    of a tensor of `source_shape`, like a `graph.weight` block: the moments
+    of a parameter that tensor parallelism split into blocks.
   }];
-  let arguments = (ins StrAttr:$name);
+  let arguments = (ins StrAttr:$name,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets,
+                       OptionalAttr<DenseI64ArrayAttr>:$source_shape);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
@@ -198,8 +204,12 @@ def Graph_AssignOp : Graph_Op<"assign", [MemoryEffects<[MemWrite]>]> {
     ```mlir
     graph.assign "m.lm_head.weight", %updated : tensor<1024x256xf32>
     ```
+
+    `offsets` names a block (of a `graph.weight` or `graph.state` block with
+    the same offsets).
   }];
-  let arguments = (ins StrAttr:$name, Graph_Tensor:$value);
+  let arguments = (ins StrAttr:$name, Graph_Tensor:$value,
+                       OptionalAttr<DenseI64ArrayAttr>:$offsets);
   let assemblyFormat = "$name `,` $value attr-dict `:` type($value)";
 }
 

@@ -196,4 +196,53 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def OptimizerPass : Pass<"paracc-optimizer", "func::FuncOp"> {
+  let summary = "Turn a differentiated loss into a training step";
+  let description = [{
+    Consumes the gradient results of `--paracc-autodiff` (marked
+    `graph.gradient_of`) and makes the function one training step: it
+    takes two more inputs, `lr` and `step` (f32 scalars: the learning rate
+    of this step and its 1-based count, which the host's schedule supplies),
+    returns the loss and `grad_norm` (the global L2 norm of the gradients
+    before clipping, as torch.nn.utils.clip_grad_norm_ reports it), and
+    updates every parameter in place with `graph.adamw` (or `graph.sgd`),
+    reading its moments with `graph.state` and writing parameters and
+    moments with `graph.assign`. With `clip-grad-norm` > 0 the gradients are
+    scaled by `min(1, clip / (grad_norm + 1e-6))` first.
+
+    After (AdamW, one parameter, simplified):
+    ```mlir
+    func.func @main(%x: ..., %lr: tensor<f32> {graph.name = "lr"},
+                    %step: tensor<f32> {graph.name = "step"})
+        -> (tensor<f32>, tensor<f32> {graph.name = "grad_norm"}) {
+      ...
+      %m = graph.state "w.exp_avg" : tensor<8x2xf32>
+      %v = graph.state "w.exp_avg_sq" : tensor<8x2xf32>
+      %p2, %m2, %v2 = graph.adamw %w, %dw, %m, %v, %lr, %step, %scale
+          {beta1 = 0.9, beta2 = 0.95, eps = 1.0e-08, weight_decay = 0.1}
+          : tensor<8x2xf32>
+      graph.assign "w", %p2 : tensor<8x2xf32>
+      graph.assign "w.exp_avg", %m2 : tensor<8x2xf32>
+      graph.assign "w.exp_avg_sq", %v2 : tensor<8x2xf32>
+      return %loss, %norm : tensor<f32>, tensor<f32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", "\"adamw\"",
+           "adamw or sgd">,
+    Option<"beta1", "beta1", "double", "0.9", "AdamW's beta1">,
+    Option<"beta2", "beta2", "double", "0.999", "AdamW's beta2">,
+    Option<"eps", "eps", "double", "1e-8", "AdamW's eps">,
+    Option<"weightDecay", "weight-decay", "double", "0.01",
+           "Decoupled (AdamW) or L2 (SGD) weight decay">,
+    Option<"momentum", "momentum", "double", "0.0", "SGD's momentum">,
+    Option<"dampening", "dampening", "double", "0.0", "SGD's dampening">,
+    Option<"nesterov", "nesterov", "bool", "false", "SGD's Nesterov momentum">,
+    Option<"clipGradNorm", "clip-grad-norm", "double", "0.0",
+           "Clip the gradients' global L2 norm to this (0: no clipping)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD

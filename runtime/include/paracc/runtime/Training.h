@@ -1,0 +1,75 @@
+//===- Training.h - The training loop over a step executable ---*- C++ -*-===//
+//
+// What `paracc train` runs once the step function is compiled: token
+// batches from a flat token file, the learning-rate schedule, one step per
+// batch on the CPU ranks (whose state persists), a progress line and a JSON
+// log line per step, and a stop with the step and the first parameter named
+// when the loss or a gradient stops being finite.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_TRAINING_H
+#define PARACC_RUNTIME_TRAINING_H
+
+#include "paracc/runtime/Executable.h"
+#include "paracc/runtime/Status.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace paracc::rt {
+
+/// The learning rate of step k (0-based): constant, or linear warm-up over
+/// `warmup` steps (lr * (k + 1) / warmup) then cosine from lr to minLr over
+/// the remaining steps of `steps`.
+struct LrSchedule {
+  std::string kind = "constant"; // "constant" or "cosine"
+  double lr = 1e-3;
+  double minLr = 0.0;
+  int64_t warmup = 0;
+  int64_t steps = 1;
+  double at(int64_t step) const;
+};
+
+/// A flat file of token ids (little-endian u16, nanoGPT's .bin, or u32),
+/// read as windows of batch * seq tokens.
+class TokenData {
+public:
+  static StatusOr<TokenData> load(const std::string &path,
+                                  const std::string &dtype, int64_t batch,
+                                  int64_t seq);
+  /// The number of whole windows W.
+  int64_t windows() const { return windows_; }
+  /// Step k's batch [batch, seq] as i64: window k mod W, or with a data
+  /// seed the k mod W-th window of a seeded shuffle of the W windows (a new
+  /// shuffle every epoch).
+  Tensor batch(int64_t step, uint64_t seed) const;
+
+private:
+  std::vector<int64_t> tokens_;
+  int64_t batch_ = 0, seq_ = 0, windows_ = 0;
+};
+
+struct TrainingRequest {
+  std::string dataPath;
+  std::string dataDtype = "u16";
+  uint64_t dataSeed = 0; // 0: windows in order
+  int64_t steps = 1;
+  LrSchedule schedule;
+  std::string logJsonPath;
+  /// The vocabulary size, to name an out-of-range token before the step
+  /// fails on it (0: unchecked).
+  int64_t vocabulary = 0;
+};
+
+/// Runs request.steps steps of `exe`'s `step` function (inputs: the token
+/// batch for every integer input, then lr and step; outputs: loss and
+/// grad_norm) on the CPU, ranks as threads. Returns an exit code.
+int runTraining(std::shared_ptr<const Executable> exe,
+                const TrainingRequest &request, std::ostream &out,
+                std::ostream &err);
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_TRAINING_H

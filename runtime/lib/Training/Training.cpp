@@ -1,0 +1,241 @@
+//===- Training.cpp - The training loop over a step executable -*- C++ -*-===//
+
+#include "paracc/runtime/Training.h"
+#include "paracc/runtime/Interpreter.h"
+
+#ifdef PARACC_HAVE_GLOO
+#include "paracc/runtime/GlooCommunicator.h"
+#endif
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <numeric>
+#include <ostream>
+#include <random>
+#include <sstream>
+
+using namespace paracc::rt;
+
+double LrSchedule::at(int64_t step) const {
+  if (kind == "constant")
+    return lr;
+  if (step < warmup)
+    return lr * double(step + 1) / double(warmup);
+  int64_t decay = steps - warmup;
+  if (decay <= 0)
+    return lr;
+  double progress = double(step - warmup) / double(decay);
+  return minLr + (lr - minLr) * 0.5 * (1.0 + std::cos(M_PI * progress));
+}
+
+StatusOr<TokenData> TokenData::load(const std::string &path,
+                                    const std::string &dtype, int64_t batch,
+                                    int64_t seq) {
+  if (dtype != "u16" && dtype != "u32")
+    return errorf("--data-dtype must be u16 or u32, got '", dtype, "'");
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return errorf("cannot read the token file '", path, "'");
+  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
+  size_t width = dtype == "u16" ? 2 : 4;
+  if (bytes.size() % width != 0)
+    return errorf(path, ": ", bytes.size(), " bytes is not a whole number of ",
+                  dtype, " tokens");
+  TokenData data;
+  data.batch_ = batch;
+  data.seq_ = seq;
+  data.tokens_.resize(bytes.size() / width);
+  for (size_t i = 0; i < data.tokens_.size(); ++i) {
+    uint64_t v = 0;
+    for (size_t b = 0; b < width; ++b)
+      v |= uint64_t(bytes[i * width + b]) << (8 * b);
+    data.tokens_[i] = int64_t(v);
+  }
+  int64_t window = batch * seq;
+  data.windows_ = window > 0 ? int64_t(data.tokens_.size()) / window : 0;
+  if (data.windows_ == 0)
+    return errorf(path, ": ", data.tokens_.size(),
+                  " tokens are fewer than "
+                  "one batch (",
+                  batch, " x ", seq, " = ", window, ")");
+  return data;
+}
+
+Tensor TokenData::batch(int64_t step, uint64_t seed) const {
+  int64_t window = step % windows_;
+  if (seed != 0) {
+    // A reproducible shuffle per epoch.
+    std::vector<int64_t> order(windows_);
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull +
+                        uint64_t(step / windows_));
+    for (int64_t i = windows_ - 1; i > 0; --i)
+      std::swap(order[i], order[rng() % uint64_t(i + 1)]);
+    window = order[window];
+  }
+  Tensor t = *Tensor::allocate(DType::I64, {batch_, seq_});
+  const int64_t *from = tokens_.data() + window * batch_ * seq_;
+  std::copy(from, from + batch_ * seq_, t.as<int64_t>());
+  return t;
+}
+
+namespace {
+double scalarValue(const Tensor &t) {
+  switch (t.dtype()) {
+  case DType::F32:
+    return t.as<float>()[0];
+  case DType::F64:
+    return t.as<double>()[0];
+  default:
+    return NAN;
+  }
+}
+
+Tensor f32Scalar(double v) {
+  Tensor t = *Tensor::allocate(DType::F32, {});
+  t.as<float>()[0] = float(v);
+  return t;
+}
+
+/// JSON has no NaN or infinity: those become null.
+std::string jsonNumber(double v) {
+  if (!std::isfinite(v))
+    return "null";
+  std::ostringstream os;
+  os << std::setprecision(9) << v;
+  return os.str();
+}
+
+std::string duration(double seconds) {
+  int64_t s = int64_t(seconds + 0.5);
+  char text[32];
+  std::snprintf(text, sizeof text, "%lld:%02lld:%02lld", (long long)(s / 3600),
+                (long long)(s / 60 % 60), (long long)(s % 60));
+  return text;
+}
+} // namespace
+
+int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
+                            const TrainingRequest &request, std::ostream &out,
+                            std::ostream &err) {
+  int function = exe->findFunction("step");
+  if (function < 0) {
+    err << "error: the executable has no 'step' function (compile it with "
+           "paracc train)\n";
+    return 2;
+  }
+  const FunctionInfo &f = exe->functions()[function];
+  // Inputs: every integer input takes the token batch; lr and step.
+  int64_t batch = 0, seq = 0;
+  for (const PortInfo &in : f.inputs) {
+    if (in.name == "lr" || in.name == "step")
+      continue;
+    const Shape &s = in.globalType.shape;
+    if ((in.globalType.dtype != DType::I64 &&
+         in.globalType.dtype != DType::I32) ||
+        s.size() != 2) {
+      err << "error: --data feeds token models: input '" << in.name << "' is "
+          << dtypeName(in.globalType.dtype) << shapeToString(s)
+          << ", not [batch, seq] token ids\n";
+      return 2;
+    }
+    batch = s[0];
+    seq = s[1];
+  }
+  if (f.outputs.size() != 2) {
+    err << "error: the step function must return the loss and grad_norm\n";
+    return 2;
+  }
+  auto data = TokenData::load(request.dataPath, request.dataDtype, batch, seq);
+  if (!data) {
+    err << "error: " << data.status().message() << "\n";
+    return 2;
+  }
+  std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
+  if (exe->mesh().numRanks() > 1) {
+#ifdef PARACC_HAVE_GLOO
+    auto world = GlooWorld::inProcess(exe->mesh());
+    communicators = [world](int64_t rank) { return world->communicator(rank); };
+#else
+    err << "error: this runtime was built without Gloo and cannot train on "
+        << exe->mesh().numRanks() << " ranks\n";
+    return 2;
+#endif
+  }
+  auto ranks = CpuRanks::create(exe, size_t(function), communicators);
+  if (!ranks) {
+    err << "error: " << ranks.status().message() << "\n";
+    return 2;
+  }
+  std::ofstream log;
+  if (!request.logJsonPath.empty()) {
+    log.open(request.logJsonPath, std::ios::trunc);
+    if (!log) {
+      err << "error: cannot write '" << request.logJsonPath << "'\n";
+      return 2;
+    }
+  }
+  out << "training " << request.steps << " step(s) of " << batch << "x" << seq
+      << " tokens on " << exe->mesh().numRanks() << " CPU rank(s); "
+      << data->windows() << " batch(es) per epoch\n";
+  auto start = std::chrono::steady_clock::now();
+  for (int64_t k = 0; k < request.steps; ++k) {
+    double lr = request.schedule.at(k);
+    Tensor tokens = data->batch(k, request.dataSeed);
+    std::vector<Tensor> inputs;
+    for (const PortInfo &in : f.inputs) {
+      if (in.name == "lr")
+        inputs.push_back(f32Scalar(lr));
+      else if (in.name == "step")
+        inputs.push_back(f32Scalar(double(k + 1)));
+      else if (in.globalType.dtype == DType::I32) {
+        Tensor t = *Tensor::allocate(DType::I32, tokens.shape());
+        for (int64_t i = 0; i < tokens.numElements(); ++i)
+          t.as<int32_t>()[i] = int32_t(tokens.as<int64_t>()[i]);
+        inputs.push_back(std::move(t));
+      } else
+        inputs.push_back(tokens);
+    }
+    auto stepStart = std::chrono::steady_clock::now();
+    auto outputs = (*ranks)->run(inputs);
+    auto now = std::chrono::steady_clock::now();
+    if (!outputs) {
+      err << "error: step " << k << ": " << outputs.status().message() << "\n";
+      return 2;
+    }
+    double loss = scalarValue((*outputs)[0]);
+    double norm = scalarValue((*outputs)[1]);
+    double ms =
+        std::chrono::duration<double, std::milli>(now - stepStart).count();
+    double tokensPerS = double(batch * seq) / (ms / 1e3);
+    double elapsed = std::chrono::duration<double>(now - start).count();
+    double eta = elapsed / double(k + 1) * double(request.steps - k - 1);
+    out << "step " << k + 1 << "/" << request.steps << "  loss " << std::fixed
+        << std::setprecision(4) << loss << "  lr " << std::scientific
+        << std::setprecision(3) << lr << "  grad_norm " << std::fixed
+        << std::setprecision(3) << norm << "  " << std::setprecision(0)
+        << tokensPerS << " tok/s  ETA " << duration(eta) << "\n";
+    out.unsetf(std::ios::floatfield);
+    if (log)
+      log << "{\"step\": " << k << ", \"loss\": " << jsonNumber(loss)
+          << ", \"grad_norm\": " << jsonNumber(norm)
+          << ", \"lr\": " << jsonNumber(lr)
+          << ", \"tokens_per_s\": " << jsonNumber(tokensPerS)
+          << ", \"ms\": " << jsonNumber(ms) << "}\n"
+          << std::flush;
+    if (!std::isfinite(loss) || !std::isfinite(norm)) {
+      err << "error: step " << k << ": the "
+          << (std::isfinite(loss) ? "gradient norm" : "loss") << " is "
+          << (std::isfinite(loss) ? norm : loss)
+          << "; training stopped (lower --lr or clip gradients with "
+             "--clip-grad-norm)\n";
+      return 1;
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,63 @@
+"""Compares a paracc train --log-json log with a PyTorch reference run.
+
+usage: compare_training.py LOG.jsonl REFERENCE.json RUN [--loss-rtol R]
+                           [--norm-rtol R] [--against OTHER.jsonl]
+
+Every step's loss must be within --loss-rtol relative of the reference's
+(PyTorch's, in reference.json under runs[RUN]), its grad_norm within
+--norm-rtol and its lr within 1e-6. With --against, the log is compared
+with another paracc log instead (another mesh), at the same tolerances.
+Prints the worst errors; exits 1 on a mismatch.
+"""
+
+import argparse
+import json
+import sys
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("log")
+    p.add_argument("reference")
+    p.add_argument("run")
+    p.add_argument("--loss-rtol", type=float, default=1e-4)
+    p.add_argument("--norm-rtol", type=float, default=1e-3)
+    p.add_argument("--against")
+    args = p.parse_args()
+    steps = [json.loads(line) for line in open(args.log) if line.strip()]
+    if args.against:
+        ref = [json.loads(line) for line in open(args.against) if line.strip()]
+        what = args.against
+    else:
+        ref = json.load(open(args.reference))["runs"][args.run]["steps"]
+        what = f"PyTorch run {args.run}"
+    if len(steps) != len(ref):
+        print(f"MISMATCH: {len(steps)} steps logged, {what} has {len(ref)}")
+        return 1
+    worst = {"loss": 0.0, "grad_norm": 0.0, "lr": 0.0}
+    bad = []
+    for s, r in zip(steps, ref):
+        if s["step"] != r["step"]:
+            bad.append(f"step {s['step']} vs {r['step']}")
+        for key, tol in (("loss", args.loss_rtol), ("grad_norm", args.norm_rtol),
+                         ("lr", 1e-6)):
+            if s[key] is None:
+                bad.append(f"step {s['step']}: {key} is not finite")
+                continue
+            err = abs(s[key] - r[key]) / max(abs(r[key]), 1e-30)
+            worst[key] = max(worst[key], err)
+            if err > tol:
+                bad.append(f"step {s['step']}: {key} {s[key]} vs {r[key]} "
+                           f"(rel {err:.2e} > {tol})")
+    print(f"{len(steps)} steps vs {what}: worst rel error loss "
+          f"{worst['loss']:.2e}, grad_norm {worst['grad_norm']:.2e}, "
+          f"lr {worst['lr']:.2e}")
+    if bad:
+        print("MISMATCH\n" + "\n".join(bad[:10]))
+        return 1
+    print("OK")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
