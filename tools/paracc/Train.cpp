@@ -68,6 +68,12 @@ cl::opt<std::string> checkGradientsPath(
              "initializer name)"),
     cl::value_desc("FILE.npz"), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
+cl::opt<std::string> saveGradientsPath(
+    "save-gradients",
+    cl::desc("Write one step's loss and gradients here (an .npz keyed by "
+             "initializer name)"),
+    cl::value_desc("FILE.npz"), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<std::string> freeze("freeze",
                             cl::desc("Do not train parameters whose name "
                                      "matches this regular expression"),
@@ -262,9 +268,10 @@ static LogicalResult checkLossOutput(func::FuncOp func) {
 }
 
 int mlir::paracc::runTrain() {
-  bool checking = !checkGradientsPath.empty();
+  bool checking = !checkGradientsPath.empty() || !saveGradientsPath.empty();
   if (checking && testData.empty()) {
-    llvm::errs() << "paracc: error: --check-gradients needs --test-data DIR "
+    llvm::errs() << "paracc: error: --check-gradients and --save-gradients "
+                    "need --test-data DIR "
                     "(the step's inputs)\n";
     return prt::kExitError;
   }
@@ -431,6 +438,9 @@ int mlir::paracc::runTrain() {
   request.atol = atolOption;
   request.processes = ranksAs == "processes";
   request.workerBinary = prt::siblingWorkerBinary();
+  if (!saveGradientsPath.empty())
+    return prt::saveGradients(*exe, *inputs, saveGradientsPath, request,
+                              std::cout, std::cerr);
   return prt::checkGradients(*exe, *inputs, expectedLoss, checkGradientsPath,
                              request, std::cout, std::cerr);
 }

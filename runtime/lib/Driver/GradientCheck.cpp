@@ -120,3 +120,26 @@ int paracc::rt::checkGradients(std::shared_ptr<const Executable> exe,
   out << (code == kExitOk ? ": OK\n" : ": MISMATCH\n");
   return code;
 }
+
+int paracc::rt::saveGradients(std::shared_ptr<const Executable> exe,
+                              const std::vector<Tensor> &inputs,
+                              const std::string &path,
+                              const RunRequest &request, std::ostream &out,
+                              std::ostream &err) {
+  auto outputs = runOnCpuRanks(exe, inputs, request);
+  if (!outputs) {
+    err << "error: " << outputs.status().message() << "\n";
+    return kExitError;
+  }
+  std::vector<NamedTensor> arrays{{"loss", (*outputs)[0]}};
+  for (size_t i = 1; i < outputs->size(); ++i)
+    arrays.push_back({exe->outputs()[i].name, (*outputs)[i]});
+  Status st = writeNpzFile(path, arrays);
+  if (!st) {
+    err << "error: " << st.message() << "\n";
+    return kExitError;
+  }
+  out << "saved the loss and " << outputs->size() - 1 << " gradient(s) to "
+      << path << "\n";
+  return kExitOk;
+}

@@ -29,6 +29,13 @@ int checkGradients(std::shared_ptr<const Executable> exe,
                    const std::string &referencePath, const RunRequest &request,
                    std::ostream &out, std::ostream &err);
 
+/// Runs `exe` like checkGradients and writes the loss ("loss") and every
+/// gradient (named after its parameter) to the .npz `path`.
+int saveGradients(std::shared_ptr<const Executable> exe,
+                  const std::vector<Tensor> &inputs, const std::string &path,
+                  const RunRequest &request, std::ostream &out,
+                  std::ostream &err);
+
 /// The `count` names of `candidates` closest to `name` (edit distance).
 std::vector<std::string>
 closestNames(const std::string &name,
