@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverSupport.h"
+#include "ExportONNX.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -169,6 +170,27 @@ cl::opt<std::string> outputPath("o",
                                 cl::value_desc("step.pcx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
+cl::opt<std::string> checkpointDir("checkpoint-dir",
+                                   cl::desc("Write checkpoints here (and "
+                                            "--resume from here)"),
+                                   cl::value_desc("DIR"), cl::init(""),
+                                   cl::sub(trainSubCommand()),
+                                   cl::cat(trainCategory()));
+cl::opt<int64_t> checkpointEvery("checkpoint-every",
+                                 cl::desc("Steps between checkpoints (0: at "
+                                          "the end only)"),
+                                 cl::init(0), cl::sub(trainSubCommand()),
+                                 cl::cat(trainCategory()));
+cl::opt<bool> resume("resume",
+                     cl::desc("Continue from --checkpoint-dir's latest "
+                              "checkpoint (on any mesh)"),
+                     cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> exportOnnx("export-onnx",
+                                cl::desc("Write the trained model here (ONNX, "
+                                         "external data)"),
+                                cl::value_desc("FILE.onnx"), cl::init(""),
+                                cl::sub(trainSubCommand()),
+                                cl::cat(trainCategory()));
 } // namespace
 
 /// Checks a number option: finite, and positive or non-negative.
@@ -285,6 +307,15 @@ int mlir::paracc::runTrain() {
   prt::LrSchedule schedule;
   if (!checking && failed(parseTrainingOptions(optimizerOptions, schedule)))
     return prt::kExitError;
+  if ((resume || checkpointEvery > 0) && checkpointDir.empty()) {
+    llvm::errs() << "paracc: error: --resume and --checkpoint-every need "
+                    "--checkpoint-dir DIR\n";
+    return prt::kExitError;
+  }
+  if (checkpointEvery < 0) {
+    llvm::errs() << "paracc: error: --checkpoint-every must be >= 0\n";
+    return prt::kExitError;
+  }
   if (!checking && (batchOption < 1 || seqOption < 1)) {
     llvm::errs() << "paracc: error: --batch and --seq must be >= 1\n";
     return prt::kExitError;
@@ -411,7 +442,33 @@ int mlir::paracc::runTrain() {
     request.steps = stepsOption;
     request.schedule = schedule;
     request.logJsonPath = logJson;
-    return prt::runTraining(*exe, request, std::cout, std::cerr);
+    request.checkpointDir = checkpointDir;
+    request.checkpointEvery = checkpointEvery;
+    request.resume = resume;
+    std::string identity;
+    llvm::raw_string_ostream os(identity);
+    os << optimizerOptions.optimizer << " beta1=" << optimizerOptions.beta1
+       << " beta2=" << optimizerOptions.beta2 << " eps=" << optimizerOptions.eps
+       << " weight_decay=" << optimizerOptions.weightDecay
+       << " momentum=" << optimizerOptions.momentum
+       << " clip_grad_norm=" << optimizerOptions.clipGradNorm;
+    request.identity.optimizer = identity;
+    request.identity.data = dataPath;
+    request.identity.dataSeed = dataSeed;
+    std::map<std::string, prt::Tensor> trained;
+    if (!exportOnnx.empty())
+      request.finalState = &trained;
+    int code = prt::runTraining(*exe, request, std::cout, std::cerr);
+    if (code != prt::kExitOk || exportOnnx.empty())
+      return code;
+    // Only the parameters go back to the model.
+    for (const prt::StateInfo &s : (*exe)->state())
+      if (s.kind != prt::StateKind::Parameter)
+        trained.erase(s.name);
+    if (failed(exportTrainedONNX(modelPath, exportOnnx, weights, trained)))
+      return prt::kExitError;
+    std::cout << "exported the trained model to " << exportOnnx << "\n";
+    return prt::kExitOk;
   }
   auto given = prt::readTestDataInputs(testData);
   if (!given) {

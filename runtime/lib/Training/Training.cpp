@@ -183,8 +183,27 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
   out << "training " << request.steps << " step(s) of " << batch << "x" << seq
       << " tokens on " << exe->mesh().numRanks() << " CPU rank(s); "
       << data->windows() << " batch(es) per epoch\n";
+  int64_t first = 0;
+  if (request.resume) {
+    auto step =
+        loadCheckpoint(request.checkpointDir, *exe, **ranks, request.identity);
+    if (!step) {
+      err << "error: " << step.status().message() << "\n";
+      return 2;
+    }
+    first = *step;
+    out << "resumed from " << request.checkpointDir << " at step " << first
+        << "\n";
+  }
+  auto save = [&](int64_t nextStep) {
+    Status st = saveCheckpoint(request.checkpointDir, *exe, **ranks, nextStep,
+                               request.identity);
+    if (!st)
+      err << "error: " << st.message() << "\n";
+    return bool(st);
+  };
   auto start = std::chrono::steady_clock::now();
-  for (int64_t k = 0; k < request.steps; ++k) {
+  for (int64_t k = first; k < request.steps; ++k) {
     double lr = request.schedule.at(k);
     Tensor tokens = data->batch(k, request.dataSeed);
     std::vector<Tensor> inputs;
@@ -214,7 +233,8 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
         std::chrono::duration<double, std::milli>(now - stepStart).count();
     double tokensPerS = double(batch * seq) / (ms / 1e3);
     double elapsed = std::chrono::duration<double>(now - start).count();
-    double eta = elapsed / double(k + 1) * double(request.steps - k - 1);
+    double eta =
+        elapsed / double(k + 1 - first) * double(request.steps - k - 1);
     out << "step " << k + 1 << "/" << request.steps << "  loss " << std::fixed
         << std::setprecision(4) << loss << "  lr " << std::scientific
         << std::setprecision(3) << lr << "  grad_norm " << std::fixed
@@ -236,6 +256,20 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
              "--clip-grad-norm)\n";
       return 1;
     }
+    if (!request.checkpointDir.empty() && request.checkpointEvery > 0 &&
+        (k + 1) % request.checkpointEvery == 0 && k + 1 < request.steps &&
+        !save(k + 1))
+      return 2;
+  }
+  if (!request.checkpointDir.empty() && !save(request.steps))
+    return 2;
+  if (request.finalState) {
+    auto state = gatherWholeState(*exe, **ranks);
+    if (!state) {
+      err << "error: " << state.status().message() << "\n";
+      return 2;
+    }
+    *request.finalState = std::move(*state);
   }
   return 0;
 }

@@ -11,6 +11,7 @@
 #ifndef PARACC_RUNTIME_TRAINING_H
 #define PARACC_RUNTIME_TRAINING_H
 
+#include "paracc/runtime/Checkpoint.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/Status.h"
 
@@ -58,9 +59,15 @@ struct TrainingRequest {
   int64_t steps = 1;
   LrSchedule schedule;
   std::string logJsonPath;
-  /// The vocabulary size, to name an out-of-range token before the step
-  /// fails on it (0: unchecked).
-  int64_t vocabulary = 0;
+  /// Checkpoints: written to this folder every `checkpointEvery` steps (0:
+  /// only at the end) when set; with `resume`, the run continues from its
+  /// latest checkpoint (on this executable's mesh, whatever it was saved on).
+  std::string checkpointDir;
+  int64_t checkpointEvery = 0;
+  bool resume = false;
+  CheckpointIdentity identity;
+  /// When set, receives the trained state (whole tensors by name).
+  std::map<std::string, Tensor> *finalState = nullptr;
 };
 
 /// Runs request.steps steps of `exe`'s `step` function (inputs: the token

@@ -1,0 +1,52 @@
+//===- Checkpoint.h - Saving and restoring training state ------*- C++ -*-===//
+//
+// A checkpoint is a folder DIR/step-NNNNNNNN with state.npz (every state
+// buffer as its whole global tensor: the blocks tensor parallelism splits a
+// parameter into are put back together, so a checkpoint loads on any mesh)
+// and manifest.json (the step to run next, the model's parameters and
+// shapes, the optimizer and its settings, the data, the mesh it was saved
+// on). It is written under a temporary name and renamed, then DIR/latest
+// (the folder's name) is replaced the same way: a run killed at any point
+// leaves the last complete checkpoint in place.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_CHECKPOINT_H
+#define PARACC_RUNTIME_CHECKPOINT_H
+
+#include "paracc/runtime/Interpreter.h"
+
+#include <map>
+#include <string>
+
+namespace paracc::rt {
+
+/// What must agree for a checkpoint to continue a run: the optimizer and
+/// its settings (a text such as "adamw beta1=0.9 ..."), and the data.
+struct CheckpointIdentity {
+  std::string optimizer;
+  std::string data;
+  uint64_t dataSeed = 0;
+};
+
+/// Every state buffer of `exe` as a whole tensor (blocks assembled), by
+/// name.
+StatusOr<std::map<std::string, Tensor>> gatherWholeState(const Executable &exe,
+                                                         const CpuRanks &ranks);
+
+/// Writes DIR/step-NNNNNNNN (atomically) and points DIR/latest at it.
+/// `nextStep` is the step a resumed run starts at.
+Status saveCheckpoint(const std::string &dir, const Executable &exe,
+                      const CpuRanks &ranks, int64_t nextStep,
+                      const CheckpointIdentity &identity);
+
+/// Loads DIR/latest into `ranks` (resharded to `exe`'s mesh) and returns the
+/// step to continue at. A checkpoint of another model (parameter names or
+/// shapes), optimizer or data is refused with a message saying what differs.
+StatusOr<int64_t> loadCheckpoint(const std::string &dir, const Executable &exe,
+                                 CpuRanks &ranks,
+                                 const CheckpointIdentity &identity);
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_CHECKPOINT_H
