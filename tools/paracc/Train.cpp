@@ -170,6 +170,12 @@ cl::opt<std::string> outputPath("o",
                                 cl::value_desc("step.pcx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
+cl::opt<std::string> lossOption(
+    "loss",
+    cl::desc("Add a loss to a model that returns logits [batch, seq, vocab]: "
+             "next-token-ce (labels are the tokens shifted by one) or ce "
+             "(labels become an input)"),
+    cl::init(""), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> checkpointDir("checkpoint-dir",
                                    cl::desc("Write checkpoints here (and "
                                             "--resume from here)"),
@@ -366,6 +372,17 @@ int mlir::paracc::runTrain() {
   if (!main) {
     llvm::errs() << "paracc: error: the module has no function\n";
     return prt::kExitError;
+  }
+  if (!lossOption.empty()) {
+    if (lossOption != "next-token-ce" && lossOption != "ce") {
+      llvm::errs() << "paracc: error: --loss must be next-token-ce or ce, got '"
+                   << lossOption << "'\n";
+      return prt::kExitError;
+    }
+    PassManager addLoss(&context);
+    addLoss.addNestedPass<func::FuncOp>(graph::createAddLossPass({lossOption}));
+    if (failed(addLoss.run(module)))
+      return prt::kExitError;
   }
   if (failed(checkLossOutput(main)))
     return prt::kExitError;

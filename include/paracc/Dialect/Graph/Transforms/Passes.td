@@ -245,4 +245,32 @@ def OptimizerPass : Pass<"paracc-optimizer", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def AddLossPass : Pass<"paracc-add-loss", "func::FuncOp"> {
+  let summary = "Make a logits model a loss model (mean cross-entropy)";
+  let description = [{
+    The function returns logits `[B, S, V]` (its only result). With
+    `kind = "next-token-ce"` the loss is the mean cross-entropy of
+    `logits[:, :-1]` against the token input shifted by one,
+    `input_ids[:, 1:]` (causal language modelling, as Hugging Face's
+    models compute it; the token input is the first integer argument). With
+    `kind = "ce"` a new argument `labels` (i64 `[B, S]`) is added and the
+    loss is the mean cross-entropy of every position against it. The
+    function then returns that scalar loss.
+
+    After (next-token-ce, simplified):
+    ```mlir
+    %l = graph.slice %logits, starts = [0, 0, 0], limits = [2, 15, 128], steps = [1, 1, 1]
+    %t = graph.slice %ids, starts = [0, 1], limits = [2, 16], steps = [1, 1]
+    %s = graph.reshape %l : tensor<2x15x128xf32> -> tensor<30x128xf32>
+    %y = graph.reshape %t : tensor<2x15xi64> -> tensor<30xi64>
+    %loss = graph.softmax_cross_entropy %s, %y : (...) -> tensor<f32>
+    ```
+  }];
+  let options = [
+    Option<"kind", "kind", "std::string", "\"next-token-ce\"",
+           "next-token-ce or ce">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
