@@ -125,3 +125,28 @@ void mlir::paracc::addTestDataShapes(const std::string &dir,
       options.inputShapes[t->name] = shape;
   }
 }
+
+LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
+                                                const uint8_t *bytes,
+                                                size_t size) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
+  if (ec) {
+    llvm::errs() << "paracc: error: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return failure();
+  }
+  out.write(reinterpret_cast<const char *>(bytes), size);
+  llvm::outs() << "wrote " << path << " (" << size << " bytes)\n";
+  return success();
+}
+
+void mlir::paracc::setModuleMesh(ModuleOp module, ArrayRef<std::string> names,
+                                 ArrayRef<int64_t> sizes) {
+  MLIRContext *context = module.getContext();
+  SmallVector<StringAttr> axes;
+  for (const std::string &n : names)
+    axes.push_back(StringAttr::get(context, n));
+  module->setAttr(dist::kMeshAttrName,
+                  dist::MeshAttr::get(context, axes, sizes));
+}

@@ -8,6 +8,7 @@
 #ifndef PARACC_TOOLS_PARACC_DRIVERSUPPORT_H
 #define PARACC_TOOLS_PARACC_DRIVERSUPPORT_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
@@ -34,6 +35,14 @@ LogicalResult parseShapeOption(StringRef option, ONNXImportOptions &options);
 /// Takes the input shapes from DIR/input_N.pb (by position, and by name
 /// where the file names its tensor).
 void addTestDataShapes(const std::string &dir, ONNXImportOptions &options);
+
+/// Writes an executable's bytes to `path` ("wrote PATH (N bytes)").
+LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
+                                  size_t size);
+
+/// Sets the module's `dist.mesh` from parsed --mesh axes.
+void setModuleMesh(ModuleOp module, ArrayRef<std::string> names,
+                   ArrayRef<int64_t> sizes);
 
 /// `paracc train`: its subcommand, its option category, its entry point
 /// (Train.cpp).

@@ -392,11 +392,7 @@ int mlir::paracc::runTrain() {
   DistributePipelineOptions distOptions;
   distOptions.sequenceParallel = sequenceParallel;
   if (!axisNames.empty()) {
-    SmallVector<StringAttr> names;
-    for (const std::string &n : axisNames)
-      names.push_back(StringAttr::get(&context, n));
-    module->setAttr(dist::kMeshAttrName,
-                    dist::MeshAttr::get(&context, names, axisSizes));
+    setModuleMesh(module, axisNames, axisSizes);
     PassManager annotate(&context);
     buildShardingAnnotationPipeline(annotate, distOptions);
     if (failed(annotate.run(module)))
@@ -437,20 +433,11 @@ int mlir::paracc::runTrain() {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
     return prt::kExitError;
   }
-  if (!outputPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(outputPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      llvm::errs() << "paracc: error: cannot write '" << outputPath
-                   << "': " << ec.message() << "\n";
-      return prt::kExitError;
-    }
-    out.write(reinterpret_cast<const char *>((*exe)->fileBytes()),
-              (*exe)->fileSize());
-    llvm::outs() << "wrote " << outputPath << " (" << (*exe)->fileSize()
-                 << " bytes)\n";
-    return prt::kExitOk;
-  }
+  if (!outputPath.empty())
+    return succeeded(writeExecutableFile(outputPath, (*exe)->fileBytes(),
+                                         (*exe)->fileSize()))
+               ? prt::kExitOk
+               : prt::kExitError;
   if (!checking) {
     prt::TrainingRequest request;
     request.dataPath = dataPath;

@@ -62,9 +62,9 @@ static cl::opt<std::string> saveOutputs("save-outputs",
                                         cl::value_desc("DIR"),
                                         cl::cat(category));
 static cl::opt<double> rtolOption("rtol", cl::desc("Relative tolerance"),
-                            cl::init(1e-4), cl::cat(category));
+                                  cl::init(1e-4), cl::cat(category));
 static cl::opt<double> atolOption("atol", cl::desc("Absolute tolerance"),
-                            cl::init(1e-5), cl::cat(category));
+                                  cl::init(1e-5), cl::cat(category));
 static cl::opt<uint64_t> seed("seed",
                               cl::desc("Seed for generated inputs and random "
                                        "weights"),
@@ -131,8 +131,7 @@ static cl::opt<bool> explain("explain",
 static cl::opt<std::string>
     explainJson("explain-json", cl::desc("Write the --explain report as JSON"),
                 cl::value_desc("FILE"), cl::init(""), cl::cat(category));
-static cl::opt<bool> timing("timing",
-                            cl::desc("Print the time of each stage"),
+static cl::opt<bool> timing("timing", cl::desc("Print the time of each stage"),
                             cl::cat(category));
 
 namespace {
@@ -201,8 +200,8 @@ int main(int argc, char **argv) {
   }
   ONNXImportOptions importOptions;
   importOptions.allowMissingWeightData = randomWeights;
-  importOptions.textFormat = textFormat || StringRef(inputPath).ends_with(
-                                               ".pbtxt");
+  importOptions.textFormat =
+      textFormat || StringRef(inputPath).ends_with(".pbtxt");
   if (!testData.empty())
     addTestDataShapes(testData, importOptions);
   {
@@ -280,11 +279,7 @@ int main(int argc, char **argv) {
   };
   std::optional<ExplainReport> baseline;
   if (!axisNames.empty()) {
-    SmallVector<StringAttr> names;
-    for (const std::string &n : axisNames)
-      names.push_back(StringAttr::get(&context, n));
-    (*module)->setAttr(dist::kMeshAttrName,
-                       dist::MeshAttr::get(&context, names, axisSizes));
+    setModuleMesh(*module, axisNames, axisSizes);
     auto distribute = [&](ModuleOp m, bool sp) {
       PassManager dpm(&context);
       DistributePipelineOptions distOptions;
@@ -341,19 +336,11 @@ int main(int argc, char **argv) {
     return prt::kExitError;
   timer.stage("lower");
 
-  if (!outputPath.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(outputPath, ec, llvm::sys::fs::OF_None);
-    if (ec) {
-      llvm::errs() << "paracc: error: cannot write '" << outputPath
-                   << "': " << ec.message() << "\n";
-      return prt::kExitError;
-    }
-    out.write(reinterpret_cast<const char *>(bytes->data()), bytes->size());
-    llvm::outs() << "wrote " << outputPath << " (" << bytes->size()
-                 << " bytes)\n";
-    return prt::kExitOk;
-  }
+  if (!outputPath.empty())
+    return succeeded(
+               writeExecutableFile(outputPath, bytes->data(), bytes->size()))
+               ? prt::kExitOk
+               : prt::kExitError;
   auto exe = prt::Executable::loadBuffer(std::move(*bytes));
   if (!exe) {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";

@@ -366,43 +366,58 @@ template <typename LossOp> static OpShardingRule lossRule(LossOp op) {
   return b.rule;
 }
 
-/// Attention: the leading (batch, head) dims are parallel; queries, keys and
-/// head dims are whole; the mask broadcasts onto [lead..., Sq, Sk]. With
-/// sequence_first the head dim follows the sequence dim in q, k, v and the
-/// result ([lead..., S, H, D]) and precedes Sq in the mask's scores.
-static OpShardingRule attentionRule(g::AttentionOp op) {
-  RuleBuilder b;
-  ArrayRef<int64_t> q = shapeOf(op.getQ()), k = shapeOf(op.getK()),
-                    v = shapeOf(op.getV());
-  int64_t r = q.size();
-  bool seqFirst = op.getSequenceFirst();
-  int64_t s = seqFirst ? r - 3 : r - 2;
-  SmallVector<int64_t> lead = b.factorsFor(q.take_front(s));
-  SmallVector<int64_t> heads;
-  if (seqFirst)
-    heads = b.factorsFor(q.slice(r - 2, 1));
-  auto whole = [&](int64_t size) {
-    return b.rule.addFactor(size, FactorKind::NeedReplication);
-  };
-  int64_t sq = whole(q[s]), d = whole(q[r - 1]), sk = whole(k[s]),
-          dv = whole(v[r - 1]);
-  auto tensor = [&](int64_t a, int64_t c) {
+namespace {
+/// The factors of attention over q, k, v: the leading (batch, head) dims
+/// parallel; queries, keys and head dims whole. With sequence_first the
+/// head dim follows the sequence dim in q, k, v and the result
+/// ([lead..., S, H, D]) and precedes Sq in the mask's scores.
+struct AttentionFactors {
+  AttentionFactors(RuleBuilder &b, Value qv, Value kv, Value vv,
+                   bool seqFirst) {
+    ArrayRef<int64_t> q = shapeOf(qv), k = shapeOf(kv), v = shapeOf(vv);
+    int64_t r = q.size();
+    int64_t s = seqFirst ? r - 3 : r - 2;
+    lead = b.factorsFor(q.take_front(s));
+    if (seqFirst)
+      heads = b.factorsFor(q.slice(r - 2, 1));
+    auto whole = [&](int64_t size) {
+      return b.rule.addFactor(size, FactorKind::NeedReplication);
+    };
+    sq = whole(q[s]);
+    d = whole(q[r - 1]);
+    sk = whole(k[s]);
+    dv = whole(v[r - 1]);
+  }
+  /// A [lead..., a, (heads), c] tensor.
+  TensorFactors tensor(int64_t a, int64_t c) const {
     SmallVector<int64_t> ids(lead);
     ids.push_back(a);
     ids.append(heads);
     ids.push_back(c);
     return RuleBuilder::tensor(ids);
-  };
-  b.rule.operands.push_back(tensor(sq, d));
-  b.rule.operands.push_back(tensor(sk, d));
-  b.rule.operands.push_back(tensor(sk, dv));
-  if (op.getMask()) {
+  }
+  /// The mask, broadcast onto [lead..., (heads), Sq, Sk].
+  TensorFactors mask(RuleBuilder &b, Value m) const {
     SmallVector<int64_t> ids(lead);
     ids.append(heads);
     ids.append({sq, sk});
-    b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getMask()), ids));
+    return b.broadcastOperand(shapeOf(m), ids);
   }
-  b.rule.results.push_back(tensor(sq, dv));
+  SmallVector<int64_t> lead, heads;
+  int64_t sq, d, sk, dv;
+};
+} // namespace
+
+/// Attention: q, k, v and the result as AttentionFactors says; the mask
+/// broadcasts onto the scores.
+static OpShardingRule attentionRule(g::AttentionOp op) {
+  RuleBuilder b;
+  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+  b.rule.operands = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
+                     f.tensor(f.sk, f.dv)};
+  if (op.getMask())
+    b.rule.operands.push_back(f.mask(b, op.getMask()));
+  b.rule.results.push_back(f.tensor(f.sq, f.dv));
   return b.rule;
 }
 
@@ -434,36 +449,13 @@ static OpShardingRule normGradRule(Operation *op, int64_t axis) {
 /// and the gradients like q, k and v.
 static OpShardingRule attentionGradRule(g::AttentionGradOp op) {
   RuleBuilder b;
-  ArrayRef<int64_t> q = shapeOf(op.getQ()), k = shapeOf(op.getK()),
-                    v = shapeOf(op.getV());
-  int64_t r = q.size();
-  bool seqFirst = op.getSequenceFirst();
-  int64_t s = seqFirst ? r - 3 : r - 2;
-  SmallVector<int64_t> lead = b.factorsFor(q.take_front(s));
-  SmallVector<int64_t> heads;
-  if (seqFirst)
-    heads = b.factorsFor(q.slice(r - 2, 1));
-  auto whole = [&](int64_t size) {
-    return b.rule.addFactor(size, FactorKind::NeedReplication);
-  };
-  int64_t sq = whole(q[s]), d = whole(q[r - 1]), sk = whole(k[s]),
-          dv = whole(v[r - 1]);
-  auto tensor = [&](int64_t a, int64_t c) {
-    SmallVector<int64_t> ids(lead);
-    ids.push_back(a);
-    ids.append(heads);
-    ids.push_back(c);
-    return RuleBuilder::tensor(ids);
-  };
-  b.rule.operands = {tensor(sq, dv), tensor(sq, d), tensor(sk, d),
-                     tensor(sk, dv)};
-  if (op.getMask()) {
-    SmallVector<int64_t> ids(lead);
-    ids.append(heads);
-    ids.append({sq, sk});
-    b.rule.operands.push_back(b.broadcastOperand(shapeOf(op.getMask()), ids));
-  }
-  b.rule.results = {tensor(sq, d), tensor(sk, d), tensor(sk, dv)};
+  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+  b.rule.operands = {f.tensor(f.sq, f.dv), f.tensor(f.sq, f.d),
+                     f.tensor(f.sk, f.d), f.tensor(f.sk, f.dv)};
+  if (op.getMask())
+    b.rule.operands.push_back(f.mask(b, op.getMask()));
+  b.rule.results = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
+                    f.tensor(f.sk, f.dv)};
   return b.rule;
 }
 
