@@ -428,16 +428,16 @@ int mlir::paracc::runTrain() {
   FailureOr<std::vector<uint8_t>> bytes = writeExecutable(main, weights);
   if (failed(bytes))
     return prt::kExitError;
+  if (!outputPath.empty())
+    return succeeded(
+               writeExecutableFile(outputPath, bytes->data(), bytes->size()))
+               ? prt::kExitOk
+               : prt::kExitError;
   auto exe = prt::Executable::loadBuffer(std::move(*bytes));
   if (!exe) {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
     return prt::kExitError;
   }
-  if (!outputPath.empty())
-    return succeeded(writeExecutableFile(outputPath, (*exe)->fileBytes(),
-                                         (*exe)->fileSize()))
-               ? prt::kExitOk
-               : prt::kExitError;
   if (!checking) {
     prt::TrainingRequest request;
     request.dataPath = dataPath;

@@ -36,12 +36,20 @@ private:
   LogicalResult addWeight(graph::WeightOp op);
   LogicalResult addState(graph::StateOp op);
   LogicalResult addAssign(graph::AssignOp op);
-  /// The state buffer `name` (block `offsets`) with `op`'s sharding,
-  /// created by `create` the first time.
-  FailureOr<int32_t> stateBuffer(
-      Operation *op, StringRef name, ArrayRef<int64_t> offsets,
-      llvm::function_ref<FailureOr<flatbuffers::Offset<fb::StateBuffer>>()>
-          create);
+  /// What a state buffer holds (the table entry without its sharding).
+  struct StateDescription {
+    StringRef name;
+    fb::StateKind kind = fb::StateKind::Parameter;
+    fb::StateInit init = fb::StateInit::Data;
+    RankedTensorType globalType;
+    fb::DataRef data{0, 0};
+    uint64_t seed = 0;
+    /// A block of a larger tensor: its shape and the block's offsets.
+    std::optional<ArrayRef<int64_t>> sourceShape, offsets;
+  };
+  /// The index of the state buffer `d` with `op`'s sharding, added the
+  /// first time.
+  FailureOr<int32_t> stateBuffer(Operation *op, const StateDescription &d);
   LogicalResult addInstr(Operation *op);
   flatbuffers::Offset<fb::Port> port(int32_t value, StringRef name,
                                      Type localType, DictionaryAttr attrs);
@@ -74,10 +82,10 @@ int32_t Writer::valueId(Value v) {
   if (inserted) {
     values.push_back(tensorType(v.getType()));
     auto type = cast<RankedTensorType>(v.getType());
-    valueBytes.push_back(uint64_t(type.getNumElements()) *
-                         ::paracc::rt::dtypeSize(
-                             toDType(type.getElementType())
-                                 .value_or(::paracc::rt::DType::Invalid)));
+    valueBytes.push_back(
+        uint64_t(type.getNumElements()) *
+        ::paracc::rt::dtypeSize(toDType(type.getElementType())
+                                    .value_or(::paracc::rt::DType::Invalid)));
     arenaValues.push_back(false);
     liveToEnd.push_back(false);
   }
@@ -88,8 +96,8 @@ flatbuffers::Offset<fb::TensorType> Writer::tensorType(Type t) {
   auto ranked = cast<RankedTensorType>(t);
   std::vector<int64_t> shape(ranked.getShape().begin(),
                              ranked.getShape().end());
-  uint8_t dtype = uint8_t(toDType(ranked.getElementType()).value_or(
-      ::paracc::rt::DType::Invalid));
+  uint8_t dtype = uint8_t(
+      toDType(ranked.getElementType()).value_or(::paracc::rt::DType::Invalid));
   return fb::CreateTensorTypeDirect(fbb, dtype, &shape);
 }
 
@@ -127,6 +135,15 @@ LogicalResult Writer::addConstant(graph::ConstantOp op) {
   return success();
 }
 
+/// "name@o1@o2...": the key of a parameter block (the name alone for a
+/// whole parameter).
+static std::string blockKey(StringRef name, ArrayRef<int64_t> offsets) {
+  std::string key = name.str();
+  for (int64_t o : offsets)
+    key += "@" + std::to_string(o);
+  return key;
+}
+
 /// FNV-1a: a hash that is the same in every process (random weights must be
 /// reproducible).
 static uint64_t stableHash(StringRef s) {
@@ -157,9 +174,9 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
   }
   std::optional<::paracc::rt::DType> want = toDType(global.getElementType());
   // f32 data may be stored in a lower precision (--precision bf16).
-  bool narrow = entry && entry->dtype == ::paracc::rt::DType::F32 &&
-                (want == ::paracc::rt::DType::BF16 ||
-                 want == ::paracc::rt::DType::F16);
+  bool narrow =
+      entry && entry->dtype == ::paracc::rt::DType::F32 &&
+      (want == ::paracc::rt::DType::BF16 || want == ::paracc::rt::DType::F16);
   if (entry && (entry->shape != std::vector<int64_t>(sourceShape.begin(),
                                                      sourceShape.end()) ||
                 (entry->dtype != want && !narrow)))
@@ -167,9 +184,7 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
            << op.getName() << "'";
   fb::DataRef ref(0, 0);
   if (!random) {
-    std::string key = op.getName().str();
-    for (int64_t o : offsets)
-      key += "@" + std::to_string(o);
+    std::string key = blockKey(op.getName(), offsets);
     auto it = weightData.find(key);
     if (it == weightData.end()) {
       ::paracc::rt::Tensor whole = ::paracc::rt::Tensor::borrow(
@@ -199,57 +214,36 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
         }
         stored = std::move(*converted);
       }
-      it = weightData.try_emplace(key, appendData(stored.data(),
-                                                  stored.byteSize()))
+      it = weightData
+               .try_emplace(key, appendData(stored.data(), stored.byteSize()))
                .first;
     }
     ref = it->second;
   }
-  uint64_t seed = weights.randomSeed ^ stableHash(op.getName());
-  std::vector<int64_t> sourceVec(sourceShape.begin(), sourceShape.end()),
-      offsetVec(offsets.begin(), offsets.end());
-  FailureOr<int32_t> index = stateBuffer(
-      op, op.getName(),
-      op.getOffsets() ? ArrayRef<int64_t>(offsets) : ArrayRef<int64_t>(),
-      [&]() {
-        auto name = fbb.CreateString(op.getName().str());
-        auto typeOffset = tensorType(global);
-        auto shard = sharding(op->getAttr(kShardDimsAttr));
-        auto sourceShapeOffset = fbb.CreateVector(sourceVec);
-        auto sourceOffsetsOffset = fbb.CreateVector(offsetVec);
-        fb::StateBufferBuilder w(fbb);
-        w.add_name(name);
-        w.add_kind(fb::StateKind::Parameter);
-        w.add_global_type(typeOffset);
-        if (!shard.IsNull())
-          w.add_sharding(shard);
-        w.add_init(random ? fb::StateInit::Random : fb::StateInit::Data);
-        w.add_data(&ref);
-        w.add_seed(seed);
-        if (op.getSourceShape()) {
-          w.add_source_shape(sourceShapeOffset);
-          w.add_source_offsets(sourceOffsetsOffset);
-        }
-        return FailureOr<flatbuffers::Offset<fb::StateBuffer>>(w.Finish());
-      });
+  StateDescription d;
+  d.name = op.getName();
+  d.init = random ? fb::StateInit::Random : fb::StateInit::Data;
+  d.globalType = global;
+  d.data = ref;
+  d.seed = weights.randomSeed ^ stableHash(op.getName());
+  d.sourceShape = op.getSourceShape();
+  d.offsets = op.getOffsets();
+  FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
   return success();
 }
 
-FailureOr<int32_t> Writer::stateBuffer(
-    Operation *op, StringRef name, ArrayRef<int64_t> offsets,
-    llvm::function_ref<FailureOr<flatbuffers::Offset<fb::StateBuffer>>()>
-        create) {
-  std::string block = name.str();
-  for (int64_t o : offsets)
-    block += "@" + std::to_string(o);
+FailureOr<int32_t> Writer::stateBuffer(Operation *op,
+                                       const StateDescription &d) {
+  std::string block = blockKey(d.name, d.offsets.value_or(ArrayRef<int64_t>()));
   std::string key = block;
   llvm::raw_string_ostream os(key);
   os << "#";
-  if (Attribute s = op->getAttr(kShardDimsAttr))
-    os << s;
+  Attribute shardDims = op->getAttr(kShardDimsAttr);
+  if (shardDims)
+    os << shardDims;
   auto it = stateIndex.find(key);
   if (it != stateIndex.end())
     return it->second;
@@ -257,12 +251,32 @@ FailureOr<int32_t> Writer::stateBuffer(
   // would be two copies that an update could not keep equal.
   if (stateByBlock.count(block) && !isa<graph::WeightOp>(op))
     return op->emitOpError("reads state '")
-           << name << "' with a second sharding";
-  FailureOr<flatbuffers::Offset<fb::StateBuffer>> buffer = create();
-  if (failed(buffer))
-    return failure();
+           << d.name << "' with a second sharding";
+  auto name = fbb.CreateString(d.name.str());
+  auto typeOffset = tensorType(d.globalType);
+  auto shard = sharding(shardDims);
+  flatbuffers::Offset<flatbuffers::Vector<int64_t>> sourceShape, sourceOffsets;
+  bool isBlock = d.sourceShape && d.offsets;
+  if (isBlock) {
+    sourceShape =
+        fbb.CreateVector(d.sourceShape->data(), d.sourceShape->size());
+    sourceOffsets = fbb.CreateVector(d.offsets->data(), d.offsets->size());
+  }
+  fb::StateBufferBuilder w(fbb);
+  w.add_name(name);
+  w.add_kind(d.kind);
+  w.add_global_type(typeOffset);
+  if (!shard.IsNull())
+    w.add_sharding(shard);
+  w.add_init(d.init);
+  w.add_data(&d.data);
+  w.add_seed(d.seed);
+  if (isBlock) {
+    w.add_source_shape(sourceShape);
+    w.add_source_offsets(sourceOffsets);
+  }
   int32_t index = int32_t(stateTable.size());
-  stateTable.push_back(*buffer);
+  stateTable.push_back(w.Finish());
   stateIndex[key] = index;
   auto [blockIt, inserted] = stateByBlock.try_emplace(block, index);
   if (!inserted)
@@ -275,36 +289,14 @@ LogicalResult Writer::addState(graph::StateOp op) {
   Type globalType = op.getType();
   if (auto attr = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
     globalType = attr.getValue();
-  auto global = cast<RankedTensorType>(globalType);
-  SmallVector<int64_t> offsets;
-  if (op.getOffsets())
-    offsets.assign(op.getOffsets()->begin(), op.getOffsets()->end());
-  FailureOr<int32_t> index = stateBuffer(op, op.getName(), offsets, [&]() {
-    auto name = fbb.CreateString(op.getName().str());
-    auto typeOffset = tensorType(global);
-    auto shard = sharding(op->getAttr(kShardDimsAttr));
-    flatbuffers::Offset<flatbuffers::Vector<int64_t>> sourceShape,
-        sourceOffsets;
-    if (op.getSourceShape()) {
-      std::vector<int64_t> shape(op.getSourceShape()->begin(),
-                                 op.getSourceShape()->end());
-      std::vector<int64_t> at(offsets.begin(), offsets.end());
-      sourceShape = fbb.CreateVector(shape);
-      sourceOffsets = fbb.CreateVector(at);
-    }
-    fb::StateBufferBuilder w(fbb);
-    w.add_name(name);
-    w.add_kind(fb::StateKind::OptimizerState);
-    w.add_global_type(typeOffset);
-    if (!shard.IsNull())
-      w.add_sharding(shard);
-    w.add_init(fb::StateInit::Zeros);
-    if (op.getSourceShape()) {
-      w.add_source_shape(sourceShape);
-      w.add_source_offsets(sourceOffsets);
-    }
-    return FailureOr<flatbuffers::Offset<fb::StateBuffer>>(w.Finish());
-  });
+  StateDescription d;
+  d.name = op.getName();
+  d.kind = fb::StateKind::OptimizerState;
+  d.init = fb::StateInit::Zeros;
+  d.globalType = cast<RankedTensorType>(globalType);
+  d.sourceShape = op.getSourceShape();
+  d.offsets = op.getOffsets();
+  FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
@@ -312,11 +304,8 @@ LogicalResult Writer::addState(graph::StateOp op) {
 }
 
 LogicalResult Writer::addAssign(graph::AssignOp op) {
-  std::string block = op.getName().str();
-  if (std::optional<ArrayRef<int64_t>> offsets = op.getOffsets())
-    for (int64_t o : *offsets)
-      block += "@" + std::to_string(o);
-  auto it = stateByBlock.find(block);
+  auto it = stateByBlock.find(
+      blockKey(op.getName(), op.getOffsets().value_or(ArrayRef<int64_t>())));
   if (it == stateByBlock.end())
     return op.emitOpError("assigns '")
            << op.getName() << "', which the function does not read";
@@ -363,9 +352,8 @@ LogicalResult Writer::addInstr(Operation *op) {
   planInstrs.push_back({encoded->opcode, inputs, outputs});
   std::string name = locationName(op->getLoc());
   instrs.push_back(fb::CreateInstrDirect(
-      fbb, uint16_t(encoded->opcode), &inputs, &outputs,
-      &encoded->attrs.ints, &encoded->attrs.floats,
-      name.empty() ? nullptr : name.c_str()));
+      fbb, uint16_t(encoded->opcode), &inputs, &outputs, &encoded->attrs.ints,
+      &encoded->attrs.floats, name.empty() ? nullptr : name.c_str()));
   return success();
 }
 
@@ -398,8 +386,7 @@ static StringRef portName(DictionaryAttr attrs, StringRef fallback) {
   return fallback;
 }
 
-FailureOr<std::vector<uint8_t>>
-Writer::run(const ExecutableOptions &options) {
+FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
   Block &body = func.getBody().front();
@@ -446,8 +433,8 @@ Writer::run(const ExecutableOptions &options) {
   if (axisNames.size() != axisSizes.size())
     return func.emitOpError("has mismatched mesh axes and sizes");
   auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
-  ::paracc::rt::MemoryPlanResult plan = ::paracc::rt::planArena(
-      valueBytes, arenaValues, liveToEnd, planInstrs);
+  ::paracc::rt::MemoryPlanResult plan =
+      ::paracc::rt::planArena(valueBytes, arenaValues, liveToEnd, planInstrs);
   auto memoryPlan =
       fb::CreateMemoryPlanDirect(fbb, plan.arenaBytes, &plan.offsets);
   auto function = fb::CreateFunctionDirect(

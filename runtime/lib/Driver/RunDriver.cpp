@@ -179,7 +179,7 @@ paracc::rt::bindInputs(const Executable &exe,
       return t.status();
     bound[i] = std::move(*t);
   }
-  PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe, bound));
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe.main(), bound));
   return bound;
 }
 
@@ -305,7 +305,7 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
     }
     global.push_back(std::move(t->tensor));
   }
-  Status st = checkGlobalInputs(*exe, global);
+  Status st = checkGlobalInputs(exe->main(), global);
   auto local = st ? localInputs(*exe, global, rank)
                   : StatusOr<std::vector<Tensor>>(st);
   if (!local) {
@@ -805,20 +805,26 @@ StatusOr<std::vector<Tensor>>
 paracc::rt::runOnCpuRanks(std::shared_ptr<const Executable> exe,
                           const std::vector<Tensor> &inputs,
                           const RunRequest &request) {
-  int64_t ranks = exe->mesh().numRanks();
-  if (request.processes && ranks > 1)
+  if (request.processes && exe->mesh().numRanks() > 1)
     return runInProcesses(*exe, inputs, request);
-  std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
-  if (ranks > 1) {
+  auto communicators = inProcessCommunicators(exe->mesh());
+  if (!communicators)
+    return communicators.status();
+  return runOnCpu(exe, inputs, *communicators);
+}
+
+StatusOr<CommunicatorFactory>
+paracc::rt::inProcessCommunicators(const Mesh &mesh) {
+  if (mesh.numRanks() == 1)
+    return CommunicatorFactory();
 #ifdef PARACC_HAVE_GLOO
-    auto world = GlooWorld::inProcess(exe->mesh());
-    communicators = [world](int64_t rank) { return world->communicator(rank); };
+  auto world = GlooWorld::inProcess(mesh);
+  return CommunicatorFactory(
+      [world](int64_t rank) { return world->communicator(rank); });
 #else
-    return errorf("this runtime was built without Gloo and cannot run a ",
-                  ranks, "-rank program on the CPU");
+  return errorf("this runtime was built without Gloo and cannot run a ",
+                mesh.numRanks(), "-rank program on the CPU");
 #endif
-  }
-  return runOnCpu(exe, inputs, communicators);
 }
 
 int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,

@@ -385,16 +385,9 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
       const StateInfo &s = state[b.state];
       PARACC_RETURN_IF_ERROR(define(b.value, fn + ": state '" + s.name + "'"));
       WeightInfo w;
-      static_cast<PortInfo &>(w) = s;
+      static_cast<StateInfo &>(w) = s;
       w.value = b.value;
       w.state = b.state;
-      w.random = s.init == StateInit::Random;
-      w.zeros = s.init == StateInit::Zeros;
-      w.seed = s.seed;
-      w.scale = s.scale;
-      w.sourceShape = s.sourceShape;
-      w.sourceOffsets = s.sourceOffsets;
-      w.data = s.data;
       out.weights.push_back(std::move(w));
     }
   if (f->instrs())

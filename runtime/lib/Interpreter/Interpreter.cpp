@@ -98,12 +98,7 @@ StatusOr<Tensor> paracc::rt::materializeStateShard(const Executable &exe,
     auto t = Tensor::allocate(s.globalType.dtype, local);
     if (!t)
       return t.status();
-    Shape source = s.globalType.shape;
-    if (!s.sourceShape.empty()) {
-      source = s.sourceShape;
-      for (size_t d = 0; d < offsets.size(); ++d)
-        offsets[d] += s.sourceOffsets[d];
-    }
+    Shape source = s.randomSource(offsets);
     PARACC_RETURN_IF_ERROR(
         fillRandomWeight(*t, source, offsets, s.seed, s.scale));
     return std::move(*t);
@@ -123,8 +118,6 @@ StatusOr<Tensor> paracc::rt::materializeStateShard(const Executable &exe,
 
 Status RankExecutor::prepare() {
   const Executable &exe = *exe_;
-  if (function_ >= exe.functions().size())
-    return errorf("no function ", function_);
   // Every buffer some function reads or writes: this rank's shard.
   state_.assign(exe.state().size(), Tensor());
   for (size_t s = 0; s < exe.state().size(); ++s) {
@@ -281,15 +274,15 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
 // Running all ranks
 //===----------------------------------------------------------------------===//
 
-Status paracc::rt::checkGlobalInputs(const Executable &exe,
+Status paracc::rt::checkGlobalInputs(const FunctionInfo &f,
                                      const std::vector<Tensor> &inputs) {
-  if (inputs.size() != exe.inputs().size())
-    return errorf("the program takes ", exe.inputs().size(), " inputs, got ",
+  if (inputs.size() != f.inputs.size())
+    return errorf("the program takes ", f.inputs.size(), " inputs, got ",
                   inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const ValueType &t = exe.inputs()[i].globalType;
+    const ValueType &t = f.inputs[i].globalType;
     if (inputs[i].dtype() != t.dtype || inputs[i].shape() != t.shape)
-      return errorf("input '", exe.inputs()[i].name, "' must be ",
+      return errorf("input '", f.inputs[i].name, "' must be ",
                     dtypeName(t.dtype), shapeToString(t.shape), ", got ",
                     inputs[i].typeString());
   }
@@ -344,16 +337,7 @@ void CpuRanks::forEachRank(const std::function<void(int64_t)> &body) {
 StatusOr<std::vector<Tensor>> CpuRanks::run(const std::vector<Tensor> &inputs) {
   const Executable &exe = *exe_;
   const FunctionInfo &f = exe.functions()[function_];
-  if (inputs.size() != f.inputs.size())
-    return errorf("the function takes ", f.inputs.size(), " inputs, got ",
-                  inputs.size());
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const ValueType &t = f.inputs[i].globalType;
-    if (inputs[i].dtype() != t.dtype || inputs[i].shape() != t.shape)
-      return errorf("input '", f.inputs[i].name, "' must be ",
-                    dtypeName(t.dtype), shapeToString(t.shape), ", got ",
-                    inputs[i].typeString());
-  }
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(f, inputs));
   const Mesh &mesh = exe.mesh();
   int64_t ranks = mesh.numRanks();
   std::vector<Tensor> globalOutputs;
@@ -461,7 +445,9 @@ paracc::rt::runOnCpu(std::shared_ptr<const Executable> exe,
                      const std::vector<Tensor> &inputs,
                      const std::function<std::unique_ptr<Communicator>(int64_t)>
                          &makeCommunicator) {
-  PARACC_RETURN_IF_ERROR(checkGlobalInputs(*exe, inputs));
+  // (CpuRanks::run checks the inputs; they are checked before the state
+  // is materialized too, which is the slow part.)
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe->main(), inputs));
   auto ranks = CpuRanks::create(exe, 0, makeCommunicator);
   if (!ranks)
     return ranks.status();

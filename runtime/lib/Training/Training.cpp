@@ -2,10 +2,7 @@
 
 #include "paracc/runtime/Training.h"
 #include "paracc/runtime/Interpreter.h"
-
-#ifdef PARACC_HAVE_GLOO
-#include "paracc/runtime/GlooCommunicator.h"
-#endif
+#include "paracc/runtime/RunDriver.h"
 
 #include <chrono>
 #include <cmath>
@@ -69,14 +66,17 @@ StatusOr<TokenData> TokenData::load(const std::string &path,
 Tensor TokenData::batch(int64_t step, uint64_t seed) const {
   int64_t window = step % windows_;
   if (seed != 0) {
-    // A reproducible shuffle per epoch.
-    std::vector<int64_t> order(windows_);
-    std::iota(order.begin(), order.end(), 0);
-    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull +
-                        uint64_t(step / windows_));
-    for (int64_t i = windows_ - 1; i > 0; --i)
-      std::swap(order[i], order[rng() % uint64_t(i + 1)]);
-    window = order[window];
+    // A reproducible shuffle per epoch, made once per epoch.
+    int64_t epoch = step / windows_;
+    if (epoch != orderEpoch_) {
+      order_.resize(windows_);
+      std::iota(order_.begin(), order_.end(), 0);
+      std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(epoch));
+      for (int64_t i = windows_ - 1; i > 0; --i)
+        std::swap(order_[i], order_[rng() % uint64_t(i + 1)]);
+      orderEpoch_ = epoch;
+    }
+    window = order_[window];
   }
   Tensor t = *Tensor::allocate(DType::I64, {batch_, seq_});
   const int64_t *from = tokens_.data() + window * batch_ * seq_;
@@ -156,18 +156,12 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     err << "error: " << data.status().message() << "\n";
     return 2;
   }
-  std::function<std::unique_ptr<Communicator>(int64_t)> communicators;
-  if (exe->mesh().numRanks() > 1) {
-#ifdef PARACC_HAVE_GLOO
-    auto world = GlooWorld::inProcess(exe->mesh());
-    communicators = [world](int64_t rank) { return world->communicator(rank); };
-#else
-    err << "error: this runtime was built without Gloo and cannot train on "
-        << exe->mesh().numRanks() << " ranks\n";
+  auto communicators = inProcessCommunicators(exe->mesh());
+  if (!communicators) {
+    err << "error: " << communicators.status().message() << "\n";
     return 2;
-#endif
   }
-  auto ranks = CpuRanks::create(exe, size_t(function), communicators);
+  auto ranks = CpuRanks::create(exe, size_t(function), *communicators);
   if (!ranks) {
     err << "error: " << ranks.status().message() << "\n";
     return 2;

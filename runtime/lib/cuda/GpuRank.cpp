@@ -231,12 +231,12 @@ Status GpuRank::Impl::loadWeights() {
   for (const WeightInfo &w : x.weights()) {
     const ValueType &t = x.values()[w.value];
     std::vector<int64_t> offsets = shardOffsets(t.shape, w.sharding, mesh, rank);
-    if (w.zeros) {
+    if (w.init == StateInit::Zeros) {
       PARACC_CUDA(cudaMemset(ptr[w.value], 0, tensor(w.value).byteSize()),
                   "state '" + w.name + "'");
       continue;
     }
-    if (w.random) {
+    if (w.init == StateInit::Random) {
       Shape source = w.randomSource(offsets);
       PARACC_RETURN_IF_ERROR(
           fillRandom(tensor(w.value), source, offsets, w.seed, w.scale,

@@ -21,8 +21,9 @@
 
 namespace paracc::rt {
 
-/// What must agree for a checkpoint to continue a run: the optimizer and
-/// its settings (a text such as "adamw beta1=0.9 ..."), and the data.
+/// A run's identity in its checkpoints: the optimizer and its settings (a
+/// text such as "adamw beta1=0.9 ..."), which must agree for a checkpoint to
+/// continue a run, and the data, which the manifest records.
 struct CheckpointIdentity {
   std::string optimizer;
   std::string data;
@@ -41,8 +42,8 @@ Status saveCheckpoint(const std::string &dir, const Executable &exe,
                       const CheckpointIdentity &identity);
 
 /// Loads DIR/latest into `ranks` (resharded to `exe`'s mesh) and returns the
-/// step to continue at. A checkpoint of another model (parameter names or
-/// shapes), optimizer or data is refused with a message saying what differs.
+/// step to continue at. A checkpoint of another model (state names or
+/// shapes) or optimizer is refused with a message saying what differs.
 StatusOr<int64_t> loadCheckpoint(const std::string &dir, const Executable &exe,
                                  CpuRanks &ranks,
                                  const CheckpointIdentity &identity);

@@ -58,22 +58,9 @@ struct StateInfo : PortInfo {
   Shape sourceShape;
   std::vector<int64_t> sourceOffsets;
   const uint8_t *data = nullptr; // Data: the full global tensor
-};
 
-/// A state buffer read by a function, as the executors see it: the value it
-/// is read into and the buffer's description.
-struct WeightInfo : PortInfo {
-  int32_t state = -1;
-  bool random = false;
-  bool zeros = false;
-  uint64_t seed = 0;
-  float scale = 0.02f;
-  Shape sourceShape;
-  std::vector<int64_t> sourceOffsets;
-  const uint8_t *data = nullptr; // the full global tensor, if Data
-
-  /// A random weight's generator view: the parameter it is a block of, and
-  /// (added to `offsets`, this rank's shard offsets in the weight) where
+  /// A random buffer's generator view: the parameter it is a block of, and
+  /// (added to `offsets`, this rank's shard offsets in the buffer) where
   /// this rank's values sit in it.
   Shape randomSource(std::vector<int64_t> &offsets) const {
     if (sourceShape.empty())
@@ -82,6 +69,12 @@ struct WeightInfo : PortInfo {
       offsets[d] += sourceOffsets[d];
     return sourceShape;
   }
+};
+
+/// A state buffer read by a function, as the executors see it: the buffer's
+/// description, `value` the function value it is read into.
+struct WeightInfo : StateInfo {
+  int32_t state = -1;
 };
 
 struct ConstantInfo {

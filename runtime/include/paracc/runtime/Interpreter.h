@@ -65,8 +65,8 @@ Status fillRandomWeight(Tensor &local, const Shape &globalShape,
                         const std::vector<int64_t> &offsets, uint64_t seed,
                         float scale);
 
-/// Checks that `inputs` match the executable's global input types.
-Status checkGlobalInputs(const Executable &exe,
+/// Checks that `inputs` match a function's global input types.
+Status checkGlobalInputs(const FunctionInfo &f,
                          const std::vector<Tensor> &inputs);
 
 /// Every rank of an executable on the CPU, as threads, with state that

@@ -11,10 +11,12 @@
 #ifndef PARACC_RUNTIME_RUNDRIVER_H
 #define PARACC_RUNTIME_RUNDRIVER_H
 
+#include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/TensorProtoIO.h"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -95,6 +97,14 @@ int runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 
 /// The path of paracc-run next to the running executable.
 std::string siblingWorkerBinary();
+
+/// Makes each rank's communicator (null for a one-rank mesh).
+using CommunicatorFactory =
+    std::function<std::unique_ptr<Communicator>(int64_t)>;
+
+/// Communicators for ranks that are threads of this process (Gloo), or an
+/// error when the runtime has no Gloo and the mesh has several ranks.
+StatusOr<CommunicatorFactory> inProcessCommunicators(const Mesh &mesh);
 
 /// Runs every rank of `exe` on the CPU (as threads, or as worker processes
 /// with `request.processes`) on the global `inputs`; returns the global

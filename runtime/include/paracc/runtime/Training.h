@@ -50,6 +50,10 @@ public:
 private:
   std::vector<int64_t> tokens_;
   int64_t batch_ = 0, seq_ = 0, windows_ = 0;
+  /// The shuffled window order of one epoch (with a data seed), kept
+  /// until the epoch changes.
+  mutable std::vector<int64_t> order_;
+  mutable int64_t orderEpoch_ = -1;
 };
 
 struct TrainingRequest {
