@@ -13,13 +13,14 @@ paracc=build/bin/paracc
 rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/one" "$dev/two"
 
 # The runtime, built here for the GPU machine.
-PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B build-dev -G Ninja \
+rtbuild=${PARACC_GPU_RUNTIME_BUILD:-build-gpurt}
+PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B "$rtbuild" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
-  -DPARACC_GLOO=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
+  -DPARACC_GLOO=OFF -DPARACC_NPZ=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
   -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
-ninja -C build-dev -j2
-cp build-dev/bin/paracc-run "$dev/bin/"
-for t in build-dev/unittests/cuda/paracc_rt_* build-dev/bench/paracc_*bench; do
+ninja -C "$rtbuild" -j2
+cp "$rtbuild/bin/paracc-run" "$dev/bin/"
+for t in "$rtbuild"/unittests/cuda/paracc_rt_* "$rtbuild"/bench/paracc_*bench; do
   [ -x "$t" ] && cp "$t" "$dev/bin/"
 done
 strip "$dev/bin/"*

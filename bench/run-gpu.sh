@@ -17,6 +17,10 @@
 #   profile   milliseconds per instruction kind and shape (--profile)
 #   check8    8-GPU plans against the CPU backend (bench/prepare-gpu8.sh)
 #   bench8    GPT-406M on 8 GPUs per mesh, with the predicted communication
+#   train1    training on one GPU (bench/prepare-gpu-train.sh): gpt2_tiny's
+#             30 steps against PyTorch's reference runs and the CPU backend,
+#             then GPT-406M's training step (bf16, f32/TF32) next to the
+#             peer's eager and torch.compile training
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -214,6 +218,46 @@ stage_bench8() {
     note "  predicted: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); c=r["collectives"]; print(len(c), "collectives,", round(sum(x["sent_bytes_per_rank"] for x in c)/2**20, 1), "MiB sent per rank")' "$dev/eight/$name.json")"
     grep -E "groups:" "$dev/eight/$name.explain.txt" >>"$summary"
   done
+}
+
+# train NAME PCX STEPS LR [paracc-run args...]: trains on the GPU with a
+# JSON log; prints the median step time of the steps after the fifth.
+train() {
+  local name=$1 pcx=$2 steps=$3 lr=$4
+  shift 4
+  local t="$dev/train"
+  "$runbin" "$t/$pcx" --device gpu --data "$t/${TOKENS:-tokens.u16}" --steps "$steps" \
+    --lr "$lr" --log-json "$out/train-$name.jsonl" "$@" >"$out/train-$name.log" 2>&1
+  note "train $name: exit $?; $(grep -E 'error|training' "$out/train-$name.log" | head -2 | tr '\n' ' ')"
+  python3 - "$out/train-$name.jsonl" <<'PY' | tee -a "$summary"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if len(rows) > 5:
+    ms = statistics.median(r["ms"] for r in rows[5:])
+    print(f"  median step {ms:.2f} ms, {8192 / ms * 1e3:,.0f} tok/s if 8192 tokens/step; "
+          f"losses {[round(r['loss'], 4) for r in rows[:20]]}")
+PY
+}
+
+stage_train1() {
+  local t="$dev/train"
+  train tiny-const tiny_const.pcx 30 1e-3
+  python3 "$t/compare_training.py" "$out/train-tiny-const.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
+  train tiny-cosine tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4
+  python3 "$t/compare_training.py" "$out/train-tiny-cosine.jsonl" "$t/reference.json" adamw_clip_cosine | tail -2 | tee -a "$summary"
+  train tiny-const-eager tiny_const.pcx 30 1e-3 --no-cuda-graph
+  python3 "$t/compare_training.py" "$out/train-tiny-const-eager.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
+  train tiny-const-bf16 tiny_const_bf16.pcx 30 1e-3
+  python3 "$t/compare_training.py" "$out/train-tiny-const-bf16.jsonl" "$t/reference.json" adamw_const \
+    --against "$t/tiny_const_bf16_cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
+  TOKENS=gpt406_tokens.u16 train gpt406-bf16 gpt406_bf16.pcx 25 1e-4
+  TOKENS=gpt406_tokens.u16 train gpt406-tf32 gpt406_f32.pcx 25 1e-4 --tf32
+  "$runbin" "$t/gpt406_bf16.pcx" --device gpu --profile 2 --rtol 1e9 --atol 1e9 \
+    >"$out/profile-gpt406-train.log" 2>&1
+  grep -A30 '^profile' "$out/profile-gpt406-train.log" >>"$summary"
+  [ -n "${NO_PEER:-}" ] && return
+  peer eager-train python3 "$dev/common/peers/bench_torch.py" --mode eager
+  peer compile-train python3 "$dev/common/peers/bench_torch.py" --mode compile
 }
 
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpus.txt"

@@ -247,6 +247,8 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
             !isa<func::ReturnOp>(op))
           live -= liveBytes[v];
     }
+    if (llvm::any_of(ops, [](Operation *op) { return isa<g::AssignOp>(op); }))
+      r.step = analyzeStepMemory(func);
     for (Operation *op : ops)
       if (auto skip = op->getAttrOfType<StringAttr>("dist.sp_skipped"))
         r.notes.push_back("sequence parallelism skipped a norm: " +
@@ -326,7 +328,8 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
        << d.reason << "\n";
   }
 
-  os << "\n== Collectives per forward step (" << r.collectives.size()
+  os << "\n== Collectives per " << (r.step ? "training" : "forward")
+     << " step (" << r.collectives.size()
      << "), n = group size\n";
   lastLayer.clear();
   for (const auto &c : r.collectives) {
@@ -350,6 +353,25 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   os << " all " << human(message) << " of messages, " << human(traffic)
      << " sent per rank\n";
 
+  if (r.step) {
+    const StepMemory &m = *r.step;
+    auto known = [](int64_t b) { return b < 0 ? std::string("?") : human(b); };
+    os << "\n== Memory per rank (training step, before launch)\n";
+    os << "  parameters            " << human(m.parameters) << "\n";
+    os << "  gradients             " << human(m.gradients)
+       << " (what the optimizer updates from)\n";
+    os << "  optimizer state       " << human(m.optimizerState) << "\n";
+    os << "  activations saved     " << human(m.activationsSaved)
+       << " (forward values the backward reads)\n";
+    os << "  workspace             " << human(m.workspace)
+       << " (GPU: cuBLASLt, attention backward statistics)\n";
+    os << "  communication         " << human(m.communication)
+       << " (GPU: collective staging)\n";
+    os << "  arena                 " << known(m.arena)
+       << " (the memory plan: gradients, saved and transient activations)\n";
+    os << "  peak                  " << known(m.peak)
+       << " (arena + state + constants + workspace + communication)\n";
+  }
   os << "\n== Memory per rank\n";
   os << "  parameters            " << human(r.parameterBytes) << "\n";
   os << "  activations, peak live " << human(r.peakActivationBytes)
@@ -420,7 +442,7 @@ static llvm::json::Object toJson(const ExplainReport &r) {
         {"formula", c.formula},
         {"count_per_step", 1},
         {"where", c.source}});
-  return llvm::json::Object{
+  llvm::json::Object root{
       {"num_ranks", r.numRanks},
       {"microbatches", r.microbatches},
       {"axes", std::move(axes)},
@@ -430,6 +452,24 @@ static llvm::json::Object toJson(const ExplainReport &r) {
       {"activation_peak_bytes_per_rank", r.peakActivationBytes},
       {"activation_total_bytes_per_rank", r.totalActivationBytes},
       {"notes", llvm::json::Array(r.notes)}};
+  if (r.step) {
+    const StepMemory &m = *r.step;
+    auto known = [](int64_t b) -> llvm::json::Value {
+      if (b < 0)
+        return nullptr;
+      return b;
+    };
+    root["memory"] = llvm::json::Object{
+        {"parameters", m.parameters},
+        {"gradients", m.gradients},
+        {"optimizer_state", m.optimizerState},
+        {"activations_saved", m.activationsSaved},
+        {"workspace", m.workspace},
+        {"communication", m.communication},
+        {"arena", known(m.arena)},
+        {"peak", known(m.peak)}};
+  }
+  return root;
 }
 
 void mlir::paracc::printExplainJson(const ExplainReport &r,

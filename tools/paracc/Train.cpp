@@ -22,6 +22,7 @@
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/Pipelines/Pipelines.h"
+#include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/GradientCheck.h"
 #include "paracc/runtime/Training.h"
@@ -197,7 +198,92 @@ cl::opt<std::string> exportOnnx("export-onnx",
                                 cl::value_desc("FILE.onnx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
+cl::opt<std::string> deviceOption(
+    "device",
+    cl::desc("Where to train: auto (GPUs when there is one per rank, else "
+             "the CPU), cpu or gpu"),
+    cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<bool> tf32Option("tf32",
+                         cl::desc("f32 products on TF32 tensor cores (GPU)"),
+                         cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<bool> noGraphOption("no-cuda-graph",
+                            cl::desc("Run each GPU step eagerly instead of "
+                                     "as a CUDA graph"),
+                            cl::sub(trainSubCommand()),
+                            cl::cat(trainCategory()));
+cl::opt<std::string> precisionOption(
+    "precision",
+    cl::desc("Compute type: f32 (default), or bf16/f16 with f32 master "
+             "weights, optimizer state and loss"),
+    cl::init("f32"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<bool> explainOption(
+    "explain",
+    cl::desc("Print the plan: decisions, the step's collectives, memory per "
+             "rank by category (with or without training)"),
+    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> explainJson("explain-json",
+                                 cl::desc("Write the --explain report as JSON"),
+                                 cl::value_desc("FILE"), cl::init(""),
+                                 cl::sub(trainSubCommand()),
+                                 cl::cat(trainCategory()));
+cl::opt<bool> randomWeights(
+    "random-weights",
+    cl::desc("Initialize parameters that have no data with seeded random "
+             "values (benchmarks of shape-only models)"),
+    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
+                             cl::init(0), cl::sub(trainSubCommand()),
+                             cl::cat(trainCategory()));
 } // namespace
+
+/// The optimizer and its settings as one line, which the executable and
+/// its checkpoints record (a checkpoint continues only a run that agrees).
+static std::string optimizerIdentity(const graph::OptimizerPassOptions &o) {
+  std::string identity;
+  llvm::raw_string_ostream os(identity);
+  os << o.optimizer << " beta1=" << o.beta1 << " beta2=" << o.beta2
+     << " eps=" << o.eps << " weight_decay=" << o.weightDecay
+     << " momentum=" << o.momentum << " clip_grad_norm=" << o.clipGradNorm;
+  return identity;
+}
+
+/// Prints the --explain report of the partitioned step, with the arena
+/// and peak of the written executable's memory plan (rank 0's shards).
+static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
+  ExplainReport report = analyzePlan(module);
+  if (report.step) {
+    const prt::FunctionInfo &f = exe.main();
+    int64_t resident = 0;
+    std::vector<bool> seen(exe.state().size(), false);
+    for (const prt::WeightInfo &w : f.weights) {
+      if (w.state < 0 || seen[w.state])
+        continue;
+      seen[w.state] = true;
+      const prt::ValueType &t = f.values[w.value];
+      resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+    }
+    for (const prt::ConstantInfo &c : f.constants) {
+      const prt::ValueType &t = f.values[c.value];
+      resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+    }
+    report.step->arena = int64_t(f.arenaBytes);
+    report.step->peak = int64_t(f.arenaBytes) + resident +
+                        report.step->workspace + report.step->communication;
+  }
+  if (explainOption)
+    printExplainText(report, llvm::outs());
+  if (!explainJson.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(explainJson, ec);
+    if (ec) {
+      llvm::errs() << "paracc: error: cannot write '" << explainJson
+                   << "': " << ec.message() << "\n";
+      return failure();
+    }
+    printExplainJson(report, out);
+  }
+  return success();
+}
 
 /// Checks a number option: finite, and positive or non-negative.
 static bool checkNumber(const char *name, double v, bool allowZero) {
@@ -227,26 +313,13 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
                  << betasOption << "'\n";
     return failure();
   }
-  if (!checkNumber("lr", lrOption, false) ||
-      !checkNumber("eps", epsOption, false) ||
+  if (!checkNumber("eps", epsOption, false) ||
       !checkNumber("weight-decay", weightDecayOption, true) ||
       !checkNumber("momentum", momentumOption, true) ||
-      !checkNumber("clip-grad-norm", clipOption, true) ||
-      !checkNumber("min-lr", minLrOption, true))
+      !checkNumber("clip-grad-norm", clipOption, true))
     return failure();
   if (momentumOption >= 1) {
     llvm::errs() << "paracc: error: --momentum must be below 1\n";
-    return failure();
-  }
-  if (stepsOption < 1 || warmupOption < 0 || warmupOption > stepsOption) {
-    llvm::errs() << "paracc: error: --steps must be >= 1 and --warmup in [0, "
-                    "--steps]\n";
-    return failure();
-  }
-  if (scheduleOption != "constant" && scheduleOption != "cosine") {
-    llvm::errs() << "paracc: error: --schedule must be constant or cosine, "
-                    "got '"
-                 << scheduleOption << "'\n";
     return failure();
   }
   opt.beta1 = beta1;
@@ -264,6 +337,10 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
   schedule.minLr = minLrOption;
   schedule.warmup = warmupOption;
   schedule.steps = stepsOption;
+  if (prt::Status st = schedule.validate(); !st) {
+    llvm::errs() << "paracc: error: " << st.message() << "\n";
+    return failure();
+  }
   return success();
 }
 
@@ -303,7 +380,8 @@ int mlir::paracc::runTrain() {
                     "(the step's inputs)\n";
     return prt::kExitError;
   }
-  if (!checking && dataPath.empty() && outputPath.empty()) {
+  const bool wantExplain = explainOption || !explainJson.empty();
+  if (!checking && dataPath.empty() && outputPath.empty() && !wantExplain) {
     llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
                     "ids), or --test-data DIR --check-gradients REF.npz for "
                     "one checked step\n";
@@ -324,6 +402,13 @@ int mlir::paracc::runTrain() {
   }
   if (!checking && (batchOption < 1 || seqOption < 1)) {
     llvm::errs() << "paracc: error: --batch and --seq must be >= 1\n";
+    return prt::kExitError;
+  }
+  if (precisionOption != "f32" && precisionOption != "bf16" &&
+      precisionOption != "f16") {
+    llvm::errs() << "paracc: error: --precision must be f32, bf16 or f16, "
+                    "got '"
+                 << precisionOption << "'\n";
     return prt::kExitError;
   }
   if (ranksAs != "threads" && ranksAs != "processes") {
@@ -353,7 +438,10 @@ int mlir::paracc::runTrain() {
       importOptions.inputShapesByPosition.push_back(
           SmallVector<int64_t>{batchOption, seqOption});
   }
+  importOptions.allowMissingWeightData = randomWeights;
   WeightStore weights;
+  weights.randomFill = randomWeights;
+  weights.randomSeed = weightSeed;
   ONNXImportResult imported =
       importONNXFile(context, modelPath, importOptions, weights);
   if (!imported.module)
@@ -398,6 +486,15 @@ int mlir::paracc::runTrain() {
     if (failed(annotate.run(module)))
       return prt::kExitError;
   }
+  // Mixed precision: the forward computes in bf16/f16 from f32 master
+  // weights, so differentiating it gives f32 gradients for the optimizer.
+  if (precisionOption != "f32") {
+    PassManager precision(&context);
+    precision.addNestedPass<func::FuncOp>(
+        graph::createConvertPrecisionPass({precisionOption, true}));
+    if (failed(precision.run(module)))
+      return prt::kExitError;
+  }
   PassManager differentiate(&context);
   AutodiffPipelineOptions autodiffOptions;
   autodiffOptions.freeze = freeze;
@@ -423,21 +520,32 @@ int mlir::paracc::runTrain() {
     return prt::kExitOk;
   }
 
-  if (!checking)
+  ExecutableOptions writerOptions;
+  if (!checking) {
     main.setSymName("step");
-  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(main, weights);
+    writerOptions.training = optimizerIdentity(optimizerOptions);
+  }
+  FailureOr<std::vector<uint8_t>> bytes =
+      writeExecutable(main, weights, writerOptions);
   if (failed(bytes))
     return prt::kExitError;
+  std::vector<uint8_t> written;
   if (!outputPath.empty())
-    return succeeded(
-               writeExecutableFile(outputPath, bytes->data(), bytes->size()))
-               ? prt::kExitOk
-               : prt::kExitError;
+    written = *bytes;
   auto exe = prt::Executable::loadBuffer(std::move(*bytes));
   if (!exe) {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
     return prt::kExitError;
   }
+  if (wantExplain && failed(explainStep(module, **exe)))
+    return prt::kExitError;
+  if (!outputPath.empty())
+    return succeeded(
+               writeExecutableFile(outputPath, written.data(), written.size()))
+               ? prt::kExitOk
+               : prt::kExitError;
+  if (!checking && dataPath.empty())
+    return prt::kExitOk; // --explain alone
   if (!checking) {
     prt::TrainingRequest request;
     request.dataPath = dataPath;
@@ -449,14 +557,10 @@ int mlir::paracc::runTrain() {
     request.checkpointDir = checkpointDir;
     request.checkpointEvery = checkpointEvery;
     request.resume = resume;
-    std::string identity;
-    llvm::raw_string_ostream os(identity);
-    os << optimizerOptions.optimizer << " beta1=" << optimizerOptions.beta1
-       << " beta2=" << optimizerOptions.beta2 << " eps=" << optimizerOptions.eps
-       << " weight_decay=" << optimizerOptions.weightDecay
-       << " momentum=" << optimizerOptions.momentum
-       << " clip_grad_norm=" << optimizerOptions.clipGradNorm;
-    request.identity.optimizer = identity;
+    request.device = deviceOption;
+    request.allowTf32 = tf32Option;
+    request.noGraph = noGraphOption;
+    request.identity.optimizer = (*exe)->training();
     request.identity.data = dataPath;
     request.identity.dataSeed = dataSeed;
     std::map<std::string, prt::Tensor> trained;

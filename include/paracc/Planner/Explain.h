@@ -11,13 +11,38 @@
 #ifndef PARACC_PLANNER_EXPLAIN_H
 #define PARACC_PLANNER_EXPLAIN_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlir::paracc {
+
+/// A training step's memory per rank by category, in bytes. The compiler
+/// knows these before anything runs: the state buffers' shard types, the
+/// gradients the optimizer updates from, the forward values the backward
+/// reads, the buffers the executors add (GPU workspaces, collective
+/// staging), and the arena of the executable's memory plan.
+struct StepMemory {
+  int64_t parameters = 0;
+  int64_t gradients = 0;
+  int64_t optimizerState = 0;
+  /// Forward values (outside parameters and state) that the backward reads.
+  int64_t activationsSaved = 0;
+  /// cuBLASLt's workspace and the attention backward's row statistics (GPU).
+  int64_t workspace = 0;
+  /// The collectives' staging buffers (GPU: twice the largest message).
+  int64_t communication = 0;
+  /// The activation arena of the executable's memory plan (gradients and
+  /// saved activations live in it); -1 before the executable is written.
+  int64_t arena = -1;
+  /// Everything a rank allocates: arena, state, constants, workspace,
+  /// communication; -1 before the executable is written.
+  int64_t peak = -1;
+};
 
 struct ExplainReport {
   struct Axis {
@@ -52,10 +77,16 @@ struct ExplainReport {
   int64_t peakActivationBytes = 0;
   int64_t totalActivationBytes = 0;
   std::vector<std::string> notes;
+  /// Set for a training step (a function that updates state).
+  std::optional<StepMemory> step;
 };
 
 /// Reads the report off a partitioned module.
 ExplainReport analyzePlan(ModuleOp module);
+
+/// The memory categories of a training step (TrainingMemory.cpp), less the
+/// arena and peak, which the written executable's plan gives.
+StepMemory analyzeStepMemory(func::FuncOp step);
 
 /// Human-readable report; `baseline` (the same mesh without sequence
 /// parallelism) adds a comparison.

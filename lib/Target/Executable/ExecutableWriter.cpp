@@ -441,9 +441,20 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
       fbb, func.getSymName().str().c_str(), &values, &constants, &reads,
       &writes, &inputs, &outputs, &instrs, memoryPlan);
   std::vector<flatbuffers::Offset<fb::Function>> functions{function};
+  // The parameter of each element of the per-parameter gradient norms.
+  std::vector<flatbuffers::Offset<flatbuffers::String>> normParts;
+  auto *graphDialect = func->getContext()->getLoadedDialect<graph::GraphDialect>();
+  for (unsigned i = 0; graphDialect && i < func.getNumResults(); ++i)
+    if (auto parts = func.getResultAttrOfType<ArrayAttr>(
+            i, graphDialect->getGradientNormPartsAttrHelper().getName()))
+      for (Attribute a : parts)
+        if (auto name = dyn_cast<StringAttr>(a))
+          normParts.push_back(fbb.CreateString(name.str()));
   auto program = fb::CreateProgramDirect(
       fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
-      mesh, &stateTable, &functions);
+      mesh, &stateTable, &functions,
+      options.training.empty() ? nullptr : options.training.c_str(),
+      normParts.empty() ? nullptr : &normParts);
   fb::FinishProgramBuffer(fbb, program);
   return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
                                       data);

@@ -174,7 +174,19 @@ paracc::rt::bindInputs(const Executable &exe,
       bound[i] = adoptSixteenBitFloat(bound[i], ports[i].globalType.dtype);
       continue;
     }
-    auto t = randomInput(ports[i].globalType, seed + i);
+    // A training step's schedule inputs, when not given: its first step
+    // at a small learning rate (what a timed or profiled step needs).
+    const PortInfo &port = ports[i];
+    const bool scheduleInput =
+        exe.findFunction("step") == 0 && port.globalType.shape.empty() &&
+        port.globalType.dtype == DType::F32 &&
+        (port.name == "lr" || port.name == "step");
+    if (scheduleInput) {
+      bound[i] = *Tensor::allocate(DType::F32, {});
+      bound[i].as<float>()[0] = port.name == "lr" ? 1e-4f : 1.0f;
+      continue;
+    }
+    auto t = randomInput(port.globalType, seed + i);
     if (!t)
       return t.status();
     bound[i] = std::move(*t);

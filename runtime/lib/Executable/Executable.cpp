@@ -495,6 +495,10 @@ Status Executable::decode(const std::string &what) {
     return errorf("'", what, "' is corrupt (FlatBuffer verification failed)");
   const fb::Program &program = *fb::GetProgram(fb);
   producer_ = program.producer() ? program.producer()->str() : "";
+  training_ = program.training() ? program.training()->str() : "";
+  if (const auto *parts = program.gradient_norm_parts())
+    for (const flatbuffers::String *name : *parts)
+      gradientNormParts_.push_back(name ? name->str() : "");
   uint64_t dataOffset = executableDataOffset(fbSize);
   const uint8_t *data = dataOffset <= size_ ? base_ + dataOffset : nullptr;
   size_t dataSize = dataOffset <= size_ ? size_ - dataOffset : 0;

@@ -296,9 +296,8 @@ CpuRanks::create(std::shared_ptr<const Executable> exe, size_t function,
   int64_t ranks = exe->mesh().numRanks();
   if (ranks > 1 && !makeCommunicator)
     return errorf("a ", ranks, "-rank program needs a communicator");
-  std::unique_ptr<CpuRanks> group(new CpuRanks());
-  group->exe_ = exe;
-  group->function_ = function;
+  std::unique_ptr<CpuRanks> group(new CpuRanks(exe, function));
+  group->makeCommunicator_ = makeCommunicator;
   for (int64_t r = 0; r < ranks; ++r) {
     std::unique_ptr<Communicator> comm;
     if (makeCommunicator) {
@@ -334,40 +333,21 @@ void CpuRanks::forEachRank(const std::function<void(int64_t)> &body) {
     t.join();
 }
 
-StatusOr<std::vector<Tensor>> CpuRanks::run(const std::vector<Tensor> &inputs) {
-  const Executable &exe = *exe_;
-  const FunctionInfo &f = exe.functions()[function_];
-  PARACC_RETURN_IF_ERROR(checkGlobalInputs(f, inputs));
-  const Mesh &mesh = exe.mesh();
-  int64_t ranks = mesh.numRanks();
-  std::vector<Tensor> globalOutputs;
-  for (const PortInfo &o : f.outputs) {
-    auto t = Tensor::allocate(o.globalType.dtype, o.globalType.shape);
-    if (!t)
-      return t.status();
-    globalOutputs.push_back(std::move(*t));
-  }
+std::string CpuRanks::describe() const {
+  return std::to_string(executors_.size()) + " CPU rank(s)";
+}
+
+Status CpuRanks::runRanks(const std::vector<std::vector<Tensor>> &inputs,
+                          std::vector<std::vector<Tensor>> &outputs) {
+  const int64_t ranks = int64_t(executors_.size());
   std::vector<Status> statuses(ranks);
   // Ranks in the order they failed: the first is the cause, the others
   // usually stopped because of it.
   std::mutex failureMutex;
   std::vector<int64_t> failureOrder;
-  std::vector<std::vector<Tensor>> localOutputs(ranks);
+  outputs.assign(ranks, {});
   forEachRank([&](int64_t rank) {
-    Status st = Status::ok();
-    std::vector<Tensor> localInputs;
-    for (size_t i = 0; st && i < inputs.size(); ++i) {
-      const PortInfo &in = f.inputs[i];
-      const ValueType &t = f.values[in.value];
-      auto local = extractBlock(
-          inputs[i], shardOffsets(t.shape, in.sharding, mesh, rank), t.shape);
-      if (!local)
-        st = local.status();
-      else
-        localInputs.push_back(std::move(*local));
-    }
-    if (st)
-      st = executors_[rank]->run(localInputs, localOutputs[rank]);
+    Status st = executors_[rank]->run(inputs[rank], outputs[rank]);
     if (!st) {
       // Recorded before abandoning, so the ranks it stops come after it.
       {
@@ -378,66 +358,29 @@ StatusOr<std::vector<Tensor>> CpuRanks::run(const std::vector<Tensor> &inputs) {
     }
     statuses[rank] = st;
   });
-  if (!failureOrder.empty()) {
-    std::string text = statuses[failureOrder[0]].message();
-    if (failureOrder.size() > 1) {
-      text += "\n" + std::to_string(failureOrder.size() - 1) +
-              " other rank(s) stopped after it:";
-      for (size_t i = 1; i < failureOrder.size(); ++i)
-        text += "\n  " + statuses[failureOrder[i]].message();
-    }
-    return errorf(text);
+  if (failureOrder.empty())
+    return Status::ok();
+  std::string text = statuses[failureOrder[0]].message();
+  if (failureOrder.size() > 1) {
+    text += "\n" + std::to_string(failureOrder.size() - 1) +
+            " other rank(s) stopped after it:";
+    for (size_t i = 1; i < failureOrder.size(); ++i)
+      text += "\n  " + statuses[failureOrder[i]].message();
   }
-  // Assemble the global outputs from the shards.
-  for (size_t i = 0; i < globalOutputs.size(); ++i) {
-    const PortInfo &o = f.outputs[i];
-    for (int64_t r = 0; r < ranks; ++r) {
-      const Tensor &local = localOutputs[r][i];
-      PARACC_RETURN_IF_ERROR(insertBlock(
-          globalOutputs[i], local,
-          shardOffsets(local.shape(), o.sharding, mesh, r)));
-    }
-  }
-  return globalOutputs;
+  return errorf(text);
 }
 
-StatusOr<Tensor> CpuRanks::gatherState(size_t index) const {
-  const Executable &exe = *exe_;
-  if (index >= exe.state().size())
-    return errorf("no state buffer ", index);
-  const StateInfo &s = exe.state()[index];
-  auto global = Tensor::allocate(s.globalType.dtype, s.globalType.shape);
-  if (!global)
-    return global.status();
-  for (size_t r = 0; r < executors_.size(); ++r) {
-    const Tensor &local = executors_[r]->state()[index];
-    PARACC_RETURN_IF_ERROR(insertBlock(
-        *global, local,
-        shardOffsets(local.shape(), s.sharding, exe.mesh(), int64_t(r))));
-  }
-  return std::move(*global);
+StatusOr<Tensor> CpuRanks::stateShard(int64_t rank, size_t index) const {
+  if (rank < 0 || rank >= int64_t(executors_.size()) ||
+      index >= executors_[rank]->state().size())
+    return errorf("no state buffer ", index, " on rank ", rank);
+  return executors_[rank]->state()[index];
 }
 
-Status CpuRanks::scatterState(size_t index, const Tensor &global) {
-  const Executable &exe = *exe_;
-  if (index >= exe.state().size())
-    return errorf("no state buffer ", index);
-  const StateInfo &s = exe.state()[index];
-  if (global.dtype() != s.globalType.dtype ||
-      global.shape() != s.globalType.shape)
-    return errorf("state '", s.name, "' is ", dtypeName(s.globalType.dtype),
-                  shapeToString(s.globalType.shape), ", got ",
-                  global.typeString());
-  for (size_t r = 0; r < executors_.size(); ++r) {
-    const Tensor &old = executors_[r]->state()[index];
-    auto block = extractBlock(
-        global, shardOffsets(old.shape(), s.sharding, exe.mesh(), int64_t(r)),
-        old.shape());
-    if (!block)
-      return block.status();
-    PARACC_RETURN_IF_ERROR(executors_[r]->setState(index, std::move(*block)));
-  }
-  return Status::ok();
+Status CpuRanks::setStateShard(int64_t rank, size_t index, Tensor shard) {
+  if (rank < 0 || rank >= int64_t(executors_.size()))
+    return errorf("no rank ", rank);
+  return executors_[rank]->setState(index, std::move(shard));
 }
 
 StatusOr<std::vector<Tensor>>

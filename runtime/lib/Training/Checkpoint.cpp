@@ -66,7 +66,7 @@ Status removeTree(const std::string &dir) {
 } // namespace
 
 StatusOr<std::map<std::string, Tensor>>
-paracc::rt::gatherWholeState(const Executable &exe, const CpuRanks &ranks) {
+paracc::rt::gatherWholeState(const Executable &exe, const RankGroup &ranks) {
   std::map<std::string, Tensor> whole;
   for (size_t i = 0; i < exe.state().size(); ++i) {
     const StateInfo &s = exe.state()[i];
@@ -98,7 +98,7 @@ static nlohmann::json stateDescription(const Executable &exe) {
 }
 
 Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
-                                  const CpuRanks &ranks, int64_t nextStep,
+                                  const RankGroup &ranks, int64_t nextStep,
                                   const CheckpointIdentity &identity) {
   PARACC_RETURN_IF_ERROR(makeDir(dir));
   auto whole = gatherWholeState(exe, ranks);
@@ -106,7 +106,8 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
     return whole.status();
   std::string name = stepFolder(nextStep);
   std::string tmp = dir + "/." + name + ".tmp-" + std::to_string(::getpid());
-  removeTree(tmp);
+  // A leftover of a killed run of this process id, if any.
+  (void)removeTree(tmp);
   PARACC_RETURN_IF_ERROR(makeDir(tmp));
   std::vector<NamedTensor> arrays;
   for (auto &[n, t] : *whole)
@@ -126,7 +127,8 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
   PARACC_RETURN_IF_ERROR(
       writeAtomically(tmp + "/manifest.json", manifest.dump(2) + "\n"));
   std::string final = dir + "/" + name;
-  removeTree(final);
+  // The folder of a step saved before (a rerun) is replaced.
+  PARACC_RETURN_IF_ERROR(removeTree(final));
   if (std::rename(tmp.c_str(), final.c_str()) != 0)
     return errorf("cannot rename '", tmp, "' to '", final,
                   "': ", std::strerror(errno));
@@ -135,7 +137,7 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
 
 StatusOr<int64_t>
 paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
-                           CpuRanks &ranks,
+                           RankGroup &ranks,
                            const CheckpointIdentity &identity) {
   std::ifstream latestFile(dir + "/latest");
   std::string name;
@@ -195,7 +197,7 @@ paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
 #else
 
 Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &,
-                                  const CpuRanks &, int64_t,
+                                  const RankGroup &, int64_t,
                                   const CheckpointIdentity &) {
   return errorf("this runtime was built without nlohmann-json: no "
                 "checkpoints (",
@@ -203,7 +205,7 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &,
 }
 
 StatusOr<int64_t> paracc::rt::loadCheckpoint(const std::string &dir,
-                                             const Executable &, CpuRanks &,
+                                             const Executable &, RankGroup &,
                                              const CheckpointIdentity &) {
   return errorf("this runtime was built without nlohmann-json: no "
                 "checkpoints (",

@@ -1,6 +1,7 @@
 //===- Training.cpp - The training loop over a step executable -*- C++ -*-===//
 
 #include "paracc/runtime/Training.h"
+#include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/RunDriver.h"
 
@@ -27,6 +28,18 @@ double LrSchedule::at(int64_t step) const {
     return lr;
   double progress = double(step - warmup) / double(decay);
   return minLr + (lr - minLr) * 0.5 * (1.0 + std::cos(M_PI * progress));
+}
+
+Status LrSchedule::validate() const {
+  if (kind != "constant" && kind != "cosine")
+    return errorf("--schedule must be constant or cosine, got '", kind, "'");
+  if (!std::isfinite(lr) || !(lr > 0))
+    return errorf("--lr must be a finite number > 0, got ", lr);
+  if (!std::isfinite(minLr) || !(minLr >= 0))
+    return errorf("--min-lr must be a finite number >= 0, got ", minLr);
+  if (steps < 1 || warmup < 0 || warmup > steps)
+    return errorf("--steps must be >= 1 and --warmup in [0, --steps]");
+  return Status::ok();
 }
 
 StatusOr<TokenData> TokenData::load(const std::string &path,
@@ -111,6 +124,48 @@ std::string jsonNumber(double v) {
   return os.str();
 }
 
+/// The ranks a run steps: GPUs when asked, or by default when the machine
+/// has one per rank; else CPU ranks as threads.
+StatusOr<std::unique_ptr<RankGroup>>
+createRanks(std::shared_ptr<const Executable> exe, size_t function,
+            const TrainingRequest &request, std::ostream &err) {
+  if (request.device != "auto" && request.device != "cpu" &&
+      request.device != "gpu")
+    return errorf("--device must be auto, cpu or gpu, got '", request.device,
+                  "'");
+#ifdef PARACC_HAVE_CUDA
+  if (request.device != "cpu") {
+    auto count = cudaDeviceCount();
+    const int64_t ranks = exe->mesh().numRanks();
+    if (count && (*count >= ranks || request.device == "gpu")) {
+      if (function != 0)
+        return errorf("the GPU runs an executable's first function; 'step' "
+                      "is function ",
+                      function);
+      GpuOptions options;
+      options.allowTf32 = request.allowTf32;
+      options.useGraph = !request.noGraph;
+      return createGpuRankGroup(exe, options);
+    }
+    if (request.device == "gpu")
+      return count.status();
+    if (count)
+      err << "note: the mesh has " << ranks << " ranks and this machine "
+          << *count << " GPU(s); training on the CPU\n";
+  }
+#else
+  if (request.device == "gpu")
+    return errorf("this runtime was built without the CUDA backend");
+#endif
+  auto communicators = inProcessCommunicators(exe->mesh());
+  if (!communicators)
+    return communicators.status();
+  auto cpu = CpuRanks::create(exe, function, *communicators);
+  if (!cpu)
+    return cpu.status();
+  return std::unique_ptr<RankGroup>(std::move(*cpu));
+}
+
 std::string duration(double seconds) {
   int64_t s = int64_t(seconds + 0.5);
   char text[32];
@@ -147,8 +202,15 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     batch = s[0];
     seq = s[1];
   }
-  if (f.outputs.size() != 2) {
-    err << "error: the step function must return the loss and grad_norm\n";
+  // loss, grad_norm[, grad_sq: each parameter's sum of squared gradients]
+  const std::vector<std::string> &parts = exe->gradientNormParts();
+  const bool hasParts = f.outputs.size() == 3 && f.outputs[2].name == "grad_sq" &&
+                        f.outputs[2].globalType.dtype == DType::F32 &&
+                        f.outputs[2].globalType.shape ==
+                            Shape{int64_t(parts.size())};
+  if (f.outputs.size() != 2 && !hasParts) {
+    err << "error: the step function must return the loss and grad_norm "
+           "(and grad_sq, one sum of squares per parameter)\n";
     return 2;
   }
   auto data = TokenData::load(request.dataPath, request.dataDtype, batch, seq);
@@ -156,12 +218,7 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     err << "error: " << data.status().message() << "\n";
     return 2;
   }
-  auto communicators = inProcessCommunicators(exe->mesh());
-  if (!communicators) {
-    err << "error: " << communicators.status().message() << "\n";
-    return 2;
-  }
-  auto ranks = CpuRanks::create(exe, size_t(function), *communicators);
+  auto ranks = createRanks(exe, size_t(function), request, err);
   if (!ranks) {
     err << "error: " << ranks.status().message() << "\n";
     return 2;
@@ -175,7 +232,7 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     }
   }
   out << "training " << request.steps << " step(s) of " << batch << "x" << seq
-      << " tokens on " << exe->mesh().numRanks() << " CPU rank(s); "
+      << " tokens on " << (*ranks)->describe() << "; "
       << data->windows() << " batch(es) per epoch\n";
   int64_t first = 0;
   if (request.resume) {
@@ -245,10 +302,36 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     if (!std::isfinite(loss) || !std::isfinite(norm)) {
       err << "error: step " << k << ": the "
           << (std::isfinite(loss) ? "gradient norm" : "loss") << " is "
-          << (std::isfinite(loss) ? norm : loss)
-          << "; training stopped (lower --lr or clip gradients with "
-             "--clip-grad-norm)\n";
+          << (std::isfinite(loss) ? norm : loss);
+      if (hasParts) {
+        const Tensor &sq = (*outputs)[2];
+        for (size_t i = 0; i < parts.size(); ++i)
+          if (!std::isfinite(sq.as<float>()[i])) {
+            err << "; the first parameter whose gradient is not finite is '"
+                << parts[i] << "'";
+            break;
+          }
+      }
+      err << "; training stopped";
+      if (!request.checkpointDir.empty())
+        err << " (the last checkpoint in " << request.checkpointDir
+            << " is intact)";
+      err << " (lower --lr or clip gradients with --clip-grad-norm)\n";
       return 1;
+    }
+    if (hasParts) {
+      // The parts are the norm's terms: a disagreement is a compiler bug
+      // (a missing or doubled reduction), not a property of the model.
+      const Tensor &sq = (*outputs)[2];
+      double sum = 0;
+      for (size_t i = 0; i < parts.size(); ++i)
+        sum += sq.as<float>()[i];
+      if (std::abs(std::sqrt(sum) - norm) > 1e-3 * std::max(1.0, norm)) {
+        err << "error: step " << k << ": internal: the per-parameter "
+            << "gradient norms give " << std::sqrt(sum)
+            << ", the step's norm is " << norm << "\n";
+        return 2;
+      }
     }
     if (!request.checkpointDir.empty() && request.checkpointEvery > 0 &&
         (k + 1) % request.checkpointEvery == 0 && k + 1 < request.steps &&

@@ -39,6 +39,7 @@
 #include "cuda/AttentionKernel.h"
 
 #include "cpu/AttentionGeometry.h"
+#include "cuda/AttentionPrimitives.cuh"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -53,46 +54,11 @@
 namespace paracc::rt::cuda {
 namespace {
 
+using namespace attn;
+
 //===----------------------------------------------------------------------===//
-// Launch parameters.
+// Tiling.
 //===----------------------------------------------------------------------===//
-
-/// The most leading (batch) dimensions of a mask after merging.
-constexpr int kMaxMaskLeadDims = 8;
-
-/// Everything a kernel needs; passed by value.
-struct AttentionParams {
-  const void *q = nullptr; ///< [batch, sq, d] or [batch / heads, sq, heads, d]
-  const void *k = nullptr; ///< [batch, sk, d] or [batch / heads, sk, heads, d]
-  const void *v = nullptr; ///< [batch, sk, dv] or ...
-  const void *mask = nullptr;
-  void *out = nullptr; ///< [batch, sq, dv] or [batch / heads, sq, heads, dv]
-  int64_t batch = 0;
-  /// 1, or H for sequence-first operands (AttentionGeometry.h).
-  int32_t heads = 1;
-  int32_t sq = 0, sk = 0, d = 0, dv = 0;
-  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq.
-  int32_t causal = 0, diag = 0;
-  /// The scale times log2(e): scores are kept in base-2 units.
-  float scaleLog2 = 0;
-  /// Mask element strides along Sq and Sk (0 where broadcast).
-  int64_t maskRowStride = 0, maskColStride = 0;
-  /// The mask's strides along the (merged) leading dimensions of q, which
-  /// the batch index enumerates in row-major order.
-  int32_t maskLeadRank = 0;
-  int64_t maskLeadDims[kMaxMaskLeadDims] = {};
-  int64_t maskLeadStrides[kMaxMaskLeadDims] = {};
-};
-
-/// Element offset of attention b's first row in a tensor of `rows` rows of
-/// `cols` per attention (AttentionGeometry::base).
-__device__ __forceinline__ int64_t batchBase(const AttentionParams &p,
-                                             int64_t b, int rows, int cols) {
-  return (b / p.heads) * rows * p.heads * cols + (b % p.heads) * cols;
-}
-
-constexpr float kLog2e = 1.4426950408889634f;
-constexpr float kNegInf = -INFINITY;
 
 /// The tensor-core kernel's tiling.
 constexpr int kTcWarps = 8;
@@ -111,188 +77,8 @@ constexpr int kGenMaxD = 256;
 constexpr int kGenDvChunks = kGenMaxDv / 32;
 
 //===----------------------------------------------------------------------===//
-// Device primitives (PTX wrappers).
-//===----------------------------------------------------------------------===//
-
-__device__ __forceinline__ unsigned char *dynamicSmem() {
-  extern __shared__ __align__(128) unsigned char attentionSmem[];
-  return attentionSmem;
-}
-
-__device__ __forceinline__ void blockSync() { __syncthreads(); }
-__device__ __forceinline__ void warpSync() { __syncwarp(); }
-
-__device__ __forceinline__ float shflXor(float v, int laneMask) {
-  return __shfl_xor_sync(0xffffffffu, v, laneMask);
-}
-__device__ __forceinline__ float shflIdx(float v, int srcLane) {
-  return __shfl_sync(0xffffffffu, v, srcLane);
-}
-
-/// 2^x (ex2.approx: relative error ~2^-22; -inf gives +0).
-__device__ __forceinline__ float fastExp2(float x) {
-  float y;
-  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  return y;
-}
-
-/// Copies 16 bytes global -> shared asynchronously; when !valid, writes 16
-/// zero bytes and reads nothing (src must still be a valid address).
-__device__ __forceinline__ void cpAsync16(void *smemDst, const void *gmemSrc,
-                                          bool valid) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(smemDst));
-  const int srcBytes = valid ? 16 : 0;
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst),
-               "l"(gmemSrc), "r"(srcBytes)
-               : "memory");
-}
-__device__ __forceinline__ void cpAsyncCommit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-/// Waits until at most N committed groups of this thread are in flight.
-template <int N> __device__ __forceinline__ void cpAsyncWait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
-}
-
-/// Four 8x8 b16 matrices; lanes 8i..8i+7 give the row addresses of matrix
-/// i, and r[i] receives (row lane/4, columns 2(lane%4), +1) of matrix i.
-__device__ __forceinline__ void ldmatrixX4(uint32_t (&r)[4], const void *p) {
-  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(a));
-}
-/// As ldmatrixX4, transposed: r[i] receives (rows 2(lane%4), +1, column
-/// lane/4) of matrix i.
-__device__ __forceinline__ void ldmatrixX4Trans(uint32_t (&r)[4],
-                                                const void *p) {
-  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
-  asm volatile(
-      "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-      : "r"(a));
-}
-
-/// d += A(16x16, row) * B(16x8, col) on the tensor cores, f32 accumulation.
-template <typename T>
-__device__ __forceinline__ void mma16816(float (&d)[4], const uint32_t (&a)[4],
-                                         uint32_t b0, uint32_t b1);
-template <>
-__device__ __forceinline__ void
-mma16816<__nv_bfloat16>(float (&d)[4], const uint32_t (&a)[4], uint32_t b0,
-                        uint32_t b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-template <>
-__device__ __forceinline__ void mma16816<__half>(float (&d)[4],
-                                                 const uint32_t (&a)[4],
-                                                 uint32_t b0, uint32_t b1) {
-  asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-      "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-//===----------------------------------------------------------------------===//
-// Element conversions and shared helpers.
-//===----------------------------------------------------------------------===//
-
-__device__ __forceinline__ float toFloat(float x) { return x; }
-__device__ __forceinline__ float toFloat(__nv_bfloat16 x) {
-  return __bfloat162float(x);
-}
-__device__ __forceinline__ float toFloat(__half x) { return __half2float(x); }
-
-template <typename T> __device__ __forceinline__ T fromFloat(float x);
-template <> __device__ __forceinline__ float fromFloat<float>(float x) {
-  return x;
-}
-template <>
-__device__ __forceinline__ __nv_bfloat16 fromFloat<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
-template <> __device__ __forceinline__ __half fromFloat<__half>(float x) {
-  return __float2half_rn(x);
-}
-
-/// Two floats rounded to T and packed into 32 bits, `lo` in the low half
-/// (the lower column of an mma fragment).
-template <typename T>
-__device__ __forceinline__ uint32_t packPair(float lo, float hi);
-template <>
-__device__ __forceinline__ uint32_t packPair<__nv_bfloat16>(float lo,
-                                                            float hi) {
-  const __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-  uint32_t u;
-  memcpy(&u, &v, sizeof(u));
-  return u;
-}
-template <>
-__device__ __forceinline__ uint32_t packPair<__half>(float lo, float hi) {
-  const __half2 v = __floats2half2_rn(lo, hi);
-  uint32_t u;
-  memcpy(&u, &v, sizeof(u));
-  return u;
-}
-
-__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
-
-/// The element offset of the mask for batch index `b`.
-__device__ __forceinline__ int64_t maskBatchOffset(const AttentionParams &p,
-                                                   int64_t b) {
-  int64_t offset = 0;
-  for (int i = p.maskLeadRank - 1; i >= 0; --i) {
-    const int64_t n = p.maskLeadDims[i];
-    offset += (b % n) * p.maskLeadStrides[i];
-    b /= n;
-  }
-  return offset;
-}
-
-/// Index of the last key any of the query rows [m0, m0 + rows) may see, or
-/// -1 when none may.
-__device__ __forceinline__ int lastVisibleKey(const AttentionParams &p, int m0,
-                                              int rows) {
-  int last = p.sk - 1;
-  if (p.causal) // Sizes are < 2^30: no overflow.
-    last = imin(last, imin(m0 + rows, p.sq) - 1 + p.diag);
-  return last < 0 ? -1 : last;
-}
-
-//===----------------------------------------------------------------------===//
 // Tensor-core kernel.
 //===----------------------------------------------------------------------===//
-
-/// Element offset of (row, col) in a shared tile of kCols 16-bit columns per
-/// row whose 16-byte chunks are permuted by chunk ^ (row % 8): the 8 rows
-/// that one ldmatrix matrix (or 8 consecutive cp.async chunks) touches then
-/// hit 8 different bank groups. kCols must be a multiple of 64.
-template <int kCols> __device__ __forceinline__ int swizzle(int row, int col) {
-  return row * kCols + ((((col >> 3) ^ (row & 7))) << 3) + (col & 7);
-}
-
-/// Issues cp.async of rows [0, kRows) x kCols 16-bit columns of the
-/// row-major `src` (row stride kCols) into the swizzled tile `dst`; rows at
-/// or past `validRows` are zero-filled.
-template <int kRows, int kCols, typename T>
-__device__ __forceinline__ void loadTileAsync(T *dst, const T *src,
-                                              int64_t rowStride,
-                                              int validRows) {
-  constexpr int kChunksPerRow = kCols / 8;
-  constexpr int kChunks = kRows * kChunksPerRow;
-  static_assert(kChunks % kTcThreads == 0, "tile must split evenly");
-#pragma unroll
-  for (int i = 0; i < kChunks / kTcThreads; ++i) {
-    const int c = i * kTcThreads + static_cast<int>(threadIdx.x);
-    const int row = c / kChunksPerRow, col = (c % kChunksPerRow) * 8;
-    const bool valid = row < validRows;
-    cpAsync16(dst + swizzle<kCols>(row, col),
-              valid ? src + int64_t(row) * rowStride + col : src, valid);
-  }
-}
 
 /// FlashAttention-2 forward for bf16/f16, D == Dv == kD. Grid: x = batch
 /// index, y = query blocks of kTcBlockM rows (reversed, so that under causal
@@ -326,11 +112,11 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
 
   // Prologue: Q (group 0) and the first K/V tile (group 1).
-  loadTileAsync<kM, kD>(sQ, q, stride, imin(kM, p.sq - m0));
+  loadTileAsync<kM, kD, kTcThreads>(sQ, q, stride, imin(kM, p.sq - m0));
   cpAsyncCommit();
   if (nTiles > 0) {
-    loadTileAsync<kN, kD>(sK, k, stride, imin(kN, p.sk));
-    loadTileAsync<kN, kD>(sV, v, stride, imin(kN, p.sk));
+    loadTileAsync<kN, kD, kTcThreads>(sK, k, stride, imin(kN, p.sk));
+    loadTileAsync<kN, kD, kTcThreads>(sV, v, stride, imin(kN, p.sk));
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
@@ -364,10 +150,12 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     // the end of iteration j - 1), then wait for tile j.
     if (j + 1 < nTiles) {
       const int n1 = (j + 1) * kN;
-      loadTileAsync<kN, kD>(sK + (buf ^ 1) * kN * kD, k + int64_t(n1) * stride,
-                            stride, imin(kN, p.sk - n1));
-      loadTileAsync<kN, kD>(sV + (buf ^ 1) * kN * kD, v + int64_t(n1) * stride,
-                            stride, imin(kN, p.sk - n1));
+      loadTileAsync<kN, kD, kTcThreads>(sK + (buf ^ 1) * kN * kD,
+                                        k + int64_t(n1) * stride, stride,
+                                        imin(kN, p.sk - n1));
+      loadTileAsync<kN, kD, kTcThreads>(sV + (buf ^ 1) * kN * kD,
+                                        v + int64_t(n1) * stride, stride,
+                                        imin(kN, p.sk - n1));
       cpAsyncCommit();
       cpAsyncWait<1>();
     } else {
@@ -700,54 +488,6 @@ AttentionKernelFn pickTensorCoreKernel(bool hasMask) {
 template <typename T> AttentionKernelFn pickGenericKernel(bool hasMask) {
   return hasMask ? &genericAttentionKernel<T, true>
                  : &genericAttentionKernel<T, false>;
-}
-
-/// Whether PARACC_ATTENTION_KERNEL=generic asks for the SIMT kernel.
-bool forceGenericKernel() {
-  const char *env = std::getenv("PARACC_ATTENTION_KERNEL");
-  return env && std::strcmp(env, "generic") == 0;
-}
-
-/// Fills the mask's strides in `p` for its broadcast to `scoreShape`
-/// ([lead..., sq, sk]); leading dimensions are merged where possible.
-Status setMaskStrides(const KernelArgs &args, const Shape &maskShape,
-                      const Shape &scoreShape, AttentionParams &p) {
-  const size_t rank = scoreShape.size();
-  // Right-aligned broadcast (checked by the caller): pad with 1s.
-  Shape dims(rank - maskShape.size(), 1);
-  dims.insert(dims.end(), maskShape.begin(), maskShape.end());
-  std::vector<int64_t> strides(rank, 0);
-  int64_t s = 1;
-  for (size_t i = rank; i-- > 0;) {
-    strides[i] = dims[i] == 1 ? 0 : s;
-    s *= dims[i];
-  }
-  p.maskRowStride = strides[rank - 2];
-  p.maskColStride = strides[rank - 1];
-  // Leading dims of the score shape with their mask strides; size-1 dims
-  // dropped, adjacent dims merged when the mask stays linear across them.
-  std::vector<int64_t> leadDims, leadStrides;
-  for (size_t i = 0; i + 2 < rank; ++i) {
-    if (scoreShape[i] == 1)
-      continue;
-    if (!leadDims.empty() && leadStrides.back() == strides[i] * scoreShape[i]) {
-      leadDims.back() *= scoreShape[i];
-      leadStrides.back() = strides[i];
-      continue;
-    }
-    leadDims.push_back(scoreShape[i]);
-    leadStrides.push_back(strides[i]);
-  }
-  if (leadDims.size() > size_t(kMaxMaskLeadDims))
-    return args.fail("the mask's broadcast over the leading dims needs ",
-                     leadDims.size(), " dims; the GPU kernel takes at most ",
-                     kMaxMaskLeadDims);
-  p.maskLeadRank = static_cast<int32_t>(leadDims.size());
-  for (size_t i = 0; i < leadDims.size(); ++i) {
-    p.maskLeadDims[i] = leadDims[i];
-    p.maskLeadStrides[i] = leadStrides[i];
-  }
-  return Status::ok();
 }
 
 /// Checks the operands like the CPU kernel (same messages) and picks the

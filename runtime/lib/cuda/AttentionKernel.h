@@ -19,6 +19,24 @@ Status launchAttention(const InstrAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const DeviceTensor &output, cudaStream_t stream);
 
+/// Bytes of device workspace launchAttentionGrad needs for these operands
+/// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32); 0 when
+/// the operands are not a valid AttentionGrad (launchAttentionGrad then
+/// reports why).
+size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
+                                   const std::vector<DeviceTensor> &inputs);
+
+/// Launches the AttentionGrad instruction on `stream`: in(dy, q, k, v[,
+/// mask]) out(dq, dk, dv), the gradients of Attention with the same
+/// attributes (OpCodes.def), flash-style: the score matrix is recomputed per
+/// tile and never stored. `workspace` holds attentionGradWorkspaceBytes
+/// bytes of device memory (contents need not be initialized).
+Status launchAttentionGrad(const InstrAttrs &attrs,
+                           const std::vector<DeviceTensor> &inputs,
+                           const std::vector<DeviceTensor> &outputs,
+                           void *workspace, size_t workspaceBytes,
+                           cudaStream_t stream);
+
 } // namespace paracc::rt::cuda
 
 #endif // PARACC_RUNTIME_CUDA_ATTENTIONKERNEL_H

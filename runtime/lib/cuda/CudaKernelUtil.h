@@ -153,6 +153,21 @@ Status launchCumSum(const KernelArgs &args, cudaStream_t stream);
 // Random.cu (also Range, which generates values rather than reading them).
 Status launchRange(const KernelArgs &args, cudaStream_t stream);
 
+// TrainingKernels.cu: gradients (f32/bf16/f16), losses (f32/bf16/f16) and
+// optimizer updates (f32).
+/// LayerNormGrad, RmsNormGrad.
+Status launchNormGrad(const KernelArgs &args, cudaStream_t stream);
+Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream);
+/// CrossEntropyGrad (a label out of range makes its gradient NaN).
+Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream);
+/// GatherGrad (an index out of range contributes nothing).
+Status launchGatherGrad(const KernelArgs &args, cudaStream_t stream);
+/// SoftmaxCrossEntropy, NllLoss (a label out of range makes its loss NaN).
+Status launchLoss(const KernelArgs &args, cudaStream_t stream);
+/// AdamW, Sgd (an invalid step makes every result NaN).
+Status launchAdamW(const KernelArgs &args, cudaStream_t stream);
+Status launchSgd(const KernelArgs &args, cudaStream_t stream);
+
 } // namespace paracc::rt::cuda
 
 #endif // PARACC_RUNTIME_CUDA_CUDAKERNELUTIL_H

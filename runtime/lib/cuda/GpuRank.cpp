@@ -15,6 +15,7 @@
 
 #include "paracc/runtime/GpuRunner.h"
 
+#include "cuda/AttentionKernel.h"
 #include "cuda/CudaKernels.h"
 #include "cuda/Gemm.h"
 #include "cuda/Nccl.h"
@@ -83,7 +84,9 @@ enum class Kind {
   LocalShard, // copyBlock at this rank's offsets
   Alias,      // reshape: the result is the operand's bytes
   Nop,        // axis_index: a constant per rank, written at set-up
+  AttentionGrad, // launchAttentionGrad with the rank's workspace
   Cpu,        // the CPU kernel (no GPU one)
+  NumKinds,
 };
 
 struct Step {
@@ -114,20 +117,31 @@ struct GpuRank::Impl {
   bool skipCollectives = false;
   std::unique_ptr<GemmEngine> gemm;
   std::unique_ptr<NcclComms> nccl;
-  void *arena = nullptr, *persistent = nullptr, *staging = nullptr;
-  size_t arenaBytes = 0, persistentBytes = 0, stagingBytes = 0;
+  void *arena = nullptr, *persistent = nullptr, *staging = nullptr,
+       *workspace = nullptr;
+  size_t arenaBytes = 0, persistentBytes = 0, stagingBytes = 0,
+         workspaceBytes = 0;
   std::vector<void *> ptr;
+  /// Per state buffer, its shard in the persistent region (null: the
+  /// function does not read it) and the shard's type.
+  std::vector<void *> statePtr;
+  std::vector<ValueType> stateType;
+  /// Per state write, whether its value is computed in the state buffer
+  /// itself (an optimizer update that is the last reader of the buffer), so
+  /// that the step's end has nothing to copy.
+  std::vector<bool> writtenInPlace;
   std::vector<Step> steps;
   std::vector<cudaEvent_t> events;
   cudaEvent_t stepDone = nullptr;
   cudaGraphExec_t graph = nullptr;
   bool graphable = true;
   int stepsRun = 0;
-  size_t counts[9] = {};
+  size_t counts[size_t(Kind::NumKinds)] = {};
 
   ~Impl();
   Status setup(const NcclId *id);
   Status placeValues();
+  void placeUpdatesInPlace();
   Status loadWeights();
   Status buildSteps();
   DeviceTensor tensor(int32_t v) const {
@@ -154,7 +168,7 @@ GpuRank::Impl::~Impl() {
     cudaEventDestroy(stepDone);
   nccl.reset();
   gemm.reset();
-  for (void *p : {arena, persistent, staging})
+  for (void *p : {arena, persistent, staging, workspace})
     if (p)
       cudaFree(p);
   for (cudaStream_t s : {compute, comm})
@@ -204,14 +218,43 @@ Status GpuRank::Impl::placeValues() {
     if (offsets[v] != kNotInArena)
       ptr[v] = static_cast<uint8_t *>(arena) + offsets[v];
 
-  // Persistent: weights, constants, per-rank constants (axis indices).
+  // Persistent: the state shards (parameters, optimizer moments; every read
+  // of a buffer is its one shard), constants, per-rank constants (axis
+  // indices).
   std::vector<size_t> persistentOffset(n, SIZE_MAX);
   auto reserve = [&](int32_t v) {
     persistentOffset[v] = persistentBytes;
     persistentBytes += align256(tensor(v).byteSize());
   };
-  for (const WeightInfo &w : x.weights())
+  std::vector<size_t> stateOffset(x.state().size(), SIZE_MAX);
+  stateType.assign(x.state().size(), ValueType());
+  for (const WeightInfo &w : x.weights()) {
+    if (w.state < 0 || size_t(w.state) >= x.state().size())
+      return errorf("rank ", rank, ": a read of state buffer ", w.state,
+                    ", which the program does not have");
+    if (stateOffset[w.state] != SIZE_MAX) {
+      if (stateType[w.state].dtype != x.values()[w.value].dtype ||
+          stateType[w.state].shape != x.values()[w.value].shape)
+        return errorf("rank ", rank, ": state '", w.name,
+                      "' is read with two types");
+      persistentOffset[w.value] = stateOffset[w.state];
+      continue;
+    }
     reserve(w.value);
+    stateOffset[w.state] = persistentOffset[w.value];
+    stateType[w.state] = x.values()[w.value];
+  }
+  for (const StateBinding &b : x.main().writes) {
+    if (b.state < 0 || size_t(b.state) >= x.state().size() ||
+        stateOffset[b.state] == SIZE_MAX)
+      return errorf("rank ", rank, ": a write of state buffer ", b.state,
+                    ", which the function does not read");
+    const ValueType &t = x.values()[b.value];
+    if (t.dtype != stateType[b.state].dtype ||
+        t.shape != stateType[b.state].shape)
+      return errorf("rank ", rank, ": the write of state '",
+                    x.state()[b.state].name, "' has another type");
+  }
   for (const ConstantInfo &c : x.constants())
     reserve(c.value);
   for (const InstrInfo &in : x.instrs())
@@ -222,7 +265,63 @@ Status GpuRank::Impl::placeValues() {
   for (size_t v = 0; v < n; ++v)
     if (persistentOffset[v] != SIZE_MAX)
       ptr[v] = static_cast<uint8_t *>(persistent) + persistentOffset[v];
+  statePtr.assign(x.state().size(), nullptr);
+  for (size_t st = 0; st < stateOffset.size(); ++st)
+    if (stateOffset[st] != SIZE_MAX)
+      statePtr[st] = static_cast<uint8_t *>(persistent) + stateOffset[st];
+  placeUpdatesInPlace();
   return Status::ok();
+}
+
+void GpuRank::Impl::placeUpdatesInPlace() {
+  const Executable &x = *exe;
+  const FunctionInfo &f = x.main();
+  writtenInPlace.assign(f.writes.size(), false);
+  // The state each value reads (-1: none), and each value's readers.
+  std::vector<int32_t> stateOf(f.values.size(), -1);
+  for (const WeightInfo &w : f.weights)
+    stateOf[w.value] = w.state;
+  std::vector<int64_t> lastRead(f.values.size(), -1);
+  std::vector<int64_t> lastStateRead(x.state().size(), -1);
+  std::vector<int64_t> producer(f.values.size(), -1);
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    for (int32_t v : f.instrs[i].inputs) {
+      lastRead[v] = int64_t(i);
+      if (stateOf[v] >= 0)
+        lastStateRead[stateOf[v]] = int64_t(i);
+    }
+    for (int32_t v : f.instrs[i].outputs)
+      producer[v] = int64_t(i);
+  }
+  std::vector<bool> isOutput(f.values.size(), false);
+  for (const PortInfo &o : f.outputs)
+    isOutput[o.value] = true;
+  for (size_t b = 0; b < f.writes.size(); ++b) {
+    const StateBinding &w = f.writes[b];
+    const int64_t i = producer[w.value];
+    if (i < 0 || lastRead[w.value] >= 0 || isOutput[w.value])
+      continue;
+    const InstrInfo &in = f.instrs[i];
+    // The update's result k replaces its operand at this position.
+    static constexpr int kAdamW[] = {0, 2, 3}, kSgd[] = {0, 2};
+    const int *operandOf = in.opcode == OpCode::AdamW ? kAdamW
+                           : in.opcode == OpCode::Sgd ? kSgd
+                                                      : nullptr;
+    if (!operandOf)
+      continue;
+    const size_t k = size_t(std::find(in.outputs.begin(), in.outputs.end(),
+                                      w.value) -
+                            in.outputs.begin());
+    if (k >= in.outputs.size() || size_t(operandOf[k]) >= in.inputs.size())
+      continue;
+    // The buffer's old value must have no reader after the update (the
+    // update itself reads it element by element before writing).
+    if (stateOf[in.inputs[operandOf[k]]] != w.state ||
+        lastStateRead[w.state] != i)
+      continue;
+    ptr[w.value] = statePtr[w.state];
+    writtenInPlace[b] = true;
+  }
 }
 
 Status GpuRank::Impl::loadWeights() {
@@ -317,6 +416,19 @@ Status GpuRank::Impl::buildSteps() {
     case OpCode::Recv:
       kind = Kind::Collective; // no staging
       break;
+    case OpCode::AttentionGrad: {
+      std::vector<DeviceTensor> ins;
+      for (int32_t v : in.inputs)
+        ins.push_back(tensor(v));
+      const bool gpuType = !ins.empty() && (ins[0].dtype == DType::F32 ||
+                                            ins[0].dtype == DType::BF16 ||
+                                            ins[0].dtype == DType::F16);
+      kind = gpuType ? Kind::AttentionGrad : Kind::Cpu;
+      if (gpuType)
+        workspaceBytes = std::max(workspaceBytes,
+                                  attentionGradWorkspaceBytes(in.attrs, ins));
+      break;
+    }
     default: {
       std::vector<DType> types;
       for (int32_t v : in.inputs)
@@ -332,6 +444,9 @@ Status GpuRank::Impl::buildSteps() {
   }
   if (stagingBytes)
     PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
+  if (workspaceBytes)
+    PARACC_CUDA(cudaMalloc(&workspace, workspaceBytes),
+                "the attention backward's workspace");
   return Status::ok();
 }
 
@@ -462,6 +577,7 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
   switch (s.kind) {
   case Kind::Alias:
   case Kind::Nop:
+  case Kind::NumKinds:
     return Status::ok();
   case Kind::Cpu:
     return withContext(runCpu(in));
@@ -472,6 +588,15 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
     for (int32_t v : in.outputs)
       outs.push_back(tensor(v));
     return withContext(launchKernel(in.opcode, in.attrs, ins, outs, compute));
+  }
+  case Kind::AttentionGrad: {
+    std::vector<DeviceTensor> ins, outs;
+    for (int32_t v : in.inputs)
+      ins.push_back(tensor(v));
+    for (int32_t v : in.outputs)
+      outs.push_back(tensor(v));
+    return withContext(launchAttentionGrad(in.attrs, ins, outs, workspace,
+                                           workspaceBytes, compute));
   }
   case Kind::MatMul:
     return withContext(gemm->matmul(tensor(in.inputs[0]), tensor(in.inputs[1]),
@@ -596,6 +721,17 @@ Status GpuRank::Impl::enqueue() {
     PARACC_RETURN_IF_ERROR(runStep(s, pending));
   for (const Pending &p : pending)
     PARACC_CUDA(cudaStreamWaitEvent(compute, p.done, 0), "joining collectives");
+  // The state writes take effect when the step ends: every read above saw
+  // the value the step started with.
+  for (size_t i = 0; i < exe->main().writes.size(); ++i) {
+    const StateBinding &b = exe->main().writes[i];
+    if (writtenInPlace[i])
+      continue;
+    PARACC_CUDA(cudaMemcpyAsync(statePtr[b.state], ptr[b.value],
+                                tensor(b.value).byteSize(),
+                                cudaMemcpyDeviceToDevice, compute),
+                "writing state '" + exe->state()[b.state].name + "'");
+  }
   return Status::ok();
 }
 
@@ -632,11 +768,6 @@ GpuRank::~GpuRank() = default;
 StatusOr<std::unique_ptr<GpuRank>>
 GpuRank::create(std::shared_ptr<const Executable> exe, int64_t rank,
                 int device, const NcclId *ncclId, const GpuOptions &options) {
-  // TODO(#9): state writes on the GPU (the training step as a CUDA graph).
-  if (!exe->main().writes.empty())
-    return errorf("function '", exe->main().name,
-                  "' updates state (a training step); the GPU backend runs "
-                  "inference executables only so far: use --device cpu");
   auto impl = std::make_unique<Impl>();
   impl->exe = std::move(exe);
   impl->rank = rank;
@@ -651,6 +782,8 @@ Status GpuRank::run(const std::vector<Tensor> &inputs,
   Impl &m = *impl_;
   int64_t rank = m.rank;
   const Executable &x = *m.exe;
+  // Ranks of one process run from their own threads.
+  PARACC_CUDA(cudaSetDevice(m.device), "selecting the device");
   if (inputs.size() != x.inputs().size())
     return errorf("expected ", x.inputs().size(), " inputs, got ",
                   inputs.size());
@@ -888,14 +1021,141 @@ std::string GpuRank::summary() const {
   const Impl &m = *impl_;
   std::ostringstream os;
   os << "rank " << m.rank << " on GPU " << m.device << ": arena "
-     << m.arenaBytes / (1 << 20) << " MiB, weights and constants "
+     << m.arenaBytes / (1 << 20) << " MiB, state and constants "
      << m.persistentBytes / (1 << 20) << " MiB, staging "
-     << m.stagingBytes / (1 << 20) << " MiB; " << m.counts[int(Kind::Kernel)]
+     << m.stagingBytes / (1 << 20) << " MiB; "
+     << m.counts[int(Kind::Kernel)] + m.counts[int(Kind::AttentionGrad)]
      << " kernels, "
      << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
             m.counts[int(Kind::Gemm)]
      << " cuBLASLt products, " << m.counts[int(Kind::Collective)]
      << " collectives, " << m.counts[int(Kind::Cpu)] << " CPU fallbacks; "
+     << m.exe->main().writes.size() << " state writes ("
+     << std::count(m.writtenInPlace.begin(), m.writtenInPlace.end(), true)
+     << " in place); "
      << (m.graph ? "CUDA graph" : "eager");
   return os.str();
+}
+
+StatusOr<Tensor> GpuRank::readState(size_t index) const {
+  const Impl &m = *impl_;
+  int64_t rank = m.rank;
+  if (index >= m.statePtr.size() || !m.statePtr[index])
+    return errorf("rank ", rank, ": state buffer ", index,
+                  " is not read by the function");
+  const ValueType &t = m.stateType[index];
+  auto host = Tensor::allocate(t.dtype, t.shape);
+  if (!host)
+    return host.status();
+  PARACC_CUDA(cudaSetDevice(m.device), "selecting the device");
+  PARACC_CUDA(cudaStreamSynchronize(m.compute), "reading state");
+  PARACC_CUDA(cudaMemcpy(host->data(), m.statePtr[index], host->byteSize(),
+                         cudaMemcpyDeviceToHost),
+              "reading state '" + m.exe->state()[index].name + "'");
+  return std::move(*host);
+}
+
+Status GpuRank::writeState(size_t index, const Tensor &shard) {
+  Impl &m = *impl_;
+  int64_t rank = m.rank;
+  if (index >= m.statePtr.size() || !m.statePtr[index])
+    return errorf("rank ", rank, ": state buffer ", index,
+                  " is not read by the function");
+  const ValueType &t = m.stateType[index];
+  if (shard.dtype() != t.dtype || shard.shape() != t.shape)
+    return errorf("rank ", rank, ": state '", m.exe->state()[index].name,
+                  "' is ", dtypeName(t.dtype), shapeToString(t.shape),
+                  " here, got ", shard.typeString());
+  PARACC_CUDA(cudaSetDevice(m.device), "selecting the device");
+  PARACC_CUDA(cudaStreamSynchronize(m.compute), "writing state");
+  PARACC_CUDA(cudaMemcpy(m.statePtr[index], shard.data(), shard.byteSize(),
+                         cudaMemcpyHostToDevice),
+              "writing state '" + m.exe->state()[index].name + "'");
+  return Status::ok();
+}
+
+namespace {
+/// Every rank on its own GPU of this machine, each run from its own thread.
+class GpuRankGroup : public RankGroup {
+public:
+  GpuRankGroup(std::shared_ptr<const Executable> exe)
+      : RankGroup(std::move(exe), 0) {}
+
+  Status create(const GpuOptions &options) {
+    const int64_t n = exe_->mesh().numRanks();
+    auto devices = cudaDeviceCount();
+    if (!devices)
+      return devices.status();
+    if (n > *devices)
+      return errorf("the program has ", n, " ranks but this machine has ",
+                    *devices, " GPU(s): train on the CPU (--device cpu) or "
+                    "on a mesh of at most ",
+                    *devices, " rank(s)");
+    NcclId id{};
+    if (n > 1) {
+      auto fresh = newNcclId();
+      if (!fresh)
+        return fresh.status();
+      id = *fresh;
+    }
+    ranks_.resize(n);
+    // NCCL's communicators are made by all ranks at once.
+    PARACC_RETURN_IF_ERROR(forEachRank([&](int64_t r) -> Status {
+      auto rank = GpuRank::create(exe_, r, int(r), n > 1 ? &id : nullptr,
+                                  options);
+      if (!rank)
+        return rank.status();
+      ranks_[r] = std::move(*rank);
+      return Status::ok();
+    }));
+    return Status::ok();
+  }
+
+  std::string describe() const override {
+    return std::to_string(ranks_.size()) + " GPU(s)";
+  }
+
+protected:
+  Status runRanks(const std::vector<std::vector<Tensor>> &inputs,
+                  std::vector<std::vector<Tensor>> &outputs) override {
+    outputs.assign(ranks_.size(), {});
+    return forEachRank([&](int64_t r) {
+      return ranks_[r]->run(inputs[r], outputs[r]);
+    });
+  }
+  StatusOr<Tensor> stateShard(int64_t rank, size_t index) const override {
+    return ranks_[rank]->readState(index);
+  }
+  Status setStateShard(int64_t rank, size_t index, Tensor shard) override {
+    return ranks_[rank]->writeState(index, shard);
+  }
+
+private:
+  /// Runs body(r) for every rank (threads when there are several); the
+  /// first failure (by rank) is returned.
+  Status forEachRank(const std::function<Status(int64_t)> &body) {
+    const int64_t n = exe_->mesh().numRanks();
+    if (n == 1)
+      return body(0);
+    std::vector<Status> statuses(n);
+    std::vector<std::thread> threads;
+    for (int64_t r = 0; r < n; ++r)
+      threads.emplace_back([&, r] { statuses[r] = body(r); });
+    for (std::thread &t : threads)
+      t.join();
+    for (const Status &st : statuses)
+      PARACC_RETURN_IF_ERROR(st);
+    return Status::ok();
+  }
+
+  std::vector<std::unique_ptr<GpuRank>> ranks_;
+};
+} // namespace
+
+StatusOr<std::unique_ptr<RankGroup>>
+paracc::rt::createGpuRankGroup(std::shared_ptr<const Executable> exe,
+                               const GpuOptions &options) {
+  auto group = std::make_unique<GpuRankGroup>(std::move(exe));
+  PARACC_RETURN_IF_ERROR(group->create(options));
+  return std::unique_ptr<RankGroup>(std::move(group));
 }

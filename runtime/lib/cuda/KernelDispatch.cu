@@ -63,10 +63,6 @@ namespace {
 
 constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
 
-bool isLoss(OpCode op) {
-  return op == OpCode::SoftmaxCrossEntropy || op == OpCode::NllLoss;
-}
-
 /// Whether a dtype is one the runtime knows (element sizes 1, 2, 4, 8).
 bool isMovable(DType d) {
   return isSupportedDType(static_cast<int>(d)) && dtypeSize(d) != 0;
@@ -125,6 +121,22 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchCumSum(args, stream);
   case OpCode::Trilu:
     return launchTrilu(args, stream);
+  case OpCode::SoftmaxCrossEntropy:
+  case OpCode::NllLoss:
+    return launchLoss(args, stream);
+  case OpCode::LayerNormGrad:
+  case OpCode::RmsNormGrad:
+    return launchNormGrad(args, stream);
+  case OpCode::GeluGrad:
+    return launchGeluGrad(args, stream);
+  case OpCode::CrossEntropyGrad:
+    return launchCrossEntropyGrad(args, stream);
+  case OpCode::GatherGrad:
+    return launchGatherGrad(args, stream);
+  case OpCode::AdamW:
+    return launchAdamW(args, stream);
+  case OpCode::Sgd:
+    return launchSgd(args, stream);
   default:
     return args.fail("has no GPU kernel");
   }
@@ -158,8 +170,6 @@ Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
   if (op == OpCode::MatMul || op == OpCode::Gemm)
     return args.fail("matrix products run through cuBLASLt (Gemm.h), not "
                      "launchKernel");
-  if (isLoss(op))
-    return args.fail("has no GPU kernel");
   for (size_t i = 0; i < in.size(); ++i)
     PARACC_RETURN_IF_ERROR(checkTensor(args, in[i], "operand", i));
   for (size_t i = 0; i < out.size(); ++i)
@@ -205,6 +215,15 @@ Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
 bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   const std::vector<DType> &t = operandTypes;
   auto at = [&](size_t i) { return i < t.size() ? t[i] : DType::Invalid; };
+  auto isIndex = [](DType d) { return d == DType::I32 || d == DType::I64; };
+  // Every entry of t is f32 (the optimizers' operands).
+  auto allF32 = [&]() {
+    for (DType d : t) {
+      if (d != DType::F32)
+        return false;
+    }
+    return true;
+  };
   auto allMovable = [&]() {
     if (t.empty())
       return false;
@@ -262,9 +281,32 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
     return gpuDTypeInSet(at(0), TypeSet::All);
   case OpCode::Attention:
     return isFloatGpu(at(0));
+  case OpCode::SoftmaxCrossEntropy:
+  case OpCode::NllLoss:
+    // scores, labels[, weight].
+    return isFloatGpu(at(0)) && (t.size() < 2 || isIndex(at(1))) &&
+           (t.size() < 3 || at(2) == at(0));
+  case OpCode::LayerNormGrad:
+  case OpCode::RmsNormGrad:
+    // dy, x, scale of one floating type.
+    return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0)) &&
+           (t.size() < 3 || at(2) == at(0));
+  case OpCode::GeluGrad:
+    return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0));
+  case OpCode::CrossEntropyGrad:
+    // dloss, scores, labels[, weight].
+    return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0)) &&
+           (t.size() < 3 || isIndex(at(2))) &&
+           (t.size() < 4 || at(3) == at(0));
+  case OpCode::GatherGrad:
+    // dy, indices.
+    return isFloatGpu(at(0)) && (t.size() < 2 || isIndex(at(1)));
+  case OpCode::AdamW:
+  case OpCode::Sgd:
+    return !t.empty() && allF32();
   default:
     // MatMul/Gemm (cuBLASLt), collectives, LocalShard (copyBlock by the
-    // executor), AxisIndex, losses: not here.
+    // executor), AxisIndex, AttentionGrad: not here.
     return false;
   }
 }

@@ -197,20 +197,24 @@ __global__ void __launch_bounds__(32 * kWarpRows)
 
 template <DType D, RK K>
 __global__ void __launch_bounds__(1024)
-    columnReduceKernel(const DevS<D> *x, DevS<D> *y, int64_t outer, int64_t c,
-                       int64_t inner) {
+    columnReduceKernel(const DevS<D> *x, DevS<D> *y,
+                       typename Red<D, K>::A *partial, int64_t outer,
+                       int64_t c, int64_t inner, int64_t chunkLen) {
   using R = Red<D, K>;
   using A = typename R::A;
   __shared__ A smem[32][33];
   const int64_t tilesI = (inner + 31) / 32;
   const int64_t units = outer * tilesI;
+  // blockIdx.y: the chunk of the reduced axis (one chunk unless split).
+  const int64_t j0 = int64_t(blockIdx.y) * chunkLen;
+  const int64_t j1 = j0 + chunkLen < c ? j0 + chunkLen : c;
   for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
     const int64_t o = u / tilesI;
     const int64_t i = (u - o * tilesI) * 32 + threadIdx.x;
     A acc = R::identity();
     if (i < inner) {
       const DevS<D> *p = x + o * c * inner + i;
-      for (int64_t j = threadIdx.y; j < c; j += blockDim.y)
+      for (int64_t j = j0 + threadIdx.y; j < j1; j += blockDim.y)
         acc = R::combine(acc, R::from(ldc<D>(p[j * inner])));
     }
     smem[threadIdx.y][threadIdx.x] = acc;
@@ -218,10 +222,30 @@ __global__ void __launch_bounds__(1024)
     if (threadIdx.y == 0) {
       for (int r = 1; r < int(blockDim.y); ++r)
         acc = R::combine(acc, smem[r][threadIdx.x]);
-      if (i < inner)
-        y[o * inner + i] = R::finalize(acc, c);
+      if (i < inner) {
+        if (partial)
+          partial[(int64_t(blockIdx.y) * outer + o) * inner + i] = acc;
+        else
+          y[o * inner + i] = R::finalize(acc, c);
+      }
     }
     __syncthreads();
+  }
+}
+
+/// Combines the chunks' partials of a split column reduction, in chunk
+/// order (deterministic).
+template <DType D, RK K>
+__global__ void __launch_bounds__(256)
+    finishColumnsKernel(const typename Red<D, K>::A *partial, DevS<D> *y,
+                        int64_t outN, int64_t chunks, int64_t c) {
+  using R = Red<D, K>;
+  for (int64_t k = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; k < outN;
+       k += int64_t(gridDim.x) * blockDim.x) {
+    typename R::A acc = partial[k];
+    for (int64_t s = 1; s < chunks; ++s)
+      acc = R::combine(acc, partial[s * outN + k]);
+    y[k] = R::finalize(acc, c);
   }
 }
 
@@ -352,12 +376,45 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t c = g[g.size() - 2].first;
     const int64_t outer = g.size() == 3 ? g[0].first : 1;
     const int64_t tiles = outer * ceilDiv(inner, 32);
-    const int rowsPerBlock = tiles < 2 * deviceSMCount() ? 32 : 8;
+    const int64_t sms = deviceSMCount();
+    const int rowsPerBlock = tiles < 2 * sms ? 32 : 8;
     const dim3 block(32, rowsPerBlock);
-    columnReduceKernel<D, K>
-        <<<unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)), block, 0,
-           stream>>>(px, py, outer, c, inner);
-    return checkLaunch(args);
+    // Too few column tiles to fill the machine (a bias gradient: [tokens,
+    // features] -> [features]): the reduced axis is split into chunks whose
+    // partials a second kernel combines.
+    using A = typename Red<D, K>::A;
+    int64_t chunks = 1, chunkLen = c;
+    if (tiles < 2 * sms && c >= 1024) {
+      chunks = std::min(ceilDiv(c, 256), ceilDiv(4 * sms, tiles));
+      chunkLen = ceilDiv(c, chunks);
+      chunks = ceilDiv(c, chunkLen);
+    }
+    A *partial = nullptr;
+    if (chunks > 1 &&
+        cudaMallocAsync(reinterpret_cast<void **>(&partial),
+                        size_t(chunks * outN) * sizeof(A),
+                        stream) != cudaSuccess) {
+      (void)cudaGetLastError(); // No scratch: one chunk.
+      partial = nullptr;
+      chunks = 1;
+      chunkLen = c;
+    }
+    const dim3 grid(unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
+                    unsigned(chunks));
+    columnReduceKernel<D, K><<<grid, block, 0, stream>>>(px, py, partial,
+                                                         outer, c, inner,
+                                                         chunkLen);
+    const Status launched = checkLaunch(args);
+    if (!partial)
+      return launched;
+    Status finished = launched;
+    if (launched.isOk()) {
+      finishColumnsKernel<D, K><<<gridFor(outN, 256), 256, 0, stream>>>(
+          partial, py, outN, chunks, c);
+      finished = checkLaunch(args);
+    }
+    (void)cudaFreeAsync(partial, stream);
+    return finished;
   }
   // Anything else: one thread per output.
   Shape keptDims, redDims;

@@ -2,13 +2,18 @@
 //
 // paracc-run MODEL.pcx [--input NAME=FILE.pb]... [--test-data DIR]
 //            [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]
+// paracc-run STEP.pcx --data tokens.u16 --steps N [--lr ...]   (training)
 //
-// Loads and validates the executable, runs every rank of it on the CPU and
-// reports as `paracc` does. Exit codes: 0 ok, 1 outputs mismatch, 2 error.
+// Loads and validates the executable, runs every rank of it (GPUs or CPU)
+// and reports as `paracc` does. A training executable (`paracc train -o`)
+// with --data trains as `paracc train` does, the optimizer's settings
+// being those compiled into it. Exit codes: 0 ok, 1 outputs mismatch (or
+// a training run stopped on a non-finite loss), 2 error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "paracc/runtime/RunDriver.h"
+#include "paracc/runtime/Training.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -22,7 +27,12 @@ static const char *kUsage =
     "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
     "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
     "                  [--benchmark N] [--warmup N] [--profile N]\n"
-    "                  [--no-cuda-graph] [--tf32]\n";
+    "                  [--no-cuda-graph] [--tf32]\n"
+    "       paracc-run STEP.pcx --data FILE [--data-dtype u16|u32]\n"
+    "                  [--data-seed N] [--steps N] [--lr LR]\n"
+    "                  [--schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
+    "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
+    "                  [--checkpoint-every N] [--resume] [--device ...]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -38,6 +48,7 @@ template <typename T> static bool parseNumber(const char *s, T &out) {
 int main(int argc, char **argv) {
   RunRequest request;
   request.workerBinary = siblingWorkerBinary();
+  TrainingRequest training;
   std::string model, workerDir;
   int64_t workerRank = -1;
   for (int i = 1; i < argc; ++i) {
@@ -84,11 +95,37 @@ int main(int argc, char **argv) {
     } else if (arg == "--profile") {
       ok = parseNumber(value("--profile"), request.profileSteps);
     } else if (arg == "--warmup") {
-      ok = parseNumber(value("--warmup"), request.benchmarkWarmup);
+      // Timed steps before the measured ones; when training, the learning
+      // rate's linear warm-up.
+      const char *v = value("--warmup");
+      ok = parseNumber(v, request.benchmarkWarmup) &&
+           parseNumber(v, training.schedule.warmup);
     } else if (arg == "--no-cuda-graph") {
       request.noGraph = true;
     } else if (arg == "--tf32") {
       request.allowTf32 = true;
+    } else if (arg == "--data") {
+      training.dataPath = value("--data");
+    } else if (arg == "--data-dtype") {
+      training.dataDtype = value("--data-dtype");
+    } else if (arg == "--data-seed") {
+      ok = parseNumber(value("--data-seed"), training.dataSeed);
+    } else if (arg == "--steps") {
+      ok = parseNumber(value("--steps"), training.steps);
+    } else if (arg == "--lr") {
+      ok = parseNumber(value("--lr"), training.schedule.lr);
+    } else if (arg == "--schedule") {
+      training.schedule.kind = value("--schedule");
+    } else if (arg == "--min-lr") {
+      ok = parseNumber(value("--min-lr"), training.schedule.minLr);
+    } else if (arg == "--log-json") {
+      training.logJsonPath = value("--log-json");
+    } else if (arg == "--checkpoint-dir") {
+      training.checkpointDir = value("--checkpoint-dir");
+    } else if (arg == "--checkpoint-every") {
+      ok = parseNumber(value("--checkpoint-every"), training.checkpointEvery);
+    } else if (arg == "--resume") {
+      training.resume = true;
     } else if (arg == "--worker") {
       // Internal: one rank of a --ranks-as processes run.
       ok = parseNumber(value("--worker"), workerRank);
@@ -119,5 +156,40 @@ int main(int argc, char **argv) {
   }
   if (workerRank >= 0)
     return runWorker(*exe, workerRank, workerDir, std::cerr);
+  const bool isStep = (*exe)->findFunction("step") >= 0;
+  // A step without --data is timed or profiled like any program (its
+  // tokens seeded random, lr 1e-4, step 1).
+  const bool timing = request.benchmarkIterations > 0 || request.profileSteps > 0;
+  if (!training.dataPath.empty() || (isStep && !timing)) {
+    if (!isStep) {
+      std::cerr << "error: --data trains a training executable (paracc "
+                   "train -o STEP.pcx); '"
+                << model << "' has no step function\n";
+      return kExitError;
+    }
+    if (training.dataPath.empty()) {
+      std::cerr << "error: '" << model << "' is a training step: give it "
+                << "--data FILE (token ids) to train\n";
+      return kExitError;
+    }
+    training.schedule.steps = training.steps;
+    if (Status st = training.schedule.validate(); !st) {
+      std::cerr << "error: " << st.message() << "\n";
+      return kExitError;
+    }
+    if ((training.resume || training.checkpointEvery > 0) &&
+        training.checkpointDir.empty()) {
+      std::cerr << "error: --resume and --checkpoint-every need "
+                   "--checkpoint-dir DIR\n";
+      return kExitError;
+    }
+    training.device = request.device;
+    training.allowTf32 = request.allowTf32;
+    training.noGraph = request.noGraph;
+    training.identity.optimizer = (*exe)->training();
+    training.identity.data = training.dataPath;
+    training.identity.dataSeed = training.dataSeed;
+    return runTraining(*exe, training, std::cout, std::cerr);
+  }
   return runAndReport(*exe, request, std::cout, std::cerr);
 }

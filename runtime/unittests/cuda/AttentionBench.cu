@@ -1,11 +1,15 @@
 //===- AttentionBench.cu - Throughput of the GPU attention -----*- C++ -*-===//
 //
-// Times launchAttention with CUDA events (median of 20 runs after 5 warm-up
-// runs) and prints TFLOP/s, counting 4 * B * H * Sq * Sk * D FLOPs (the two
-// matrix products), halved for causal masking. The first configuration is
-// the benchmark model (GPT: batch 8, 16 heads of 64, sequence 1024, causal,
-// bf16); the others show head dim 128, longer sequences, masks, f16 and the
-// SIMT kernel.
+// Times launchAttention and launchAttentionGrad with CUDA events (median
+// of 20 runs after 5 warm-up runs) and prints TFLOP/s. The forward counts F
+// = 4 * B * H * Sq * Sk * D FLOPs (its two matrix products), halved for
+// causal masking; the backward counts 2.5 F (the five matrix products of a
+// backward given the forward's statistics: 10 * B * H * Sq * Sk * D, / 2
+// when causal), whatever it really computes (ours recomputes the
+// statistics: 9 products of that size), and fwd+bwd is 3.5 F over the sum
+// of both medians. The first configuration is the benchmark model (GPT:
+// batch 8, 16 heads of 64, sequence 1024, causal, bf16); the others show
+// head dim 128, longer sequences, masks, f16 and the SIMT kernels.
 //
 // Usage: AttentionBench [substring]   runs the configurations whose name
 // contains it.
@@ -89,14 +93,21 @@ bool runConfig(const Config &c) {
   const Shape maskShape = {c.sq, c.sk};
   const int64_t nq = shapeNumElements(qShape), nk = shapeNumElements(kShape);
   void *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *m = nullptr;
+  void *dy = nullptr, *dq = nullptr, *dk = nullptr, *dv = nullptr,
+       *ws = nullptr;
   bool ok = check(cudaMalloc(&q, nq * es), "cudaMalloc") &&
             check(cudaMalloc(&k, nk * es), "cudaMalloc") &&
             check(cudaMalloc(&v, nk * es), "cudaMalloc") &&
             check(cudaMalloc(&y, nq * es), "cudaMalloc") &&
+            check(cudaMalloc(&dy, nq * es), "cudaMalloc") &&
+            check(cudaMalloc(&dq, nq * es), "cudaMalloc") &&
+            check(cudaMalloc(&dk, nk * es), "cudaMalloc") &&
+            check(cudaMalloc(&dv, nk * es), "cudaMalloc") &&
             (!c.mask || check(cudaMalloc(&m, c.sq * c.sk * es), "cudaMalloc"));
   ok = ok && fillRandom(q, c.dtype, nq, 2.f, 1) &&
        fillRandom(k, c.dtype, nk, 2.f, 2) &&
        fillRandom(v, c.dtype, nk, 1.f, 3) &&
+       fillRandom(dy, c.dtype, nq, 1.f, 4) &&
        (!c.mask || check(cudaMemset(m, 0, c.sq * c.sk * es), "cudaMemset"));
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -113,35 +124,58 @@ bool runConfig(const Config &c) {
     inputs.push_back({c.dtype, maskShape, m});
   const DeviceTensor out{c.dtype, qShape, y};
 
+  // The backward: in(dy, q, k, v[, mask]) out(dq, dk, dv).
+  std::vector<DeviceTensor> gradInputs = {{c.dtype, qShape, dy}};
+  gradInputs.insert(gradInputs.end(), inputs.begin(), inputs.end());
+  const std::vector<DeviceTensor> gradOutputs = {
+      {c.dtype, qShape, dq}, {c.dtype, kShape, dk}, {c.dtype, kShape, dv}};
+  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, gradInputs);
+  ok = ok && (wsBytes == 0 || check(cudaMalloc(&ws, wsBytes), "cudaMalloc"));
+
   if (c.forceGeneric)
     setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
-  std::vector<float> ms;
-  for (int it = 0; ok && it < 25; ++it) {
-    ok = check(cudaEventRecord(start, stream), "cudaEventRecord");
-    const Status st = cuda::launchAttention(attrs, inputs, out, stream);
-    if (!st.isOk()) {
-      std::printf("  launchAttention: %s\n", st.message().c_str());
-      ok = false;
-      break;
+  // Times `launch` (which returns a Status): the median and minimum in ms.
+  auto timeIt = [&](const char *what, auto &&launch, std::vector<float> &ms) {
+    for (int it = 0; ok && it < 25; ++it) {
+      ok = check(cudaEventRecord(start, stream), "cudaEventRecord");
+      const Status st = launch();
+      if (!st.isOk()) {
+        std::printf("  %s: %s\n", what, st.message().c_str());
+        ok = false;
+        break;
+      }
+      ok = ok && check(cudaEventRecord(stop, stream), "cudaEventRecord") &&
+           check(cudaEventSynchronize(stop), "the kernel");
+      float t = 0;
+      ok = ok && check(cudaEventElapsedTime(&t, start, stop), "elapsed time");
+      if (ok && it >= 5)
+        ms.push_back(t);
     }
-    ok = ok && check(cudaEventRecord(stop, stream), "cudaEventRecord") &&
-         check(cudaEventSynchronize(stop), "the kernel");
-    float t = 0;
-    ok = ok && check(cudaEventElapsedTime(&t, start, stop), "elapsed time");
-    if (ok && it >= 5)
-      ms.push_back(t);
-  }
+    std::sort(ms.begin(), ms.end());
+  };
+  std::vector<float> ms, gradMs;
+  timeIt(
+      "launchAttention",
+      [&] { return cuda::launchAttention(attrs, inputs, out, stream); }, ms);
+  timeIt(
+      "launchAttentionGrad",
+      [&] {
+        return cuda::launchAttentionGrad(attrs, gradInputs, gradOutputs, ws,
+                                         wsBytes, stream);
+      },
+      gradMs);
   if (c.forceGeneric)
     unsetenv("PARACC_ATTENTION_KERNEL");
 
-  // The output must be finite (a cheap sanity check; AttentionTest checks
+  // The results must be finite (a cheap sanity check; AttentionTest checks
   // the values).
-  if (ok) {
-    std::vector<unsigned char> host(size_t(nq) * es);
-    ok = check(cudaMemcpy(host.data(), y, host.size(), cudaMemcpyDeviceToHost),
-               "cudaMemcpy");
+  auto checkFinite = [&](const void *data, int64_t n, const char *what) {
+    std::vector<unsigned char> host(size_t(n) * es);
+    ok = ok && check(cudaMemcpy(host.data(), data, host.size(),
+                                cudaMemcpyDeviceToHost),
+                     "cudaMemcpy");
     int64_t bad = 0;
-    for (int64_t i = 0; ok && i < nq; i += 97) {
+    for (int64_t i = 0; ok && i < n; i += 97) {
       float x = c.dtype == DType::F32
                     ? reinterpret_cast<float *>(host.data())[i]
                 : c.dtype == DType::BF16
@@ -150,20 +184,28 @@ bool runConfig(const Config &c) {
       bad += !std::isfinite(x);
     }
     if (bad)
-      std::printf("  warning: %lld sampled outputs are not finite\n",
-                  (long long)bad);
-  }
+      std::printf("  warning: %lld sampled %s elements are not finite\n",
+                  (long long)bad, what);
+  };
+  checkFinite(y, nq, "y");
+  checkFinite(dq, nq, "dq");
+  checkFinite(dk, nk, "dk");
+  checkFinite(dv, nk, "dv");
 
   if (ok) {
-    std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
+    const double gradMedian = gradMs[gradMs.size() / 2];
     double flops = 4.0 * double(c.batch) * double(c.heads) * double(c.sq) *
                    double(c.sk) * double(c.d);
     if (c.causal)
       flops /= 2;
-    std::printf("%-58s median %8.3f ms (min %8.3f)  %7.1f TFLOP/s\n",
+    const double gradFlops = 2.5 * flops;
+    std::printf("%-58s fwd %8.3f ms (min %8.3f) %6.1f TFLOP/s | bwd %8.3f ms "
+                "(min %8.3f) %6.1f TFLOP/s | fwd+bwd %6.1f TFLOP/s\n",
                 name.c_str(), median, ms.front(),
-                flops / (median * 1e-3) / 1e12);
+                flops / (median * 1e-3) / 1e12, gradMedian, gradMs.front(),
+                gradFlops / (gradMedian * 1e-3) / 1e12,
+                (flops + gradFlops) / ((median + gradMedian) * 1e-3) / 1e12);
   } else {
     std::printf("%-58s FAILED\n", name.c_str());
   }
@@ -173,7 +215,7 @@ bool runConfig(const Config &c) {
     cudaEventDestroy(stop);
   if (stream)
     cudaStreamDestroy(stream);
-  for (void *p : {q, k, v, y, m})
+  for (void *p : {q, k, v, y, m, dy, dq, dk, dv, ws})
     if (p)
       cudaFree(p);
   return ok;

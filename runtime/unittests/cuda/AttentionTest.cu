@@ -1,15 +1,19 @@
 //===- AttentionTest.cu - GPU attention against the CPU kernel --*- C++ -*-===//
 //
-// A standalone test of launchAttention (no GoogleTest): random q, k, v (and
-// masks) in bf16, f16 and f32 over shapes that exercise both kernels (the
-// tensor-core one for D == Dv in {64, 128} in bf16/f16, the SIMT one
-// otherwise), partial tiles, Sq != Sk, causal masking with rows that see no
-// key, broadcast masks with -inf, unusual scales, misaligned pointers, and
-// operands the kernel must reject. Every case is compared with the CPU
+// A standalone test of launchAttention and launchAttentionGrad (no
+// GoogleTest): random q, k, v (and dy, masks) in bf16, f16 and f32 over
+// shapes that exercise every kernel (the tensor-core ones for D == Dv in
+// {64, 128} in bf16/f16, the SIMT ones otherwise), partial tiles, Sq != Sk,
+// causal masking with rows that see no key, broadcast masks with -inf,
+// unusual scales, misaligned pointers, sequence-first operands, and
+// operands the kernels must reject. Every case is compared with the CPU
 // reference (runCpuKernel) and prints one line; failures print the worst
-// elements with their (batch, row, column). The output buffer is prefilled
+// elements with their (batch, row, column). Result buffers are prefilled
 // with NaN bytes and surrounded by guard bytes, so unwritten elements and
-// out-of-bounds writes are caught.
+// out-of-bounds writes are caught. The gradient cases ("grad ..." names)
+// also hand the kernels an uninitialized (NaN-filled) workspace of
+// attentionGradWorkspaceBytes, guard it, and launch twice to check that the
+// results are bitwise deterministic.
 //
 // Usage: AttentionTest [substring]   runs the cases whose name contains it.
 // Exit status: 0 when every case passes, 77 (skipped) without a CUDA device.
@@ -608,6 +612,476 @@ bool runCase(const Case &c, uint64_t seed) {
 }
 
 //===----------------------------------------------------------------------===//
+// AttentionGrad: launchAttentionGrad against the CPU kernel.
+//===----------------------------------------------------------------------===//
+
+/// The kernels launchAttentionGrad should pick (documented rule).
+const char *expectedGradPath(const Case &c) {
+  if (c.sq == 0 || c.sk == 0)
+    return "no kernel";
+  const bool tc = (c.dtype == DType::BF16 || c.dtype == DType::F16) &&
+                  c.d == c.dv && (c.d == 64 || c.d == 128) && !c.misalign &&
+                  !c.forceGeneric;
+  return tc ? "tensorcore" : "generic";
+}
+
+/// Relative tolerance of the gradients, scaled by |ref| + max(rms of the
+/// element's row, rms of the tensor): an element sums terms of about its
+/// row's magnitude, and rows differ a lot (causal rows that see few keys,
+/// rows that see none and are exactly 0). The tensor-core kernels round P
+/// and dS to the element type for the second products, like the forward
+/// rounds P.
+double gradTolerance(DType dt) {
+  switch (dt) {
+  case DType::BF16:
+    return 3e-2;
+  case DType::F16:
+    return 1e-2;
+  default:
+    return 1e-4;
+  }
+}
+
+std::vector<Case> makeGradCases() {
+  std::vector<Case> cases;
+  auto mk = [](DType dt, Shape lead, int64_t sq, int64_t sk, int64_t d,
+               int64_t dv, bool causal) {
+    Case c;
+    c.dtype = dt;
+    c.lead = std::move(lead);
+    c.sq = sq;
+    c.sk = sk;
+    c.d = d;
+    c.dv = dv;
+    c.causal = causal;
+    return c;
+  };
+  auto add = [&](Case c) { cases.push_back(c); };
+  const DType bf = DType::BF16, f16 = DType::F16, f32 = DType::F32;
+  for (bool causal : {false, true}) {
+    // Tensor-core kernels: whole and partial blocks (128 rows), both head
+    // dims, Sq != Sk both ways (causal with Sq > Sk: rows without keys).
+    add(mk(bf, {2, 3}, 64, 64, 64, 64, causal));
+    add(mk(bf, {2, 3}, 129, 129, 64, 64, causal));
+    add(mk(bf, {2, 3}, 100, 100, 128, 128, causal));
+    add(mk(bf, {2, 3}, 200, 300, 64, 64, causal));
+    add(mk(bf, {2, 3}, 300, 200, 128, 128, causal));
+    add(mk(bf, {2}, 17, 150, 128, 128, causal));
+    add(mk(bf, {2}, 150, 17, 64, 64, causal));
+    add(mk(f16, {2, 3}, 129, 129, 64, 64, causal));
+    add(mk(f16, {2, 3}, 100, 200, 128, 128, causal));
+    // SIMT kernels: f32, odd and unequal head dims, bf16 off the
+    // tensor-core shapes.
+    add(mk(f32, {2, 3}, 64, 64, 64, 64, causal));
+    add(mk(f32, {2, 3}, 129, 129, 128, 128, causal));
+    add(mk(f32, {2, 3}, 100, 150, 40, 40, causal));
+    add(mk(f32, {2, 3}, 150, 100, 40, 24, causal));
+    add(mk(bf, {2, 3}, 100, 100, 40, 40, causal));
+    add(mk(bf, {2, 3}, 100, 70, 64, 32, causal));
+  }
+  add(mk(bf, {1, 2}, 512, 512, 64, 64, true));
+  add(mk(bf, {2, 3}, 257, 257, 64, 64, true));
+  add(mk(f32, {2, 2}, 40, 40, 256, 256, false));
+  add(mk(f32, {2}, 50, 50, 1, 1, true));
+  add(mk(bf, {2}, 1, 300, 64, 64, true)); // One decoding step.
+  add(mk(f32, {2}, 1, 1, 64, 64, false));
+  // Masks: full, broadcast over heads, key padding, per-query, fully
+  // masked rows, scalar row; on both kernels.
+  for (DType dt : {bf, f32}) {
+    const int64_t d = dt == f32 ? 40 : 64;
+    Case c = mk(dt, {2, 3}, 129, 129, d, d, false);
+    c.maskShape = Shape{129, 129};
+    add(c);
+    c = mk(dt, {2, 3}, 100, 200, 128, 128, true);
+    c.maskShape = Shape{2, 1, 100, 200};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(dt, {2, 3}, 100, 100, d, d, false);
+    c.maskShape = Shape{1, 100}; // Key padding.
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(dt, {2, 3}, 100, 70, d, d, false);
+    c.maskShape = Shape{100, 1};
+    add(c);
+    c = mk(dt, {2, 3}, 65, 65, 64, 64, true);
+    c.maskShape = Shape{2, 3, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    add(c);
+    c = mk(dt, {2, 2, 2}, 65, 65, d, d, false);
+    c.maskShape = Shape{2, 1, 2, 65, 65}; // Leading dims that do not merge.
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+  }
+  {
+    Case c = mk(bf, {2, 3}, 33, 33, 128, 128, false);
+    c.maskShape = Shape{33};
+    add(c);
+  }
+  // Scales: a sharp softmax, a negative scale.
+  {
+    Case c = mk(bf, {2, 2}, 129, 129, 64, 64, false);
+    c.scale = 0.5;
+    c.range = 3.f;
+    add(c);
+    c = mk(f32, {2, 2}, 129, 129, 40, 40, true);
+    c.scale = 0.5;
+    c.range = 3.f;
+    add(c);
+    c = mk(bf, {2, 2}, 129, 129, 128, 128, true);
+    c.scale = -0.125;
+    add(c);
+  }
+  // The SIMT kernels on tensor-core shapes, forced and through
+  // misalignment.
+  {
+    Case c = mk(bf, {2, 2}, 129, 129, 64, 64, true);
+    c.forceGeneric = true;
+    add(c);
+    c = mk(bf, {2, 3}, 100, 200, 128, 128, true);
+    c.maskShape = Shape{2, 1, 100, 200};
+    c.maskFill = MaskFill::WithInf;
+    c.forceGeneric = true;
+    add(c);
+    c = mk(bf, {2, 2}, 65, 65, 64, 64, true);
+    c.misalign = 1;
+    add(c);
+  }
+  // Sequence-first operands.
+  for (DType dt : {bf, f32})
+    for (bool causal : {false, true}) {
+      Case c = mk(dt, {2, 3}, 129, 129, 64, 64, causal);
+      c.sequenceFirst = true;
+      add(c);
+      c = mk(dt, {2, 4}, 100, 200, 128, 128, causal);
+      c.sequenceFirst = true;
+      add(c);
+      c = mk(dt, {2, 3}, 100, 100, 40, 40, causal);
+      c.sequenceFirst = true;
+      add(c);
+      c = mk(dt, {2, 2}, 100, 100, 64, 64, causal);
+      c.sequenceFirst = true;
+      c.maskShape = Shape{2, 1, 1, 100};
+      c.maskFill = MaskFill::WithInf;
+      add(c);
+    }
+  // Degenerate shapes: no keys (dq = 0), no queries (dk = dv = 0).
+  add(mk(bf, {2}, 4, 0, 64, 64, false));
+  add(mk(f32, {2}, 0, 8, 40, 40, true));
+  return cases;
+}
+
+/// Compares one result (in the reference layout, rows of `cols` elements)
+/// with its reference; prints the worst elements on failure.
+bool compareResult(const char *what, const Tensor &ref, const void *gpu,
+                   int64_t rows, int64_t cols, DType dt, std::string &line) {
+  const int64_t n = ref.numElements();
+  const int64_t rowLen = std::max<int64_t>(cols, 1);
+  double sumSq = 0;
+  std::vector<double> rowRms(size_t(n / rowLen), 0.0);
+  for (int64_t i = 0; i < n; ++i) {
+    const double r = getValue(ref.data(), dt, i);
+    sumSq += r * r;
+    rowRms[i / rowLen] += r * r;
+  }
+  for (double &r : rowRms)
+    r = std::sqrt(r / double(rowLen));
+  const double rms = n ? std::sqrt(sumSq / double(n)) : 0;
+  const double rtol = gradTolerance(dt);
+  double maxAbs = 0, maxRatio = 0;
+  int64_t bad = 0, nans = 0;
+  std::vector<int64_t> badIdx;
+  for (int64_t i = 0; i < n; ++i) {
+    const double r = getValue(ref.data(), dt, i);
+    const double g = getValue(gpu, dt, i);
+    const double err = std::fabs(g - r);
+    const double tol =
+        rtol * (std::fabs(r) + std::max(rowRms[i / rowLen], rms)) + 1e-6;
+    if (std::isnan(g))
+      ++nans;
+    if (!(err <= tol)) {
+      ++bad;
+      if (badIdx.size() < 6)
+        badIdx.push_back(i);
+    }
+    if (!std::isnan(err)) {
+      maxAbs = std::max(maxAbs, err);
+      maxRatio = std::max(maxRatio, err / tol);
+    }
+  }
+  char buf[160];
+  std::snprintf(buf, sizeof(buf), " %s: maxErr/tol=%.3g rms=%.3g", what,
+                maxRatio, rms);
+  line += buf;
+  if (!bad)
+    return true;
+  std::printf("  %s: %lld of %lld elements out of tolerance (%lld NaN), max "
+              "abs err %.3g; tol = %g * (|ref| + max(rms(row), rms)) + 1e-6\n",
+              what, (long long)bad, (long long)n, (long long)nans, maxAbs,
+              rtol);
+  for (int64_t i : badIdx) {
+    const int64_t col = i % std::max<int64_t>(cols, 1);
+    const int64_t row =
+        (i / std::max<int64_t>(cols, 1)) % std::max<int64_t>(rows, 1);
+    const int64_t b = i / std::max<int64_t>(cols * rows, 1);
+    std::printf("  %s[batch %lld, row %lld, col %lld] gpu=%.6g ref=%.6g\n",
+                what, (long long)b, (long long)row, (long long)col,
+                getValue(gpu, dt, i), getValue(ref.data(), dt, i));
+  }
+  return false;
+}
+
+/// Whether bytes outside [front, front + bytes) of a copied-back buffer
+/// are still 0xFF.
+bool guardsIntact(const std::vector<unsigned char> &host,
+                  const DeviceBuffer &buf, const char *what) {
+  size_t hits = 0, first = 0;
+  for (size_t i = 0; i < buf.total; ++i) {
+    if (i >= buf.front && i < buf.front + buf.bytes)
+      continue;
+    if (host[i] != 0xFF && hits++ == 0)
+      first = i;
+  }
+  if (hits)
+    std::printf("  %s: %zu guard bytes overwritten, first at byte %lld "
+                "relative to the buffer\n",
+                what, hits, (long long)first - (long long)buf.front);
+  return hits == 0;
+}
+
+bool copyBack(const DeviceBuffer &buf, std::vector<unsigned char> &host) {
+  host.resize(buf.total);
+  return cudaCheck(
+      cudaMemcpy(host.data(), buf.base, buf.total, cudaMemcpyDeviceToHost),
+      "cudaMemcpy to host");
+}
+
+bool runGradCase(const Case &c, uint64_t seed) {
+  const std::string name = "grad " + caseName(c);
+  Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
+  qShape.insert(qShape.end(), {c.sq, c.d});
+  kShape.insert(kShape.end(), {c.sk, c.d});
+  vShape.insert(vShape.end(), {c.sk, c.dv});
+  yShape.insert(yShape.end(), {c.sq, c.dv});
+  Tensor q, k, v, dy, mask, dqRef, dkRef, dvRef;
+  if (!allocate(c.dtype, qShape, q) || !allocate(c.dtype, kShape, k) ||
+      !allocate(c.dtype, vShape, v) || !allocate(c.dtype, yShape, dy) ||
+      !allocate(c.dtype, qShape, dqRef) || !allocate(c.dtype, kShape, dkRef) ||
+      !allocate(c.dtype, vShape, dvRef) ||
+      (c.maskShape && !allocate(c.dtype, *c.maskShape, mask)))
+    return false;
+  Rng rng(seed);
+  for (int64_t i = 0; i < q.numElements(); ++i)
+    setValue(q, i, rng.uniform(-c.range, c.range));
+  for (int64_t i = 0; i < k.numElements(); ++i)
+    setValue(k, i, rng.uniform(-c.range, c.range));
+  for (int64_t i = 0; i < v.numElements(); ++i)
+    setValue(v, i, rng.uniform(-1.f, 1.f));
+  for (int64_t i = 0; i < dy.numElements(); ++i)
+    setValue(dy, i, rng.uniform(-1.f, 1.f));
+  if (c.maskShape)
+    fillMask(mask, c.maskFill, rng);
+
+  InstrAttrs attrs;
+  attrs.ints = {c.causal ? 1 : 0};
+  if (c.sequenceFirst)
+    attrs.ints.push_back(1);
+  attrs.floats = {c.scale != 0
+                      ? c.scale
+                      : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
+
+  // CPU reference (usual layout).
+  std::vector<const Tensor *> cpuIn = {&dy, &q, &k, &v};
+  if (c.maskShape)
+    cpuIn.push_back(&mask);
+  InstrAttrs refAttrs = attrs;
+  refAttrs.ints.resize(1);
+  Status st = runCpuKernel(OpCode::AttentionGrad, refAttrs, cpuIn,
+                           {&dqRef, &dkRef, &dvRef});
+  if (!st.isOk()) {
+    std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
+                st.message().c_str());
+    return false;
+  }
+
+  // GPU operands, NaN-filled results, uninitialized (0xFF) workspace.
+  const size_t es = dtypeSize(c.dtype);
+  const size_t mis = size_t(c.misalign) * es;
+  DeviceBuffer bq, bk, bv, bdy, bm, bdq, bdk, bdv, bws;
+  if (!bq.init(q.byteSize(), mis) || !bk.init(k.byteSize(), mis) ||
+      !bv.init(v.byteSize(), mis) || !bdy.init(dy.byteSize(), mis) ||
+      !bdq.init(q.byteSize(), mis) || !bdk.init(k.byteSize(), mis) ||
+      !bdv.init(v.byteSize(), mis) ||
+      (c.maskShape && !bm.init(mask.byteSize(), 0))) {
+    std::printf("FAIL %s: device setup\n", name.c_str());
+    return false;
+  }
+  const int64_t heads = c.sequenceFirst ? c.lead.back() : 1;
+  const int64_t outer =
+      c.sequenceFirst ? shapeNumElements(c.lead) / std::max<int64_t>(heads, 1)
+                      : 1;
+  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t rows,
+                    int64_t cols) {
+    if (!c.sequenceFirst)
+      return buf.upload(t.data());
+    return buf.upload(
+        swapMiddleDims(t.data(), es, outer, heads, rows, cols).data());
+  };
+  if (!upload(bq, q, c.sq, c.d) || !upload(bk, k, c.sk, c.d) ||
+      !upload(bv, v, c.sk, c.dv) || !upload(bdy, dy, c.sq, c.dv) ||
+      (c.maskShape && !bm.upload(mask.data()))) {
+    std::printf("FAIL %s: device setup\n", name.c_str());
+    return false;
+  }
+  auto layout = [&](const Shape &s) {
+    return c.sequenceFirst ? sequenceFirstShape(s) : s;
+  };
+  std::vector<DeviceTensor> inputs = {{c.dtype, layout(yShape), bdy.ptr()},
+                                      {c.dtype, layout(qShape), bq.ptr()},
+                                      {c.dtype, layout(kShape), bk.ptr()},
+                                      {c.dtype, layout(vShape), bv.ptr()}};
+  if (c.maskShape)
+    inputs.push_back({c.dtype, *c.maskShape, bm.ptr()});
+  const std::vector<DeviceTensor> outputs = {
+      {c.dtype, layout(qShape), bdq.ptr()},
+      {c.dtype, layout(kShape), bdk.ptr()},
+      {c.dtype, layout(vShape), bdv.ptr()}};
+  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, inputs);
+  const size_t wantWs =
+      c.sq && c.sk ? 2 * sizeof(float) *
+                         size_t(q.numElements() / std::max<int64_t>(c.d, 1))
+                   : 0;
+  if (c.d > 0 && wsBytes != wantWs) {
+    std::printf("FAIL %s: attentionGradWorkspaceBytes = %zu, expected %zu\n",
+                name.c_str(), wsBytes, wantWs);
+    return false;
+  }
+  if (!bws.init(wsBytes, 0)) {
+    std::printf("FAIL %s: device setup\n", name.c_str());
+    return false;
+  }
+
+  // Two launches: the second must reproduce the first bit for bit.
+  std::vector<unsigned char> host[2][3];
+  std::vector<unsigned char> wsHost;
+  const DeviceBuffer *outBufs[3] = {&bdq, &bdk, &bdv};
+  for (int run = 0; run < 2; ++run) {
+    if (c.forceGeneric)
+      setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
+    const Status launched = cuda::launchAttentionGrad(
+        attrs, inputs, outputs, bws.ptr(), wsBytes, /*stream=*/nullptr);
+    if (c.forceGeneric)
+      unsetenv("PARACC_ATTENTION_KERNEL");
+    if (!launched.isOk()) {
+      std::printf("FAIL %s: launchAttentionGrad: %s\n", name.c_str(),
+                  launched.message().c_str());
+      return false;
+    }
+    if (!cudaCheck(cudaDeviceSynchronize(), "the kernels (synchronize)") ||
+        !cudaCheck(cudaGetLastError(), "the kernels")) {
+      std::printf("FAIL %s: kernel error\n", name.c_str());
+      return false;
+    }
+    for (int o = 0; o < 3; ++o)
+      if (!copyBack(*outBufs[o], host[run][o])) {
+        std::printf("FAIL %s: copy back\n", name.c_str());
+        return false;
+      }
+  }
+  if (!copyBack(bws, wsHost)) {
+    std::printf("FAIL %s: copy back\n", name.c_str());
+    return false;
+  }
+
+  bool ok = guardsIntact(host[0][0], bdq, "dq") &&
+            guardsIntact(host[0][1], bdk, "dk") &&
+            guardsIntact(host[0][2], bdv, "dv") &&
+            guardsIntact(wsHost, bws, "workspace");
+  bool deterministic = true;
+  for (int o = 0; o < 3; ++o)
+    deterministic &= host[0][o] == host[1][o];
+  if (!deterministic)
+    std::printf("  the second launch gave different bits\n");
+  ok &= deterministic;
+
+  // Values, back in the reference layout.
+  const Tensor *refs[3] = {&dqRef, &dkRef, &dvRef};
+  const char *names[3] = {"dq", "dk", "dv"};
+  const int64_t rows[3] = {c.sq, c.sk, c.sk}, cols[3] = {c.d, c.d, c.dv};
+  std::string line;
+  for (int o = 0; o < 3; ++o) {
+    const void *gpu = host[0][o].data() + outBufs[o]->front;
+    std::vector<unsigned char> headFirst;
+    if (c.sequenceFirst) {
+      headFirst = swapMiddleDims(gpu, es, outer, rows[o], heads, cols[o]);
+      gpu = headFirst.data();
+    }
+    ok &=
+        compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype, line);
+  }
+  std::printf("%s %s [%s]%s\n", ok ? "PASS" : "FAIL", name.c_str(),
+              expectedGradPath(c), line.c_str());
+  return ok;
+}
+
+/// Operands launchAttentionGrad must reject with an "attention_grad: "
+/// error; adds the outcomes to `passed` and `failed`.
+void runGradErrorCases(int &passed, int &failed) {
+  DeviceBuffer buf, ws;
+  if (!buf.init(1 << 20, 0) || !ws.init(1 << 16, 0)) {
+    ++failed;
+    return;
+  }
+  void *p = buf.ptr();
+  const DType bf = DType::BF16;
+  InstrAttrs attrs;
+  attrs.ints = {1};
+  attrs.floats = {0.125};
+  auto t = [&](DType dt, Shape s) { return DeviceTensor{dt, std::move(s), p}; };
+  auto run = [&](const char *what, const InstrAttrs &a,
+                 const std::vector<DeviceTensor> &in,
+                 const std::vector<DeviceTensor> &out, size_t wsBytes) {
+    Status st =
+        cuda::launchAttentionGrad(a, in, out, ws.ptr(), wsBytes, nullptr);
+    const bool ok =
+        !st.isOk() && st.message().rfind("attention_grad: ", 0) == 0;
+    std::printf("%s grad error case: %s -> %s\n", ok ? "PASS" : "FAIL", what,
+                st.isOk() ? "(accepted)" : st.message().c_str());
+    ++(ok ? passed : failed);
+  };
+  const std::vector<DeviceTensor> in = {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}),
+                                        t(bf, {2, 8, 64}), t(bf, {2, 8, 64})};
+  const std::vector<DeviceTensor> out = {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}),
+                                         t(bf, {2, 8, 64})};
+  const size_t need = cuda::attentionGradWorkspaceBytes(attrs, in);
+  const bool sizeOk = need == 2 * 2 * 8 * sizeof(float);
+  std::printf("%s grad workspace bytes: %zu\n", sizeOk ? "PASS" : "FAIL", need);
+  ++(sizeOk ? passed : failed);
+  run("workspace too small", attrs, in, out, need - 4);
+  run("two results", attrs, in, {out[0], out[1]}, need);
+  run("three operands", attrs, {in[0], in[1], in[2]}, out, need);
+  run("dy shape", attrs, {t(bf, {2, 8, 32}), in[1], in[2], in[3]}, out, need);
+  run("dk dtype", attrs, in, {out[0], t(DType::F16, {2, 8, 64}), out[2]}, need);
+  run("dv shape", attrs, in, {out[0], out[1], t(bf, {2, 8, 32})}, need);
+  run("head dim 320", attrs,
+      {t(bf, {2, 8, 320}), t(bf, {2, 8, 320}), t(bf, {2, 8, 320}),
+       t(bf, {2, 8, 320})},
+      {t(bf, {2, 8, 320}), t(bf, {2, 8, 320}), t(bf, {2, 8, 320})}, 1 << 16);
+  run("i32 operands", attrs,
+      {t(DType::I32, {2, 8, 64}), t(DType::I32, {2, 8, 64}),
+       t(DType::I32, {2, 8, 64}), t(DType::I32, {2, 8, 64})},
+      {t(DType::I32, {2, 8, 64}), t(DType::I32, {2, 8, 64}),
+       t(DType::I32, {2, 8, 64})},
+      need);
+  run("mask does not broadcast", attrs,
+      {in[0], in[1], in[2], in[3], t(bf, {8, 5})}, out, need);
+  const bool invalidZero =
+      cuda::attentionGradWorkspaceBytes(attrs, {in[0], in[1], in[2]}) == 0;
+  std::printf("%s grad workspace bytes of invalid operands: 0\n",
+              invalidZero ? "PASS" : "FAIL");
+  ++(invalidZero ? passed : failed);
+}
+
+//===----------------------------------------------------------------------===//
 // Operands that must be rejected with an "attention: " error.
 //===----------------------------------------------------------------------===//
 
@@ -699,8 +1173,26 @@ int main(int argc, char **argv) {
       ++failed;
     std::fflush(stdout);
   }
-  if (!gContextLost && (filter.empty() || filter == "error"))
+  const std::vector<Case> gradCases = makeGradCases();
+  for (size_t i = 0; i < gradCases.size(); ++i) {
+    const std::string name = "grad " + caseName(gradCases[i]);
+    if (!filter.empty() && name.find(filter) == std::string::npos)
+      continue;
+    if (gContextLost) {
+      std::printf("SKIP %s (CUDA context lost)\n", name.c_str());
+      ++failed;
+      continue;
+    }
+    if (runGradCase(gradCases[i], 7654321 + i))
+      ++passed;
+    else
+      ++failed;
+    std::fflush(stdout);
+  }
+  if (!gContextLost && (filter.empty() || filter == "error")) {
     runErrorCases(passed, failed);
+    runGradErrorCases(passed, failed);
+  }
   std::printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }

@@ -362,6 +362,7 @@ struct CaseOpts {
   size_t shift = 0;      // Misalign every device buffer by this many bytes.
   bool inPlace = false;  // Result 0 is operand 0's buffer.
   bool hasKernel = true; // Expected hasKernel answer.
+  std::vector<Tol> resultTols; // Per result, overriding tol.
 };
 
 std::string describe(OpCode op, const std::vector<Tensor> &ins,
@@ -439,7 +440,9 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
     Tensor host;
     if (!toHost(dOut[i], host))
       return report(false, name, "device download failed");
-    const Tol tol = opts.tol ? *opts.tol : defaultTol(outs[i].first);
+    const Tol tol = i < opts.resultTols.size() ? opts.resultTols[i]
+                    : opts.tol                  ? *opts.tol
+                                                : defaultTol(outs[i].first);
     const std::string diff = compare(host, cpuOut[i], tol);
     if (!diff.empty())
       return report(false, name,
@@ -1303,6 +1306,469 @@ void testFillRandom() {
 }
 
 //===----------------------------------------------------------------------===//
+// Training: gradients, losses and optimizer updates.
+//===----------------------------------------------------------------------===//
+
+/// Runs `op` on the GPU only (for operands the CPU rejects by value: bad
+/// labels, bad steps) and downloads its results; reports a failure and
+/// returns false on an error.
+bool runGpuOnly(const std::string &name, OpCode op, const InstrAttrs &attrs,
+                const std::vector<Tensor> &ins,
+                const std::vector<std::pair<DType, Shape>> &outs,
+                std::vector<Tensor> &results) {
+  std::vector<DeviceBuffer> keep;
+  std::vector<DeviceTensor> dIn(ins.size()), dOut(outs.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (!ins[i].isValid() || !toDevice(ins[i], keep, dIn[i])) {
+      report(false, name, "device upload failed");
+      return false;
+    }
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    if (!deviceResult(outs[i].first, outs[i].second, keep, dOut[i])) {
+      report(false, name, "device allocation failed");
+      return false;
+    }
+  }
+  const Status st = cuda::launchKernel(op, attrs, dIn, dOut, nullptr);
+  const cudaError_t sync = cudaDeviceSynchronize();
+  if (!st.isOk()) {
+    report(false, name, "launchKernel failed: " + st.message());
+    return false;
+  }
+  if (sync != cudaSuccess) {
+    report(false, name, cat("kernel failed: ", cudaGetErrorString(sync)));
+    stopIfContextBroken();
+    return false;
+  }
+  results.clear();
+  for (const DeviceTensor &d : dOut) {
+    Tensor h;
+    if (!toHost(d, h)) {
+      report(false, name, "device download failed");
+      return false;
+    }
+    results.push_back(std::move(h));
+  }
+  return true;
+}
+
+/// Empty if elements [begin, end) of `t` are NaN exactly when `nan`.
+std::string checkNaNs(const Tensor &t, int64_t begin, int64_t end, bool nan) {
+  for (int64_t i = begin; i < end; ++i) {
+    if (std::isnan(getF(t, i)) != nan)
+      return cat("element ", i, " is ", getF(t, i), ", expected ",
+                 nan ? "NaN" : "a number");
+  }
+  return "";
+}
+
+/// Labels in [0, c) with every `every`-th one (from `first`) set to
+/// `ignore` (none when every == 0).
+Tensor randomLabels(DType it, const Shape &shape, int64_t c, int64_t every = 0,
+                    int64_t ignore = -100, int64_t first = 1) {
+  Tensor t = randomTensor(it, shape, 0, double(c - 1));
+  for (int64_t i = first; every && t.isValid() && i < t.numElements();
+       i += every)
+    set(t, i, double(ignore));
+  return t;
+}
+
+/// scores [N, C, d...] without the class dim.
+Shape labelShapeOf(const Shape &scores) {
+  Shape s = scores;
+  s.erase(s.begin() + 1);
+  return s;
+}
+
+InstrAttrs intsFloats(std::vector<int64_t> i, std::vector<double> f) {
+  InstrAttrs a;
+  a.ints = std::move(i);
+  a.floats = std::move(f);
+  return a;
+}
+
+void testNormGrads() {
+  const std::vector<std::pair<Shape, int64_t>> cases = {
+      {{37, 1000}, 1}, {{5, 64}, 1},    {{300, 128}, 1}, {{64, 768}, 1},
+      {{3, 4, 48}, 1}, {{7, 2050}, 1},  {{3, 5000}, 1},  {{2, 20000}, 1},
+      {{1, 1}, 1},     {{3, 7, 5}, 2},  {{0, 16}, 1},    {{9, 33}, 0},
+  };
+  for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+    const std::optional<Tol> tol =
+        dt == DType::F32 ? std::optional<Tol>(Tol{1e-5, 1e-5}) : std::nullopt;
+    for (const auto &c : cases) {
+      if (dt == DType::F16 && c.first != Shape{37, 1000})
+        continue;
+      const Shape &s = c.first;
+      const Shape norm(s.begin() + c.second, s.end());
+      Tensor dy = randomTensor(dt, s, -1, 1);
+      Tensor x = randomTensor(dt, s, -3, 3);
+      Tensor scale = randomTensor(dt, norm, 0.5, 1.5);
+      const InstrAttrs a = intsFloats({c.second}, {1e-5});
+      const std::string axis = cat("axis ", c.second);
+      runCase(OpCode::LayerNormGrad, a, {dy, x, scale},
+              {{dt, s}, {dt, norm}, {dt, norm}}, axis, {tol});
+      runCase(OpCode::RmsNormGrad, a, {dy, x, scale}, {{dt, s}, {dt, norm}},
+              axis, {tol});
+    }
+    // Unaligned rows (scalar loads).
+    Tensor dy = randomTensor(dt, {37, 1000}, -1, 1);
+    Tensor x = randomTensor(dt, {37, 1000}, -3, 3);
+    Tensor scale = randomTensor(dt, {1000}, 0.5, 1.5);
+    const InstrAttrs a = intsFloats({1}, {1e-5});
+    runCase(OpCode::LayerNormGrad, a, {dy, x, scale},
+            {{dt, {37, 1000}}, {dt, {1000}}, {dt, {1000}}}, "",
+            {tol, dtypeSize(dt)});
+    runCase(OpCode::RmsNormGrad, a, {dy, x, scale},
+            {{dt, {37, 1000}}, {dt, {1000}}}, "", {tol, dtypeSize(dt)});
+  }
+}
+
+void testGeluGrad() {
+  for (DType dt : kFloats) {
+    for (const Shape &s : kSizes) {
+      for (int64_t approx : {0, 1}) {
+        runSame(OpCode::GeluGrad, ints({approx}),
+                {randomTensor(dt, s, -1, 1), randomTensor(dt, s, -6, 6)},
+                cat("approximation ", approx));
+      }
+    }
+    for (int64_t approx : {0, 1}) {
+      runSame(OpCode::GeluGrad, ints({approx}),
+              {randomTensor(dt, {1023}, -1, 1), randomTensor(dt, {1023}, -6, 6)},
+              cat("approximation ", approx), {std::nullopt, 0, true});
+      runSame(OpCode::GeluGrad, ints({approx}),
+              {randomTensor(dt, {1029}, -1, 1), randomTensor(dt, {1029}, -6, 6)},
+              cat("approximation ", approx), {std::nullopt, dtypeSize(dt)});
+    }
+  }
+  // Tails and special values.
+  const std::vector<double> special = {0,     1e5,  -1e5,     30,       -30,
+                                       1e-30, 3,    -3,       -0.7518,  NAN,
+                                       20000, -9.5, INFINITY, -INFINITY};
+  Tensor x = alloc(DType::F32, {int64_t(special.size())});
+  for (size_t i = 0; i < special.size(); ++i)
+    set(x, int64_t(i), special[i]);
+  Tensor dy = randomTensor(DType::F32, x.shape(), 0.5, 1.5);
+  for (int64_t approx : {0, 1})
+    runSame(OpCode::GeluGrad, ints({approx}), {dy, x},
+            cat("special values, approximation ", approx));
+}
+
+void testCrossEntropyGrad() {
+  const std::vector<Shape> shapes = {{37, 1000}, {6, 5000}, {3, 50304},
+                                     {64, 50},   {9, 4097}, {4, 7, 3, 5},
+                                     {5, 64},    {2, 3, 1000}};
+  for (DType dt : {DType::F32, DType::BF16}) {
+    for (DType it : kInts) {
+      for (const Shape &s : shapes) {
+        const int64_t c = s[1];
+        const Shape ls = labelShapeOf(s);
+        Tensor scores = randomTensor(dt, s, -4, 4);
+        Tensor dloss = randomTensor(dt, ls, 0.5, 1.5);
+        Tensor weight = randomTensor(dt, {c}, 0.5, 2);
+        Tensor labels = randomLabels(it, ls, c);
+        Tensor ignored = randomLabels(it, ls, c, 3, -100);
+        Tensor ignored3 = randomLabels(it, ls, c, 2, 3);
+        const std::vector<std::pair<DType, Shape>> out = {{dt, s}};
+        runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0}),
+                {dloss, scores, labels}, out, "logits");
+        runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0}),
+                {dloss, scores, labels, weight}, out, "logits, weight");
+        runCase(OpCode::CrossEntropyGrad, ints({0, 1, -100}),
+                {dloss, scores, ignored}, out, "logits, ignore_index -100");
+        runCase(OpCode::CrossEntropyGrad, ints({0, 1, 3}),
+                {dloss, scores, ignored3, weight}, out,
+                "logits, weight, ignore_index 3");
+        runCase(OpCode::CrossEntropyGrad, ints({1, 1, -100}),
+                {dloss, randomTensor(dt, s, -6, 0), ignored, weight}, out,
+                "log-probs, weight, ignore_index -100");
+      }
+    }
+    // Unaligned rows; -inf scores, a fully masked row and a NaN.
+    Tensor scores = randomTensor(dt, {6, 1024}, -4, 4);
+    for (int64_t i = 0; i < 1024; i += 5)
+      set(scores, i, -INFINITY);
+    for (int64_t i = 1024; i < 2048; ++i)
+      set(scores, i, -INFINITY);
+    set(scores, 3000, NAN);
+    Tensor dloss = randomTensor(dt, {6}, 0.5, 1.5);
+    Tensor labels = randomLabels(DType::I64, {6}, 1024);
+    runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0}), {dloss, scores, labels},
+            {{dt, {6, 1024}}}, "masked, NaN");
+    runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0}), {dloss, scores, labels},
+            {{dt, {6, 1024}}}, "masked, NaN", {std::nullopt, dtypeSize(dt)});
+  }
+  // A label out of range gives a NaN gradient row (the CPU: an error).
+  for (const Shape &s : {Shape{3, 100}, Shape{3, 10}, Shape{3, 100, 2}}) {
+    const std::string name = "cross_entropy_grad bad labels " + shapeToString(s);
+    Tensor labels = alloc(DType::I64, labelShapeOf(s));
+    const int64_t d = s.size() > 2 ? s[2] : 1;
+    for (int64_t i = 0; i < labels.numElements(); ++i)
+      set(labels, i, i / d == 0 ? 5.0 : (i / d == 1 ? 200.0 : -1.0));
+    std::vector<Tensor> res;
+    if (!runGpuOnly(name, OpCode::CrossEntropyGrad, ints({0, 0, 0}),
+                    {randomTensor(DType::F32, labelShapeOf(s), 0.5, 1.5),
+                     randomTensor(DType::F32, s), labels},
+                    {{DType::F32, s}}, res))
+      continue;
+    const int64_t row = s[1] * d;
+    std::string err = checkNaNs(res[0], 0, row, false);
+    if (err.empty())
+      err = checkNaNs(res[0], row, 3 * row, true);
+    report(err.empty(), name, err);
+  }
+}
+
+void testGatherGrad() {
+  for (DType dt : {DType::F32, DType::BF16}) {
+    const std::optional<Tol> tol =
+        dt == DType::F32 ? std::optional<Tol>(Tol{1e-5, 1e-5}) : std::nullopt;
+    for (DType it : kInts) {
+      struct C {
+        Shape data;
+        int64_t axis;
+        Tensor idx;
+        std::string what;
+      };
+      Tensor same = alloc(it, {40});
+      for (int64_t i = 0; i < 40; ++i)
+        set(same, i, 7);
+      const std::vector<C> cases = {
+          {{50, 64}, 0, randomTensor(it, {3, 7}, -50, 49), "embedding"},
+          {{50, 5}, 0, randomTensor(it, {3, 7}, -50, 49), "odd rows"},
+          {{50, 64}, 0, same, "one repeated index"},
+          {{4, 9, 6}, 1, randomTensor(it, {5}, -9, 8), "axis 1"},
+          {{4, 9, 6}, -1, randomTensor(it, {2, 2}, -6, 5), "axis -1"},
+          {{9, 6}, 0, scalar(it, 2), "scalar index"},
+          {{5000, 32}, 0, randomTensor(it, {4, 512}, 0, 4999), "vocabulary"},
+          {{3, 2000, 8}, 1, randomTensor(it, {300}, -2000, 1999), "outer 3"},
+          {{50, 64}, 0, alloc(it, {0}), "no indices"},
+      };
+      for (const C &c : cases) {
+        const int64_t rank = int64_t(c.data.size());
+        const int64_t axis = c.axis < 0 ? c.axis + rank : c.axis;
+        Shape dyShape(c.data.begin(), c.data.begin() + axis);
+        dyShape.insert(dyShape.end(), c.idx.shape().begin(),
+                       c.idx.shape().end());
+        dyShape.insert(dyShape.end(), c.data.begin() + axis + 1, c.data.end());
+        runCase(OpCode::GatherGrad, ints({c.axis}),
+                {randomTensor(dt, dyShape, -2, 2), c.idx}, {{dt, c.data}},
+                c.what, {tol});
+      }
+      // More than 2048 indices into one tile: summed in rounds of 2048
+      // matches, each round's sum rounded to the result type (sums of ~1500
+      // values of +-2: about 45, whose bf16 ulp is 0.25).
+      Tensor hot = randomTensor(it, {3000}, 0, 1);
+      runCase(OpCode::GatherGrad, ints({0}),
+              {randomTensor(dt, {3000, 64}, -2, 2), hot}, {{dt, {1000, 64}}},
+              "3000 indices into 2 rows",
+              {dt == DType::F32 ? Tol{1e-4, 1e-3} : Tol{2e-2, 0.5}});
+      // Unaligned.
+      runCase(OpCode::GatherGrad, ints({0}),
+              {randomTensor(dt, {3, 7, 64}, -2, 2),
+               randomTensor(it, {3, 7}, -50, 49)},
+              {{dt, {50, 64}}}, "embedding", {tol, dtypeSize(dt)});
+    }
+  }
+}
+
+void testOptimizers() {
+  const std::vector<Shape> shapes = {{1}, {7}, {1000}, {4097}, {3, 5, 67}};
+  // AdamW: exp_avg and exp_avg_sq bit for bit; the parameter too but for
+  // the device's pow.
+  CaseOpts adamOpts;
+  adamOpts.resultTols = {Tol{1e-6, 0.0}, Tol{0.0, 0.0}, Tol{0.0, 0.0}};
+  for (const Shape &s : shapes) {
+    for (double step : {1.0, 5.0}) {
+      for (double wd : {0.0, 0.01}) {
+        for (double beta1 : {0.9, 0.3}) {
+          const std::vector<Tensor> ins = {
+              randomTensor(DType::F32, s, -1, 1),
+              randomTensor(DType::F32, s, -1, 1),
+              randomTensor(DType::F32, s, -0.1, 0.1),
+              randomTensor(DType::F32, s, 0, 0.01),
+              scalar(DType::F32, 1e-3),
+              scalar(DType::F32, step),
+              scalar(DType::F32, beta1 == 0.9 ? 1.0 : 0.37)};
+          const std::vector<std::pair<DType, Shape>> outs(3, {DType::F32, s});
+          const std::string what =
+              cat("step ", step, " wd ", wd, " beta1 ", beta1);
+          runCase(OpCode::AdamW, floats({beta1, 0.999, 1e-8, wd}), ins, outs,
+                  what, adamOpts);
+          if (s == Shape{4097}) {
+            CaseOpts o = adamOpts;
+            o.inPlace = true;
+            runCase(OpCode::AdamW, floats({beta1, 0.999, 1e-8, wd}), ins,
+                    outs, what, o);
+            o = adamOpts;
+            o.shift = 4;
+            runCase(OpCode::AdamW, floats({beta1, 0.999, 1e-8, wd}), ins,
+                    outs, what, o);
+          }
+        }
+      }
+    }
+  }
+  // Sgd: bit for bit.
+  CaseOpts sgdOpts;
+  sgdOpts.tol = Tol{0.0, 0.0};
+  struct SgdCase {
+    double momentum, dampening, wd, nesterov;
+  };
+  const std::vector<SgdCase> sgdCases = {
+      {0.0, 0.0, 0.0, 0.0}, {0.0, 0.0, 1e-4, 0.0}, {0.9, 0.0, 0.0, 0.0},
+      {0.9, 0.1, 1e-4, 0.0}, {0.9, 0.0, 1e-4, 1.0}, {0.5, 0.0, 0.0, 1.0}};
+  for (const Shape &s : shapes) {
+    for (double step : {1.0, 5.0}) {
+      for (const SgdCase &c : sgdCases) {
+        const std::vector<Tensor> ins = {randomTensor(DType::F32, s, -1, 1),
+                                         randomTensor(DType::F32, s, -1, 1),
+                                         randomTensor(DType::F32, s, -1, 1),
+                                         scalar(DType::F32, 0.01),
+                                         scalar(DType::F32, step),
+                                         scalar(DType::F32, 0.8)};
+        const std::vector<std::pair<DType, Shape>> outs(2, {DType::F32, s});
+        const InstrAttrs a =
+            floats({c.momentum, c.dampening, c.wd, c.nesterov});
+        const std::string what =
+            cat("step ", step, " momentum ", c.momentum, " dampening ",
+                c.dampening, " wd ", c.wd, " nesterov ", c.nesterov);
+        runCase(OpCode::Sgd, a, ins, outs, what, sgdOpts);
+        if (s == Shape{4097}) {
+          CaseOpts o = sgdOpts;
+          o.inPlace = true;
+          runCase(OpCode::Sgd, a, ins, outs, what, o);
+          o = sgdOpts;
+          o.shift = 4;
+          runCase(OpCode::Sgd, a, ins, outs, what, o);
+        }
+      }
+    }
+  }
+  // An invalid step makes every result NaN (the CPU: an error).
+  for (double step : {0.0, double(NAN), double(INFINITY)}) {
+    const Shape s = {1000};
+    std::vector<Tensor> res;
+    const std::string an = cat("adamw step ", step, " gives NaN");
+    if (runGpuOnly(an, OpCode::AdamW, floats({0.9, 0.999, 1e-8, 0.0}),
+                   {randomTensor(DType::F32, s), randomTensor(DType::F32, s),
+                    randomTensor(DType::F32, s), randomTensor(DType::F32, s, 0, 1),
+                    scalar(DType::F32, 1e-3), scalar(DType::F32, step),
+                    scalar(DType::F32, 1.0)},
+                   {{DType::F32, s}, {DType::F32, s}, {DType::F32, s}}, res)) {
+      std::string err;
+      for (const Tensor &t : res)
+        if (err.empty())
+          err = checkNaNs(t, 0, t.numElements(), true);
+      report(err.empty(), an, err);
+    }
+    const std::string sn = cat("sgd step ", step, " gives NaN");
+    if (runGpuOnly(sn, OpCode::Sgd, floats({0.9, 0.0, 0.0, 0.0}),
+                   {randomTensor(DType::F32, s), randomTensor(DType::F32, s),
+                    randomTensor(DType::F32, s), scalar(DType::F32, 1e-3),
+                    scalar(DType::F32, step), scalar(DType::F32, 1.0)},
+                   {{DType::F32, s}, {DType::F32, s}}, res)) {
+      std::string err;
+      for (const Tensor &t : res)
+        if (err.empty())
+          err = checkNaNs(t, 0, t.numElements(), true);
+      report(err.empty(), sn, err);
+    }
+  }
+}
+
+void testLosses() {
+  const std::vector<Shape> shapes = {{37, 1000}, {64, 10},   {4, 7, 3, 5},
+                                     {3, 50304}, {9, 4097},  {600, 100},
+                                     {2, 0},     {5, 64, 1}, {0, 10}};
+  for (OpCode op : {OpCode::SoftmaxCrossEntropy, OpCode::NllLoss}) {
+    const bool sce = op == OpCode::SoftmaxCrossEntropy;
+    for (DType dt : {DType::F32, DType::BF16}) {
+      const std::optional<Tol> tol =
+          dt == DType::F32 ? std::optional<Tol>(Tol{1e-5, 1e-5}) : std::nullopt;
+      for (const Shape &s : shapes) {
+        const int64_t c = s[1];
+        const Shape ls = labelShapeOf(s);
+        Tensor scores = sce ? randomTensor(dt, s, -4, 4)
+                            : randomTensor(dt, s, -6, 0);
+        Tensor weight = randomTensor(dt, {c}, 0.5, 2);
+        // Without classes every label must be ignored.
+        const int64_t every = c == 0 ? 1 : 3;
+        Tensor labels = c == 0 ? randomLabels(DType::I64, ls, 1, 1, -100, 0)
+                               : randomLabels(DType::I64, ls, c);
+        Tensor ignored = randomLabels(DType::I32, ls, std::max<int64_t>(c, 1),
+                                      every, -100, c == 0 ? 0 : 1);
+        Tensor ignored3 = randomLabels(DType::I64, ls, std::max<int64_t>(c, 1),
+                                       c == 0 ? 1 : 2, c == 0 ? -100 : 3,
+                                       c == 0 ? 0 : 1);
+        for (int64_t red : {0, 1, 2}) {
+          const Shape lossShape = red == 0 ? ls : Shape{};
+          std::vector<std::pair<DType, Shape>> outs = {{dt, lossShape}};
+          if (sce)
+            outs.push_back({dt, s});
+          const std::string r = cat("reduction ", red);
+          if (c > 0) {
+            runCase(op, ints({red, 0, 0}), {scores, labels}, outs, r, {tol});
+            runCase(op, ints({red, 0, 0}), {scores, labels, weight}, outs,
+                    r + ", weight", {tol});
+            if (sce)
+              runCase(op, ints({red, 0, 0}), {scores, labels},
+                      {{dt, lossShape}}, r + ", no log_prob", {tol});
+          }
+          runCase(op, ints({red, 1, -100}), {scores, ignored}, outs,
+                  r + ", ignore_index -100", {tol});
+          runCase(op, ints({red, 1, c == 0 ? -100 : 3}),
+                  {scores, ignored3, weight}, outs,
+                  r + ", weight, ignore_index", {tol});
+        }
+      }
+      // -inf scores, a fully masked row, a NaN; unaligned.
+      Tensor scores = randomTensor(dt, {6, 1024}, -4, 4);
+      for (int64_t i = 0; i < 1024; i += 5)
+        set(scores, i, -INFINITY);
+      for (int64_t i = 1024; i < 2048; ++i)
+        set(scores, i, -INFINITY);
+      set(scores, 3000, NAN);
+      Tensor labels = randomLabels(DType::I64, {6}, 1024);
+      set(labels, 0, 1); // Not a masked class.
+      for (int64_t red : {0, 2}) {
+        std::vector<std::pair<DType, Shape>> outs = {
+            {dt, red == 0 ? Shape{6} : Shape{}}};
+        if (sce)
+          outs.push_back({dt, {6, 1024}});
+        runCase(op, ints({red, 0, 0}), {scores, labels}, outs,
+                cat("masked, NaN, reduction ", red), {tol});
+        runCase(op, ints({red, 0, 0}), {scores, labels}, outs,
+                cat("masked, NaN, reduction ", red), {tol, dtypeSize(dt)});
+      }
+    }
+    // A label out of range makes its loss NaN (the CPU: an error).
+    for (const Shape &s : {Shape{3, 100}, Shape{3, 10}}) {
+      Tensor labels = alloc(DType::I64, {3});
+      set(labels, 0, 5);
+      set(labels, 1, 200);
+      set(labels, 2, -1);
+      for (int64_t red : {0, 1, 2}) {
+        const std::string name = cat(opCodeMnemonic(op), " bad labels ",
+                                     shapeToString(s), " reduction ", red);
+        std::vector<Tensor> res;
+        if (!runGpuOnly(name, op, ints({red, 0, 0}),
+                        {randomTensor(DType::F32, s, -4, 0), labels},
+                        {{DType::F32, red == 0 ? Shape{3} : Shape{}}}, res))
+          continue;
+        std::string err = red == 0 ? checkNaNs(res[0], 0, 1, false)
+                                   : checkNaNs(res[0], 0, 1, true);
+        if (err.empty() && red == 0)
+          err = checkNaNs(res[0], 1, 3, true);
+        report(err.empty(), name, err);
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Errors and hasKernel.
 //===----------------------------------------------------------------------===//
 
@@ -1391,9 +1857,47 @@ void testErrors() {
   expectError("matmul", OpCode::MatMul, {},
               {f, randomTensor(DType::F32, {8, 2})}, {{DType::F32, {4, 2}}},
               false);
-  expectError("nll_loss", OpCode::NllLoss, ints({0, 0, 0}),
-              {f, randomTensor(DType::I64, {4}, 0, 7)}, {{DType::F32, {4}}},
-              false);
+  expectError("nll_loss labels shape", OpCode::NllLoss, ints({0, 0, 0}),
+              {f, randomTensor(DType::I64, {5}, 0, 7)}, {{DType::F32, {4}}},
+              true);
+  expectError("softmax_cross_entropy loss shape", OpCode::SoftmaxCrossEntropy,
+              ints({1, 0, 0}), {f, randomTensor(DType::I64, {4}, 0, 7)},
+              {{DType::F32, {4}}}, true);
+  expectError("softmax_cross_entropy f64", OpCode::SoftmaxCrossEntropy,
+              ints({0, 0, 0}),
+              {randomTensor(DType::F64, {4, 8}),
+               randomTensor(DType::I64, {4}, 0, 7)},
+              {{DType::F64, {4}}}, false);
+  expectError("layer_norm_grad scale", OpCode::LayerNormGrad,
+              intsFloats({1}, {1e-5}), {f, f, randomTensor(DType::F32, {7})},
+              {{DType::F32, {4, 8}}, {DType::F32, {7}}, {DType::F32, {7}}},
+              true);
+  expectError("rms_norm_grad arity", OpCode::RmsNormGrad,
+              intsFloats({1}, {1e-5}), {f, f, g},
+              {{DType::F32, {4, 8}}, {DType::F32, {8}}, {DType::F32, {8}}},
+              true);
+  expectError("gelu_grad shapes", OpCode::GeluGrad, ints({0}), {f, g},
+              {{DType::F32, {4, 8}}}, true);
+  expectError("cross_entropy_grad labels type", OpCode::CrossEntropyGrad,
+              ints({0, 0, 0}),
+              {randomTensor(DType::F32, {4}), f, randomTensor(DType::F32, {4})},
+              {{DType::F32, {4, 8}}}, true);
+  expectError("gather_grad dy shape", OpCode::GatherGrad, ints({0}),
+              {f, randomTensor(DType::I64, {3}, 0, 3)}, {{DType::F32, {4, 8}}},
+              true);
+  expectError("adamw beta1", OpCode::AdamW, floats({1.0, 0.999, 1e-8, 0.0}),
+              {g, g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("adamw bf16", OpCode::AdamW, floats({0.9, 0.999, 1e-8, 0.0}),
+              {randomTensor(DType::BF16, {8}), g, g, g,
+               scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("sgd nesterov", OpCode::Sgd, floats({0.0, 0.0, 0.0, 1.0}),
+              {g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}}, true);
 
   // Overlap and null buffers.
   {
@@ -1444,7 +1948,21 @@ void testErrors() {
       {OpCode::Recv, {}, false},
       {OpCode::AxisIndex, {}, false},
       {OpCode::LocalShard, {DType::F32}, false},
-      {OpCode::SoftmaxCrossEntropy, {DType::F32, DType::I64}, false},
+      {OpCode::SoftmaxCrossEntropy, {DType::F32, DType::I64}, true},
+      {OpCode::SoftmaxCrossEntropy, {DType::F64, DType::I64}, false},
+      {OpCode::NllLoss, {DType::BF16, DType::I32, DType::BF16}, true},
+      {OpCode::NllLoss, {DType::F32, DType::F32}, false},
+      {OpCode::LayerNormGrad, {DType::BF16, DType::BF16, DType::BF16}, true},
+      {OpCode::RmsNormGrad, {DType::F64, DType::F64, DType::F64}, false},
+      {OpCode::GeluGrad, {DType::F16, DType::F16}, true},
+      {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::I64}, true},
+      {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::F32}, false},
+      {OpCode::GatherGrad, {DType::BF16, DType::I64}, true},
+      {OpCode::GatherGrad, {DType::I64, DType::I64}, false},
+      {OpCode::AdamW, std::vector<DType>(7, DType::F32), true},
+      {OpCode::AdamW, {DType::BF16, DType::BF16, DType::F32, DType::F32,
+                       DType::F32, DType::F32, DType::F32}, false},
+      {OpCode::Sgd, std::vector<DType>(6, DType::F32), true},
       {OpCode::Attention, {DType::BF16, DType::BF16, DType::BF16}, true},
       {OpCode::Attention, {DType::F16, DType::F16, DType::F16}, true},
       {OpCode::Attention, {DType::F32, DType::F32, DType::F32}, true},
@@ -1490,6 +2008,12 @@ int main() {
       {"cumsum", testCumSum},
       {"range", testRange},
       {"fill_random", testFillRandom},
+      {"norm grads", testNormGrads},
+      {"gelu grad", testGeluGrad},
+      {"cross entropy grad", testCrossEntropyGrad},
+      {"gather grad", testGatherGrad},
+      {"optimizers", testOptimizers},
+      {"losses", testLosses},
       {"errors", testErrors},
   };
   for (const auto &g : groups) {

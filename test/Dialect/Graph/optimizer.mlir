@@ -2,14 +2,16 @@
 // RUN: paracc-opt %s -split-input-file --paracc-optimizer="optimizer=sgd momentum=0.9" | FileCheck %s --check-prefix=SGD
 
 // The gradient results become in-place updates: lr and step are new
-// inputs, the loss and the gradient norm the results.
+// inputs, the loss, the gradient norm and each parameter's sum of squared
+// gradients (named by gradient_norm_parts) the results.
 
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xf32>, %[[LR:[^:]+]]: tensor<f32> {graph.name = "lr"}, %[[STEP:[^:]+]]: tensor<f32> {graph.name = "step"})
-// CHECK-SAME: -> (tensor<f32>, tensor<f32> {graph.name = "grad_norm"})
+// CHECK-SAME: -> (tensor<f32>, tensor<f32> {graph.name = "grad_norm"}, tensor<1xf32> {graph.gradient_norm_parts = ["w"], graph.name = "grad_sq"})
 // CHECK: %[[W:.*]] = graph.weight "w"
 // CHECK: %[[SQ:.*]] = graph.mul %[[DW:[^,]+]], %[[DW]]
 // CHECK: %[[SUM:.*]] = graph.reduce_sum %[[SQ]], [0, 1] {keepdims = false}
+// CHECK: %[[PART:.*]] = graph.reshape %[[SUM]] : tensor<f32> -> tensor<1xf32>
 // CHECK: %[[NORM:.*]] = graph.sqrt %[[SUM]]
 // CHECK: %[[COEF:.*]] = graph.div %{{.*}}, %{{.*}}
 // CHECK: %[[SCALE:.*]] = graph.min %[[COEF]], %{{.*}}
@@ -19,7 +21,7 @@
 // CHECK: graph.assign "w", %[[P2]]
 // CHECK: graph.assign "w.exp_avg", %[[M2]]
 // CHECK: graph.assign "w.exp_avg_sq", %[[V2]]
-// CHECK: return %{{.*}}, %[[NORM]]
+// CHECK: return %{{.*}}, %[[NORM]], %[[PART]]
 
 // SGD-LABEL: func.func @step
 // SGD: %[[B:.*]] = graph.state "w.momentum_buffer" : tensor<8x2xf32>

@@ -23,6 +23,8 @@ namespace mlir::paracc {
 
 struct ExecutableOptions {
   std::string producer = "paracc";
+  /// A training step's optimizer and settings, which checkpoints record.
+  std::string training;
 };
 
 /// Lowers `func` (a func.func) to executable bytes, or fails with a

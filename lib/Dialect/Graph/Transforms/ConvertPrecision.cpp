@@ -126,9 +126,14 @@ struct ConvertPrecisionPass
       c.setValueAttr(converted);
       c.getResult().setType(cast<RankedTensorType>(converted.getType()));
     });
-    // Every other result (and a partitioned weight's global type).
+    // Every other result (and a partitioned weight's global type); master
+    // weights and losses stay f32.
+    auto keepsF32 = [&](Operation *op) {
+      return masterWeights && isa<WeightOp, SoftmaxCrossEntropyOp, NllLossOp>(op);
+    };
     func.walk([&](Operation *op) {
-      if (isa<ConstantOp, func::ReturnOp>(op) || op == func.getOperation())
+      if (isa<ConstantOp, func::ReturnOp>(op) || op == func.getOperation() ||
+          keepsF32(op))
         return;
       for (Value r : op->getResults())
         r.setType(convert(r.getType()));
@@ -136,6 +141,30 @@ struct ConvertPrecisionPass
         op->setAttr(kGlobalTypeAttr,
                     TypeAttr::get(convert(global.getValue())));
     });
+    if (masterWeights) {
+      // Each master weight is read through one cast to the compute type.
+      func.walk([&](WeightOp w) {
+        Type want = convert(w.getType());
+        if (want == w.getType() || w->use_empty())
+          return;
+        b.setInsertionPointAfter(w);
+        auto cast = CastOp::create(b, w.getLoc(), want, w.getResult());
+        w.getResult().replaceAllUsesExcept(cast, cast);
+      });
+      // Losses read f32 operands.
+      func.walk([&](Operation *op) {
+        if (!isa<SoftmaxCrossEntropyOp, NllLossOp>(op))
+          return;
+        b.setInsertionPoint(op);
+        for (OpOperand &operand : op->getOpOperands()) {
+          auto t = dyn_cast<RankedTensorType>(operand.get().getType());
+          if (!t || t.getElementType() != target)
+            continue;
+          operand.set(CastOp::create(b, op->getLoc(),
+                                     t.clone(b.getF32Type()), operand.get()));
+        }
+      });
+    }
     // Arguments stay f32 at the boundary: cast on entry.
     b.setInsertionPointToStart(&body);
     for (BlockArgument arg : body.getArguments()) {

@@ -95,8 +95,12 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
     return func.emitOpError("cannot add the lr and step inputs");
   Value lr = body.getArgument(n), step = body.getArgument(n + 1);
 
-  // The global L2 norm of the gradients (f32 sums of squares).
+  // The global L2 norm of the gradients (f32 sums of squares); each
+  // parameter's sum of squares is also returned, so that a run can name the
+  // parameter whose gradient stops being finite.
   Value sumSquares;
+  SmallVector<Value> parts;
+  SmallVector<Attribute> partNames;
   for (Gradient &g : gradients) {
     Value x = g.value;
     auto type = cast<RankedTensorType>(x.getType());
@@ -112,7 +116,14 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
             : Value(ReduceSumOp::create(b, loc, sq, b.getDenseI64ArrayAttr(all),
                                         b.getBoolAttr(false)));
     sumSquares = sumSquares ? AddOp::create(b, loc, sumSquares, s) : s;
+    parts.push_back(ReshapeOp::create(
+        b, loc, RankedTensorType::get({1}, b.getF32Type()), s));
+    partNames.push_back(g.param.getNameAttr());
   }
+  Value partsVector =
+      parts.size() == 1
+          ? parts[0]
+          : Value(ConcatOp::create(b, loc, parts, b.getI64IntegerAttr(0)));
   Value norm = SqrtOp::create(b, loc, sumSquares);
   // torch.nn.utils.clip_grad_norm_: coefficient max / (norm + 1e-6),
   // clamped to 1.
@@ -155,12 +166,17 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
     }
   }
 
-  func::ReturnOp::create(b, loc, ValueRange{kept[0], norm});
+  func::ReturnOp::create(b, loc, ValueRange{kept[0], norm, partsVector});
   ret.erase();
   SmallVector<Type> argTypes(body.getArgumentTypes());
-  func.setType(FunctionType::get(&getContext(), argTypes,
-                                 {kept[0].getType(), norm.getType()}));
+  func.setType(FunctionType::get(
+      &getContext(), argTypes,
+      {kept[0].getType(), norm.getType(), partsVector.getType()}));
   keptAttrs.push_back(named("grad_norm"));
+  keptAttrs.push_back(b.getDictionaryAttr(
+      {b.getNamedAttr("graph.name", b.getStringAttr("grad_sq")),
+       b.getNamedAttr(dialect->getGradientNormPartsAttrHelper().getName(),
+                      b.getArrayAttr(partNames))}));
   func.setAllResultAttrs(keptAttrs);
   return success();
 }

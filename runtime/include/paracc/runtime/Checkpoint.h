@@ -14,7 +14,7 @@
 #ifndef PARACC_RUNTIME_CHECKPOINT_H
 #define PARACC_RUNTIME_CHECKPOINT_H
 
-#include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/RankGroup.h"
 
 #include <map>
 #include <string>
@@ -33,19 +33,19 @@ struct CheckpointIdentity {
 /// Every state buffer of `exe` as a whole tensor (blocks assembled), by
 /// name.
 StatusOr<std::map<std::string, Tensor>> gatherWholeState(const Executable &exe,
-                                                         const CpuRanks &ranks);
+                                                         const RankGroup &ranks);
 
 /// Writes DIR/step-NNNNNNNN (atomically) and points DIR/latest at it.
 /// `nextStep` is the step a resumed run starts at.
 Status saveCheckpoint(const std::string &dir, const Executable &exe,
-                      const CpuRanks &ranks, int64_t nextStep,
+                      const RankGroup &ranks, int64_t nextStep,
                       const CheckpointIdentity &identity);
 
 /// Loads DIR/latest into `ranks` (resharded to `exe`'s mesh) and returns the
 /// step to continue at. A checkpoint of another model (state names or
 /// shapes) or optimizer is refused with a message saying what differs.
 StatusOr<int64_t> loadCheckpoint(const std::string &dir, const Executable &exe,
-                                 CpuRanks &ranks,
+                                 RankGroup &ranks,
                                  const CheckpointIdentity &identity);
 
 } // namespace paracc::rt

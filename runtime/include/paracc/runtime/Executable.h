@@ -120,6 +120,12 @@ public:
 
   const Mesh &mesh() const { return mesh_; }
   const std::string &producer() const { return producer_; }
+  /// A training executable's optimizer and settings (empty: inference).
+  const std::string &training() const { return training_; }
+  /// The parameter of each element of a training step's `grad_sq` output.
+  const std::vector<std::string> &gradientNormParts() const {
+    return gradientNormParts_;
+  }
   const std::vector<StateInfo> &state() const { return state_; }
   const std::vector<FunctionInfo> &functions() const { return functions_; }
   /// The index of the function called `name`, or -1.
@@ -154,6 +160,8 @@ private:
 
   Mesh mesh_;
   std::string producer_;
+  std::string training_;
+  std::vector<std::string> gradientNormParts_;
   std::vector<StateInfo> state_;
   std::vector<FunctionInfo> functions_;
 

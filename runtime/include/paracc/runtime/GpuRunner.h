@@ -15,6 +15,7 @@
 #define PARACC_RUNTIME_GPURUNNER_H
 
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/RankGroup.h"
 
 #include <array>
 #include <memory>
@@ -48,8 +49,13 @@ public:
          const NcclId *ncclId, const GpuOptions &options);
   ~GpuRank();
 
-  /// One step on this rank's input shards; outputs copied back.
+  /// One step on this rank's input shards; outputs copied back. The state
+  /// writes of the step take effect at its end (inside its CUDA graph).
   Status run(const std::vector<Tensor> &inputs, std::vector<Tensor> &outputs);
+  /// This rank's shard of state buffer `index`, copied to the host.
+  StatusOr<Tensor> readState(size_t index) const;
+  /// Replaces this rank's shard of state buffer `index` (same type).
+  Status writeState(size_t index, const Tensor &shard);
   /// Times `iterations` steps (on the inputs of the last run) after
   /// `warmup`: the median milliseconds per step.
   StatusOr<double> benchmark(int warmup, int iterations);
@@ -75,6 +81,13 @@ private:
 
 /// A fresh NCCL unique id (rank 0 creates it).
 StatusOr<NcclId> newNcclId();
+
+/// Every rank of `exe` in this process, rank r on GPU r (the program's first
+/// function; its state persists across runs): what `paracc train` steps on
+/// GPUs. Fails when the machine has fewer GPUs than the program has ranks.
+StatusOr<std::unique_ptr<RankGroup>>
+createGpuRankGroup(std::shared_ptr<const Executable> exe,
+                   const GpuOptions &options);
 
 } // namespace paracc::rt
 

@@ -11,9 +11,11 @@
 
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/RankGroup.h"
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace paracc::rt {
@@ -71,7 +73,7 @@ Status checkGlobalInputs(const FunctionInfo &f,
 
 /// Every rank of an executable on the CPU, as threads, with state that
 /// persists across runs: what a training loop steps.
-class CpuRanks {
+class CpuRanks : public RankGroup {
 public:
   /// Creates the ranks' executors for `function` (communicators from
   /// `makeCommunicator`; null: single-rank meshes only) and materializes
@@ -80,21 +82,21 @@ public:
   create(std::shared_ptr<const Executable> exe, size_t function,
          const std::function<std::unique_ptr<Communicator>(int64_t)>
              &makeCommunicator);
-  /// Runs the function on every rank with the global `inputs` (split into
-  /// shards); returns the global outputs. A failing rank stops the others
-  /// and the error names it first.
-  StatusOr<std::vector<Tensor>> run(const std::vector<Tensor> &inputs);
-  /// State buffer `index` assembled from the ranks' shards.
-  StatusOr<Tensor> gatherState(size_t index) const;
-  /// Gives every rank its shard of the global value of buffer `index`.
-  Status scatterState(size_t index, const Tensor &global);
+  std::string describe() const override;
+
+protected:
+  Status runRanks(const std::vector<std::vector<Tensor>> &inputs,
+                  std::vector<std::vector<Tensor>> &outputs) override;
+  StatusOr<Tensor> stateShard(int64_t rank, size_t index) const override;
+  Status setStateShard(int64_t rank, size_t index, Tensor shard) override;
 
 private:
-  CpuRanks() = default;
+  CpuRanks(std::shared_ptr<const Executable> exe, size_t function)
+      : RankGroup(std::move(exe), function) {}
   void forEachRank(const std::function<void(int64_t)> &body);
 
-  std::shared_ptr<const Executable> exe_;
-  size_t function_ = 0;
+  /// Kept alive with the communicators it made (they may share its store).
+  std::function<std::unique_ptr<Communicator>(int64_t)> makeCommunicator_;
   std::vector<std::unique_ptr<Communicator>> communicators_;
   std::vector<std::unique_ptr<RankExecutor>> executors_;
 };

@@ -31,6 +31,9 @@ struct LrSchedule {
   int64_t warmup = 0;
   int64_t steps = 1;
   double at(int64_t step) const;
+  /// Checks the settings: a known kind, lr > 0 and minLr >= 0 finite,
+  /// steps >= 1, warmup in [0, steps]; the message names the option.
+  Status validate() const;
 };
 
 /// A flat file of token ids (little-endian u16, nanoGPT's .bin, or u32),
@@ -72,11 +75,19 @@ struct TrainingRequest {
   CheckpointIdentity identity;
   /// When set, receives the trained state (whole tensors by name).
   std::map<std::string, Tensor> *finalState = nullptr;
+  /// "auto" (GPUs when the machine has enough for the mesh, else the CPU),
+  /// "cpu" or "gpu".
+  std::string device = "auto";
+  /// On GPUs: f32 products on TF32 tensor cores; run eagerly, not as a
+  /// CUDA graph.
+  bool allowTf32 = false;
+  bool noGraph = false;
 };
 
 /// Runs request.steps steps of `exe`'s `step` function (inputs: the token
 /// batch for every integer input, then lr and step; outputs: loss and
-/// grad_norm) on the CPU, ranks as threads. Returns an exit code.
+/// grad_norm) on GPUs or on the CPU (ranks as threads). Returns an exit
+/// code.
 int runTraining(std::shared_ptr<const Executable> exe,
                 const TrainingRequest &request, std::ostream &out,
                 std::ostream &err);

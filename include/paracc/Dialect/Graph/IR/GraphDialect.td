@@ -29,9 +29,13 @@ def Graph_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   // Function result attributes that passes read: `--paracc-autodiff` marks
   // each gradient result with the parameter (graph.weight name) it belongs
-  // to, and `--paracc-optimizer` consumes those results.
+  // to, and `--paracc-optimizer` consumes those results. The optimizer marks
+  // its per-parameter sums of squares (a vector result) with the parameter
+  // each element belongs to (`gradient_norm_parts`), which the executable
+  // records so that a training run can name a non-finite gradient.
   let discardableAttrs = (ins "::mlir::StringAttr":$gradient_of,
-                               "::mlir::DenseI64ArrayAttr":$gradient_offsets);
+                               "::mlir::DenseI64ArrayAttr":$gradient_offsets,
+                               "::mlir::ArrayAttr":$gradient_norm_parts);
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>

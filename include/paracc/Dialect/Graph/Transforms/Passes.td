@@ -138,10 +138,19 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
     products, the micro-batches' logits) becomes a `graph.linear` with
     `f32_result`: its f32 accumulator leaves the program directly, without a
     rounding to bf16 and a cast pass over the result.
+
+    With `master-weights` (mixed-precision training, before autodiff): the
+    weights stay f32 and each is cast to `type` where it is read, and the
+    losses (`softmax_cross_entropy`, `nll_loss`) take f32 operands and give
+    f32 results. Differentiating the cast gives f32 gradients, so the
+    optimizer updates f32 master weights with f32 moments while the
+    products, norms and attention run in `type`.
   }];
   let options = [
     Option<"type", "type", "std::string", "\"bf16\"",
            "The element type to compute in: bf16 or f16">,
+    Option<"masterWeights", "master-weights", "bool", "false",
+           "Keep weights and losses in f32 (mixed-precision training)">,
   ];
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }

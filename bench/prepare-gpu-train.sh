@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Prepares .devrun/ for `bash bench/run-gpu.sh kernels train1` on a GPU
+# machine without LLVM: the runtime built here with CUDA (paracc-run and the
+# kernel tests), the training executables (paracc train -o), their data, the
+# PyTorch reference runs and the peer script. Run from the repository root
+# after scripts/setup.sh (needs build/bin/paracc or PARACC=...).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+dev=.devrun
+shared="${PARACC_SHARED:-$root/../shared}"
+py=.venv/bin/python
+paracc=${PARACC:-build/bin/paracc}
+rtbuild=${PARACC_GPU_RUNTIME_BUILD:-build-gpurt}
+rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/train"
+
+PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B "$rtbuild" -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
+  -DPARACC_GLOO=OFF -DPARACC_NPZ=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
+  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
+ninja -C "$rtbuild" -j2
+cp "$rtbuild/bin/paracc-run" "$dev/bin/"
+for t in "$rtbuild"/unittests/cuda/paracc_rt_* "$rtbuild"/bench/paracc_*bench; do
+  [ -x "$t" ] && cp "$t" "$dev/bin/"
+done
+strip "$dev/bin/"*
+tar -C "$dev" -cf - bin | xz -T2 -6 >"$dev/common/bin.tar.xz"
+rm -rf "$dev/bin"
+
+g=$shared/models/gpt2_tiny
+t=$dev/train
+cp "$g/train/tokens.u16" "$g/train/reference.json" "$t/"
+cp test/e2e/Inputs/compare_training.py "$t/"
+# gpt2_tiny: the two PyTorch reference runs (train/README.md), f32 and bf16.
+common=(--batch 2 --seq 64 --betas 0.9,0.95 --eps 1e-8 --weight-decay 0.1)
+"$paracc" train "$g/loss.onnx" "${common[@]}" --lr 1e-3 -o "$t/tiny_const.pcx"
+"$paracc" train "$g/loss.onnx" "${common[@]}" --lr 3e-3 --clip-grad-norm 1.0 \
+  -o "$t/tiny_cosine.pcx"
+"$paracc" train "$g/loss.onnx" "${common[@]}" --lr 1e-3 --precision bf16 \
+  -o "$t/tiny_const_bf16.pcx"
+# The CPU backend's bf16 run of the same executable, for the GPU's to match.
+build-dev/bin/paracc-run "$t/tiny_const_bf16.pcx" --device cpu \
+  --data "$t/tokens.u16" --steps 30 --lr 1e-3 --log-json "$t/tiny_const_bf16_cpu.jsonl" >/dev/null 2>&1 ||
+  "$root/build/bin/paracc-run" "$t/tiny_const_bf16.pcx" --device cpu \
+    --data "$t/tokens.u16" --steps 30 --lr 1e-3 --log-json "$t/tiny_const_bf16_cpu.jsonl" >/dev/null
+
+# GPT-406M, the peer's model (shape only; parameters seeded random), with
+# the peer's optimizer: AdamW lr 1e-4, torch's defaults otherwise.
+PYTHONPATH=scripts "$py" -m modelgen --preset gpt-406m --loss --shape-only \
+  --out "$dev/gpt406" >/dev/null
+for p in bf16 f32; do
+  "$paracc" train "$dev/gpt406/model.onnx" --random-weights --batch 8 --seq 1024 \
+    --lr 1e-4 --precision $p -o "$t/gpt406_$p.pcx"
+done
+rm -rf "$dev/gpt406"
+"$py" - "$t/gpt406_tokens.u16" <<'PY'
+import sys
+import numpy as np
+np.random.default_rng(1).integers(0, 50304, 8 * 1024 * 32).astype(np.uint16).tofile(sys.argv[1])
+PY
+cp "$shared/peers/"*.py "$dev/common/peers/"
+du -sh "$dev"/*

@@ -1,0 +1,61 @@
+//===- RankGroup.h - Every rank of an executable, with state ---*- C++ -*-===//
+//
+// What a training loop steps: all ranks of one function of an executable,
+// whose state shards persist across runs, on the CPU (CpuRanks, ranks as
+// threads) or on GPUs (one GPU per rank). The group splits global inputs
+// into shards and assembles global outputs and state buffers from them, the
+// same way for every backend; a backend only runs its ranks and reads or
+// replaces one rank's shard.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_RANKGROUP_H
+#define PARACC_RUNTIME_RANKGROUP_H
+
+#include "paracc/runtime/Executable.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace paracc::rt {
+
+class RankGroup {
+public:
+  virtual ~RankGroup();
+
+  /// Runs the function on every rank with the global `inputs` (split into
+  /// shards); returns the global outputs.
+  StatusOr<std::vector<Tensor>> run(const std::vector<Tensor> &inputs);
+  /// State buffer `index` assembled from the ranks' shards.
+  StatusOr<Tensor> gatherState(size_t index) const;
+  /// Gives every rank its shard of the global value of buffer `index`.
+  Status scatterState(size_t index, const Tensor &global);
+
+  const Executable &executable() const { return *exe_; }
+  const FunctionInfo &function() const {
+    return exe_->functions()[function_];
+  }
+  /// Where the ranks run, for messages: "4 CPU rank(s)", "1 GPU".
+  virtual std::string describe() const = 0;
+
+protected:
+  RankGroup(std::shared_ptr<const Executable> exe, size_t function)
+      : exe_(std::move(exe)), function_(function) {}
+
+  /// Runs every rank on its input shards. A failing rank stops the others;
+  /// the error names the first that failed.
+  virtual Status runRanks(const std::vector<std::vector<Tensor>> &inputs,
+                          std::vector<std::vector<Tensor>> &outputs) = 0;
+  /// Rank `rank`'s shard of buffer `index` (a host tensor).
+  virtual StatusOr<Tensor> stateShard(int64_t rank, size_t index) const = 0;
+  /// Replaces rank `rank`'s shard of buffer `index` (same type).
+  virtual Status setStateShard(int64_t rank, size_t index, Tensor shard) = 0;
+
+  std::shared_ptr<const Executable> exe_;
+  size_t function_ = 0;
+};
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_RANKGROUP_H
