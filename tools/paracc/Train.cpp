@@ -104,6 +104,12 @@ cl::opt<std::string> dataPath("data",
                               cl::value_desc("FILE"), cl::init(""),
                               cl::sub(trainSubCommand()),
                               cl::cat(trainCategory()));
+cl::opt<std::string> dataDir(
+    "data-dir",
+    cl::desc("Batches for models whose inputs are not token ids: subfolders "
+             "with input_N.pb (graph input order), one per step"),
+    cl::value_desc("DIR"), cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<std::string> dataDtype("data-dtype",
                                cl::desc("Token width: u16 (default) or u32"),
                                cl::init("u16"), cl::sub(trainSubCommand()),
@@ -381,11 +387,27 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   }
   const bool wantExplain = explainOption || !explainJson.empty();
-  if (!checking && dataPath.empty() && outputPath.empty() && !wantExplain) {
+  if (!checking && dataPath.empty() && dataDir.empty() &&
+      outputPath.empty() && !wantExplain) {
     llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
-                    "ids), or --test-data DIR --check-gradients REF.npz for "
-                    "one checked step\n";
+                    "ids) or --data-dir DIR (input_N.pb batches), or "
+                    "--test-data DIR --check-gradients REF.npz for one "
+                    "checked step\n";
     return prt::kExitError;
+  }
+  if (!dataPath.empty() && !dataDir.empty()) {
+    llvm::errs() << "paracc: error: give --data or --data-dir, not both\n";
+    return prt::kExitError;
+  }
+  // A batch folder's inputs give the shapes to compile for.
+  std::string shapesFrom = checking ? std::string(testData) : std::string();
+  if (!dataDir.empty()) {
+    auto batches = prt::BatchFolders::open(dataDir);
+    if (!batches) {
+      llvm::errs() << "paracc: error: " << batches.status().message() << "\n";
+      return prt::kExitError;
+    }
+    shapesFrom = batches->folder(0);
   }
   graph::OptimizerPassOptions optimizerOptions;
   prt::LrSchedule schedule;
@@ -430,8 +452,8 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpDriverContext(context);
   ONNXImportOptions importOptions;
-  if (checking) {
-    addTestDataShapes(testData, importOptions);
+  if (!shapesFrom.empty()) {
+    addTestDataShapes(shapesFrom, importOptions);
   } else {
     // Token models: every input is [batch, seq].
     for (int i = 0; i < 16; ++i)
@@ -544,11 +566,12 @@ int mlir::paracc::runTrain() {
                writeExecutableFile(outputPath, written.data(), written.size()))
                ? prt::kExitOk
                : prt::kExitError;
-  if (!checking && dataPath.empty())
+  if (!checking && dataPath.empty() && dataDir.empty())
     return prt::kExitOk; // --explain alone
   if (!checking) {
     prt::TrainingRequest request;
     request.dataPath = dataPath;
+    request.dataDir = dataDir;
     request.dataDtype = dataDtype;
     request.dataSeed = dataSeed;
     request.steps = stepsOption;
@@ -561,7 +584,7 @@ int mlir::paracc::runTrain() {
     request.allowTf32 = tf32Option;
     request.noGraph = noGraphOption;
     request.identity.optimizer = (*exe)->training();
-    request.identity.data = dataPath;
+    request.identity.data = dataDir.empty() ? dataPath : dataDir;
     request.identity.dataSeed = dataSeed;
     std::map<std::string, prt::Tensor> trained;
     if (!exportOnnx.empty())

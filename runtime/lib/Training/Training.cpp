@@ -5,6 +5,7 @@
 #include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/RunDriver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -12,9 +13,13 @@
 #include <functional>
 #include <iomanip>
 #include <numeric>
+#include <optional>
 #include <ostream>
 #include <random>
 #include <sstream>
+
+#include <dirent.h>
+#include <sys/stat.h>
 
 using namespace paracc::rt;
 
@@ -76,21 +81,53 @@ StatusOr<TokenData> TokenData::load(const std::string &path,
   return data;
 }
 
-Tensor TokenData::batch(int64_t step, uint64_t seed) const {
-  int64_t window = step % windows_;
-  if (seed != 0) {
-    // A reproducible shuffle per epoch, made once per epoch.
-    int64_t epoch = step / windows_;
-    if (epoch != orderEpoch_) {
-      order_.resize(windows_);
-      std::iota(order_.begin(), order_.end(), 0);
-      std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(epoch));
-      for (int64_t i = windows_ - 1; i > 0; --i)
-        std::swap(order_[i], order_[rng() % uint64_t(i + 1)]);
-      orderEpoch_ = epoch;
-    }
-    window = order_[window];
+int64_t EpochOrder::window(int64_t step, int64_t windows,
+                           uint64_t seed) const {
+  int64_t window = step % windows;
+  if (seed == 0)
+    return window;
+  // A reproducible shuffle per epoch, made once per epoch.
+  int64_t epoch = step / windows;
+  if (epoch != epoch_ || int64_t(order_.size()) != windows) {
+    order_.resize(windows);
+    std::iota(order_.begin(), order_.end(), 0);
+    std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + uint64_t(epoch));
+    for (int64_t i = windows - 1; i > 0; --i)
+      std::swap(order_[i], order_[rng() % uint64_t(i + 1)]);
+    epoch_ = epoch;
   }
+  return order_[window];
+}
+
+StatusOr<BatchFolders> BatchFolders::open(const std::string &dir) {
+  auto isBatch = [](const std::string &d) {
+    struct stat st;
+    return ::stat((d + "/input_0.pb").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  };
+  BatchFolders b;
+  if (isBatch(dir)) {
+    b.folders_.push_back(dir);
+    return b;
+  }
+  DIR *d = ::opendir(dir.c_str());
+  if (!d)
+    return errorf("cannot read the batch folder '", dir, "'");
+  while (const dirent *e = ::readdir(d)) {
+    std::string name = e->d_name;
+    if (name != "." && name != ".." && isBatch(dir + "/" + name))
+      b.folders_.push_back(dir + "/" + name);
+  }
+  ::closedir(d);
+  std::sort(b.folders_.begin(), b.folders_.end());
+  if (b.folders_.empty())
+    return errorf("'", dir, "' has no batches: it needs input_0.pb, or "
+                  "subfolders with input_0.pb, input_1.pb, ... (one per "
+                  "data input, in graph input order)");
+  return b;
+}
+
+Tensor TokenData::batch(int64_t step, uint64_t seed) const {
+  const int64_t window = order_.window(step, windows_, seed);
   Tensor t = *Tensor::allocate(DType::I64, {batch_, seq_});
   const int64_t *from = tokens_.data() + window * batch_ * seq_;
   std::copy(from, from + batch_ * seq_, t.as<int64_t>());
@@ -122,6 +159,37 @@ std::string jsonNumber(double v) {
   std::ostringstream os;
   os << std::setprecision(9) << v;
   return os.str();
+}
+
+/// A batch folder's input_N.pb, checked against the step's data inputs
+/// (every input but lr and step, in order).
+StatusOr<std::vector<Tensor>> folderInputs(const FunctionInfo &f,
+                                           const std::string &folder) {
+  auto given = readTestDataInputs(folder);
+  if (!given)
+    return given.status();
+  std::vector<Tensor> inputs;
+  size_t i = 0;
+  for (const PortInfo &in : f.inputs) {
+    if (in.name == "lr" || in.name == "step")
+      continue;
+    if (i >= given->size())
+      return errorf(folder, " has ", given->size(),
+                    " input_N.pb; the step takes data input '", in.name,
+                    "' as input_", i, ".pb");
+    Tensor &t = (*given)[i].tensor;
+    if (t.dtype() != in.globalType.dtype || t.shape() != in.globalType.shape)
+      return errorf(folder, "/input_", i, ".pb is ", t.typeString(),
+                    "; the step's input '", in.name, "' is ",
+                    dtypeName(in.globalType.dtype),
+                    shapeToString(in.globalType.shape));
+    inputs.push_back(std::move(t));
+    ++i;
+  }
+  if (i != given->size())
+    return errorf(folder, " has ", given->size(),
+                  " input_N.pb; the step takes ", i, " data input(s)");
+  return inputs;
 }
 
 /// The ranks a run steps: GPUs when asked, or by default when the machine
@@ -185,22 +253,32 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     return 2;
   }
   const FunctionInfo &f = exe->functions()[function];
-  // Inputs: every integer input takes the token batch; lr and step.
-  int64_t batch = 0, seq = 0;
+  // Inputs: lr and step from the schedule; the others from the data: every
+  // integer input takes the token batch, or a batch folder gives them all.
+  const bool folders = !request.dataDir.empty();
+  int64_t batch = 0, seq = 0, tokensPerStep = 0;
   for (const PortInfo &in : f.inputs) {
     if (in.name == "lr" || in.name == "step")
       continue;
+    if (folders) {
+      // Tokens for the tok/s figure: the first integer input's elements.
+      if (tokensPerStep == 0 && !isFloatDType(in.globalType.dtype))
+        tokensPerStep = shapeNumElements(in.globalType.shape);
+      continue;
+    }
     const Shape &s = in.globalType.shape;
     if ((in.globalType.dtype != DType::I64 &&
          in.globalType.dtype != DType::I32) ||
         s.size() != 2) {
       err << "error: --data feeds token models: input '" << in.name << "' is "
           << dtypeName(in.globalType.dtype) << shapeToString(s)
-          << ", not [batch, seq] token ids\n";
+          << ", not [batch, seq] token ids (train other models from batch "
+             "folders with --data-dir)\n";
       return 2;
     }
     batch = s[0];
     seq = s[1];
+    tokensPerStep = batch * seq;
   }
   // loss, grad_norm[, grad_sq: each parameter's sum of squared gradients]
   const std::vector<std::string> &parts = exe->gradientNormParts();
@@ -213,11 +291,26 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
            "(and grad_sq, one sum of squares per parameter)\n";
     return 2;
   }
-  auto data = TokenData::load(request.dataPath, request.dataDtype, batch, seq);
-  if (!data) {
-    err << "error: " << data.status().message() << "\n";
-    return 2;
+  std::optional<TokenData> tokenData;
+  std::optional<BatchFolders> batchFolders;
+  if (folders) {
+    auto b = BatchFolders::open(request.dataDir);
+    if (!b) {
+      err << "error: " << b.status().message() << "\n";
+      return 2;
+    }
+    batchFolders = std::move(*b);
+  } else {
+    auto data =
+        TokenData::load(request.dataPath, request.dataDtype, batch, seq);
+    if (!data) {
+      err << "error: " << data.status().message() << "\n";
+      return 2;
+    }
+    tokenData = std::move(*data);
   }
+  const int64_t windows =
+      folders ? batchFolders->windows() : tokenData->windows();
   auto ranks = createRanks(exe, size_t(function), request, err);
   if (!ranks) {
     err << "error: " << ranks.status().message() << "\n";
@@ -231,9 +324,13 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
       return 2;
     }
   }
-  out << "training " << request.steps << " step(s) of " << batch << "x" << seq
-      << " tokens on " << (*ranks)->describe() << "; "
-      << data->windows() << " batch(es) per epoch\n";
+  out << "training " << request.steps << " step(s) of ";
+  if (folders)
+    out << "the batches in " << request.dataDir;
+  else
+    out << batch << "x" << seq << " tokens";
+  out << " on " << (*ranks)->describe() << "; " << windows
+      << " batch(es) per epoch\n";
   int64_t first = 0;
   if (request.resume) {
     auto step =
@@ -256,13 +353,27 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
   auto start = std::chrono::steady_clock::now();
   for (int64_t k = first; k < request.steps; ++k) {
     double lr = request.schedule.at(k);
-    Tensor tokens = data->batch(k, request.dataSeed);
+    auto dataInputs = folders ? folderInputs(f, batchFolders->folderFor(
+                                                    k, request.dataSeed))
+                              : StatusOr<std::vector<Tensor>>(
+                                    std::vector<Tensor>());
+    if (!dataInputs) {
+      err << "error: step " << k << ": " << dataInputs.status().message()
+          << "\n";
+      return 2;
+    }
+    Tensor tokens;
+    if (!folders)
+      tokens = tokenData->batch(k, request.dataSeed);
     std::vector<Tensor> inputs;
+    size_t nextData = 0;
     for (const PortInfo &in : f.inputs) {
       if (in.name == "lr")
         inputs.push_back(f32Scalar(lr));
       else if (in.name == "step")
         inputs.push_back(f32Scalar(double(k + 1)));
+      else if (folders)
+        inputs.push_back(std::move((*dataInputs)[nextData++]));
       else if (in.globalType.dtype == DType::I32) {
         Tensor t = *Tensor::allocate(DType::I32, tokens.shape());
         for (int64_t i = 0; i < tokens.numElements(); ++i)
@@ -282,7 +393,7 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     double norm = scalarValue((*outputs)[1]);
     double ms =
         std::chrono::duration<double, std::milli>(now - stepStart).count();
-    double tokensPerS = double(batch * seq) / (ms / 1e3);
+    double tokensPerS = double(tokensPerStep) / (ms / 1e3);
     double elapsed = std::chrono::duration<double>(now - start).count();
     double eta =
         elapsed / double(k + 1 - first) * double(request.steps - k - 1);

@@ -28,7 +28,7 @@ static const char *kUsage =
     "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
     "                  [--benchmark N] [--warmup N] [--profile N]\n"
     "                  [--no-cuda-graph] [--tf32]\n"
-    "       paracc-run STEP.pcx --data FILE [--data-dtype u16|u32]\n"
+    "       paracc-run STEP.pcx --data FILE|--data-dir DIR [--data-dtype u16|u32]\n"
     "                  [--data-seed N] [--steps N] [--lr LR]\n"
     "                  [--schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
     "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
@@ -106,6 +106,8 @@ int main(int argc, char **argv) {
       request.allowTf32 = true;
     } else if (arg == "--data") {
       training.dataPath = value("--data");
+    } else if (arg == "--data-dir") {
+      training.dataDir = value("--data-dir");
     } else if (arg == "--data-dtype") {
       training.dataDtype = value("--data-dtype");
     } else if (arg == "--data-seed") {
@@ -160,16 +162,18 @@ int main(int argc, char **argv) {
   // A step without --data is timed or profiled like any program (its
   // tokens seeded random, lr 1e-4, step 1).
   const bool timing = request.benchmarkIterations > 0 || request.profileSteps > 0;
-  if (!training.dataPath.empty() || (isStep && !timing)) {
+  const bool hasData = !training.dataPath.empty() || !training.dataDir.empty();
+  if (hasData || (isStep && !timing)) {
     if (!isStep) {
       std::cerr << "error: --data trains a training executable (paracc "
                    "train -o STEP.pcx); '"
                 << model << "' has no step function\n";
       return kExitError;
     }
-    if (training.dataPath.empty()) {
+    if (!hasData) {
       std::cerr << "error: '" << model << "' is a training step: give it "
-                << "--data FILE (token ids) to train\n";
+                << "--data FILE (token ids) or --data-dir DIR (input_N.pb "
+                   "batches) to train\n";
       return kExitError;
     }
     training.schedule.steps = training.steps;
@@ -187,7 +191,8 @@ int main(int argc, char **argv) {
     training.allowTf32 = request.allowTf32;
     training.noGraph = request.noGraph;
     training.identity.optimizer = (*exe)->training();
-    training.identity.data = training.dataPath;
+    training.identity.data =
+        training.dataDir.empty() ? training.dataPath : training.dataDir;
     training.identity.dataSeed = training.dataSeed;
     return runTraining(*exe, training, std::cout, std::cerr);
   }

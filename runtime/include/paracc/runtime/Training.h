@@ -36,6 +36,18 @@ struct LrSchedule {
   Status validate() const;
 };
 
+/// Which of W windows step k reads: k mod W, or with a seed the k mod W-th
+/// window of a seeded shuffle of the W windows (a new shuffle every epoch).
+class EpochOrder {
+public:
+  int64_t window(int64_t step, int64_t windows, uint64_t seed) const;
+
+private:
+  /// One epoch's shuffled order, kept until the epoch changes.
+  mutable std::vector<int64_t> order_;
+  mutable int64_t epoch_ = -1;
+};
+
 /// A flat file of token ids (little-endian u16, nanoGPT's .bin, or u32),
 /// read as windows of batch * seq tokens.
 class TokenData {
@@ -53,14 +65,32 @@ public:
 private:
   std::vector<int64_t> tokens_;
   int64_t batch_ = 0, seq_ = 0, windows_ = 0;
-  /// The shuffled window order of one epoch (with a data seed), kept
-  /// until the epoch changes.
-  mutable std::vector<int64_t> order_;
-  mutable int64_t orderEpoch_ = -1;
+  EpochOrder order_;
+};
+
+/// Batches for models whose inputs are not token ids (`--data-dir`): the
+/// subfolders of a folder, in name order, each holding input_N.pb (the
+/// step's data inputs in graph input order, as ONNX test-data folders do);
+/// a folder with input_0.pb itself is one batch.
+class BatchFolders {
+public:
+  static StatusOr<BatchFolders> open(const std::string &dir);
+  int64_t windows() const { return int64_t(folders_.size()); }
+  const std::string &folder(int64_t i) const { return folders_[i]; }
+  /// The folder step k reads (as TokenData picks windows).
+  const std::string &folderFor(int64_t step, uint64_t seed) const {
+    return folders_[order_.window(step, windows(), seed)];
+  }
+
+private:
+  std::vector<std::string> folders_;
+  EpochOrder order_;
 };
 
 struct TrainingRequest {
   std::string dataPath;
+  /// Instead of dataPath: a folder of input_N.pb batches (BatchFolders).
+  std::string dataDir;
   std::string dataDtype = "u16";
   uint64_t dataSeed = 0; // 0: windows in order
   int64_t steps = 1;
