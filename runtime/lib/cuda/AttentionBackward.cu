@@ -9,19 +9,29 @@
 //   dv_j = sum_i P_ij dy_i,  dS = P * (dP - Delta),
 //   dq_i = scale sum_j dS_ij k_j,  dk_j = scale sum_i dS_ij q_i.
 //
-// Two kernels run one after the other on the stream; neither uses atomics,
-// so the results are deterministic:
+// Kernels run one after the other on the stream:
 //
 // * The query pass, one CTA per (batch index, block of query rows). Pass 1
 //   over the key tiles computes the online-softmax statistics of each row,
 //   the running max m_i and sum l_i, together with Delta'_i = sum_j
 //   exp(s_ij - m_i) dP_ij, rescaled like l_i when m_i grows; Delta_i =
-//   Delta'_i / l_i. LSE_i and Delta_i go to the workspace. Pass 2 over the
-//   same tiles recomputes P_ij = exp(s_ij - LSE_i) and dP, and accumulates
-//   dq_i, written once.
+//   Delta'_i / l_i. LSE_i and Delta_i go to the workspace. On the recompute
+//   path only, pass 2 over the same tiles recomputes P_ij = exp(s_ij -
+//   LSE_i) and dP, and accumulates dq_i, written once.
 // * The key pass, one CTA per (batch index, block of key rows), loops over
 //   the query tiles: it recomputes S^T = k q^T and dP^T = v dy^T, P^T from
-//   the saved LSE, and accumulates dv_j and dk_j.
+//   the saved LSE, and accumulates dv_j and dk_j. On the tensor-core atomic
+//   path (the default) it also stages each tile's dS^T (bf16/f16) in shared
+//   memory and adds dS k, its part of the tile's dq, to an f32 dq
+//   accumulator in the workspace (red.global.add.v2.f32), which is zeroed
+//   (cudaMemsetAsync) before the query pass.
+// * On the atomic path, a conversion kernel after the key pass writes dq =
+//   scale * the accumulator in dq's type.
+//
+// The atomic path sums dq's terms in an unspecified order, so dq may
+// differ between runs in its last bits (dk and dv do not). The SIMT
+// kernels and PARACC_ATTENTION_BWD=recompute (the tensor-core kernels with
+// the dq pass in the query kernel) use no atomics and are deterministic.
 //
 // Each has a tensor-core version (bf16/f16, D == Dv in {64, 128}, 16-byte
 // aligned operands) built like the forward flashAttentionKernel: CTAs of 8
@@ -34,11 +44,13 @@
 // the score accumulators are turned in registers into P or dS and reused as
 // the A operand of the next product, so no warp ever exchanges data with
 // another and the CTA only synchronizes around the tile buffers. CTAs with
-// the most tiles are scheduled first. Matrix products per (query, key) tile:
-// 2 in pass 1 (S, dP), 3 in pass 2 (S, dP, dq), 4 in the key pass (S^T,
-// dP^T, dv, dk), i.e. 9 where a backward that is given the log-sum-exp and
-// the forward's output needs 5 (and 2 of them are avoidable only with a dq
-// accumulator in the workspace, atomics or an ordered reduction).
+// the most tiles are scheduled first (the atomic path's dq product, which
+// needs every warp's dS^T, is the exception: one more CTA barrier per tile,
+// the dq tile split over the 8 warps). Matrix products per (query, key)
+// tile: 2 in pass 1 (S, dP), 5 in the atomic key pass (S^T, dP^T, dv, dk,
+// dq), i.e. 7; the recompute path has 3 in pass 2 (S, dP, dq) and 4 in the
+// key pass, i.e. 9; a backward that is given the log-sum-exp and the
+// forward's output needs 5.
 //
 // The SIMT versions (f32/f16/bf16, D and Dv up to 256, any alignment) work
 // in f32 like the forward genericAttentionKernel: 8 warps of 4 rows per
@@ -55,14 +67,19 @@
 // optional mask broadcasts like the forward's (per-dimension strides, 0 on
 // broadcast dims) and gets no gradient.
 //
-// Workspace (f32, attentionGradWorkspaceBytes = 8 batch Sq bytes):
-// LSE[batch, Sq] (base-2 log-sum-exp of the scores, in units of log2(e) *
-// (scale q k + mask)), then Delta[batch, Sq]. The query pass writes both;
-// the key pass reads them. The results must not alias the operands (the
-// key pass reads q and dy after the query pass has written dq).
+// Workspace (f32): LSE[batch, Sq] (base-2 log-sum-exp of the scores, in
+// units of log2(e) * (scale q k + mask)), then Delta[batch, Sq]: 8 batch Sq
+// bytes; the query pass writes both, the key pass reads them. For the
+// tensor-core shapes (bf16/f16, D == Dv in {64, 128}) then 16 bytes of
+// slack and the dq accumulator, shaped like dq (batch Sq D f32, 16-byte
+// aligned): attentionGradWorkspaceBytes = 8 batch Sq + 16 + 4 batch Sq D
+// bytes, reserved whether or not that path runs (it is picked at launch).
+// The results must not alias the operands (the key pass reads q and dy
+// after the query pass may have written dq).
 //
 // PARACC_ATTENTION_KERNEL=generic forces the SIMT kernels, as for the
-// forward.
+// forward; PARACC_ATTENTION_BWD=recompute the tensor-core kernels without
+// atomics.
 //
 //===----------------------------------------------------------------------===//
 
@@ -75,7 +92,9 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -102,6 +121,11 @@ struct AttentionGradParams : AttentionParams {
   /// [batch, sq] each, in the workspace.
   float *lse = nullptr;
   float *delta = nullptr;
+  /// The f32 dq accumulator (shaped like dq, in the workspace) of the
+  /// atomic path; null on the recompute path.
+  float *dqAccum = nullptr;
+  /// Elements of dq.
+  int64_t dqElems = 0;
   /// The scale itself (dq and dk are multiplied by it).
   float scale = 0;
 };
@@ -300,6 +324,40 @@ storeWarpRows(const float (&acc)[kD / 8][4], float mul, T *stage, int tileRow0,
   }
 }
 
+/// The element offset of (row, col) in a swizzled tile of kCols 16-bit
+/// columns: swizzle<kCols> for multiples of 64; for 32 columns (64-byte
+/// rows, two per 128-byte line) the 16-byte chunk is XORed with (row / 2) %
+/// 4, so that the 8 rows an ldmatrix matrix reads hit distinct banks.
+template <int kCols> __device__ __forceinline__ int dsSwizzle(int row, int col) {
+  if constexpr (kCols % 64 == 0) {
+    return swizzle<kCols>(row, col);
+  } else {
+    static_assert(kCols == 32, "dS tiles of 32 or 64k columns");
+    return row * kCols + ((((col >> 3) ^ ((row >> 1) & 3))) << 3) + (col & 7);
+  }
+}
+
+/// The atomic path's last kernel: dq = scale * the f32 accumulator, 8
+/// elements per thread and step (dqElems is a multiple of 64, both
+/// pointers 16-byte aligned), grid-stride.
+template <typename T>
+__global__ void __launch_bounds__(kTcThreads)
+    dqConvertKernel(AttentionGradParams p) {
+  const int64_t nChunks = p.dqElems / 8;
+  const float4 *src = reinterpret_cast<const float4 *>(p.dqAccum);
+  uint4 *dst = reinterpret_cast<uint4 *>(p.gradQ);
+  for (int64_t c = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; c < nChunks;
+       c += int64_t(gridDim.x) * blockDim.x) {
+    const float4 lo = src[2 * c], hi = src[2 * c + 1];
+    uint4 o;
+    o.x = packPair<T>(lo.x * p.scale, lo.y * p.scale);
+    o.y = packPair<T>(lo.z * p.scale, lo.w * p.scale);
+    o.z = packPair<T>(hi.x * p.scale, hi.y * p.scale);
+    o.w = packPair<T>(hi.z * p.scale, hi.w * p.scale);
+    dst[c] = o;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor-core query pass.
 //===----------------------------------------------------------------------===//
@@ -307,10 +365,11 @@ storeWarpRows(const float (&acc)[kD / 8][4], float mul, T *stage, int tileRow0,
 /// Grid: x = batch index, y = query blocks of kTcBlockRows rows (reversed:
 /// under causal masking the blocks with the most key tiles start first).
 /// Dynamic shared memory: Q and dY tiles (kTcBlockRows x kD each), then two
-/// buffers of K and V tiles (kN x kD each). The key tiles are streamed
-/// twice (pass 1, then pass 2) through one double-buffered pipeline of
-/// 2 nTiles steps.
-template <typename T, int kD, bool kHasMask>
+/// buffers of K and V tiles (kN x kD each). With kDqPass the key tiles
+/// are streamed twice (pass 1, then pass 2) through one double-buffered
+/// pipeline of 2 nTiles steps; without it only pass 1 runs (the
+/// statistics; dq comes from the key pass).
+template <typename T, int kD, bool kHasMask, bool kDqPass>
 __global__ void __launch_bounds__(kTcThreads, 1)
     flashGradQueryKernel(AttentionGradParams p) {
   static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
@@ -338,7 +397,8 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 
   const int lastKey = lastVisibleKey(p, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
-  const int nSteps = 2 * nTiles; // Step s handles tile s % nTiles.
+  // Step s handles tile s % nTiles; without the dq pass only pass 1 runs.
+  const int nSteps = kDqPass ? 2 * nTiles : nTiles;
 
   // Prologue: Q and dY (group 0), the first K/V tile (group 1).
   const int qRows = imin(kM, p.sq - m0);
@@ -413,8 +473,8 @@ __global__ void __launch_bounds__(kTcThreads, 1)
       cpAsyncWait<0>();
     }
     blockSync();
-    const bool gradPass = step >= nTiles;
-    if (step == nTiles)
+    const bool gradPass = kDqPass && step >= nTiles;
+    if (kDqPass && step == nTiles)
       finishStats();
     const T *tK = sK + buf * kN * kD;
     const T *tV = sV + buf * kN * kD;
@@ -489,7 +549,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
           rowSum[r] = rowSum[r] * alpha + sum;
           rowDot[r] = rowDot[r] * alpha + dot;
         }
-      } else {
+      } else if constexpr (kDqPass) {
         // P = exp2(S - LSE) (0 for rows with LSE = +inf), dS = P * (dP -
         // Delta) in place of S, then dQ += dS K.
         const float negLse[2] = {-rowLse[0], -rowLse[1]};
@@ -508,13 +568,16 @@ __global__ void __launch_bounds__(kTcThreads, 1)
     // Every warp is done with this buffer before it is refilled.
     blockSync();
   }
-  if (nTiles == 0)
-    finishStats(); // No visible key: LSE = +inf, Delta = 0, dq = 0.
+  // No visible key: LSE = +inf, Delta = 0, dq = 0.
+  if (!kDqPass || nTiles == 0)
+    finishStats();
 
-  // dq = scale * sum dS k, staged in this warp's own rows of the Q tile.
-  T *gq = static_cast<T *>(p.gradQ) + qBase;
-  storeWarpRows<T, kD>(dq, p.scale, sQ, warp * 16, gq, stride, warp * 16, qRows,
-                       lane);
+  if constexpr (kDqPass) {
+    // dq = scale * sum dS k, staged in this warp's own rows of the Q tile.
+    T *gq = static_cast<T *>(p.gradQ) + qBase;
+    storeWarpRows<T, kD>(dq, p.scale, sQ, warp * 16, gq, stride, warp * 16,
+                         qRows, lane);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -524,9 +587,10 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 /// Grid: x = batch index, y = key blocks of kTcBlockRows keys (in order:
 /// under causal masking the first blocks see the most query tiles).
 /// Dynamic shared memory: K and V blocks (kTcBlockRows x kD each), two
-/// buffers of Q and dY tiles (kM x kD each), then two buffers of the tile's
-/// LSE and Delta (kM floats each).
-template <typename T, int kD, bool kHasMask>
+/// buffers of Q and dY tiles (kM x kD each), two buffers of the tile's
+/// LSE and Delta (kM floats each), then (kAccumDq) the tile's dS^T
+/// (kTcBlockRows x kM). kAccumDq: also add dq's terms to p.dqAccum.
+template <typename T, int kD, bool kHasMask, bool kAccumDq>
 __global__ void __launch_bounds__(kTcThreads, 1)
     flashGradKeyKernel(AttentionGradParams p) {
   static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
@@ -542,6 +606,8 @@ __global__ void __launch_bounds__(kTcThreads, 1)
   T *sDy = sQ + 2 * kM * kD; // Two buffers of kM x kD.
   float *sLse = reinterpret_cast<float *>(sDy + 2 * kM * kD); // 2 x kM.
   float *sDelta = sLse + 2 * kM;                              // 2 x kM.
+  // The atomic path: the tile's dS^T (kN keys x kM queries, swizzled).
+  [[maybe_unused]] T *sDs = reinterpret_cast<T *>(sDelta + 2 * kM);
 
   const int tid = static_cast<int>(threadIdx.x);
   const int warp = tid >> 5, lane = tid & 31;
@@ -674,11 +740,77 @@ __global__ void __launch_bounds__(kTcThreads, 1)
         }
       }
 
+      if constexpr (kAccumDq) {
+        // This warp's 16 rows of dS^T, for the dq product below.
+        const int row = warp * 16 + (lane >> 2);
+#pragma unroll
+        for (int tt = 0; tt < kSTiles; ++tt) {
+          const int col = tt * 8 + (lane & 3) * 2;
+          *reinterpret_cast<uint32_t *>(sDs + dsSwizzle<kM>(row, col)) =
+              packPair<T>(dp[tt][0], dp[tt][1]);
+          *reinterpret_cast<uint32_t *>(sDs + dsSwizzle<kM>(row + 8, col)) =
+              packPair<T>(dp[tt][2], dp[tt][3]);
+        }
+      }
+
       // dV += P^T dY and dK += dS^T Q.
       mmaAccTile<T, kD, kM>(dv, s, tDy, lane);
       mmaAccTile<T, kD, kM>(dk, dp, tQ, lane);
+    } else if constexpr (kAccumDq) {
+      // dS^T = 0 for this warp's keys.
+      const int row = warp * 16 + (lane >> 2);
+#pragma unroll
+      for (int tt = 0; tt < kSTiles; ++tt) {
+        const int col = tt * 8 + (lane & 3) * 2;
+        *reinterpret_cast<uint32_t *>(sDs + dsSwizzle<kM>(row, col)) = 0u;
+        *reinterpret_cast<uint32_t *>(sDs + dsSwizzle<kM>(row + 8, col)) = 0u;
+      }
     } // warpActive
-    // Every warp is done with this buffer before it is refilled.
+    if constexpr (kAccumDq) {
+      // dq (kM x kD) += dS K over the CTA's kN keys: warp w owns query rows
+      // [16 rg, 16 rg + 16) and columns [kDqCols cg, kDqCols (cg + 1)),
+      // reads dS^T (transposed ldmatrix: the A operand) and K (the B
+      // operand, as in mmaAccTile) from shared memory, and adds its part
+      // to the f32 accumulator in global memory.
+      constexpr int kRowGroups = kM / 16;
+      constexpr int kColGroups = kTcWarps / kRowGroups;
+      constexpr int kDqCols = kD / kColGroups;
+      static_assert(kRowGroups * kColGroups == kTcWarps && kDqCols % 16 == 0,
+                    "the dq tile must split evenly over the warps");
+      const int rg = warp % kRowGroups, cg = warp / kRowGroups;
+      blockSync(); // Every warp's dS^T rows are in sDs.
+      float dqAcc[kDqCols / 8][4];
+      zeroAcc(dqAcc);
+#pragma unroll
+      for (int kk = 0; kk < kN / 16; ++kk) {
+        uint32_t a[4];
+        ldmatrixX4Trans(a, sDs + dsSwizzle<kM>(kk * 16 + (lane & 7) +
+                                                   (lane >> 4) * 8,
+                                               rg * 16 + ((lane >> 3) & 1) * 8));
+#pragma unroll
+        for (int dp2 = 0; dp2 < kDqCols / 16; ++dp2) {
+          uint32_t bf[4];
+          ldmatrixX4Trans(
+              bf, sK + swizzle<kD>(kk * 16 + (lane & 7) + ((lane >> 3) & 1) * 8,
+                                   cg * kDqCols + dp2 * 16 + (lane >> 4) * 8));
+          mma16816<T>(dqAcc[2 * dp2], a, bf[0], bf[1]);
+          mma16816<T>(dqAcc[2 * dp2 + 1], a, bf[2], bf[3]);
+        }
+      }
+      const int query = i0 + rg * 16 + (lane >> 2);
+      float *gdq = p.dqAccum + qBase;
+#pragma unroll
+      for (int nt = 0; nt < kDqCols / 8; ++nt) {
+        const int col = cg * kDqCols + nt * 8 + (lane & 3) * 2;
+        if (query < p.sq)
+          atomicAddPair(gdq + int64_t(query) * stride + col, dqAcc[nt][0],
+                        dqAcc[nt][1]);
+        if (query + 8 < p.sq)
+          atomicAddPair(gdq + int64_t(query + 8) * stride + col, dqAcc[nt][2],
+                        dqAcc[nt][3]);
+      }
+    }
+    // Every warp is done with this buffer (and sDs) before it is refilled.
     blockSync();
   }
 
@@ -1056,6 +1188,10 @@ struct GradLaunch {
 /// key pass), their parameters, and the results to zero-fill instead.
 struct GradPlan {
   GradLaunch query, key;
+  /// The atomic path (accumDq): dq's conversion from the f32 accumulator,
+  /// after the key pass.
+  GradLaunch convert;
+  bool accumDq = false;
   unsigned threads = 0;
   AttentionGradParams params;
   std::vector<std::pair<void *, size_t>> zeroFills;
@@ -1126,13 +1262,43 @@ size_t statsBytes(const AttentionGeometry &g) {
   return 2 * size_t(g.batch) * size_t(g.sq) * sizeof(float);
 }
 
-template <typename T, int kD>
+/// Whether the operands have the tensor-core kernels' element type and head
+/// dims (alignment and PARACC_ATTENTION_KERNEL aside).
+bool tensorCoreShape(DType dt, const AttentionGeometry &g) {
+  return (dt == DType::BF16 || dt == DType::F16) && g.d == g.dv &&
+         (g.d == 64 || g.d == 128);
+}
+
+/// The atomic path's dq accumulator: f32, shaped like dq, 16-byte aligned
+/// (hence 16 bytes of slack after the statistics).
+size_t dqAccumBytes(const AttentionGeometry &g) {
+  return 16 + size_t(g.batch) * size_t(g.sq) * size_t(g.d) * sizeof(float);
+}
+
+/// PARACC_ATTENTION_BWD=recompute selects the tensor-core path without
+/// atomics (dq in a second pass of the query kernel).
+bool recomputeDq() {
+  const char *env = std::getenv("PARACC_ATTENTION_BWD");
+  return env && std::strcmp(env, "recompute") == 0;
+}
+
+template <typename T, int kD, bool kAccum>
 void pickTensorCoreKernels(bool hasMask, GradPlan &plan) {
-  plan.query.kernel = hasMask ? &flashGradQueryKernel<T, kD, true>
-                              : &flashGradQueryKernel<T, kD, false>;
-  plan.key.kernel = hasMask ? &flashGradKeyKernel<T, kD, true>
-                            : &flashGradKeyKernel<T, kD, false>;
+  plan.query.kernel = hasMask ? &flashGradQueryKernel<T, kD, true, !kAccum>
+                              : &flashGradQueryKernel<T, kD, false, !kAccum>;
+  plan.key.kernel = hasMask ? &flashGradKeyKernel<T, kD, true, kAccum>
+                            : &flashGradKeyKernel<T, kD, false, kAccum>;
   constexpr bool kBf16 = std::is_same_v<T, __nv_bfloat16>;
+  plan.accumDq = kAccum;
+  if constexpr (kAccum) {
+    plan.convert.kernel = &dqConvertKernel<T>;
+    plan.convert.name = kBf16 ? "dqConvertKernel<bf16>" : "dqConvertKernel<f16>";
+    plan.convert.smemBytes = 0;
+    const int64_t chunks = plan.params.dqElems / 8;
+    plan.convert.grid = dim3(static_cast<unsigned>(std::min<int64_t>(
+                                 (chunks + kTcThreads - 1) / kTcThreads, 4096)),
+                             1, 1);
+  }
   if constexpr (kD == 64) {
     plan.query.name = kBf16 ? "flashGradQueryKernel<bf16, 64>"
                             : "flashGradQueryKernel<f16, 64>";
@@ -1148,7 +1314,16 @@ void pickTensorCoreKernels(bool hasMask, GradPlan &plan) {
   constexpr int kKTile = TcTiling<kD>::kKeyPassTile;
   plan.query.smemBytes = size_t(2 * kTcBlockRows + 4 * kQTile) * kD * 2;
   plan.key.smemBytes = size_t(2 * kTcBlockRows + 4 * kKTile) * kD * 2 +
-                       size_t(4 * kKTile) * sizeof(float);
+                       size_t(4 * kKTile) * sizeof(float) +
+                       (kAccum ? size_t(kTcBlockRows) * kKTile * 2 : 0);
+}
+
+template <typename T, int kD>
+void pickTensorCoreKernels(bool hasMask, bool accum, GradPlan &plan) {
+  if (accum)
+    pickTensorCoreKernels<T, kD, true>(hasMask, plan);
+  else
+    pickTensorCoreKernels<T, kD, false>(hasMask, plan);
 }
 
 template <typename T> void pickGenericKernels(bool hasMask, GradPlan &plan) {
@@ -1228,6 +1403,7 @@ Status planAttentionGrad(const InstrAttrs &attrs,
   if (mask)
     PARACC_RETURN_IF_ERROR(
         setMaskStrides(args, mask->shape(), g.scoreShape, p));
+  p.dqElems = g.batch * sq * d;
   plan.workspaceBytes = statsBytes(g);
 
   const bool hasMask = mask != nullptr;
@@ -1250,17 +1426,20 @@ Status planAttentionGrad(const InstrAttrs &attrs,
   plan.key.grid = dim3(batch, static_cast<unsigned>(nBlocks), 1);
   if (tensorCore) {
     plan.threads = kTcThreads;
+    const bool accum = !recomputeDq();
     if (dt == DType::BF16) {
       if (d == 64)
-        pickTensorCoreKernels<__nv_bfloat16, 64>(hasMask, plan);
+        pickTensorCoreKernels<__nv_bfloat16, 64>(hasMask, accum, plan);
       else
-        pickTensorCoreKernels<__nv_bfloat16, 128>(hasMask, plan);
+        pickTensorCoreKernels<__nv_bfloat16, 128>(hasMask, accum, plan);
     } else {
       if (d == 64)
-        pickTensorCoreKernels<__half, 64>(hasMask, plan);
+        pickTensorCoreKernels<__half, 64>(hasMask, accum, plan);
       else
-        pickTensorCoreKernels<__half, 128>(hasMask, plan);
+        pickTensorCoreKernels<__half, 128>(hasMask, accum, plan);
     }
+    if (accum)
+      plan.workspaceBytes += dqAccumBytes(g);
   } else {
     plan.threads = kGenThreads;
     plan.query.smemBytes = plan.key.smemBytes = genericGradSmemBytes(p.d, p.dv);
@@ -1321,7 +1500,10 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
     return 0;
   if (g.sq == 0 || g.sk == 0)
     return 0; // Only zero-fills.
-  return statsBytes(g);
+  // The dq accumulator whenever the tensor-core kernels may run (the path
+  // is picked at launch, by alignment and the environment).
+  return statsBytes(g) +
+         (tensorCoreShape(args.in[1]->dtype(), g) ? dqAccumBytes(g) : 0);
 }
 
 Status launchAttentionGrad(const InstrAttrs &attrs,
@@ -1348,9 +1530,22 @@ Status launchAttentionGrad(const InstrAttrs &attrs,
   AttentionGradParams &p = plan.params;
   p.lse = static_cast<float *>(workspace);
   p.delta = p.lse + p.batch * int64_t(p.sq);
-  // The key pass reads the statistics the query pass wrote: stream order.
+  if (plan.accumDq) {
+    const uintptr_t end = reinterpret_cast<uintptr_t>(p.delta + p.batch * int64_t(p.sq));
+    p.dqAccum = reinterpret_cast<float *>((end + 15) & ~uintptr_t(15));
+    const cudaError_t err = cudaMemsetAsync(
+        p.dqAccum, 0, size_t(p.dqElems) * sizeof(float), stream);
+    if (err != cudaSuccess)
+      return errorf("attention_grad: zeroing the dq accumulator failed: ",
+                    cudaGetErrorString(err));
+  }
+  // The key pass reads the statistics the query pass wrote (and the
+  // conversion the key pass's dq sums): stream order.
   PARACC_RETURN_IF_ERROR(launchOne(plan.query, plan.threads, p, stream));
-  return launchOne(plan.key, plan.threads, p, stream);
+  PARACC_RETURN_IF_ERROR(launchOne(plan.key, plan.threads, p, stream));
+  if (!plan.accumDq)
+    return Status::ok();
+  return launchOne(plan.convert, plan.threads, p, stream);
 }
 
 } // namespace paracc::rt::cuda

@@ -20,9 +20,10 @@ Status launchAttention(const InstrAttrs &attrs,
                        const DeviceTensor &output, cudaStream_t stream);
 
 /// Bytes of device workspace launchAttentionGrad needs for these operands
-/// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32); 0 when
-/// the operands are not a valid AttentionGrad (launchAttentionGrad then
-/// reports why).
+/// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32, and for
+/// the tensor-core shapes, bf16/f16 with D == Dv in {64, 128}, 16 bytes of
+/// slack and an f32 dq accumulator shaped like dq); 0 when the operands are
+/// not a valid AttentionGrad (launchAttentionGrad then reports why).
 size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs);
 
@@ -30,7 +31,10 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
 /// mask]) out(dq, dk, dv), the gradients of Attention with the same
 /// attributes (OpCodes.def), flash-style: the score matrix is recomputed per
 /// tile and never stored. `workspace` holds attentionGradWorkspaceBytes
-/// bytes of device memory (contents need not be initialized).
+/// bytes of device memory (contents need not be initialized; the launch
+/// zeroes the dq accumulator on the stream). The tensor-core path sums dq
+/// with f32 atomics, so dq may vary in its last bits between runs;
+/// PARACC_ATTENTION_BWD=recompute (and the SIMT path) are deterministic.
 Status launchAttentionGrad(const InstrAttrs &attrs,
                            const std::vector<DeviceTensor> &inputs,
                            const std::vector<DeviceTensor> &outputs,

@@ -95,6 +95,18 @@ __device__ __forceinline__ float fastExp2(float x) {
   return y;
 }
 
+/// p[0] += a, p[1] += b in global memory, atomically per element (p
+/// 8-byte aligned); the result is not read, so this is a reduction (red):
+/// one v2 reduction on sm_90, two scalar ones before.
+__device__ __forceinline__ void atomicAddPair(float *p, float a, float b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  atomicAdd(reinterpret_cast<float2 *>(p), make_float2(a, b));
+#else
+  atomicAdd(p, a);
+  atomicAdd(p + 1, b);
+#endif
+}
+
 /// Copies 16 bytes global -> shared asynchronously; when !valid, writes 16
 /// zero bytes and reads nothing (src must still be a valid address).
 __device__ __forceinline__ void cpAsync16(void *smemDst, const void *gmemSrc,

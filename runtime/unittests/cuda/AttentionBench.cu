@@ -6,10 +6,13 @@
 // causal masking; the backward counts 2.5 F (the five matrix products of a
 // backward given the forward's statistics: 10 * B * H * Sq * Sk * D, / 2
 // when causal), whatever it really computes (ours recomputes the
-// statistics: 9 products of that size), and fwd+bwd is 3.5 F over the sum
-// of both medians. The first configuration is the benchmark model (GPT:
-// batch 8, 16 heads of 64, sequence 1024, causal, bf16); the others show
-// head dim 128, longer sequences, masks, f16 and the SIMT kernels.
+// statistics: 7 products of that size by default, dq accumulated with f32
+// atomics; 9 with PARACC_ATTENTION_BWD=recompute, the "bwd=recompute"
+// configurations), and fwd+bwd is 3.5 F over the sum of both medians. The
+// first configuration is the benchmark model (GPT: batch 8, 16 heads of 64,
+// sequence 1024, causal, bf16), then the same with bwd=recompute; the
+// others show head dim 128, longer sequences, masks, f16 and the SIMT
+// kernels.
 //
 // Usage: AttentionBench [substring]   runs the configurations whose name
 // contains it.
@@ -42,6 +45,9 @@ struct Config {
   bool causal = true;
   bool mask = false; ///< An additive [Sq, Sk] mask of zeros.
   bool forceGeneric = false;
+  /// Time the backward with PARACC_ATTENTION_BWD=recompute (dq in a second
+  /// query pass instead of atomics in the key pass).
+  bool recompute = false;
 };
 
 std::string configName(const Config &c) {
@@ -49,7 +55,8 @@ std::string configName(const Config &c) {
   os << dtypeName(c.dtype) << " B=" << c.batch << " H=" << c.heads
      << " Sq=" << c.sq << " Sk=" << c.sk << " D=" << c.d
      << (c.causal ? " causal" : " full") << (c.mask ? " mask=[Sq,Sk]" : "")
-     << (c.forceGeneric ? " forced-generic" : "");
+     << (c.forceGeneric ? " forced-generic" : "")
+     << (c.recompute ? " bwd=recompute" : "");
   return os.str();
 }
 
@@ -134,6 +141,8 @@ bool runConfig(const Config &c) {
 
   if (c.forceGeneric)
     setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
+  if (c.recompute)
+    setenv("PARACC_ATTENTION_BWD", "recompute", 1);
   // Times `launch` (which returns a Status): the median and minimum in ms.
   auto timeIt = [&](const char *what, auto &&launch, std::vector<float> &ms) {
     for (int it = 0; ok && it < 25; ++it) {
@@ -166,6 +175,8 @@ bool runConfig(const Config &c) {
       gradMs);
   if (c.forceGeneric)
     unsetenv("PARACC_ATTENTION_KERNEL");
+  if (c.recompute)
+    unsetenv("PARACC_ATTENTION_BWD");
 
   // The results must be finite (a cheap sanity check; AttentionTest checks
   // the values).
@@ -239,6 +250,9 @@ int main(int argc, char **argv) {
   Config gpt; // The benchmark model.
   configs.push_back(gpt);
   Config c = gpt;
+  c.recompute = true; // The same, the backward without atomics.
+  configs.push_back(c);
+  c = gpt;
   c.causal = false;
   configs.push_back(c);
   c = gpt;
@@ -248,6 +262,9 @@ int main(int argc, char **argv) {
   c.heads = 8;
   c.d = 128;
   configs.push_back(c);
+  c.recompute = true;
+  configs.push_back(c);
+  c.recompute = false;
   c.causal = false;
   configs.push_back(c);
   c = gpt;

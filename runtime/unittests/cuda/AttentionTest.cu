@@ -13,7 +13,9 @@
 // out-of-bounds writes are caught. The gradient cases ("grad ..." names)
 // also hand the kernels an uninitialized (NaN-filled) workspace of
 // attentionGradWorkspaceBytes, guard it, and launch twice to check that the
-// results are bitwise deterministic.
+// results are bitwise deterministic (dq only on the paths without atomics:
+// the tensor-core backward accumulates dq with f32 atomics by default, so
+// its last bits may vary between launches; dk and dv never do).
 //
 // Usage: AttentionTest [substring]   runs the cases whose name contains it.
 // Exit status: 0 when every case passes, 77 (skipped) without a CUDA device.
@@ -69,6 +71,9 @@ struct Case {
   float range = 2.f;
   /// Run with PARACC_ATTENTION_KERNEL=generic.
   bool forceGeneric = false;
+  /// Gradient cases: run with PARACC_ATTENTION_BWD=recompute (the
+  /// tensor-core backward without the atomic dq accumulator).
+  bool recompute = false;
   /// Offset every device pointer by this many elements (breaks the
   /// 16-byte alignment the tensor-core kernel needs).
   int misalign = 0;
@@ -96,6 +101,8 @@ std::string caseName(const Case &c) {
     os << " range=" << c.range;
   if (c.forceGeneric)
     os << " forced-generic";
+  if (c.recompute)
+    os << " recompute";
   if (c.misalign)
     os << " misalign=" << c.misalign;
   if (c.sequenceFirst)
@@ -615,14 +622,21 @@ bool runCase(const Case &c, uint64_t seed) {
 // AttentionGrad: launchAttentionGrad against the CPU kernel.
 //===----------------------------------------------------------------------===//
 
+/// Whether the operands have the tensor-core backward's element type and
+/// head dims (the workspace then includes the f32 dq accumulator).
+bool tensorCoreGradShape(const Case &c) {
+  return (c.dtype == DType::BF16 || c.dtype == DType::F16) && c.d == c.dv &&
+         (c.d == 64 || c.d == 128);
+}
+
 /// The kernels launchAttentionGrad should pick (documented rule).
 const char *expectedGradPath(const Case &c) {
   if (c.sq == 0 || c.sk == 0)
     return "no kernel";
-  const bool tc = (c.dtype == DType::BF16 || c.dtype == DType::F16) &&
-                  c.d == c.dv && (c.d == 64 || c.d == 128) && !c.misalign &&
-                  !c.forceGeneric;
-  return tc ? "tensorcore" : "generic";
+  const bool tc = tensorCoreGradShape(c) && !c.misalign && !c.forceGeneric;
+  if (!tc)
+    return "generic";
+  return c.recompute ? "tensorcore recompute" : "tensorcore atomic";
 }
 
 /// Relative tolerance of the gradients, scaled by |ref| + max(rms of the
@@ -744,6 +758,24 @@ std::vector<Case> makeGradCases() {
     add(c);
     c = mk(bf, {2, 2}, 65, 65, 64, 64, true);
     c.misalign = 1;
+    add(c);
+  }
+  // The tensor-core backward without atomics (PARACC_ATTENTION_BWD=
+  // recompute): both head dims, partial blocks, causal, a mask.
+  {
+    Case c = mk(bf, {2, 3}, 129, 129, 64, 64, false);
+    c.recompute = true;
+    add(c);
+    c = mk(bf, {2, 3}, 200, 300, 64, 64, true);
+    c.recompute = true;
+    add(c);
+    c = mk(f16, {2, 3}, 100, 200, 128, 128, true);
+    c.recompute = true;
+    add(c);
+    c = mk(bf, {2, 3}, 100, 200, 128, 128, true);
+    c.maskShape = Shape{2, 1, 100, 200};
+    c.maskFill = MaskFill::WithInf;
+    c.recompute = true;
     add(c);
   }
   // Sequence-first operands.
@@ -946,10 +978,16 @@ bool runGradCase(const Case &c, uint64_t seed) {
       {c.dtype, layout(kShape), bdk.ptr()},
       {c.dtype, layout(vShape), bdv.ptr()}};
   const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, inputs);
+  // LSE and Delta, then (tensor-core shapes) 16 bytes of alignment slack
+  // and the f32 dq accumulator.
   const size_t wantWs =
-      c.sq && c.sk ? 2 * sizeof(float) *
-                         size_t(q.numElements() / std::max<int64_t>(c.d, 1))
-                   : 0;
+      c.sq && c.sk
+          ? 2 * sizeof(float) *
+                    size_t(q.numElements() / std::max<int64_t>(c.d, 1)) +
+                (tensorCoreGradShape(c)
+                     ? 16 + sizeof(float) * size_t(q.numElements())
+                     : 0)
+          : 0;
   if (c.d > 0 && wsBytes != wantWs) {
     std::printf("FAIL %s: attentionGradWorkspaceBytes = %zu, expected %zu\n",
                 name.c_str(), wsBytes, wantWs);
@@ -967,10 +1005,14 @@ bool runGradCase(const Case &c, uint64_t seed) {
   for (int run = 0; run < 2; ++run) {
     if (c.forceGeneric)
       setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
+    if (c.recompute)
+      setenv("PARACC_ATTENTION_BWD", "recompute", 1);
     const Status launched = cuda::launchAttentionGrad(
         attrs, inputs, outputs, bws.ptr(), wsBytes, /*stream=*/nullptr);
     if (c.forceGeneric)
       unsetenv("PARACC_ATTENTION_KERNEL");
+    if (c.recompute)
+      unsetenv("PARACC_ATTENTION_BWD");
     if (!launched.isOk()) {
       std::printf("FAIL %s: launchAttentionGrad: %s\n", name.c_str(),
                   launched.message().c_str());
@@ -996,8 +1038,11 @@ bool runGradCase(const Case &c, uint64_t seed) {
             guardsIntact(host[0][1], bdk, "dk") &&
             guardsIntact(host[0][2], bdv, "dv") &&
             guardsIntact(wsHost, bws, "workspace");
+  // dq of the atomic path may differ in its last bits.
+  const bool atomicDq =
+      std::strcmp(expectedGradPath(c), "tensorcore atomic") == 0;
   bool deterministic = true;
-  for (int o = 0; o < 3; ++o)
+  for (int o = atomicDq ? 1 : 0; o < 3; ++o)
     deterministic &= host[0][o] == host[1][o];
   if (!deterministic)
     std::printf("  the second launch gave different bits\n");
@@ -1053,7 +1098,9 @@ void runGradErrorCases(int &passed, int &failed) {
   const std::vector<DeviceTensor> out = {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}),
                                          t(bf, {2, 8, 64})};
   const size_t need = cuda::attentionGradWorkspaceBytes(attrs, in);
-  const bool sizeOk = need == 2 * 2 * 8 * sizeof(float);
+  // LSE and Delta, 16 bytes of slack, the f32 dq accumulator.
+  const bool sizeOk =
+      need == 2 * 2 * 8 * sizeof(float) + 16 + 2 * 8 * 64 * sizeof(float);
   std::printf("%s grad workspace bytes: %zu\n", sizeOk ? "PASS" : "FAIL", need);
   ++(sizeOk ? passed : failed);
   run("workspace too small", attrs, in, out, need - 4);

@@ -79,3 +79,39 @@ func.func @other_permutation(%qs: tensor<4x2x16x8xf32>) -> tensor<4x2x16x8xf32> 
   %y = graph.transpose %a, [1, 0, 2, 3] : tensor<2x4x16x8xf32> -> tensor<4x2x16x8xf32>
   return %y : tensor<4x2x16x8xf32>
 }
+
+// -----
+
+// The backward of a training step: dy, q, k, v transposed to [B, H, S, D]
+// and the gradients transposed back become one sequence-first
+// attention_grad on the untransposed values; an unused gradient is fine.
+// CHECK-LABEL: func.func @backward
+// CHECK-NOT: graph.transpose
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %{{.*}} = graph.attention_grad %arg0, %arg1, %arg2, %arg3 {causal = true, scale = 1.250000e-01 : f64, sequence_first = true} : (tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>) -> (tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>)
+// CHECK-NOT: graph.transpose
+// CHECK: return %[[DQ]], %[[DK]]
+func.func @backward(%dy: tensor<2x16x4x8xf32>, %q: tensor<2x16x4x8xf32>, %k: tensor<2x16x4x8xf32>, %v: tensor<2x16x4x8xf32>) -> (tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>) {
+  %tdy = graph.transpose %dy, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tq = graph.transpose %q, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tk = graph.transpose %k, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tv = graph.transpose %v, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %dq, %dk, %dv = graph.attention_grad %tdy, %tq, %tk, %tv {causal = true, scale = 0.125 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  %bq = graph.transpose %dq, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  %bk = graph.transpose %dk, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  return %bq, %bk : tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>
+}
+
+// -----
+
+// A gradient used by something other than the transpose back keeps the
+// [B, H, S, D] backward.
+// CHECK-LABEL: func.func @backward_kept
+// CHECK: graph.attention_grad {{.*}} {scale = 1.250000e-01 : f64} :
+func.func @backward_kept(%dy: tensor<2x16x4x8xf32>, %q: tensor<2x16x4x8xf32>, %k: tensor<2x16x4x8xf32>, %v: tensor<2x16x4x8xf32>) -> (tensor<2x4x16x8xf32>) {
+  %tdy = graph.transpose %dy, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tq = graph.transpose %q, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tk = graph.transpose %k, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tv = graph.transpose %v, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %dq, %dk, %dv = graph.attention_grad %tdy, %tq, %tk, %tv {scale = 0.125 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  return %dq : tensor<2x4x16x8xf32>
+}

@@ -3,7 +3,10 @@
 // Exporters move the head dim in front of the sequence dim before attention
 // ([B, S, H, D] -> [B, H, S, D]) and back after it. graph.attention with
 // sequence_first reads and writes [B, S, H, D] directly, so those four
-// transposes (each a full pass over an activation) disappear.
+// transposes (each a full pass over an activation) disappear. The same
+// holds for graph.attention_grad in a training step: its dy, q, k, v are
+// such transposes and its dq, dk, dv are transposed back, seven passes
+// that a sequence-first backward does without.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,11 +72,52 @@ struct AttentionLayoutPattern : OpRewritePattern<AttentionOp> {
   }
 };
 
+struct AttentionGradLayoutPattern : OpRewritePattern<AttentionGradOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AttentionGradOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getSequenceFirst())
+      return failure();
+    Value dy = sequenceFirstSource(op.getDy()),
+          q = sequenceFirstSource(op.getQ()),
+          k = sequenceFirstSource(op.getK()),
+          v = sequenceFirstSource(op.getV());
+    if (!dy || !q || !k || !v)
+      return failure();
+    // Each gradient is transposed back to [.., S, H, D] (or unused).
+    SmallVector<TransposeOp> backs;
+    for (Value r : op.getResults()) {
+      if (r.use_empty()) {
+        backs.push_back(nullptr);
+        continue;
+      }
+      auto back = r.hasOneUse() ? dyn_cast<TransposeOp>(*r.user_begin())
+                                : TransposeOp();
+      if (!back ||
+          !swapsSequenceAndHeads(back.getPerm(), back.getType().getRank()))
+        return failure();
+      backs.push_back(back);
+    }
+    rewriter.setInsertionPoint(op);
+    auto fused = AttentionGradOp::create(
+        rewriter, op.getLoc(), q.getType(), k.getType(), v.getType(), dy, q,
+        k, v, op.getMask(), op.getScaleAttr(), op.getCausalAttr(),
+        rewriter.getBoolAttr(true));
+    for (auto [back, r] : llvm::zip(backs, fused.getResults()))
+      if (back)
+        rewriter.replaceOp(back, r);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct AttentionLayoutPass
     : public graph::impl::AttentionLayoutPassBase<AttentionLayoutPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<AttentionLayoutPattern>(&getContext());
+    patterns.add<AttentionLayoutPattern, AttentionGradLayoutPattern>(
+        &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

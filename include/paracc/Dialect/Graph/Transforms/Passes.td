@@ -108,6 +108,9 @@ def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
     the transpose back, the op becomes a `sequence_first` attention on the
     untransposed values and the four transposes (each a full pass over an
     activation) go away. Runs after partitioning, like `paracc-fuse-linear`.
+    A training step's `graph.attention_grad` whose `dy`, `q`, `k`, `v` are
+    such transposes and whose gradients each go to one transpose back (or
+    are unused) becomes `sequence_first` the same way (seven transposes).
 
     Before:
     ```mlir
