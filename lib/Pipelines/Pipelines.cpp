@@ -56,10 +56,16 @@ void mlir::paracc::buildAutodiffPipeline(
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
-                                         StringRef precision) {
+                                         StringRef precision,
+                                         double bucketMb) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
   fn.addPass(dist::createFoldReductionAddendsPass());
+  // Training: gradients and gradient-norm terms in buckets (not for
+  // inference, whose reductions are each needed at once, or interleaved
+  // micro-batches, whose separate collectives overlap each other's compute).
+  if (bucketMb > 0)
+    fn.addPass(dist::createBucketAllReducesPass({bucketMb}));
   fn.addPass(graph::createAttentionLayoutPass());
   if (precision != "f32")
     fn.addPass(graph::createConvertPrecisionPass({precision.str()}));

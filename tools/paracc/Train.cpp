@@ -232,6 +232,11 @@ cl::opt<std::string> explainJson("explain-json",
                                  cl::value_desc("FILE"), cl::init(""),
                                  cl::sub(trainSubCommand()),
                                  cl::cat(trainCategory()));
+cl::opt<double> bucketMbOption(
+    "bucket-mb",
+    cl::desc("All-reduce buckets of this many MiB (gradients, gradient-norm "
+             "terms; 0: one all-reduce each)"),
+    cl::init(25.0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<bool> randomWeights(
     "random-weights",
     cl::desc("Initialize parameters that have no data with seeded random "
@@ -534,7 +539,7 @@ int mlir::paracc::runTrain() {
   PassManager lower(&context);
   if (!axisNames.empty())
     buildPartitionPipeline(lower, distOptions);
-  buildLoweringPipeline(lower, "f32");
+  buildLoweringPipeline(lower, "f32", bucketMbOption);
   if (failed(lower.run(module)))
     return prt::kExitError;
   if (emit == "compiled") {

@@ -67,8 +67,11 @@ void buildAutodiffPipeline(OpPassManager &pm,
                            const AutodiffPipelineOptions &options);
 
 /// The last steps before the executable: fuse matmul + bias + activation
-/// into graph.linear and, unless `precision` is "f32", compute in it.
-void buildLoweringPipeline(OpPassManager &pm, StringRef precision);
+/// into graph.linear, all-reduces into buckets of `bucketMb` MiB (training;
+/// 0: none)
+/// and, unless `precision` is "f32", compute in it.
+void buildLoweringPipeline(OpPassManager &pm, StringRef precision,
+                           double bucketMb = 0.0);
 
 /// Registers every paracc pass and pipeline (for paracc-opt).
 void registerParaccPasses();

@@ -100,7 +100,9 @@ __device__ __forceinline__ float fastExp2(float x) {
 /// one v2 reduction on sm_90, two scalar ones before.
 __device__ __forceinline__ void atomicAddPair(float *p, float a, float b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  atomicAdd(reinterpret_cast<float2 *>(p), make_float2(a, b));
+  asm volatile("red.global.add.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(a),
+               "f"(b)
+               : "memory");
 #else
   atomicAdd(p, a);
   atomicAdd(p + 1, b);

@@ -1017,6 +1017,28 @@ Status GpuRank::gatherOutputs(const std::vector<Tensor> &local,
   return Status::ok();
 }
 
+std::string GpuRank::memory() const {
+  const Impl &m = *impl_;
+  const size_t allocated = m.arenaBytes + m.persistentBytes + m.stagingBytes +
+                           m.workspaceBytes + (size_t(64) << 20);
+  size_t free = 0, total = 0;
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(2) << "rank " << m.rank
+     << " allocates " << double(allocated) / double(1 << 30)
+     << " GiB: arena " << double(m.arenaBytes) / double(1 << 30)
+     << ", state and constants " << double(m.persistentBytes) / double(1 << 30)
+     << ", workspaces and staging "
+     << double(m.stagingBytes + m.workspaceBytes + (size_t(64) << 20)) /
+            double(1 << 30);
+  if (cudaSetDevice(m.device) == cudaSuccess &&
+      cudaMemGetInfo(&free, &total) == cudaSuccess)
+    os << "; the device has " << double(total - free) / double(1 << 30)
+       << " GiB in use";
+  else
+    (void)cudaGetLastError();
+  return os.str();
+}
+
 std::string GpuRank::summary() const {
   const Impl &m = *impl_;
   std::ostringstream os;
@@ -1112,7 +1134,8 @@ public:
   }
 
   std::string describe() const override {
-    return std::to_string(ranks_.size()) + " GPU(s)";
+    return std::to_string(ranks_.size()) + " GPU(s) (" + ranks_[0]->memory() +
+           ")";
   }
 
 protected:

@@ -12,7 +12,8 @@
 // CHECK: %[[SQ:.*]] = graph.mul %[[DW:[^,]+]], %[[DW]]
 // CHECK: %[[SUM:.*]] = graph.reduce_sum %[[SQ]], [0, 1] {keepdims = false}
 // CHECK: %[[PART:.*]] = graph.reshape %[[SUM]] : tensor<f32> -> tensor<1xf32>
-// CHECK: %[[NORM:.*]] = graph.sqrt %[[SUM]]
+// CHECK: %[[TOTAL:.*]] = graph.reduce_sum %[[PART]], [0] {keepdims = false}
+// CHECK: %[[NORM:.*]] = graph.sqrt %[[TOTAL]]
 // CHECK: %[[COEF:.*]] = graph.div %{{.*}}, %{{.*}}
 // CHECK: %[[SCALE:.*]] = graph.min %[[COEF]], %{{.*}}
 // CHECK: %[[M:.*]] = graph.state "w.exp_avg" : tensor<8x2xf32>

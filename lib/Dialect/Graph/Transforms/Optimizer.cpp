@@ -95,11 +95,12 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
     return func.emitOpError("cannot add the lr and step inputs");
   Value lr = body.getArgument(n), step = body.getArgument(n + 1);
 
-  // The global L2 norm of the gradients (f32 sums of squares); each
-  // parameter's sum of squares is also returned, so that a run can name the
-  // parameter whose gradient stops being finite.
-  Value sumSquares;
-  SmallVector<Value> parts;
+  // The global L2 norm of the gradients: each parameter's f32 sum of
+  // squares, all computed before any is combined (so that a mesh's
+  // reductions of them can share one bucket), then their sum. The sums are
+  // also returned, so that a run can name the parameter whose gradient
+  // stops being finite.
+  SmallVector<Value> sums;
   SmallVector<Attribute> partNames;
   for (Gradient &g : gradients) {
     Value x = g.value;
@@ -110,20 +111,24 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
     for (int64_t d = 0; d < type.getRank(); ++d)
       all.push_back(d);
     Value sq = MulOp::create(b, loc, x, x);
-    Value s =
+    sums.push_back(
         all.empty()
             ? sq
             : Value(ReduceSumOp::create(b, loc, sq, b.getDenseI64ArrayAttr(all),
-                                        b.getBoolAttr(false)));
-    sumSquares = sumSquares ? AddOp::create(b, loc, sumSquares, s) : s;
-    parts.push_back(ReshapeOp::create(
-        b, loc, RankedTensorType::get({1}, b.getF32Type()), s));
+                                        b.getBoolAttr(false))));
     partNames.push_back(g.param.getNameAttr());
   }
+  SmallVector<Value> parts;
+  for (Value s : sums)
+    parts.push_back(ReshapeOp::create(
+        b, loc, RankedTensorType::get({1}, b.getF32Type()), s));
   Value partsVector =
       parts.size() == 1
           ? parts[0]
           : Value(ConcatOp::create(b, loc, parts, b.getI64IntegerAttr(0)));
+  Value sumSquares =
+      ReduceSumOp::create(b, loc, partsVector, b.getDenseI64ArrayAttr({0}),
+                          b.getBoolAttr(false));
   Value norm = SqrtOp::create(b, loc, sumSquares);
   // torch.nn.utils.clip_grad_norm_: coefficient max / (norm + 1e-6),
   // clamped to 1.

@@ -71,6 +71,10 @@ public:
   /// One line: arena and weight bytes, kernels/cuBLASLt/collective/CPU
   /// instruction counts, whether the step runs as a CUDA graph.
   std::string summary() const;
+  /// What this rank allocates (arena, state, workspaces; cuBLASLt's 64 MiB
+  /// included) and what the device reports in use (CUDA context and
+  /// libraries included).
+  std::string memory() const;
 
   struct Impl;
 

@@ -135,6 +135,43 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def BucketAllReducesPass : Pass<"paracc-bucket-all-reduces", "func::FuncOp"> {
+  let summary = "Combine small all-reduces into buckets, as DDP does";
+  let description = [{
+    After partitioning, every data-parallel weight gradient and every
+    tensor-parallel partial sum of the gradient norm is all-reduced on its
+    own. Consecutive all-reduces with the same axes, kind and element type,
+    each smaller than `bucket-mb` MiB, are combined while none of their
+    results is needed before the last of them is issued: their operands are
+    flattened and concatenated, reduced by one all-reduce placed at the last
+    member, and sliced back. A bucket closes at `bucket-mb` MiB (0 turns the
+    pass off), or before a member whose placement would delay a result that
+    an earlier op reads. A bucket is issued as soon as its last operand
+    exists, so its communication overlaps the rest of the backward.
+
+    Before:
+    ```mlir
+    %a = dist.all_reduce %ga over ["dp"] : tensor<4x8xf32>
+    %b = dist.all_reduce %gb over ["dp"] : tensor<8xf32>
+    ```
+    After:
+    ```mlir
+    %0 = graph.reshape %ga : tensor<4x8xf32> -> tensor<32xf32>
+    %1 = graph.reshape %gb : tensor<8xf32> -> tensor<8xf32>
+    %2 = graph.concat %0, %1 {axis = 0 : i64} : (tensor<32xf32>, tensor<8xf32>) -> tensor<40xf32>
+    %3 = dist.all_reduce %2 over ["dp"] : tensor<40xf32>
+    %4 = graph.slice %3 ... -> tensor<32xf32>
+    ...
+    ```
+  }];
+  let options = [
+    Option<"bucketMb", "bucket-mb", "double", "25.0",
+           "Bucket size in MiB (0: no buckets)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect",
+                           "::mlir::paracc::graph::GraphDialect"];
+}
+
 def FoldReductionAddendsPass
     : Pass<"paracc-fold-reduction-addends", "func::FuncOp"> {
   let summary = "Add a row-parallel layer's bias and residual before its all-reduce";
