@@ -12,7 +12,8 @@ shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
 rtbuild=${PARACC_GPU_RUNTIME_BUILD:-build-gpurt}
-rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/train"
+# Keeps what bench/prepare-gpu.sh wrote (one/, two/), so both can travel.
+rm -rf "$dev/train" "$dev/bin" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/train"
 
 PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B "$rtbuild" -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \

@@ -9,7 +9,7 @@ cd "$root"
 dev=.devrun
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
-paracc=build/bin/paracc
+paracc=${PARACC:-build/bin/paracc}
 rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/one" "$dev/two"
 
 # The runtime, built here for the GPU machine.

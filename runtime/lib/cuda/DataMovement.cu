@@ -298,6 +298,31 @@ Status launchSlice(const KernelArgs &args, cudaStream_t stream) {
       es, y.shape(), strides, contiguousStrides(y.shape()), stream);
 }
 
+/// Small contiguous pieces copied by one launch: a training step's
+/// concatenations of hundreds of scalars (the per-parameter gradient norms,
+/// small all-reduce buckets) would otherwise be hundreds of copies.
+constexpr int kPiecesPerLaunch = 128;
+/// Pieces up to this many bytes go through the batched kernel.
+constexpr int64_t kSmallPieceBytes = 4096;
+
+struct PieceTable {
+  const unsigned char *src[kPiecesPerLaunch];
+  /// Byte offsets of the pieces in the destination, and their sizes.
+  int64_t begin[kPiecesPerLaunch];
+  int64_t size[kPiecesPerLaunch];
+};
+
+__global__ void __launch_bounds__(256)
+    copyPiecesKernel(unsigned char *dst, PieceTable t, int pieces) {
+  const int p = int(blockIdx.y);
+  if (p >= pieces)
+    return;
+  const int64_t b = t.begin[p], len = t.size[p];
+  for (int64_t i = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < len;
+       i += int64_t(gridDim.x) * blockDim.x)
+    dst[b + i] = t.src[p][i];
+}
+
 Status launchConcat(const KernelArgs &args, cudaStream_t stream) {
   AxisSplit split;
   PARACC_RETURN_IF_ERROR(checkConcat(args, split));
@@ -308,17 +333,37 @@ Status launchConcat(const KernelArgs &args, cudaStream_t stream) {
   const size_t es = dtypeSize(y.dtype());
   const int64_t outRow = y.dim(axis) * inner;
   char *dst = static_cast<char *>(y.data());
+  // With one outer block every piece is contiguous on both sides: small
+  // ones are batched into few launches.
+  PieceTable table;
+  int pending = 0;
+  auto flush = [&]() -> Status {
+    if (pending == 0)
+      return Status::ok();
+    copyPiecesKernel<<<dim3(kSmallPieceBytes / 256, unsigned(pending)), 256, 0,
+                       stream>>>(reinterpret_cast<unsigned char *>(dst), table,
+                                 pending);
+    pending = 0;
+    return checkLaunch(args.name());
+  };
   int64_t col = 0;
   for (const Tensor *t : args.in) {
     const int64_t row = t->dim(axis) * inner;
-    if (row) {
+    const int64_t bytes = row * int64_t(es);
+    if (row && outer == 1 && bytes <= kSmallPieceBytes) {
+      table.src[pending] = static_cast<const unsigned char *>(t->data());
+      table.begin[pending] = col * int64_t(es);
+      table.size[pending] = bytes;
+      if (++pending == kPiecesPerLaunch)
+        PARACC_RETURN_IF_ERROR(flush());
+    } else if (row) {
       PARACC_RETURN_IF_ERROR(launchStridedCopy(args.name(), dst + col * es,
                                                t->data(), es, {outer, row},
                                                {row, 1}, {outRow, 1}, stream));
     }
     col += row;
   }
-  return Status::ok();
+  return flush();
 }
 
 Status launchSplit(const KernelArgs &args, cudaStream_t stream) {

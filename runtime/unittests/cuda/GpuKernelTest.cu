@@ -887,6 +887,17 @@ void testShapeOps() {
       runCase(OpCode::Concat, ints({-1}), {a, a}, {{dt, {4, 6, 32}}},
               "axis -1");
       runCase(OpCode::Concat, ints({0}), {a, a}, {{dt, {8, 6, 16}}}, "axis 0");
+      // Hundreds of small pieces (batched launches of 128) with large ones
+      // between them (plain copies): a gradient norm's terms, a bucket.
+      std::vector<Tensor> pieces;
+      int64_t rows = 0;
+      for (int i = 0; i < 300; ++i) {
+        const int64_t n = i % 97 == 5 ? 3000 : 1 + i % 7;
+        pieces.push_back(randomTensor(dt, {n}, -9, 9));
+        rows += n;
+      }
+      runCase(OpCode::Concat, ints({0}), pieces, {{dt, {rows}}},
+              "300 pieces, small and large");
       Tensor x = randomTensor(dt, {4, 10, 16}, -9, 9);
       runCase(OpCode::Split, ints({1}), {x},
               {{dt, {4, 6, 16}}, {dt, {4, 3, 16}}, {dt, {4, 1, 16}}}, "axis 1");
