@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/AttentionGeometry.h"
+#include "cpu/TrainingChecks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -46,40 +47,6 @@ inline int64_t readIndex(const Tensor &t, int64_t i) {
 //===----------------------------------------------------------------------===//
 // LayerNormGrad, RmsNormGrad.
 //===----------------------------------------------------------------------===//
-
-/// in(dy, x, scale) out(dx, dscale[, dbias]) with ints [axis] and floats
-/// [epsilon]: the number of elements each row normalizes.
-Status checkNormGrad(const KernelArgs &args, int64_t &normalized) {
-  const bool isLayerNorm = args.op == OpCode::LayerNormGrad;
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, isLayerNorm ? 3 : 2));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
-  const Tensor &dy = *args.in[0], &x = *args.in[1], &scale = *args.in[2];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, x.dtype(), "dy"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(dy, x.shape(), "dy"));
-  if (x.rank() < 1)
-    return args.fail("x must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
-  const double eps = args.attrs.floats[0];
-  if (!(eps >= 0.0) || std::isinf(eps))
-    return args.fail("epsilon must be finite and non-negative, got ", eps);
-  const Shape normShape(x.shape().begin() + args.attrs.ints[0],
-                        x.shape().end());
-  normalized = shapeNumElements(normShape);
-  if (scale.numElements() != normalized)
-    return args.fail("scale ", scale.typeString(), " must have the ",
-                     normalized, " elements of the normalized shape ",
-                     shapeToString(normShape));
-  static const char *const kNames[] = {"dx", "dscale", "dbias"};
-  for (size_t o = 0; o < args.out.size(); ++o) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*args.out[o], x.dtype(), kNames[o]));
-    PARACC_RETURN_IF_ERROR(args.checkShape(
-        *args.out[o], o == 0 ? x.shape() : scale.shape(), kNames[o]));
-  }
-  return Status::ok();
-}
 
 template <DType D> void normGradTyped(const KernelArgs &args, int64_t d) {
   using S = StorageT<D>;
@@ -373,7 +340,7 @@ void gatherGradTyped(const KernelArgs &args, const std::vector<int64_t> &idx,
 
 Status runNormGradKernel(const KernelArgs &args) {
   int64_t d;
-  PARACC_RETURN_IF_ERROR(checkNormGrad(args, d));
+  PARACC_RETURN_IF_ERROR(checkNormGrad(args, checkCpuDType, d));
   const DType dt = args.in[1]->dtype();
   return visitDTypeIn<TypeSet::Float>(dt, [&](auto tag) -> Status {
     normGradTyped<decltype(tag)::value>(args, d);

@@ -10,50 +10,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/TrainingChecks.h"
 
 #include <cmath>
 
 namespace paracc::rt {
 
 namespace {
-
-/// Operands [0, nTensors) and every result are f32 of the first operand's
-/// shape; the operands after them are f32 scalars. `names` lists the
-/// operands, then the results.
-Status checkOptimizerOperands(const KernelArgs &args, size_t nTensors,
-                              const char *const *names) {
-  const Tensor &param = *args.in[0];
-  for (size_t i = 0; i < args.in.size(); ++i) {
-    const Tensor &t = *args.in[i];
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, DType::F32, names[i]));
-    PARACC_RETURN_IF_ERROR(
-        args.checkShape(t, i < nTensors ? param.shape() : Shape{}, names[i]));
-  }
-  for (size_t o = 0; o < args.out.size(); ++o) {
-    const char *name = names[args.in.size() + o];
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[o], DType::F32, name));
-    PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[o], param.shape(), name));
-  }
-  return Status::ok();
-}
-
-/// floats[i] is finite and in [lo, hi) (or [lo, inf) when hi is infinite,
-/// or any finite value when lo is -inf too).
-Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
-                      const char *what) {
-  const double v = args.attrs.floats[i];
-  if (std::isinf(lo)) {
-    if (!std::isfinite(v))
-      return args.fail(what, " must be finite, got ", v);
-  } else if (std::isinf(hi)) {
-    if (!(v >= lo) || std::isinf(v))
-      return args.fail(what, " must be finite and >= ", lo, ", got ", v);
-  } else if (!(v >= lo && v < hi)) {
-    return args.fail(what, " must be in [", lo, ", ", hi, "), got ", v);
-  }
-  return Status::ok();
-}
 
 /// The value of a scalar f32 operand, as a double.
 double scalarOperand(const KernelArgs &args, size_t i) {

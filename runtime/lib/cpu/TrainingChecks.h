@@ -1,0 +1,36 @@
+//===- TrainingChecks.h - Operand checks of the training ops ---*- C++ -*-===//
+//
+// The checks of LayerNormGrad/RmsNormGrad and of the optimizer updates
+// (AdamW, Sgd), shared by the CPU kernels and the GPU kernels so that both
+// reject the same instructions with the same messages (as ReductionChecks.h
+// does for the reducing ops).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_RUNTIME_CPU_TRAININGCHECKS_H
+#define PARACC_RUNTIME_CPU_TRAININGCHECKS_H
+
+#include "cpu/KernelUtil.h"
+
+namespace paracc::rt {
+
+/// LayerNormGrad/RmsNormGrad: in(dy, x, scale) out(dx, dscale[, dbias])
+/// with ints [axis] and floats [epsilon]; `normalized` is the number of
+/// elements each row normalizes. `checkType` checks x's element type.
+Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                     int64_t &normalized);
+
+/// Operands [0, nTensors) and every result are f32 of the first operand's
+/// shape; the operands after them are f32 scalars. `names` lists the
+/// operands, then the results.
+Status checkOptimizerOperands(const KernelArgs &args, size_t nTensors,
+                              const char *const *names);
+
+/// floats[i] is finite and in [lo, hi) (or [lo, inf) when hi is infinite,
+/// or any finite value when lo is -inf too).
+Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
+                      const char *what);
+
+} // namespace paracc::rt
+
+#endif // PARACC_RUNTIME_CPU_TRAININGCHECKS_H
