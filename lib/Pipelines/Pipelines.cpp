@@ -37,6 +37,10 @@ void mlir::paracc::buildPartitionPipeline(
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
+  // A pipeline takes the micro-batch axis; otherwise micro-batches are
+  // interleaved on every rank.
+  pm.addPass(dist::createPipelinePass({options.ppAxis, options.microbatchAxis,
+                                       options.schedule}));
   pm.addPass(dist::createInterleaveMicrobatchesPass({options.microbatchAxis}));
 }
 

@@ -104,6 +104,8 @@ static std::string offsetString(int64_t offset) {
 
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
+  r.pipeline = pipelinePlanFromAttr(module->getAttrOfType<DictionaryAttr>(
+      dist::DistDialect::PipelinePlanAttrHelper::getNameStr()));
   if (auto n = module->getAttrOfType<IntegerAttr>(dist::kMicrobatchesAttrName))
     r.microbatches = n.getInt();
   dist::MeshAttr mesh = dist::getMesh(module);
@@ -281,6 +283,94 @@ totalsByKind(const ExplainReport &r) {
   return totals;
 }
 
+/// "12.35M" for a count of parameters.
+static std::string humanCount(double n) {
+  const char *units[] = {"", "K", "M", "G", "T"};
+  int u = 0;
+  while (n >= 1000 && u < 4) {
+    n /= 1000;
+    ++u;
+  }
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << llvm::format(u ? "%.2f%s" : "%.0f%s", n, units[u]);
+  return s;
+}
+
+/// "embedding, 0-11", "12-23", "head": what a pipeline stage holds.
+static std::string stageLayers(const StageSummary &s) {
+  SmallVector<std::string> parts;
+  if (s.prologue)
+    parts.push_back("embedding");
+  if (s.firstLayer >= 0)
+    parts.push_back(s.firstLayer == s.lastLayer
+                        ? std::to_string(s.firstLayer)
+                        : std::to_string(s.firstLayer) + "-" +
+                              std::to_string(s.lastLayer));
+  if (s.epilogue)
+    parts.push_back("head");
+  return parts.empty() ? "-" : llvm::join(parts, ", ");
+}
+
+/// Slowest over fastest predicted stage time (stages with no op skipped);
+/// 0 when there is no such stage.
+static double imbalance(ArrayRef<StageSummary> stages) {
+  double lo = 0, hi = 0;
+  for (const StageSummary &s : stages) {
+    if (s.predictedMs <= 0)
+      continue;
+    lo = lo == 0 ? s.predictedMs : std::min(lo, s.predictedMs);
+    hi = std::max(hi, s.predictedMs);
+  }
+  return lo > 0 ? hi / lo : 0;
+}
+
+static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
+  os << "\n== Pipeline: " << p.stages.size() << " stage(s) over " << p.layers
+     << " layer(s), " << p.schedule << ", " << p.microbatches
+     << " micro-batch(es), " << (p.training ? "training" : "forward")
+     << " step, " << p.rates << " rates\n";
+  os << "  " << llvm::left_justify("stage", 6)
+     << llvm::left_justify("layers", 20) << llvm::right_justify("params", 10)
+     << llvm::right_justify("GFLOPs", 11) << llvm::right_justify("pred. ms", 12)
+     << llvm::right_justify("memory", 13) << llvm::right_justify("sends", 13)
+     << "\n";
+  for (auto [i, s] : llvm::enumerate(p.stages)) {
+    std::string row;
+    llvm::raw_string_ostream line(row);
+    line << llvm::format("%-6zu", i) << llvm::left_justify(stageLayers(s), 20)
+         << llvm::right_justify(humanCount(double(s.params)), 10)
+         << llvm::format("%11.3f", double(s.flops) / 1e9)
+         << llvm::format("%12.3f", s.predictedMs)
+         << llvm::right_justify(human(double(s.memoryBytes)), 13)
+         << llvm::right_justify(human(double(s.sentBytes)), 13);
+    os << "  " << row << "\n";
+  }
+  os << "  memory: parameters"
+     << (p.training ? " x4 (gradients, AdamW moments)" : "")
+     << "; sends: activation bytes to the next stage per step\n";
+  SmallVector<std::string> uniform;
+  for (const StageSummary &s : p.uniformStages)
+    uniform.push_back(stageLayers(s));
+  os << "  equal-layer cut (Megatron): " << llvm::join(uniform, " | ") << "\n";
+  auto ratio = [](double x) {
+    std::string s;
+    llvm::raw_string_ostream o(s);
+    if (x > 0)
+      o << llvm::format("%.2fx", x);
+    else
+      o << "n/a";
+    return s;
+  };
+  os << "  imbalance (slowest / fastest predicted stage): "
+     << ratio(imbalance(p.stages))
+     << " (equal-layer cut: " << ratio(imbalance(p.uniformStages)) << ")\n";
+  os << llvm::format("  bubble: (p-1)/(m+p-1) = %.3f, predicted %.3f "
+                     "(equal-layer cut: %.3f)\n",
+                     p.bubbleFormula, p.bubblePredicted,
+                     p.uniformBubblePredicted);
+}
+
 void mlir::paracc::printExplainText(const ExplainReport &r,
                                     llvm::raw_ostream &os,
                                     const ExplainReport *baseline) {
@@ -381,6 +471,9 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   for (const std::string &n : r.notes)
     os << "  note: " << n << "\n";
 
+  if (r.pipeline)
+    printPipelineText(*r.pipeline, os);
+
   if (baseline) {
     int64_t m0 = 0, m1 = 0;
     double t0 = 0, t1 = 0;
@@ -413,6 +506,38 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
     os << "  activations total     " << human(baseline->totalActivationBytes)
        << " -> " << human(r.totalActivationBytes) << "\n";
   }
+}
+
+static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages) {
+  llvm::json::Array array;
+  for (const StageSummary &s : stages)
+    array.push_back(llvm::json::Object{
+        {"layers", llvm::json::Array{s.firstLayer, s.lastLayer}},
+        {"prologue", s.prologue},
+        {"epilogue", s.epilogue},
+        {"params", s.params},
+        {"param_bytes", s.paramBytes},
+        {"flops", s.flops},
+        {"predicted_ms", s.predictedMs},
+        {"memory_bytes", s.memoryBytes},
+        {"sent_bytes", s.sentBytes}});
+  return array;
+}
+
+static llvm::json::Object pipelineToJson(const PipelinePlan &p) {
+  return llvm::json::Object{
+      {"schedule", p.schedule},
+      {"microbatches", p.microbatches},
+      {"training", p.training},
+      {"rates", p.rates},
+      {"layers", p.layers},
+      {"stages", stagesToJson(p.stages)},
+      {"uniform_stages", stagesToJson(p.uniformStages)},
+      {"imbalance", imbalance(p.stages)},
+      {"uniform_imbalance", imbalance(p.uniformStages)},
+      {"bubble_formula", p.bubbleFormula},
+      {"bubble_predicted", p.bubblePredicted},
+      {"uniform_bubble_predicted", p.uniformBubblePredicted}};
 }
 
 static llvm::json::Object toJson(const ExplainReport &r) {
@@ -469,6 +594,8 @@ static llvm::json::Object toJson(const ExplainReport &r) {
         {"arena", known(m.arena)},
         {"peak", known(m.peak)}};
   }
+  if (r.pipeline)
+    root["pipeline"] = pipelineToJson(*r.pipeline);
   return root;
 }
 

@@ -2,6 +2,8 @@
 
 #include "DriverSupport.h"
 
+#include "mlir/Pass/PassManager.h"
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GradientInterface.h"
 #include "paracc/runtime/TensorProtoIO.h"
@@ -30,6 +32,57 @@ void mlir::paracc::printDiagnostic(Diagnostic &diag) {
     printDiagnostic(note);
 }
 
+int64_t mlir::paracc::meshAxisSize(ArrayRef<std::string> names,
+                                   ArrayRef<int64_t> sizes, StringRef name) {
+  for (auto [n, size] : llvm::zip(names, sizes))
+    if (n == name)
+      return size;
+  return 0;
+}
+
+LogicalResult mlir::paracc::checkPipelineOptions(int64_t stages,
+                                                 StringRef schedule,
+                                                 StringRef ranges,
+                                                 bool sequenceParallel) {
+  if (schedule == "interleaved" || schedule == "zb-h1") {
+    llvm::errs() << "paracc: error: the '" << schedule
+                 << "' pipeline schedule is not implemented yet (gpipe and "
+                    "1f1b are)\n";
+    return failure();
+  }
+  if (schedule != "gpipe" && schedule != "1f1b") {
+    llvm::errs() << "paracc: error: unknown pipeline schedule '" << schedule
+                 << "' (expected gpipe or 1f1b)\n";
+    return failure();
+  }
+  if (stages == 0 && ranges != "auto") {
+    llvm::errs() << "paracc: error: --stages needs a pp axis in --mesh\n";
+    return failure();
+  }
+  if (stages > 0 && sequenceParallel) {
+    llvm::errs() << "paracc: error: --sp under pp is not supported yet\n";
+    return failure();
+  }
+  return success();
+}
+
+LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
+                                               int64_t stages,
+                                               StringRef ranges,
+                                               int64_t microbatches,
+                                               StringRef schedule,
+                                               bool training) {
+  PassManager pm(module.getContext());
+  dist::PipelineStagesPassOptions options;
+  options.stages = stages;
+  options.ranges = ranges == "auto" ? "" : ranges.str();
+  options.microbatches = microbatches;
+  options.schedule = schedule.str();
+  options.training = training;
+  pm.addPass(dist::createPipelineStagesPass(options));
+  return pm.run(module);
+}
+
 /// Parses --mesh ("dp2,tp4") into axis names and sizes.
 LogicalResult mlir::paracc::parseMesh(StringRef text,
                                       SmallVectorImpl<std::string> &names,
@@ -49,9 +102,9 @@ LogicalResult mlir::paracc::parseMesh(StringRef text,
                    << "'; expected NAME<size> such as dp2 or tp4\n";
       return failure();
     }
-    if (name != "dp" && name != "tp") {
+    if (name != "dp" && name != "tp" && name != "pp") {
       llvm::errs() << "paracc: error: mesh axis '" << name
-                   << "' is not supported yet (supported: dp, tp)\n";
+                   << "' is not supported yet (supported: dp, pp, tp)\n";
       return failure();
     }
     if (llvm::is_contained(names, name.str())) {

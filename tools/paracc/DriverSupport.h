@@ -29,6 +29,20 @@ void setUpDriverContext(MLIRContext &context);
 LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
                         SmallVectorImpl<int64_t> &sizes);
 
+/// The size of mesh axis `name` in parsed --mesh axes (0: not there).
+int64_t meshAxisSize(ArrayRef<std::string> names, ArrayRef<int64_t> sizes,
+                     StringRef name);
+
+/// Checks the pipeline options against the mesh's pp size (0: no pp).
+LogicalResult checkPipelineOptions(int64_t stages, StringRef schedule,
+                                   StringRef ranges, bool sequenceParallel);
+
+/// Cuts the forward graph into `stages` pipeline stages
+/// (`--paracc-pipeline-stages`): `ranges` is "auto" or layer ranges.
+LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
+                                 StringRef ranges, int64_t microbatches,
+                                 StringRef schedule, bool training);
+
 /// Parses --input-shape "NAME=2x64".
 LogicalResult parseShapeOption(StringRef option, ONNXImportOptions &options);
 

@@ -154,12 +154,23 @@ cl::opt<double> clipOption("clip-grad-norm",
                                     "(0: off)"),
                            cl::init(0.0), cl::sub(trainSubCommand()),
                            cl::cat(trainCategory()));
-cl::opt<std::string> scheduleOption("schedule",
-                                    cl::desc("constant (default) or cosine "
-                                             "(with --warmup, --min-lr)"),
-                                    cl::init("constant"),
-                                    cl::sub(trainSubCommand()),
-                                    cl::cat(trainCategory()));
+cl::opt<std::string> scheduleOption(
+    "schedule",
+    cl::desc("The learning-rate schedule, constant (default) or cosine (with "
+             "--warmup, --min-lr), and/or under pp the pipeline schedule, "
+             "1f1b (default) or gpipe: e.g. cosine,1f1b"),
+    cl::init("constant"), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
+cl::opt<int64_t> trainMicrobatches(
+    "microbatches",
+    cl::desc("Under pp: the pipeline's micro-batches per step (the batch "
+             "per data-parallel rank must divide)"),
+    cl::init(1), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> trainStages(
+    "stages",
+    cl::desc("Under pp: 'auto' (balance the modelled time) or layer ranges "
+             "per stage, e.g. 0-2,3-5"),
+    cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> warmupOption("warmup", cl::desc("Linear warm-up steps"),
                               cl::init(0), cl::sub(trainSubCommand()),
                               cl::cat(trainCategory()));
@@ -305,6 +316,28 @@ static bool checkNumber(const char *name, double v, bool allowZero) {
   return false;
 }
 
+/// --schedule's names: a learning-rate schedule and a pipeline schedule.
+static bool isPipelineSchedule(StringRef name) {
+  return name == "1f1b" || name == "gpipe" || name == "interleaved" ||
+         name == "zb-h1";
+}
+static std::string learningRateSchedule() {
+  SmallVector<StringRef> names;
+  StringRef(scheduleOption).split(names, ',');
+  for (StringRef n : names)
+    if (!isPipelineSchedule(n))
+      return n.str();
+  return "constant";
+}
+static std::string pipelineSchedule() {
+  SmallVector<StringRef> names;
+  StringRef(scheduleOption).split(names, ',');
+  for (StringRef n : names)
+    if (isPipelineSchedule(n))
+      return n.str();
+  return "1f1b";
+}
+
 /// The training options, checked, as the optimizer pass's options and the
 /// loop's schedule.
 static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
@@ -343,7 +376,7 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
           : double(weightDecayOption);
   opt.momentum = momentumOption;
   opt.clipGradNorm = clipOption;
-  schedule.kind = scheduleOption;
+  schedule.kind = learningRateSchedule();
   schedule.lr = lrOption;
   schedule.minLr = minLrOption;
   schedule.warmup = warmupOption;
@@ -501,11 +534,35 @@ int mlir::paracc::runTrain() {
   }
   if (failed(checkLossOutput(main)))
     return prt::kExitError;
+  // Pipeline stages are cut on the forward graph; the backward's ops run on
+  // their forward ops' stages.
+  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
+  if (trainMicrobatches < 1 || trainMicrobatches > 64) {
+    llvm::errs() << "paracc: error: --microbatches must be in [1, 64]\n";
+    return prt::kExitError;
+  }
+  if (pipelineStages == 0 && trainMicrobatches > 1) {
+    llvm::errs() << "paracc: error: --microbatches is the pipeline's "
+                    "micro-batch count and needs a pp axis in --mesh\n";
+    return prt::kExitError;
+  }
+  if (failed(checkPipelineOptions(pipelineStages, pipelineSchedule(),
+                                  trainStages, sequenceParallel)))
+    return prt::kExitError;
+  if (pipelineStages > 0) {
+    if (failed(planPipelineStages(module, pipelineStages, trainStages,
+                                  trainMicrobatches, pipelineSchedule(),
+                                  /*training=*/true)))
+      return prt::kExitError;
+    axisNames.push_back("mb");
+    axisSizes.push_back(trainMicrobatches);
+  }
 
   // Annotate the forward, differentiate, then partition forward and
   // backward together.
   DistributePipelineOptions distOptions;
   distOptions.sequenceParallel = sequenceParallel;
+  distOptions.schedule = pipelineSchedule();
   if (!axisNames.empty()) {
     setModuleMesh(module, axisNames, axisSizes);
     PassManager annotate(&context);
@@ -536,6 +593,9 @@ int mlir::paracc::runTrain() {
     module.print(llvm::outs());
     return prt::kExitOk;
   }
+  // (Pipeline stages' functions take the program function's name.)
+  if (!checking)
+    main.setSymName("step");
   PassManager lower(&context);
   if (!axisNames.empty())
     buildPartitionPipeline(lower, distOptions);
@@ -548,12 +608,11 @@ int mlir::paracc::runTrain() {
   }
 
   ExecutableOptions writerOptions;
-  if (!checking) {
-    main.setSymName("step");
+  if (!checking)
     writerOptions.training = optimizerIdentity(optimizerOptions);
-  }
+  // Every function: the step, or one per pipeline stage.
   FailureOr<std::vector<uint8_t>> bytes =
-      writeExecutable(main, weights, writerOptions);
+      writeExecutable(module, weights, writerOptions);
   if (failed(bytes))
     return prt::kExitError;
   std::vector<uint8_t> written;

@@ -89,9 +89,18 @@ static cl::opt<bool> sequenceParallel(
     cl::cat(category));
 static cl::opt<int64_t> microbatches(
     "microbatches",
-    cl::desc("Split each rank's batch into N interleaved micro-batches so "
-             "that one's collectives overlap another's compute"),
+    cl::desc("Split each rank's batch into N micro-batches: the pipeline's "
+             "m under pp, else interleaved so that one's collectives overlap "
+             "another's compute"),
     cl::init(1), cl::cat(category));
+static cl::opt<std::string> stagesOption(
+    "stages",
+    cl::desc("Pipeline stages: 'auto' (balance the modelled time) or layer "
+             "ranges per stage, e.g. 0-2,3-5,6-7"),
+    cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> pipelineSchedule(
+    "schedule", cl::desc("Pipeline schedule: gpipe or 1f1b"),
+    cl::init("1f1b"), cl::cat(category));
 static cl::opt<std::string>
     ranksAs("ranks-as",
             cl::desc("Run the CPU ranks as 'threads' (default) or "
@@ -261,7 +270,20 @@ int main(int argc, char **argv) {
     llvm::errs() << "paracc: error: --microbatches must be in [1, 64]\n";
     return prt::kExitError;
   }
-  if (microbatches > 1) {
+  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
+  if (failed(checkPipelineOptions(pipelineStages, pipelineSchedule,
+                                  stagesOption, sequenceParallel)))
+    return prt::kExitError;
+  if (pipelineStages > 0) {
+    // The pipeline's micro-batches: a virtual last mesh axis (even of size
+    // 1) that paracc-pipeline turns into each stage's actions.
+    if (failed(planPipelineStages(*module, pipelineStages, stagesOption,
+                                  microbatches, pipelineSchedule,
+                                  /*training=*/false)))
+      return prt::kExitError;
+    axisNames.push_back("mb");
+    axisSizes.push_back(microbatches);
+  } else if (microbatches > 1) {
     if (axisNames.empty()) {
       llvm::errs() << "paracc: error: --microbatches overlaps collectives "
                       "with compute and needs a --mesh\n";
@@ -284,6 +306,7 @@ int main(int argc, char **argv) {
       PassManager dpm(&context);
       DistributePipelineOptions distOptions;
       distOptions.sequenceParallel = sp;
+      distOptions.schedule = pipelineSchedule;
       buildDistributePipeline(dpm, distOptions);
       return dpm.run(m);
     };
@@ -323,15 +346,8 @@ int main(int argc, char **argv) {
     return prt::kExitOk;
   }
 
-  func::FuncOp main;
-  for (auto f : module->getOps<func::FuncOp>())
-    if (!main)
-      main = f;
-  if (!main) {
-    llvm::errs() << "paracc: error: the module has no function\n";
-    return prt::kExitError;
-  }
-  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(main, weights);
+  // Every function: one, or one per pipeline stage.
+  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(*module, weights);
   if (failed(bytes))
     return prt::kExitError;
   timer.stage("lower");

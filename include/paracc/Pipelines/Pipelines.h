@@ -29,6 +29,13 @@ struct DistributePipelineOptions
   Option<std::string> dpAxis{*this, "dp-axis",
                              llvm::cl::desc("Data-parallel mesh axis"),
                              llvm::cl::init("dp")};
+  Option<std::string> ppAxis{*this, "pp-axis",
+                             llvm::cl::desc("Pipeline mesh axis"),
+                             llvm::cl::init("pp")};
+  Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Pipeline schedule (gpipe, 1f1b)"),
+      llvm::cl::init("gpipe")};
   Option<std::string> microbatchAxis{
       *this, "microbatch-axis",
       llvm::cl::desc("Virtual last mesh axis of interleaved micro-batches "
@@ -49,7 +56,8 @@ void buildShardingAnnotationPipeline(OpPassManager &pm,
                                      const DistributePipelineOptions &options);
 
 /// The second half: propagation, partitioning, clean-up, and, when the mesh
-/// ends with the micro-batch axis, interleaved micro-batches.
+/// ends with the micro-batch axis, one function per pipeline stage (with a
+/// pipeline axis) or interleaved micro-batches.
 void buildPartitionPipeline(OpPassManager &pm,
                             const DistributePipelineOptions &options);
 

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "paracc/Planner/StagePartition.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -79,6 +80,8 @@ struct ExplainReport {
   std::vector<std::string> notes;
   /// Set for a training step (a function that updates state).
   std::optional<StepMemory> step;
+  /// The pipeline plan (`dist.pipeline_plan` of --paracc-pipeline-stages).
+  std::optional<PipelinePlan> pipeline;
 };
 
 /// Reads the report off a partitioned module.

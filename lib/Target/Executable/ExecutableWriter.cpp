@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "paracc/Dialect/Dist/IR/DistDialect.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Target/Executable/KernelFolding.h"
 #include "paracc/Target/Executable/OpEncoding.h"
@@ -23,11 +24,13 @@ namespace fb = ::paracc::fb;
 namespace {
 class Writer {
 public:
-  Writer(func::FuncOp func, const WeightStore &weights)
-      : func(func), weights(weights) {}
+  Writer(ArrayRef<func::FuncOp> funcs, const WeightStore &weights)
+      : funcs(funcs), weights(weights) {}
   FailureOr<std::vector<uint8_t>> run(const ExecutableOptions &options);
 
 private:
+  /// Writes `func` (the function tables below start empty).
+  FailureOr<flatbuffers::Offset<fb::Function>> writeFunction(func::FuncOp f);
   int32_t valueId(Value v);
   flatbuffers::Offset<fb::TensorType> tensorType(Type t);
   flatbuffers::Offset<fb::Sharding> sharding(Attribute shardDims);
@@ -54,17 +57,22 @@ private:
   flatbuffers::Offset<fb::Port> port(int32_t value, StringRef name,
                                      Type localType, DictionaryAttr attrs);
 
-  func::FuncOp func;
+  ArrayRef<func::FuncOp> funcs;
   const WeightStore &weights;
   flatbuffers::FlatBufferBuilder fbb{1 << 16};
   std::vector<uint8_t> data;
+  std::vector<flatbuffers::Offset<fb::StateBuffer>> stateTable;
+  /// State buffers by name, block offsets and sharding.
+  llvm::StringMap<int32_t> stateIndex;
+  /// Weight data already in the data segment, by name (tied weights).
+  llvm::StringMap<fb::DataRef> weightData;
+
+  // The function being written.
+  func::FuncOp func;
   llvm::DenseMap<Value, int32_t> ids;
   std::vector<flatbuffers::Offset<fb::TensorType>> values;
   std::vector<flatbuffers::Offset<fb::Constant>> constants;
-  std::vector<flatbuffers::Offset<fb::StateBuffer>> stateTable;
   std::vector<flatbuffers::Offset<fb::StateBinding>> reads, writes;
-  /// State buffers by name, block offsets and sharding.
-  llvm::StringMap<int32_t> stateIndex;
   /// The buffer each (name, offsets) resolves to, for assigns.
   llvm::StringMap<int32_t> stateByBlock;
   std::vector<flatbuffers::Offset<fb::Instr>> instrs;
@@ -72,8 +80,6 @@ private:
   std::vector<::paracc::rt::PlanInstr> planInstrs;
   std::vector<uint64_t> valueBytes;
   std::vector<bool> arenaValues, liveToEnd;
-  /// Weight data already in the data segment, by name (tied weights).
-  llvm::StringMap<fb::DataRef> weightData;
 };
 } // namespace
 
@@ -245,8 +251,13 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
   if (shardDims)
     os << shardDims;
   auto it = stateIndex.find(key);
-  if (it != stateIndex.end())
+  if (it != stateIndex.end()) {
+    // (Another function's read made it: this function reads it too.)
+    auto [blockIt, inserted] = stateByBlock.try_emplace(block, it->second);
+    if (!inserted && blockIt->second != it->second)
+      blockIt->second = -1;
     return it->second;
+  }
   // One buffer per parameter block: two reads with different shardings
   // would be two copies that an update could not keep equal.
   if (stateByBlock.count(block) && !isa<graph::WeightOp>(op))
@@ -386,7 +397,20 @@ static StringRef portName(DictionaryAttr attrs, StringRef fallback) {
   return fallback;
 }
 
-FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
+FailureOr<flatbuffers::Offset<fb::Function>>
+Writer::writeFunction(func::FuncOp f) {
+  func = f;
+  ids.clear();
+  values.clear();
+  constants.clear();
+  reads.clear();
+  writes.clear();
+  stateByBlock.clear();
+  instrs.clear();
+  planInstrs.clear();
+  valueBytes.clear();
+  arenaValues.clear();
+  liveToEnd.clear();
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
   Block &body = func.getBody().front();
@@ -421,40 +445,81 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
     if (failed(result))
       return failure();
   }
-
-  std::vector<flatbuffers::Offset<flatbuffers::String>> axisNames;
-  std::vector<int32_t> axisSizes;
-  if (auto axes = func->getAttrOfType<ArrayAttr>(kMeshAxesAttr))
-    for (Attribute a : axes)
-      axisNames.push_back(fbb.CreateString(cast<StringAttr>(a).str()));
-  if (auto sizes = func->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr))
-    for (int64_t s : sizes.asArrayRef())
-      axisSizes.push_back(int32_t(s));
-  if (axisNames.size() != axisSizes.size())
-    return func.emitOpError("has mismatched mesh axes and sizes");
-  auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
   ::paracc::rt::MemoryPlanResult plan =
       ::paracc::rt::planArena(valueBytes, arenaValues, liveToEnd, planInstrs);
   auto memoryPlan =
       fb::CreateMemoryPlanDirect(fbb, plan.arenaBytes, &plan.offsets);
-  auto function = fb::CreateFunctionDirect(
-      fbb, func.getSymName().str().c_str(), &values, &constants, &reads,
-      &writes, &inputs, &outputs, &instrs, memoryPlan);
-  std::vector<flatbuffers::Offset<fb::Function>> functions{function};
+  // A pipeline stage's function is called by its program function's name.
+  auto *dist = func->getContext()->getLoadedDialect<dist::DistDialect>();
+  std::string name = func.getSymName().str();
+  int32_t stage = -1;
+  if (dist) {
+    if (auto n = dist->getPipelineFunctionAttrHelper().getAttr(func))
+      name = n.str();
+    if (auto s = dist->getPipelineStageAttrHelper().getAttr(func))
+      stage = int32_t(s.getInt());
+  }
+  return fb::CreateFunctionDirect(fbb, name.c_str(), stage, &values,
+                                  &constants, &reads, &writes, &inputs,
+                                  &outputs, &instrs, memoryPlan);
+}
+
+FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
+  if (funcs.empty())
+    return failure();
+  std::vector<flatbuffers::Offset<fb::Function>> functions;
+  for (func::FuncOp f : funcs) {
+    FailureOr<flatbuffers::Offset<fb::Function>> written = writeFunction(f);
+    if (failed(written))
+      return failure();
+    functions.push_back(*written);
+  }
+  // The mesh and the pipeline axis: the same on every function.
+  func::FuncOp first = funcs.front();
+  std::vector<flatbuffers::Offset<flatbuffers::String>> axisNames;
+  std::vector<int32_t> axisSizes;
+  ArrayAttr axes = first->getAttrOfType<ArrayAttr>(kMeshAxesAttr);
+  if (axes)
+    for (Attribute a : axes)
+      axisNames.push_back(fbb.CreateString(cast<StringAttr>(a).str()));
+  if (auto sizes = first->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr))
+    for (int64_t s : sizes.asArrayRef())
+      axisSizes.push_back(int32_t(s));
+  if (axisNames.size() != axisSizes.size())
+    return first.emitOpError("has mismatched mesh axes and sizes");
+  for (func::FuncOp f : funcs)
+    if (f->getAttr(kMeshAxesAttr) != first->getAttr(kMeshAxesAttr) ||
+        f->getAttr(kMeshSizesAttr) != first->getAttr(kMeshSizesAttr))
+      return f.emitOpError("has another mesh than @") << first.getSymName();
+  int32_t pipelineAxis = -1;
+  auto *dist = first->getContext()->getLoadedDialect<dist::DistDialect>();
+  if (dist)
+    if (auto name = dist->getPipelineAxisAttrHelper().getAttr(first)) {
+      for (auto [i, a] : llvm::enumerate(axes ? axes.getValue()
+                                              : ArrayRef<Attribute>()))
+        if (cast<StringAttr>(a) == name)
+          pipelineAxis = int32_t(i);
+      if (pipelineAxis < 0)
+        return first.emitOpError("has pipeline axis '")
+               << name.getValue() << "', which is not a mesh axis";
+    }
+  auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
   // The parameter of each element of the per-parameter gradient norms.
   std::vector<flatbuffers::Offset<flatbuffers::String>> normParts;
-  auto *graphDialect = func->getContext()->getLoadedDialect<graph::GraphDialect>();
-  for (unsigned i = 0; graphDialect && i < func.getNumResults(); ++i)
-    if (auto parts = func.getResultAttrOfType<ArrayAttr>(
-            i, graphDialect->getGradientNormPartsAttrHelper().getName()))
-      for (Attribute a : parts)
-        if (auto name = dyn_cast<StringAttr>(a))
-          normParts.push_back(fbb.CreateString(name.str()));
+  auto *graphDialect =
+      first->getContext()->getLoadedDialect<graph::GraphDialect>();
+  for (func::FuncOp f : funcs)
+    for (unsigned i = 0; graphDialect && i < f.getNumResults(); ++i)
+      if (auto parts = f.getResultAttrOfType<ArrayAttr>(
+              i, graphDialect->getGradientNormPartsAttrHelper().getName()))
+        for (Attribute a : parts)
+          if (auto name = dyn_cast<StringAttr>(a))
+            normParts.push_back(fbb.CreateString(name.str()));
   auto program = fb::CreateProgramDirect(
       fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
       mesh, &stateTable, &functions,
       options.training.empty() ? nullptr : options.training.c_str(),
-      normParts.empty() ? nullptr : &normParts);
+      normParts.empty() ? nullptr : &normParts, pipelineAxis);
   fb::FinishProgramBuffer(fbb, program);
   return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
                                       data);
@@ -463,8 +528,14 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
 FailureOr<std::vector<uint8_t>>
 mlir::paracc::writeExecutable(Operation *op, const WeightStore &weights,
                               const ExecutableOptions &options) {
-  auto func = dyn_cast<func::FuncOp>(op);
-  if (!func)
-    return op->emitOpError("is not a func.func");
-  return Writer(func, weights).run(options);
+  SmallVector<func::FuncOp> funcs;
+  if (auto func = dyn_cast<func::FuncOp>(op))
+    funcs.push_back(func);
+  else if (auto module = dyn_cast<ModuleOp>(op))
+    for (auto func : module.getOps<func::FuncOp>())
+      if (!func.isDeclaration())
+        funcs.push_back(func);
+  if (funcs.empty())
+    return op->emitOpError("is not a func.func or a module with functions");
+  return Writer(funcs, weights).run(options);
 }

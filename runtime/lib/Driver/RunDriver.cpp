@@ -334,9 +334,20 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
     st = executor.run(*local, outputs);
   std::string outDir = dir + "/rank_" + std::to_string(rank);
   ::mkdir(outDir.c_str(), 0700);
-  for (size_t i = 0; st && i < outputs.size(); ++i)
+  // Files are named by the output's index in the signature (a pipeline
+  // stage has some of the outputs).
+  size_t k = 0;
+  for (size_t i = 0; st && i < exe->outputs().size(); ++i) {
+    const PortInfo &o = exe->outputs()[i];
+    if (o.stage >= 0 && o.stage != exe->stageOf(rank))
+      continue;
+    if (k >= outputs.size()) {
+      st = errorf("rank ", rank, " returned ", outputs.size(), " outputs");
+      break;
+    }
     st = writeTensorProtoFile(outDir + "/output_" + std::to_string(i) + ".pb",
-                              outputs[i], exe->outputs()[i].name);
+                              outputs[k++], o.name);
+  }
   if (!st) {
     err << "error: " << st.message() << "\n";
     return kExitError;
@@ -533,6 +544,9 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
   }
   for (int64_t r = 0; r < ranks; ++r)
     for (size_t i = 0; i < global.size(); ++i) {
+      if (int32_t stage = exe.outputs()[i].stage;
+          stage >= 0 && stage != exe.stageOf(r))
+        continue;
       auto local = readTensorProtoFile(dir + "/rank_" + std::to_string(r) +
                                        "/output_" + std::to_string(i) + ".pb");
       Status st = local ? insertBlock(global[i], local->tensor,

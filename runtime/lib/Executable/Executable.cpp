@@ -331,7 +331,10 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
   if (!f)
     return errorf(what, ": missing function ", index);
   out.name = f->name() ? f->name()->str() : "";
-  std::string fn = what + ": function '" + out.name + "'";
+  out.stage = f->stage();
+  std::string fn = what + ": function '" + out.name + "'" +
+                   (out.stage >= 0 ? " stage " + std::to_string(out.stage)
+                                   : "");
   PARACC_RETURN_IF_ERROR(decodeValues(*f, out.values));
   values = &out.values;
   defined.assign(out.values.size(), false);
@@ -513,9 +516,122 @@ Status Executable::decode(const std::string &what) {
     FunctionInfo f;
     PARACC_RETURN_IF_ERROR(
         d.decodeFunction(program.functions()->Get(i), i, state_, f));
-    if (findFunction(f.name) >= 0)
-      return errorf("'", what, "' has two functions called '", f.name, "'");
     functions_.push_back(std::move(f));
   }
+  pipelineAxis_ = program.pipeline_axis();
+  return linkPipeline(what);
+}
+
+/// Groups the functions by name: one function for every rank, or one per
+/// pipeline stage with the same inputs; and computes each group's global
+/// signature and which state each stage keeps.
+Status Executable::linkPipeline(const std::string &what) {
+  const int64_t numAxes = int64_t(mesh_.axisSizes.size());
+  if (pipelineAxis_ < -1 || pipelineAxis_ >= numAxes)
+    return errorf("'", what, "' has pipeline axis ", pipelineAxis_,
+                  ", but its mesh has ", numAxes, " axes");
+  const int64_t stages =
+      pipelineAxis_ < 0 ? 1 : mesh_.axisSizes[pipelineAxis_];
+  signatureOf_.assign(functions_.size(), 0);
+  stagesOf_.assign(functions_.size(), {});
+  stageState_.assign(stages, std::vector<bool>(state_.size(), false));
+  std::vector<bool> grouped(functions_.size(), false);
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    if (grouped[i])
+      continue;
+    const FunctionInfo &first = functions_[i];
+    std::vector<size_t> members;
+    for (size_t j = i; j < functions_.size(); ++j)
+      if (functions_[j].name == first.name) {
+        members.push_back(j);
+        grouped[j] = true;
+      }
+    std::string fn = "'" + what + "': function '" + first.name + "'";
+    FunctionSignature sig;
+    if (first.stage < 0) {
+      if (members.size() != 1)
+        return errorf(fn, " is defined twice");
+      sig.inputs = first.inputs;
+      sig.outputs = first.outputs;
+      for (size_t s = 0; s < size_t(stages); ++s) {
+        for (const WeightInfo &w : first.weights)
+          stageState_[s][w.state] = true;
+        for (const StateBinding &b : first.writes)
+          stageState_[s][b.state] = true;
+      }
+    } else {
+      if (pipelineAxis_ < 0)
+        return errorf(fn, " has pipeline stages, but the program has no "
+                          "pipeline axis");
+      if (int64_t(members.size()) != stages)
+        return errorf(fn, " has ", members.size(), " stages; the pipeline "
+                          "axis has ", stages);
+      std::vector<size_t> byStage(stages, functions_.size());
+      for (size_t j : members) {
+        int32_t s = functions_[j].stage;
+        if (s < 0 || s >= stages || byStage[s] != functions_.size())
+          return errorf(fn, " has stage ", s, " twice or out of range");
+        byStage[s] = j;
+      }
+      members = byStage;
+      sig.inputs = functions_[members[0]].inputs;
+      for (int64_t s = 0; s < stages; ++s) {
+        const FunctionInfo &f = functions_[members[s]];
+        if (f.inputs.size() != sig.inputs.size())
+          return errorf(fn, ": stage ", s, " has ", f.inputs.size(),
+                        " inputs, stage 0 has ", sig.inputs.size());
+        for (size_t k = 0; k < f.inputs.size(); ++k) {
+          const PortInfo &a = f.inputs[k], &b = sig.inputs[k];
+          if (a.name != b.name || a.globalType.dtype != b.globalType.dtype ||
+              a.globalType.shape != b.globalType.shape ||
+              a.sharding.dimAxes != b.sharding.dimAxes ||
+              f.values[a.value].shape !=
+                  functions_[members[0]].values[b.value].shape)
+            return errorf(fn, ": input ", k, " of stage ", s,
+                          " differs from stage 0's");
+        }
+        for (PortInfo port : f.outputs) {
+          for (const PortInfo &other : sig.outputs)
+            if (other.name == port.name)
+              return errorf(fn, ": output '", port.name,
+                            "' comes from two stages");
+          port.stage = int32_t(s);
+          sig.outputs.push_back(std::move(port));
+        }
+        for (const WeightInfo &w : f.weights)
+          stageState_[s][w.state] = true;
+        for (const StateBinding &b : f.writes)
+          stageState_[s][b.state] = true;
+      }
+    }
+    for (size_t j : members) {
+      signatureOf_[j] = signatures_.size();
+      stagesOf_[j] = members;
+    }
+    signatures_.push_back(std::move(sig));
+  }
   return Status::ok();
+}
+
+int64_t Executable::stageOf(int64_t rank) const {
+  if (pipelineAxis_ < 0)
+    return 0;
+  return mesh_.coordinates(rank)[pipelineAxis_];
+}
+
+size_t Executable::rankFunction(size_t index, int64_t rank) const {
+  const std::vector<size_t> &stages = stagesOf_[index];
+  if (stages.size() == 1)
+    return stages[0];
+  return stages[stageOf(rank)];
+}
+
+const FunctionSignature &Executable::signature(size_t index) const {
+  return signatures_[signatureOf_[index]];
+}
+
+bool Executable::holdsState(int64_t rank, size_t index) const {
+  if (pipelineAxis_ < 0)
+    return true;
+  return stageState_[stageOf(rank)][index];
 }

@@ -121,6 +121,8 @@ Status RankExecutor::prepare() {
   // Every buffer some function reads or writes: this rank's shard.
   state_.assign(exe.state().size(), Tensor());
   for (size_t s = 0; s < exe.state().size(); ++s) {
+    if (!exe.holdsState(rank_, s))
+      continue; // another pipeline stage's
     auto shard = materializeStateShard(exe, exe.state()[s], rank_);
     if (!shard)
       return shard.status();
@@ -133,8 +135,8 @@ Status RankExecutor::select(size_t function) {
   const Executable &exe = *exe_;
   if (function >= exe.functions().size())
     return errorf("no function ", function);
-  function_ = function;
-  const FunctionInfo &f = exe.functions()[function];
+  function_ = exe.rankFunction(function, rank_);
+  const FunctionInfo &f = exe.functions()[function_];
   resident_.assign(f.values.size(), Tensor());
   for (const ConstantInfo &c : f.constants) {
     const ValueType &t = f.values[c.value];

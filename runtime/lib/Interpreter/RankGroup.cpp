@@ -9,12 +9,15 @@ RankGroup::~RankGroup() = default;
 
 StatusOr<std::vector<Tensor>>
 RankGroup::run(const std::vector<Tensor> &inputs) {
-  const FunctionInfo &f = function();
-  PARACC_RETURN_IF_ERROR(checkGlobalInputs(f, inputs));
-  const Mesh &mesh = exe_->mesh();
+  const Executable &exe = *exe_;
+  const FunctionSignature &sig = exe.signature(function_);
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(function(), inputs));
+  const Mesh &mesh = exe.mesh();
   const int64_t ranks = mesh.numRanks();
+  // Every stage of a pipelined function takes the same inputs.
   std::vector<std::vector<Tensor>> localInputs(ranks), localOutputs(ranks);
   for (int64_t rank = 0; rank < ranks; ++rank) {
+    const FunctionInfo &f = exe.functions()[exe.rankFunction(function_, rank)];
     for (size_t i = 0; i < inputs.size(); ++i) {
       const PortInfo &in = f.inputs[i];
       const ValueType &t = f.values[in.value];
@@ -26,17 +29,25 @@ RankGroup::run(const std::vector<Tensor> &inputs) {
     }
   }
   PARACC_RETURN_IF_ERROR(runRanks(localInputs, localOutputs));
+  // An output comes from the ranks of the stage that has it; `index` is its
+  // position among that stage's outputs.
   std::vector<Tensor> globalOutputs;
-  for (size_t i = 0; i < f.outputs.size(); ++i) {
-    const PortInfo &o = f.outputs[i];
+  const int64_t stages =
+      exe.pipelineAxis() < 0 ? 1 : mesh.axisSizes[exe.pipelineAxis()];
+  std::vector<size_t> nextOfStage(stages, 0);
+  for (const PortInfo &o : sig.outputs) {
     auto global = Tensor::allocate(o.globalType.dtype, o.globalType.shape);
     if (!global)
       return global.status();
+    size_t index = nextOfStage[std::max(o.stage, 0)]++;
     for (int64_t r = 0; r < ranks; ++r) {
+      if (o.stage >= 0 && exe.stageOf(r) != o.stage)
+        continue;
+      const FunctionInfo &f = exe.functions()[exe.rankFunction(function_, r)];
       if (localOutputs[r].size() != f.outputs.size())
         return errorf("rank ", r, " returned ", localOutputs[r].size(),
                       " outputs, expected ", f.outputs.size());
-      const Tensor &local = localOutputs[r][i];
+      const Tensor &local = localOutputs[r][index];
       PARACC_RETURN_IF_ERROR(insertBlock(
           *global, local, shardOffsets(local.shape(), o.sharding, mesh, r)));
     }
@@ -54,6 +65,8 @@ StatusOr<Tensor> RankGroup::gatherState(size_t index) const {
   if (!global)
     return global.status();
   for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+    if (!exe.holdsState(r, index))
+      continue; // the ranks of the stages that use it have it all
     auto local = stateShard(r, index);
     if (!local)
       return local.status();
@@ -78,6 +91,8 @@ Status RankGroup::scatterState(size_t index, const Tensor &global) {
   if (!local)
     return local.status().withContext("state '" + s.name + "'");
   for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+    if (!exe.holdsState(r, index))
+      continue;
     auto block = extractBlock(
         global, shardOffsets(*local, s.sharding, exe.mesh(), r), *local);
     if (!block)

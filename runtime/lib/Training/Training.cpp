@@ -163,7 +163,7 @@ std::string jsonNumber(double v) {
 
 /// A batch folder's input_N.pb, checked against the step's data inputs
 /// (every input but lr and step, in order).
-StatusOr<std::vector<Tensor>> folderInputs(const FunctionInfo &f,
+StatusOr<std::vector<Tensor>> folderInputs(const FunctionSignature &f,
                                            const std::string &folder) {
   auto given = readTestDataInputs(folder);
   if (!given)
@@ -252,7 +252,8 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
            "paracc train)\n";
     return 2;
   }
-  const FunctionInfo &f = exe->functions()[function];
+  // (A pipelined step's ports: its stages' inputs and all their outputs.)
+  const FunctionSignature &f = exe->signature(function);
   // Inputs: lr and step from the schedule; the others from the data: every
   // integer input takes the token batch, or a batch folder gives them all.
   const bool folders = !request.dataDir.empty();

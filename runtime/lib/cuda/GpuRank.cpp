@@ -768,6 +768,9 @@ GpuRank::~GpuRank() = default;
 StatusOr<std::unique_ptr<GpuRank>>
 GpuRank::create(std::shared_ptr<const Executable> exe, int64_t rank,
                 int device, const NcclId *ncclId, const GpuOptions &options) {
+  if (exe->pipelineAxis() >= 0)
+    return errorf("pipelined executables (one function per stage) run on "
+                  "CPU ranks only for now; run with --device cpu");
   auto impl = std::make_unique<Impl>();
   impl->exe = std::move(exe);
   impl->rank = rank;

@@ -27,8 +27,10 @@ struct ExecutableOptions {
   std::string training;
 };
 
-/// Lowers `func` (a func.func) to executable bytes, or fails with a
-/// diagnostic (an op without an instruction, a weight without data).
+/// Lowers `op` to executable bytes, or fails with a diagnostic (an op
+/// without an instruction, a weight without data): a func.func, or a module
+/// whose functions are all written (a pipelined program's stages, marked
+/// `dist.pipeline_function` / `dist.pipeline_stage` / `dist.pipeline_axis`).
 FailureOr<std::vector<uint8_t>>
 writeExecutable(Operation *func, const WeightStore &weights,
                 const ExecutableOptions &options = {});

@@ -26,8 +26,11 @@ struct DataParallelPass
     // The batch is split over dp, then over the micro-batches within it.
     SmallVector<StringAttr> axes;
     int64_t parts = 1;
+    // The micro-batch axis splits even at size 1: a pipeline tells what
+    // each micro-batch computes from it.
     for (StringRef name : {StringRef(axis), StringRef(microbatchAxis)})
-      if (!name.empty() && mesh.getAxisSize(name) > 1) {
+      if (!name.empty() && mesh.getAxisIndex(name) &&
+          (mesh.getAxisSize(name) > 1 || name == microbatchAxis)) {
         axes.push_back(StringAttr::get(&getContext(), name));
         parts *= mesh.getAxisSize(name);
       }

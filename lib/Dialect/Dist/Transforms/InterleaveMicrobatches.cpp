@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "paracc/Dialect/Dist/Transforms/Passes.h"
+#include "paracc/Dialect/Dist/Transforms/MicrobatchAxis.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -31,35 +32,13 @@ namespace g = mlir::paracc::graph;
 
 namespace {
 
-/// The dim of a `paracc.shard_dims` list split over mesh axis `axis`, or -1.
 int64_t shardedDim(ArrayAttr shardDims, int32_t axis) {
-  if (!shardDims)
-    return -1;
-  for (auto [d, a] : llvm::enumerate(shardDims))
-    if (llvm::is_contained(cast<DenseI32ArrayAttr>(a).asArrayRef(), axis))
-      return int64_t(d);
-  return -1;
+  return microbatchDim(shardDims, axis);
 }
-
-/// `shardDims` without mesh axis `axis`.
 ArrayAttr withoutAxis(ArrayAttr shardDims, int32_t axis) {
-  MLIRContext *ctx = shardDims.getContext();
-  SmallVector<Attribute> dims;
-  for (Attribute a : shardDims) {
-    SmallVector<int32_t> axes;
-    for (int32_t x : cast<DenseI32ArrayAttr>(a).asArrayRef())
-      if (x != axis)
-        axes.push_back(x);
-    dims.push_back(DenseI32ArrayAttr::get(ctx, axes));
-  }
-  return ArrayAttr::get(ctx, dims);
+  return withoutMeshAxis(shardDims, axis);
 }
-
-bool hasAxis(ArrayAttr axes, StringRef name) {
-  return llvm::any_of(axes, [&](Attribute a) {
-    return cast<StringAttr>(a).getValue() == name;
-  });
-}
+bool hasAxis(ArrayAttr axes, StringRef name) { return hasMeshAxis(axes, name); }
 
 class Interleaver {
 public:
@@ -75,7 +54,6 @@ private:
   /// The value of micro-batch `c`'s `x` sliced from the whole `x` along
   /// `dim`.
   Value slice(Location loc, Value x, int64_t dim, int64_t c);
-  Value i64Constant(Location loc, int64_t v);
   void emitShared(Operation *op);
   void emitSharedOperands(Operation *op);
   LogicalResult emitClone(Operation *op, int64_t c);
@@ -148,24 +126,8 @@ LogicalResult Interleaver::classify() {
   return success();
 }
 
-Value Interleaver::i64Constant(Location loc, int64_t v) {
-  auto type = RankedTensorType::get({}, b.getI64Type());
-  return g::ConstantOp::create(b, loc, type,
-                               DenseElementsAttr::get(type, v))
-      .getResult();
-}
-
 Value Interleaver::slice(Location loc, Value x, int64_t dim, int64_t c) {
-  auto type = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
-      steps(type.getRank(), 1);
-  int64_t size = type.getDimSize(dim) / count;
-  starts[dim] = c * size;
-  limits[dim] = (c + 1) * size;
-  return g::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(starts),
-                            b.getDenseI64ArrayAttr(limits),
-                            b.getDenseI64ArrayAttr(steps))
-      .getResult();
+  return sliceMicrobatch(b, loc, x, dim, c, count);
 }
 
 void Interleaver::emitSharedOperands(Operation *op) {
@@ -190,54 +152,20 @@ LogicalResult Interleaver::emitClone(Operation *op, int64_t c) {
   Location loc = op->getLoc();
   if (auto index = dyn_cast<AxisIndexOp>(op);
       index && hasAxis(index.getAxes(), axis.getValue())) {
-    // The micro-batch axis is the last (minor-most) of the mesh.
-    ArrayAttr axes = index.getAxes();
-    if (cast<StringAttr>(axes[axes.size() - 1]) != axis)
-      return index.emitOpError("lists the micro-batch axis before others");
-    Value value = i64Constant(loc, c);
-    if (axes.size() > 1) {
-      auto rest = ArrayAttr::get(ctx, axes.getValue().drop_back());
-      Value major =
-          AxisIndexOp::create(b, loc, index.getType(), rest).getResult();
-      value = g::AddOp::create(
-                  b, loc,
-                  g::MulOp::create(b, loc, major, i64Constant(loc, count)),
-                  value)
-                  .getResult();
-    }
-    map.map(index.getResult(), value);
+    FailureOr<Value> value = microbatchAxisIndex(b, index, axis, c, count);
+    if (failed(value))
+      return failure();
+    map.map(index.getResult(), *value);
     return success();
   }
-  if (auto shard = dyn_cast<LocalShardOp>(op)) {
-    ShardingAttr s = shard.getSharding();
-    if (llvm::is_contained(s.getUsedAxes(), axis)) {
-      // This micro-batch's block: the block over the other axes, then the
-      // c-th piece of it.
-      SmallVector<SmallVector<StringAttr>> dims;
-      int64_t dim = -1;
-      for (int64_t d = 0; d < s.getRank(); ++d) {
-        SmallVector<StringAttr> axes = s.getDimAxes(d);
-        if (!axes.empty() && axes.back() == axis) {
-          axes.pop_back();
-          dim = d;
-        } else if (llvm::is_contained(axes, axis)) {
-          return shard.emitOpError(
-              "lists the micro-batch axis before others");
-        }
-        dims.push_back(axes);
-      }
-      ShardingAttr rest = ShardingAttr::get(ctx, dims);
-      Value x = map.lookupOrDefault(shard.getX());
-      if (!rest.isReplicated()) {
-        auto type = shard.getType();
-        SmallVector<int64_t> shape(type.getShape());
-        shape[dim] *= count;
-        x = LocalShardOp::create(b, loc, type.clone(shape), x, rest)
-                .getResult();
-      }
-      map.map(shard.getResult(), slice(loc, x, dim, c));
-      return success();
-    }
+  if (auto shard = dyn_cast<LocalShardOp>(op);
+      shard && llvm::is_contained(shard.getSharding().getUsedAxes(), axis)) {
+    FailureOr<Value> piece = microbatchLocalShard(
+        b, shard, map.lookupOrDefault(shard.getX()), axis, c, count);
+    if (failed(piece))
+      return failure();
+    map.map(shard.getResult(), *piece);
+    return success();
   }
   Operation *clone = b.clone(*op, map);
   // Reports list the plan's decisions once, from micro-batch 0.

@@ -37,10 +37,38 @@ bool isFloatTensor(Value v) {
   return t && isa<FloatType>(t.getElementType());
 }
 
+/// Gives every op created while a forward op's rule runs that op's
+/// inherited attributes.
+class InheritAttributes : public OpBuilder::Listener {
+public:
+  explicit InheritAttributes(StringRef names) {
+    SmallVector<StringRef> parts;
+    names.split(parts, ',', -1, false);
+    for (StringRef p : parts)
+      this->names.push_back(p.trim().str());
+  }
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    if (!from)
+      return;
+    for (const std::string &name : names)
+      if (Attribute a = from->getAttr(name))
+        op->setAttr(name, a);
+  }
+  Operation *from = nullptr;
+
+private:
+  SmallVector<std::string> names;
+};
+
 class Differentiator {
 public:
-  Differentiator(func::FuncOp func, StringRef freeze, bool whole)
-      : func(func), freeze(freeze), whole(whole), b(func.getContext()) {}
+  Differentiator(func::FuncOp func, StringRef freeze, bool whole,
+                 StringRef inherited)
+      : func(func), freeze(freeze), whole(whole), b(func.getContext()),
+        inherit(inherited) {
+    b.setListener(&inherit);
+  }
 
   LogicalResult run();
 
@@ -55,6 +83,7 @@ private:
   StringRef freeze;
   bool whole;
   OpBuilder b;
+  InheritAttributes inherit;
   DenseMap<Value, Value> grads;
 };
 
@@ -176,11 +205,13 @@ LogicalResult Differentiator::run() {
                              "is not implemented, and the loss depends on a "
                              "parameter through it");
     SmallVector<Value> operandGrads(op->getNumOperands());
+    inherit.from = op;
     if (failed(rule.buildGradients(b, resultGrads, operandGrads)))
       return failure();
     for (auto [v, g] : llvm::zip(op->getOperands(), operandGrads))
       if (g && active.contains(v))
         accumulate(v, g);
+    inherit.from = nullptr;
   }
 
   // One result per parameter (or block): the sum over its reads, zeros for
@@ -245,7 +276,8 @@ LogicalResult Differentiator::run() {
 struct AutodiffPass : public graph::impl::AutodiffPassBase<AutodiffPass> {
   using AutodiffPassBase::AutodiffPassBase;
   void runOnOperation() override {
-    Differentiator d(getOperation(), freeze, wholeParameters);
+    Differentiator d(getOperation(), freeze, wholeParameters,
+                     inheritedAttributes);
     if (failed(d.run()))
       signalPassFailure();
   }

@@ -41,6 +41,9 @@ struct PortInfo {
   std::string name;
   ValueType globalType;
   TensorSharding sharding;
+  /// In a pipelined function's signature: the stage whose function has the
+  /// port (`value` is that function's); -1 otherwise.
+  int32_t stage = -1;
 };
 
 enum class StateInit : uint8_t { Data, Random, Zeros };
@@ -98,6 +101,8 @@ struct StateBinding {
 /// One function of a program.
 struct FunctionInfo {
   std::string name;
+  /// The pipeline stage whose ranks run it (-1: every rank).
+  int32_t stage = -1;
   std::vector<ValueType> values;
   std::vector<ConstantInfo> constants;
   /// The state it reads (one entry per read, with the buffer's description).
@@ -108,6 +113,13 @@ struct FunctionInfo {
   std::vector<InstrInfo> instrs;
   uint64_t arenaBytes = 0;
   std::vector<uint64_t> arenaOffsets;
+};
+
+/// What a caller passes to and gets from a function: for a pipelined
+/// function, the inputs of its stages (the same for all) and the outputs of
+/// every stage, in stage order.
+struct FunctionSignature {
+  std::vector<PortInfo> inputs, outputs;
 };
 
 /// A validated program, decoded from the FlatBuffer into plain structs.
@@ -128,8 +140,22 @@ public:
   }
   const std::vector<StateInfo> &state() const { return state_; }
   const std::vector<FunctionInfo> &functions() const { return functions_; }
-  /// The index of the function called `name`, or -1.
+  /// The index of the function called `name` (of a pipelined one, its
+  /// first stage's), or -1.
   int findFunction(const std::string &name) const;
+
+  /// The mesh axis that selects a pipelined function's stage (-1: none).
+  int pipelineAxis() const { return pipelineAxis_; }
+  /// The pipeline stage of `rank` (0 without a pipeline).
+  int64_t stageOf(int64_t rank) const;
+  /// The function `rank` runs for the function at `index` (any stage of a
+  /// pipelined one): its own stage's, or `index` itself.
+  size_t rankFunction(size_t index, int64_t rank) const;
+  /// The global ports of the function at `index` (any stage of it).
+  const FunctionSignature &signature(size_t index) const;
+  /// Whether `rank` keeps a shard of state buffer `index`: every rank does
+  /// without a pipeline, else the ranks of the stages that use it.
+  bool holdsState(int64_t rank, size_t index) const;
 
   /// The first function's tables: an inference executable's only function
   /// (`main`), which the executors run by default.
@@ -139,8 +165,11 @@ public:
     return main().constants;
   }
   const std::vector<WeightInfo> &weights() const { return main().weights; }
-  const std::vector<PortInfo> &inputs() const { return main().inputs; }
-  const std::vector<PortInfo> &outputs() const { return main().outputs; }
+  /// The first function's global ports (`signature(0)`).
+  const std::vector<PortInfo> &inputs() const { return signature(0).inputs; }
+  const std::vector<PortInfo> &outputs() const {
+    return signature(0).outputs;
+  }
   const std::vector<InstrInfo> &instrs() const { return main().instrs; }
   /// The compiler's arena plan (empty offsets when the file has none).
   uint64_t arenaBytes() const { return main().arenaBytes; }
@@ -157,6 +186,7 @@ public:
 private:
   Executable() = default;
   Status decode(const std::string &what);
+  Status linkPipeline(const std::string &what);
 
   Mesh mesh_;
   std::string producer_;
@@ -164,6 +194,14 @@ private:
   std::vector<std::string> gradientNormParts_;
   std::vector<StateInfo> state_;
   std::vector<FunctionInfo> functions_;
+  int pipelineAxis_ = -1;
+  /// Per function: its signature's index in `signatures_`, and its stages'
+  /// function indices (one entry, itself, when it is not pipelined).
+  std::vector<size_t> signatureOf_;
+  std::vector<std::vector<size_t>> stagesOf_;
+  std::vector<FunctionSignature> signatures_;
+  /// Per stage, the state buffers its functions read or write.
+  std::vector<std::vector<bool>> stageState_;
 
   // Storage: a mapping of the file, or an owned buffer.
   std::vector<uint8_t> owned_;

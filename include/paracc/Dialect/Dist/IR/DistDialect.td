@@ -31,6 +31,20 @@ def Dist_Dialect : Dialect {
     `dist.send` / `dist.recv` between pipeline stages.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // Attributes that pipeline passes read. `--paracc-pipeline-stages` gives
+  // every forward op the pipeline stage it runs on (`stage`, an i64) and the
+  // module its plan (`pipeline_plan`: per stage its layers, parameters,
+  // FLOPs, predicted time and memory, the same for the equal-layer cut, and
+  // the predicted bubble) for --explain. `--paracc-pipeline` builds one
+  // function per stage from the partitioned program and marks each with its
+  // stage (`pipeline_stage`), the mesh axis that selects it
+  // (`pipeline_axis`) and the program function it is a part of
+  // (`pipeline_function`).
+  let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
+                               "::mlir::DictionaryAttr":$pipeline_plan,
+                               "::mlir::IntegerAttr":$pipeline_stage,
+                               "::mlir::StringAttr":$pipeline_axis,
+                               "::mlir::StringAttr":$pipeline_function);
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

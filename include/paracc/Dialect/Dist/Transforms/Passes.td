@@ -257,4 +257,163 @@ def InterleaveMicrobatchesPass
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def PipelinePass : Pass<"paracc-pipeline", "ModuleOp"> {
+  let summary = "One function per pipeline stage, micro-batches in schedule order";
+  let description = [{
+    Runs after partitioning over a mesh with a pipeline axis (`axis`, "pp")
+    and, last, the virtual micro-batch axis (`microbatch-axis`, "mb", which
+    the data-parallel pass split the batch over). Every op carries its
+    stage (`dist.stage`, from `--paracc-pipeline-stages`); an op without one
+    (made by a later pass) runs on the latest stage among its operands'.
+    The function becomes one function per stage, `@<name>_stage<s>`, with
+    `dist.pipeline_function = "<name>"`, `dist.pipeline_stage = s` and
+    `dist.pipeline_axis`; the ranks whose coordinate on the axis is `s` run
+    that one, and the micro-batch axis leaves the mesh.
+
+    - Per-micro-batch ops (those that depend on a micro-batch's inputs) are
+      cloned once per micro-batch on their stage: an *action* is one
+      stage's ops for one micro-batch, and each stage runs its actions in
+      the schedule's order (`schedule`: `gpipe` or `1f1b`; for a forward
+      program both run the micro-batches in order).
+    - A value one stage computes and another uses crosses in a `dist.send`
+      / `dist.recv` pair over the pipeline axis, with its own tag.
+    - Ops that depend on no micro-batch and only on weights, constants and
+      inputs are made on every stage that uses them (a transposed tied
+      embedding on the last stage). An all-reduce over the micro-batch axis
+      (a loss's mean) becomes the sum of the micro-batches' values, on their
+      stage, and what follows it runs once, after the micro-batches, on the
+      stage holding its largest operand; a state update reaches every stage
+      that reads the buffer.
+    - The last stage returns every result; results split over the
+      micro-batches are concatenated.
+
+    The order of each stage's sends and receives is one global order: the
+    schedule is simulated (an action lasts as many units as it has ops; it
+    starts when its stage is free and its inputs have arrived), and every
+    stage runs its actions and transfers sorted by simulated time. No two
+    stages can then wait on each other, even with sends that wait for their
+    receiver (Gloo, NCCL).
+
+    Before (mesh `[pp = 2, mb = 2]`, `%x` split over `mb`):
+    ```mlir
+    func.func @main(%x: tensor<2x8xf32> {...}) -> tensor<2x8xf32> {
+      %h = graph.matmul %x, %w1 {dist.stage = 0 : i64} ...
+      %y = graph.matmul %h, %w2 {dist.stage = 1 : i64} ...
+      return %y
+    }
+    ```
+    After:
+    ```mlir
+    func.func @main_stage0(%x: tensor<4x8xf32>) attributes {dist.pipeline_stage = 0 : i64, ...} {
+      %x0 = graph.slice %x ...   %h0 = graph.matmul %x0, %w1
+      dist.send %h0 over ["pp"] to = 1 tag = 0
+      %x1 = graph.slice %x ...   %h1 = graph.matmul %x1, %w1
+      dist.send %h1 over ["pp"] to = 1 tag = 1
+      return
+    }
+    func.func @main_stage1(%x: tensor<4x8xf32>) -> tensor<4x8xf32> attributes {dist.pipeline_stage = 1 : i64, ...} {
+      %h0 = dist.recv over ["pp"] from = -1 tag = 0   %y0 = graph.matmul %h0, %w2
+      %h1 = dist.recv over ["pp"] from = -1 tag = 1   %y1 = graph.matmul %h1, %w2
+      %y = graph.concat %y0, %y1 {axis = 0 : i64}
+      return %y
+    }
+    ```
+  }];
+  let options = [
+    Option<"axis", "axis", "std::string", "\"pp\"",
+           "The pipeline mesh axis">,
+    Option<"microbatchAxis", "microbatch-axis", "std::string", "\"mb\"",
+           "The virtual micro-batch mesh axis (last)">,
+    Option<"schedule", "schedule", "std::string", "\"gpipe\"",
+           "The order of each stage's micro-batches: gpipe or 1f1b">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect",
+                           "::mlir::paracc::graph::GraphDialect"];
+}
+
+def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
+  let summary = "Cut the forward graph into balanced pipeline stages";
+  let description = [{
+    Runs on the module's forward function (after `--paracc-compile`, before
+    tensor-parallel annotation) and gives every op but weights, constants
+    and state (which are replicated where used) the pipeline stage it runs
+    on, `dist.stage`; the module gets the plan, `dist.pipeline_plan`.
+
+    The layers come from the graph's structure, never from names: the
+    residual stream is the longest chain of `graph.add` ops each of which
+    adds to the previous one's result. Its adds cut the block into segments
+    and consecutive segments form a layer by the smallest period with which
+    their op multisets repeat (2 for GPT-2 and Llama: the attention half and
+    the MLP half). The units of the cut are the prologue (the ops up to the
+    stream's input: embeddings), the layers and the epilogue (final norm,
+    head, loss). Ops belong to a unit by their position in the block, so an
+    op's stage is never before its operands'; ops computed from weights and
+    constants alone (a tied head's transposed embedding, rotary tables) go
+    to the first unit that uses them.
+
+    A dynamic program over the cut points splits the units into `stages`
+    contiguous groups minimising the slowest stage's modelled time: the
+    roofline time of its ops (FLOPs and bytes at the `rates` of the device;
+    forward plus backward, about 3x the forward for products and attention
+    and 2x for the rest, when `training`) plus the activation bytes its
+    outgoing cut sends (and, when training, the gradient its incoming cut
+    sends back) at the link rate. With `memory-budget`, no stage may hold
+    more parameter bytes (x4 when training: gradients and two AdamW
+    moments). A stage may be just the prologue or the epilogue (a large
+    vocabulary head). `ranges` ("0-2,3-5,6-7", inclusive layer indices, one
+    range per stage) gives the cut instead; the prologue joins the first
+    stage, the epilogue the last.
+
+    The plan records per stage its layers, parameters, FLOPs, predicted
+    time, memory and sent bytes, the same for Megatron's equal-layer cut,
+    the bubble formula (p - 1) / (m + p - 1) and the bubble of the
+    `schedule` ("gpipe" or "1f1b") over `microbatches` micro-batches as
+    simulated with the stages' times. `--explain` prints it.
+
+    Before (`stages=2`), a residual chain of four layers, two adds each:
+    ```mlir
+    %e = graph.gather %wte, %ids {axis = 0 : i64} : ...
+    %a0 = graph.add %e, %attn0 : ...
+    %m0 = graph.add %a0, %mlp0 : ...
+    ...
+    %m3 = graph.add %a3, %mlp3 : ...
+    %logits = graph.matmul %n, %head : ...
+    ```
+    After (the head is light here, so the layers split evenly):
+    ```mlir
+    %e = graph.gather %wte, %ids {axis = 0 : i64, dist.stage = 0 : i64} : ...
+    %a0 = graph.add %e, %attn0 {dist.stage = 0 : i64} : ...
+    ...
+    %m3 = graph.add %a3, %mlp3 {dist.stage = 1 : i64} : ...
+    %logits = graph.matmul %n, %head {dist.stage = 1 : i64} : ...
+    ```
+    and on the module, `dist.pipeline_plan` with `stages` = two
+    dictionaries, `layers = array<i64: 0, 1>` and `array<i64: 2, 3>` (the
+    first with `prologue = true`, the second with `epilogue = true`), each
+    with `params`, `param_bytes`, `flops`, `predicted_ms`, `memory_bytes`
+    and `sent_bytes`; `uniform_stages` alike; `layers`, `schedule`,
+    `microbatches`, `training`, `rates`, `bubble_formula`,
+    `bubble_predicted` and `uniform_bubble_predicted`.
+  }];
+  let options = [
+    Option<"stages", "stages", "int64_t", "1",
+           "Number of pipeline stages (1: leave the program alone)">,
+    Option<"ranges", "ranges", "std::string", "\"\"",
+           "Layer ranges per stage, e.g. \"0-2,3-5,6-7\" (empty: balance "
+           "the modelled time)">,
+    Option<"microbatches", "microbatches", "int64_t", "1",
+           "Micro-batches per step, for the bubble">,
+    Option<"schedule", "schedule", "std::string", "\"gpipe\"",
+           "Pipeline schedule: gpipe or 1f1b">,
+    Option<"training", "training", "bool", "false",
+           "Balance forward plus backward and count gradients and optimizer "
+           "state in memory">,
+    Option<"rates", "rates", "std::string", "\"cpu\"",
+           "Device rates of the cost model: cpu or h200">,
+    Option<"memoryBudget", "memory-budget", "int64_t", "0",
+           "Per-stage memory budget in bytes (0: none)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 #endif // PARACC_DIALECT_DIST_TRANSFORMS_PASSES_TD

@@ -197,6 +197,11 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
       return %l, %dw : tensor<f32>, tensor<8x2xf32>
     }
     ```
+
+    The ops a forward op's rule creates take the forward op's attributes
+    named in `inherit-attributes` (by default its pipeline stage,
+    `dist.stage`, so that the backward of a stage runs on that stage); the
+    sums of a parameter's reads take none.
   }];
   let options = [
     Option<"freeze", "freeze", "std::string", "\"\"",
@@ -204,6 +209,10 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
            "gradient">,
     Option<"wholeParameters", "whole-parameters", "bool", "false",
            "Concatenate the gradients of a parameter's blocks">,
+    Option<"inheritedAttributes", "inherit-attributes", "std::string",
+           "\"dist.stage\"",
+           "Comma-separated discardable attributes that the ops of a forward "
+           "op's gradient take from it (its pipeline stage)">,
   ];
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }

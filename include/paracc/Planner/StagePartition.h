@@ -1,0 +1,155 @@
+//===- StagePartition.h - Pipeline stages from the layer structure -*- C++
+//-*-===//
+//
+// The pipeline stage planner: finds the layers of a forward graph from its
+// residual stream, cuts them into contiguous stages that balance the cost
+// model's time (within an optional memory budget), compares the cut with
+// Megatron's equal-layer cut, and predicts the schedule's bubble by
+// simulation. The plan travels on the module as `dist.pipeline_plan`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_PLANNER_STAGEPARTITION_H
+#define PARACC_PLANNER_STAGEPARTITION_H
+
+#include "paracc/Planner/CostModel.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::paracc {
+
+/// One pipeline stage of a plan.
+struct StageSummary {
+  /// The layers of the stage, inclusive; -1, -1 when it has none (a stage
+  /// of just the prologue or the epilogue).
+  int64_t firstLayer = -1, lastLayer = -1;
+  /// Whether the stage holds the prologue (embeddings) / the epilogue
+  /// (final norm, head, loss).
+  bool prologue = false, epilogue = false;
+  /// Parameters its ops read: elements and bytes (a weight read by two
+  /// stages, such as a tied embedding, counts in both).
+  int64_t params = 0, paramBytes = 0;
+  /// Modelled FLOPs: forward, or forward and backward when training.
+  int64_t flops = 0;
+  /// Modelled time of the whole batch: compute (forward, plus backward
+  /// when training) and the transfers of its cuts.
+  double predictedMs = 0;
+  /// Parameter bytes, x4 when training (gradients, two AdamW moments).
+  int64_t memoryBytes = 0;
+  /// Activation bytes crossing the stage's outgoing cut (0 for the last).
+  int64_t sentBytes = 0;
+};
+
+/// A pipeline plan: the chosen cut, the equal-layer cut for comparison and
+/// the schedule's bubble.
+struct PipelinePlan {
+  std::vector<StageSummary> stages, uniformStages;
+  int64_t layers = 0;
+  int64_t microbatches = 1;
+  std::string schedule = "gpipe";
+  bool training = false;
+  /// The device rates the times come from ("cpu", "h200").
+  std::string rates;
+  /// (p - 1) / (m + p - 1).
+  double bubbleFormula = 0;
+  /// 1 - busy / (p x makespan) of the simulated schedule, for the chosen and
+  /// for the equal-layer cut.
+  double bubblePredicted = 0, uniformBubblePredicted = 0;
+};
+
+/// Keys: stages, uniform_stages (arrays of dictionaries with layers =
+/// array<i64: first, last>, prologue, epilogue, params, param_bytes, flops,
+/// predicted_ms, memory_bytes, sent_bytes), layers, schedule, microbatches,
+/// training, rates, bubble_formula, bubble_predicted,
+/// uniform_bubble_predicted.
+DictionaryAttr pipelinePlanToAttr(const PipelinePlan &plan, MLIRContext *ctx);
+/// The inverse of pipelinePlanToAttr; std::nullopt when a key is missing or
+/// has the wrong kind.
+std::optional<PipelinePlan> pipelinePlanFromAttr(DictionaryAttr attr);
+
+/// The layer structure of a forward function, found from its residual
+/// stream: the longest chain of `graph.add` ops each of which reads the
+/// previous one's result; the chain adds cut the block into segments, and
+/// consecutive segments form a layer by the smallest period with which the
+/// segments' op multisets repeat.
+struct LayerStructure {
+  /// The ops of the function's block in order (not weights, constants or
+  /// state) and their unit: 0 the prologue, 1..layers the layers, layers+1
+  /// the epilogue. Ops that read only weights and constants (a tied head's
+  /// transpose, rotary tables) take the first unit that uses them.
+  std::vector<Operation *> ops;
+  llvm::DenseMap<Operation *, int64_t> unitOf;
+  int64_t layers = 0;
+  /// Chain segments per layer (2 for GPT-2 and Llama: attention and MLP).
+  int64_t period = 0;
+  /// Whether the prologue / the epilogue holds any op.
+  bool hasPrologue = false, hasEpilogue = false;
+};
+
+/// Finds the layers of `func`; emits an error on it when there is no
+/// residual chain.
+FailureOr<LayerStructure> findLayers(func::FuncOp func);
+
+struct StagePartitionOptions {
+  /// Number of pipeline stages.
+  int64_t stages = 1;
+  /// Explicit inclusive layer ranges, one per stage ("0-2,3-5,6-7"); empty:
+  /// the balanced cut.
+  std::string ranges;
+  int64_t microbatches = 1;
+  /// "gpipe" or "1f1b".
+  std::string schedule = "gpipe";
+  bool training = false;
+  DeviceRates rates = cpuRates();
+  /// Per-stage memory budget in bytes (StageSummary::memoryBytes); 0: none.
+  int64_t memoryBudget = 0;
+};
+
+/// A plan and the stage of every op of the function that gets one (all but
+/// weights, constants and state; the terminator gets the last stage).
+struct StageAssignment {
+  PipelinePlan plan;
+  llvm::DenseMap<Operation *, int64_t> stageOf;
+};
+
+/// Plans the pipeline stages of `func`; emits an error on it (too many
+/// stages, no layers, bad ranges, no cut within the memory budget) and
+/// fails.
+FailureOr<StageAssignment>
+planPipelineStages(func::FuncOp func, const StagePartitionOptions &options);
+
+/// Parses `ranges` ("0-2,3-5,6-7", a single layer as "3") for `layers`
+/// layers: contiguous, in order, covering every layer. Returns the
+/// (first, last) pairs, or an error message in `error`.
+std::optional<std::vector<std::pair<int64_t, int64_t>>>
+parseLayerRanges(llvm::StringRef ranges, int64_t layers, std::string &error);
+
+struct ScheduleResult {
+  double makespan = 0;
+  /// 1 - (sum of busy time) / (p x makespan).
+  double bubble = 0;
+};
+
+/// Simulates a pipeline schedule ("gpipe" or "1f1b") of `microbatches`
+/// micro-batches over stages whose forward and backward of one micro-batch
+/// take `forward[s]` and `backward[s]` seconds (all backward 0: inference,
+/// forwards only). `transfer[s]`, if given, delays what stage s sends to
+/// s + 1 (and the gradient s + 1 sends back). Every stage runs its actions
+/// in the schedule's order, each when the stage is free and its input has
+/// arrived. GPipe: all forwards, then all backwards. 1F1B: min(p - s, m)
+/// forwards, then backward / forward alternately, then the remaining
+/// backwards. Equal stages without transfers give (p - 1) / (m + p - 1).
+ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
+                                llvm::ArrayRef<double> backward,
+                                int64_t microbatches, llvm::StringRef schedule,
+                                llvm::ArrayRef<double> transfer = {});
+
+} // namespace mlir::paracc
+
+#endif // PARACC_PLANNER_STAGEPARTITION_H

@@ -1,0 +1,198 @@
+//===- LayerStructure.cpp - Layers from the residual stream -----*- C++ -*-===//
+//
+// Finds a transformer's layers from the structure of its graph, never from
+// names: the residual stream is the longest chain of `graph.add` ops each of
+// which reads the previous one's result; its adds cut the block into
+// segments (attention half, MLP half, ...), and the smallest period with
+// which the segments' op multisets repeat groups them into layers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Planner/StagePartition.h"
+
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace g = mlir::paracc::graph;
+
+static bool isParameter(Operation *op) {
+  return isa<g::WeightOp, g::ConstantOp, g::StateOp>(op);
+}
+
+/// Whether `from` depends on `on` through ops of the block positioned after
+/// `on`'s definition.
+static bool dependsOn(Value from, Value on,
+                      const llvm::DenseMap<Operation *, int64_t> &position) {
+  Operation *onDef = on.getDefiningOp();
+  int64_t floor = onDef ? position.lookup(onDef) : -1;
+  SmallVector<Value> work = {from};
+  llvm::DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == on)
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (!def || !seen.insert(v).second || !position.count(def) ||
+        position.lookup(def) <= floor)
+      continue;
+    llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+
+FailureOr<LayerStructure> mlir::paracc::findLayers(func::FuncOp func) {
+  LayerStructure layers;
+  Block &block = func.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  std::vector<Operation *> all;
+  for (Operation &op : block) {
+    position[&op] = all.size();
+    all.push_back(&op);
+  }
+
+  // Ops computed from weights and constants alone: no batch dependence.
+  llvm::DenseSet<Operation *> weightOnly;
+  for (Operation *op : all) {
+    if (isParameter(op) || op->hasTrait<OpTrait::IsTerminator>() ||
+        op->getNumOperands() == 0)
+      continue;
+    if (llvm::all_of(op->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && (isParameter(def) || weightOnly.contains(def));
+        }))
+      weightOnly.insert(op);
+  }
+
+  // The residual stream: the longest chain of adds, each reading the
+  // previous one's result directly.
+  llvm::DenseMap<Operation *, int64_t> chainLength;
+  llvm::DenseMap<Operation *, Operation *> previous;
+  Operation *last = nullptr;
+  for (Operation *op : all) {
+    if (!isa<g::AddOp>(op) || weightOnly.contains(op))
+      continue;
+    int64_t length = 1;
+    Operation *prev = nullptr;
+    for (Value v : op->getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (def && chainLength.count(def) && chainLength[def] + 1 > length) {
+        length = chainLength[def] + 1;
+        prev = def;
+      }
+    }
+    chainLength[op] = length;
+    previous[op] = prev;
+    if (!last || length > chainLength[last])
+      last = op;
+  }
+  SmallVector<Operation *> chain;
+  for (Operation *op = last; op; op = previous.lookup(op))
+    chain.push_back(op);
+  std::reverse(chain.begin(), chain.end());
+
+  // The cuts: the stream's input, then the chain's adds. The first add is a
+  // residual add (x + f(x)) when one operand depends on the other: then
+  // that operand (the embedding) enters the stream; otherwise the first add
+  // combines the embeddings (GPT-2's token + position) and is the input.
+  SmallVector<Value> cuts;
+  if (!chain.empty()) {
+    Operation *first = chain.front();
+    Value lhs = first->getOperand(0), rhs = first->getOperand(1);
+    if (dependsOn(rhs, lhs, position))
+      cuts.push_back(lhs);
+    else if (dependsOn(lhs, rhs, position))
+      cuts.push_back(rhs);
+    for (Operation *add : chain)
+      cuts.push_back(add->getResult(0));
+  }
+  // residual_chain_exists
+  int64_t segments = int64_t(cuts.size()) - 1;
+  if (segments < 1)
+    return func.emitError("no repeated layers found: expected a residual "
+                          "stream (a chain of graph.add ops, each adding to "
+                          "the previous one's result)");
+
+  auto cutPosition = [&](Value v) -> int64_t {
+    Operation *def = v.getDefiningOp();
+    return def ? position.lookup(def) : -1;
+  };
+
+  // Segment i holds the ops after cut i and up to cut i + 1; its signature
+  // is the multiset of the names of those that read the stream.
+  std::vector<std::vector<std::string>> signatures(segments);
+  for (int64_t i = 0; i < segments; ++i) {
+    llvm::DenseSet<Value> reached = {cuts[i]};
+    for (int64_t p = cutPosition(cuts[i]) + 1; p <= cutPosition(cuts[i + 1]);
+         ++p) {
+      Operation *op = all[p];
+      if (llvm::none_of(op->getOperands(),
+                        [&](Value v) { return reached.contains(v); }))
+        continue;
+      for (Value r : op->getResults())
+        reached.insert(r);
+      signatures[i].push_back(op->getName().getStringRef().str());
+    }
+    llvm::sort(signatures[i]);
+  }
+  int64_t period = segments;
+  for (int64_t k = 1; k < segments; ++k) {
+    if (segments % k)
+      continue;
+    bool repeats = true;
+    for (int64_t i = 0; i + k < segments && repeats; ++i)
+      repeats = signatures[i] == signatures[i + k];
+    if (repeats) {
+      period = k;
+      break;
+    }
+  }
+  layers.period = period;
+  layers.layers = segments / period;
+
+  // Units by position: the prologue up to the stream's input, segment i in
+  // layer i / period, the epilogue after the last add.
+  int64_t epilogue = layers.layers + 1;
+  for (Operation *op : all) {
+    if (isParameter(op))
+      continue;
+    int64_t p = position[op];
+    int64_t unit = epilogue;
+    if (p <= cutPosition(cuts[0])) {
+      unit = 0;
+    } else {
+      for (int64_t i = 1; i <= segments; ++i)
+        if (p <= cutPosition(cuts[i])) {
+          unit = (i - 1) / period + 1;
+          break;
+        }
+    }
+    layers.ops.push_back(op);
+    layers.unitOf[op] = unit;
+  }
+  // Weight-only ops go to their first user's unit (users come later in the
+  // block, so walk backwards), where they are needed and nothing has to be
+  // sent for them.
+  for (Operation *op : llvm::reverse(layers.ops)) {
+    if (!weightOnly.contains(op))
+      continue;
+    int64_t first = -1;
+    for (Operation *user : op->getUsers()) {
+      auto it = layers.unitOf.find(user);
+      if (it != layers.unitOf.end() && (first < 0 || it->second < first))
+        first = it->second;
+    }
+    if (first >= 0)
+      layers.unitOf[op] = first;
+  }
+  for (Operation *op : layers.ops) {
+    int64_t unit = layers.unitOf[op];
+    layers.hasPrologue |= unit == 0;
+    layers.hasEpilogue |=
+        unit == epilogue && !op->hasTrait<OpTrait::IsTerminator>();
+  }
+  return layers;
+}
