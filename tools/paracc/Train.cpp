@@ -161,6 +161,12 @@ cl::opt<std::string> scheduleOption(
              "1f1b (default) or gpipe: e.g. cosine,1f1b"),
     cl::init("constant"), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
+cl::opt<std::string> trainTimeline(
+    "timeline",
+    cl::desc("Write the last step's timeline (every rank's actions and "
+             "transfers) as a Chrome trace to FILE, and an SVG next to it"),
+    cl::value_desc("FILE"), cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<int64_t> trainMicrobatches(
     "microbatches",
     cl::desc("Under pp: the pipeline's micro-batches per step (the batch "
@@ -647,6 +653,7 @@ int mlir::paracc::runTrain() {
     request.device = deviceOption;
     request.allowTf32 = tf32Option;
     request.noGraph = noGraphOption;
+    request.timelinePath = trainTimeline;
     request.identity.optimizer = (*exe)->training();
     request.identity.data = dataDir.empty() ? dataPath : dataDir;
     request.identity.dataSeed = dataSeed;

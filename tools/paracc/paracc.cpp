@@ -98,6 +98,11 @@ static cl::opt<std::string> stagesOption(
     cl::desc("Pipeline stages: 'auto' (balance the modelled time) or layer "
              "ranges per stage, e.g. 0-2,3-5,6-7"),
     cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> timelinePath(
+    "timeline",
+    cl::desc("Write the run's timeline (every rank's actions and transfers) "
+             "as a Chrome trace to FILE, and an SVG Gantt chart next to it"),
+    cl::value_desc("FILE"), cl::init(""), cl::cat(category));
 static cl::opt<std::string> pipelineSchedule(
     "schedule", cl::desc("Pipeline schedule: gpipe or 1f1b"),
     cl::init("1f1b"), cl::cat(category));
@@ -193,6 +198,7 @@ int main(int argc, char **argv) {
   request.profileSteps = profileSteps;
   request.noGraph = noCudaGraph;
   request.allowTf32 = tf32;
+  request.timelinePath = timelinePath;
   if (precision != "f32" && precision != "bf16" && precision != "f16") {
     llvm::errs() << "paracc: error: --precision must be f32, bf16 or f16\n";
     return prt::kExitError;

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "paracc/Dialect/Dist/IR/DistDialect.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Target/Executable/KernelFolding.h"
 #include "paracc/Target/Executable/OpEncoding.h"
@@ -16,6 +17,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <cstring>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -80,6 +82,10 @@ private:
   std::vector<::paracc::rt::PlanInstr> planInstrs;
   std::vector<uint64_t> valueBytes;
   std::vector<bool> arenaValues, liveToEnd;
+  /// Pipeline actions by (micro-batch, phase), and the last instruction's.
+  std::map<std::pair<int64_t, int64_t>, int32_t> actionIndex;
+  std::vector<fb::Action> actions;
+  int32_t lastAction = -1;
 };
 } // namespace
 
@@ -362,9 +368,32 @@ LogicalResult Writer::addInstr(Operation *op) {
     arenaValues[v] = true;
   planInstrs.push_back({encoded->opcode, inputs, outputs});
   std::string name = locationName(op->getLoc());
+  // The pipeline action: the op's, or (an op a later pass made) the one
+  // before it; transfers belong to none.
+  int32_t action = -1;
+  auto *dist = op->getContext()->getLoadedDialect<dist::DistDialect>();
+  if (isa<dist::SendOp, dist::RecvOp>(op)) {
+    action = -1;
+  } else if (DenseI64ArrayAttr key =
+                 dist ? dist->getPipelineActionAttrHelper().getAttr(op)
+                      : DenseI64ArrayAttr()) {
+    if (key.size() != 2 || key[0] < 0 || key[1] < 0 || key[1] > 2)
+      return op->emitOpError("has a malformed dist.pipeline_action");
+    if (key[1] == 2) {
+      action = lastAction = -1; // the once-per-step part
+    } else {
+      auto [it, inserted] = actionIndex.try_emplace(
+          {key[0], key[1]}, int32_t(actions.size()));
+      if (inserted)
+        actions.emplace_back(int32_t(key[0]), fb::ActionPhase(key[1]));
+      action = lastAction = it->second;
+    }
+  } else {
+    action = lastAction;
+  }
   instrs.push_back(fb::CreateInstrDirect(
       fbb, uint16_t(encoded->opcode), &inputs, &outputs, &encoded->attrs.ints,
-      &encoded->attrs.floats, name.empty() ? nullptr : name.c_str()));
+      &encoded->attrs.floats, name.empty() ? nullptr : name.c_str(), action));
   return success();
 }
 
@@ -411,6 +440,9 @@ Writer::writeFunction(func::FuncOp f) {
   valueBytes.clear();
   arenaValues.clear();
   liveToEnd.clear();
+  actionIndex.clear();
+  actions.clear();
+  lastAction = -1;
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
   Block &body = func.getBody().front();
@@ -461,7 +493,8 @@ Writer::writeFunction(func::FuncOp f) {
   }
   return fb::CreateFunctionDirect(fbb, name.c_str(), stage, &values,
                                   &constants, &reads, &writes, &inputs,
-                                  &outputs, &instrs, memoryPlan);
+                                  &outputs, &instrs, memoryPlan,
+                                  actions.empty() ? nullptr : &actions);
 }
 
 FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {

@@ -831,12 +831,30 @@ StatusOr<std::vector<Tensor>>
 paracc::rt::runOnCpuRanks(std::shared_ptr<const Executable> exe,
                           const std::vector<Tensor> &inputs,
                           const RunRequest &request) {
-  if (request.processes && exe->mesh().numRanks() > 1)
+  if (request.processes && exe->mesh().numRanks() > 1) {
+    if (!request.timelinePath.empty())
+      return errorf("--timeline records CPU ranks run as threads; drop "
+                    "--ranks-as processes");
     return runInProcesses(*exe, inputs, request);
+  }
   auto communicators = inProcessCommunicators(exe->mesh());
   if (!communicators)
     return communicators.status();
-  return runOnCpu(exe, inputs, *communicators);
+  if (request.timelinePath.empty())
+    return runOnCpu(exe, inputs, *communicators);
+  PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe->main(), inputs));
+  auto ranks = CpuRanks::create(exe, 0, *communicators);
+  if (!ranks)
+    return ranks.status();
+  PARACC_RETURN_IF_ERROR((*ranks)->recordTimeline(true));
+  auto outputs = (*ranks)->run(inputs);
+  if (!outputs)
+    return outputs.status();
+  std::vector<TimelineEvent> events = (*ranks)->timeline();
+  PARACC_RETURN_IF_ERROR(writeTimeline(request.timelinePath, events, *exe));
+  if (request.measuredBubble)
+    *request.measuredBubble = measureBubble(events, exe->mesh().numRanks());
+  return outputs;
 }
 
 StatusOr<CommunicatorFactory>
@@ -924,7 +942,10 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
     err << "note: --benchmark and --profile time GPU steps; this run is on "
            "the CPU and only checks\n";
   auto start = std::chrono::steady_clock::now();
-  auto outputs = runOnCpuRanks(exe, *inputs, request);
+  BubbleMeasurement bubble;
+  RunRequest timed = request;
+  timed.measuredBubble = &bubble;
+  auto outputs = runOnCpuRanks(exe, *inputs, timed);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
                        .count();
@@ -937,6 +958,12 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
                                                           : "threads")
       << ") in "
       << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms\n";
+  out.unsetf(std::ios::fixed);
+  if (!request.timelinePath.empty())
+    out << "wrote the timeline to " << request.timelinePath << " and "
+        << timelineSvgPath(request.timelinePath) << "; measured bubble "
+        << std::fixed << std::setprecision(3) << bubble.bubble << " over "
+        << exe->mesh().numRanks() << " rank(s)\n";
   out.unsetf(std::ios::fixed);
   return report(*exe, *outputs, expected, request, out, err);
 }

@@ -393,6 +393,14 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
       w.state = b.state;
       out.weights.push_back(std::move(w));
     }
+  if (f->actions())
+    for (const auto *a : *f->actions()) {
+      if (!a || a->microbatch() < 0 ||
+          a->phase() > fb::ActionPhase::Backward)
+        return errorf(fn, ": malformed pipeline action");
+      out.actions.push_back(
+          {a->microbatch(), a->phase() == fb::ActionPhase::Backward});
+    }
   if (f->instrs())
     for (const auto *in : *f->instrs()) {
       if (!in)
@@ -404,6 +412,9 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
         return errorf(context, ": unknown opcode ", in->opcode());
       info.opcode = static_cast<OpCode>(in->opcode());
       info.name = in->name() ? in->name()->str() : "";
+      info.action = in->action();
+      if (info.action < -1 || info.action >= int32_t(out.actions.size()))
+        return errorf(context, ": action ", info.action, " out of range");
       if (in->inputs())
         for (int32_t v : *in->inputs()) {
           PARACC_RETURN_IF_ERROR(use(v, context));

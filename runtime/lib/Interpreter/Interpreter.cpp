@@ -5,6 +5,7 @@
 #include "paracc/runtime/LinearAddends.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <mutex>
@@ -251,7 +252,19 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
   for (const WeightInfo &w : f.weights)
     values[w.value] = state_[w.state];
   for (size_t i = 0; i < f.instrs.size(); ++i) {
+    auto begin = timeline_ ? std::chrono::steady_clock::now()
+                           : std::chrono::steady_clock::time_point();
     Status st = runInstr(i, values);
+    if (timeline_ && st) {
+      const InstrInfo &instr = f.instrs[i];
+      uint64_t bytes = 0;
+      if (instr.opcode == OpCode::Send)
+        bytes = values[instr.inputs[0]].byteSize();
+      else if (instr.opcode == OpCode::Recv)
+        bytes = values[instr.outputs[0]].byteSize();
+      timeline_->record(f, instr, begin, std::chrono::steady_clock::now(),
+                        bytes);
+    }
     if (!st) {
       const InstrInfo &instr = f.instrs[i];
       return st.withContext("rank " + std::to_string(rank_) + ", " +
@@ -339,9 +352,35 @@ std::string CpuRanks::describe() const {
   return std::to_string(executors_.size()) + " CPU rank(s)";
 }
 
+Status CpuRanks::recordTimeline(bool on) {
+  recording_ = on;
+  if (!on) {
+    for (auto &e : executors_)
+      e->setTimeline(nullptr);
+    recorders_.clear();
+  }
+  return Status::ok();
+}
+
+std::vector<TimelineEvent> CpuRanks::timeline() const {
+  std::vector<TimelineEvent> events;
+  for (const auto &r : recorders_)
+    events.insert(events.end(), r->events().begin(), r->events().end());
+  return events;
+}
+
 Status CpuRanks::runRanks(const std::vector<std::vector<Tensor>> &inputs,
                           std::vector<std::vector<Tensor>> &outputs) {
   const int64_t ranks = int64_t(executors_.size());
+  if (recording_) {
+    // One clock for every rank, from this run's start.
+    auto start = std::chrono::steady_clock::now();
+    recorders_.clear();
+    for (int64_t r = 0; r < ranks; ++r) {
+      recorders_.push_back(std::make_unique<TimelineRecorder>(r, start));
+      executors_[r]->setTimeline(recorders_.back().get());
+    }
+  }
   std::vector<Status> statuses(ranks);
   // Ranks in the order they failed: the first is the cause, the others
   // usually stopped because of it.

@@ -7,6 +7,13 @@ using namespace paracc::rt;
 
 RankGroup::~RankGroup() = default;
 
+Status RankGroup::recordTimeline(bool on) {
+  if (on)
+    return errorf("timelines are recorded on CPU ranks only (", describe(),
+                  " here)");
+  return Status::ok();
+}
+
 StatusOr<std::vector<Tensor>>
 RankGroup::run(const std::vector<Tensor> &inputs) {
   const Executable &exe = *exe_;

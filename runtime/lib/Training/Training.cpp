@@ -383,12 +383,38 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
       } else
         inputs.push_back(tokens);
     }
+    // The timeline shows the last step (the first ones warm up).
+    const bool recordThisStep =
+        !request.timelinePath.empty() && k + 1 == request.steps;
+    if (recordThisStep) {
+      if (Status st = (*ranks)->recordTimeline(true); !st) {
+        err << "error: " << st.message() << "\n";
+        return 2;
+      }
+    }
     auto stepStart = std::chrono::steady_clock::now();
     auto outputs = (*ranks)->run(inputs);
     auto now = std::chrono::steady_clock::now();
     if (!outputs) {
       err << "error: step " << k << ": " << outputs.status().message() << "\n";
       return 2;
+    }
+    if (recordThisStep) {
+      std::vector<TimelineEvent> events = (*ranks)->timeline();
+      if (Status st = writeTimeline(request.timelinePath, events, *exe); !st) {
+        err << "error: " << st.message() << "\n";
+        return 2;
+      }
+      BubbleMeasurement b = measureBubble(events, exe->mesh().numRanks());
+      char text[160];
+      std::snprintf(text, sizeof text,
+                    "wrote step %lld's timeline to %s and %s; measured "
+                    "bubble %.3f over %lld rank(s)\n",
+                    (long long)(k + 1), request.timelinePath.c_str(),
+                    timelineSvgPath(request.timelinePath).c_str(), b.bubble,
+                    (long long)exe->mesh().numRanks());
+      out << text;
+      (void)(*ranks)->recordTimeline(false);
     }
     double loss = scalarValue((*outputs)[0]);
     double norm = scalarValue((*outputs)[1]);

@@ -123,6 +123,9 @@ private:
   /// An all-reduce over the micro-batch axis on stage `s`: the sum (or max)
   /// of the micro-batches' values there, then the other axes'.
   LogicalResult emitJoin(AllReduceOp reduce, int64_t s);
+  /// Gives `op`, made on stage `s`, its stage and the action being emitted
+  /// (for timelines).
+  void mark(Operation *op, int64_t s);
   /// Sends `v` (micro-batch `c`, or -1) from stage `from` to `to`.
   LogicalResult transfer(Value v, int64_t from, int64_t to, int64_t c);
   OpBuilder &at(int64_t s) {
@@ -164,6 +167,8 @@ private:
   /// updated).
   llvm::DenseMap<Operation *, llvm::SmallSetVector<int64_t, 4>> readStages;
   uint32_t nextTag = 0;
+  /// The action being emitted (its ops are marked for timelines).
+  std::optional<std::pair<int64_t, Phase>> currentAction;
 };
 
 void PipelineBuilder::findForward() {
@@ -374,6 +379,8 @@ FailureOr<Value> PipelineBuilder::get(Value v, int64_t s, int64_t c) {
       Value whole = bodies[s]->getArgument(arg.getArgNumber());
       Value piece = sliceMicrobatch(at(s), arg.getLoc(), whole,
                                     microbatchDim(dims, mbIndex), c, count);
+      if (Operation *def = piece.getDefiningOp())
+        mark(def, s);
       maps[s][c].map(v, piece);
       return piece;
     }
@@ -440,12 +447,22 @@ LogicalResult PipelineBuilder::emitClone(Operation *op, int64_t s, int64_t c) {
   // Reports list the plan's decisions once, from micro-batch 0.
   if (c > 0 && clone->hasAttr("dist.tp_role"))
     clone->setAttr("dist.microbatch", ob.getI64IntegerAttr(c));
-  if (auto *dist = ctx->getLoadedDialect<DistDialect>())
-    dist->getStageAttrHelper().setAttr(
-        clone, IntegerAttr::get(IntegerType::get(ctx, 64), s));
+  mark(clone, s);
   if (isa<g::WeightOp, g::StateOp>(op))
     readStages[op].insert(s);
   return success();
+}
+
+void PipelineBuilder::mark(Operation *op, int64_t s) {
+  auto *dist = ctx->getLoadedDialect<DistDialect>();
+  dist->getStageAttrHelper().setAttr(
+      op, IntegerAttr::get(IntegerType::get(ctx, 64), s));
+  // Phase 2: the once-per-step part.
+  SmallVector<int64_t, 2> key{0, 2};
+  if (currentAction)
+    key = {currentAction->first, int64_t(currentAction->second)};
+  dist->getPipelineActionAttrHelper().setAttr(
+      op, DenseI64ArrayAttr::get(ctx, key));
 }
 
 LogicalResult PipelineBuilder::transfer(Value v, int64_t from, int64_t to,
@@ -597,9 +614,11 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
         return failure();
       continue;
     }
+    currentAction = {e.microbatch, e.phase};
     for (Operation *op : ops[slot(e.stage, e.phase)])
       if (failed(emitClone(op, e.stage, e.microbatch)))
         return failure();
+    currentAction.reset();
   }
   return success();
 }
@@ -621,17 +640,21 @@ LogicalResult PipelineBuilder::emitJoin(AllReduceOp reduce, int64_t s) {
   OpBuilder &ob = at(s);
   Location loc = reduce.getLoc();
   Value acc = pieces[0];
-  for (int64_t c = 1; c < count; ++c)
+  for (int64_t c = 1; c < count; ++c) {
     acc = max ? g::MaxOp::create(ob, loc, acc, pieces[c]).getResult()
               : g::AddOp::create(ob, loc, acc, pieces[c]).getResult();
+    mark(acc.getDefiningOp(), s);
+  }
   SmallVector<Attribute> rest;
   for (Attribute a : reduce.getAxes())
     if (cast<StringAttr>(a) != mbAxis)
       rest.push_back(a);
-  if (!rest.empty())
+  if (!rest.empty()) {
     acc = AllReduceOp::create(ob, loc, acc.getType(), acc,
                               ArrayAttr::get(ctx, rest), reduce.getKindAttr())
               .getResult();
+    mark(acc.getDefiningOp(), s);
+  }
   onceMaps[s].map(reduce.getResult(), acc);
   return success();
 }
@@ -721,6 +744,8 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
       out = count == 1 ? pieces[0]
                        : g::ConcatOp::create(at(s), ret.getLoc(), pieces, dim)
                              .getResult();
+      if (count > 1)
+        mark(out.getDefiningOp(), s);
       if (s != last) {
         onceMaps[s].map(v, out);
         // (A once-made value crosses like any other.)

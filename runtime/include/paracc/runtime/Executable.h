@@ -90,6 +90,15 @@ struct InstrInfo {
   std::vector<int32_t> inputs, outputs;
   InstrAttrs attrs;
   std::string name;
+  /// The pipeline action it belongs to (an index into the function's
+  /// `actions`), or -1.
+  int32_t action = -1;
+};
+
+/// A pipeline stage's work for one micro-batch's forward or backward.
+struct ActionInfo {
+  int32_t microbatch = 0;
+  bool backward = false;
 };
 
 /// A state buffer and a function value.
@@ -111,6 +120,7 @@ struct FunctionInfo {
   std::vector<StateBinding> writes;
   std::vector<PortInfo> inputs, outputs;
   std::vector<InstrInfo> instrs;
+  std::vector<ActionInfo> actions;
   uint64_t arenaBytes = 0;
   std::vector<uint64_t> arenaOffsets;
 };

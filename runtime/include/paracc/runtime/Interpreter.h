@@ -40,6 +40,8 @@ public:
   const std::vector<Tensor> &state() const { return state_; }
   /// Replaces a shard (a checkpoint's), of the same type.
   Status setState(size_t index, Tensor shard);
+  /// Records the following runs' instructions into `recorder` (null: off).
+  void setTimeline(TimelineRecorder *recorder) { timeline_ = recorder; }
 
 private:
   Status runInstr(size_t index, std::vector<Tensor> &values);
@@ -53,6 +55,7 @@ private:
   std::vector<Tensor> resident_;
   /// Per value, the index of the last instruction that reads it (-1: none).
   std::vector<int64_t> lastUse_;
+  TimelineRecorder *timeline_ = nullptr;
 };
 
 /// This rank's shard of state buffer `s`, from the data segment (a view
@@ -83,6 +86,8 @@ public:
          const std::function<std::unique_ptr<Communicator>(int64_t)>
              &makeCommunicator);
   std::string describe() const override;
+  Status recordTimeline(bool on) override;
+  std::vector<TimelineEvent> timeline() const override;
 
 protected:
   Status runRanks(const std::vector<std::vector<Tensor>> &inputs,
@@ -99,6 +104,8 @@ private:
   std::function<std::unique_ptr<Communicator>(int64_t)> makeCommunicator_;
   std::vector<std::unique_ptr<Communicator>> communicators_;
   std::vector<std::unique_ptr<RankExecutor>> executors_;
+  bool recording_ = false;
+  std::vector<std::unique_ptr<TimelineRecorder>> recorders_;
 };
 
 /// Runs every rank as a thread with CPU kernels and returns the global

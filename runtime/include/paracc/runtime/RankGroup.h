@@ -13,6 +13,7 @@
 #define PARACC_RUNTIME_RANKGROUP_H
 
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/Timeline.h"
 
 #include <memory>
 #include <string>
@@ -38,6 +39,10 @@ public:
   }
   /// Where the ranks run, for messages: "4 CPU rank(s)", "1 GPU".
   virtual std::string describe() const = 0;
+  /// Records a timeline of every following run (each run replaces it).
+  virtual Status recordTimeline(bool on);
+  /// The last recorded run's events, every rank's.
+  virtual std::vector<TimelineEvent> timeline() const { return {}; }
 
 protected:
   RankGroup(std::shared_ptr<const Executable> exe, size_t function)

@@ -13,6 +13,7 @@
 
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/Timeline.h"
 #include "paracc/runtime/TensorProtoIO.h"
 
 #include <cstdint>
@@ -59,6 +60,11 @@ struct RunRequest {
   bool noGraph = false;
   /// f32 matrix products on TF32 tensor cores.
   bool allowTf32 = false;
+  /// Write the run's timeline here (Chrome trace JSON, and an SVG Gantt
+  /// chart next to it); CPU ranks as threads only.
+  std::string timelinePath;
+  /// Where a recorded run's measured bubble goes (optional).
+  BubbleMeasurement *measuredBubble = nullptr;
 };
 
 /// The paracc-run arguments that reproduce `request` (for launched ranks).

@@ -112,6 +112,9 @@ struct TrainingRequest {
   /// CUDA graph.
   bool allowTf32 = false;
   bool noGraph = false;
+  /// Write the last step's timeline here (Chrome trace JSON and an SVG
+  /// Gantt chart next to it; CPU ranks).
+  std::string timelinePath;
 };
 
 /// Runs request.steps steps of `exe`'s `step` function (inputs: the token

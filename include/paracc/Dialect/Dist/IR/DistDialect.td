@@ -39,12 +39,16 @@ def Dist_Dialect : Dialect {
   // function per stage from the partitioned program and marks each with its
   // stage (`pipeline_stage`), the mesh axis that selects it
   // (`pipeline_axis`) and the program function it is a part of
-  // (`pipeline_function`).
+  // (`pipeline_function`); each op of a micro-batch's forward or backward
+  // gets `pipeline_action = [micro-batch, phase]` (phase 0 forward, 1
+  // backward, 2 the once-per-step part), which the executable keeps for
+  // timelines.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
                                "::mlir::DictionaryAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
                                "::mlir::StringAttr":$pipeline_axis,
-                               "::mlir::StringAttr":$pipeline_function);
+                               "::mlir::StringAttr":$pipeline_function,
+                               "::mlir::DenseI64ArrayAttr":$pipeline_action);
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

@@ -1,0 +1,267 @@
+//===- Timeline.cpp - What every rank did, and when -----------------------===//
+
+#include "paracc/runtime/Timeline.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+using namespace paracc::rt;
+
+static double microseconds(std::chrono::steady_clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
+
+void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
+                              std::chrono::steady_clock::time_point begin,
+                              std::chrono::steady_clock::time_point end,
+                              uint64_t bytes) {
+  TimelineEvent e;
+  e.rank = rank_;
+  e.startUs = microseconds(begin - start_);
+  e.endUs = microseconds(end - start_);
+  if (instr.opcode == OpCode::Send || instr.opcode == OpCode::Recv) {
+    e.kind = instr.opcode == OpCode::Send ? TimelineKind::Send
+                                          : TimelineKind::Recv;
+    e.bytes = bytes;
+    // ints: the group's axes, then the peer offset and the tag.
+    if (instr.attrs.ints.size() >= 2)
+      e.peer = instr.attrs.ints[instr.attrs.ints.size() - 2];
+    events_.push_back(e);
+    return;
+  }
+  if (instr.action >= 0) {
+    const ActionInfo &a = f.actions[instr.action];
+    e.kind = a.backward ? TimelineKind::Backward : TimelineKind::Forward;
+    e.microbatch = a.microbatch;
+  }
+  // Consecutive instructions of one action (or of the step) are one event.
+  if (!events_.empty()) {
+    TimelineEvent &last = events_.back();
+    if (last.kind == e.kind && last.microbatch == e.microbatch) {
+      last.endUs = e.endUs;
+      return;
+    }
+  }
+  events_.push_back(e);
+}
+
+static bool isCompute(TimelineKind k) {
+  return k == TimelineKind::Forward || k == TimelineKind::Backward ||
+         k == TimelineKind::Step;
+}
+
+BubbleMeasurement
+paracc::rt::measureBubble(const std::vector<TimelineEvent> &events,
+                          int64_t ranks) {
+  BubbleMeasurement m;
+  m.busyUs.assign(ranks, 0);
+  double first = 0, last = 0;
+  bool any = false;
+  for (const TimelineEvent &e : events) {
+    if (!any || e.startUs < first)
+      first = e.startUs;
+    if (!any || e.endUs > last)
+      last = e.endUs;
+    any = true;
+    if (isCompute(e.kind) && e.rank >= 0 && e.rank < ranks)
+      m.busyUs[e.rank] += e.endUs - e.startUs;
+  }
+  m.makespanUs = any ? last - first : 0;
+  double busy = 0;
+  for (double b : m.busyUs)
+    busy += b;
+  m.bubble = m.makespanUs > 0 && ranks > 0
+                 ? 1.0 - busy / (double(ranks) * m.makespanUs)
+                 : 0.0;
+  return m;
+}
+
+static std::string eventName(const TimelineEvent &e) {
+  switch (e.kind) {
+  case TimelineKind::Forward:
+    return "F" + std::to_string(e.microbatch);
+  case TimelineKind::Backward:
+    return "B" + std::to_string(e.microbatch);
+  case TimelineKind::Step:
+    return "step";
+  case TimelineKind::Send:
+    return "send";
+  case TimelineKind::Recv:
+    return "recv";
+  }
+  return "?";
+}
+
+static const char *eventCategory(TimelineKind k) {
+  switch (k) {
+  case TimelineKind::Forward:
+    return "forward";
+  case TimelineKind::Backward:
+    return "backward";
+  case TimelineKind::Step:
+    return "step";
+  case TimelineKind::Send:
+    return "send";
+  case TimelineKind::Recv:
+    return "recv";
+  }
+  return "?";
+}
+
+static const char *eventColor(TimelineKind k) {
+  switch (k) {
+  case TimelineKind::Forward:
+    return "#4C78A8";
+  case TimelineKind::Backward:
+    return "#59A14F";
+  case TimelineKind::Step:
+    return "#9D9D9D";
+  case TimelineKind::Send:
+  case TimelineKind::Recv:
+    return "#F28E2B";
+  }
+  return "#000000";
+}
+
+static std::string rankLabel(const Executable &exe, int64_t rank) {
+  std::string label = "rank " + std::to_string(rank);
+  if (exe.pipelineAxis() >= 0)
+    label += " (stage " + std::to_string(exe.stageOf(rank)) + ")";
+  return label;
+}
+
+std::string paracc::rt::timelineSvgPath(const std::string &path) {
+  const std::string json = ".json";
+  if (path.size() > json.size() &&
+      path.compare(path.size() - json.size(), json.size(), json) == 0)
+    return path.substr(0, path.size() - json.size()) + ".svg";
+  return path + ".svg";
+}
+
+static Status writeChromeTrace(const std::string &path,
+                               const std::vector<TimelineEvent> &events,
+                               const Executable &exe) {
+  std::ofstream out(path);
+  if (!out)
+    return errorf("cannot write '", path, "'");
+  char buf[64];
+  out << "{\"displayTimeUnit\": \"ms\", \"traceEvents\": [\n";
+  bool first = true;
+  auto sep = [&] {
+    if (!first)
+      out << ",\n";
+    first = false;
+  };
+  for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+    sep();
+    out << "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": "
+        << r << ", \"args\": {\"name\": \"" << rankLabel(exe, r) << "\"}}";
+  }
+  for (const TimelineEvent &e : events) {
+    sep();
+    std::snprintf(buf, sizeof buf, "%.3f", e.startUs);
+    out << "{\"name\": \"" << eventName(e) << "\", \"cat\": \""
+        << eventCategory(e.kind) << "\", \"ph\": \"X\", \"pid\": 0, \"tid\": "
+        << e.rank << ", \"ts\": " << buf;
+    std::snprintf(buf, sizeof buf, "%.3f", e.endUs - e.startUs);
+    out << ", \"dur\": " << buf << ", \"args\": {";
+    if (e.kind == TimelineKind::Send || e.kind == TimelineKind::Recv)
+      out << "\"bytes\": " << e.bytes << ", \"peer_offset\": " << e.peer;
+    else if (e.microbatch >= 0)
+      out << "\"microbatch\": " << e.microbatch;
+    out << "}}";
+  }
+  out << "\n]}\n";
+  if (!out)
+    return errorf("cannot write '", path, "'");
+  return Status::ok();
+}
+
+static std::string xmlEscape(const std::string &s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<')
+      out += "&lt;";
+    else if (c == '>')
+      out += "&gt;";
+    else if (c == '&')
+      out += "&amp;";
+    else
+      out += c;
+  }
+  return out;
+}
+
+static Status writeSvg(const std::string &path,
+                       const std::vector<TimelineEvent> &events,
+                       const Executable &exe) {
+  const int64_t ranks = exe.mesh().numRanks();
+  const double width = 1000, left = 130, rowHeight = 26, top = 30;
+  double end = 0;
+  for (const TimelineEvent &e : events)
+    end = std::max(end, e.endUs);
+  if (end <= 0)
+    end = 1;
+  const double scale = width / end;
+  const double height = top + rowHeight * double(ranks) + 40;
+  std::ofstream out(path);
+  if (!out)
+    return errorf("cannot write '", path, "'");
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+                "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
+                left + width + 20, height);
+  out << buf;
+  BubbleMeasurement bubble = measureBubble(events, ranks);
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.0f\" y=\"18\">%lld rank(s), %.3f ms; bubble "
+                "%.1f%% (forward blue, backward green, step grey, transfers "
+                "orange)</text>\n",
+                left, (long long)ranks, bubble.makespanUs / 1000.0,
+                100.0 * bubble.bubble);
+  out << buf;
+  for (int64_t r = 0; r < ranks; ++r) {
+    double y = top + rowHeight * double(r);
+    std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", y + 16);
+    out << buf << xmlEscape(rankLabel(exe, r)) << "</text>\n";
+  }
+  for (const TimelineEvent &e : events) {
+    bool transfer =
+        e.kind == TimelineKind::Send || e.kind == TimelineKind::Recv;
+    double y = top + rowHeight * double(e.rank) + (transfer ? 18 : 2);
+    double h = transfer ? 5 : 16;
+    double x = left + e.startUs * scale;
+    double w = std::max(0.5, (e.endUs - e.startUs) * scale);
+    std::snprintf(buf, sizeof buf,
+                  "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" "
+                  "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"><title>",
+                  x, y, w, h, eventColor(e.kind));
+    out << buf << xmlEscape(eventName(e));
+    std::snprintf(buf, sizeof buf, " %.1f-%.1f us", e.startUs, e.endUs);
+    out << buf << "</title></rect>\n";
+    if (!transfer && w > 18) {
+      std::snprintf(buf, sizeof buf,
+                    "<text x=\"%.2f\" y=\"%.1f\" fill=\"white\">", x + 2,
+                    y + 12);
+      out << buf << xmlEscape(eventName(e)) << "</text>\n";
+    }
+  }
+  std::snprintf(buf, sizeof buf,
+                "<text x=\"%.0f\" y=\"%.0f\">0</text><text x=\"%.0f\" "
+                "y=\"%.0f\" text-anchor=\"end\">%.3f ms</text>\n",
+                left, height - 12, left + width, height - 12, end / 1000.0);
+  out << buf << "</svg>\n";
+  if (!out)
+    return errorf("cannot write '", path, "'");
+  return Status::ok();
+}
+
+Status paracc::rt::writeTimeline(const std::string &path,
+                                 const std::vector<TimelineEvent> &events,
+                                 const Executable &exe) {
+  PARACC_RETURN_IF_ERROR(writeChromeTrace(path, events, exe));
+  return writeSvg(timelineSvgPath(path), events, exe);
+}
