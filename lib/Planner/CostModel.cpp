@@ -11,19 +11,22 @@ using namespace mlir;
 using namespace mlir::paracc;
 namespace g = mlir::paracc::graph;
 
-// The rates are approximate, from public figures, until a calibration bench
-// measures them on the machine:
-// - CPU: OpenBLAS SGEMM on 2 cores (AVX2 FMA, ~20 GFLOP/s per core
-//   sustained), bf16/f16 converted to f32 and computed at half that, one
-//   DDR channel's ~5 GB/s of streaming bandwidth per process, a loopback or
-//   shared-memory transfer of ~2 GB/s between two processes, and ~2 us of
-//   dispatch per op in the interpreter.
+// The rates are per rank:
+// - CPU: one core per rank, calibrated by bench/run-pipeline-cpu.sh
+//   (bench/results/2026-12-01-cpu-pipeline: 16-core device host, OpenBLAS
+//   on one thread per rank): the first table (40 GFLOP/s, 5 GB/s) predicted
+//   every stage's time 2.8-3.9x too low (layers 2.8-3.3x, the LM head and
+//   its loss 3.4x, the embedding's backward 3.9x), so the rates are a third
+//   of it: ~13 GFLOP/s f32 (bf16/f16 converted, at half that), ~1.7 GB/s of
+//   streaming per rank, a ~2 GB/s shared-memory transfer between ranks and
+//   ~2 us of dispatch per op in the interpreter. (The relative costs, which
+//   decide the cut, were within ~20 % of the measured ones.)
 // - H200: ~400 TFLOP/s effective of the 989 dense bf16 tensor-core peak,
 //   ~200 TFLOP/s for f32 run as TF32, 3.3 TB/s of the 4.8 TB/s HBM3e peak,
 //   ~150 GB/s of NVLink point-to-point between two GPUs (of 450 GB/s per
 //   direction), ~5 us of launch and synchronization per op.
 DeviceRates mlir::paracc::cpuRates() {
-  return {"cpu", 40e9, 20e9, 5e9, 2e9, 2e-6};
+  return {"cpu", 13e9, 6.5e9, 1.7e9, 2e9, 2e-6};
 }
 
 DeviceRates mlir::paracc::h200Rates() {

@@ -349,6 +349,14 @@ static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
   os << "  memory: parameters"
      << (p.training ? " x4 (gradients, AdamW moments)" : "")
      << "; sends: activation bytes to the next stage per step\n";
+  if (!p.stages.empty() && p.stages.front().arenaBytes >= 0) {
+    os << "  activations (the executable's memory plan, per rank):";
+    for (auto [i, s] : llvm::enumerate(p.stages))
+      os << (i ? "," : "") << " stage " << i << " " << s.inFlight
+         << " micro-batch(es) in flight, arena "
+         << human(double(s.arenaBytes));
+    os << "\n";
+  }
   SmallVector<std::string> uniform;
   for (const StageSummary &s : p.uniformStages)
     uniform.push_back(stageLayers(s));
@@ -378,7 +386,11 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   for (const auto &a : r.axes)
     os << ", " << a.name << "=" << a.size;
   os << " (row-major: the last axis varies fastest)\n";
-  if (r.microbatches > 1)
+  if (r.microbatches > 1 && r.pipeline)
+    os << "  micro-batches: " << r.microbatches
+       << " per step, through the pipeline (decisions below are listed "
+          "once)\n";
+  else if (r.microbatches > 1)
     os << "  micro-batches: " << r.microbatches
        << " per rank, interleaved: one's collectives overlap the next one's "
           "compute (decisions below are listed once)\n";
@@ -510,7 +522,7 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
 
 static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages) {
   llvm::json::Array array;
-  for (const StageSummary &s : stages)
+  for (const StageSummary &s : stages) {
     array.push_back(llvm::json::Object{
         {"layers", llvm::json::Array{s.firstLayer, s.lastLayer}},
         {"prologue", s.prologue},
@@ -521,6 +533,12 @@ static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages) {
         {"predicted_ms", s.predictedMs},
         {"memory_bytes", s.memoryBytes},
         {"sent_bytes", s.sentBytes}});
+    if (s.arenaBytes >= 0) {
+      llvm::json::Object &o = *array.back().getAsObject();
+      o["in_flight"] = s.inFlight;
+      o["arena_bytes"] = s.arenaBytes;
+    }
+  }
   return array;
 }
 

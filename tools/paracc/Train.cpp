@@ -277,26 +277,55 @@ static std::string optimizerIdentity(const graph::OptimizerPassOptions &o) {
 
 /// Prints the --explain report of the partitioned step, with the arena
 /// and peak of the written executable's memory plan (rank 0's shards).
+/// A function's state shards and constants, in bytes (one rank's).
+static int64_t residentBytes(const prt::Executable &exe,
+                             const prt::FunctionInfo &f) {
+  int64_t resident = 0;
+  std::vector<bool> seen(exe.state().size(), false);
+  for (const prt::WeightInfo &w : f.weights) {
+    if (w.state < 0 || seen[w.state])
+      continue;
+    seen[w.state] = true;
+    const prt::ValueType &t = f.values[w.value];
+    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+  }
+  for (const prt::ConstantInfo &c : f.constants) {
+    const prt::ValueType &t = f.values[c.value];
+    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+  }
+  return resident;
+}
+
 static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
   ExplainReport report = analyzePlan(module);
   if (report.step) {
-    const prt::FunctionInfo &f = exe.main();
-    int64_t resident = 0;
-    std::vector<bool> seen(exe.state().size(), false);
-    for (const prt::WeightInfo &w : f.weights) {
-      if (w.state < 0 || seen[w.state])
+    // The peak of the rank that needs most: a pipeline's stages differ.
+    int64_t arena = 0, peak = 0;
+    for (const prt::FunctionInfo &f : exe.functions()) {
+      int64_t total = int64_t(f.arenaBytes) + residentBytes(exe, f);
+      if (total > peak) {
+        peak = total;
+        arena = int64_t(f.arenaBytes);
+      }
+    }
+    report.step->arena = arena;
+    report.step->peak =
+        peak + report.step->workspace + report.step->communication;
+  }
+  // Per stage: the micro-batches the schedule keeps (1F1B: as many as the
+  // stages from it to the last; GPipe: all) and its memory plan's arena.
+  if (report.pipeline && exe.pipelineAxis() >= 0) {
+    PipelinePlan &plan = *report.pipeline;
+    const int64_t p = int64_t(plan.stages.size());
+    for (const prt::FunctionInfo &f : exe.functions()) {
+      if (f.stage < 0 || f.stage >= p)
         continue;
-      seen[w.state] = true;
-      const prt::ValueType &t = f.values[w.value];
-      resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+      StageSummary &s = plan.stages[f.stage];
+      s.arenaBytes = int64_t(f.arenaBytes);
+      s.inFlight = plan.schedule == "gpipe"
+                       ? plan.microbatches
+                       : std::min<int64_t>(p - f.stage, plan.microbatches);
     }
-    for (const prt::ConstantInfo &c : f.constants) {
-      const prt::ValueType &t = f.values[c.value];
-      resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
-    }
-    report.step->arena = int64_t(f.arenaBytes);
-    report.step->peak = int64_t(f.arenaBytes) + resident +
-                        report.step->workspace + report.step->communication;
   }
   if (explainOption)
     printExplainText(report, llvm::outs());

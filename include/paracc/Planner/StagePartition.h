@@ -44,6 +44,10 @@ struct StageSummary {
   int64_t memoryBytes = 0;
   /// Activation bytes crossing the stage's outgoing cut (0 for the last).
   int64_t sentBytes = 0;
+  /// Known once the executable is written (-1 before): the micro-batches
+  /// whose activations the schedule keeps at once, and the stage
+  /// function's arena (its activations' peak, from the memory plan).
+  int64_t inFlight = -1, arenaBytes = -1;
 };
 
 /// A pipeline plan: the chosen cut, the equal-layer cut for comparison and

@@ -27,12 +27,13 @@ static const char *kUsage =
     "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
     "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
     "                  [--benchmark N] [--warmup N] [--profile N]\n"
-    "                  [--no-cuda-graph] [--tf32]\n"
+    "                  [--no-cuda-graph] [--tf32] [--timeline FILE.json]\n"
     "       paracc-run STEP.pcx --data FILE|--data-dir DIR [--data-dtype u16|u32]\n"
     "                  [--data-seed N] [--steps N] [--lr LR]\n"
     "                  [--schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
     "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
-    "                  [--checkpoint-every N] [--resume] [--device ...]\n";
+    "                  [--checkpoint-every N] [--resume] [--device ...]\n"
+    "                  [--timeline FILE.json]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -122,6 +123,8 @@ int main(int argc, char **argv) {
       ok = parseNumber(value("--min-lr"), training.schedule.minLr);
     } else if (arg == "--log-json") {
       training.logJsonPath = value("--log-json");
+    } else if (arg == "--timeline") {
+      training.timelinePath = request.timelinePath = value("--timeline");
     } else if (arg == "--checkpoint-dir") {
       training.checkpointDir = value("--checkpoint-dir");
     } else if (arg == "--checkpoint-every") {

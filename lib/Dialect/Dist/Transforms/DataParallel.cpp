@@ -51,7 +51,7 @@ struct DataParallelPass
             diag << "mesh axis '" << axis << "' of size " << parts;
           else
             diag << parts << " (" << mesh.getAxisSize(axis)
-                 << " data-parallel ranks x "
+                 << " data-parallel rank(s) x "
                  << mesh.getAxisSize(microbatchAxis) << " micro-batches)";
           return signalPassFailure();
         }

@@ -15,7 +15,9 @@
 //    the rest (reductions over the micro-batches, what follows them) run
 //    once, after the micro-batches, on the stage holding their largest
 //    operand;
-//  * results are returned by the last stage.
+//  * results are returned by the last stage;
+//  * a tied parameter's gradient terms (two stages') are summed over the
+//    micro-batches on their own stages and meet once.
 //
 // Transfers are ordered so that no two stages wait on each other: the
 // schedule is simulated (each action takes its number of ops), every action
@@ -105,6 +107,11 @@ public:
   LogicalResult run();
 
 private:
+  /// A micro-batch sum of a per-micro-batch `a + b` whose terms come from
+  /// two stages (a tied parameter's gradient) becomes the sum of each
+  /// term's micro-batch sums: the terms meet once per step, not once per
+  /// micro-batch.
+  void splitCrossStageSums();
   LogicalResult classify();
   LogicalResult createStageFunctions();
   LogicalResult emitMicrobatches();
@@ -689,35 +696,6 @@ LogicalResult PipelineBuilder::emitOnce() {
 
 LogicalResult PipelineBuilder::emitAssignsAndReturns() {
   Block &body = func.getBody().front();
-  // A state update reaches every stage that holds a copy of the buffer.
-  for (Operation &op : body.without_terminator()) {
-    auto assign = dyn_cast<g::AssignOp>(op);
-    if (!assign)
-      continue;
-    Value value = assign.getValue();
-    Operation *def = value.getDefiningOp();
-    int64_t home = info.lookup(&op).stage;
-    llvm::SmallSetVector<int64_t, 4> targets;
-    for (auto &[read, where] : readStages)
-      if (auto w = dyn_cast<g::WeightOp>(read);
-          w && w.getName() == assign.getName() &&
-          w.getOffsets() == assign.getOffsets())
-        targets.insert(where.begin(), where.end());
-      else if (auto st = dyn_cast<g::StateOp>(read);
-               st && st.getName() == assign.getName() &&
-               st.getOffsets() == assign.getOffsets())
-        targets.insert(where.begin(), where.end());
-    if (targets.empty())
-      targets.insert(home);
-    for (int64_t t : targets) {
-      if (def && info.lookup(def).placement == Placement::Once &&
-          info.lookup(def).stage != t && !onceMaps[t].contains(value) &&
-          failed(transfer(value, info.lookup(def).stage, t, -1)))
-        return failure();
-      if (failed(emitClone(&op, t, -1)))
-        return failure();
-    }
-  }
   // The last stage returns every result.
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   int64_t last = stages - 1;
@@ -768,6 +746,36 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
     }
     outs.push_back(out);
   }
+  // A state update reaches every stage that holds a copy of the buffer
+  // (known once the results are made: a returned state is read there too).
+  for (Operation &op : body.without_terminator()) {
+    auto assign = dyn_cast<g::AssignOp>(op);
+    if (!assign)
+      continue;
+    Value value = assign.getValue();
+    Operation *def = value.getDefiningOp();
+    int64_t home = info.lookup(&op).stage;
+    llvm::SmallSetVector<int64_t, 4> targets;
+    for (auto &[read, where] : readStages)
+      if (auto w = dyn_cast<g::WeightOp>(read);
+          w && w.getName() == assign.getName() &&
+          w.getOffsets() == assign.getOffsets())
+        targets.insert(where.begin(), where.end());
+      else if (auto st = dyn_cast<g::StateOp>(read);
+               st && st.getName() == assign.getName() &&
+               st.getOffsets() == assign.getOffsets())
+        targets.insert(where.begin(), where.end());
+    if (targets.empty())
+      targets.insert(home);
+    for (int64_t t : targets) {
+      if (def && info.lookup(def).placement == Placement::Once &&
+          info.lookup(def).stage != t && !onceMaps[t].contains(value) &&
+          failed(transfer(value, info.lookup(def).stage, t, -1)))
+        return failure();
+      if (failed(emitClone(&op, t, -1)))
+        return failure();
+    }
+  }
   for (int64_t s = 0; s < stages; ++s) {
     SmallVector<Value> results = s == last ? outs : SmallVector<Value>();
     func::ReturnOp::create(at(s), ret.getLoc(), results);
@@ -791,9 +799,50 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
   return success();
 }
 
+void PipelineBuilder::splitCrossStageSums() {
+  auto *dist = ctx->getLoadedDialect<DistDialect>();
+  auto stageOf = [&](Value v) -> int64_t {
+    Operation *def = v.getDefiningOp();
+    IntegerAttr a = def ? dist->getStageAttrHelper().getAttr(def) : nullptr;
+    return a ? a.getInt() : -1;
+  };
+  SmallVector<AllReduceOp> work;
+  func.walk([&](AllReduceOp r) {
+    if (hasMeshAxis(r.getAxes(), mbAxis.getValue()))
+      work.push_back(r);
+  });
+  while (!work.empty()) {
+    AllReduceOp r = work.pop_back_val();
+    auto add = r.getX().getDefiningOp<g::AddOp>();
+    if (!add || !add->hasOneUse() || r.getKind() != "sum" ||
+        add.getLhs().getType() != r.getType() ||
+        add.getRhs().getType() != r.getType())
+      continue;
+    int64_t a = stageOf(add.getLhs()), c = stageOf(add.getRhs());
+    if (a < 0 || c < 0 || a == c)
+      continue;
+    // Each stage's part reduced on its stage; the two meet once per step.
+    OpBuilder ob(r);
+    auto reduce = [&](Value x) {
+      return AllReduceOp::create(ob, r.getLoc(), r.getType(), x, r.getAxes(),
+                                 r.getKindAttr());
+    };
+    AllReduceOp lhs = reduce(add.getLhs()), rhs = reduce(add.getRhs());
+    Value sum = g::AddOp::create(ob, add.getLoc(), lhs.getResult(),
+                                 rhs.getResult())
+                    .getResult();
+    r.getResult().replaceAllUsesWith(sum);
+    r.erase();
+    add.erase();
+    work.push_back(lhs);
+    work.push_back(rhs);
+  }
+}
+
 LogicalResult PipelineBuilder::run() {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
+  splitCrossStageSums();
   if (failed(classify()) || failed(createStageFunctions()) ||
       failed(emitMicrobatches()) || failed(emitOnce()) ||
       failed(emitAssignsAndReturns()))

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Prepares .devrun/pipeline/ for `bash bench/run-pipeline-cpu.sh` on a
+# machine with many CPU cores and no LLVM (the device machine's 16 cores):
+# paracc-run built here with its shared libraries and this machine's loader
+# (so it runs whatever the other machine's glibc is), and the pipelined
+# training steps (paracc train -o, random weights), one rank per core.
+#   1. p = 8, an 8-layer Llama-style model, m = 1 and m = 16 (1F1B, and
+#      GPipe at m = 16): the bubble against (p-1)/(m+p-1), and the speed-up.
+#   2. p = 4, a GPT-2-style model whose head dominates: the equal-layer cut
+#      against paracc's cut, predicted and measured stage times.
+# Run from the repository root after scripts/setup.sh (or PARACC=...).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+shared="${PARACC_SHARED:-$root/../shared}"
+py=.venv/bin/python
+paracc=${PARACC:-build/bin/paracc}
+run=${PARACC_RUN:-$(dirname "$paracc")/paracc-run}
+out=.devrun/pipeline
+rm -rf "$out" && mkdir -p "$out/lib" "$out/models"
+
+# paracc-run, its libraries and the loader.
+cp "$run" "$out/paracc-run"
+for lib in $(ldd "$run" | awk '/=>/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
+cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
+strip "$out/paracc-run" "$out/lib/"*.so* 2>/dev/null || true
+tar -C "$out" -cf - paracc-run lib | xz -T2 -6 >"$out/bin.tar.xz"
+rm -rf "$out/paracc-run" "$out/lib"
+cp "$shared/models/gpt2_tiny/train/tokens.u16" "$out/"
+cp bench/pipeline_summary.py "$out/"
+
+gen() { $py -m scripts.modelgen --shape-only "$@" >/dev/null; }
+# 1. Bubble: 8 layers over 8 stages, 16 sequences of 128 tokens per step.
+gen --preset llama-small-test --layers 8 --hidden 512 --heads 8 --kv-heads 8 \
+  --ffn 2048 --vocab 1024 --seq 128 --batch 16 --loss --out "$out/models/llama8"
+# 2. Imbalance: an 11k vocabulary on a narrow model, so that the equal-layer
+#    cut's first stage (embedding + 2 layers) holds 2.8x the parameters of
+#    a middle one (the source document's 2.76x); and a 32k one (6.3x).
+gen --preset gpt2-small-test --layers 8 --hidden 256 --heads 4 --vocab 11264 \
+  --seq 128 --batch 16 --loss --out "$out/models/gpt2head"
+gen --preset gpt2-small-test --layers 8 --hidden 256 --heads 4 --vocab 32768 \
+  --seq 128 --batch 16 --loss --out "$out/models/gpt2head32k"
+
+train() { # NAME MODEL ARGS...
+  local name=$1 model=$2; shift 2
+  # (--data only gives the shapes' check; -o writes without running.)
+  "$paracc" train "$out/models/$model/model.onnx" --random-weights \
+    --batch 16 --seq 128 --lr 1e-4 --data "$out/tokens.u16" "$@" \
+    -o "$out/$name.pcx" \
+    --explain-json "$out/$name.explain.json" >/dev/null
+}
+train llama8_one llama8
+for m in 1 16; do
+  train "llama8_pp8_m${m}_1f1b" llama8 --mesh pp8 --microbatches $m --schedule 1f1b
+done
+train llama8_pp8_m16_gpipe llama8 --mesh pp8 --microbatches 16 --schedule gpipe
+for m in gpt2head gpt2head32k; do
+  train ${m}_pp4_auto $m --mesh pp4 --microbatches 8
+  train ${m}_pp4_uniform $m --mesh pp4 --microbatches 8 --stages 0-1,2-3,4-5,6-7
+done
+# (Splat constants are stored whole: the executables compress well.)
+tar -C "$out" -cf - $(cd "$out" && ls *.pcx *.explain.json) | xz -T2 -6 \
+  >"$out/steps.tar.xz"
+rm -f "$out"/*.pcx "$out"/*.explain.json
+rm -rf "$out/models"
+du -sh "$out"
