@@ -16,7 +16,7 @@ def busy_per_rank(trace):
         start, end = e["ts"], e["ts"] + e["dur"]
         first = start if first is None else min(first, start)
         last = end if last is None else max(last, end)
-        if e["cat"] in ("forward", "backward", "step"):
+        if e["cat"] in ("forward", "backward", "weight", "step"):
             busy[e["tid"]] = busy.get(e["tid"], 0.0) + e["dur"]
     return busy, (last - first) if first is not None else 0.0
 
@@ -51,6 +51,9 @@ def main():
                       f" measured busy {busy.get(s, 0) / 1e3:.2f} ms")
         else:
             print()
+    if "llama8_pp8_m16_zbh1" in rows and "llama8_pp8_m16_1f1b" in rows:
+        r = rows["llama8_pp8_m16_zbh1"] / rows["llama8_pp8_m16_1f1b"]
+        print(f"p=8, m=16: zb-h1 vs 1f1b throughput {r:.2f}x")
     if "llama8_pp8_m1_1f1b" in rows and "llama8_pp8_m16_1f1b" in rows:
         r = rows["llama8_pp8_m16_1f1b"] / rows["llama8_pp8_m1_1f1b"]
         print(f"p=8: m=16 vs m=1 throughput {r:.2f}x")

@@ -5,7 +5,8 @@
 # (so it runs whatever the other machine's glibc is), and the pipelined
 # training steps (paracc train -o, random weights), one rank per core.
 #   1. p = 8, an 8-layer Llama-style model, m = 1 and m = 16 (1F1B, and
-#      GPipe at m = 16): the bubble against (p-1)/(m+p-1), and the speed-up.
+#      GPipe and ZB-H1 at m = 16): the bubble against (p-1)/(m+p-1), and
+#      the speed-up.
 #   2. p = 4, a GPT-2-style model whose head dominates: the equal-layer cut
 #      against paracc's cut, predicted and measured stage times.
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
@@ -54,6 +55,7 @@ for m in 1 16; do
   train "llama8_pp8_m${m}_1f1b" llama8 --mesh pp8 --microbatches $m --schedule 1f1b
 done
 train llama8_pp8_m16_gpipe llama8 --mesh pp8 --microbatches 16 --schedule gpipe
+train llama8_pp8_m16_zbh1 llama8 --mesh pp8 --microbatches 16 --schedule zb-h1
 for m in gpt2head gpt2head32k; do
   train ${m}_pp4_auto $m --mesh pp4 --microbatches 8
   train ${m}_pp4_uniform $m --mesh pp4 --microbatches 8 --stages 0-1,2-3,4-5,6-7

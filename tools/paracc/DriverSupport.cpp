@@ -6,6 +6,7 @@
 #include "paracc/Dialect/Dist/Transforms/Passes.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GradientInterface.h"
+#include "paracc/Planner/StagePartition.h"
 #include "paracc/runtime/TensorProtoIO.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,15 +45,14 @@ LogicalResult mlir::paracc::checkPipelineOptions(int64_t stages,
                                                  StringRef schedule,
                                                  StringRef ranges,
                                                  bool sequenceParallel) {
-  if (schedule == "interleaved" || schedule == "zb-h1") {
-    llvm::errs() << "paracc: error: the '" << schedule
-                 << "' pipeline schedule is not implemented yet (gpipe and "
-                    "1f1b are)\n";
+  if (schedule == "interleaved") {
+    llvm::errs() << "paracc: error: the 'interleaved' pipeline schedule is "
+                    "not implemented yet (gpipe, 1f1b and zb-h1 are)\n";
     return failure();
   }
-  if (schedule != "gpipe" && schedule != "1f1b") {
+  if (!isKnownSchedule(schedule)) {
     llvm::errs() << "paracc: error: unknown pipeline schedule '" << schedule
-                 << "' (expected gpipe or 1f1b)\n";
+                 << "' (expected gpipe, 1f1b or zb-h1)\n";
     return failure();
   }
   if (stages == 0 && ranges != "auto") {

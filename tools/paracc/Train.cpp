@@ -158,7 +158,7 @@ cl::opt<std::string> scheduleOption(
     "schedule",
     cl::desc("The learning-rate schedule, constant (default) or cosine (with "
              "--warmup, --min-lr), and/or under pp the pipeline schedule, "
-             "1f1b (default) or gpipe: e.g. cosine,1f1b"),
+             "1f1b (default), gpipe or zb-h1: e.g. cosine,zb-h1"),
     cl::init("constant"), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
 cl::opt<std::string> trainTimeline(
@@ -313,7 +313,8 @@ static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
         peak + report.step->workspace + report.step->communication;
   }
   // Per stage: the micro-batches the schedule keeps (1F1B: as many as the
-  // stages from it to the last; GPipe: all) and its memory plan's arena.
+  // stages from it to the last; GPipe: all; zb-h1: up to p) and its memory
+  // plan's arena.
   if (report.pipeline && exe.pipelineAxis() >= 0) {
     PipelinePlan &plan = *report.pipeline;
     const int64_t p = int64_t(plan.stages.size());
@@ -322,9 +323,10 @@ static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
         continue;
       StageSummary &s = plan.stages[f.stage];
       s.arenaBytes = int64_t(f.arenaBytes);
-      s.inFlight = plan.schedule == "gpipe"
-                       ? plan.microbatches
-                       : std::min<int64_t>(p - f.stage, plan.microbatches);
+      s.inFlight = scheduleInFlight(
+          scheduleOrder(f.stage, p, plan.microbatches, plan.schedule,
+                        /*withBackward=*/true),
+          plan.schedule);
     }
   }
   if (explainOption)

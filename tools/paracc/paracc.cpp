@@ -104,7 +104,7 @@ static cl::opt<std::string> timelinePath(
              "as a Chrome trace to FILE, and an SVG Gantt chart next to it"),
     cl::value_desc("FILE"), cl::init(""), cl::cat(category));
 static cl::opt<std::string> pipelineSchedule(
-    "schedule", cl::desc("Pipeline schedule: gpipe or 1f1b"),
+    "schedule", cl::desc("Pipeline schedule: gpipe, 1f1b or zb-h1"),
     cl::init("1f1b"), cl::cat(category));
 static cl::opt<std::string>
     ranksAs("ranks-as",

@@ -134,13 +134,48 @@ planPipelineStages(func::FuncOp func, const StagePartitionOptions &options);
 std::optional<std::vector<std::pair<int64_t, int64_t>>>
 parseLayerRanges(llvm::StringRef ranges, int64_t layers, std::string &error);
 
+/// What a pipeline stage does for one micro-batch: its forward, its
+/// backward (the input gradients, and under zb-h1 only those), or under
+/// zb-h1 the weight gradients, deferred into the bubbles.
+enum class PipelinePhase : uint8_t { Forward = 0, Backward = 1, Weight = 2 };
+
+struct ScheduledAction {
+  int64_t microbatch;
+  PipelinePhase phase;
+};
+
+/// Whether `schedule` names a schedule paracc runs: gpipe, 1f1b, zb-h1.
+bool isKnownSchedule(llvm::StringRef schedule);
+
+/// The order in which stage `stage` of `stages` runs its actions under
+/// `schedule`; without a backward, its forwards in order.
+/// - gpipe: every forward, then every backward.
+/// - 1f1b: min(p - s, m) forwards, then a backward and a forward in turn,
+///   then the remaining backwards.
+/// - zb-h1 (Qi et al. 2024, "Zero Bubble Pipeline Parallelism", H1): 1F1B's
+///   forwards and (input-gradient) backwards; each micro-batch's weight
+///   gradient W runs after the backward of the micro-batch s later (the
+///   last ones at the end), so the backward wave that the earlier stages
+///   wait for carries only the input gradients, the first stage fills its
+///   waits with W, and every stage keeps at most p micro-batches in flight
+///   (1F1B's first stage's peak).
+/// Returns, with `inFlight`, the most micro-batches whose activations the
+/// order keeps at once (a forward started, its last backward part not
+/// done).
+int64_t scheduleInFlight(llvm::ArrayRef<ScheduledAction> order,
+                         llvm::StringRef schedule);
+std::vector<ScheduledAction> scheduleOrder(int64_t stage, int64_t stages,
+                                           int64_t microbatches,
+                                           llvm::StringRef schedule,
+                                           bool withBackward);
+
 struct ScheduleResult {
   double makespan = 0;
   /// 1 - (sum of busy time) / (p x makespan).
   double bubble = 0;
 };
 
-/// Simulates a pipeline schedule ("gpipe" or "1f1b") of `microbatches`
+/// Simulates a pipeline schedule (`scheduleOrder`'s) of `microbatches`
 /// micro-batches over stages whose forward and backward of one micro-batch
 /// take `forward[s]` and `backward[s]` seconds (all backward 0: inference,
 /// forwards only). `transfer[s]`, if given, delays what stage s sends to
@@ -149,6 +184,8 @@ struct ScheduleResult {
 /// arrived. GPipe: all forwards, then all backwards. 1F1B: min(p - s, m)
 /// forwards, then backward / forward alternately, then the remaining
 /// backwards. Equal stages without transfers give (p - 1) / (m + p - 1).
+/// zb-h1 splits each backward into halves, the input and the weight
+/// gradients.
 ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
                                 llvm::ArrayRef<double> backward,
                                 int64_t microbatches, llvm::StringRef schedule,

@@ -377,9 +377,9 @@ LogicalResult Writer::addInstr(Operation *op) {
   } else if (DenseI64ArrayAttr key =
                  dist ? dist->getPipelineActionAttrHelper().getAttr(op)
                       : DenseI64ArrayAttr()) {
-    if (key.size() != 2 || key[0] < 0 || key[1] < 0 || key[1] > 2)
+    if (key.size() != 2 || key[0] < 0 || key[1] < 0 || key[1] > 3)
       return op->emitOpError("has a malformed dist.pipeline_action");
-    if (key[1] == 2) {
+    if (key[1] == 3) {
       action = lastAction = -1; // the once-per-step part
     } else {
       auto [it, inserted] = actionIndex.try_emplace(

@@ -288,9 +288,14 @@ static StatusOr<std::vector<Tensor>>
 localInputs(const Executable &exe, const std::vector<Tensor> &global,
             int64_t rank) {
   std::vector<Tensor> local;
+  // (The rank's own function: a pipeline's stages may come in any order.)
+  const FunctionInfo &f = exe.functions()[exe.rankFunction(0, rank)];
+  if (f.inputs.size() != global.size())
+    return errorf("rank ", rank, " takes ", f.inputs.size(), " inputs, got ",
+                  global.size());
   for (size_t i = 0; i < global.size(); ++i) {
-    const PortInfo &in = exe.inputs()[i];
-    const ValueType &t = exe.values()[in.value];
+    const PortInfo &in = f.inputs[i];
+    const ValueType &t = f.values[in.value];
     auto block = extractBlock(
         global[i], shardOffsets(t.shape, in.sharding, exe.mesh(), rank),
         t.shape);
@@ -928,6 +933,10 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
 #else
   if (request.device != "cpu") {
     auto count = cudaDeviceCount();
+    if (count && !request.timelinePath.empty()) {
+      err << "error: --timeline records CPU ranks; add --device cpu\n";
+      return kExitError;
+    }
     if (count)
       return runOnGpus(exe, *inputs, expected, request, *count, out, err);
     if (request.device == "gpu") {

@@ -395,11 +395,10 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
     }
   if (f->actions())
     for (const auto *a : *f->actions()) {
-      if (!a || a->microbatch() < 0 ||
-          a->phase() > fb::ActionPhase::Backward)
+      if (!a || a->microbatch() < 0 || a->phase() > fb::ActionPhase::Weight)
         return errorf(fn, ": malformed pipeline action");
       out.actions.push_back(
-          {a->microbatch(), a->phase() == fb::ActionPhase::Backward});
+          {a->microbatch(), static_cast<ActionPhase>(a->phase())});
     }
   if (f->instrs())
     for (const auto *in : *f->instrs()) {

@@ -33,7 +33,9 @@ void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
   }
   if (instr.action >= 0) {
     const ActionInfo &a = f.actions[instr.action];
-    e.kind = a.backward ? TimelineKind::Backward : TimelineKind::Forward;
+    e.kind = a.phase == ActionPhase::Backward ? TimelineKind::Backward
+             : a.phase == ActionPhase::Weight ? TimelineKind::Weight
+                                              : TimelineKind::Forward;
     e.microbatch = a.microbatch;
   }
   // Consecutive instructions of one action (or of the step) are one event.
@@ -49,7 +51,7 @@ void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
 
 static bool isCompute(TimelineKind k) {
   return k == TimelineKind::Forward || k == TimelineKind::Backward ||
-         k == TimelineKind::Step;
+         k == TimelineKind::Weight || k == TimelineKind::Step;
 }
 
 BubbleMeasurement
@@ -84,6 +86,8 @@ static std::string eventName(const TimelineEvent &e) {
     return "F" + std::to_string(e.microbatch);
   case TimelineKind::Backward:
     return "B" + std::to_string(e.microbatch);
+  case TimelineKind::Weight:
+    return "W" + std::to_string(e.microbatch);
   case TimelineKind::Step:
     return "step";
   case TimelineKind::Send:
@@ -100,6 +104,8 @@ static const char *eventCategory(TimelineKind k) {
     return "forward";
   case TimelineKind::Backward:
     return "backward";
+  case TimelineKind::Weight:
+    return "weight";
   case TimelineKind::Step:
     return "step";
   case TimelineKind::Send:
@@ -116,6 +122,8 @@ static const char *eventColor(TimelineKind k) {
     return "#4C78A8";
   case TimelineKind::Backward:
     return "#59A14F";
+  case TimelineKind::Weight:
+    return "#B07AA1";
   case TimelineKind::Step:
     return "#9D9D9D";
   case TimelineKind::Send:
@@ -218,8 +226,8 @@ static Status writeSvg(const std::string &path,
   BubbleMeasurement bubble = measureBubble(events, ranks);
   std::snprintf(buf, sizeof buf,
                 "<text x=\"%.0f\" y=\"18\">%lld rank(s), %.3f ms; bubble "
-                "%.1f%% (forward blue, backward green, step grey, transfers "
-                "orange)</text>\n",
+                "%.1f%% (forward blue, backward green, weight gradients purple, "
+                "step grey, transfers orange)</text>\n",
                 left, (long long)ranks, bubble.makespanUs / 1000.0,
                 100.0 * bubble.bubble);
   out << buf;

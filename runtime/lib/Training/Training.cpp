@@ -351,6 +351,14 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
       err << "error: " << st.message() << "\n";
     return bool(st);
   };
+  // (A group that cannot record says so before the first step.)
+  if (!request.timelinePath.empty()) {
+    if (Status st = (*ranks)->recordTimeline(true); !st) {
+      err << "error: " << st.message() << "\n";
+      return 2;
+    }
+    (void)(*ranks)->recordTimeline(false);
+  }
   auto start = std::chrono::steady_clock::now();
   for (int64_t k = first; k < request.steps; ++k) {
     double lr = request.schedule.at(k);
@@ -406,14 +414,12 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
         return 2;
       }
       BubbleMeasurement b = measureBubble(events, exe->mesh().numRanks());
-      char text[160];
-      std::snprintf(text, sizeof text,
-                    "wrote step %lld's timeline to %s and %s; measured "
-                    "bubble %.3f over %lld rank(s)\n",
-                    (long long)(k + 1), request.timelinePath.c_str(),
-                    timelineSvgPath(request.timelinePath).c_str(), b.bubble,
-                    (long long)exe->mesh().numRanks());
-      out << text;
+      char bubble[32];
+      std::snprintf(bubble, sizeof bubble, "%.3f", b.bubble);
+      out << "wrote step " << (k + 1) << "'s timeline to "
+          << request.timelinePath << " and "
+          << timelineSvgPath(request.timelinePath) << "; measured bubble "
+          << bubble << " over " << exe->mesh().numRanks() << " rank(s)\n";
       (void)(*ranks)->recordTimeline(false);
     }
     double loss = scalarValue((*outputs)[0]);

@@ -1,10 +1,10 @@
 // RUN: paracc-opt %s -split-input-file -verify-diagnostics --paracc-pipeline
-// RUN: not paracc-opt %s -split-input-file --paracc-pipeline="schedule=zb-h1" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
+// RUN: not paracc-opt %s -split-input-file --paracc-pipeline="schedule=zigzag" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 
 // --paracc-pipeline's errors, one case per constraint.
 
 // The schedule is gpipe or 1f1b (checked once per module with a pp axis).
-// SCHEDULE: error: unknown pipeline schedule 'zb-h1' (expected gpipe or 1f1b)
+// SCHEDULE: error: unknown pipeline schedule 'zigzag' (expected gpipe, 1f1b or zb-h1)
 
 // collective_over_pipeline_axis: the pipeline makes the only traffic
 // between stages.

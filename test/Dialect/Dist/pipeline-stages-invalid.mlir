@@ -22,7 +22,7 @@
 // residual adds each and a head; each case file holds the expected error,
 // on the function, and is prepended to it.
 
-// SCHEDULE: error: unknown pipeline schedule 'zigzag', expected 'gpipe' or '1f1b'
+// SCHEDULE: error: unknown pipeline schedule 'zigzag', expected 'gpipe', '1f1b' or 'zb-h1'
 // RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
 // STAGES: error: expected at least 1 pipeline stage, got 0
 // MICROBATCHES: error: expected at least 1 micro-batch, got 0

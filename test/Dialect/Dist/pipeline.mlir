@@ -1,5 +1,6 @@
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline | FileCheck %s
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=1f1b" | FileCheck %s --check-prefix=ONEF
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=zb-h1" | FileCheck %s --check-prefix=ZB
 
 // --paracc-pipeline: one function per stage of `pp`, the micro-batches of
 // `mb` (the last mesh axis) cloned on each stage in the schedule's order,
@@ -256,9 +257,29 @@ func.func @tied(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 // ONEF: %[[DH1:.+]] = graph.mul %[[E1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64}
 // ONEF: graph.mul %[[E1]], %[[R1]]
 // ONEF: dist.send %[[DH1]] over ["pp"] to = -1 tag = 3 : tensor<2x8xf32>
-// ONEF: %[[LOSS:.+]] = graph.add %[[L0]], %[[L1]] {dist.pipeline_action = array<i64: 0, 2>, dist.stage = 1 : i64}
+// ONEF: %[[LOSS:.+]] = graph.add %[[L0]], %[[L1]] {dist.pipeline_action = array<i64: 0, 3>, dist.stage = 1 : i64}
 // ONEF: graph.assign "w1"
 // ONEF: return %[[LOSS]] : tensor<f32>
+// zb-h1: the backward splits into the input gradient (%dh, which stage 0
+// waits for: phase 1) and the weight gradients (phase 2). Stage s defers
+// each weight gradient by s backwards: the last stage of pp2 runs
+// F0 B0 F1 B1 W0 W1, sending each input gradient as soon as it is made;
+// the first stage's backward is all weight gradient, run as it arrives.
+// ZB-LABEL: func.func @step_stage0
+// ZB: dist.recv over ["pp"] from = 1 tag = 2
+// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = array<i64: 0, 2>
+// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = array<i64: 0, 2>
+// ZB-NEXT: dist.recv over ["pp"] from = 1 tag = 3
+// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = array<i64: 1, 2>
+// ZB-LABEL: func.func @step_stage1
+// ZB: %[[DH0:.+]] = graph.mul {{.*}} {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 1 : i64}
+// ZB-NEXT: dist.send %[[DH0]] over ["pp"] to = -1 tag = 2
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64}
+// ZB: %[[DH1:.+]] = graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64}
+// ZB-NEXT: dist.send %[[DH1]] over ["pp"] to = -1 tag = 3
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 0, 2>, dist.stage = 1 : i64}
+// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = array<i64: 0, 2>
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 2>, dist.stage = 1 : i64}
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
 func.func @step(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
   %w0 = graph.weight "w0" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>

@@ -37,6 +37,7 @@
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Dist/Transforms/MicrobatchAxis.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Planner/StagePartition.h"
 #include "paracc/Target/Executable/ExecutableAttrs.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -71,8 +72,10 @@ enum class Placement {
 };
 
 /// A training step's per-micro-batch ops are its forward (what the loss
-/// is computed from) or its backward.
-enum class Phase { Forward = 0, Backward = 1 };
+/// is computed from) or its backward; under zb-h1 the backward splits into
+/// the input gradients (what earlier stages wait for) and the weight
+/// gradients.
+using Phase = PipelinePhase;
 
 struct OpInfo {
   Placement placement = Placement::Replicated;
@@ -117,6 +120,9 @@ private:
   LogicalResult emitMicrobatches();
   LogicalResult emitOnce();
   LogicalResult emitAssignsAndReturns();
+  /// Under zb-h1: the backward ops that only compute weight gradients
+  /// become the Weight phase.
+  void splitWeightGradients();
   /// Per stage, the order of its actions under the schedule.
   std::vector<std::vector<std::pair<int64_t, Phase>>> actionOrder() const;
   /// The per-micro-batch ops the loss (result 0) is computed from, when the
@@ -464,8 +470,8 @@ void PipelineBuilder::mark(Operation *op, int64_t s) {
   auto *dist = ctx->getLoadedDialect<DistDialect>();
   dist->getStageAttrHelper().setAttr(
       op, IntegerAttr::get(IntegerType::get(ctx, 64), s));
-  // Phase 2: the once-per-step part.
-  SmallVector<int64_t, 2> key{0, 2};
+  // Phase 3: the once-per-step part.
+  SmallVector<int64_t, 2> key{0, 3};
   if (currentAction)
     key = {currentAction->first, int64_t(currentAction->second)};
   dist->getPipelineActionAttrHelper().setAttr(
@@ -490,36 +496,46 @@ LogicalResult PipelineBuilder::transfer(Value v, int64_t from, int64_t to,
 std::vector<std::vector<std::pair<int64_t, Phase>>>
 PipelineBuilder::actionOrder() const {
   std::vector<std::vector<std::pair<int64_t, Phase>>> order(stages);
-  for (int64_t s = 0; s < stages; ++s) {
-    auto &o = order[s];
-    if (schedule == "gpipe") {
-      // Every forward, then every backward.
-      for (int64_t c = 0; c < count; ++c)
-        o.push_back({c, Phase::Forward});
-      for (int64_t c = 0; c < count; ++c)
-        o.push_back({c, Phase::Backward});
-      continue;
-    }
-    // 1F1B: as many forwards as there are later stages (warm-up), then
-    // one forward and one backward in turn, then the remaining backwards.
-    int64_t warm = std::min<int64_t>(stages - 1 - s, count);
-    for (int64_t c = 0; c < warm; ++c)
-      o.push_back({c, Phase::Forward});
-    for (int64_t c = 0; c < count; ++c) {
-      if (warm + c < count)
-        o.push_back({warm + c, Phase::Forward});
-      o.push_back({c, Phase::Backward});
-    }
-  }
+  for (int64_t s = 0; s < stages; ++s)
+    for (ScheduledAction a : scheduleOrder(s, stages, count, schedule,
+                                           /*withBackward=*/training))
+      order[s].push_back({a.microbatch, a.phase});
   return order;
+}
+
+void PipelineBuilder::splitWeightGradients() {
+  // The input gradients: what another stage uses, and everything of the
+  // stage's backward that it depends on; the rest computes weight
+  // gradients, which nothing waits for until the step's end.
+  Block &body = func.getBody().front();
+  SmallVector<Operation *> backward;
+  for (Operation &op : body.without_terminator())
+    if (info.lookup(&op).placement == Placement::PerMicrobatch &&
+        info.lookup(&op).phase == Phase::Backward)
+      backward.push_back(&op);
+  DenseSet<Operation *> input;
+  for (Operation *op : llvm::reverse(backward)) {
+    int64_t s = info.lookup(op).stage;
+    bool needed = false;
+    for (Operation *user : op->getUsers()) {
+      OpInfo u = info.lookup(user);
+      if (u.placement == Placement::PerMicrobatch &&
+          (u.stage != s || input.contains(user)))
+        needed = true;
+    }
+    if (needed)
+      input.insert(op);
+    else
+      info[op].phase = Phase::Weight;
+  }
 }
 
 LogicalResult PipelineBuilder::emitMicrobatches() {
   Block &body = func.getBody().front();
   // Each (stage, phase)'s per-micro-batch ops, and the values it receives.
-  auto slot = [](int64_t s, Phase p) { return 2 * s + int64_t(p); };
-  std::vector<SmallVector<Operation *>> ops(2 * stages);
-  std::vector<llvm::SmallSetVector<Value, 8>> received(2 * stages);
+  auto slot = [](int64_t s, Phase p) { return 3 * s + int64_t(p); };
+  std::vector<SmallVector<Operation *>> ops(3 * stages);
+  std::vector<llvm::SmallSetVector<Value, 8>> received(3 * stages);
   for (Operation &op : body.without_terminator()) {
     OpInfo i = info.lookup(&op);
     if (i.placement != Placement::PerMicrobatch)
@@ -601,7 +617,7 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
     events.push_back(
         {a.start, 1, serial++, key.stage, key.microbatch, key.phase, {}, -1});
   for (int64_t s = 0; s < stages; ++s)
-    for (Phase phase : {Phase::Forward, Phase::Backward})
+    for (Phase phase : {Phase::Forward, Phase::Backward, Phase::Weight})
       for (Value v : received[slot(s, phase)]) {
         int64_t from = stageOfOp(v.getDefiningOp());
         for (int64_t c = 0; c < count; ++c)
@@ -843,7 +859,11 @@ LogicalResult PipelineBuilder::run() {
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
   splitCrossStageSums();
-  if (failed(classify()) || failed(createStageFunctions()) ||
+  if (failed(classify()))
+    return failure();
+  if (schedule == "zb-h1")
+    splitWeightGradients();
+  if (failed(createStageFunctions()) ||
       failed(emitMicrobatches()) || failed(emitOnce()) ||
       failed(emitAssignsAndReturns()))
     return failure();
@@ -858,9 +878,9 @@ struct PipelinePass : public dist::impl::PipelinePassBase<PipelinePass> {
     MeshAttr mesh = getMesh(module);
     if (!mesh || !mesh.getAxisIndex(axis))
       return;
-    if (schedule != "gpipe" && schedule != "1f1b") {
+    if (!isKnownSchedule(schedule)) {
       module.emitError("unknown pipeline schedule '")
-          << schedule << "' (expected gpipe or 1f1b)";
+          << schedule << "' (expected gpipe, 1f1b or zb-h1)";
       return signalPassFailure();
     }
     std::optional<unsigned> mbIndex = mesh.getAxisIndex(microbatchAxis);

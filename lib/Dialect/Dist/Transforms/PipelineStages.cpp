@@ -38,9 +38,9 @@ struct PipelineStagesPass
           << int64_t(microbatches);
       return signalPassFailure();
     }
-    if (schedule != "gpipe" && schedule != "1f1b") {
+    if (!isKnownSchedule(schedule)) {
       module.emitError("unknown pipeline schedule '")
-          << std::string(schedule) << "', expected 'gpipe' or '1f1b'";
+          << std::string(schedule) << "', expected 'gpipe', '1f1b' or 'zb-h1'";
       return signalPassFailure();
     }
     std::optional<DeviceRates> deviceRates = ratesByName(rates);

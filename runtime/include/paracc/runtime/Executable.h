@@ -95,10 +95,12 @@ struct InstrInfo {
   int32_t action = -1;
 };
 
-/// A pipeline stage's work for one micro-batch's forward or backward.
+/// A pipeline stage's work for one micro-batch's forward, backward or
+/// (zb-h1) weight gradients.
+enum class ActionPhase : uint8_t { Forward = 0, Backward = 1, Weight = 2 };
 struct ActionInfo {
   int32_t microbatch = 0;
-  bool backward = false;
+  ActionPhase phase = ActionPhase::Forward;
 };
 
 /// A state buffer and a function value.

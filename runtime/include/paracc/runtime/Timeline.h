@@ -21,7 +21,7 @@
 
 namespace paracc::rt {
 
-enum class TimelineKind : uint8_t { Forward, Backward, Step, Send, Recv };
+enum class TimelineKind : uint8_t { Forward, Backward, Weight, Step, Send, Recv };
 
 struct TimelineEvent {
   int64_t rank = 0;

@@ -41,8 +41,8 @@ def Dist_Dialect : Dialect {
   // (`pipeline_axis`) and the program function it is a part of
   // (`pipeline_function`); each op of a micro-batch's forward or backward
   // gets `pipeline_action = [micro-batch, phase]` (phase 0 forward, 1
-  // backward, 2 the once-per-step part), which the executable keeps for
-  // timelines.
+  // backward, 2 weight gradients under zb-h1, 3 the once-per-step part),
+  // which the executable keeps for timelines.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
                                "::mlir::DictionaryAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
