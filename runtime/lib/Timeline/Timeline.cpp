@@ -80,58 +80,32 @@ paracc::rt::measureBubble(const std::vector<TimelineEvent> &events,
   return m;
 }
 
+namespace {
+/// How each kind of event is named and drawn.
+struct KindStyle {
+  const char *category, *color, *prefix; // prefix: "F3", "B3", "W3"
+};
+} // namespace
+
+static const KindStyle &styleOf(TimelineKind k) {
+  static const KindStyle styles[] = {
+      {"forward", "#4C78A8", "F"}, {"backward", "#59A14F", "B"},
+      {"weight", "#B07AA1", "W"},  {"step", "#9D9D9D", nullptr},
+      {"send", "#F28E2B", nullptr}, {"recv", "#F28E2B", nullptr}};
+  return styles[size_t(k)];
+}
+
 static std::string eventName(const TimelineEvent &e) {
-  switch (e.kind) {
-  case TimelineKind::Forward:
-    return "F" + std::to_string(e.microbatch);
-  case TimelineKind::Backward:
-    return "B" + std::to_string(e.microbatch);
-  case TimelineKind::Weight:
-    return "W" + std::to_string(e.microbatch);
-  case TimelineKind::Step:
-    return "step";
-  case TimelineKind::Send:
-    return "send";
-  case TimelineKind::Recv:
-    return "recv";
-  }
-  return "?";
+  const KindStyle &style = styleOf(e.kind);
+  return style.prefix ? style.prefix + std::to_string(e.microbatch)
+                      : std::string(style.category);
 }
 
 static const char *eventCategory(TimelineKind k) {
-  switch (k) {
-  case TimelineKind::Forward:
-    return "forward";
-  case TimelineKind::Backward:
-    return "backward";
-  case TimelineKind::Weight:
-    return "weight";
-  case TimelineKind::Step:
-    return "step";
-  case TimelineKind::Send:
-    return "send";
-  case TimelineKind::Recv:
-    return "recv";
-  }
-  return "?";
+  return styleOf(k).category;
 }
 
-static const char *eventColor(TimelineKind k) {
-  switch (k) {
-  case TimelineKind::Forward:
-    return "#4C78A8";
-  case TimelineKind::Backward:
-    return "#59A14F";
-  case TimelineKind::Weight:
-    return "#B07AA1";
-  case TimelineKind::Step:
-    return "#9D9D9D";
-  case TimelineKind::Send:
-  case TimelineKind::Recv:
-    return "#F28E2B";
-  }
-  return "#000000";
-}
+static const char *eventColor(TimelineKind k) { return styleOf(k).color; }
 
 static std::string rankLabel(const Executable &exe, int64_t rank) {
   std::string label = "rank " + std::to_string(rank);

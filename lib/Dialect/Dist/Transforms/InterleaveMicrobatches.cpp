@@ -148,30 +148,7 @@ void Interleaver::emitShared(Operation *op) {
 
 LogicalResult Interleaver::emitClone(Operation *op, int64_t c) {
   emitSharedOperands(op);
-  IRMapping &map = maps[c];
-  Location loc = op->getLoc();
-  if (auto index = dyn_cast<AxisIndexOp>(op);
-      index && hasAxis(index.getAxes(), axis.getValue())) {
-    FailureOr<Value> value = microbatchAxisIndex(b, index, axis, c, count);
-    if (failed(value))
-      return failure();
-    map.map(index.getResult(), *value);
-    return success();
-  }
-  if (auto shard = dyn_cast<LocalShardOp>(op);
-      shard && llvm::is_contained(shard.getSharding().getUsedAxes(), axis)) {
-    FailureOr<Value> piece = microbatchLocalShard(
-        b, shard, map.lookupOrDefault(shard.getX()), axis, c, count);
-    if (failed(piece))
-      return failure();
-    map.map(shard.getResult(), *piece);
-    return success();
-  }
-  Operation *clone = b.clone(*op, map);
-  // Reports list the plan's decisions once, from micro-batch 0.
-  if (c > 0 && clone->hasAttr("dist.tp_role"))
-    clone->setAttr("dist.microbatch", b.getI64IntegerAttr(c));
-  return success();
+  return cloneForMicrobatch(b, op, maps[c], maps[c], axis, c, count);
 }
 
 LogicalResult Interleaver::emitJoin(Operation *op) {

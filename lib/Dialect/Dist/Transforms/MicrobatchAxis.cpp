@@ -4,6 +4,7 @@
 
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Target/Executable/ExecutableAttrs.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -109,4 +110,45 @@ FailureOr<Value> dist::microbatchLocalShard(OpBuilder &b, LocalShardOp shard,
   if (count == 1)
     return x;
   return sliceMicrobatch(b, loc, x, dim, c, count);
+}
+
+FailureOr<Operation *> dist::cloneForMicrobatch(OpBuilder &b, Operation *op,
+                                                IRMapping &operands,
+                                                IRMapping &results,
+                                                StringAttr mbAxis, int64_t c,
+                                                int64_t count) {
+  if (auto index = dyn_cast<AxisIndexOp>(op);
+      index && hasMeshAxis(index.getAxes(), mbAxis.getValue())) {
+    FailureOr<Value> value = microbatchAxisIndex(b, index, mbAxis, c, count);
+    if (failed(value))
+      return failure();
+    results.map(index.getResult(), *value);
+    return static_cast<Operation *>(nullptr);
+  }
+  if (auto shard = dyn_cast<LocalShardOp>(op);
+      shard && llvm::is_contained(shard.getSharding().getUsedAxes(), mbAxis)) {
+    FailureOr<Value> piece = microbatchLocalShard(
+        b, shard, operands.lookupOrDefault(shard.getX()), mbAxis, c, count);
+    if (failed(piece))
+      return failure();
+    results.map(shard.getResult(), *piece);
+    return static_cast<Operation *>(nullptr);
+  }
+  Operation *clone = b.clone(*op, operands);
+  for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
+    results.map(from, to);
+  // Reports list the plan's decisions once, from micro-batch 0.
+  if (c > 0 && clone->hasAttr("dist.tp_role"))
+    clone->setAttr("dist.microbatch", b.getI64IntegerAttr(c));
+  return clone;
+}
+
+DictionaryAttr dist::withoutMeshAxisInAttrs(DictionaryAttr attrs,
+                                            int32_t axis) {
+  if (!attrs)
+    return attrs;
+  NamedAttrList list(attrs);
+  if (auto dims = list.get(kShardDimsAttr))
+    list.set(kShardDimsAttr, withoutMeshAxis(cast<ArrayAttr>(dims), axis));
+  return list.getDictionary(attrs.getContext());
 }

@@ -351,16 +351,9 @@ LogicalResult PipelineBuilder::createStageFunctions() {
         mb, func.getLoc(),
         (func.getSymName() + "_stage" + std::to_string(s)).str(),
         FunctionType::get(ctx, argTypes, {}));
-    for (unsigned a = 0; a < func.getNumArguments(); ++a) {
-      DictionaryAttr attrs = func.getArgAttrDict(a);
-      if (!attrs)
-        continue;
-      NamedAttrList list(attrs);
-      if (auto dims = list.get(kShardDimsAttr))
-        list.set(kShardDimsAttr,
-                 withoutMeshAxis(cast<ArrayAttr>(dims), mbIndex));
-      f.setArgAttrs(a, list.getDictionary(ctx));
-    }
+    for (unsigned a = 0; a < func.getNumArguments(); ++a)
+      if (DictionaryAttr attrs = func.getArgAttrDict(a))
+        f.setArgAttrs(a, withoutMeshAxisInAttrs(attrs, mbIndex));
     f->setAttr(kMeshAxesAttr,
                ArrayAttr::get(ctx, meshAxes.getValue().drop_back()));
     f->setAttr(kMeshSizesAttr,
@@ -431,36 +424,16 @@ LogicalResult PipelineBuilder::emitClone(Operation *op, int64_t s, int64_t c) {
   for (Value v : op->getOperands())
     if (failed(get(v, s, isDependent(v) ? c : -1)))
       return failure();
-  IRMapping &m = map(s, c);
   IRMapping operands;
   for (Value v : op->getOperands())
     operands.map(v, map(s, isDependent(v) ? c : -1).lookup(v));
-  OpBuilder &ob = at(s);
-  Location loc = op->getLoc();
-  if (auto index = dyn_cast<AxisIndexOp>(op);
-      index && hasMeshAxis(index.getAxes(), mbAxis.getValue())) {
-    FailureOr<Value> value = microbatchAxisIndex(ob, index, mbAxis, c, count);
-    if (failed(value))
-      return failure();
-    m.map(index.getResult(), *value);
+  FailureOr<Operation *> clone = cloneForMicrobatch(
+      at(s), op, operands, map(s, c), mbAxis, std::max<int64_t>(c, 0), count);
+  if (failed(clone))
+    return failure();
+  if (!*clone)
     return success();
-  }
-  if (auto shard = dyn_cast<LocalShardOp>(op);
-      shard && llvm::is_contained(shard.getSharding().getUsedAxes(), mbAxis)) {
-    FailureOr<Value> piece = microbatchLocalShard(
-        ob, shard, operands.lookup(shard.getX()), mbAxis, c, count);
-    if (failed(piece))
-      return failure();
-    m.map(shard.getResult(), *piece);
-    return success();
-  }
-  Operation *clone = ob.clone(*op, operands);
-  for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
-    m.map(from, to);
-  // Reports list the plan's decisions once, from micro-batch 0.
-  if (c > 0 && clone->hasAttr("dist.tp_role"))
-    clone->setAttr("dist.microbatch", ob.getI64IntegerAttr(c));
-  mark(clone, s);
+  mark(*clone, s);
   if (isa<g::WeightOp, g::StateOp>(op))
     readStages[op].insert(s);
   return success();
@@ -801,16 +774,9 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
       types.push_back(r.getType());
     f.setType(FunctionType::get(ctx, f.getArgumentTypes(), types));
     if (s == last)
-      for (unsigned r = 0; r < func.getNumResults(); ++r) {
-        DictionaryAttr attrs = func.getResultAttrDict(r);
-        if (!attrs)
-          continue;
-        NamedAttrList list(attrs);
-        if (auto dims = list.get(kShardDimsAttr))
-          list.set(kShardDimsAttr,
-                   withoutMeshAxis(cast<ArrayAttr>(dims), mbIndex));
-        f.setResultAttrs(r, list.getDictionary(ctx));
-      }
+      for (unsigned r = 0; r < func.getNumResults(); ++r)
+        if (DictionaryAttr attrs = func.getResultAttrDict(r))
+          f.setResultAttrs(r, withoutMeshAxisInAttrs(attrs, mbIndex));
   }
   return success();
 }

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 
 namespace mlir::paracc::dist {
 
@@ -44,6 +45,22 @@ FailureOr<Value> microbatchAxisIndex(OpBuilder &b, AxisIndexOp index,
 FailureOr<Value> microbatchLocalShard(OpBuilder &b, LocalShardOp shard,
                                       Value x, StringAttr mbAxis, int64_t c,
                                       int64_t count);
+
+/// Emits `op` for micro-batch `c` of `count` at `b`'s insertion point, its
+/// operands looked up in `operands`, and maps its results in `results`: an
+/// axis index or a local shard over the micro-batch axis `mbAxis` becomes
+/// the micro-batch's own, anything else a clone (marked `dist.microbatch`
+/// when it carries a tensor-parallel decision that reports list once).
+/// Returns the clone, or null for a rewritten axis index / local shard.
+FailureOr<Operation *> cloneForMicrobatch(OpBuilder &b, Operation *op,
+                                          IRMapping &operands,
+                                          IRMapping &results,
+                                          StringAttr mbAxis, int64_t c,
+                                          int64_t count);
+
+/// An argument's or result's attributes with `paracc.shard_dims` not
+/// naming mesh axis `axis` any more.
+DictionaryAttr withoutMeshAxisInAttrs(DictionaryAttr attrs, int32_t axis);
 
 } // namespace mlir::paracc::dist
 
