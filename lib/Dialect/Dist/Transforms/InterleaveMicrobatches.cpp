@@ -32,14 +32,6 @@ namespace g = mlir::paracc::graph;
 
 namespace {
 
-int64_t shardedDim(ArrayAttr shardDims, int32_t axis) {
-  return microbatchDim(shardDims, axis);
-}
-ArrayAttr withoutAxis(ArrayAttr shardDims, int32_t axis) {
-  return withoutMeshAxis(shardDims, axis);
-}
-bool hasAxis(ArrayAttr axes, StringRef name) { return hasMeshAxis(axes, name); }
-
 class Interleaver {
 public:
   Interleaver(func::FuncOp func, StringAttr axis, int32_t axisIndex,
@@ -80,7 +72,7 @@ LogicalResult Interleaver::classify() {
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
                                                  kShardDimsAttr);
-    if (shardedDim(dims, axisIndex) >= 0)
+    if (microbatchDim(dims, axisIndex) >= 0)
       dependent.insert(arg);
   }
   segments.emplace_back();
@@ -89,7 +81,7 @@ LogicalResult Interleaver::classify() {
     bool dep = llvm::any_of(op.getOperands(),
                             [&](Value v) { return dependent.contains(v); });
     if (auto index = dyn_cast<AxisIndexOp>(op))
-      dep |= hasAxis(index.getAxes(), axis.getValue());
+      dep |= hasMeshAxis(index.getAxes(), axis.getValue());
     if (auto shard = dyn_cast<LocalShardOp>(op))
       dep |= llvm::is_contained(shard.getSharding().getUsedAxes(), axis);
     // Every micro-batch is a rank of the virtual mesh that sends and
@@ -98,12 +90,12 @@ LogicalResult Interleaver::classify() {
     // they send is the same for all.
     dep |= isa<SendOp, RecvOp>(op);
     if (isa<g::WeightOp>(op) &&
-        shardedDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttr), axisIndex) >= 0)
+        microbatchDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttr), axisIndex) >= 0)
       return op.emitOpError("is split over the micro-batch axis");
     auto axes = op.getAttrOfType<ArrayAttr>("axes");
     bool collective = isa<AllReduceOp, AllGatherOp, ReduceScatterOp,
                           AllToAllOp, BroadcastOp, SendOp, RecvOp>(op);
-    if (collective && hasAxis(axes, axis.getValue())) {
+    if (collective && hasMeshAxis(axes, axis.getValue())) {
       if (!isa<AllReduceOp>(op))
         return op.emitOpError("over the micro-batch axis is not supported");
       // The clones' values meet here; the result is the same for all.
@@ -191,15 +183,11 @@ LogicalResult Interleaver::run() {
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
                                                  kShardDimsAttr);
-    int64_t dim = shardedDim(dims, axisIndex);
-    Type type = arg.getType();
+    int64_t dim = microbatchDim(dims, axisIndex);
+    Type type = wholeMicrobatchType(arg.getType(), dim, count);
     if (dim >= 0) {
-      auto tensor = cast<RankedTensorType>(type);
-      SmallVector<int64_t> shape(tensor.getShape());
-      shape[dim] *= count;
-      type = tensor.clone(shape);
       func.setArgAttr(arg.getArgNumber(), kShardDimsAttr,
-                      withoutAxis(dims, axisIndex));
+                      withoutMeshAxis(dims, axisIndex));
     }
     argTypes.push_back(type);
     BlockArgument whole = block->addArgument(type, arg.getLoc());
@@ -228,14 +216,14 @@ LogicalResult Interleaver::run() {
   SmallVector<Type> outTypes;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
     auto dims = func.getResultAttrOfType<ArrayAttr>(i, kShardDimsAttr);
-    int64_t dim = shardedDim(dims, axisIndex);
+    int64_t dim = microbatchDim(dims, axisIndex);
     Value out;
     if (dim >= 0) {
       SmallVector<Value> pieces;
       for (IRMapping &map : maps)
         pieces.push_back(map.lookupOrDefault(v));
       out = g::ConcatOp::create(b, ret.getLoc(), pieces, dim).getResult();
-      func.setResultAttr(i, kShardDimsAttr, withoutAxis(dims, axisIndex));
+      func.setResultAttr(i, kShardDimsAttr, withoutMeshAxis(dims, axisIndex));
     } else if (dependent.contains(v)) {
       return ret.emitOpError("returns result ")
              << i << ", which differs between micro-batches but is not "

@@ -33,6 +33,15 @@ ArrayAttr dist::withoutMeshAxis(ArrayAttr shardDims, int32_t axis) {
   return ArrayAttr::get(ctx, dims);
 }
 
+Type dist::wholeMicrobatchType(Type type, int64_t dim, int64_t count) {
+  if (dim < 0)
+    return type;
+  auto tensor = cast<RankedTensorType>(type);
+  SmallVector<int64_t> shape(tensor.getShape());
+  shape[dim] *= count;
+  return tensor.clone(shape);
+}
+
 bool dist::hasMeshAxis(ArrayAttr axes, StringRef name) {
   return axes && llvm::any_of(axes, [&](Attribute a) {
            auto s = dyn_cast<StringAttr>(a);

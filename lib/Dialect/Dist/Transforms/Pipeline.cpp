@@ -326,15 +326,8 @@ LogicalResult PipelineBuilder::createStageFunctions() {
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
                                                  kShardDimsAttr);
-    int64_t dim = microbatchDim(dims, mbIndex);
-    Type type = arg.getType();
-    if (dim >= 0) {
-      auto tensor = cast<RankedTensorType>(type);
-      SmallVector<int64_t> shape(tensor.getShape());
-      shape[dim] *= count;
-      type = tensor.clone(shape);
-    }
-    argTypes.push_back(type);
+    argTypes.push_back(wholeMicrobatchType(
+        arg.getType(), microbatchDim(dims, mbIndex), count));
   }
   OpBuilder mb(module.getBodyRegion());
   mb.setInsertionPoint(func);

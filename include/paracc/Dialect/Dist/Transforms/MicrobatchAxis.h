@@ -26,6 +26,10 @@ int64_t microbatchDim(ArrayAttr shardDims, int32_t axis);
 /// `shardDims` without mesh axis `axis`.
 ArrayAttr withoutMeshAxis(ArrayAttr shardDims, int32_t axis);
 
+/// `type` holding all `count` micro-batches along `dim` (unchanged when
+/// `dim` is -1: a value not split over them).
+Type wholeMicrobatchType(Type type, int64_t dim, int64_t count);
+
 /// Whether the string array `axes` names `name`.
 bool hasMeshAxis(ArrayAttr axes, StringRef name);
 
