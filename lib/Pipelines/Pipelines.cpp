@@ -33,6 +33,9 @@ void mlir::paracc::buildShardingAnnotationPipeline(
 void mlir::paracc::buildPartitionPipeline(
     OpPassManager &pm, const DistributePipelineOptions &options) {
   pm.addPass(dist::createPropagateShardingPass());
+  if (!options.recompute.empty())
+    pm.addPass(dist::createRecomputePass(
+        {options.recompute, options.recomputeBudget, options.rates}));
   pm.addPass(dist::createPartitionPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());

@@ -34,8 +34,8 @@ static std::string typeString(Type t) {
 /// The weight behind a value (through transposes, reshapes, casts).
 static g::WeightOp weightBehind(Value v) {
   Operation *def = v.getDefiningOp();
-  while (def && isa<g::TransposeOp, g::ReshapeOp, g::CastOp,
-                    dist::AllGatherOp, dist::LocalShardOp>(def))
+  while (def && isa<g::TransposeOp, g::ReshapeOp, g::CastOp, dist::AllGatherOp,
+                    dist::LocalShardOp>(def))
     def = def->getOperand(0).getDefiningOp();
   return dyn_cast_or_null<g::WeightOp>(def);
 }
@@ -66,8 +66,8 @@ static std::string weightLabel(g::WeightOp w) {
 
 /// The weight a matmul-like op reads (its second operand, else its first).
 static g::WeightOp weightOf(Operation *op) {
-  g::WeightOp w =
-      op->getNumOperands() > 1 ? weightBehind(op->getOperand(1)) : g::WeightOp();
+  g::WeightOp w = op->getNumOperands() > 1 ? weightBehind(op->getOperand(1))
+                                           : g::WeightOp();
   if (!w && op->getNumOperands() > 0)
     w = weightBehind(op->getOperand(0));
   return w;
@@ -102,8 +102,38 @@ static std::string offsetString(int64_t offset) {
   return (offset > 0 ? "+" : "") + std::to_string(offset);
 }
 
+std::optional<RecomputeSummary>
+mlir::paracc::readRecomputePlan(ModuleOp module) {
+  auto attr = module->getAttrOfType<DictionaryAttr>(
+      dist::DistDialect::RecomputePlanAttrHelper::getNameStr());
+  if (!attr)
+    return std::nullopt;
+  RecomputeSummary s;
+  auto integer = [&](StringRef key, int64_t &out) {
+    if (auto a = attr.getAs<IntegerAttr>(key))
+      out = a.getInt();
+  };
+  auto real = [&](StringRef key, double &out) {
+    if (auto a = attr.getAs<FloatAttr>(key))
+      out = a.getValueAsDouble();
+  };
+  if (auto a = attr.getAs<StringAttr>("policy"))
+    s.policy = a.getValue().str();
+  if (auto a = attr.getAs<StringAttr>("rates"))
+    s.rates = a.getValue().str();
+  integer("saved_bytes", s.savedBytes);
+  integer("kept_bytes", s.keptBytes);
+  integer("budget_bytes", s.budgetBytes);
+  integer("recomputed_ops", s.recomputedOps);
+  real("recomputed_flops", s.recomputedFlops);
+  real("step_flops", s.stepFlops);
+  real("recomputed_ms", s.recomputedMs);
+  return s;
+}
+
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
+  r.recompute = readRecomputePlan(module);
   r.pipeline = pipelinePlanFromAttr(module->getAttrOfType<DictionaryAttr>(
       dist::DistDialect::PipelinePlanAttrHelper::getNameStr()));
   if (auto n = module->getAttrOfType<IntegerAttr>(dist::kMicrobatchesAttrName))
@@ -253,13 +283,12 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
       r.step = analyzeStepMemory(func);
     for (Operation *op : ops)
       if (auto skip = op->getAttrOfType<StringAttr>("dist.sp_skipped"))
-        r.notes.push_back("sequence parallelism skipped a norm: " +
-                          skip.str());
+        r.notes.push_back("sequence parallelism skipped a norm: " + skip.str());
   }
   return r;
 }
 
-static std::string human(double bytes) {
+std::string mlir::paracc::formatBytes(double bytes) {
   const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
   while (bytes >= 1024 && u < 4) {
@@ -342,8 +371,8 @@ static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
          << llvm::right_justify(humanCount(double(s.params)), 10)
          << llvm::format("%11.3f", double(s.flops) / 1e9)
          << llvm::format("%12.3f", s.predictedMs)
-         << llvm::right_justify(human(double(s.memoryBytes)), 13)
-         << llvm::right_justify(human(double(s.sentBytes)), 13);
+         << llvm::right_justify(formatBytes(double(s.memoryBytes)), 13)
+         << llvm::right_justify(formatBytes(double(s.sentBytes)), 13);
     os << "  " << row << "\n";
   }
   os << "  memory: parameters"
@@ -354,7 +383,7 @@ static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
     for (auto [i, s] : llvm::enumerate(p.stages))
       os << (i ? "," : "") << " stage " << i << " " << s.inFlight
          << " micro-batch(es) in flight, arena "
-         << human(double(s.arenaBytes));
+         << formatBytes(double(s.arenaBytes));
     os << "\n";
   }
   SmallVector<std::string> uniform;
@@ -431,54 +460,76 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   }
 
   os << "\n== Collectives per " << (r.step ? "training" : "forward")
-     << " step (" << r.collectives.size()
-     << "), n = group size\n";
+     << " step (" << r.collectives.size() << "), n = group size\n";
   lastLayer.clear();
   for (const auto &c : r.collectives) {
     if (c.layer != lastLayer)
       os << "  [" << c.layer << "]\n";
     lastLayer = c.layer;
     os << "    " << llvm::left_justify(c.kind, 15) << " over "
-       << llvm::join(c.axes, ",") << " (n=" << c.groupSize << ")  "
-       << c.shape << "  message " << human(c.messageBytes) << ", sent/rank "
-       << human(c.trafficBytes) << " = " << c.formula << "  " << c.source
+       << llvm::join(c.axes, ",") << " (n=" << c.groupSize << ")  " << c.shape
+       << "  message " << formatBytes(c.messageBytes) << ", sent/rank "
+       << formatBytes(c.trafficBytes) << " = " << c.formula << "  " << c.source
        << "\n";
   }
   os << "  totals:";
   int64_t message = 0;
   double traffic = 0;
   for (const auto &[kind, t] : totalsByKind(r)) {
-    os << " " << kind << " " << human(t.first) << ";";
+    os << " " << kind << " " << formatBytes(t.first) << ";";
     message += t.first;
     traffic += t.second;
   }
-  os << " all " << human(message) << " of messages, " << human(traffic)
-     << " sent per rank\n";
+  os << " all " << formatBytes(message) << " of messages, "
+     << formatBytes(traffic) << " sent per rank\n";
 
   if (r.step) {
     const StepMemory &m = *r.step;
-    auto known = [](int64_t b) { return b < 0 ? std::string("?") : human(b); };
+    auto known = [](int64_t b) {
+      return b < 0 ? std::string("?") : formatBytes(b);
+    };
     os << "\n== Memory per rank (training step, before launch)\n";
-    os << "  parameters            " << human(m.parameters) << "\n";
-    os << "  gradients             " << human(m.gradients)
+    os << "  parameters            " << formatBytes(m.parameters) << "\n";
+    os << "  gradients             " << formatBytes(m.gradients)
        << " (what the optimizer updates from)\n";
-    os << "  optimizer state       " << human(m.optimizerState) << "\n";
-    os << "  activations saved     " << human(m.activationsSaved)
+    os << "  optimizer state       " << formatBytes(m.optimizerState) << "\n";
+    os << "  activations saved     " << formatBytes(m.activationsSaved)
        << " (forward values the backward reads)\n";
-    os << "  workspace             " << human(m.workspace)
+    os << "  workspace             " << formatBytes(m.workspace)
        << " (GPU: cuBLASLt, attention backward statistics)\n";
-    os << "  communication         " << human(m.communication)
+    os << "  communication         " << formatBytes(m.communication)
        << " (GPU: collective staging)\n";
     os << "  arena                 " << known(m.arena)
        << " (the memory plan: gradients, saved and transient activations)\n";
     os << "  peak                  " << known(m.peak)
        << " (arena + state + constants + workspace + communication)\n";
   }
+  if (r.recompute) {
+    const RecomputeSummary &c = *r.recompute;
+    double saved =
+        c.savedBytes > 0
+            ? 100.0 * double(c.savedBytes - c.keptBytes) / double(c.savedBytes)
+            : 0.0;
+    double extra =
+        c.stepFlops > 0 ? 100.0 * c.recomputedFlops / c.stepFlops : 0.0;
+    os << "\n== Activation recompute (--recompute " << c.policy << ")\n";
+    os << "  saved activations     " << formatBytes(double(c.keptBytes))
+       << " kept of " << formatBytes(double(c.savedBytes))
+       << llvm::format(" (%.1f %% less", saved);
+    if (c.budgetBytes >= 0)
+      os << "; auto's budget " << formatBytes(double(c.budgetBytes));
+    os << ")\n";
+    os << "  recomputed            " << c.recomputedOps << " ops, "
+       << humanCount(c.recomputedFlops) << "FLOP"
+       << llvm::format(" = %.1f %% of the step's modelled FLOPs", extra)
+       << llvm::format(", predicted %.2f ms per step (%s rates)\n",
+                       c.recomputedMs, c.rates.c_str());
+  }
   os << "\n== Memory per rank\n";
-  os << "  parameters            " << human(r.parameterBytes) << "\n";
-  os << "  activations, peak live " << human(r.peakActivationBytes)
+  os << "  parameters            " << formatBytes(r.parameterBytes) << "\n";
+  os << "  activations, peak live " << formatBytes(r.peakActivationBytes)
      << " (forward, all intermediate values freed after last use)\n";
-  os << "  activations, total    " << human(r.totalActivationBytes)
+  os << "  activations, total    " << formatBytes(r.totalActivationBytes)
      << " (every intermediate value)\n";
   for (const std::string &n : r.notes)
     os << "  note: " << n << "\n";
@@ -509,14 +560,17 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
        << countKind(r, "reduce_scatter") << ", all_gather "
        << countKind(*baseline, "all_gather") << " -> "
        << countKind(r, "all_gather") << "\n";
-    os << "  bytes sent per rank   " << human(t0) << " -> " << human(t1)
+    os << "  bytes sent per rank   " << formatBytes(t0) << " -> "
+       << formatBytes(t1)
        << " (a ring all-reduce is a reduce-scatter plus an all-gather)\n";
-    os << "  message bytes         " << human(m0) << " -> " << human(m1)
-       << "\n";
-    os << "  activations peak live " << human(baseline->peakActivationBytes)
-       << " -> " << human(r.peakActivationBytes) << "\n";
-    os << "  activations total     " << human(baseline->totalActivationBytes)
-       << " -> " << human(r.totalActivationBytes) << "\n";
+    os << "  message bytes         " << formatBytes(m0) << " -> "
+       << formatBytes(m1) << "\n";
+    os << "  activations peak live "
+       << formatBytes(baseline->peakActivationBytes) << " -> "
+       << formatBytes(r.peakActivationBytes) << "\n";
+    os << "  activations total     "
+       << formatBytes(baseline->totalActivationBytes) << " -> "
+       << formatBytes(r.totalActivationBytes) << "\n";
   }
 }
 
@@ -574,17 +628,17 @@ static llvm::json::Object toJson(const ExplainReport &r) {
                                            {"role", d.role},
                                            {"reason", d.reason}});
   for (const auto &c : r.collectives)
-    collectives.push_back(llvm::json::Object{
-        {"layer", c.layer},
-        {"kind", c.kind},
-        {"axes", llvm::json::Array(c.axes)},
-        {"group_size", c.groupSize},
-        {"shape", c.shape},
-        {"message_bytes", c.messageBytes},
-        {"sent_bytes_per_rank", c.trafficBytes},
-        {"formula", c.formula},
-        {"count_per_step", 1},
-        {"where", c.source}});
+    collectives.push_back(
+        llvm::json::Object{{"layer", c.layer},
+                           {"kind", c.kind},
+                           {"axes", llvm::json::Array(c.axes)},
+                           {"group_size", c.groupSize},
+                           {"shape", c.shape},
+                           {"message_bytes", c.messageBytes},
+                           {"sent_bytes_per_rank", c.trafficBytes},
+                           {"formula", c.formula},
+                           {"count_per_step", 1},
+                           {"where", c.source}});
   llvm::json::Object root{
       {"num_ranks", r.numRanks},
       {"microbatches", r.microbatches},
@@ -602,18 +656,31 @@ static llvm::json::Object toJson(const ExplainReport &r) {
         return nullptr;
       return b;
     };
-    root["memory"] = llvm::json::Object{
-        {"parameters", m.parameters},
-        {"gradients", m.gradients},
-        {"optimizer_state", m.optimizerState},
-        {"activations_saved", m.activationsSaved},
-        {"workspace", m.workspace},
-        {"communication", m.communication},
-        {"arena", known(m.arena)},
-        {"peak", known(m.peak)}};
+    root["memory"] =
+        llvm::json::Object{{"parameters", m.parameters},
+                           {"gradients", m.gradients},
+                           {"optimizer_state", m.optimizerState},
+                           {"activations_saved", m.activationsSaved},
+                           {"workspace", m.workspace},
+                           {"communication", m.communication},
+                           {"arena", known(m.arena)},
+                           {"peak", known(m.peak)}};
   }
   if (r.pipeline)
     root["pipeline"] = pipelineToJson(*r.pipeline);
+  if (r.recompute) {
+    const RecomputeSummary &c = *r.recompute;
+    root["recompute"] =
+        llvm::json::Object{{"policy", c.policy},
+                           {"saved_bytes", c.savedBytes},
+                           {"kept_bytes", c.keptBytes},
+                           {"budget_bytes", c.budgetBytes},
+                           {"recomputed_ops", c.recomputedOps},
+                           {"recomputed_flops", c.recomputedFlops},
+                           {"step_flops", c.stepFlops},
+                           {"recomputed_ms", c.recomputedMs},
+                           {"rates", c.rates}};
+  }
   return root;
 }
 

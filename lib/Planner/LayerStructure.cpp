@@ -44,12 +44,16 @@ static bool dependsOn(Value from, Value on,
   return false;
 }
 
-FailureOr<LayerStructure> mlir::paracc::findLayers(func::FuncOp func) {
+FailureOr<LayerStructure>
+mlir::paracc::findLayers(func::FuncOp func,
+                         llvm::function_ref<bool(Operation *)> include) {
   LayerStructure layers;
   Block &block = func.getBody().front();
   llvm::DenseMap<Operation *, int64_t> position;
   std::vector<Operation *> all;
   for (Operation &op : block) {
+    if (include && !include(&op) && !isParameter(&op))
+      continue;
     position[&op] = all.size();
     all.push_back(&op);
   }
@@ -152,6 +156,7 @@ FailureOr<LayerStructure> mlir::paracc::findLayers(func::FuncOp func) {
   }
   layers.period = period;
   layers.layers = segments / period;
+  layers.cuts = cuts;
 
   // Units by position: the prologue up to the stream's input, segment i in
   // layer i / period, the epilogue after the last add.

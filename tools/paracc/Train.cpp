@@ -16,13 +16,16 @@
 
 #include "DriverSupport.h"
 #include "ExportONNX.h"
+#include "StepMemoryPlan.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/Pipelines/Pipelines.h"
 #include "paracc/Planner/Explain.h"
+#include "paracc/Planner/Recompute.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/GradientCheck.h"
 #include "paracc/runtime/Training.h"
@@ -31,6 +34,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -159,8 +163,7 @@ cl::opt<std::string> scheduleOption(
     cl::desc("The learning-rate schedule, constant (default) or cosine (with "
              "--warmup, --min-lr), and/or under pp the pipeline schedule, "
              "1f1b (default), gpipe or zb-h1: e.g. cosine,zb-h1"),
-    cl::init("constant"), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
+    cl::init("constant"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> trainTimeline(
     "timeline",
     cl::desc("Write the last step's timeline (every rank's actions and "
@@ -254,6 +257,20 @@ cl::opt<double> bucketMbOption(
     cl::desc("All-reduce buckets of this many MiB (gradients, gradient-norm "
              "terms; 0: one all-reduce each)"),
     cl::init(25.0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> recomputeOption(
+    "recompute",
+    cl::desc("Activations recomputed in the backward instead of kept: none, "
+             "full (each layer from its input), selective (cheap ops: norms, "
+             "activations, softmax) or auto (the least recompute within "
+             "--memory-budget)"),
+    cl::init("none"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> memoryBudgetOption(
+    "memory-budget",
+    cl::desc("Peak memory per rank the step must fit (e.g. 40GiB, 512MiB); "
+             "auto recomputes to fit it, the other policies are refused "
+             "over it. auto without it: 90 % of the device's memory"),
+    cl::value_desc("SIZE"), cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<bool> randomWeights(
     "random-weights",
     cl::desc("Initialize parameters that have no data with seeded random "
@@ -276,42 +293,14 @@ static std::string optimizerIdentity(const graph::OptimizerPassOptions &o) {
 }
 
 /// Prints the --explain report of the partitioned step, with the arena
-/// and peak of the written executable's memory plan (rank 0's shards).
-/// A function's state shards and constants, in bytes (one rank's).
-static int64_t residentBytes(const prt::Executable &exe,
-                             const prt::FunctionInfo &f) {
-  int64_t resident = 0;
-  std::vector<bool> seen(exe.state().size(), false);
-  for (const prt::WeightInfo &w : f.weights) {
-    if (w.state < 0 || seen[w.state])
-      continue;
-    seen[w.state] = true;
-    const prt::ValueType &t = f.values[w.value];
-    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
-  }
-  for (const prt::ConstantInfo &c : f.constants) {
-    const prt::ValueType &t = f.values[c.value];
-    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
-  }
-  return resident;
-}
-
-static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
-  ExplainReport report = analyzePlan(module);
-  if (report.step) {
-    // The peak of the rank that needs most: a pipeline's stages differ.
-    int64_t arena = 0, peak = 0;
-    for (const prt::FunctionInfo &f : exe.functions()) {
-      int64_t total = int64_t(f.arenaBytes) + residentBytes(exe, f);
-      if (total > peak) {
-        peak = total;
-        arena = int64_t(f.arenaBytes);
-      }
-    }
-    report.step->arena = arena;
-    report.step->peak =
-        peak + report.step->workspace + report.step->communication;
-  }
+/// and peak of the written executable's memory plan (the rank that needs
+/// most).
+static LogicalResult explainStep(const CompiledStep &step) {
+  ExplainReport report = analyzePlan(*step.module);
+  const prt::Executable &exe = *step.exe;
+  // (A gradient check's step has no optimizer: its categories are the
+  // forward and backward's alone.)
+  report.step = step.memory;
   // Per stage: the micro-batches the schedule keeps (1F1B: as many as the
   // stages from it to the last; GPipe: all; zb-h1: up to p) and its memory
   // plan's arena.
@@ -323,10 +312,10 @@ static LogicalResult explainStep(ModuleOp module, const prt::Executable &exe) {
         continue;
       StageSummary &s = plan.stages[f.stage];
       s.arenaBytes = int64_t(f.arenaBytes);
-      s.inFlight = scheduleInFlight(
-          scheduleOrder(f.stage, p, plan.microbatches, plan.schedule,
-                        /*withBackward=*/true),
-          plan.schedule);
+      s.inFlight = scheduleInFlight(scheduleOrder(f.stage, p, plan.microbatches,
+                                                  plan.schedule,
+                                                  /*withBackward=*/true),
+                                    plan.schedule);
     }
   }
   if (explainOption)
@@ -453,6 +442,15 @@ static LogicalResult checkLossOutput(func::FuncOp func) {
   return failure();
 }
 
+/// auto's budget without --memory-budget: 90 % of one H200's memory on the
+/// GPU, of the host's memory shared by the ranks on the CPU.
+static int64_t defaultMemoryBudget(int64_t ranks) {
+  if (deviceOption == "gpu")
+    return int64_t(0.9 * 141e9);
+  int64_t host = int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
+  return int64_t(0.9 * double(host) / double(std::max<int64_t>(ranks, 1)));
+}
+
 int mlir::paracc::runTrain() {
   bool checking = !checkGradientsPath.empty() || !saveGradientsPath.empty();
   if (checking && testData.empty()) {
@@ -462,8 +460,8 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   }
   const bool wantExplain = explainOption || !explainJson.empty();
-  if (!checking && dataPath.empty() && dataDir.empty() &&
-      outputPath.empty() && !wantExplain) {
+  if (!checking && dataPath.empty() && dataDir.empty() && outputPath.empty() &&
+      !wantExplain) {
     llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
                     "ids) or --data-dir DIR (input_N.pb batches), or "
                     "--test-data DIR --check-gradients REF.npz for one "
@@ -507,6 +505,21 @@ int mlir::paracc::runTrain() {
                     "got '"
                  << precisionOption << "'\n";
     return prt::kExitError;
+  }
+  std::optional<int64_t> memoryBudget;
+  if (!parseRecomputePolicy(recomputeOption)) {
+    llvm::errs() << "paracc: error: --recompute must be none, full, "
+                    "selective or auto, got '"
+                 << recomputeOption << "'\n";
+    return prt::kExitError;
+  }
+  if (!memoryBudgetOption.empty()) {
+    std::string error;
+    memoryBudget = parseByteSize(memoryBudgetOption, error);
+    if (!memoryBudget) {
+      llvm::errs() << "paracc: error: --memory-budget: " << error << "\n";
+      return prt::kExitError;
+    }
   }
   if (ranksAs != "threads" && ranksAs != "processes") {
     llvm::errs() << "paracc: error: --ranks-as must be 'threads' or "
@@ -633,34 +646,66 @@ int mlir::paracc::runTrain() {
   // (Pipeline stages' functions take the program function's name.)
   if (!checking)
     main.setSymName("step");
-  PassManager lower(&context);
-  if (!axisNames.empty())
-    buildPartitionPipeline(lower, distOptions);
-  buildLoweringPipeline(lower, "f32", bucketMbOption);
-  if (failed(lower.run(module)))
-    return prt::kExitError;
-  if (emit == "compiled") {
-    module.print(llvm::outs());
-    return prt::kExitOk;
-  }
-
+  // Partition, recompute and lower a copy of the differentiated step; auto
+  // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;
   if (!checking)
     writerOptions.training = optimizerIdentity(optimizerOptions);
-  // Every function: the step, or one per pipeline stage.
-  FailureOr<std::vector<uint8_t>> bytes =
-      writeExecutable(module, weights, writerOptions);
-  if (failed(bytes))
+  auto compileStep = [&](StringRef policy,
+                         int64_t activationBudget) -> FailureOr<CompiledStep> {
+    CompiledStep step;
+    step.module = module.clone();
+    PassManager lower(&context);
+    DistributePipelineOptions options;
+    options.sequenceParallel = distOptions.sequenceParallel;
+    options.schedule = distOptions.schedule;
+    options.recompute = policy.str();
+    options.recomputeBudget = activationBudget;
+    options.rates = deviceOption == "gpu" ? "h200" : "cpu";
+    if (!axisNames.empty())
+      buildPartitionPipeline(lower, options);
+    else
+      lower.addPass(dist::createRecomputePass(
+          {options.recompute, options.recomputeBudget, options.rates}));
+    buildLoweringPipeline(lower, "f32", bucketMbOption);
+    if (failed(lower.run(*step.module)))
+      return failure();
+    // Every function: the step, or one per pipeline stage.
+    FailureOr<std::vector<uint8_t>> bytes =
+        writeExecutable(*step.module, weights, writerOptions);
+    if (failed(bytes))
+      return failure();
+    step.bytes = *bytes;
+    auto exe = prt::Executable::loadBuffer(std::move(*bytes));
+    if (!exe) {
+      llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
+      return failure();
+    }
+    step.exe = std::move(*exe);
+    step.memory = measureStepMemory(*step.module, *step.exe);
+    if (std::optional<RecomputeSummary> r = readRecomputePlan(*step.module))
+      step.keptActivationBytes = r->keptBytes;
+    return step;
+  };
+  int64_t worldSize = 1;
+  for (auto [name, size] : llvm::zip(axisNames, axisSizes))
+    if (name != "mb")
+      worldSize *= size;
+  FailureOr<CompiledStep> compiled = compileWithinBudget(
+      recomputeOption, memoryBudget, defaultMemoryBudget(worldSize),
+      compileStep, llvm::outs());
+  if (failed(compiled))
     return prt::kExitError;
+  if (emit == "compiled") {
+    compiled->module->print(llvm::outs());
+    return prt::kExitOk;
+  }
   std::vector<uint8_t> written;
   if (!outputPath.empty())
-    written = *bytes;
-  auto exe = prt::Executable::loadBuffer(std::move(*bytes));
-  if (!exe) {
-    llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
-    return prt::kExitError;
-  }
-  if (wantExplain && failed(explainStep(module, **exe)))
+    written = compiled->bytes;
+  // (`*exe` is the executable's owner, as the runners take it.)
+  std::shared_ptr<prt::Executable> *exe = &compiled->exe;
+  if (wantExplain && failed(explainStep(*compiled)))
     return prt::kExitError;
   if (!outputPath.empty())
     return succeeded(

@@ -41,6 +41,21 @@ struct DistributePipelineOptions
       llvm::cl::desc("Virtual last mesh axis of interleaved micro-batches "
                      "(none when the mesh does not have it)"),
       llvm::cl::init("mb")};
+  Option<std::string> recompute{
+      *this, "recompute",
+      llvm::cl::desc("Training: activations recomputed in the backward "
+                     "(none, full, selective, auto; empty: no "
+                     "--paracc-recompute)"),
+      llvm::cl::init("")};
+  Option<int64_t> recomputeBudget{
+      *this, "recompute-budget",
+      llvm::cl::desc("recompute=auto: saved-activation bytes per rank "
+                     "(-1: no limit)"),
+      llvm::cl::init(-1)};
+  Option<std::string> rates{
+      *this, "rates",
+      llvm::cl::desc("Device rates of the cost model (cpu, h200)"),
+      llvm::cl::init("cpu")};
 };
 
 /// Shards the module over its `dist.mesh`: the sharding annotations, then
@@ -55,7 +70,8 @@ void buildDistributePipeline(OpPassManager &pm,
 void buildShardingAnnotationPipeline(OpPassManager &pm,
                                      const DistributePipelineOptions &options);
 
-/// The second half: propagation, partitioning, clean-up, and, when the mesh
+/// The second half: propagation, activation recompute (training, when
+/// `recompute` is set), partitioning, clean-up, and, when the mesh
 /// ends with the micro-batch axis, one function per pipeline stage (with a
 /// pipeline axis) or interleaved micro-batches.
 void buildPartitionPipeline(OpPassManager &pm,

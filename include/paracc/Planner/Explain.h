@@ -45,6 +45,24 @@ struct StepMemory {
   int64_t peak = -1;
 };
 
+/// What --paracc-recompute chose (`dist.recompute_plan`), one rank's.
+struct RecomputeSummary {
+  std::string policy = "none";
+  /// Saved activations without recompute and with the choice (the stage
+  /// that keeps most, its in-flight micro-batches counted).
+  int64_t savedBytes = 0, keptBytes = 0;
+  /// auto's budget for the kept bytes (-1: none).
+  int64_t budgetBytes = -1;
+  int64_t recomputedOps = 0;
+  /// Modelled FLOPs of the reruns and of the whole step (forward and
+  /// backward), and the reruns' predicted time.
+  double recomputedFlops = 0, stepFlops = 0, recomputedMs = 0;
+  std::string rates;
+};
+
+/// The module's `dist.recompute_plan`, if it has one.
+std::optional<RecomputeSummary> readRecomputePlan(ModuleOp module);
+
 struct ExplainReport {
   struct Axis {
     std::string name;
@@ -82,7 +100,12 @@ struct ExplainReport {
   std::optional<StepMemory> step;
   /// The pipeline plan (`dist.pipeline_plan` of --paracc-pipeline-stages).
   std::optional<PipelinePlan> pipeline;
+  /// Activation recompute (training).
+  std::optional<RecomputeSummary> recompute;
 };
+
+/// Bytes as people read them: "512 B", "1.50 GiB".
+std::string formatBytes(double bytes);
 
 /// Reads the report off a partitioned module.
 ExplainReport analyzePlan(ModuleOp module);

@@ -94,11 +94,17 @@ struct LayerStructure {
   int64_t period = 0;
   /// Whether the prologue / the epilogue holds any op.
   bool hasPrologue = false, hasEpilogue = false;
+  /// The residual stream's values: its input, then each chain add's result
+  /// (`layers * period + 1` of them; layer i's input is cuts[i * period]).
+  SmallVector<Value> cuts;
 };
 
-/// Finds the layers of `func`; emits an error on it when there is no
-/// residual chain.
-FailureOr<LayerStructure> findLayers(func::FuncOp func);
+/// Finds the layers of `func`, among the ops `include` accepts (all when
+/// null: a training step's forward is the loss's ancestors); emits an error
+/// on it when there is no residual chain.
+FailureOr<LayerStructure>
+findLayers(func::FuncOp func,
+           llvm::function_ref<bool(Operation *)> include = nullptr);
 
 struct StagePartitionOptions {
   /// Number of pipeline stages.

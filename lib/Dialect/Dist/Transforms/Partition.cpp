@@ -662,6 +662,8 @@ LogicalResult Partitioner::run() {
     func.removeArgAttr(arg.getArgNumber(), kArgShardingAttrName);
   }
 
+  auto recomputed =
+      ctx->getLoadedDialect<DistDialect>()->getRecomputedAttrHelper();
   SmallVector<Operation *> dead;
   for (Operation *op : ops) {
     // Parameters and state buffers: each rank holds its shard.
@@ -695,8 +697,16 @@ LogicalResult Partitioner::run() {
       func.setType(FunctionType::get(ctx, argTypes, outTypes));
       continue;
     }
+    Operation *previous = op->getPrevNode();
     if (failed(partitionOp(op)))
       return failure();
+    // What a recomputed op became is recomputed too (so that CSE keeps it
+    // apart from the forward's).
+    if (recomputed.getAttr(op))
+      for (Operation *made = previous ? previous->getNextNode()
+                                      : &op->getBlock()->front();
+           made && made != op; made = made->getNextNode())
+        recomputed.setAttr(made, UnitAttr::get(ctx));
     dead.push_back(op);
   }
   for (Operation *op : llvm::reverse(dead))

@@ -42,13 +42,19 @@ def Dist_Dialect : Dialect {
   // (`pipeline_function`); each op of a micro-batch's forward or backward
   // gets `pipeline_action = [micro-batch, phase]` (phase 0 forward, 1
   // backward, 2 weight gradients under zb-h1, 3 the once-per-step part),
-  // which the executable keeps for timelines.
+  // which the executable keeps for timelines. `--paracc-recompute` marks
+  // the ops it emits again for the backward `recomputed` (so that CSE does
+  // not merge them with the forward's) and the module with what it chose
+  // (`recompute_plan`: policy, saved and kept activation bytes per rank,
+  // the rerun ops, FLOPs and predicted time) for --explain.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
                                "::mlir::DictionaryAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
                                "::mlir::StringAttr":$pipeline_axis,
                                "::mlir::StringAttr":$pipeline_function,
-                               "::mlir::DenseI64ArrayAttr":$pipeline_action);
+                               "::mlir::DenseI64ArrayAttr":$pipeline_action,
+                               "::mlir::UnitAttr":$recomputed,
+                               "::mlir::DictionaryAttr":$recompute_plan);
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

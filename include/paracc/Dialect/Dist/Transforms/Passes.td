@@ -416,4 +416,73 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
 
+def RecomputePass : Pass<"paracc-recompute", "ModuleOp"> {
+  let summary = "Recompute activations in the backward instead of keeping them";
+  let description = [{
+    Runs on a differentiated training step whose shardings are propagated
+    (after `--paracc-propagate-sharding`, before `--paracc-partition`), so
+    that sizes are one rank's. The forward is what the step's first result
+    (the loss) depends on; its *saved* values are those the backward (or
+    anything else after it) reads. Under a pipeline (`dist.pipeline_plan`),
+    each op's saved bytes count once per micro-batch its stage keeps in
+    flight, and each stage has its own budget.
+
+    `policy` picks the values to drop:
+    - `none`: keep everything (the pass only records the plan);
+    - `full`: inside the layers (found from the residual stream as
+      `--paracc-pipeline-stages` does), keep only each layer's input, the
+      stream's value where the layer starts, and recompute the rest of the
+      layer (Megatron's full recompute); the prologue and epilogue keep
+      theirs;
+    - `selective`: inside the layers, drop, in program order, each value
+      whose recompute (with the drops before it) reruns only cheap ops (at
+      most 10 modelled FLOPs per result element: norms, activation
+      functions, softmax, elementwise ops, copies), so no product or
+      attention runs twice;
+    - `auto`: the least recompute time (the cost model's roofline time at
+      `rates`) whose kept bytes fit `budget` on every stage, chosen
+      greedily by added time per byte freed (Planner `chooseRecompute`),
+      anywhere in the forward but the layers' inputs.
+    Layer inputs are kept by full, selective and auto even where the
+    backward does not read them, so that a layer's recompute starts from
+    its own input and its copies die with its backward. Values the step
+    returns and ops that are not pure are always kept.
+
+    Each dropped value is computed again right before the first backward
+    op that reads it, from kept values (recursively recomputing what those
+    need that is not kept); every later reader shares that copy. Copies
+    carry `dist.recomputed` and the op's own attributes (its sharding and
+    stage). The module gets `dist.recompute_plan` with `policy`,
+    `saved_bytes` and `kept_bytes` (one rank's, the largest stage's),
+    `recomputed_ops`, `recomputed_flops`, `step_flops` (forward and
+    backward, modelled) and `recomputed_ms`.
+
+    Before (`policy=full`), a layer whose backward reads `%n` and `%h`:
+    ```mlir
+    %n = graph.layer_norm %x, %g, %b ...
+    %h = graph.matmul %n, %w ...
+    %y = graph.add %x, %h ...              // the next layer's input
+    ...
+    %dw = graph.matmul %nT, %dy ...        // reads %n
+    ```
+    After:
+    ```mlir
+    %n = graph.layer_norm %x, %g, %b ...   // forward, freed after %h
+    ...
+    %n2 = graph.layer_norm %x, %g, %b {dist.recomputed} ...
+    %dw = graph.matmul %n2T, %dy ...
+    ```
+  }];
+  let options = [
+    Option<"policy", "policy", "std::string", "\"none\"",
+           "What to recompute: none, full, selective or auto">,
+    Option<"budget", "budget", "int64_t", "-1",
+           "auto: the saved-activation bytes each rank may keep (-1: no "
+           "limit)">,
+    Option<"rates", "rates", "std::string", "\"cpu\"",
+           "Device rates of the cost model: cpu or h200">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 #endif // PARACC_DIALECT_DIST_TRANSFORMS_PASSES_TD

@@ -1,0 +1,102 @@
+//===- Recompute.h - Which activations to keep, which to recompute -*- C++
+//-*-===//
+//
+// Activation recompute as the planner sees it: the forward ops of a
+// training step, the bytes of what each leaves for the backward, what it
+// costs to compute again, and a choice of what to drop under a per-rank
+// budget. `--paracc-recompute` builds the graph from the IR and rewrites
+// the program from the choice.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_PLANNER_RECOMPUTE_H
+#define PARACC_PLANNER_RECOMPUTE_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace mlir::paracc {
+
+/// What `--recompute` asks for.
+enum class RecomputePolicy {
+  /// Keep every activation the backward reads.
+  None,
+  /// Keep each layer's input, recompute the layer in the backward
+  /// (Megatron's full recompute, torch.utils.checkpoint per block).
+  Full,
+  /// Recompute what is cheap to redo and large to keep (norms, activation
+  /// functions, softmax and masks); keep the products' outputs and the
+  /// residual stream (Korthikanti et al. 2022).
+  Selective,
+  /// The least recompute time whose kept bytes fit a budget.
+  Auto,
+};
+
+/// "none", "full", "selective" or "auto"; std::nullopt otherwise.
+std::optional<RecomputePolicy> parseRecomputePolicy(llvm::StringRef name);
+llvm::StringRef recomputePolicyName(RecomputePolicy policy);
+
+/// The forward ops of a step that depend on its inputs (ops on weights
+/// alone are not recomputed), in program order.
+struct RecomputeGraph {
+  struct Node {
+    /// Operands computed by earlier nodes (indices into `nodes`).
+    llvm::SmallVector<int32_t, 4> operands;
+    /// One rank's time to compute the op again, seconds.
+    double seconds = 0;
+    /// One rank's bytes of the results the backward reads, times the
+    /// micro-batches the schedule keeps in flight (0: the backward reads
+    /// none of them).
+    int64_t savedBytes = 0;
+    /// The same for all its results (what keeping it as a checkpoint
+    /// costs).
+    int64_t resultBytes = 0;
+    /// Its budget: the pipeline stage (0 without one).
+    int32_t group = 0;
+    /// Kept whatever the policy (a result of the step, an op that cannot
+    /// run twice).
+    bool pinned = false;
+    /// Cheap to redo for its size (not a product or attention).
+    bool cheap = false;
+  };
+  std::vector<Node> nodes;
+};
+
+/// A choice: which nodes' saved results the backward recomputes.
+struct RecomputeChoice {
+  /// Per node: its saved results are dropped and recomputed.
+  std::vector<bool> dropped;
+  /// Per node: it runs again in the backward (the dropped nodes and what
+  /// they need that is not kept).
+  std::vector<bool> rerun;
+  /// Per group: saved bytes kept.
+  std::vector<int64_t> keptBytes;
+  /// Time of the reruns, seconds (one rank).
+  double seconds = 0;
+};
+
+/// The reruns and kept bytes of dropping `dropped` (pinned nodes are never
+/// dropped).
+RecomputeChoice evaluateRecompute(const RecomputeGraph &graph,
+                                  std::vector<bool> dropped);
+
+/// Drops, in program order, each of `candidates` whose rerun (with the
+/// drops before it) needs only cheap nodes: recompute that never redoes a
+/// product.
+RecomputeChoice chooseCheapRecompute(const RecomputeGraph &graph,
+                                     const std::vector<bool> &candidates);
+
+/// Drops saved results, each time the one whose rerun adds the least time
+/// per byte freed in a group over its budget, until every group's kept
+/// bytes are within `budgets[group]` (or nothing is left to drop).
+RecomputeChoice chooseRecompute(const RecomputeGraph &graph,
+                                llvm::ArrayRef<int64_t> budgets);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_PLANNER_RECOMPUTE_H

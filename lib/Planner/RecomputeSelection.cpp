@@ -1,0 +1,188 @@
+//===- RecomputeSelection.cpp - What to keep under a budget ----*- C++ -*-===//
+//
+// A greedy knapsack over the saved activations: dropping a node's saved
+// results costs the time of rerunning it and whatever it reads that is not
+// kept (and not rerun already); each round drops the node with the least
+// added time per byte freed in a group over its budget. Reruns are shared:
+// once a node runs again for one dropped value, the next that needs it pays
+// nothing for it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Planner/Recompute.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+std::optional<RecomputePolicy>
+mlir::paracc::parseRecomputePolicy(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<RecomputePolicy>>(name)
+      .Case("none", RecomputePolicy::None)
+      .Case("full", RecomputePolicy::Full)
+      .Case("selective", RecomputePolicy::Selective)
+      .Case("auto", RecomputePolicy::Auto)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef mlir::paracc::recomputePolicyName(RecomputePolicy policy) {
+  switch (policy) {
+  case RecomputePolicy::None:
+    return "none";
+  case RecomputePolicy::Full:
+    return "full";
+  case RecomputePolicy::Selective:
+    return "selective";
+  case RecomputePolicy::Auto:
+    return "auto";
+  }
+  return "none";
+}
+
+namespace {
+/// The reruns of a set of dropped nodes, grown one drop at a time.
+class Reruns {
+public:
+  explicit Reruns(const RecomputeGraph &graph)
+      : graph(graph), dropped(graph.nodes.size(), false),
+        rerun(graph.nodes.size(), false), stamp(graph.nodes.size(), 0) {}
+
+  /// Whether the backward can read node `n`'s results as the forward left
+  /// them.
+  bool available(int32_t n) const {
+    const RecomputeGraph::Node &node = graph.nodes[n];
+    return node.pinned || (node.savedBytes > 0 && !dropped[n]);
+  }
+
+  /// The time dropping `n` adds: it and every node it needs that is
+  /// neither kept nor rerun already.
+  double cost(int32_t n) {
+    ++round;
+    double seconds = 0;
+    visit(n, [&](int32_t m) { seconds += graph.nodes[m].seconds; });
+    return seconds;
+  }
+
+  /// Whether every node dropping `n` would rerun is cheap.
+  bool onlyCheap(int32_t n) {
+    ++round;
+    bool cheap = true;
+    visit(n, [&](int32_t m) { cheap &= graph.nodes[m].cheap; });
+    return cheap;
+  }
+
+  void drop(int32_t n) {
+    ++round;
+    visit(n, [&](int32_t m) {
+      rerun[m] = true;
+      total += graph.nodes[m].seconds;
+    });
+    dropped[n] = true;
+  }
+
+  const RecomputeGraph &graph;
+  std::vector<bool> dropped, rerun;
+  double total = 0;
+
+private:
+  template <typename Fn> void visit(int32_t start, Fn &&onNew) {
+    work.assign(1, start);
+    stamp[start] = round;
+    while (!work.empty()) {
+      int32_t m = work.back();
+      work.pop_back();
+      onNew(m);
+      for (int32_t o : graph.nodes[m].operands)
+        if (stamp[o] != round && !rerun[o] && !available(o)) {
+          stamp[o] = round;
+          work.push_back(o);
+        }
+    }
+  }
+
+  std::vector<uint64_t> stamp;
+  uint64_t round = 0;
+  std::vector<int32_t> work;
+};
+
+std::vector<int64_t> keptBytes(const RecomputeGraph &graph,
+                               const std::vector<bool> &dropped) {
+  std::vector<int64_t> kept;
+  for (auto [n, node] : llvm::enumerate(graph.nodes)) {
+    if (size_t(node.group) >= kept.size())
+      kept.resize(node.group + 1, 0);
+    if (!dropped[n])
+      kept[node.group] += node.savedBytes;
+  }
+  return kept;
+}
+} // namespace
+
+/// The choice `reruns` holds.
+static RecomputeChoice choiceOf(const RecomputeGraph &graph, Reruns &reruns) {
+  RecomputeChoice choice;
+  choice.dropped = reruns.dropped;
+  choice.rerun = reruns.rerun;
+  choice.seconds = reruns.total;
+  choice.keptBytes = keptBytes(graph, choice.dropped);
+  return choice;
+}
+
+RecomputeChoice mlir::paracc::evaluateRecompute(const RecomputeGraph &graph,
+                                                std::vector<bool> dropped) {
+  dropped.resize(graph.nodes.size(), false);
+  Reruns reruns(graph);
+  for (size_t n = 0; n < graph.nodes.size(); ++n)
+    if (dropped[n] && !graph.nodes[n].pinned && graph.nodes[n].savedBytes > 0)
+      reruns.drop(int32_t(n));
+  return choiceOf(graph, reruns);
+}
+
+RecomputeChoice
+mlir::paracc::chooseCheapRecompute(const RecomputeGraph &graph,
+                                   const std::vector<bool> &candidates) {
+  Reruns reruns(graph);
+  for (size_t n = 0; n < graph.nodes.size(); ++n) {
+    const RecomputeGraph::Node &node = graph.nodes[n];
+    if (n < candidates.size() && candidates[n] && !node.pinned &&
+        node.savedBytes > 0 && reruns.onlyCheap(int32_t(n)))
+      reruns.drop(int32_t(n));
+  }
+  return choiceOf(graph, reruns);
+}
+
+RecomputeChoice mlir::paracc::chooseRecompute(const RecomputeGraph &graph,
+                                              llvm::ArrayRef<int64_t> budgets) {
+  Reruns reruns(graph);
+  std::vector<int64_t> kept = keptBytes(graph, reruns.dropped);
+  auto over = [&](int32_t group) {
+    int64_t budget = size_t(group) < budgets.size()
+                         ? budgets[group]
+                         : std::numeric_limits<int64_t>::max();
+    return kept[group] > budget;
+  };
+  while (true) {
+    int32_t best = -1;
+    double bestRatio = std::numeric_limits<double>::infinity();
+    for (auto [n, node] : llvm::enumerate(graph.nodes)) {
+      if (node.pinned || node.savedBytes <= 0 || reruns.dropped[n] ||
+          !over(node.group))
+        continue;
+      double ratio = reruns.cost(int32_t(n)) / double(node.savedBytes);
+      if (ratio < bestRatio ||
+          (ratio == bestRatio &&
+           node.savedBytes > graph.nodes[best].savedBytes)) {
+        bestRatio = ratio;
+        best = int32_t(n);
+      }
+    }
+    if (best < 0)
+      break;
+    reruns.drop(best);
+    kept[graph.nodes[best].group] -= graph.nodes[best].savedBytes;
+  }
+  return choiceOf(graph, reruns);
+}

@@ -1,0 +1,157 @@
+//===- StepMemoryPlan.cpp - A training step under a memory budget ---------===//
+
+#include "StepMemoryPlan.h"
+
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace prt = ::paracc::rt;
+
+std::optional<int64_t> mlir::paracc::parseByteSize(llvm::StringRef text,
+                                                   std::string &error) {
+  llvm::StringRef t = text.trim();
+  struct Unit {
+    const char *suffix;
+    double scale;
+  };
+  // Longest suffix first: "KiB" before "B".
+  static const Unit units[] = {{"KiB", 1024.0},
+                               {"MiB", 1024.0 * 1024},
+                               {"GiB", 1024.0 * 1024 * 1024},
+                               {"B", 1.0}};
+  for (const Unit &u : units) {
+    if (!t.ends_with(u.suffix))
+      continue;
+    llvm::StringRef number = t.drop_back(strlen(u.suffix)).trim();
+    double value;
+    if (number.empty() || number.getAsDouble(value) || !(value > 0) ||
+        !std::isfinite(value) || value * u.scale > 9.0e18)
+      break;
+    return int64_t(value * u.scale);
+  }
+  error = "'" + text.str() +
+          "' is not a size: expected a positive number and one of B, KiB, "
+          "MiB, GiB (e.g. 512MiB, 40GiB)";
+  return std::nullopt;
+}
+
+/// A function's state shards and constants, in bytes (one rank's).
+static int64_t residentBytes(const prt::Executable &exe,
+                             const prt::FunctionInfo &f) {
+  int64_t resident = 0;
+  std::vector<bool> seen(exe.state().size(), false);
+  for (const prt::WeightInfo &w : f.weights) {
+    if (w.state < 0 || seen[w.state])
+      continue;
+    seen[w.state] = true;
+    const prt::ValueType &t = f.values[w.value];
+    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+  }
+  for (const prt::ConstantInfo &c : f.constants) {
+    const prt::ValueType &t = f.values[c.value];
+    resident += prt::shapeNumElements(t.shape) * prt::dtypeSize(t.dtype);
+  }
+  return resident;
+}
+
+StepMemory mlir::paracc::measureStepMemory(ModuleOp module,
+                                           const prt::Executable &exe) {
+  ExplainReport report = analyzePlan(module);
+  StepMemory m = report.step.value_or(StepMemory());
+  // The rank that needs most: a pipeline's stages differ.
+  int64_t arena = 0, peak = 0;
+  for (const prt::FunctionInfo &f : exe.functions()) {
+    int64_t total = int64_t(f.arenaBytes) + residentBytes(exe, f);
+    if (total > peak) {
+      peak = total;
+      arena = int64_t(f.arenaBytes);
+    }
+  }
+  m.arena = arena;
+  m.peak = peak + m.workspace + m.communication;
+  return m;
+}
+
+/// The largest category of a step's peak, as "optimizer state 1.50 GiB".
+static std::string largestCategory(const StepMemory &m) {
+  std::pair<int64_t, const char *> parts[] = {
+      {m.parameters, "parameters"},
+      {m.optimizerState, "optimizer state"},
+      {m.arena, "activations and gradients (the arena)"},
+      {m.workspace, "workspace"},
+      {m.communication, "communication buffers"}};
+  auto *largest = std::max_element(
+      std::begin(parts), std::end(parts),
+      [](const auto &a, const auto &b) { return a.first < b.first; });
+  return std::string(largest->second) + " " +
+         formatBytes(double(largest->first));
+}
+
+FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
+    llvm::StringRef policy, std::optional<int64_t> memoryBudget,
+    int64_t defaultBudget, StepCompiler compile, llvm::raw_ostream &log) {
+  auto overBudget = [&](const CompiledStep &step, int64_t budget) {
+    llvm::errs() << "paracc: error: the step needs "
+                 << formatBytes(double(step.memory.peak))
+                 << " per rank with --recompute " << policy
+                 << ", over --memory-budget " << formatBytes(double(budget))
+                 << " (largest: " << largestCategory(step.memory)
+                 << "); --recompute auto chooses what to recompute to fit\n";
+  };
+  if (policy != "auto") {
+    FailureOr<CompiledStep> step = compile(policy, -1);
+    if (succeeded(step) && memoryBudget && step->memory.peak > *memoryBudget) {
+      overBudget(*step, *memoryBudget);
+      return failure();
+    }
+    return step;
+  }
+
+  const int64_t budget = memoryBudget.value_or(defaultBudget);
+  FailureOr<CompiledStep> none = compile("none", -1);
+  if (failed(none))
+    return failure();
+  log << "recompute auto: keeping every activation needs "
+      << formatBytes(double(none->memory.peak)) << " per rank, budget "
+      << formatBytes(double(budget)) << "\n";
+  if (none->memory.peak <= budget)
+    return none;
+  FailureOr<CompiledStep> full = compile("full", -1);
+  if (failed(full))
+    return failure();
+  if (full->memory.peak > budget) {
+    llvm::errs() << "paracc: error: --memory-budget "
+                 << formatBytes(double(budget))
+                 << " cannot be met: the smallest peak paracc reaches is "
+                 << formatBytes(double(full->memory.peak))
+                 << " per rank (--recompute full), of which the largest "
+                    "part is "
+                 << largestCategory(full->memory) << "\n";
+    return failure();
+  }
+  // What else the step holds stays about the same, so the saved
+  // activations may take what the budget leaves; each try that misses
+  // lowers them by the overshoot.
+  int64_t activations =
+      none->keptActivationBytes - (none->memory.peak - budget);
+  for (int attempt = 0; attempt < 4 && activations > 0; ++attempt) {
+    FailureOr<CompiledStep> step = compile("auto", activations);
+    if (failed(step))
+      return failure();
+    log << "recompute auto: keeping " << formatBytes(double(activations))
+        << " of " << formatBytes(double(none->keptActivationBytes))
+        << " saved activations gives a peak of "
+        << formatBytes(double(step->memory.peak)) << "\n";
+    if (step->memory.peak <= budget)
+      return step;
+    activations -=
+        step->memory.peak - budget + std::max<int64_t>(budget / 100, 1);
+  }
+  log << "recompute auto: using full recompute\n";
+  return full;
+}

@@ -1,0 +1,67 @@
+//===- StepMemoryPlan.h - A training step under a memory budget -*- C++ -*-===//
+//
+// paracc train's --recompute and --memory-budget: byte sizes as users write
+// them, a compiled step's peak per rank (the written executable's memory
+// plan plus what the executors add), and the search that compiles the step
+// until its peak fits the budget.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
+#define PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "paracc/Planner/Explain.h"
+#include "paracc/runtime/Executable.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace mlir::paracc {
+
+/// "512MiB", "40GiB", "1.5GiB", "4096B": a number and one of B, KiB, MiB,
+/// GiB. std::nullopt (and `error` says why) for anything else.
+std::optional<int64_t> parseByteSize(llvm::StringRef text, std::string &error);
+
+/// A compiled training step.
+struct CompiledStep {
+  OwningOpRef<ModuleOp> module;
+  std::vector<uint8_t> bytes;
+  std::shared_ptr<::paracc::rt::Executable> exe;
+  /// The categories, with the arena and peak of the rank that needs most.
+  StepMemory memory;
+  /// --paracc-recompute's kept bytes of saved activations (one rank).
+  int64_t keptActivationBytes = 0;
+};
+
+/// The memory of `module`'s step with `exe`'s memory plan: the arena and
+/// peak (arena + state + constants + workspace + communication) of the
+/// function whose ranks need most.
+StepMemory measureStepMemory(ModuleOp module,
+                             const ::paracc::rt::Executable &exe);
+
+/// Compiles the differentiated step under `policy` ("none", "full",
+/// "selective", "auto") with, for auto, a budget of saved-activation bytes
+/// per rank (-1: none).
+using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
+    llvm::StringRef policy, int64_t activationBudget)>;
+
+/// The step for `policy` whose peak per rank stays within `memoryBudget`:
+/// for auto the least recompute that fits (auto without a budget: the
+/// `defaultBudget`); for the other policies the step itself, refused when
+/// over a given budget. A budget even full recompute cannot meet is an
+/// error naming the smallest peak and its largest category. `log` gets one
+/// line per compile that auto tries.
+FailureOr<CompiledStep> compileWithinBudget(llvm::StringRef policy,
+                                            std::optional<int64_t> memoryBudget,
+                                            int64_t defaultBudget,
+                                            StepCompiler compile,
+                                            llvm::raw_ostream &log);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
