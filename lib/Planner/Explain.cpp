@@ -124,6 +124,7 @@ mlir::paracc::readRecomputePlan(ModuleOp module) {
   integer("saved_bytes", s.savedBytes);
   integer("kept_bytes", s.keptBytes);
   integer("budget_bytes", s.budgetBytes);
+  integer("activation_peak_bytes", s.activationPeakBytes);
   integer("recomputed_ops", s.recomputedOps);
   real("recomputed_flops", s.recomputedFlops);
   real("step_flops", s.stepFlops);
@@ -515,7 +516,10 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
     os << "\n== Activation recompute (--recompute " << c.policy << ")\n";
     os << "  saved activations     " << formatBytes(double(c.keptBytes))
        << " kept of " << formatBytes(double(c.savedBytes))
-       << llvm::format(" (%.1f %% less", saved);
+       << llvm::format(" (%.1f %% less)\n", saved);
+    os << "  live activations      "
+       << formatBytes(double(c.activationPeakBytes))
+       << " at most (the step's liveness as recompute leaves it";
     if (c.budgetBytes >= 0)
       os << "; auto's budget " << formatBytes(double(c.budgetBytes));
     os << ")\n";
@@ -675,6 +679,7 @@ static llvm::json::Object toJson(const ExplainReport &r) {
                            {"saved_bytes", c.savedBytes},
                            {"kept_bytes", c.keptBytes},
                            {"budget_bytes", c.budgetBytes},
+        {"activation_peak_bytes", c.activationPeakBytes},
                            {"recomputed_ops", c.recomputedOps},
                            {"recomputed_flops", c.recomputedFlops},
                            {"step_flops", c.stepFlops},

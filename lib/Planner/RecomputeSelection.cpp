@@ -47,13 +47,13 @@ namespace {
 class Reruns {
 public:
   explicit Reruns(const RecomputeGraph &graph)
-      : graph(graph), dropped(graph.nodes.size(), false),
+      : graph(&graph), dropped(graph.nodes.size(), false),
         rerun(graph.nodes.size(), false), stamp(graph.nodes.size(), 0) {}
 
   /// Whether the backward can read node `n`'s results as the forward left
   /// them.
   bool available(int32_t n) const {
-    const RecomputeGraph::Node &node = graph.nodes[n];
+    const RecomputeGraph::Node &node = graph->nodes[n];
     return node.pinned || (node.savedBytes > 0 && !dropped[n]);
   }
 
@@ -62,7 +62,7 @@ public:
   double cost(int32_t n) {
     ++round;
     double seconds = 0;
-    visit(n, [&](int32_t m) { seconds += graph.nodes[m].seconds; });
+    visit(n, [&](int32_t m) { seconds += graph->nodes[m].seconds; });
     return seconds;
   }
 
@@ -70,7 +70,7 @@ public:
   bool onlyCheap(int32_t n) {
     ++round;
     bool cheap = true;
-    visit(n, [&](int32_t m) { cheap &= graph.nodes[m].cheap; });
+    visit(n, [&](int32_t m) { cheap &= graph->nodes[m].cheap; });
     return cheap;
   }
 
@@ -78,12 +78,12 @@ public:
     ++round;
     visit(n, [&](int32_t m) {
       rerun[m] = true;
-      total += graph.nodes[m].seconds;
+      total += graph->nodes[m].seconds;
     });
     dropped[n] = true;
   }
 
-  const RecomputeGraph &graph;
+  const RecomputeGraph *graph;
   std::vector<bool> dropped, rerun;
   double total = 0;
 
@@ -95,7 +95,7 @@ private:
       int32_t m = work.back();
       work.pop_back();
       onNew(m);
-      for (int32_t o : graph.nodes[m].operands)
+      for (int32_t o : graph->nodes[m].operands)
         if (stamp[o] != round && !rerun[o] && !available(o)) {
           stamp[o] = round;
           work.push_back(o);
@@ -115,7 +115,7 @@ std::vector<int64_t> keptBytes(const RecomputeGraph &graph,
     if (size_t(node.group) >= kept.size())
       kept.resize(node.group + 1, 0);
     if (!dropped[n])
-      kept[node.group] += node.savedBytes;
+      kept[node.group] += node.savedBytes * node.copies;
   }
   return kept;
 }
@@ -128,6 +128,8 @@ static RecomputeChoice choiceOf(const RecomputeGraph &graph, Reruns &reruns) {
   choice.rerun = reruns.rerun;
   choice.seconds = reruns.total;
   choice.keptBytes = keptBytes(graph, choice.dropped);
+  for (const PeakAt &p : simulatePeaks(graph, choice.dropped, choice.rerun))
+    choice.peakBytes.push_back(p.bytes);
   return choice;
 }
 
@@ -156,33 +158,62 @@ mlir::paracc::chooseCheapRecompute(const RecomputeGraph &graph,
 
 RecomputeChoice mlir::paracc::chooseRecompute(const RecomputeGraph &graph,
                                               llvm::ArrayRef<int64_t> budgets) {
-  Reruns reruns(graph);
-  std::vector<int64_t> kept = keptBytes(graph, reruns.dropped);
-  auto over = [&](int32_t group) {
-    int64_t budget = size_t(group) < budgets.size()
-                         ? budgets[group]
-                         : std::numeric_limits<int64_t>::max();
-    return kept[group] > budget;
+  const size_t n = graph.nodes.size();
+  auto budgetOf = [&](size_t group) {
+    return group < budgets.size() ? budgets[group]
+                                  : std::numeric_limits<int64_t>::max();
   };
+  Reruns reruns(graph);
+  std::vector<bool> tried(n, false);
+  std::vector<PeakAt> peaks =
+      simulatePeaks(graph, reruns.dropped, reruns.rerun);
   while (true) {
+    // The group furthest over its budget.
+    int64_t group = -1, worst = 0;
+    for (auto [g, peak] : llvm::enumerate(peaks)) {
+      int64_t over = peak.bytes - budgetOf(g);
+      if (over > worst) {
+        worst = over;
+        group = int64_t(g);
+      }
+    }
+    if (group < 0)
+      break;
+    // Its candidates: saved results held across the peak.
+    const int64_t at = peaks[group].position;
     int32_t best = -1;
     double bestRatio = std::numeric_limits<double>::infinity();
-    for (auto [n, node] : llvm::enumerate(graph.nodes)) {
-      if (node.pinned || node.savedBytes <= 0 || reruns.dropped[n] ||
-          !over(node.group))
+    for (size_t i = 0; i < n; ++i) {
+      const RecomputeGraph::Node &node = graph.nodes[i];
+      if (node.group != group || node.pinned || node.savedBytes <= 0 ||
+          reruns.dropped[i] || tried[i] || node.laterUses.empty())
         continue;
-      double ratio = reruns.cost(int32_t(n)) / double(node.savedBytes);
-      if (ratio < bestRatio ||
-          (ratio == bestRatio &&
-           node.savedBytes > graph.nodes[best].savedBytes)) {
+      bool held = node.forwardEnd < at && node.laterUses.front() > at;
+      int64_t freed =
+          (held ? node.resultBytes : 0) + (node.copies - 1) * node.savedBytes;
+      if (freed <= 0)
+        continue;
+      double ratio = reruns.cost(int32_t(i)) / double(freed);
+      if (ratio < bestRatio) {
         bestRatio = ratio;
-        best = int32_t(n);
+        best = int32_t(i);
       }
     }
     if (best < 0)
       break;
-    reruns.drop(best);
-    kept[graph.nodes[best].group] -= graph.nodes[best].savedBytes;
+    // Kept only if the peak comes down (a rerun may keep values alive
+    // across it instead).
+    tried[best] = true;
+    Reruns trial = reruns;
+    trial.drop(best);
+    std::vector<PeakAt> after =
+        simulatePeaks(graph, trial.dropped, trial.rerun);
+    if (after[group].bytes < peaks[group].bytes ||
+        (after[group].bytes == peaks[group].bytes &&
+         after[group].position != at)) {
+      reruns = std::move(trial);
+      peaks = std::move(after);
+    }
   }
   return choiceOf(graph, reruns);
 }

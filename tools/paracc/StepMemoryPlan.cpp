@@ -134,23 +134,28 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
                  << largestCategory(full->memory) << "\n";
     return failure();
   }
-  // What else the step holds stays about the same, so the saved
-  // activations may take what the budget leaves; each try that misses
-  // lowers them by the overshoot.
-  int64_t activations =
-      none->keptActivationBytes - (none->memory.peak - budget);
-  for (int attempt = 0; attempt < 4 && activations > 0; ++attempt) {
-    FailureOr<CompiledStep> step = compile("auto", activations);
+  // The state, constants and workspaces stay what they are: the budget
+  // leaves the rest to the arena, which auto fits by the simulated
+  // liveness of the step; each try that misses (the memory plan's
+  // placement, what lowering adds) lowers it by the overshoot.
+  // The pass's simulated liveness runs on the program before lowering and
+  // without the plan's placement: none's step says by how much the arena
+  // differs from it.
+  const int64_t resident = none->memory.peak - none->memory.arena;
+  int64_t offset = 0;
+  if (std::optional<RecomputeSummary> r = readRecomputePlan(*none->module))
+    offset = std::max<int64_t>(none->memory.arena - r->activationPeakBytes, 0);
+  int64_t arena = budget - resident - offset;
+  for (int attempt = 0; attempt < 4 && arena > 0; ++attempt) {
+    FailureOr<CompiledStep> step = compile("auto", arena);
     if (failed(step))
       return failure();
-    log << "recompute auto: keeping " << formatBytes(double(activations))
-        << " of " << formatBytes(double(none->keptActivationBytes))
-        << " saved activations gives a peak of "
+    log << "recompute auto: live activations of at most "
+        << formatBytes(double(arena)) << " give a peak of "
         << formatBytes(double(step->memory.peak)) << "\n";
     if (step->memory.peak <= budget)
       return step;
-    activations -=
-        step->memory.peak - budget + std::max<int64_t>(budget / 100, 1);
+    arena -= step->memory.peak - budget + std::max<int64_t>(budget / 200, 1);
   }
   log << "recompute auto: using full recompute\n";
   return full;

@@ -34,8 +34,6 @@ struct CompiledStep {
   std::shared_ptr<::paracc::rt::Executable> exe;
   /// The categories, with the arena and peak of the rank that needs most.
   StepMemory memory;
-  /// --paracc-recompute's kept bytes of saved activations (one rank).
-  int64_t keptActivationBytes = 0;
 };
 
 /// The memory of `module`'s step with `exe`'s memory plan: the arena and
@@ -45,8 +43,8 @@ StepMemory measureStepMemory(ModuleOp module,
                              const ::paracc::rt::Executable &exe);
 
 /// Compiles the differentiated step under `policy` ("none", "full",
-/// "selective", "auto") with, for auto, a budget of saved-activation bytes
-/// per rank (-1: none).
+/// "selective", "auto") with, for auto, a budget for the live activation
+/// bytes per rank (-1: none).
 using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
     llvm::StringRef policy, int64_t activationBudget)>;
 

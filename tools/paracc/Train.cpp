@@ -683,8 +683,6 @@ int mlir::paracc::runTrain() {
     }
     step.exe = std::move(*exe);
     step.memory = measureStepMemory(*step.module, *step.exe);
-    if (std::optional<RecomputeSummary> r = readRecomputePlan(*step.module))
-      step.keptActivationBytes = r->keptBytes;
     return step;
   };
   int64_t worldSize = 1;

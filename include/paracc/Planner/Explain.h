@@ -51,8 +51,9 @@ struct RecomputeSummary {
   /// Saved activations without recompute and with the choice (the stage
   /// that keeps most, its in-flight micro-batches counted).
   int64_t savedBytes = 0, keptBytes = 0;
-  /// auto's budget for the kept bytes (-1: none).
-  int64_t budgetBytes = -1;
+  /// auto's budget for the live activation bytes (-1: none), and the most
+  /// of them live at once as the pass simulated the step.
+  int64_t budgetBytes = -1, activationPeakBytes = 0;
   int64_t recomputedOps = 0;
   /// Modelled FLOPs of the reruns and of the whole step (forward and
   /// backward), and the reruns' predicted time.

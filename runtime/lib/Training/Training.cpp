@@ -484,6 +484,8 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
   }
   if (!request.checkpointDir.empty() && !save(request.steps))
     return 2;
+  if (std::string memory = (*ranks)->memoryInUse(); !memory.empty())
+    out << "memory after the last step: " << memory << "\n";
   if (request.finalState) {
     auto state = gatherWholeState(*exe, **ranks);
     if (!state) {

@@ -121,6 +121,9 @@ struct GpuRank::Impl {
        *workspace = nullptr;
   size_t arenaBytes = 0, persistentBytes = 0, stagingBytes = 0,
          workspaceBytes = 0;
+  /// What the device had in use when the rank began (its CUDA context
+  /// made), so that what the rank added can be read from the device.
+  size_t deviceUsedAtStart = 0;
   std::vector<void *> ptr;
   /// Per state buffer, its shard in the persistent region (null: the
   /// function does not read it) and the shard's type.
@@ -452,6 +455,10 @@ Status GpuRank::Impl::buildSteps() {
 
 Status GpuRank::Impl::setup(const NcclId *id) {
   PARACC_CUDA(cudaSetDevice(device), "selecting the device");
+  PARACC_CUDA(cudaFree(nullptr), "making the CUDA context");
+  size_t free = 0, total = 0;
+  PARACC_CUDA(cudaMemGetInfo(&free, &total), "reading the device's memory");
+  deviceUsedAtStart = total - free;
   PARACC_CUDA(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking),
               "the compute stream");
   // Collectives get the highest priority: their blocks are scheduled as
@@ -1036,7 +1043,10 @@ std::string GpuRank::memory() const {
   if (cudaSetDevice(m.device) == cudaSuccess &&
       cudaMemGetInfo(&free, &total) == cudaSuccess)
     os << "; the device has " << double(total - free) / double(1 << 30)
-       << " GiB in use";
+       << " GiB in use, "
+       << (double(total - free) - double(m.deviceUsedAtStart)) /
+              double(1 << 30)
+       << " GiB more than when the rank began";
   else
     (void)cudaGetLastError();
   return os.str();
@@ -1140,6 +1150,7 @@ public:
     return std::to_string(ranks_.size()) + " GPU(s) (" + ranks_[0]->memory() +
            ")";
   }
+  std::string memoryInUse() const override { return ranks_[0]->memory(); }
 
 protected:
   Status runRanks(const std::vector<std::vector<Tensor>> &inputs,

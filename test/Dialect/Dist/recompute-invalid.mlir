@@ -6,15 +6,19 @@
 // POLICY: error: unknown recompute policy 'sometimes', expected 'none', 'full', 'selective' or 'auto'
 // RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
 
-// full and selective need layers (a residual stream); auto works without.
+// full and selective need layers (a residual stream); auto works without:
+// %g is held across the peak (the product's 256 bytes) and recomputed.
 // LAYERS: error: no repeated layers found: expected a residual stream
-// AUTO: dist.recompute_plan = {budget_bytes = 0 : i64, kept_bytes = 0 : i64, policy = "auto"{{.*}}recomputed_ops = 1 : i64, saved_bytes = 32 : i64
-// AUTO: graph.reduce_sum
+// AUTO: dist.recompute_plan = {{{.*}}policy = "auto"{{.*}}recomputed_ops = 1 : i64
+// AUTO: graph.add
 // AUTO-NEXT: graph.gelu {{.*}}dist.recomputed
 
-func.func @no_layers(%x: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
-  %g = graph.gelu %x {approximate = "tanh"} : tensor<8xf32>
-  %loss = graph.reduce_sum %g, [0] {keepdims = false} : tensor<8xf32> -> tensor<f32>
-  %d = graph.mul %g, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
-  return %loss, %d : tensor<f32>, tensor<8xf32>
+func.func @no_layers(%x: tensor<8x1xf32>, %y: tensor<1x8xf32>) -> (tensor<f32>, tensor<8x1xf32>) {
+  %g = graph.gelu %x {approximate = "tanh"} : tensor<8x1xf32>
+  %a = graph.reduce_sum %g, [0, 1] {keepdims = false} : tensor<8x1xf32> -> tensor<f32>
+  %big = graph.matmul %x, %y : (tensor<8x1xf32>, tensor<1x8xf32>) -> tensor<8x8xf32>
+  %b = graph.reduce_sum %big, [0, 1] {keepdims = false} : tensor<8x8xf32> -> tensor<f32>
+  %loss = graph.add %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  %d = graph.mul %g, %x : (tensor<8x1xf32>, tensor<8x1xf32>) -> tensor<8x1xf32>
+  return %loss, %d : tensor<f32>, tensor<8x1xf32>
 }

@@ -1,7 +1,7 @@
 // RUN: paracc-opt %s --paracc-recompute="policy=full" | FileCheck %s --check-prefix=FULL
 // RUN: paracc-opt %s --paracc-recompute="policy=selective" | FileCheck %s --check-prefix=SELECTIVE
 // RUN: paracc-opt %s --paracc-recompute="policy=auto budget=0" | FileCheck %s --check-prefix=AUTO0
-// RUN: paracc-opt %s --paracc-recompute="policy=auto budget=512" | FileCheck %s --check-prefix=AUTO512
+// RUN: paracc-opt %s --paracc-recompute="policy=auto budget=1100" | FileCheck %s --check-prefix=AUTO1100
 // RUN: paracc-opt %s --paracc-recompute | FileCheck %s --check-prefix=NONE
 
 // --paracc-recompute on a step of three layers (layer norm, product, GELU,
@@ -13,7 +13,7 @@
 // full: each layer is recomputed from its input right before the
 // backward's first reader; the forward's own %n and %h are then read by
 // the forward alone.
-// FULL: module attributes {dist.recompute_plan = {budget_bytes = -1 : i64, kept_bytes = 256 : i64, policy = "full", rates = "cpu", recomputed_flops = {{.*}}, recomputed_ms = {{.*}}, recomputed_ops = 6 : i64, saved_bytes = 768 : i64, step_flops = {{.*}}}}
+// FULL: module attributes {dist.recompute_plan = {activation_peak_bytes = 644 : i64, budget_bytes = -1 : i64, kept_bytes = 256 : i64, policy = "full", rates = "cpu", recomputed_flops = {{.*}}, recomputed_ms = {{.*}}, recomputed_ops = 6 : i64, saved_bytes = 768 : i64, step_flops = {{.*}}}}
 // FULL: %[[Y0:.*]] = graph.add %arg0
 // FULL: %[[Y1:.*]] = graph.add %[[Y0]]
 // FULL: graph.reduce_sum
@@ -30,7 +30,7 @@
 
 // selective: the norms are cheap (5 FLOPs per element) and recomputed; the
 // products' outputs are kept (3 x 128 + the checkpoints' 256).
-// SELECTIVE: dist.recompute_plan = {{{.*}}kept_bytes = 640 : i64, policy = "selective"{{.*}}recomputed_ops = 3 : i64, saved_bytes = 768 : i64
+// SELECTIVE: dist.recompute_plan = {activation_peak_bytes = 900 : i64, {{.*}}kept_bytes = 640 : i64, policy = "selective"{{.*}}recomputed_ops = 3 : i64, saved_bytes = 768 : i64
 // SELECTIVE: graph.weight "w2"
 // SELECTIVE: %[[H2:.*]] = graph.matmul
 // SELECTIVE: graph.reduce_sum
@@ -38,17 +38,20 @@
 // SELECTIVE-NEXT: graph.mul %[[H2]], %[[N2]]
 // SELECTIVE-NOT: graph.matmul {{.*}}dist.recomputed
 
-// auto with nothing to keep drops all it may: what full recomputes. With
-// room for 512 bytes it drops the cheapest per byte first, the three norms,
-// then one product.
-// AUTO0: dist.recompute_plan = {budget_bytes = 0 : i64, kept_bytes = 256 : i64, policy = "auto"{{.*}}recomputed_ops = 6 : i64
-// AUTO512: dist.recompute_plan = {budget_bytes = 512 : i64, kept_bytes = 512 : i64, policy = "auto"{{.*}}recomputed_ops = 4 : i64
-// AUTO512-COUNT-3: graph.layer_norm {{.*}}dist.recomputed
-// AUTO512-NEXT: graph.matmul {{.*}}dist.recomputed
-// AUTO512-NOT: dist.recomputed
+// auto lowers the simulated peak of live bytes (1152 without recompute,
+// 644 with full's) to its budget, dropping what is held across the peak,
+// cheapest per byte first: for 1100 the first layer's norm (its input, the
+// argument, is live anyway). With nothing to spend it drops until nothing
+// held across the peak can go.
+// AUTO0: dist.recompute_plan = {activation_peak_bytes = 644 : i64, budget_bytes = 0 : i64{{.*}}policy = "auto"
+// AUTO1100: dist.recompute_plan = {activation_peak_bytes = 1024 : i64, budget_bytes = 1100 : i64, kept_bytes = 896 : i64, policy = "auto"{{.*}}recomputed_ops = 1 : i64
+// AUTO1100: graph.reduce_sum
+// AUTO1100-NOT: dist.recomputed
+// AUTO1100: graph.layer_norm %arg0, {{.*}}dist.recomputed
+// AUTO1100-NOT: dist.recomputed
 
 // none records the plan and changes nothing.
-// NONE: dist.recompute_plan = {budget_bytes = -1 : i64, kept_bytes = 768 : i64, policy = "none"{{.*}}recomputed_ops = 0 : i64, saved_bytes = 768 : i64
+// NONE: dist.recompute_plan = {activation_peak_bytes = 1152 : i64, budget_bytes = -1 : i64, kept_bytes = 768 : i64, policy = "none"{{.*}}recomputed_ops = 0 : i64, saved_bytes = 768 : i64
 // NONE-NOT: dist.recomputed
 
 func.func @step(%x: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {

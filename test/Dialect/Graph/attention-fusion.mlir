@@ -264,9 +264,50 @@ func.func @reshaped_transpose(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x4x8xf32>, 
 
 // -----
 
+// Long sequences: the exporters' [S, S] mask, trilu(ones) cast to bool, is
+// too large to fold into a constant and is recognized as built.
+// CHECK-LABEL: func.func @causal_trilu_mask
+// CHECK-NEXT: %[[A:.*]] = graph.attention %arg0, %arg1, %arg2 {causal = true, scale = 2.500000e-01 : f64}
+// CHECK-NEXT: return %[[A]]
+func.func @causal_trilu_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32> {
+  %d = graph.constant dense<4.0> : tensor<f32>
+  %ones = graph.constant dense<1.0> : tensor<8x8xf32>
+  %tri = graph.trilu %ones {upper = false} : tensor<8x8xf32>
+  %c = graph.cast %tri : tensor<8x8xf32> -> tensor<8x8xi1>
+  %fill = graph.constant dense<-3.40282347E+38> : tensor<f32>
+  %kt = graph.transpose %k, [0, 1, 3, 2] : tensor<2x4x8x16xf32> -> tensor<2x4x16x8xf32>
+  %s = graph.matmul %q, %kt : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %sd = graph.div %s, %d : (tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %m = graph.where %c, %sd, %fill : (tensor<8x8xi1>, tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %p = graph.softmax %m {axis = 3 : i64} : tensor<2x4x8x8xf32>
+  %o = graph.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
+  return %o : tensor<2x4x8x32xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Not fused
 //===----------------------------------------------------------------------===//
+
+// A lower trilu shifted off the causal diagonal (k = 1) is no causal mask.
+// CHECK-LABEL: func.func @shifted_trilu_mask
+// CHECK-NOT: graph.attention
+// CHECK: return
+func.func @shifted_trilu_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32> {
+  %ones = graph.constant dense<1.0> : tensor<8x8xf32>
+  %tri = graph.trilu %ones {upper = false, k = 1 : i64} : tensor<8x8xf32>
+  %c = graph.cast %tri : tensor<8x8xf32> -> tensor<8x8xi1>
+  %fill = graph.constant dense<-3.40282347E+38> : tensor<f32>
+  %kt = graph.transpose %k, [0, 1, 3, 2] : tensor<2x4x8x16xf32> -> tensor<2x4x16x8xf32>
+  %s = graph.matmul %q, %kt : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %m = graph.where %c, %s, %fill : (tensor<8x8xi1>, tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+  %p = graph.softmax %m {axis = 3 : i64} : tensor<2x4x8x8xf32>
+  %o = graph.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
+  return %o : tensor<2x4x8x32xf32>
+}
+
+// -----
 
 // The softmax runs over the queries (axis 2), not the keys.
 // CHECK-LABEL: func.func @softmax_wrong_axis

@@ -44,7 +44,7 @@ bool isParameter(Operation *op) {
 
 /// What the pass learns about one function, for the module's report.
 struct FunctionPlan {
-  std::vector<int64_t> savedBytes, keptBytes;
+  std::vector<int64_t> savedBytes, keptBytes, peakBytes;
   int64_t recomputedOps = 0;
   double recomputedFlops = 0, stepFlops = 0, recomputedSeconds = 0;
 };
@@ -130,18 +130,48 @@ int64_t StepRecompute::localBytes(Value v) const {
 
 void StepRecompute::buildGraph() {
   Block &body = func.getBody().front();
+  llvm::DenseMap<Operation *, int64_t> position;
+  for (Operation &op : body)
+    position[&op] = int64_t(position.size());
+  graph.positions = int64_t(position.size());
+  auto groupOf = [&](Operation *op) -> int32_t {
+    IntegerAttr stage = dialect->getStageAttrHelper().getAttr(op);
+    return stage ? int32_t(stage.getInt()) : 0;
+  };
+  // Everything that is not a node lives from its op to its last reader
+  // (the baseline).
+  auto addBaseline = [&](Operation &op) {
+    int32_t group = groupOf(&op);
+    if (graph.baseline.size() <= size_t(group))
+      graph.baseline.resize(group + 1,
+                            std::vector<int64_t>(graph.positions + 1, 0));
+    std::vector<int64_t> &delta = graph.baseline[group];
+    for (Value r : op.getResults()) {
+      int64_t end = position[&op];
+      for (Operation *user : r.getUsers())
+        end = std::max(end, position.lookup(user));
+      delta[position[&op]] += localBytes(r);
+      delta[end + 1] -= localBytes(r);
+    }
+  };
   for (Operation &op : body) {
-    if (!forward.contains(&op))
+    if (!forward.contains(&op)) {
+      if (!isParameter(&op))
+        addBaseline(op);
       continue;
+    }
     // Only what depends on the step's inputs: ops on weights alone are
     // computed once, not per batch.
     bool batch = llvm::any_of(op.getOperands(), [&](Value v) {
       Operation *def = v.getDefiningOp();
       return !def || nodeOf.count(def);
     });
-    if (!batch)
+    if (!batch) {
+      addBaseline(op);
       continue;
+    }
     RecomputeGraph::Node node;
+    node.defined = node.forwardEnd = position[&op];
     for (Value v : op.getOperands())
       if (Operation *def = v.getDefiningOp())
         if (auto it = nodeOf.find(def); it != nodeOf.end())
@@ -151,21 +181,24 @@ void StepRecompute::buildGraph() {
     node.seconds =
         predictSeconds(estimateCost(&op), rates, costElementType(&op)) *
         fraction;
-    if (IntegerAttr stage = dialect->getStageAttrHelper().getAttr(&op))
-      node.group = int32_t(stage.getInt());
-    int64_t copies =
+    node.group = groupOf(&op);
+    node.copies =
         size_t(node.group) < inFlight.size() ? inFlight[node.group] : 1;
     for (Value r : op.getResults()) {
       bool backwardReads = false;
       for (Operation *user : r.getUsers()) {
         if (isa<func::ReturnOp>(user))
           node.pinned = true;
-        else if (!forward.contains(user))
-          backwardReads = true;
+        if (forward.contains(user)) {
+          node.forwardEnd = std::max(node.forwardEnd, position[user]);
+        } else {
+          node.laterUses.push_back(position[user]);
+          backwardReads |= !isa<func::ReturnOp>(user);
+        }
       }
       if (backwardReads)
-        node.savedBytes += localBytes(r) * copies;
-      node.resultBytes += localBytes(r) * copies;
+        node.savedBytes += localBytes(r);
+      node.resultBytes += localBytes(r);
     }
     if (!isPure(&op))
       node.pinned = true;
@@ -175,9 +208,18 @@ void StepRecompute::buildGraph() {
           t && t.hasStaticShape())
         elements += t.getNumElements();
     node.cheap = estimateCost(&op).flops <= kCheapFlopsPerElement * elements;
+    llvm::sort(node.laterUses);
+    node.laterUses.erase(llvm::unique(node.laterUses), node.laterUses.end());
     nodeOf[&op] = int32_t(graph.nodes.size());
     nodeOps.push_back(&op);
     graph.nodes.push_back(std::move(node));
+  }
+  // The baseline's differences become live bytes per position.
+  for (std::vector<int64_t> &live : graph.baseline) {
+    int64_t sum = 0;
+    for (int64_t &bytes : live)
+      bytes = sum += bytes;
+    live.pop_back();
   }
 }
 
@@ -291,6 +333,7 @@ FailureOr<FunctionPlan> StepRecompute::run() {
   }
   dropped = choice.dropped;
   plan.keptBytes = choice.keptBytes;
+  plan.peakBytes = choice.peakBytes;
   plan.recomputedSeconds = choice.seconds;
   for (auto [n, op] : llvm::enumerate(nodeOps)) {
     double fraction =
@@ -368,6 +411,7 @@ void RecomputePass::runOnOperation() {
       return signalPassFailure();
     total.savedBytes.push_back(largest(plan->savedBytes));
     total.keptBytes.push_back(largest(plan->keptBytes));
+    total.peakBytes.push_back(largest(plan->peakBytes));
     total.recomputedOps += plan->recomputedOps;
     total.recomputedFlops += plan->recomputedFlops;
     total.stepFlops += plan->stepFlops;
@@ -381,6 +425,8 @@ void RecomputePass::runOnOperation() {
       b.getNamedAttr("kept_bytes",
                      b.getI64IntegerAttr(largest(total.keptBytes))),
       b.getNamedAttr("budget_bytes", b.getI64IntegerAttr(budget)),
+      b.getNamedAttr("activation_peak_bytes",
+                     b.getI64IntegerAttr(largest(total.peakBytes))),
       b.getNamedAttr("recomputed_ops",
                      b.getI64IntegerAttr(total.recomputedOps)),
       b.getNamedAttr("recomputed_flops",

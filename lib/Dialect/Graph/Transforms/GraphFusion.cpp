@@ -378,6 +378,29 @@ static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
   return true;
 }
 
+/// Whether a bool mask is causal by construction: lower trilu of a nonzero
+/// splat, [sq, sk] with k = sk - sq, cast to i1 (what exporters emit for
+/// sequences whose [S, S] mask is too large to fold into a constant).
+static bool isTriluCausalMask(Value cond, ArrayRef<int64_t> scores) {
+  auto condType = dyn_cast<RankedTensorType>(cond.getType());
+  if (!condType || !condType.getElementType().isInteger(1))
+    return false;
+  Value x = cond;
+  if (auto c = cond.getDefiningOp<CastOp>())
+    x = c.getX();
+  auto trilu = x.getDefiningOp<TriluOp>();
+  if (!trilu || trilu.getUpper())
+    return false;
+  std::optional<double> fill = splatValue(trilu.getX());
+  auto type = cast<RankedTensorType>(trilu.getType());
+  int64_t r = scores.size();
+  if (!fill || *fill == 0.0 || type.getRank() != 2 || r < 2)
+    return false;
+  int64_t sq = scores[r - 2], sk = scores[r - 1];
+  return type.getDimSize(0) == sq && type.getDimSize(1) == sk && sq > 0 &&
+         sq <= sk && trilu.getK() == sk - sq;
+}
+
 /// Whether every row (last dim) of a bool mask keeps a key. A row that keeps
 /// none is a uniform softmax (finite fill) or NaN in where(mask, s, fill),
 /// not the zeros of graph.attention's fully masked row.
@@ -438,10 +461,14 @@ struct AttentionPattern : OpRewritePattern<MatMulOp> {
       auto c = where.getCond().getDefiningOp<ConstantOp>();
       auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
       std::optional<double> fill = splatValue(where.getB());
-      if (!dense || !fill || !(*fill <= -1e9) ||
+      if (!fill || !(*fill <= -1e9) ||
           where.getA().getType() != where.getType())
         return failure();
-      if (isCausalMask(dense, pType.getShape(), true))
+      if (!dense && isTriluCausalMask(where.getCond(), pType.getShape()))
+        causal = true;
+      else if (!dense)
+        return failure();
+      else if (isCausalMask(dense, pType.getShape(), true))
         causal = true;
       else if (everyRowVisible(dense))
         whereMask = dense;

@@ -72,8 +72,9 @@ public:
   /// instruction counts, whether the step runs as a CUDA graph.
   std::string summary() const;
   /// What this rank allocates (arena, state, workspaces; cuBLASLt's 64 MiB
-  /// included) and what the device reports in use (CUDA context and
-  /// libraries included).
+  /// included) and what the device reports in use: in all (CUDA context
+  /// and libraries included) and since the rank began (what the rank and
+  /// the libraries it calls added).
   std::string memory() const;
 
   struct Impl;

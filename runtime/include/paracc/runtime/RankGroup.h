@@ -39,6 +39,9 @@ public:
   }
   /// Where the ranks run, for messages: "4 CPU rank(s)", "1 GPU".
   virtual std::string describe() const = 0;
+  /// The memory the ranks use now, as the devices report it ("" where
+  /// nothing is measured: CPU ranks).
+  virtual std::string memoryInUse() const { return ""; }
   /// Records a timeline of every following run (each run replaces it).
   virtual Status recordTimeline(bool on);
   /// The last recorded run's events, every rank's.
