@@ -11,22 +11,9 @@ dev=.devrun
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
-rtbuild=${PARACC_GPU_RUNTIME_BUILD:-build-gpurt}
 # Keeps what bench/prepare-gpu.sh wrote (one/, two/), so both can travel.
-rm -rf "$dev/train" "$dev/bin" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/train"
-
-PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B "$rtbuild" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
-  -DPARACC_GLOO=OFF -DPARACC_NPZ=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
-ninja -C "$rtbuild" -j2
-cp "$rtbuild/bin/paracc-run" "$dev/bin/"
-for t in "$rtbuild"/unittests/cuda/paracc_rt_* "$rtbuild"/bench/paracc_*bench; do
-  [ -x "$t" ] && cp "$t" "$dev/bin/"
-done
-strip "$dev/bin/"*
-tar -C "$dev" -cf - bin | xz -T2 -6 >"$dev/common/bin.tar.xz"
-rm -rf "$dev/bin"
+rm -rf "$dev/train" && mkdir -p "$dev/common/peers" "$dev/train"
+bash bench/build-gpu-runtime.sh
 
 g=$shared/models/gpt2_tiny
 t=$dev/train

@@ -10,23 +10,10 @@ dev=.devrun
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
-rm -rf "$dev" && mkdir -p "$dev/bin" "$dev/common/peers" "$dev/one" "$dev/two"
+rm -rf "$dev" && mkdir -p "$dev/common/peers" "$dev/one" "$dev/two"
 
 # The runtime, built here for the GPU machine.
-rtbuild=${PARACC_GPU_RUNTIME_BUILD:-build-gpurt}
-PATH=/usr/local/cuda/bin:$PATH cmake -S runtime -B "$rtbuild" -G Ninja \
-  -DCMAKE_BUILD_TYPE=Release -DPARACC_ENABLE_CUDA=ON -DPARACC_CPU_BLAS=OFF \
-  -DPARACC_GLOO=OFF -DPARACC_NPZ=OFF -DPARACC_RUNTIME_TESTS=OFF -DCMAKE_CUDA_ARCHITECTURES=90-real \
-  -DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache >/dev/null
-ninja -C "$rtbuild" -j2
-cp "$rtbuild/bin/paracc-run" "$dev/bin/"
-for t in "$rtbuild"/unittests/cuda/paracc_rt_* "$rtbuild"/bench/paracc_*bench; do
-  [ -x "$t" ] && cp "$t" "$dev/bin/"
-done
-strip "$dev/bin/"*
-# The kernels' machine code compresses well; the call's tree is limited.
-tar -C "$dev" -cf - bin | xz -T2 -6 >"$dev/common/bin.tar.xz"
-rm -rf "$dev/bin"
+bash bench/build-gpu-runtime.sh
 
 # Executables go to one/ (one GPU) or two/ (two GPUs): one call carries
 # common/ and one of them.

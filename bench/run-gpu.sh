@@ -21,6 +21,10 @@
 #             30 steps against PyTorch's reference runs and the CPU backend,
 #             then GPT-406M's training step (bf16, f32/TF32) next to the
 #             peer's eager and torch.compile training
+#   recompute GPT-406M training under --recompute none/full/selective/auto
+#             at seq 1024 and 4096 (bench/prepare-gpu-recompute.sh): step
+#             time, predicted vs measured peak memory, the peer with and
+#             without per-block checkpointing
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -258,6 +262,39 @@ stage_train1() {
   [ -n "${NO_PEER:-}" ] && return
   peer eager-train python3 "$dev/common/peers/bench_torch.py" --mode eager
   peer compile-train python3 "$dev/common/peers/bench_torch.py" --mode compile
+}
+
+# recompute (bench/prepare-gpu-recompute.sh): GPT-406M bf16 training at
+# seq 1024 and 4096 under each --recompute policy: step time, the peak
+# --explain predicted before launch next to what the device reports, and
+# the peer with and without per-block checkpointing (eager and compiled).
+# RECOMPUTE_RUNS="NAME ..." runs only those executables.
+stage_recompute() {
+  local r="$dev/recompute" pcx name seq rc mode
+  "$runbin" "$r/tiny_full.check" --device gpu --data "$r/tiny_tokens.u16" --steps 30 \
+    --lr 1e-3 --log-json "$out/recompute-tiny-full.jsonl" >"$out/recompute-tiny-full.log" 2>&1
+  note "recompute tiny-full: exit $?"
+  python3 "$r/compare_training.py" "$out/recompute-tiny-full.jsonl" "$r/reference.json" \
+    adamw_const | tail -2 | tee -a "$summary"
+  local runs=("$r"/*.pcx)
+  [ -n "${RECOMPUTE_RUNS:-}" ] && read -ra runs <<<"$(printf "$r/%s.pcx " $RECOMPUTE_RUNS)"
+  for pcx in "${runs[@]}"; do
+    name=$(basename "$pcx" .pcx)
+    "$runbin" "$pcx" --device gpu --data "$r/tokens.u16" --steps 15 --lr 1e-4 \
+      --log-json "$out/recompute-$name.jsonl" >"$out/recompute-$name.log" 2>&1
+    note "recompute $name: exit $?; $(grep -E 'error' "$out/recompute-$name.log" | head -2)"
+    python3 "$dev/common/recompute_summary.py" "$out/recompute-$name.jsonl" \
+      "$r/$name.json" "$out/recompute-$name.log" | tee -a "$summary"
+  done
+  [ -n "${NO_PEER:-}" ] && return
+  for mode in eager compile; do
+    for seq in 1024 4096; do
+      for rc in none full; do
+        peer "$mode-s$seq-$rc" python3 "$dev/common/peers/bench_torch.py" --mode $mode \
+          --seq $seq --batch 8 --recompute $rc
+      done
+    done
+  done
 }
 
 nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | tee "$out/gpus.txt"
