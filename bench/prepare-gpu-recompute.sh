@@ -25,6 +25,21 @@ cp "$g/train/reference.json" test/e2e/Inputs/compare_training.py "$r/"
 "$paracc" train "$g/loss.onnx" --batch 2 --seq 64 --betas 0.9,0.95 --eps 1e-8 \
   --weight-decay 0.1 --lr 1e-3 --recompute full -o "$r/tiny_full.check" >/dev/null
 
+# A generated GPT-2 with training-mode dropout (0.1), full recompute: its
+# GPU run must follow the CPU backend's run of the same executable (the
+# masks are the same function of the key and the coordinates on both).
+PYTHONPATH=scripts "$py" -m modelgen --arch gpt2 --layers 4 --hidden 64 --heads 4 \
+  --vocab 256 --seq 128 --batch 8 --loss --dropout 0.1 --out "$dev/gd" >/dev/null
+"$py" -c 'import sys, numpy as np; np.random.default_rng(2).integers(0, 256, 8 * 128 * 12).astype(np.uint16).tofile(sys.argv[1])' \
+  "$r/dropout_tokens.u16"
+"$paracc" train "$dev/gd/model.onnx" --batch 8 --seq 128 --lr 1e-3 --recompute full \
+  -o "$r/dropout.check" >/dev/null
+rm -rf "$dev/gd"
+cpurun=build-dev/bin/paracc-run
+[ -x "$cpurun" ] || cpurun=build/bin/paracc-run
+"$cpurun" "$r/dropout.check" --device cpu --data "$r/dropout_tokens.u16" --steps 10 \
+  --lr 1e-3 --log-json "$r/dropout_cpu.jsonl" >/dev/null
+
 for seq in 1024 4096; do
   PYTHONPATH=scripts "$py" -m modelgen --preset gpt-406m --loss --shape-only \
     --seq $seq --max-pos $seq --out "$dev/gpt406_$seq" >/dev/null

@@ -276,6 +276,11 @@ stage_recompute() {
   note "recompute tiny-full: exit $?"
   python3 "$r/compare_training.py" "$out/recompute-tiny-full.jsonl" "$r/reference.json" \
     adamw_const | tail -2 | tee -a "$summary"
+  "$runbin" "$r/dropout.check" --device gpu --data "$r/dropout_tokens.u16" --steps 10 \
+    --lr 1e-3 --log-json "$out/recompute-dropout.jsonl" >"$out/recompute-dropout.log" 2>&1
+  note "recompute dropout (GPU vs the CPU backend): exit $?"
+  python3 "$r/compare_training.py" "$out/recompute-dropout.jsonl" - - \
+    --against "$r/dropout_cpu.jsonl" --loss-rtol 1e-4 --norm-rtol 1e-3 | tail -2 | tee -a "$summary"
   local runs=("$r"/*.pcx)
   [ -n "${RECOMPUTE_RUNS:-}" ] && read -ra runs <<<"$(printf "$r/%s.pcx " $RECOMPUTE_RUNS)"
   for pcx in "${runs[@]}"; do

@@ -43,6 +43,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--shape-only", action="store_true", default=None,
                    help="initializers without data and no reference outputs: a "
                         "graph for paracc --random-weights (benchmarks)")
+    p.add_argument("--dropout", type=float,
+                   help="gpt2: Dropout(training_mode=True) with this ratio on the "
+                        "embeddings and residual branches; the test data then "
+                        "holds inputs only (the masks are random)")
     p.add_argument("--out", type=Path, required=True)
     return p.parse_args(argv)
 

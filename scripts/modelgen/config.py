@@ -48,6 +48,9 @@ class ModelConfig:
     gelu: str = "tanh-pattern"
     linear: str = "matmul"
     shape_only: bool = False
+    # Dropout in training mode (as torch.onnx exports a model in train()) on
+    # gpt2's embeddings and residual branches; 0: none.
+    dropout: float = 0.0
 
     @property
     def head_dim(self) -> int:
@@ -90,6 +93,9 @@ class ModelConfig:
                 "--gelu op needs opset >= 20 (Gelu was added in opset 20)")
         require(self.gelu == "tanh-pattern" or self.arch == "gpt2",
                 "--gelu applies to gpt2 only (llama uses SwiGLU)")
+        require(0.0 <= self.dropout < 1.0, "dropout must be in [0, 1)")
+        require(self.dropout == 0.0 or self.arch == "gpt2",
+                "--dropout applies to gpt2 only")
         if self.arch in ("gpt", "gpt2"):
             require(self.kv_heads == self.heads,
                     f"{self.arch} has no grouped-query attention")

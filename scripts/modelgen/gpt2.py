@@ -4,6 +4,7 @@ Parameter names follow HF (``transformer.h.N.attn.c_attn.weight`` ...); the
 Conv1D weights are stored [in, out] as HF stores them.
 """
 
+import numpy as np
 import onnx
 
 from . import layers
@@ -21,7 +22,7 @@ def build(cfg: ModelConfig) -> onnx.ModelProto:
     seq, positions = layers.seq_positions(ctx, input_ids)
     tokens = b.op("Gather", [wte, input_ids], axis=0)
     pos = b.op("Gather", [wpe, b.unsqueeze(positions, [0])], axis=0)
-    hidden = b.op("Add", [tokens, pos])
+    hidden = _dropout(ctx, b.op("Add", [tokens, pos]))
     mask = layers.causal_mask_trilu(ctx, seq)
 
     for i in range(cfg.layers):
@@ -40,10 +41,21 @@ def _block(ctx: Ctx, x: str, mask: layers.CausalMask, prefix: str) -> str:
     q, k, v = (layers.split_heads(ctx, t, ctx.cfg.heads)
                for t in b.split(qkv, [h, h, h], axis=-1))
     attn = layers.merge_heads(ctx, layers.attention(ctx, q, k, v, mask, scale_op="Div"))
-    x = b.op("Add", [x, layers.linear(ctx, attn, f"{prefix}.attn.c_proj", h, h, bias=True)])
+    proj = layers.linear(ctx, attn, f"{prefix}.attn.c_proj", h, h, bias=True)
+    x = b.op("Add", [x, _dropout(ctx, proj)])
 
     f = ctx.cfg.ffn
     up = layers.linear(ctx, layers.layer_norm(ctx, x, f"{prefix}.ln_2"),
                        f"{prefix}.mlp.c_fc", h, f, bias=True)
     down = layers.linear(ctx, layers.gelu_tanh(ctx, up), f"{prefix}.mlp.c_proj", f, h, bias=True)
-    return b.op("Add", [x, down])
+    return b.op("Add", [x, _dropout(ctx, down)])
+
+
+def _dropout(ctx: Ctx, x: str) -> str:
+    """Dropout in training mode with the config's ratio (x itself at 0)."""
+    if ctx.cfg.dropout == 0.0:
+        return x
+    b = ctx.b
+    ratio = b.const(np.array(ctx.cfg.dropout, np.float32), np.float32)
+    mode = b.const(np.array(True), np.bool_)
+    return b.op("Dropout", [x, ratio, mode])

@@ -22,6 +22,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Dist/Transforms/Passes.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/Pipelines/Pipelines.h"
 #include "paracc/Planner/Explain.h"
@@ -271,6 +272,11 @@ cl::opt<std::string> memoryBudgetOption(
              "over it. auto without it: 90 % of the device's memory"),
     cl::value_desc("SIZE"), cl::init(""), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
+cl::opt<uint64_t> dropoutSeed(
+    "dropout-seed",
+    cl::desc("Seed of every training-mode Dropout's mask (with the op, the "
+             "step and the element's position; the same on any mesh)"),
+    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<bool> randomWeights(
     "random-weights",
     cl::desc("Initialize parameters that have no data with seeded random "
@@ -584,6 +590,10 @@ int mlir::paracc::runTrain() {
   }
   if (failed(checkLossOutput(main)))
     return prt::kExitError;
+  main.walk([&](graph::DropoutOp d) {
+    d.setSeedAttr(
+        IntegerAttr::get(IntegerType::get(&context, 64), int64_t(dropoutSeed)));
+  });
   // Pipeline stages are cut on the forward graph; the backward's ops run on
   // their forward ops' stages.
   const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");

@@ -1,12 +1,13 @@
 //===- MiscRules.cpp - ONNX constants, identity and scans ------*- C++ -*-===//
 //
-// Constant, Identity, Dropout (inference), CumSum, Trilu and EyeLike.
+// Constant, Identity, Dropout, CumSum, Trilu and EyeLike.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RuleUtils.h"
 
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -70,24 +71,60 @@ static LogicalResult importIdentity(NodeContext &c) {
   return success();
 }
 
+/// Dropout: the identity in inference mode (the default); in training mode
+/// (a constant true training_mode, as exporters write training graphs)
+/// graph.dropout, its stream the hash of the node's output name (unique in
+/// the graph, so every dropout draws its own mask), its seed 0 (paracc
+/// train --dropout-seed sets it) and its step 0 until the optimizer wires
+/// the training step.
 static LogicalResult importDropout(NodeContext &c) {
   ASSIGN_OR_FAIL(Value x, c.input(0));
+  bool training = false;
   if (c.opset >= 12 && c.hasInput(2)) {
-    DenseElementsAttr training = c.constantInput(2);
-    if (!training)
+    DenseElementsAttr mode = c.constantInput(2);
+    if (!mode)
       return c.unsupported("non-constant training_mode");
-    if (!training.getElementType().isInteger(1) ||
-        training.getNumElements() != 1)
+    if (!mode.getElementType().isInteger(1) || mode.getNumElements() != 1)
       return c.error("training_mode must be a bool scalar");
-    if (*training.getValues<bool>().begin())
-      return c.unsupported("training_mode=true");
+    training = *mode.getValues<bool>().begin();
   }
-  c.setOutput(0, x);
-  if (c.hasOutput(1)) {
-    auto type = RankedTensorType::get(tensorType(x).getShape(),
-                                      c.b.getI1Type());
-    c.setOutput(1, c.constant(DenseElementsAttr::get(type, true)));
+  if (!training) {
+    c.setOutput(0, x);
+    if (c.hasOutput(1)) {
+      auto type =
+          RankedTensorType::get(tensorType(x).getShape(), c.b.getI1Type());
+      c.setOutput(1, c.constant(DenseElementsAttr::get(type, true)));
+    }
+    return success();
   }
+  if (c.hasOutput(1))
+    return c.unsupported("the mask output of a Dropout in training mode");
+  double ratio = 0.5;
+  if (c.hasInput(1)) {
+    DenseElementsAttr r = c.constantInput(1);
+    if (!r || r.getNumElements() != 1 ||
+        !isa<FloatType>(r.getElementType()))
+      return c.unsupported("a ratio that is not a constant float scalar");
+    ratio = (*r.getValues<APFloat>().begin()).convertToDouble();
+  }
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return c.error("ratio must be in [0, 1), got " + std::to_string(ratio));
+  if (!isa<FloatType>(tensorType(x).getElementType()))
+    return c.unsupported("dropout of a non-float tensor");
+  Builder b(c.getContext());
+  int64_t rank = tensorType(x).getRank();
+  Value step = c.constant(DenseElementsAttr::get(
+      RankedTensorType::get({}, b.getF32Type()), 0.0f));
+  Value offsets = c.constant(DenseElementsAttr::get(
+      RankedTensorType::get({rank}, b.getI64Type()),
+      ArrayRef<int64_t>(SmallVector<int64_t>(rank, 0))));
+  uint64_t stream = llvm::xxh3_64bits(c.node.output(0));
+  auto op = c.buildTyped<g::DropoutOp>(
+      x.getType(), x, step, offsets, b.getF64FloatAttr(ratio),
+      b.getI64IntegerAttr(0), b.getI64IntegerAttr(int64_t(stream >> 1)));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
   return success();
 }
 

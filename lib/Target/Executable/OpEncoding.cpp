@@ -163,6 +163,10 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(g.getAxis()).i(g.getExclusive()).i(g.getReverse());
       })
       .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); })
+      .Case([&](DropoutOp g) {
+        a.i(int64_t(g.getSeed())).i(int64_t(g.getStream()));
+        a.f(g.getRatio().convertToDouble());
+      })
       .Case([&](LinearOp g) {
         // activation, which optional operands there are (1: bias, 2:
         // residual), then the group whose first member alone adds them.

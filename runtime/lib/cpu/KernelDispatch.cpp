@@ -83,6 +83,8 @@ Status dispatch(const KernelArgs &args) {
     return runCumSumKernel(args);
   case OpCode::Trilu:
     return runTriluKernel(args);
+  case OpCode::Dropout:
+    return runDropoutKernel(args);
   case OpCode::Attention:
     return runAttentionKernel(args);
   case OpCode::Linear:

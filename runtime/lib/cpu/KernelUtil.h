@@ -491,6 +491,7 @@ Status runLossKernel(const KernelArgs &args);
 Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);
 Status runTriluKernel(const KernelArgs &args);
+Status runDropoutKernel(const KernelArgs &args);
 Status runAttentionKernel(const KernelArgs &args);
 Status runLinearKernel(const KernelArgs &args);
 // Training (Gradients.cpp, Optimizers.cpp).

@@ -152,6 +152,7 @@ Status launchCumSum(const KernelArgs &args, cudaStream_t stream);
 
 // Random.cu (also Range, which generates values rather than reading them).
 Status launchRange(const KernelArgs &args, cudaStream_t stream);
+Status launchDropout(const KernelArgs &args, cudaStream_t stream);
 
 // TrainingKernels.cu: gradients (f32/bf16/f16), losses (f32/bf16/f16) and
 // optimizer updates (f32).

@@ -117,6 +117,8 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchArgReduce(args, stream);
   case OpCode::Range:
     return launchRange(args, stream);
+  case OpCode::Dropout:
+    return launchDropout(args, stream);
   case OpCode::CumSum:
     return launchCumSum(args, stream);
   case OpCode::Trilu:
@@ -246,6 +248,8 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
     return isGpuCastDType(at(0)) && (t.size() < 2 || isGpuCastDType(at(1)));
   case OpCode::Clip:
     return gpuDTypeInSet(at(0), TypeSet::Numeric);
+  case OpCode::Dropout:
+    return isFloatGpu(at(0));
   case OpCode::LayerNorm:
   case OpCode::RmsNorm:
     // x, scale[, bias] of one floating type.

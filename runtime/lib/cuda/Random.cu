@@ -7,13 +7,18 @@
 // float, then to the element type. The double arithmetic uses explicit
 // round-to-nearest intrinsics so that no contraction changes a bit.
 //
+// Dropout draws the CPU kernel's mask (DropoutMask.h), one thread per
+// element from its coordinates, and scales in the same compute type.
+//
 // Range generates start + i * delta in the compute type (f32 for
 // f32/bf16/f16, wrapping integers), like cpu/Misc.cpp, reading the scalar
 // operands on the device.
 //
 //===----------------------------------------------------------------------===//
 
+#include "cpu/DropoutCheck.h"
 #include "cuda/DeviceUtil.cuh"
+#include "paracc/runtime/DropoutMask.h"
 
 #include <algorithm>
 
@@ -74,6 +79,39 @@ __global__ void __launch_bounds__(kBlock)
     } else {
       using U = std::make_unsigned_t<C>;
       y[i] = C(U(s) + U(C(i)) * U(dl));
+    }
+  }
+}
+
+struct DropoutDims {
+  int64_t size[kMaxDims];
+};
+
+template <DType D>
+__global__ void __launch_bounds__(kBlock)
+    dropoutKernel(const DevS<D> *x, DevS<D> *y, const float *step,
+                  const int64_t *offsets, DropoutDims dims, int rank,
+                  uint64_t seed, uint64_t stream, uint32_t threshold,
+                  DevC<D> scale, int64_t n) {
+  const uint64_t key = dropoutKey(seed, stream, uint64_t(int64_t(step[0])));
+  for (int64_t i = int64_t(blockIdx.x) * kBlock + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * kBlock) {
+    int64_t coords[kMaxDims];
+    int64_t rest = i;
+    for (int d = rank - 1; d >= 0; --d) {
+      coords[d] = rest % dims.size[d];
+      rest /= dims.size[d];
+    }
+    uint64_t state = key;
+    for (int d = 0; d < rank; ++d)
+      state = dropoutAdvance(state, coords[d] + offsets[d]);
+    if (dropoutKeeps(state, threshold)) {
+      if constexpr (std::is_same_v<DevC<D>, float>)
+        y[i] = stc<D>(__fmul_rn(ldc<D>(x[i]), scale));
+      else
+        y[i] = stc<D>(__dmul_rn(ldc<D>(x[i]), scale));
+    } else {
+      y[i] = stc<D>(DevC<D>(0));
     }
   }
 }
@@ -177,6 +215,32 @@ Status launchRange(const KernelArgs &args, cudaStream_t stream) {
             static_cast<DevS<D> *>(y.data()), n);
         return checkLaunch(args);
       });
+}
+
+Status launchDropout(const KernelArgs &args, cudaStream_t stream) {
+  PARACC_RETURN_IF_ERROR(checkDropout(args));
+  const Tensor &x = *args.in[0];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "x"));
+  const int64_t n = x.numElements();
+  if (n == 0)
+    return Status::ok();
+  if (x.rank() > kMaxDims)
+    return args.fail("rank ", x.rank(), " exceeds ", kMaxDims);
+  DropoutDims dims{};
+  for (int64_t d = 0; d < x.rank(); ++d)
+    dims.size[d] = x.dim(d);
+  const double ratio = args.attrs.floats[0];
+  return visitGpuDType<TypeSet::Float>(args, x.dtype(), [&](auto tag) -> Status {
+    constexpr DType D = decltype(tag)::value;
+    dropoutKernel<D><<<gridFor(n), kBlock, 0, stream>>>(
+        static_cast<const DevS<D> *>(x.data()), static_cast<DevS<D> *>(y.data()),
+        static_cast<const float *>(args.in[1]->data()),
+        static_cast<const int64_t *>(args.in[2]->data()), dims, int(x.rank()),
+        uint64_t(args.attrs.ints[0]), uint64_t(args.attrs.ints[1]),
+        dropoutThreshold(ratio), DevC<D>(1.0 / (1.0 - ratio)), n);
+    return checkLaunch("dropout");
+  });
 }
 
 } // namespace paracc::rt::cuda

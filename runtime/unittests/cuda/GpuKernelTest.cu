@@ -1399,6 +1399,28 @@ InstrAttrs intsFloats(std::vector<int64_t> i, std::vector<double> f) {
   return a;
 }
 
+/// Dropout draws the CPU kernel's mask bit for bit (DropoutMask.h), from
+/// any offsets and step, and scales the kept elements the same.
+void testDropout() {
+  const std::vector<Shape> shapes = {{1}, {4097}, {3, 5, 67}, {2, 3, 4, 33}};
+  for (DType dt : kFloats) {
+    for (const Shape &shape : shapes) {
+      for (double ratio : {0.0, 0.1, 0.5, 0.9}) {
+        Tensor x = randomTensor(dt, shape, -1, 1);
+        Tensor step = alloc(DType::F32, {});
+        set(step, 0, 7.0);
+        Tensor offsets = alloc(DType::I64, {int64_t(shape.size())});
+        for (size_t d = 0; d < shape.size(); ++d)
+          set(offsets, int64_t(d), double(16 * d + 3));
+        CaseOpts o;
+        o.tol = Tol{0.0, 0.0};
+        runSame(OpCode::Dropout, intsFloats({12345, 678}, {ratio}),
+                {x, step, offsets}, cat("ratio ", ratio), o);
+      }
+    }
+  }
+}
+
 void testNormGrads() {
   const std::vector<std::pair<Shape, int64_t>> cases = {
       {{37, 1000}, 1}, {{5, 64}, 1},    {{300, 128}, 1}, {{64, 768}, 1},
@@ -2021,6 +2043,7 @@ int main() {
       {"fill_random", testFillRandom},
       {"norm grads", testNormGrads},
       {"gelu grad", testGeluGrad},
+      {"dropout", testDropout},
       {"cross entropy grad", testCrossEntropyGrad},
       {"gather grad", testGatherGrad},
       {"optimizers", testOptimizers},

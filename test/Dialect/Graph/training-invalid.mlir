@@ -135,3 +135,19 @@ func.func @adamw_scalar_lr(%p: tensor<4xf32>, %s: tensor<f32>, %v: tensor<2xf32>
   %a, %b, %c = "graph.adamw"(%p, %p, %p, %p, %v, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
   return
 }
+
+// -----
+
+func.func @dropout_ratio_range(%x: tensor<2x8xf32>, %s: tensor<f32>, %o: tensor<2xi64>) {
+  // expected-error @+1 {{requires a ratio in [0, 1), got 1}}
+  %0 = graph.dropout %x, %s, %o {ratio = 1.0 : f64, seed = 0 : i64, stream = 0 : i64} : tensor<2x8xf32>, tensor<2xi64>
+  return
+}
+
+// -----
+
+func.func @dropout_offsets_per_dim(%x: tensor<2x8xf32>, %s: tensor<f32>, %o: tensor<3xi64>) {
+  // expected-error @+1 {{requires one offset per dim of x (2), got 'tensor<3xi64>'}}
+  %0 = graph.dropout %x, %s, %o {ratio = 0.5 : f64, seed = 0 : i64, stream = 0 : i64} : tensor<2x8xf32>, tensor<3xi64>
+  return
+}

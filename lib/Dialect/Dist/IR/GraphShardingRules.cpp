@@ -573,6 +573,18 @@ static OpShardingRule computeRule(Operation *op) {
           rule.factorKinds[rule.results[0][d][0]] = FactorKind::NeedReplication;
         return rule;
       })
+      .Case([](g::DropoutOp op) {
+        // Elementwise in x; the step and the offsets (one per dim of x,
+        // not a broadcast operand) stay whole.
+        RuleBuilder b;
+        SmallVector<int64_t> ids = b.factorsFor(shapeOf(op.getResult()));
+        b.rule.operands.push_back(RuleBuilder::tensor(ids));
+        b.rule.operands.push_back(b.broadcastOperand({}, ids));
+        b.rule.operands.push_back(RuleBuilder::tensor({b.rule.addFactor(
+            shapeOf(op.getOffsets())[0], FactorKind::NeedReplication)}));
+        b.rule.results.push_back(RuleBuilder::tensor(ids));
+        return b.rule;
+      })
       .Case<g::GatherElementsOp, g::GatherNDOp, g::RangeOp>(
           [](Operation *op) { return OpShardingRule::replicateAll(op); })
       .Default([](Operation *op) {

@@ -70,6 +70,10 @@ public:
 
 private:
   LogicalResult partitionOp(Operation *op);
+  /// A dropout's mask is keyed by global coordinates: its offsets gain
+  /// the local shard's (this rank's block index along each split dim
+  /// times the block's size).
+  void addShardOffsets(g::DropoutOp dropout, ShardingAttr sharding);
   LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
                                 const OpShardingRule &rule);
   template <typename LossOp>
@@ -465,6 +469,34 @@ LogicalResult Partitioner::partitionMeanLoss(LossOp op, IRMapping &mapping,
   return success();
 }
 
+void Partitioner::addShardOffsets(g::DropoutOp dropout,
+                                  ShardingAttr sharding) {
+  Location loc = dropout.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(dropout);
+  Type i64 = b.getI64Type();
+  auto one = RankedTensorType::get({1}, i64);
+  ArrayRef<int64_t> local = dropout.getType().getShape();
+  SmallVector<Value> pieces;
+  bool sharded = false;
+  for (int64_t d = 0; d < int64_t(local.size()); ++d) {
+    SmallVector<StringAttr> axes = sharding.getDimAxes(d);
+    Value offset = scalar(loc, i64, 0);
+    if (!axes.empty()) {
+      sharded = true;
+      Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                        axesAttr(axes));
+      offset = g::MulOp::create(b, loc, index, scalar(loc, i64, local[d]));
+    }
+    pieces.push_back(g::ReshapeOp::create(b, loc, one, offset));
+  }
+  if (!sharded)
+    return;
+  Value shard = g::ConcatOp::create(b, loc, pieces, 0);
+  dropout.getOffsetsMutable().assign(
+      g::AddOp::create(b, loc, dropout.getOffsets(), shard));
+}
+
 LogicalResult Partitioner::partitionOp(Operation *op) {
   Location loc = op->getLoc();
   b.setInsertionPoint(op);
@@ -547,6 +579,10 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     }
     for (auto [r, c] : llvm::zip(op->getResults(), clone->getResults()))
       mapping.map(r, c);
+    if (auto dropout = dyn_cast<g::DropoutOp>(clone))
+      addShardOffsets(dropout,
+                      projectSharding(ctx, rule, rule.results[0], factorAxes,
+                                      false));
   }
 
   for (auto [i, r] : llvm::enumerate(op->getResults())) {

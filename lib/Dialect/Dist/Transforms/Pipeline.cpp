@@ -248,7 +248,10 @@ LogicalResult PipelineBuilder::classify() {
         }
       }
     IntegerAttr stageAttr = dist->getStageAttrHelper().getAttr(&op);
-    bool collectiveOverMb = axes && hasMeshAxis(axes, mbAxis.getValue());
+    // (An axis index over it is a micro-batch's own number: per
+    // micro-batch, not a meeting of them.)
+    bool collectiveOverMb = !isa<AxisIndexOp>(op) && axes &&
+                            hasMeshAxis(axes, mbAxis.getValue());
     if (collectiveOverMb) {
       // The micro-batches meet: a sum (or max) of their values, once; on
       // every stage that uses it when the values are made where used (a

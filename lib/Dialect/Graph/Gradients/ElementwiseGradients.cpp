@@ -127,6 +127,16 @@ LogicalResult geluGrad(GradientBuilder &g, GeluOp op, ResultGrads dy,
   return success();
 }
 
+/// The same mask, scaled the same: dropout of the gradient under the op's
+/// own key (nothing is kept from the forward).
+LogicalResult dropoutGrad(GradientBuilder &g, DropoutOp op, ResultGrads dy,
+                          Grads dx) {
+  dx[0] = DropoutOp::create(g.b, g.loc, dy[0], op.getStep(), op.getOffsets(),
+                            op.getRatioAttr(), op.getSeedAttr(),
+                            op.getStreamAttr());
+  return success();
+}
+
 LogicalResult clipGrad(GradientBuilder &g, ClipOp op, ResultGrads dy,
                        Grads dx) {
   if (!g.isFloat(op.getX()))
@@ -246,6 +256,7 @@ void mlir::paracc::graph::registerElementwiseGradients(MLIRContext *ctx) {
   attachRule<CosOp, cosGrad>(ctx);
   attachRule<AbsOp, absGrad>(ctx);
   attachRule<GeluOp, geluGrad>(ctx);
+  attachRule<DropoutOp, dropoutGrad>(ctx);
   attachRule<ClipOp, clipGrad>(ctx);
   attachRule<CastOp, castGrad>(ctx);
   attachRule<AddOp, addGrad>(ctx);

@@ -60,6 +60,20 @@ LogicalResult RmsNormGradOp::verify() {
                         getEpsilon().convertToDouble());
 }
 
+LogicalResult DropoutOp::verify() {
+  // dropout_ratio_range
+  double ratio = getRatio().convertToDouble();
+  if (!(ratio >= 0.0 && ratio < 1.0))
+    return emitOpError("requires a ratio in [0, 1), got ") << ratio;
+  // dropout_offsets_per_dim
+  auto offsets = cast<RankedTensorType>(getOffsets().getType());
+  if (offsets.getRank() != 1 ||
+      offsets.getDimSize(0) != getX().getType().getRank())
+    return emitOpError("requires one offset per dim of x (")
+           << getX().getType().getRank() << "), got " << offsets;
+  return success();
+}
+
 LogicalResult GeluGradOp::verify() {
   // gelu_approximation_known
   if (getApproximate() != "none" && getApproximate() != "tanh")

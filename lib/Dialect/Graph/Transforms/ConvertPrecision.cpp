@@ -109,6 +109,14 @@ struct ConvertPrecisionPass
     func.walk([&](ConstantOp c) {
       if (!c.getType().getElementType().isF32())
         return;
+      // A dropout's step is a count, not data: it stays f32.
+      if (llvm::all_of(c->getUses(), [](OpOperand &use) {
+            auto d = dyn_cast<DropoutOp>(use.getOwner());
+            return d && use.get() == d.getStep() &&
+                   use.getOperandNumber() == 1;
+          }) &&
+          !c->use_empty())
+        return;
       auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
       if (!dense) {
         b.setInsertionPointAfter(c);

@@ -94,6 +94,8 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
       failed(func.insertArgument(n + 1, f32Scalar, named("step"), loc)))
     return func.emitOpError("cannot add the lr and step inputs");
   Value lr = body.getArgument(n), step = body.getArgument(n + 1);
+  // Random ops draw anew each step: the step is part of dropout's key.
+  func.walk([&](DropoutOp d) { d.getStepMutable().assign(step); });
 
   // The global L2 norm of the gradients: each parameter's f32 sum of
   // squares, all computed before any is combined (so that a mesh's

@@ -214,6 +214,40 @@ def Graph_AssignOp : Graph_Op<"assign", [MemoryEffects<[MemWrite]>]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Random ops
+//===----------------------------------------------------------------------===//
+
+def Graph_DropoutOp : Graph_Op<"dropout",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Dropout in training mode, from a counter-based generator";
+  let description = [{
+    `result = keep ? x / (1 - ratio) : 0`, where whether element `i` is kept
+    is a pure function of the op's key and the element's global
+    coordinates, so that the same mask comes out wherever and however often
+    it is computed: in the backward (the gradient is this op applied to the
+    result's gradient), when activation recompute runs it again, and on any
+    sharding of the tensor.
+
+    The key is (`seed`, `stream`: the op's own number, `step`: the training
+    step, read from the step's `step` input once `--paracc-optimizer` wires
+    it; 0 before). The coordinates are the local index plus `offsets`
+    (one per dim; partitioning adds each shard's offset, and a pipeline
+    micro-batch's, through `dist.axis_index`). With splitmix64 as `m`,
+    `h = m(seed ^ m(stream ^ m(step)))`, then `h = m(h ^ c_d)` for each
+    coordinate `c_d` in order; the element is kept when
+    `(h >> 40) / 2^24 >= ratio`.
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_F32Scalar:$step,
+                       Graph_I64Tensor:$offsets, F64Attr:$ratio,
+                       I64Attr:$seed, I64Attr:$stream);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $step `,` $offsets attr-dict `:` type($x) `,` type($offsets)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Optimizer updates
 //===----------------------------------------------------------------------===//
 
