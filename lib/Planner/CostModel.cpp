@@ -41,6 +41,14 @@ std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
   return std::nullopt;
 }
 
+FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,
+                                                        llvm::StringRef name) {
+  if (std::optional<DeviceRates> rates = ratesByName(name))
+    return *rates;
+  return op->emitError("unknown device rates '")
+         << name << "', expected 'cpu' or 'h200'";
+}
+
 int64_t mlir::paracc::bytesOfTensorType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())

@@ -45,12 +45,32 @@ static std::string bufferKey(StringRef name,
   return key;
 }
 
+llvm::DenseSet<Operation *> mlir::paracc::stepForward(func::FuncOp step) {
+  llvm::DenseSet<Operation *> forward;
+  if (step.isExternal())
+    return forward;
+  auto ret = cast<func::ReturnOp>(step.getBody().front().getTerminator());
+  SmallVector<Operation *> work;
+  if (ret.getNumOperands() > 0)
+    if (Operation *def = ret.getOperand(0).getDefiningOp())
+      work.push_back(def);
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    if (isa<g::WeightOp, g::StateOp, g::ConstantOp>(op) ||
+        !forward.insert(op).second)
+      continue;
+    for (Value v : op->getOperands())
+      if (Operation *def = v.getDefiningOp())
+        work.push_back(def);
+  }
+  return forward;
+}
+
 StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
   StepMemory m;
   if (step.isExternal())
     return m;
   Block &body = step.getBody().front();
-  auto ret = cast<func::ReturnOp>(body.getTerminator());
 
   llvm::StringSet<> buffers;
   int64_t attentionRows = 0, largestMessage = 0;
@@ -70,33 +90,19 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
     } else if (auto ag = dyn_cast<g::AttentionGradOp>(op)) {
       auto q = cast<RankedTensorType>(ag.getQ().getType());
       if (q.hasStaticShape() && q.getRank() >= 1 && q.getShape().back() > 0)
-        attentionRows = std::max(attentionRows,
-                                 q.getNumElements() / q.getShape().back());
-    } else if (op.getDialect() &&
-               op.getDialect()->getNamespace() == "dist" &&
+        attentionRows =
+            std::max(attentionRows, q.getNumElements() / q.getShape().back());
+    } else if (op.getDialect() && op.getDialect()->getNamespace() == "dist" &&
                op.getNumOperands() == 1 && op.getNumResults() == 1) {
-      largestMessage = std::max(
-          {largestMessage, tensorBytes(op.getOperand(0).getType()),
-           tensorBytes(op.getResult(0).getType())});
+      largestMessage =
+          std::max({largestMessage, tensorBytes(op.getOperand(0).getType()),
+                    tensorBytes(op.getResult(0).getType())});
     }
   }
   m.workspace = kGemmWorkspaceBytes + attentionRows * 2 * int64_t(4);
   m.communication = 2 * largestMessage;
 
-  // The forward: what the loss depends on.
-  llvm::DenseSet<Operation *> forward;
-  SmallVector<Operation *> work;
-  if (ret.getNumOperands() > 0)
-    if (Operation *def = ret.getOperand(0).getDefiningOp())
-      work.push_back(def);
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    if (!forward.insert(op).second)
-      continue;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        work.push_back(def);
-  }
+  llvm::DenseSet<Operation *> forward = stepForward(step);
   for (Operation &op : body) {
     if (!forward.contains(&op) ||
         isa<g::WeightOp, g::StateOp, g::ConstantOp>(op))

@@ -51,6 +51,8 @@ DeviceRates cpuRates();
 DeviceRates h200Rates();
 /// "cpu" or "h200"; std::nullopt for anything else.
 std::optional<DeviceRates> ratesByName(llvm::StringRef name);
+/// The same, or an error on `op` naming the known ones.
+FailureOr<DeviceRates> ratesByNameOrError(Operation *op, llvm::StringRef name);
 
 /// Bytes of a ranked tensor type (0 for anything else).
 int64_t bytesOfTensorType(Type type);

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "paracc/Planner/StagePartition.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -110,6 +111,10 @@ std::string formatBytes(double bytes);
 
 /// Reads the report off a partitioned module.
 ExplainReport analyzePlan(ModuleOp module);
+
+/// The forward of a training step: every op its first result (the loss)
+/// depends on, weights, state and constants excluded.
+llvm::DenseSet<Operation *> stepForward(func::FuncOp step);
 
 /// The memory categories of a training step (TrainingMemory.cpp), less the
 /// arena and peak, which the written executable's plan gives.

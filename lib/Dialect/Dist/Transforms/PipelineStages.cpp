@@ -43,12 +43,9 @@ struct PipelineStagesPass
           << std::string(schedule) << "', expected 'gpipe', '1f1b' or 'zb-h1'";
       return signalPassFailure();
     }
-    std::optional<DeviceRates> deviceRates = ratesByName(rates);
-    if (!deviceRates) {
-      module.emitError("unknown device rates '")
-          << std::string(rates) << "', expected 'cpu' or 'h200'";
+    FailureOr<DeviceRates> deviceRates = ratesByNameOrError(module, rates);
+    if (failed(deviceRates))
       return signalPassFailure();
-    }
     if (memoryBudget < 0) {
       module.emitError("expected a non-negative memory budget, got ")
           << int64_t(memoryBudget);

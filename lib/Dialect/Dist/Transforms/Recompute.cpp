@@ -18,6 +18,7 @@
 #include "paracc/Dialect/Dist/Transforms/FactorSharding.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Planner/CostModel.h"
+#include "paracc/Planner/Explain.h"
 #include "paracc/Planner/Recompute.h"
 #include "paracc/Planner/StagePartition.h"
 #include "llvm/ADT/DenseSet.h"
@@ -64,7 +65,6 @@ private:
   /// from its input (and an input the backward did not read is now kept
   /// for it).
   void keepCheckpoints(const std::vector<bool> &checkpoints);
-  void findForward();
   void buildGraph();
   /// The nodes inside the layers, less the layers' inputs on the residual
   /// stream (`checkpoints`, if given, gets those that the layers read).
@@ -89,22 +89,6 @@ private:
   std::vector<bool> dropped;
   IRMapping recomputed;
 };
-
-void StepRecompute::findForward() {
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  SmallVector<Operation *> work;
-  if (ret.getNumOperands() > 0)
-    if (Operation *def = ret.getOperand(0).getDefiningOp())
-      work.push_back(def);
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    if (isParameter(op) || !forward.insert(op).second)
-      continue;
-    for (Value v : op->getOperands())
-      if (Operation *def = v.getDefiningOp())
-        work.push_back(def);
-  }
-}
 
 double StepRecompute::localFraction(Value v) const {
   auto type = dyn_cast<RankedTensorType>(v.getType());
@@ -288,7 +272,7 @@ void StepRecompute::keepCheckpoints(const std::vector<bool> &checkpoints) {
 }
 
 FailureOr<FunctionPlan> StepRecompute::run() {
-  findForward();
+  forward = stepForward(func);
   buildGraph();
   FunctionPlan plan;
   plan.savedBytes = evaluateRecompute(graph, {}).keptBytes;
@@ -380,12 +364,9 @@ void RecomputePass::runOnOperation() {
         << "', expected 'none', 'full', 'selective' or 'auto'";
     return signalPassFailure();
   }
-  std::optional<DeviceRates> deviceRates = ratesByName(rates);
-  if (!deviceRates) {
-    module.emitError("unknown device rates '")
-        << std::string(rates) << "', expected 'cpu' or 'h200'";
+  FailureOr<DeviceRates> deviceRates = ratesByNameOrError(module, rates);
+  if (failed(deviceRates))
     return signalPassFailure();
-  }
   auto *dialect = getContext().getLoadedDialect<DistDialect>();
   // Micro-batches in flight per stage (one without a pipeline).
   std::vector<int64_t> inFlight;
