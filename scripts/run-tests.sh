@@ -5,12 +5,25 @@
 #     tests;
 #  2. the runtime again under AddressSanitizer + UndefinedBehaviorSanitizer:
 #     its unit tests, corrupted executables and a sharded run;
-#  3. the lit suite again with the compiler (and runtime) built with ASan +
+#  3. the installed package: `cmake --install` into a fresh prefix, then
+#     examples/embedding (a project of its own) built against it and run
+#     (the C API from C, the passes from an MLIR tool), and the Python
+#     package (python-frontend/) installed into the venv and its tests;
+#  4. the lit suite again with the compiler (and runtime) built with ASan +
 #     UBSan: every pass, the importer and its fuzzer under the sanitizers.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${PARACC_JOBS:-$(nproc)}
 cmake --build build -j "$JOBS" --target check-paracc
+
+echo "== the installed package: examples/embedding"
+prefix=$(mktemp -d)
+cmake --install build --prefix "$prefix" > /dev/null
+cmake -S examples/embedding -B "$prefix/build-embedding" -G Ninja \
+  -DCMAKE_PREFIX_PATH="$prefix" > /dev/null
+cmake --build "$prefix/build-embedding" -j "$JOBS"
+ctest --test-dir "$prefix/build-embedding" --output-on-failure | tail -n 3
+rm -rf "$prefix"
 
 echo "== runtime under ASan/UBSan"
 if [ ! -f build-asan/build.ninja ]; then

@@ -20,6 +20,10 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.paracc_tools_dir, config.llvm_tools_dir]
 tools = ["paracc", "paracc-opt", "paracc-translate", "paracc-run", "not",
          "count", "split-file"]
+# The C API's GoogleTest program (built when GoogleTest is installed).
+if os.path.exists(os.path.join(config.paracc_tools_dir, "paracc-capi-tests")):
+    tools.append("paracc-capi-tests")
+    config.available_features.add("capi-tests")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 # Also on PATH, so `not` and `split-file` work at the start of a RUN line.
 for tool_dir in reversed(tool_dirs):

@@ -5,7 +5,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Dist/Transforms/Passes.h"
+#include "paracc/Dialect/Graph/IR/GradientInterface.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 using namespace mlir;
@@ -88,4 +91,10 @@ void mlir::paracc::registerParaccPasses() {
   PassPipelineRegistration<CompilePipelineOptions>(
       "paracc-compile", "The compilation pipeline of the paracc driver",
       buildCompilePipeline);
+}
+
+void mlir::paracc::registerParaccDialects(DialectRegistry &registry) {
+  registry.insert<func::FuncDialect, graph::GraphDialect, dist::DistDialect>();
+  dist::registerGraphShardingRules(registry);
+  graph::registerGraphGradientRules(registry);
 }

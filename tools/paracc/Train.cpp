@@ -535,7 +535,7 @@ int mlir::paracc::runTrain() {
   }
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
-  if (failed(parseMesh(meshOption, axisNames, axisSizes)))
+  if (failed(parseMesh(meshOption, axisNames, axisSizes, llvm::errs())))
     return prt::kExitError;
   if (sequenceParallel && axisNames.empty()) {
     llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
@@ -544,7 +544,7 @@ int mlir::paracc::runTrain() {
   }
 
   MLIRContext context;
-  setUpDriverContext(context);
+  setUpParaccContext(context, llvm::errs());
   ONNXImportOptions importOptions;
   if (!shapesFrom.empty()) {
     addTestDataShapes(shapesFrom, importOptions);
@@ -607,7 +607,8 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   }
   if (failed(checkPipelineOptions(pipelineStages, pipelineSchedule(),
-                                  trainStages, sequenceParallel)))
+                                  trainStages, sequenceParallel,
+                                  llvm::errs())))
     return prt::kExitError;
   if (pipelineStages > 0) {
     if (failed(planPipelineStages(module, pipelineStages, trainStages,

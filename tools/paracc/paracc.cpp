@@ -10,22 +10,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverSupport.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "paracc/Driver/CompileModel.h"
+#include "paracc/Driver/Context.h"
+#include "paracc/Driver/DriverOptions.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
-#include "paracc/Dialect/Dist/IR/DistOps.h"
-#include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Importer/ONNX/ONNXImporter.h"
-#include "paracc/Pipelines/Pipelines.h"
-#include "paracc/Planner/Explain.h"
-#include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/RunDriver.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -199,10 +192,6 @@ int main(int argc, char **argv) {
   request.noGraph = noCudaGraph;
   request.allowTf32 = tf32;
   request.timelinePath = timelinePath;
-  if (precision != "f32" && precision != "bf16" && precision != "f16") {
-    llvm::errs() << "paracc: error: --precision must be f32, bf16 or f16\n";
-    return prt::kExitError;
-  }
   request.workerBinary = prt::siblingWorkerBinary();
   for (const std::string &in : inputs) {
     auto [name, file] = StringRef(in).split('=');
@@ -213,10 +202,9 @@ int main(int argc, char **argv) {
     }
     request.inputFiles.push_back({name.str(), file.str()});
   }
-  ONNXImportOptions importOptions;
+  ModelCompileOptions options;
+  ONNXImportOptions &importOptions = options.import;
   importOptions.allowMissingWeightData = randomWeights;
-  importOptions.textFormat =
-      textFormat || StringRef(inputPath).ends_with(".pbtxt");
   if (!testData.empty())
     addTestDataShapes(testData, importOptions);
   {
@@ -230,140 +218,51 @@ int main(int argc, char **argv) {
           t.tensor.shape().begin(), t.tensor.shape().end());
   }
   for (const std::string &s : inputShapes)
-    if (failed(parseShapeOption(s, importOptions)))
+    if (failed(parseShapeOption(s, importOptions, llvm::errs())))
       return prt::kExitError;
+  options.seed = seed;
+  options.mesh = meshOption;
+  options.sequenceParallel = sequenceParallel;
+  options.microbatches = microbatches;
+  options.stages = stagesOption;
+  options.schedule = pipelineSchedule;
+  options.precision = precision;
+  options.explain = explain || !explainJson.empty();
+  options.emit = emit;
+  options.onStage = [&](const char *name) { timer.stage(name); };
+  ModelSource source;
+  source.path = inputPath;
+  if (textFormat)
+    source.format = ModelSource::Format::ONNXText;
 
   MLIRContext context;
-  setUpDriverContext(context);
-
-  WeightStore weights;
-  weights.randomFill = randomWeights;
-  weights.randomSeed = seed;
-  OwningOpRef<ModuleOp> module;
-  if (StringRef(inputPath).ends_with(".mlir")) {
-    module = parseSourceFile<ModuleOp>(inputPath, &context);
-    if (!module)
+  setUpParaccContext(context, llvm::errs());
+  CompiledModel compiled;
+  if (int code = compileModel(context, source, options, compiled, llvm::errs()))
+    return code;
+  if (explain)
+    llvm::outs() << compiled.explainText;
+  if (!explainJson.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(explainJson, ec);
+    if (ec) {
+      llvm::errs() << "paracc: error: cannot write '" << explainJson
+                   << "': " << ec.message() << "\n";
       return prt::kExitError;
-  } else {
-    ONNXImportResult imported =
-        importONNXFile(context, inputPath, importOptions, weights);
-    if (!imported.module)
-      return imported.failure == ImportFailure::Unsupported
-                 ? prt::kExitUnsupported
-                 : prt::kExitError;
-    module = std::move(imported.module);
+    }
+    out << compiled.explainJson;
   }
-  timer.stage("import");
-  if (emit == "imported") {
-    module->print(llvm::outs());
+  if (!emit.empty()) {
+    llvm::outs() << compiled.ir;
     return prt::kExitOk;
   }
-
-  SmallVector<std::string> axisNames;
-  SmallVector<int64_t> axisSizes;
-  if (failed(parseMesh(meshOption, axisNames, axisSizes)))
-    return prt::kExitError;
-  PassManager pm(&context);
-  buildCompilePipeline(pm, CompilePipelineOptions());
-  if (failed(pm.run(*module)))
-    return prt::kExitError;
-  if (sequenceParallel && axisNames.empty()) {
-    llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
-                    "--mesh (e.g. --mesh tp4 --sp)\n";
-    return prt::kExitError;
-  }
-  if (microbatches < 1 || microbatches > 64) {
-    llvm::errs() << "paracc: error: --microbatches must be in [1, 64]\n";
-    return prt::kExitError;
-  }
-  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
-  if (failed(checkPipelineOptions(pipelineStages, pipelineSchedule,
-                                  stagesOption, sequenceParallel)))
-    return prt::kExitError;
-  if (pipelineStages > 0) {
-    // The pipeline's micro-batches: a virtual last mesh axis (even of size
-    // 1) that paracc-pipeline turns into each stage's actions.
-    if (failed(planPipelineStages(*module, pipelineStages, stagesOption,
-                                  microbatches, pipelineSchedule,
-                                  /*training=*/false)))
-      return prt::kExitError;
-    axisNames.push_back("mb");
-    axisSizes.push_back(microbatches);
-  } else if (microbatches > 1) {
-    if (axisNames.empty()) {
-      llvm::errs() << "paracc: error: --microbatches overlaps collectives "
-                      "with compute and needs a --mesh\n";
-      return prt::kExitError;
-    }
-    // A virtual last mesh axis; paracc-interleave-microbatches removes it.
-    axisNames.push_back("mb");
-    axisSizes.push_back(microbatches);
-  }
-  bool wantExplain = explain || !explainJson.empty();
-  auto lower = [&](ModuleOp m) {
-    PassManager lpm(&context);
-    buildLoweringPipeline(lpm, precision);
-    return lpm.run(m);
-  };
-  std::optional<ExplainReport> baseline;
-  if (!axisNames.empty()) {
-    setModuleMesh(*module, axisNames, axisSizes);
-    auto distribute = [&](ModuleOp m, bool sp) {
-      PassManager dpm(&context);
-      DistributePipelineOptions distOptions;
-      distOptions.sequenceParallel = sp;
-      distOptions.schedule = pipelineSchedule;
-      buildDistributePipeline(dpm, distOptions);
-      return dpm.run(m);
-    };
-    // With --sp, the report compares against the same mesh without it.
-    if (wantExplain && sequenceParallel) {
-      OwningOpRef<ModuleOp> copy = module->clone();
-      if (failed(distribute(*copy, false)) || failed(lower(*copy)))
-        return prt::kExitError;
-      baseline = analyzePlan(*copy);
-    }
-    if (failed(distribute(*module, sequenceParallel)))
-      return prt::kExitError;
-  }
-  // The report reads the lowered program: its collectives move the bytes of
-  // the chosen precision.
-  if (failed(lower(*module)))
-    return prt::kExitError;
-  if (wantExplain) {
-    ExplainReport report = analyzePlan(*module);
-    if (explain)
-      printExplainText(report, llvm::outs(), baseline ? &*baseline : nullptr);
-    if (!explainJson.empty()) {
-      std::error_code ec;
-      llvm::raw_fd_ostream out(explainJson, ec);
-      if (ec) {
-        llvm::errs() << "paracc: error: cannot write '" << explainJson
-                     << "': " << ec.message() << "\n";
-        return prt::kExitError;
-      }
-      printExplainJson(report, out, baseline ? &*baseline : nullptr);
-    }
-    llvm::outs().flush();
-  }
-  timer.stage("compile");
-  if (emit == "compiled") {
-    module->print(llvm::outs());
-    return prt::kExitOk;
-  }
-
-  // Every function: one, or one per pipeline stage.
-  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(*module, weights);
-  if (failed(bytes))
-    return prt::kExitError;
-  timer.stage("lower");
-
+  llvm::outs().flush();
+  std::vector<uint8_t> &bytes = compiled.executable;
   if (!outputPath.empty())
-    return succeeded(
-               writeExecutableFile(outputPath, bytes->data(), bytes->size()))
+    return succeeded(writeExecutableFile(outputPath, bytes.data(), bytes.size()))
                ? prt::kExitOk
                : prt::kExitError;
-  auto exe = prt::Executable::loadBuffer(std::move(*bytes));
+  auto exe = prt::Executable::loadBuffer(std::move(bytes));
   if (!exe) {
     llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
     return prt::kExitError;

@@ -97,7 +97,16 @@ void buildAutodiffPipeline(OpPassManager &pm,
 void buildLoweringPipeline(OpPassManager &pm, StringRef precision,
                            double bucketMb = 0.0);
 
-/// Registers every paracc pass and pipeline (for paracc-opt).
+/// Registers paracc's dialects (graph, dist, and func, which holds their
+/// programs) with the graph ops' sharding and gradient rules: what a tool
+/// that runs paracc's passes on its IR registers.
+void registerParaccDialects(DialectRegistry &registry);
+
+/// The version of libParaccPasses.so (only defined there).
+const char *passesLibraryVersion();
+
+/// Registers every paracc pass and pipeline (for paracc-opt and other
+/// mlir-opt style tools).
 void registerParaccPasses();
 
 } // namespace mlir::paracc

@@ -45,12 +45,19 @@ public:
 class GraphImporter {
 public:
   GraphImporter(MLIRContext &context, const ONNXImportOptions &options,
-                WeightStore &weights, std::string path)
+                WeightStore &weights, std::string path,
+                std::optional<StringRef> bytes = std::nullopt,
+                std::optional<std::string> externalDataDir = std::nullopt)
       : context(context), options(options), weights(weights),
-        path(std::move(path)), builder(&context) {
-    modelDir = llvm::sys::path::parent_path(this->path).str();
-    if (modelDir.empty())
-      modelDir = ".";
+        path(std::move(path)), bytes(bytes), builder(&context) {
+    // A model from bytes has the folder it is given ("": none).
+    if (externalDataDir) {
+      modelDir = *externalDataDir;
+    } else {
+      modelDir = llvm::sys::path::parent_path(this->path).str();
+      if (modelDir.empty())
+        modelDir = ".";
+    }
   }
 
   ONNXImportResult run();
@@ -76,6 +83,8 @@ private:
   const ONNXImportOptions &options;
   WeightStore &weights;
   std::string path, modelDir;
+  /// The model's bytes when it does not come from `path`.
+  std::optional<StringRef> bytes;
   OpBuilder builder;
   ImportStatus status;
   int64_t opset = 0;
@@ -142,12 +151,19 @@ static LogicalResult checkDeclaredOutput(Location loc,
 
 LogicalResult GraphImporter::parseModel(onnx::ModelProto &model) {
   Location loc = FileLineColLoc::get(&context, path, 0, 0);
-  auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                            /*RequiresNullTerminator=*/false);
-  if (!buffer)
-    return emitError(loc) << "cannot read '" << path
-                          << "': " << buffer.getError().message();
-  StringRef data = (*buffer)->getBuffer();
+  std::unique_ptr<llvm::MemoryBuffer> file;
+  StringRef data;
+  if (bytes) {
+    data = *bytes;
+  } else {
+    auto buffer = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                              /*RequiresNullTerminator=*/false);
+    if (!buffer)
+      return emitError(loc) << "cannot read '" << path
+                            << "': " << buffer.getError().message();
+    file = std::move(*buffer);
+    data = file->getBuffer();
+  }
   if (data.empty())
     return emitError(loc) << "'" << path << "' is empty, not an ONNX model";
   if (options.textFormat) {
@@ -592,5 +608,15 @@ ONNXImportResult mlir::paracc::importONNXFile(MLIRContext &context,
                                               WeightStore &weights) {
   context.loadDialect<func::FuncDialect, graph::GraphDialect>();
   GraphImporter importer(context, options, weights, path);
+  return importer.run();
+}
+
+ONNXImportResult mlir::paracc::importONNXBuffer(
+    MLIRContext &context, StringRef bytes, const std::string &name,
+    const std::string &externalDataDir, const ONNXImportOptions &options,
+    WeightStore &weights) {
+  context.loadDialect<func::FuncDialect, graph::GraphDialect>();
+  GraphImporter importer(context, options, weights, name, bytes,
+                         externalDataDir);
   return importer.run();
 }

@@ -92,6 +92,11 @@ static FailureOr<std::string> resolveExternalPath(const std::string &location,
   if (location.empty())
     return emitError(loc) << "external data of tensor '" << tensor
                           << "' has no location";
+  if (modelDir.empty())
+    return emitError(loc) << "tensor '" << tensor << "' has external data ('"
+                          << location
+                          << "') but the model was given as bytes without "
+                             "the folder of its data";
   if (llvm::sys::path::is_absolute(location))
     return emitError(loc) << "external data location '" << location
                           << "' of tensor '" << tensor

@@ -192,47 +192,6 @@ StatusOr<std::vector<Tensor>> folderInputs(const FunctionSignature &f,
   return inputs;
 }
 
-/// The ranks a run steps: GPUs when asked, or by default when the machine
-/// has one per rank; else CPU ranks as threads.
-StatusOr<std::unique_ptr<RankGroup>>
-createRanks(std::shared_ptr<const Executable> exe, size_t function,
-            const TrainingRequest &request, std::ostream &err) {
-  if (request.device != "auto" && request.device != "cpu" &&
-      request.device != "gpu")
-    return errorf("--device must be auto, cpu or gpu, got '", request.device,
-                  "'");
-#ifdef PARACC_HAVE_CUDA
-  if (request.device != "cpu") {
-    auto count = cudaDeviceCount();
-    const int64_t ranks = exe->mesh().numRanks();
-    if (count && (*count >= ranks || request.device == "gpu")) {
-      if (function != 0)
-        return errorf("the GPU runs an executable's first function; 'step' "
-                      "is function ",
-                      function);
-      GpuOptions options;
-      options.allowTf32 = request.allowTf32;
-      options.useGraph = !request.noGraph;
-      return createGpuRankGroup(exe, options);
-    }
-    if (request.device == "gpu")
-      return count.status();
-    if (count)
-      err << "note: the mesh has " << ranks << " ranks and this machine "
-          << *count << " GPU(s); training on the CPU\n";
-  }
-#else
-  if (request.device == "gpu")
-    return errorf("this runtime was built without the CUDA backend");
-#endif
-  auto communicators = inProcessCommunicators(exe->mesh());
-  if (!communicators)
-    return communicators.status();
-  auto cpu = CpuRanks::create(exe, function, *communicators);
-  if (!cpu)
-    return cpu.status();
-  return std::unique_ptr<RankGroup>(std::move(*cpu));
-}
 
 std::string duration(double seconds) {
   int64_t s = int64_t(seconds + 0.5);
@@ -312,7 +271,11 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
   }
   const int64_t windows =
       folders ? batchFolders->windows() : tokenData->windows();
-  auto ranks = createRanks(exe, size_t(function), request, err);
+  RankGroupOptions rankOptions;
+  rankOptions.device = request.device;
+  rankOptions.allowTf32 = request.allowTf32;
+  rankOptions.noGraph = request.noGraph;
+  auto ranks = createRankGroup(exe, size_t(function), rankOptions, err);
   if (!ranks) {
     err << "error: " << ranks.status().message() << "\n";
     return 2;

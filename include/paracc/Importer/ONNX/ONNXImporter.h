@@ -61,6 +61,15 @@ ONNXImportResult importONNXFile(MLIRContext &context, const std::string &path,
                                 const ONNXImportOptions &options,
                                 WeightStore &weights);
 
+/// Imports a model held in memory; `name` stands for it in messages.
+/// External data is read from `externalDataDir` ("": the model may have
+/// none).
+ONNXImportResult importONNXBuffer(MLIRContext &context, StringRef bytes,
+                                  const std::string &name,
+                                  const std::string &externalDataDir,
+                                  const ONNXImportOptions &options,
+                                  WeightStore &weights);
+
 /// Registers the dialects the importer creates.
 void registerONNXImporterDialects(DialectRegistry &registry);
 

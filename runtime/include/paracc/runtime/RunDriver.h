@@ -13,12 +13,14 @@
 
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/RankGroup.h"
 #include "paracc/runtime/Timeline.h"
 #include "paracc/runtime/TensorProtoIO.h"
 
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -111,6 +113,23 @@ using CommunicatorFactory =
 /// Communicators for ranks that are threads of this process (Gloo), or an
 /// error when the runtime has no Gloo and the mesh has several ranks.
 StatusOr<CommunicatorFactory> inProcessCommunicators(const Mesh &mesh);
+
+/// Where a RankGroup runs.
+struct RankGroupOptions {
+  /// "auto" (GPUs when the machine has one per rank), "cpu" or "gpu".
+  std::string device = "auto";
+  /// On GPUs: f32 products on TF32 tensor cores; eager steps instead of a
+  /// CUDA graph.
+  bool allowTf32 = false;
+  bool noGraph = false;
+};
+
+/// Every rank of function `function` of `exe`, with its state: GPUs when
+/// asked, or by default when the machine has one per rank; else CPU ranks
+/// as threads. Why a GPU machine runs on the CPU goes to `notes`.
+StatusOr<std::unique_ptr<RankGroup>>
+createRankGroup(std::shared_ptr<const Executable> exe, size_t function,
+                const RankGroupOptions &options, std::ostream &notes);
 
 /// Runs every rank of `exe` on the CPU (as threads, or as worker processes
 /// with `request.processes`) on the global `inputs`; returns the global

@@ -1,0 +1,84 @@
+//===- CompileModel.h - A model to an inference executable -----*- C++ -*-===//
+//
+// The whole inference compile as one call, shared by the paracc tool and the
+// C API: import (ONNX binary or text, paracc's graph-dialect MLIR; from a
+// file or from bytes), clean up, shard over the mesh, lower, and write the
+// runtime's executable (.pcx bytes), with the --explain report on request.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DRIVER_COMPILEMODEL_H
+#define PARACC_DRIVER_COMPILEMODEL_H
+
+#include "mlir/IR/MLIRContext.h"
+#include "paracc/Importer/ONNX/ONNXImporter.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::paracc {
+
+/// Where the model comes from.
+struct ModelSource {
+  enum class Format { Auto, ONNX, ONNXText, MLIR };
+  /// The model's file, or its name in messages when `bytes` is set.
+  std::string path;
+  /// The model itself (else it is read from `path`).
+  std::optional<std::string> bytes;
+  /// Auto: by the file's extension (.mlir, .pbtxt, else binary ONNX).
+  Format format = Format::Auto;
+  /// Where an ONNX model from `bytes` keeps its external data ("" : none
+  /// allowed); a file's own folder otherwise.
+  std::string externalDataDir;
+};
+
+struct ModelCompileOptions {
+  /// Import: input shapes, text format, random weights for shape-only
+  /// models.
+  ONNXImportOptions import;
+  /// Weights without data are filled with values from this seed.
+  uint64_t seed = 0;
+  /// The device mesh ("dp2,tp4"; "" one rank).
+  std::string mesh;
+  /// Sequence parallelism on the tensor-parallel axis.
+  bool sequenceParallel = false;
+  /// The pipeline's m under pp, else interleaved micro-batches.
+  int64_t microbatches = 1;
+  /// Pipeline stages: "auto" or layer ranges ("0-2,3-5").
+  std::string stages = "auto";
+  /// Pipeline schedule: gpipe, 1f1b or zb-h1.
+  std::string schedule = "1f1b";
+  /// f32, bf16 or f16.
+  std::string precision = "f32";
+  /// Make CompiledModel::explainText and explainJson.
+  bool explain = false;
+  /// "imported" or "compiled": print the IR into CompiledModel::ir and stop
+  /// before writing the executable.
+  std::string emit;
+  /// Called after each stage ("import", "compile", "lower").
+  std::function<void(const char *)> onStage;
+};
+
+struct CompiledModel {
+  /// The executable (.pcx bytes); empty when `emit` stopped before it.
+  std::vector<uint8_t> executable;
+  /// The --explain report, as text and as JSON (when asked).
+  std::string explainText, explainJson;
+  /// The IR asked for by `emit`.
+  std::string ir;
+};
+
+/// Compiles `source` for inference. Errors go to the context's diagnostic
+/// handler and to `err` (options). Returns the tools' exit code: 0, 2 (an
+/// error) or 3 (something the model uses is not supported).
+int compileModel(MLIRContext &context, const ModelSource &source,
+                 const ModelCompileOptions &options, CompiledModel &result,
+                 llvm::raw_ostream &err);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_DRIVER_COMPILEMODEL_H

@@ -1,0 +1,155 @@
+//===- Executable.cpp - The C API's executables -----------------*- C++ -*-===//
+
+#include "CAPIObjects.h"
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+namespace prt = ::paracc::rt;
+using namespace paracc::capi;
+
+static paracc_status *wrap(prt::StatusOr<std::shared_ptr<prt::Executable>> exe,
+                           paracc_executable **out) {
+  if (!exe)
+    return makeStatus(PARACC_ERROR, "paracc: error: " + exe.status().message());
+  auto *result = new paracc_executable;
+  result->exe = std::move(*exe);
+  *out = result;
+  return nullptr;
+}
+
+/// Port `index` of `ports` into the out-parameters (each may be null).
+static paracc_status *describePort(const char *fn,
+                                   const std::vector<prt::PortInfo> &ports,
+                                   size_t index, const char **name,
+                                   paracc_dtype *dtype, int32_t *rank,
+                                   const int64_t **shape) {
+  if (index >= ports.size())
+    return invalidArgument(fn, "index " + std::to_string(index) +
+                                   " is out of range (there are " +
+                                   std::to_string(ports.size()) + ")");
+  const prt::PortInfo &port = ports[index];
+  if (name)
+    *name = port.name.c_str();
+  if (dtype)
+    *dtype = paracc_dtype(port.globalType.dtype);
+  if (rank)
+    *rank = int32_t(port.globalType.shape.size());
+  if (shape)
+    *shape = port.globalType.shape.data();
+  return nullptr;
+}
+
+extern "C" {
+
+paracc_status *paracc_executable_load_file(const char *path,
+                                           paracc_executable **out) {
+  const char *fn = "paracc_executable_load_file";
+  if (!path || !out)
+    return invalidArgument(fn, "path and out must not be null");
+  *out = nullptr;
+  return guarded(fn, [&] { return wrap(prt::Executable::loadFile(path), out); });
+}
+
+paracc_status *paracc_executable_load_buffer(const void *bytes, size_t size,
+                                             paracc_executable **out) {
+  const char *fn = "paracc_executable_load_buffer";
+  if (!bytes || !out)
+    return invalidArgument(fn, "bytes and out must not be null");
+  *out = nullptr;
+  return guarded(fn, [&] {
+    const auto *begin = static_cast<const uint8_t *>(bytes);
+    return wrap(prt::Executable::loadBuffer(
+                    std::vector<uint8_t>(begin, begin + size)),
+                out);
+  });
+}
+
+paracc_status *paracc_executable_save(const paracc_executable *exe,
+                                      const char *path) {
+  const char *fn = "paracc_executable_save";
+  if (!exe || !path)
+    return invalidArgument(fn, "exe and path must not be null");
+  return guarded(fn, [&]() -> paracc_status * {
+    // Written under a temporary name and renamed: a failed save leaves
+    // what was there.
+    std::string temporary =
+        std::string(path) + ".tmp" + std::to_string(::getpid());
+    {
+      std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
+      file.write(reinterpret_cast<const char *>(exe->exe->fileBytes()),
+                 std::streamsize(exe->exe->fileSize()));
+      if (!file.flush()) {
+        std::remove(temporary.c_str());
+        return makeStatus(PARACC_ERROR, std::string("paracc: error: cannot "
+                                                    "write '") +
+                                            path + "'");
+      }
+    }
+    if (std::rename(temporary.c_str(), path) != 0) {
+      std::remove(temporary.c_str());
+      return makeStatus(PARACC_ERROR, std::string("paracc: error: cannot "
+                                                  "write '") +
+                                          path + "'");
+    }
+    return nullptr;
+  });
+}
+
+void paracc_executable_bytes(const paracc_executable *exe, const void **bytes,
+                             size_t *size) {
+  if (bytes)
+    *bytes = exe ? exe->exe->fileBytes() : nullptr;
+  if (size)
+    *size = exe ? exe->exe->fileSize() : 0;
+}
+
+const char *paracc_executable_explain_json(const paracc_executable *exe) {
+  return exe ? exe->explainJson.c_str() : "";
+}
+
+const char *paracc_executable_explain_text(const paracc_executable *exe) {
+  return exe ? exe->explainText.c_str() : "";
+}
+
+int64_t paracc_executable_num_ranks(const paracc_executable *exe) {
+  return exe ? exe->exe->mesh().numRanks() : 0;
+}
+
+int paracc_executable_is_training(const paracc_executable *exe) {
+  return exe && !exe->exe->training().empty();
+}
+
+size_t paracc_executable_num_inputs(const paracc_executable *exe) {
+  return exe ? exe->exe->inputs().size() : 0;
+}
+
+size_t paracc_executable_num_outputs(const paracc_executable *exe) {
+  return exe ? exe->exe->outputs().size() : 0;
+}
+
+paracc_status *paracc_executable_input(const paracc_executable *exe,
+                                       size_t index, const char **name,
+                                       paracc_dtype *dtype, int32_t *rank,
+                                       const int64_t **shape) {
+  const char *fn = "paracc_executable_input";
+  if (!exe)
+    return invalidArgument(fn, "exe is null");
+  return describePort(fn, exe->exe->inputs(), index, name, dtype, rank, shape);
+}
+
+paracc_status *paracc_executable_output(const paracc_executable *exe,
+                                        size_t index, const char **name,
+                                        paracc_dtype *dtype, int32_t *rank,
+                                        const int64_t **shape) {
+  const char *fn = "paracc_executable_output";
+  if (!exe)
+    return invalidArgument(fn, "exe is null");
+  return describePort(fn, exe->exe->outputs(), index, name, dtype, rank,
+                      shape);
+}
+
+void paracc_executable_free(paracc_executable *exe) { delete exe; }
+
+} // extern "C"

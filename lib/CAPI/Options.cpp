@@ -1,0 +1,126 @@
+//===- Options.cpp - The C API's key/value options --------------*- C++ -*-===//
+
+#include "CAPIObjects.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace paracc::capi;
+
+namespace {
+enum class Kind { Text, Flag, Integer, Repeated };
+struct KnownOption {
+  const char *key;
+  Kind kind;
+};
+/// The keys paracc_options_set takes: the paracc tool's flags.
+constexpr KnownOption kKnownOptions[] = {
+    // Compiling.
+    {"mesh", Kind::Text},
+    {"sp", Kind::Flag},
+    {"microbatches", Kind::Integer},
+    {"stages", Kind::Text},
+    {"schedule", Kind::Text},
+    {"precision", Kind::Text},
+    {"input-shape", Kind::Repeated},
+    {"random-weights", Kind::Flag},
+    {"seed", Kind::Integer},
+    // Running.
+    {"device", Kind::Text},
+    {"tf32", Kind::Flag},
+    {"no-cuda-graph", Kind::Flag},
+};
+
+const KnownOption *findOption(const char *key) {
+  for (const KnownOption &o : kKnownOptions)
+    if (std::strcmp(o.key, key) == 0)
+      return &o;
+  return nullptr;
+}
+
+bool isFlagText(const std::string &v) {
+  return v == "1" || v == "0" || v == "true" || v == "false" || v == "on" ||
+         v == "off" || v == "yes" || v == "no";
+}
+
+bool isIntegerText(const std::string &v) {
+  if (v.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  (void)std::strtoll(v.c_str(), &end, 10);
+  return errno == 0 && end && *end == '\0';
+}
+} // namespace
+
+std::string paracc::capi::optionValue(const paracc_options *options,
+                                      const std::string &key,
+                                      const std::string &fallback) {
+  if (!options)
+    return fallback;
+  std::string value = fallback;
+  for (const auto &[k, v] : options->entries)
+    if (k == key)
+      value = v;
+  return value;
+}
+
+std::vector<std::string>
+paracc::capi::optionValues(const paracc_options *options,
+                           const std::string &key) {
+  std::vector<std::string> values;
+  if (options)
+    for (const auto &[k, v] : options->entries)
+      if (k == key)
+        values.push_back(v);
+  return values;
+}
+
+bool paracc::capi::optionFlag(const paracc_options *options,
+                              const std::string &key) {
+  std::string v = optionValue(options, key, "0");
+  return v == "1" || v == "true" || v == "on" || v == "yes";
+}
+
+extern "C" {
+
+paracc_status *paracc_options_create(paracc_options **out) {
+  if (!out)
+    return invalidArgument("paracc_options_create", "out is null");
+  return guarded("paracc_options_create", [&]() -> paracc_status * {
+    *out = new paracc_options;
+    return nullptr;
+  });
+}
+
+paracc_status *paracc_options_set(paracc_options *options, const char *key,
+                                  const char *value) {
+  const char *fn = "paracc_options_set";
+  if (!options || !key || !value)
+    return invalidArgument(fn, "options, key and value must not be null");
+  return guarded(fn, [&]() -> paracc_status * {
+    const KnownOption *known = findOption(key);
+    if (!known) {
+      std::string keys;
+      for (const KnownOption &o : kKnownOptions)
+        keys += std::string(keys.empty() ? "" : ", ") + o.key;
+      return invalidArgument(fn, std::string("unknown option '") + key +
+                                     "' (known: " + keys + ")");
+    }
+    std::string text(value);
+    if (known->kind == Kind::Flag && !isFlagText(text))
+      return invalidArgument(fn, std::string("option '") + key +
+                                     "' is a flag (1 or 0), got '" + text +
+                                     "'");
+    if (known->kind == Kind::Integer && !isIntegerText(text))
+      return invalidArgument(fn, std::string("option '") + key +
+                                     "' must be an integer, got '" + text +
+                                     "'");
+    options->entries.emplace_back(key, std::move(text));
+    return nullptr;
+  });
+}
+
+void paracc_options_free(paracc_options *options) { delete options; }
+
+} // extern "C"

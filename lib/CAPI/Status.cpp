@@ -1,0 +1,46 @@
+//===- Status.cpp - The C API's statuses and versions -----------*- C++ -*-===//
+
+#include "CAPIObjects.h"
+
+using namespace paracc::capi;
+
+paracc_status *paracc::capi::makeStatus(paracc_code code,
+                                        std::string message) {
+  // Messages end without the tools' trailing newline.
+  while (!message.empty() && message.back() == '\n')
+    message.pop_back();
+  auto *status = new paracc_status;
+  status->code = code;
+  status->message = std::move(message);
+  return status;
+}
+
+paracc_status *paracc::capi::invalidArgument(const char *function,
+                                             const std::string &what) {
+  return makeStatus(PARACC_INVALID_ARGUMENT,
+                    std::string(function) + ": " + what);
+}
+
+extern "C" {
+
+int paracc_api_version(void) { return PARACC_C_API_VERSION; }
+
+const char *paracc_version(void) {
+  static const std::string version =
+      std::string("paracc ") + PARACC_VERSION + " (executable format " +
+      std::to_string(paracc::rt::kExecutableFormatVersion) + ", C API " +
+      std::to_string(PARACC_C_API_VERSION) + ")";
+  return version.c_str();
+}
+
+paracc_code paracc_status_code(const paracc_status *status) {
+  return status ? status->code : PARACC_OK;
+}
+
+const char *paracc_status_message(const paracc_status *status) {
+  return status ? status->message.c_str() : "";
+}
+
+void paracc_status_free(paracc_status *status) { delete status; }
+
+} // extern "C"

@@ -1,0 +1,200 @@
+//===- CompileModel.cpp - A model to an inference executable ----*- C++ -*-===//
+
+#include "paracc/Driver/CompileModel.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "paracc/Driver/DriverOptions.h"
+#include "paracc/Pipelines/Pipelines.h"
+#include "paracc/Planner/Explain.h"
+#include "paracc/Target/Executable/ExecutableWriter.h"
+#include "paracc/runtime/RunDriver.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace prt = ::paracc::rt;
+
+namespace {
+/// The imported module, or the exit code of a failed import.
+struct Imported {
+  OwningOpRef<ModuleOp> module;
+  int code = prt::kExitOk;
+};
+} // namespace
+
+static ModelSource::Format formatOf(const ModelSource &source) {
+  if (source.format != ModelSource::Format::Auto)
+    return source.format;
+  StringRef path(source.path);
+  if (path.ends_with(".mlir"))
+    return ModelSource::Format::MLIR;
+  if (path.ends_with(".pbtxt"))
+    return ModelSource::Format::ONNXText;
+  return ModelSource::Format::ONNX;
+}
+
+static Imported importModel(MLIRContext &context, const ModelSource &source,
+                            const ModelCompileOptions &options,
+                            WeightStore &weights) {
+  Imported result;
+  ModelSource::Format format = formatOf(source);
+  if (format == ModelSource::Format::MLIR) {
+    if (source.bytes) {
+      result.module = parseSourceString<ModuleOp>(
+          *source.bytes, ParserConfig(&context), source.path);
+    } else {
+      result.module = parseSourceFile<ModuleOp>(source.path, &context);
+    }
+    if (!result.module)
+      result.code = prt::kExitError;
+    return result;
+  }
+  ONNXImportOptions importOptions = options.import;
+  importOptions.textFormat = format == ModelSource::Format::ONNXText;
+  ONNXImportResult imported =
+      source.bytes ? importONNXBuffer(context, *source.bytes, source.path,
+                                      source.externalDataDir, importOptions,
+                                      weights)
+                   : importONNXFile(context, source.path, importOptions,
+                                    weights);
+  if (!imported.module)
+    result.code = imported.failure == ImportFailure::Unsupported
+                      ? prt::kExitUnsupported
+                      : prt::kExitError;
+  result.module = std::move(imported.module);
+  return result;
+}
+
+static std::string printed(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
+                               const ModelCompileOptions &options,
+                               CompiledModel &result, llvm::raw_ostream &err) {
+  auto stage = [&](const char *name) {
+    if (options.onStage)
+      options.onStage(name);
+  };
+  const std::string &precision = options.precision;
+  if (precision != "f32" && precision != "bf16" && precision != "f16") {
+    err << "paracc: error: --precision must be f32, bf16 or f16, got '"
+        << precision << "'\n";
+    return prt::kExitError;
+  }
+  if (!options.emit.empty() && options.emit != "imported" &&
+      options.emit != "compiled") {
+    err << "paracc: error: --emit must be 'imported' or 'compiled', got '"
+        << options.emit << "'\n";
+    return prt::kExitError;
+  }
+  if (options.microbatches < 1 || options.microbatches > 64) {
+    err << "paracc: error: --microbatches must be in [1, 64]\n";
+    return prt::kExitError;
+  }
+  SmallVector<std::string> axisNames;
+  SmallVector<int64_t> axisSizes;
+  if (failed(parseMesh(options.mesh, axisNames, axisSizes, err)))
+    return prt::kExitError;
+  if (options.sequenceParallel && axisNames.empty()) {
+    err << "paracc: error: --sp needs a tensor-parallel axis in --mesh (e.g. "
+           "--mesh tp4 --sp)\n";
+    return prt::kExitError;
+  }
+  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
+  if (failed(checkPipelineOptions(pipelineStages, options.schedule,
+                                  options.stages, options.sequenceParallel,
+                                  err)))
+    return prt::kExitError;
+  if (pipelineStages == 0 && options.microbatches > 1 && axisNames.empty()) {
+    err << "paracc: error: --microbatches overlaps collectives with compute "
+           "and needs a --mesh\n";
+    return prt::kExitError;
+  }
+
+  WeightStore weights;
+  weights.randomFill = options.import.allowMissingWeightData;
+  weights.randomSeed = options.seed;
+  Imported imported = importModel(context, source, options, weights);
+  if (!imported.module)
+    return imported.code;
+  ModuleOp module = *imported.module;
+  stage("import");
+  if (options.emit == "imported") {
+    result.ir = printed(module);
+    return prt::kExitOk;
+  }
+
+  PassManager pm(&context);
+  buildCompilePipeline(pm, CompilePipelineOptions());
+  if (failed(pm.run(module)))
+    return prt::kExitError;
+  if (pipelineStages > 0) {
+    // The pipeline's micro-batches: a virtual last mesh axis (even of size
+    // 1) that paracc-pipeline turns into each stage's actions.
+    if (failed(planPipelineStages(module, pipelineStages, options.stages,
+                                  options.microbatches, options.schedule,
+                                  /*training=*/false)))
+      return prt::kExitError;
+    axisNames.push_back("mb");
+    axisSizes.push_back(options.microbatches);
+  } else if (options.microbatches > 1) {
+    // A virtual last mesh axis; paracc-interleave-microbatches removes it.
+    axisNames.push_back("mb");
+    axisSizes.push_back(options.microbatches);
+  }
+  auto lower = [&](ModuleOp m) {
+    PassManager lpm(&context);
+    buildLoweringPipeline(lpm, precision);
+    return lpm.run(m);
+  };
+  std::optional<ExplainReport> baseline;
+  if (!axisNames.empty()) {
+    setModuleMesh(module, axisNames, axisSizes);
+    auto distribute = [&](ModuleOp m, bool sp) {
+      PassManager dpm(&context);
+      DistributePipelineOptions distOptions;
+      distOptions.sequenceParallel = sp;
+      distOptions.schedule = options.schedule;
+      buildDistributePipeline(dpm, distOptions);
+      return dpm.run(m);
+    };
+    // With --sp, the report compares against the same mesh without it.
+    if (options.explain && options.sequenceParallel) {
+      OwningOpRef<ModuleOp> copy = module.clone();
+      if (failed(distribute(*copy, false)) || failed(lower(*copy)))
+        return prt::kExitError;
+      baseline = analyzePlan(*copy);
+    }
+    if (failed(distribute(module, options.sequenceParallel)))
+      return prt::kExitError;
+  }
+  // The report reads the lowered program: its collectives move the bytes of
+  // the chosen precision.
+  if (failed(lower(module)))
+    return prt::kExitError;
+  if (options.explain) {
+    ExplainReport report = analyzePlan(module);
+    const ExplainReport *base = baseline ? &*baseline : nullptr;
+    llvm::raw_string_ostream text(result.explainText);
+    printExplainText(report, text, base);
+    llvm::raw_string_ostream json(result.explainJson);
+    printExplainJson(report, json, base);
+  }
+  stage("compile");
+  if (options.emit == "compiled") {
+    result.ir = printed(module);
+    return prt::kExitOk;
+  }
+  // Every function: one, or one per pipeline stage.
+  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(module, weights);
+  if (failed(bytes))
+    return prt::kExitError;
+  result.executable = std::move(*bytes);
+  stage("lower");
+  return prt::kExitOk;
+}

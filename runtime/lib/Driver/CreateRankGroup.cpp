@@ -1,0 +1,50 @@
+//===- CreateRankGroup.cpp - The ranks a run steps --------------*- C++ -*-===//
+
+#include "paracc/runtime/GpuRunner.h"
+#include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/RunDriver.h"
+
+#include <ostream>
+
+using namespace paracc::rt;
+
+StatusOr<std::unique_ptr<RankGroup>>
+paracc::rt::createRankGroup(std::shared_ptr<const Executable> exe,
+                            size_t function, const RankGroupOptions &options,
+                            std::ostream &notes) {
+  if (options.device != "auto" && options.device != "cpu" &&
+      options.device != "gpu")
+    return errorf("--device must be auto, cpu or gpu, got '", options.device,
+                  "'");
+#ifdef PARACC_HAVE_CUDA
+  if (options.device != "cpu") {
+    auto count = cudaDeviceCount();
+    const int64_t ranks = exe->mesh().numRanks();
+    if (count && (*count >= ranks || options.device == "gpu")) {
+      if (function != 0)
+        return errorf("the GPU runs an executable's first function; the one "
+                      "asked for is function ",
+                      function);
+      GpuOptions gpu;
+      gpu.allowTf32 = options.allowTf32;
+      gpu.useGraph = !options.noGraph;
+      return createGpuRankGroup(exe, gpu);
+    }
+    if (options.device == "gpu")
+      return count.status();
+    if (count)
+      notes << "note: the mesh has " << ranks << " ranks and this machine "
+            << *count << " GPU(s); running on the CPU\n";
+  }
+#else
+  if (options.device == "gpu")
+    return errorf("this runtime was built without the CUDA backend");
+#endif
+  auto communicators = inProcessCommunicators(exe->mesh());
+  if (!communicators)
+    return communicators.status();
+  auto cpu = CpuRanks::create(exe, function, *communicators);
+  if (!cpu)
+    return cpu.status();
+  return std::unique_ptr<RankGroup>(std::move(*cpu));
+}
