@@ -46,6 +46,14 @@ paracc_status *makeStatus(paracc_code code, std::string message);
 /// An INVALID_ARGUMENT status naming the function and what is wrong.
 paracc_status *invalidArgument(const char *function, const std::string &what);
 
+/// An INVALID_ARGUMENT status unless `index` < `count`.
+paracc_status *checkIndex(const char *function, size_t index, size_t count);
+
+/// A port's (or state buffer's) name, element type and global shape into
+/// the out-parameters (each may be null).
+void describePort(const paracc::rt::PortInfo &port, const char **name,
+                  paracc_dtype *dtype, int32_t *rank, const int64_t **shape);
+
 /// The last value of option `key` (or `fallback`); null options have none.
 std::string optionValue(const paracc_options *options, const std::string &key,
                         const std::string &fallback);

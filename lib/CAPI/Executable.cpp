@@ -19,25 +19,15 @@ static paracc_status *wrap(prt::StatusOr<std::shared_ptr<prt::Executable>> exe,
   return nullptr;
 }
 
-/// Port `index` of `ports` into the out-parameters (each may be null).
-static paracc_status *describePort(const char *fn,
-                                   const std::vector<prt::PortInfo> &ports,
-                                   size_t index, const char **name,
-                                   paracc_dtype *dtype, int32_t *rank,
-                                   const int64_t **shape) {
-  if (index >= ports.size())
-    return invalidArgument(fn, "index " + std::to_string(index) +
-                                   " is out of range (there are " +
-                                   std::to_string(ports.size()) + ")");
-  const prt::PortInfo &port = ports[index];
-  if (name)
-    *name = port.name.c_str();
-  if (dtype)
-    *dtype = paracc_dtype(port.globalType.dtype);
-  if (rank)
-    *rank = int32_t(port.globalType.shape.size());
-  if (shape)
-    *shape = port.globalType.shape.data();
+/// Port `index` of `ports` into the out-parameters.
+static paracc_status *describePortAt(const char *fn,
+                                     const std::vector<prt::PortInfo> &ports,
+                                     size_t index, const char **name,
+                                     paracc_dtype *dtype, int32_t *rank,
+                                     const int64_t **shape) {
+  if (paracc_status *bad = checkIndex(fn, index, ports.size()))
+    return bad;
+  describePort(ports[index], name, dtype, rank, shape);
   return nullptr;
 }
 
@@ -136,7 +126,8 @@ paracc_status *paracc_executable_input(const paracc_executable *exe,
   const char *fn = "paracc_executable_input";
   if (!exe)
     return invalidArgument(fn, "exe is null");
-  return describePort(fn, exe->exe->inputs(), index, name, dtype, rank, shape);
+  return describePortAt(fn, exe->exe->inputs(), index, name, dtype, rank,
+                        shape);
 }
 
 paracc_status *paracc_executable_output(const paracc_executable *exe,
@@ -146,8 +137,8 @@ paracc_status *paracc_executable_output(const paracc_executable *exe,
   const char *fn = "paracc_executable_output";
   if (!exe)
     return invalidArgument(fn, "exe is null");
-  return describePort(fn, exe->exe->outputs(), index, name, dtype, rank,
-                      shape);
+  return describePortAt(fn, exe->exe->outputs(), index, name, dtype, rank,
+                        shape);
 }
 
 void paracc_executable_free(paracc_executable *exe) { delete exe; }

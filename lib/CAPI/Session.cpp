@@ -172,19 +172,9 @@ paracc_status *paracc_session_state(const paracc_session *session,
   if (!session)
     return invalidArgument(fn, "session is null");
   const auto &state = session->exe->state();
-  if (index >= state.size())
-    return invalidArgument(fn, "index " + std::to_string(index) +
-                                   " is out of range (there are " +
-                                   std::to_string(state.size()) + ")");
-  const prt::StateInfo &s = state[index];
-  if (name)
-    *name = s.name.c_str();
-  if (dtype)
-    *dtype = paracc_dtype(s.globalType.dtype);
-  if (rank)
-    *rank = int32_t(s.globalType.shape.size());
-  if (shape)
-    *shape = s.globalType.shape.data();
+  if (paracc_status *bad = checkIndex(fn, index, state.size()))
+    return bad;
+  describePort(state[index], name, dtype, rank, shape);
   return nullptr;
 }
 
@@ -194,10 +184,8 @@ paracc_status *paracc_session_read_state(const paracc_session *session,
   if (!session || !out)
     return invalidArgument(fn, "session and out must not be null");
   const auto &state = session->exe->state();
-  if (index >= state.size())
-    return invalidArgument(fn, "index " + std::to_string(index) +
-                                   " is out of range (there are " +
-                                   std::to_string(state.size()) + ")");
+  if (paracc_status *bad = checkIndex(fn, index, state.size()))
+    return bad;
   return guarded(fn, [&]() -> paracc_status * {
     const prt::StateInfo &s = state[index];
     prt::Shape shape;

@@ -21,6 +21,28 @@ paracc_status *paracc::capi::invalidArgument(const char *function,
                     std::string(function) + ": " + what);
 }
 
+paracc_status *paracc::capi::checkIndex(const char *function, size_t index,
+                                        size_t count) {
+  if (index < count)
+    return nullptr;
+  return invalidArgument(function, "index " + std::to_string(index) +
+                                       " is out of range (there are " +
+                                       std::to_string(count) + ")");
+}
+
+void paracc::capi::describePort(const paracc::rt::PortInfo &port,
+                                const char **name, paracc_dtype *dtype,
+                                int32_t *rank, const int64_t **shape) {
+  if (name)
+    *name = port.name.c_str();
+  if (dtype)
+    *dtype = paracc_dtype(port.globalType.dtype);
+  if (rank)
+    *rank = int32_t(port.globalType.shape.size());
+  if (shape)
+    *shape = port.globalType.shape.data();
+}
+
 extern "C" {
 
 int paracc_api_version(void) { return PARACC_C_API_VERSION; }

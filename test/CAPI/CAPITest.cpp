@@ -391,6 +391,37 @@ TEST(CAPI, MisusedRunBuffers) {
   EXPECT_EQ(Result(paracc_session_run(nullptr, &good, 1, &out.view, 1)).code,
             PARACC_INVALID_ARGUMENT);
 
+  // State: out-of-range indices and mistyped buffers are refused.
+  size_t states = paracc_session_num_state(session);
+  EXPECT_EQ(Result(paracc_session_state(session, states, nullptr, nullptr,
+                                        nullptr, nullptr))
+                .code,
+            PARACC_INVALID_ARGUMENT);
+  for (size_t i = 0; i < states; ++i) {
+    const char *stateName;
+    paracc_dtype stateType;
+    int32_t stateRank;
+    const int64_t *stateShape;
+    ASSERT_EQ(Result(paracc_session_state(session, i, &stateName, &stateType,
+                                          &stateRank, &stateShape))
+                  .code,
+              PARACC_OK);
+    size_t count = 1;
+    for (int d = 0; d < stateRank; ++d)
+      count *= size_t(stateShape[d]);
+    if (stateType != PARACC_DTYPE_F32)
+      continue;
+    std::vector<float> value(count);
+    paracc_tensor view{nullptr, stateType,    stateRank,
+                       stateShape, value.data(), count * sizeof(float)};
+    EXPECT_EQ(Result(paracc_session_read_state(session, i, &view)).code,
+              PARACC_OK)
+        << stateName;
+    view.size_bytes /= 2;
+    EXPECT_EQ(Result(paracc_session_read_state(session, i, &view)).code,
+              PARACC_INVALID_ARGUMENT);
+  }
+
   // The session still works after every refusal.
   EXPECT_EQ(Result(paracc_session_run(session, &good, 1, &out.view, 1)).code,
             PARACC_OK);
