@@ -15,14 +15,6 @@ using namespace mlir;
 using namespace mlir::paracc;
 namespace prt = ::paracc::rt;
 
-namespace {
-/// The imported module, or the exit code of a failed import.
-struct Imported {
-  OwningOpRef<ModuleOp> module;
-  int code = prt::kExitOk;
-};
-} // namespace
-
 static ModelSource::Format formatOf(const ModelSource &source) {
   if (source.format != ModelSource::Format::Auto)
     return source.format;
@@ -34,10 +26,11 @@ static ModelSource::Format formatOf(const ModelSource &source) {
   return ModelSource::Format::ONNX;
 }
 
-static Imported importModel(MLIRContext &context, const ModelSource &source,
-                            const ModelCompileOptions &options,
-                            WeightStore &weights) {
-  Imported result;
+ImportedModel mlir::paracc::importModel(MLIRContext &context,
+                                        const ModelSource &source,
+                                        const ONNXImportOptions &options,
+                                        WeightStore &weights) {
+  ImportedModel result;
   ModelSource::Format format = formatOf(source);
   if (format == ModelSource::Format::MLIR) {
     if (source.bytes) {
@@ -50,7 +43,7 @@ static Imported importModel(MLIRContext &context, const ModelSource &source,
       result.code = prt::kExitError;
     return result;
   }
-  ONNXImportOptions importOptions = options.import;
+  ONNXImportOptions importOptions = options;
   importOptions.textFormat = format == ModelSource::Format::ONNXText;
   ONNXImportResult imported =
       source.bytes ? importONNXBuffer(context, *source.bytes, source.path,
@@ -119,7 +112,8 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   WeightStore weights;
   weights.randomFill = options.import.allowMissingWeightData;
   weights.randomSeed = options.seed;
-  Imported imported = importModel(context, source, options, weights);
+  ImportedModel imported =
+      importModel(context, source, options.import, weights);
   if (!imported.module)
     return imported.code;
   ModuleOp module = *imported.module;

@@ -16,26 +16,16 @@
 
 #include "DriverSupport.h"
 #include "ExportONNX.h"
-#include "StepMemoryPlan.h"
+#include "paracc/Driver/CompileTraining.h"
+#include "paracc/Driver/StepMemoryPlan.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Pass/PassManager.h"
-#include "paracc/Dialect/Dist/IR/DistOps.h"
-#include "paracc/Dialect/Dist/Transforms/Passes.h"
-#include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
-#include "paracc/Pipelines/Pipelines.h"
-#include "paracc/Planner/Explain.h"
-#include "paracc/Planner/Recompute.h"
-#include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/GradientCheck.h"
 #include "paracc/runtime/Training.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cmath>
 #include <iostream>
-#include <unistd.h>
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -287,66 +277,8 @@ cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
                              cl::cat(trainCategory()));
 } // namespace
 
-/// The optimizer and its settings as one line, which the executable and
-/// its checkpoints record (a checkpoint continues only a run that agrees).
-static std::string optimizerIdentity(const graph::OptimizerPassOptions &o) {
-  std::string identity;
-  llvm::raw_string_ostream os(identity);
-  os << o.optimizer << " beta1=" << o.beta1 << " beta2=" << o.beta2
-     << " eps=" << o.eps << " weight_decay=" << o.weightDecay
-     << " momentum=" << o.momentum << " clip_grad_norm=" << o.clipGradNorm;
-  return identity;
-}
 
-/// Prints the --explain report of the partitioned step, with the arena
-/// and peak of the written executable's memory plan (the rank that needs
-/// most).
-static LogicalResult explainStep(const CompiledStep &step) {
-  ExplainReport report = analyzePlan(*step.module);
-  const prt::Executable &exe = *step.exe;
-  // (A gradient check's step has no optimizer: its categories are the
-  // forward and backward's alone.)
-  report.step = step.memory;
-  // Per stage: the micro-batches the schedule keeps (1F1B: as many as the
-  // stages from it to the last; GPipe: all; zb-h1: up to p) and its memory
-  // plan's arena.
-  if (report.pipeline && exe.pipelineAxis() >= 0) {
-    PipelinePlan &plan = *report.pipeline;
-    const int64_t p = int64_t(plan.stages.size());
-    for (const prt::FunctionInfo &f : exe.functions()) {
-      if (f.stage < 0 || f.stage >= p)
-        continue;
-      StageSummary &s = plan.stages[f.stage];
-      s.arenaBytes = int64_t(f.arenaBytes);
-      s.inFlight = scheduleInFlight(scheduleOrder(f.stage, p, plan.microbatches,
-                                                  plan.schedule,
-                                                  /*withBackward=*/true),
-                                    plan.schedule);
-    }
-  }
-  if (explainOption)
-    printExplainText(report, llvm::outs());
-  if (!explainJson.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(explainJson, ec);
-    if (ec) {
-      llvm::errs() << "paracc: error: cannot write '" << explainJson
-                   << "': " << ec.message() << "\n";
-      return failure();
-    }
-    printExplainJson(report, out);
-  }
-  return success();
-}
 
-/// Checks a number option: finite, and positive or non-negative.
-static bool checkNumber(const char *name, double v, bool allowZero) {
-  if (std::isfinite(v) && (v > 0 || (allowZero && v == 0)))
-    return true;
-  llvm::errs() << "paracc: error: --" << name << " must be a finite number "
-               << (allowZero ? ">= 0" : "> 0") << ", got " << v << "\n";
-  return false;
-}
 
 /// --schedule's names: a learning-rate schedule and a pipeline schedule.
 static bool isPipelineSchedule(StringRef name) {
@@ -374,40 +306,13 @@ static std::string pipelineSchedule() {
 /// loop's schedule.
 static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
                                           prt::LrSchedule &schedule) {
-  opt.optimizer = optimizerOption;
-  if (optimizerOption != "adamw" && optimizerOption != "sgd") {
-    llvm::errs() << "paracc: error: --optimizer must be adamw or sgd, got '"
-                 << optimizerOption << "'\n";
+  std::optional<double> weightDecay;
+  if (weightDecayOption.getNumOccurrences())
+    weightDecay = weightDecayOption;
+  if (failed(parseOptimizerOptions(optimizerOption, betasOption, epsOption,
+                                   weightDecay, momentumOption, clipOption,
+                                   opt, llvm::errs())))
     return failure();
-  }
-  auto [b1, b2] = StringRef(betasOption).split(',');
-  double beta1, beta2;
-  if (b1.trim().getAsDouble(beta1) || b2.trim().getAsDouble(beta2) ||
-      !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1)) {
-    llvm::errs() << "paracc: error: --betas must be two numbers in [0, 1), "
-                    "such as 0.9,0.95; got '"
-                 << betasOption << "'\n";
-    return failure();
-  }
-  if (!checkNumber("eps", epsOption, false) ||
-      !checkNumber("weight-decay", weightDecayOption, true) ||
-      !checkNumber("momentum", momentumOption, true) ||
-      !checkNumber("clip-grad-norm", clipOption, true))
-    return failure();
-  if (momentumOption >= 1) {
-    llvm::errs() << "paracc: error: --momentum must be below 1\n";
-    return failure();
-  }
-  opt.beta1 = beta1;
-  opt.beta2 = beta2;
-  opt.eps = epsOption;
-  // torch's defaults: AdamW decays by 0.01, SGD not at all.
-  opt.weightDecay =
-      optimizerOption == "sgd" && weightDecayOption.getNumOccurrences() == 0
-          ? 0.0
-          : double(weightDecayOption);
-  opt.momentum = momentumOption;
-  opt.clipGradNorm = clipOption;
   schedule.kind = learningRateSchedule();
   schedule.lr = lrOption;
   schedule.minLr = minLrOption;
@@ -420,42 +325,7 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
   return success();
 }
 
-/// Fails unless `func` returns one scalar float: the loss.
-static LogicalResult checkLossOutput(func::FuncOp func) {
-  FunctionType type = func.getFunctionType();
-  for (auto [i, t] : llvm::enumerate(type.getResults())) {
-    auto ranked = dyn_cast<RankedTensorType>(t);
-    bool scalarFloat = ranked && ranked.getNumElements() == 1 &&
-                       isa<FloatType>(ranked.getElementType());
-    if (type.getNumResults() == 1 && scalarFloat)
-      return success();
-    std::string name = "output_" + std::to_string(i);
-    if (auto attr = func.getResultAttrOfType<StringAttr>(i, "graph.name"))
-      name = attr.getValue().str();
-    std::string shape;
-    llvm::raw_string_ostream os(shape);
-    os << t;
-    llvm::errs() << "paracc: error: " << modelPath << ": output '" << name
-                 << "' is " << shape << "; paracc train needs a model with "
-                 << "one scalar float output, the loss";
-    if (type.getNumResults() != 1)
-      llvm::errs() << " (it has " << type.getNumResults() << " outputs)";
-    llvm::errs() << ". A model that returns logits needs a loss added "
-                    "(--loss next-token-ce or --loss ce, issue 9)\n";
-    return failure();
-  }
-  llvm::errs() << "paracc: error: " << modelPath << " has no output\n";
-  return failure();
-}
 
-/// auto's budget without --memory-budget: 90 % of one H200's memory on the
-/// GPU, of the host's memory shared by the ranks on the CPU.
-static int64_t defaultMemoryBudget(int64_t ranks) {
-  if (deviceOption == "gpu")
-    return int64_t(0.9 * 141e9);
-  int64_t host = int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
-  return int64_t(0.9 * double(host) / double(std::max<int64_t>(ranks, 1)));
-}
 
 int mlir::paracc::runTrain() {
   bool checking = !checkGradientsPath.empty() || !saveGradientsPath.empty();
@@ -505,20 +375,7 @@ int mlir::paracc::runTrain() {
     llvm::errs() << "paracc: error: --batch and --seq must be >= 1\n";
     return prt::kExitError;
   }
-  if (precisionOption != "f32" && precisionOption != "bf16" &&
-      precisionOption != "f16") {
-    llvm::errs() << "paracc: error: --precision must be f32, bf16 or f16, "
-                    "got '"
-                 << precisionOption << "'\n";
-    return prt::kExitError;
-  }
   std::optional<int64_t> memoryBudget;
-  if (!parseRecomputePolicy(recomputeOption)) {
-    llvm::errs() << "paracc: error: --recompute must be none, full, "
-                    "selective or auto, got '"
-                 << recomputeOption << "'\n";
-    return prt::kExitError;
-  }
   if (!memoryBudgetOption.empty()) {
     std::string error;
     memoryBudget = parseByteSize(memoryBudgetOption, error);
@@ -533,19 +390,9 @@ int mlir::paracc::runTrain() {
                  << ranksAs << "'\n";
     return prt::kExitError;
   }
-  SmallVector<std::string> axisNames;
-  SmallVector<int64_t> axisSizes;
-  if (failed(parseMesh(meshOption, axisNames, axisSizes, llvm::errs())))
-    return prt::kExitError;
-  if (sequenceParallel && axisNames.empty()) {
-    llvm::errs() << "paracc: error: --sp needs a tensor-parallel axis in "
-                    "--mesh (e.g. --mesh tp2 --sp)\n";
-    return prt::kExitError;
-  }
 
-  MLIRContext context;
-  setUpParaccContext(context, llvm::errs());
-  ONNXImportOptions importOptions;
+  TrainingCompileOptions options;
+  ONNXImportOptions &importOptions = options.import;
   if (!shapesFrom.empty()) {
     addTestDataShapes(shapesFrom, importOptions);
   } else {
@@ -555,167 +402,52 @@ int mlir::paracc::runTrain() {
           SmallVector<int64_t>{batchOption, seqOption});
   }
   importOptions.allowMissingWeightData = randomWeights;
-  WeightStore weights;
-  weights.randomFill = randomWeights;
-  weights.randomSeed = weightSeed;
-  ONNXImportResult imported =
-      importONNXFile(context, modelPath, importOptions, weights);
-  if (!imported.module)
-    return imported.failure == ImportFailure::Unsupported
-               ? prt::kExitUnsupported
-               : prt::kExitError;
-  ModuleOp module = *imported.module;
-  PassManager compile(&context);
-  buildCompilePipeline(compile, CompilePipelineOptions());
-  if (failed(compile.run(module)))
-    return prt::kExitError;
-  func::FuncOp main;
-  for (auto f : module.getOps<func::FuncOp>())
-    if (!main)
-      main = f;
-  if (!main) {
-    llvm::errs() << "paracc: error: the module has no function\n";
-    return prt::kExitError;
-  }
-  if (!lossOption.empty()) {
-    if (lossOption != "next-token-ce" && lossOption != "ce") {
-      llvm::errs() << "paracc: error: --loss must be next-token-ce or ce, got '"
-                   << lossOption << "'\n";
-      return prt::kExitError;
-    }
-    PassManager addLoss(&context);
-    addLoss.addNestedPass<func::FuncOp>(graph::createAddLossPass({lossOption}));
-    if (failed(addLoss.run(module)))
-      return prt::kExitError;
-  }
-  if (failed(checkLossOutput(main)))
-    return prt::kExitError;
-  main.walk([&](graph::DropoutOp d) {
-    d.setSeedAttr(
-        IntegerAttr::get(IntegerType::get(&context, 64), int64_t(dropoutSeed)));
-  });
-  // Pipeline stages are cut on the forward graph; the backward's ops run on
-  // their forward ops' stages.
-  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
-  if (trainMicrobatches < 1 || trainMicrobatches > 64) {
-    llvm::errs() << "paracc: error: --microbatches must be in [1, 64]\n";
-    return prt::kExitError;
-  }
-  if (pipelineStages == 0 && trainMicrobatches > 1) {
-    llvm::errs() << "paracc: error: --microbatches is the pipeline's "
-                    "micro-batch count and needs a pp axis in --mesh\n";
-    return prt::kExitError;
-  }
-  if (failed(checkPipelineOptions(pipelineStages, pipelineSchedule(),
-                                  trainStages, sequenceParallel,
-                                  llvm::errs())))
-    return prt::kExitError;
-  if (pipelineStages > 0) {
-    if (failed(planPipelineStages(module, pipelineStages, trainStages,
-                                  trainMicrobatches, pipelineSchedule(),
-                                  /*training=*/true)))
-      return prt::kExitError;
-    axisNames.push_back("mb");
-    axisSizes.push_back(trainMicrobatches);
-  }
+  options.seed = weightSeed;
+  options.mesh = meshOption;
+  options.sequenceParallel = sequenceParallel;
+  options.microbatches = trainMicrobatches;
+  options.stages = trainStages;
+  options.schedule = pipelineSchedule();
+  options.precision = precisionOption;
+  options.loss = lossOption;
+  options.freeze = freeze;
+  if (!checking)
+    options.optimizer = optimizerOptions;
+  options.recompute = recomputeOption;
+  options.memoryBudget = memoryBudget;
+  options.device = deviceOption;
+  options.bucketMb = bucketMbOption;
+  options.dropoutSeed = dropoutSeed;
+  options.explain = wantExplain;
+  options.emit = emit;
+  ModelSource source;
+  source.path = modelPath;
 
-  // Annotate the forward, differentiate, then partition forward and
-  // backward together.
-  DistributePipelineOptions distOptions;
-  distOptions.sequenceParallel = sequenceParallel;
-  distOptions.schedule = pipelineSchedule();
-  if (!axisNames.empty()) {
-    setModuleMesh(module, axisNames, axisSizes);
-    PassManager annotate(&context);
-    buildShardingAnnotationPipeline(annotate, distOptions);
-    if (failed(annotate.run(module)))
-      return prt::kExitError;
-  }
-  // Mixed precision: the forward computes in bf16/f16 from f32 master
-  // weights, so differentiating it gives f32 gradients for the optimizer.
-  if (precisionOption != "f32") {
-    PassManager precision(&context);
-    precision.addNestedPass<func::FuncOp>(
-        graph::createConvertPrecisionPass({precisionOption, true}));
-    if (failed(precision.run(module)))
-      return prt::kExitError;
-  }
-  PassManager differentiate(&context);
-  AutodiffPipelineOptions autodiffOptions;
-  autodiffOptions.freeze = freeze;
-  autodiffOptions.wholeParameters = checking;
-  buildAutodiffPipeline(differentiate, autodiffOptions);
-  if (!checking)
-    differentiate.addNestedPass<func::FuncOp>(
-        graph::createOptimizerPass(optimizerOptions));
-  if (failed(differentiate.run(module)))
-    return prt::kExitError;
-  if (emit == "differentiated") {
-    module.print(llvm::outs());
+  MLIRContext context;
+  setUpParaccContext(context, llvm::errs());
+  CompiledTraining compiled;
+  if (int code = compileTraining(context, source, options, compiled,
+                                 llvm::outs(), llvm::errs()))
+    return code;
+  if (!emit.empty()) {
+    llvm::outs() << compiled.ir;
     return prt::kExitOk;
   }
-  // (Pipeline stages' functions take the program function's name.)
-  if (!checking)
-    main.setSymName("step");
-  // Partition, recompute and lower a copy of the differentiated step; auto
-  // may compile it more than once to fit the budget.
-  ExecutableOptions writerOptions;
-  if (!checking)
-    writerOptions.training = optimizerIdentity(optimizerOptions);
-  auto compileStep = [&](StringRef policy,
-                         int64_t activationBudget) -> FailureOr<CompiledStep> {
-    CompiledStep step;
-    step.module = module.clone();
-    PassManager lower(&context);
-    DistributePipelineOptions options;
-    options.sequenceParallel = distOptions.sequenceParallel;
-    options.schedule = distOptions.schedule;
-    options.recompute = policy.str();
-    options.recomputeBudget = activationBudget;
-    options.rates = deviceOption == "gpu" ? "h200" : "cpu";
-    if (!axisNames.empty())
-      buildPartitionPipeline(lower, options);
-    else
-      lower.addPass(dist::createRecomputePass(
-          {options.recompute, options.recomputeBudget, options.rates}));
-    buildLoweringPipeline(lower, "f32", bucketMbOption);
-    if (failed(lower.run(*step.module)))
-      return failure();
-    // Every function: the step, or one per pipeline stage.
-    FailureOr<std::vector<uint8_t>> bytes =
-        writeExecutable(*step.module, weights, writerOptions);
-    if (failed(bytes))
-      return failure();
-    step.bytes = *bytes;
-    auto exe = prt::Executable::loadBuffer(std::move(*bytes));
-    if (!exe) {
-      llvm::errs() << "paracc: error: " << exe.status().message() << "\n";
-      return failure();
-    }
-    step.exe = std::move(*exe);
-    step.memory = measureStepMemory(*step.module, *step.exe);
-    return step;
-  };
-  int64_t worldSize = 1;
-  for (auto [name, size] : llvm::zip(axisNames, axisSizes))
-    if (name != "mb")
-      worldSize *= size;
-  FailureOr<CompiledStep> compiled = compileWithinBudget(
-      recomputeOption, memoryBudget, defaultMemoryBudget(worldSize),
-      compileStep, llvm::outs());
-  if (failed(compiled))
-    return prt::kExitError;
-  if (emit == "compiled") {
-    compiled->module->print(llvm::outs());
-    return prt::kExitOk;
-  }
-  std::vector<uint8_t> written;
-  if (!outputPath.empty())
-    written = compiled->bytes;
+  std::vector<uint8_t> &written = compiled.executable;
   // (`*exe` is the executable's owner, as the runners take it.)
-  std::shared_ptr<prt::Executable> *exe = &compiled->exe;
-  if (wantExplain && failed(explainStep(*compiled)))
-    return prt::kExitError;
+  std::shared_ptr<prt::Executable> *exe = &compiled.exe;
+  if (explainOption)
+    llvm::outs() << compiled.explainText;
+  if (!explainJson.empty()) {
+    std::error_code ec;
+    llvm::raw_fd_ostream out(explainJson, ec);
+    if (ec) {
+      llvm::errs() << "paracc: error: cannot write '" << explainJson
+                   << "': " << ec.message() << "\n";
+      return prt::kExitError;
+    }
+    out << compiled.explainJson;
+  }
   if (!outputPath.empty())
     return succeeded(
                writeExecutableFile(outputPath, written.data(), written.size()))
@@ -752,7 +484,8 @@ int mlir::paracc::runTrain() {
     for (const prt::StateInfo &s : (*exe)->state())
       if (s.kind != prt::StateKind::Parameter)
         trained.erase(s.name);
-    if (failed(exportTrainedONNX(modelPath, exportOnnx, weights, trained)))
+    if (failed(exportTrainedONNX(modelPath, exportOnnx, compiled.weights,
+                                 trained)))
       return prt::kExitError;
     std::cout << "exported the trained model to " << exportOnnx << "\n";
     return prt::kExitOk;

@@ -10,7 +10,9 @@
 #ifndef PARACC_DRIVER_COMPILEMODEL_H
 #define PARACC_DRIVER_COMPILEMODEL_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,6 +73,18 @@ struct CompiledModel {
   /// The IR asked for by `emit`.
   std::string ir;
 };
+
+/// An imported module, or the exit code of a failed import (2, 3).
+struct ImportedModel {
+  OwningOpRef<ModuleOp> module;
+  int code = 0;
+};
+
+/// Imports `source` (ONNX binary or text, graph-dialect MLIR) into a module
+/// of graph-dialect ops, its weights' data into `weights`.
+ImportedModel importModel(MLIRContext &context, const ModelSource &source,
+                          const ONNXImportOptions &options,
+                          WeightStore &weights);
 
 /// Compiles `source` for inference. Errors go to the context's diagnostic
 /// handler and to `err` (options). Returns the tools' exit code: 0, 2 (an

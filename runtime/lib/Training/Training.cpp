@@ -202,260 +202,277 @@ std::string duration(double seconds) {
 }
 } // namespace
 
-int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
-                            const TrainingRequest &request, std::ostream &out,
-                            std::ostream &err) {
+struct Trainer::Data {
+  std::optional<TokenData> tokens;
+  std::optional<BatchFolders> folders;
+};
+
+Trainer::Trainer() = default;
+Trainer::~Trainer() = default;
+
+StatusOr<std::unique_ptr<Trainer>>
+Trainer::create(std::shared_ptr<const Executable> exe,
+                const TrainingRequest &request, std::ostream &out,
+                std::ostream &err) {
   int function = exe->findFunction("step");
-  if (function < 0) {
-    err << "error: the executable has no 'step' function (compile it with "
-           "paracc train)\n";
-    return 2;
-  }
+  if (function < 0)
+    return errorf("the executable has no 'step' function (compile it with "
+                  "paracc train)");
+  std::unique_ptr<Trainer> t(new Trainer);
+  t->exe_ = exe;
+  t->request_ = request;
+  t->out_ = &out;
+  t->function_ = size_t(function);
   // (A pipelined step's ports: its stages' inputs and all their outputs.)
   const FunctionSignature &f = exe->signature(function);
   // Inputs: lr and step from the schedule; the others from the data: every
   // integer input takes the token batch, or a batch folder gives them all.
   const bool folders = !request.dataDir.empty();
-  int64_t batch = 0, seq = 0, tokensPerStep = 0;
+  int64_t batch = 0, seq = 0;
   for (const PortInfo &in : f.inputs) {
     if (in.name == "lr" || in.name == "step")
       continue;
     if (folders) {
       // Tokens for the tok/s figure: the first integer input's elements.
-      if (tokensPerStep == 0 && !isFloatDType(in.globalType.dtype))
-        tokensPerStep = shapeNumElements(in.globalType.shape);
+      if (t->tokensPerStep_ == 0 && !isFloatDType(in.globalType.dtype))
+        t->tokensPerStep_ = shapeNumElements(in.globalType.shape);
       continue;
     }
     const Shape &s = in.globalType.shape;
     if ((in.globalType.dtype != DType::I64 &&
          in.globalType.dtype != DType::I32) ||
-        s.size() != 2) {
-      err << "error: --data feeds token models: input '" << in.name << "' is "
-          << dtypeName(in.globalType.dtype) << shapeToString(s)
-          << ", not [batch, seq] token ids (train other models from batch "
-             "folders with --data-dir)\n";
-      return 2;
-    }
+        s.size() != 2)
+      return errorf("--data feeds token models: input '", in.name, "' is ",
+                    dtypeName(in.globalType.dtype), shapeToString(s),
+                    ", not [batch, seq] token ids (train other models from "
+                    "batch folders with --data-dir)");
     batch = s[0];
     seq = s[1];
-    tokensPerStep = batch * seq;
+    t->tokensPerStep_ = batch * seq;
   }
   // loss, grad_norm[, grad_sq: each parameter's sum of squared gradients]
   const std::vector<std::string> &parts = exe->gradientNormParts();
-  const bool hasParts = f.outputs.size() == 3 && f.outputs[2].name == "grad_sq" &&
-                        f.outputs[2].globalType.dtype == DType::F32 &&
-                        f.outputs[2].globalType.shape ==
-                            Shape{int64_t(parts.size())};
-  if (f.outputs.size() != 2 && !hasParts) {
-    err << "error: the step function must return the loss and grad_norm "
-           "(and grad_sq, one sum of squares per parameter)\n";
-    return 2;
-  }
-  std::optional<TokenData> tokenData;
-  std::optional<BatchFolders> batchFolders;
+  t->hasParts_ = f.outputs.size() == 3 && f.outputs[2].name == "grad_sq" &&
+                 f.outputs[2].globalType.dtype == DType::F32 &&
+                 f.outputs[2].globalType.shape ==
+                     Shape{int64_t(parts.size())};
+  if (f.outputs.size() != 2 && !t->hasParts_)
+    return errorf("the step function must return the loss and grad_norm "
+                  "(and grad_sq, one sum of squares per parameter)");
+  t->data_ = std::make_unique<Data>();
   if (folders) {
     auto b = BatchFolders::open(request.dataDir);
-    if (!b) {
-      err << "error: " << b.status().message() << "\n";
-      return 2;
-    }
-    batchFolders = std::move(*b);
+    if (!b)
+      return b.status();
+    t->data_->folders = std::move(*b);
   } else {
     auto data =
         TokenData::load(request.dataPath, request.dataDtype, batch, seq);
-    if (!data) {
-      err << "error: " << data.status().message() << "\n";
-      return 2;
-    }
-    tokenData = std::move(*data);
+    if (!data)
+      return data.status();
+    t->data_->tokens = std::move(*data);
   }
-  const int64_t windows =
-      folders ? batchFolders->windows() : tokenData->windows();
+  const int64_t windows = folders ? t->data_->folders->windows()
+                                  : t->data_->tokens->windows();
   RankGroupOptions rankOptions;
   rankOptions.device = request.device;
   rankOptions.allowTf32 = request.allowTf32;
   rankOptions.noGraph = request.noGraph;
-  auto ranks = createRankGroup(exe, size_t(function), rankOptions, err);
-  if (!ranks) {
-    err << "error: " << ranks.status().message() << "\n";
-    return 2;
-  }
-  std::ofstream log;
+  auto ranks = createRankGroup(exe, t->function_, rankOptions, err);
+  if (!ranks)
+    return ranks.status();
+  t->ranks_ = std::move(*ranks);
   if (!request.logJsonPath.empty()) {
-    log.open(request.logJsonPath, std::ios::trunc);
-    if (!log) {
-      err << "error: cannot write '" << request.logJsonPath << "'\n";
-      return 2;
-    }
+    t->log_ = std::make_unique<std::ofstream>(request.logJsonPath,
+                                              std::ios::trunc);
+    if (!*t->log_)
+      return errorf("cannot write '", request.logJsonPath, "'");
   }
   out << "training " << request.steps << " step(s) of ";
   if (folders)
     out << "the batches in " << request.dataDir;
   else
     out << batch << "x" << seq << " tokens";
-  out << " on " << (*ranks)->describe() << "; " << windows
+  out << " on " << t->ranks_->describe() << "; " << windows
       << " batch(es) per epoch\n";
-  int64_t first = 0;
   if (request.resume) {
-    auto step =
-        loadCheckpoint(request.checkpointDir, *exe, **ranks, request.identity);
-    if (!step) {
-      err << "error: " << step.status().message() << "\n";
-      return 2;
-    }
-    first = *step;
-    out << "resumed from " << request.checkpointDir << " at step " << first
+    auto step = loadCheckpoint(request.checkpointDir, *exe, *t->ranks_,
+                               request.identity);
+    if (!step)
+      return step.status();
+    t->first_ = t->next_ = *step;
+    out << "resumed from " << request.checkpointDir << " at step " << t->first_
         << "\n";
   }
-  auto save = [&](int64_t nextStep) {
-    Status st = saveCheckpoint(request.checkpointDir, *exe, **ranks, nextStep,
-                               request.identity);
-    if (!st)
-      err << "error: " << st.message() << "\n";
-    return bool(st);
-  };
   // (A group that cannot record says so before the first step.)
   if (!request.timelinePath.empty()) {
-    if (Status st = (*ranks)->recordTimeline(true); !st) {
-      err << "error: " << st.message() << "\n";
-      return 2;
-    }
-    (void)(*ranks)->recordTimeline(false);
+    PARACC_RETURN_IF_ERROR(t->ranks_->recordTimeline(true));
+    (void)t->ranks_->recordTimeline(false);
   }
-  auto start = std::chrono::steady_clock::now();
-  for (int64_t k = first; k < request.steps; ++k) {
-    double lr = request.schedule.at(k);
-    auto dataInputs = folders ? folderInputs(f, batchFolders->folderFor(
-                                                    k, request.dataSeed))
-                              : StatusOr<std::vector<Tensor>>(
-                                    std::vector<Tensor>());
-    if (!dataInputs) {
-      err << "error: step " << k << ": " << dataInputs.status().message()
-          << "\n";
-      return 2;
-    }
-    Tensor tokens;
-    if (!folders)
-      tokens = tokenData->batch(k, request.dataSeed);
-    std::vector<Tensor> inputs;
-    size_t nextData = 0;
-    for (const PortInfo &in : f.inputs) {
-      if (in.name == "lr")
-        inputs.push_back(f32Scalar(lr));
-      else if (in.name == "step")
-        inputs.push_back(f32Scalar(double(k + 1)));
-      else if (folders)
-        inputs.push_back(std::move((*dataInputs)[nextData++]));
-      else if (in.globalType.dtype == DType::I32) {
-        Tensor t = *Tensor::allocate(DType::I32, tokens.shape());
-        for (int64_t i = 0; i < tokens.numElements(); ++i)
-          t.as<int32_t>()[i] = int32_t(tokens.as<int64_t>()[i]);
-        inputs.push_back(std::move(t));
-      } else
-        inputs.push_back(tokens);
-    }
-    // The timeline shows the last step (the first ones warm up).
-    const bool recordThisStep =
-        !request.timelinePath.empty() && k + 1 == request.steps;
-    if (recordThisStep) {
-      if (Status st = (*ranks)->recordTimeline(true); !st) {
-        err << "error: " << st.message() << "\n";
-        return 2;
-      }
-    }
-    auto stepStart = std::chrono::steady_clock::now();
-    auto outputs = (*ranks)->run(inputs);
-    auto now = std::chrono::steady_clock::now();
-    if (!outputs) {
-      err << "error: step " << k << ": " << outputs.status().message() << "\n";
-      return 2;
-    }
-    if (recordThisStep) {
-      std::vector<TimelineEvent> events = (*ranks)->timeline();
-      if (Status st = writeTimeline(request.timelinePath, events, *exe); !st) {
-        err << "error: " << st.message() << "\n";
-        return 2;
-      }
-      BubbleMeasurement b = measureBubble(events, exe->mesh().numRanks());
-      char bubble[32];
-      std::snprintf(bubble, sizeof bubble, "%.3f", b.bubble);
-      out << "wrote step " << (k + 1) << "'s timeline to "
-          << request.timelinePath << " and "
-          << timelineSvgPath(request.timelinePath) << "; measured bubble "
-          << bubble << " over " << exe->mesh().numRanks() << " rank(s)\n";
-      (void)(*ranks)->recordTimeline(false);
-    }
-    double loss = scalarValue((*outputs)[0]);
-    double norm = scalarValue((*outputs)[1]);
-    double ms =
-        std::chrono::duration<double, std::milli>(now - stepStart).count();
-    double tokensPerS = double(tokensPerStep) / (ms / 1e3);
-    double elapsed = std::chrono::duration<double>(now - start).count();
-    double eta =
-        elapsed / double(k + 1 - first) * double(request.steps - k - 1);
-    out << "step " << k + 1 << "/" << request.steps << "  loss " << std::fixed
-        << std::setprecision(4) << loss << "  lr " << std::scientific
-        << std::setprecision(3) << lr << "  grad_norm " << std::fixed
-        << std::setprecision(3) << norm << "  " << std::setprecision(0)
-        << tokensPerS << " tok/s  ETA " << duration(eta) << "\n";
-    out.unsetf(std::ios::floatfield);
-    if (log)
-      log << "{\"step\": " << k << ", \"loss\": " << jsonNumber(loss)
-          << ", \"grad_norm\": " << jsonNumber(norm)
+  t->start_ = std::chrono::steady_clock::now();
+  return t;
+}
+
+Status Trainer::saveCheckpointAt(int64_t nextStep) {
+  return saveCheckpoint(request_.checkpointDir, *exe_, *ranks_, nextStep,
+                        request_.identity);
+}
+
+StatusOr<StepRecord> Trainer::step() {
+  if (finished())
+    return errorf("the run's ", request_.steps, " step(s) are done");
+  const int64_t k = next_;
+  std::ostream &out = *out_;
+  const FunctionSignature &f = exe_->signature(function_);
+  const bool folders = data_->folders.has_value();
+  double lr = request_.schedule.at(k);
+  auto dataInputs =
+      folders ? folderInputs(f, data_->folders->folderFor(k, request_.dataSeed))
+              : StatusOr<std::vector<Tensor>>(std::vector<Tensor>());
+  if (!dataInputs)
+    return dataInputs.status().withContext("step " + std::to_string(k));
+  Tensor tokens;
+  if (!folders)
+    tokens = data_->tokens->batch(k, request_.dataSeed);
+  std::vector<Tensor> inputs;
+  size_t nextData = 0;
+  for (const PortInfo &in : f.inputs) {
+    if (in.name == "lr")
+      inputs.push_back(f32Scalar(lr));
+    else if (in.name == "step")
+      inputs.push_back(f32Scalar(double(k + 1)));
+    else if (folders)
+      inputs.push_back(std::move((*dataInputs)[nextData++]));
+    else if (in.globalType.dtype == DType::I32) {
+      Tensor t = *Tensor::allocate(DType::I32, tokens.shape());
+      for (int64_t i = 0; i < tokens.numElements(); ++i)
+        t.as<int32_t>()[i] = int32_t(tokens.as<int64_t>()[i]);
+      inputs.push_back(std::move(t));
+    } else
+      inputs.push_back(tokens);
+  }
+  // The timeline shows the last step (the first ones warm up).
+  const bool recordThisStep =
+      !request_.timelinePath.empty() && k + 1 == request_.steps;
+  if (recordThisStep)
+    PARACC_RETURN_IF_ERROR(ranks_->recordTimeline(true));
+  auto stepStart = std::chrono::steady_clock::now();
+  auto outputs = ranks_->run(inputs);
+  auto now = std::chrono::steady_clock::now();
+  if (!outputs)
+    return outputs.status().withContext("step " + std::to_string(k));
+  if (recordThisStep) {
+    std::vector<TimelineEvent> events = ranks_->timeline();
+    PARACC_RETURN_IF_ERROR(writeTimeline(request_.timelinePath, events, *exe_));
+    BubbleMeasurement b = measureBubble(events, exe_->mesh().numRanks());
+    char bubble[32];
+    std::snprintf(bubble, sizeof bubble, "%.3f", b.bubble);
+    out << "wrote step " << (k + 1) << "'s timeline to "
+        << request_.timelinePath << " and "
+        << timelineSvgPath(request_.timelinePath) << "; measured bubble "
+        << bubble << " over " << exe_->mesh().numRanks() << " rank(s)\n";
+    (void)ranks_->recordTimeline(false);
+  }
+  StepRecord record;
+  record.step = k;
+  record.lr = lr;
+  record.loss = scalarValue((*outputs)[0]);
+  record.gradNorm = scalarValue((*outputs)[1]);
+  record.ms =
+      std::chrono::duration<double, std::milli>(now - stepStart).count();
+  record.tokensPerSecond = double(tokensPerStep_) / (record.ms / 1e3);
+  double elapsed = std::chrono::duration<double>(now - start_).count();
+  double eta =
+      elapsed / double(k + 1 - first_) * double(request_.steps - k - 1);
+  out << "step " << k + 1 << "/" << request_.steps << "  loss " << std::fixed
+      << std::setprecision(4) << record.loss << "  lr " << std::scientific
+      << std::setprecision(3) << lr << "  grad_norm " << std::fixed
+      << std::setprecision(3) << record.gradNorm << "  "
+      << std::setprecision(0) << record.tokensPerSecond << " tok/s  ETA "
+      << duration(eta) << "\n";
+  out.unsetf(std::ios::floatfield);
+  if (log_)
+    *log_ << "{\"step\": " << k << ", \"loss\": " << jsonNumber(record.loss)
+          << ", \"grad_norm\": " << jsonNumber(record.gradNorm)
           << ", \"lr\": " << jsonNumber(lr)
-          << ", \"tokens_per_s\": " << jsonNumber(tokensPerS)
-          << ", \"ms\": " << jsonNumber(ms) << "}\n"
+          << ", \"tokens_per_s\": " << jsonNumber(record.tokensPerSecond)
+          << ", \"ms\": " << jsonNumber(record.ms) << "}\n"
           << std::flush;
-    if (!std::isfinite(loss) || !std::isfinite(norm)) {
-      err << "error: step " << k << ": the "
-          << (std::isfinite(loss) ? "gradient norm" : "loss") << " is "
-          << (std::isfinite(loss) ? norm : loss);
-      if (hasParts) {
-        const Tensor &sq = (*outputs)[2];
-        for (size_t i = 0; i < parts.size(); ++i)
-          if (!std::isfinite(sq.as<float>()[i])) {
-            err << "; the first parameter whose gradient is not finite is '"
-                << parts[i] << "'";
-            break;
-          }
-      }
-      err << "; training stopped";
-      if (!request.checkpointDir.empty())
-        err << " (the last checkpoint in " << request.checkpointDir
-            << " is intact)";
-      err << " (lower --lr or clip gradients with --clip-grad-norm)\n";
-      return 1;
-    }
-    if (hasParts) {
-      // The parts are the norm's terms: a disagreement is a compiler bug
-      // (a missing or doubled reduction), not a property of the model.
+  const std::vector<std::string> &parts = exe_->gradientNormParts();
+  if (!std::isfinite(record.loss) || !std::isfinite(record.gradNorm)) {
+    diverged_ = true;
+    std::ostringstream msg;
+    msg << "step " << k << ": the "
+        << (std::isfinite(record.loss) ? "gradient norm" : "loss") << " is "
+        << (std::isfinite(record.loss) ? record.gradNorm : record.loss);
+    if (hasParts_) {
       const Tensor &sq = (*outputs)[2];
-      double sum = 0;
       for (size_t i = 0; i < parts.size(); ++i)
-        sum += sq.as<float>()[i];
-      if (std::abs(std::sqrt(sum) - norm) > 1e-3 * std::max(1.0, norm)) {
-        err << "error: step " << k << ": internal: the per-parameter "
-            << "gradient norms give " << std::sqrt(sum)
-            << ", the step's norm is " << norm << "\n";
-        return 2;
-      }
+        if (!std::isfinite(sq.as<float>()[i])) {
+          msg << "; the first parameter whose gradient is not finite is '"
+              << parts[i] << "'";
+          break;
+        }
     }
-    if (!request.checkpointDir.empty() && request.checkpointEvery > 0 &&
-        (k + 1) % request.checkpointEvery == 0 && k + 1 < request.steps &&
-        !save(k + 1))
-      return 2;
+    msg << "; training stopped";
+    if (!request_.checkpointDir.empty())
+      msg << " (the last checkpoint in " << request_.checkpointDir
+          << " is intact)";
+    msg << " (lower --lr or clip gradients with --clip-grad-norm)";
+    return Status::error(msg.str());
   }
-  if (!request.checkpointDir.empty() && !save(request.steps))
+  if (hasParts_) {
+    // The parts are the norm's terms: a disagreement is a compiler bug
+    // (a missing or doubled reduction), not a property of the model.
+    const Tensor &sq = (*outputs)[2];
+    double sum = 0;
+    for (size_t i = 0; i < parts.size(); ++i)
+      sum += sq.as<float>()[i];
+    if (std::abs(std::sqrt(sum) - record.gradNorm) >
+        1e-3 * std::max(1.0, record.gradNorm))
+      return errorf("step ", k, ": internal: the per-parameter gradient "
+                    "norms give ",
+                    std::sqrt(sum), ", the step's norm is ", record.gradNorm);
+  }
+  ++next_;
+  if (!request_.checkpointDir.empty() && request_.checkpointEvery > 0 &&
+      next_ % request_.checkpointEvery == 0 && next_ < request_.steps)
+    PARACC_RETURN_IF_ERROR(saveCheckpointAt(next_));
+  return record;
+}
+
+Status Trainer::finish() {
+  if (!request_.checkpointDir.empty())
+    PARACC_RETURN_IF_ERROR(saveCheckpointAt(next_));
+  if (std::string memory = ranks_->memoryInUse(); !memory.empty())
+    *out_ << "memory after the last step: " << memory << "\n";
+  if (request_.finalState) {
+    auto state = gatherWholeState(*exe_, *ranks_);
+    if (!state)
+      return state.status();
+    *request_.finalState = std::move(*state);
+  }
+  return Status::ok();
+}
+
+int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
+                            const TrainingRequest &request, std::ostream &out,
+                            std::ostream &err) {
+  auto trainer = Trainer::create(exe, request, out, err);
+  if (!trainer) {
+    err << "error: " << trainer.status().message() << "\n";
     return 2;
-  if (std::string memory = (*ranks)->memoryInUse(); !memory.empty())
-    out << "memory after the last step: " << memory << "\n";
-  if (request.finalState) {
-    auto state = gatherWholeState(*exe, **ranks);
-    if (!state) {
-      err << "error: " << state.status().message() << "\n";
-      return 2;
+  }
+  while (!(*trainer)->finished()) {
+    auto record = (*trainer)->step();
+    if (!record) {
+      err << "error: " << record.status().message() << "\n";
+      return (*trainer)->diverged() ? 1 : 2;
     }
-    *request.finalState = std::move(*state);
+  }
+  if (Status st = (*trainer)->finish(); !st) {
+    err << "error: " << st.message() << "\n";
+    return 2;
   }
   return 0;
 }

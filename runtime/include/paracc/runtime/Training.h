@@ -13,11 +13,17 @@
 
 #include "paracc/runtime/Checkpoint.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/RankGroup.h"
 #include "paracc/runtime/Status.h"
 
+#include <chrono>
 #include <cstdint>
+#include <fstream>
 #include <iosfwd>
+#include <map>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace paracc::rt {
 
@@ -115,6 +121,59 @@ struct TrainingRequest {
   /// Write the last step's timeline here (Chrome trace JSON and an SVG
   /// Gantt chart next to it; CPU ranks).
   std::string timelinePath;
+};
+
+/// One training step's figures.
+struct StepRecord {
+  /// The global step (from 0, continuing after a resume).
+  int64_t step = 0;
+  double loss = 0, gradNorm = 0, lr = 0, tokensPerSecond = 0, ms = 0;
+};
+
+/// A training run, one step at a time: what runTraining loops over and
+/// what the C API's callers step. Each step writes its progress line to
+/// `out`, its JSON line to the log and its periodic checkpoint.
+class Trainer {
+public:
+  /// Checks the step's ports, opens the data, starts the ranks (GPUs or
+  /// CPU threads, as request.device says), resumes from the latest
+  /// checkpoint when asked. `out` must outlive the trainer.
+  static StatusOr<std::unique_ptr<Trainer>>
+  create(std::shared_ptr<const Executable> exe, const TrainingRequest &request,
+         std::ostream &out, std::ostream &err);
+  ~Trainer();
+
+  /// The global step the next step() runs.
+  int64_t nextStep() const { return next_; }
+  bool finished() const { return next_ >= request_.steps; }
+  /// Runs the next step. A loss or gradient norm that is not finite stops
+  /// the run with an error naming the step and the first parameter whose
+  /// gradient is not finite (diverged() then says so).
+  StatusOr<StepRecord> step();
+  bool diverged() const { return diverged_; }
+  /// After the last step: the final checkpoint, the memory line and the
+  /// trained state (request.finalState).
+  Status finish();
+  /// The ranks and their state.
+  RankGroup &ranks() { return *ranks_; }
+
+private:
+  struct Data;
+  Trainer();
+  Status saveCheckpointAt(int64_t nextStep);
+
+  std::shared_ptr<const Executable> exe_;
+  TrainingRequest request_;
+  std::ostream *out_ = nullptr;
+  size_t function_ = 0;
+  int64_t tokensPerStep_ = 0;
+  bool hasParts_ = false;
+  std::unique_ptr<Data> data_;
+  std::unique_ptr<RankGroup> ranks_;
+  std::unique_ptr<std::ofstream> log_;
+  int64_t first_ = 0, next_ = 0;
+  bool diverged_ = false;
+  std::chrono::steady_clock::time_point start_;
 };
 
 /// Runs request.steps steps of `exe`'s `step` function (inputs: the token

@@ -1,6 +1,6 @@
 //===- StepMemoryPlan.cpp - A training step under a memory budget ---------===//
 
-#include "StepMemoryPlan.h"
+#include "paracc/Driver/StepMemoryPlan.h"
 
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "llvm/ADT/StringExtras.h"
@@ -94,9 +94,10 @@ static std::string largestCategory(const StepMemory &m) {
 
 FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
     llvm::StringRef policy, std::optional<int64_t> memoryBudget,
-    int64_t defaultBudget, StepCompiler compile, llvm::raw_ostream &log) {
+    int64_t defaultBudget, StepCompiler compile, llvm::raw_ostream &log,
+    llvm::raw_ostream &err) {
   auto overBudget = [&](const CompiledStep &step, int64_t budget) {
-    llvm::errs() << "paracc: error: the step needs "
+    err << "paracc: error: the step needs "
                  << formatBytes(double(step.memory.peak))
                  << " per rank with --recompute " << policy
                  << ", over --memory-budget " << formatBytes(double(budget))
@@ -125,7 +126,7 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
   if (failed(full))
     return failure();
   if (full->memory.peak > budget) {
-    llvm::errs() << "paracc: error: --memory-budget "
+    err << "paracc: error: --memory-budget "
                  << formatBytes(double(budget))
                  << " cannot be met: the smallest peak paracc reaches is "
                  << formatBytes(double(full->memory.peak))

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
-#define PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
+#ifndef PARACC_DRIVER_STEPMEMORYPLAN_H
+#define PARACC_DRIVER_STEPMEMORYPLAN_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -52,14 +52,15 @@ using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
 /// for auto the least recompute that fits (auto without a budget: the
 /// `defaultBudget`); for the other policies the step itself, refused when
 /// over a given budget. A budget even full recompute cannot meet is an
-/// error naming the smallest peak and its largest category. `log` gets one
-/// line per compile that auto tries.
+/// error naming the smallest peak and its largest category (to `err`).
+/// `log` gets one line per compile that auto tries.
 FailureOr<CompiledStep> compileWithinBudget(llvm::StringRef policy,
                                             std::optional<int64_t> memoryBudget,
                                             int64_t defaultBudget,
                                             StepCompiler compile,
-                                            llvm::raw_ostream &log);
+                                            llvm::raw_ostream &log,
+                                            llvm::raw_ostream &err);
 
 } // namespace mlir::paracc
 
-#endif // PARACC_TOOLS_PARACC_STEPMEMORYPLAN_H
+#endif // PARACC_DRIVER_STEPMEMORYPLAN_H
