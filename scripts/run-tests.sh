@@ -25,6 +25,10 @@ cmake --build "$prefix/build-embedding" -j "$JOBS"
 ctest --test-dir "$prefix/build-embedding" --output-on-failure | tail -n 3
 rm -rf "$prefix"
 
+echo "== the Python package (python-frontend, over build/lib/libparacc-c.so)"
+.venv/bin/pip install -q ./python-frontend
+.venv/bin/python -m pytest -q python-frontend/tests
+
 echo "== runtime under ASan/UBSan"
 if [ ! -f build-asan/build.ninja ]; then
   cmake -S runtime -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -27,7 +27,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 # Independent references: onnx and onnxruntime from PyPI, in a venv.
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import onnx, onnxruntime, numpy" 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import onnx, onnxruntime, numpy, pytest" 2>/dev/null; then
   python3 -m venv .venv
   .venv/bin/pip install -q --upgrade pip
   .venv/bin/pip install -q -r scripts/requirements.txt

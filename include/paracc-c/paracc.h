@@ -13,8 +13,9 @@
  *  - Objects are opaque and owned by the caller (paracc_*_free). An object
  *    may be used from one thread at a time.
  *  - Tensors are caller-owned dense row-major buffers described by
- *    paracc_tensor; paracc copies what it reads and writes outputs into the
- *    caller's buffers.
+ *    paracc_tensor; paracc reads inputs in place during the call (nothing
+ *    is kept after it returns) and writes outputs into the caller's
+ *    buffers.
  *  - No C++ types cross this header; the ABI is versioned by
  *    PARACC_C_API_VERSION (paracc_api_version() at run time).
  *
