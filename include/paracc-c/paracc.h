@@ -78,6 +78,7 @@ typedef struct paracc_options paracc_options;
 typedef struct paracc_executable paracc_executable;
 typedef struct paracc_session paracc_session;
 typedef struct paracc_host_tensor paracc_host_tensor;
+typedef struct paracc_trainer paracc_trainer;
 
 /* A dense row-major tensor in caller-owned memory. */
 typedef struct paracc_tensor {
@@ -111,8 +112,19 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  *   compiling: mesh ("dp2,tp2"), sp ("1"), microbatches, stages, schedule,
  *     precision (f32|bf16|f16), input-shape ("NAME=2x64"; repeatable),
  *     random-weights ("1"), seed;
- *   running (paracc_session_create): device (auto|cpu|gpu), tf32 ("1"),
- *     no-cuda-graph ("1").
+ *   compiling a training step: train ("1"), loss (next-token-ce|ce: a
+ *     logits model gets the loss added), batch and seq (a token model's
+ *     [batch, seq] inputs), freeze (a regular expression), optimizer
+ *     (adamw|sgd), betas ("0.9,0.95"), eps, weight-decay, momentum,
+ *     clip-grad-norm, recompute (none|full|selective|auto), memory-budget
+ *     ("40GiB"), bucket-mb, dropout-seed; "schedule" is the pipeline's;
+ *   running (paracc_session_create, paracc_trainer_create): device
+ *     (auto|cpu|gpu), tf32 ("1"), no-cuda-graph ("1");
+ *   training (paracc_trainer_create): data (a token file) or data-dir
+ *     (input_N.pb batch folders), data-dtype (u16|u32), data-seed, steps,
+ *     lr, lr-schedule (constant|cosine), warmup, min-lr, log-json (a JSON
+ *     line per step), checkpoint-dir, checkpoint-every, resume ("1"),
+ *     progress ("1": a progress line per step on standard output).
  * An unknown key is an error that names the known ones. */
 PARACC_C_EXPORT paracc_status *paracc_options_create(paracc_options **out);
 PARACC_C_EXPORT paracc_status *paracc_options_set(paracc_options *options,
@@ -175,7 +187,51 @@ PARACC_C_EXPORT paracc_status *
 paracc_executable_output(const paracc_executable *exe, size_t index,
                          const char **name, paracc_dtype *dtype,
                          int32_t *rank, const int64_t **shape);
+/* The state table (parameters; a training step's optimizer moments too):
+ * its size, and buffer `index`'s name, element type and global shape. */
+PARACC_C_EXPORT size_t
+paracc_executable_num_state(const paracc_executable *exe);
+PARACC_C_EXPORT paracc_status *
+paracc_executable_state(const paracc_executable *exe, size_t index,
+                        const char **name, paracc_dtype *dtype,
+                        int32_t *rank, const int64_t **shape);
 PARACC_C_EXPORT void paracc_executable_free(paracc_executable *exe);
+
+/* --- training ------------------------------------------------------------ */
+
+/* One training step's figures. */
+typedef struct paracc_step_record {
+  int64_t step; /* the global step, from 0 (continuing after a resume) */
+  double loss;  /* before the update */
+  double grad_norm; /* the global L2 norm, before clipping */
+  double lr;
+  double tokens_per_s;
+  double ms;
+} paracc_step_record;
+
+/* Starts a training run of a step executable (compiled with train=1):
+ * its data, learning-rate schedule, ranks (CPU threads or GPUs) and
+ * checkpoints, resumed from the latest checkpoint with resume=1. */
+PARACC_C_EXPORT paracc_status *
+paracc_trainer_create(const paracc_executable *exe,
+                      const paracc_options *options, paracc_trainer **out);
+/* The global step the next paracc_trainer_step runs, and whether the
+ * run's steps are done. */
+PARACC_C_EXPORT int64_t paracc_trainer_next_step(const paracc_trainer *t);
+PARACC_C_EXPORT int paracc_trainer_finished(const paracc_trainer *t);
+/* Runs one step. A loss or gradient norm that is not finite stops the run:
+ * PARACC_MISMATCH, naming the step and the first parameter whose gradient
+ * is not finite (the last checkpoint stays intact). */
+PARACC_C_EXPORT paracc_status *paracc_trainer_step(paracc_trainer *t,
+                                                   paracc_step_record *out);
+/* After the last step: writes the final checkpoint (with checkpoint-dir). */
+PARACC_C_EXPORT paracc_status *paracc_trainer_finish(paracc_trainer *t);
+/* The trained state (parameters, optimizer moments) by index, described
+ * by paracc_executable_state. */
+PARACC_C_EXPORT paracc_status *
+paracc_trainer_read_state(const paracc_trainer *t, size_t index,
+                          paracc_tensor *out);
+PARACC_C_EXPORT void paracc_trainer_free(paracc_trainer *t);
 
 /* --- tensors owned by paracc ------------------------------------------------ */
 
@@ -206,13 +262,8 @@ PARACC_C_EXPORT paracc_status *
 paracc_session_run(paracc_session *session, const paracc_tensor *inputs,
                    size_t num_inputs, paracc_tensor *outputs,
                    size_t num_outputs);
-/* State (parameters, optimizer moments) by name: the number of buffers,
- * each one's name, and a buffer's whole (global) value. */
-PARACC_C_EXPORT size_t paracc_session_num_state(const paracc_session *s);
-PARACC_C_EXPORT paracc_status *
-paracc_session_state(const paracc_session *s, size_t index,
-                     const char **name, paracc_dtype *dtype, int32_t *rank,
-                     const int64_t **shape);
+/* State buffer `index`'s whole (global) value, assembled from the ranks'
+ * shards (described by paracc_executable_state). */
 PARACC_C_EXPORT paracc_status *
 paracc_session_read_state(const paracc_session *s, size_t index,
                           paracc_tensor *out);

@@ -60,8 +60,21 @@ std::string optionValue(const paracc_options *options, const std::string &key,
 /// Every value of a repeatable option.
 std::vector<std::string> optionValues(const paracc_options *options,
                                       const std::string &key);
+/// Whether `key` is set.
+bool hasOption(const paracc_options *options, const std::string &key);
+/// A number or integer option (checked when set), or `fallback`.
+double optionNumber(const paracc_options *options, const std::string &key,
+                    double fallback);
+int64_t optionInteger(const paracc_options *options, const std::string &key,
+                      int64_t fallback);
 /// Whether a boolean option is on ("1", "true", "on", "yes").
 bool optionFlag(const paracc_options *options, const std::string &key);
+
+/// Copies state buffer `index` of `ranks`, assembled from their shards,
+/// into `out` (checked against its type).
+paracc_status *readState(const char *function,
+                         const paracc::rt::RankGroup &ranks, size_t index,
+                         paracc_tensor &out);
 
 /// Runs `body`, turning a C++ exception (out of memory, a bug) into an
 /// ERROR status instead of letting it cross the C boundary.

@@ -4,11 +4,14 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "paracc/Driver/CompileModel.h"
+#include "paracc/Driver/CompileTraining.h"
+#include "paracc/Driver/StepMemoryPlan.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <memory>
 
 using namespace mlir::paracc;
 using namespace paracc::capi;
@@ -20,20 +23,80 @@ static bool compileOptions(const paracc_options *options,
                            llvm::raw_ostream &err) {
   result.mesh = optionValue(options, "mesh", "");
   result.sequenceParallel = optionFlag(options, "sp");
-  result.microbatches =
-      std::strtoll(optionValue(options, "microbatches", "1").c_str(), nullptr,
-                   10);
+  result.microbatches = optionInteger(options, "microbatches", 1);
   result.stages = optionValue(options, "stages", "auto");
   result.schedule = optionValue(options, "schedule", "1f1b");
   result.precision = optionValue(options, "precision", "f32");
   result.import.allowMissingWeightData = optionFlag(options, "random-weights");
-  result.seed = std::strtoull(optionValue(options, "seed", "0").c_str(),
-                              nullptr, 10);
+  result.seed = uint64_t(optionInteger(options, "seed", 0));
   // The report is the C API's explain(): always made.
   result.explain = true;
   for (const std::string &shape : optionValues(options, "input-shape"))
     if (mlir::failed(parseShapeOption(shape, result.import, err)))
       return false;
+  return true;
+}
+
+/// The training compile's options: the inference ones (mesh, precision,
+/// pipeline, shapes), the loss, the optimizer, recompute; false with `err`
+/// written when one is wrong.
+static bool trainingOptions(const paracc_options *options,
+                            const ModelCompileOptions &common,
+                            TrainingCompileOptions &result,
+                            llvm::raw_ostream &err) {
+  result.import = common.import;
+  result.seed = common.seed;
+  result.mesh = common.mesh;
+  result.sequenceParallel = common.sequenceParallel;
+  result.microbatches = common.microbatches;
+  result.stages = common.stages;
+  result.schedule = common.schedule;
+  result.precision = common.precision;
+  result.explain = true;
+  if (result.import.inputShapes.empty()) {
+    // Token models: every input is [batch, seq].
+    if (!hasOption(options, "batch") || !hasOption(options, "seq")) {
+      err << "paracc: error: train=1 needs batch and seq (a token model's "
+             "[batch, seq] inputs) or input-shape for every input\n";
+      return false;
+    }
+    int64_t batch = optionInteger(options, "batch", 0);
+    int64_t seq = optionInteger(options, "seq", 0);
+    if (batch < 1 || seq < 1) {
+      err << "paracc: error: --batch and --seq must be >= 1\n";
+      return false;
+    }
+    for (int i = 0; i < 16; ++i)
+      result.import.inputShapesByPosition.push_back(
+          mlir::SmallVector<int64_t>{batch, seq});
+  }
+  result.loss = optionValue(options, "loss", "");
+  result.freeze = optionValue(options, "freeze", "");
+  std::optional<double> weightDecay;
+  if (hasOption(options, "weight-decay"))
+    weightDecay = optionNumber(options, "weight-decay", 0);
+  mlir::paracc::graph::OptimizerPassOptions optimizer;
+  if (mlir::failed(parseOptimizerOptions(
+          optionValue(options, "optimizer", "adamw"),
+          optionValue(options, "betas", "0.9,0.999"),
+          optionNumber(options, "eps", 1e-8), weightDecay,
+          optionNumber(options, "momentum", 0),
+          optionNumber(options, "clip-grad-norm", 0), optimizer, err)))
+    return false;
+  result.optimizer = optimizer;
+  result.recompute = optionValue(options, "recompute", "none");
+  if (hasOption(options, "memory-budget")) {
+    std::string error;
+    result.memoryBudget =
+        parseByteSize(optionValue(options, "memory-budget", ""), error);
+    if (!result.memoryBudget) {
+      err << "paracc: error: --memory-budget: " << error << "\n";
+      return false;
+    }
+  }
+  result.device = optionValue(options, "device", "auto");
+  result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
+  result.dropoutSeed = uint64_t(optionInteger(options, "dropout-seed", 0));
   return true;
 }
 
@@ -47,22 +110,41 @@ static paracc_status *compile(const ModelSource &source,
     return makeStatus(PARACC_ERROR, messages);
   mlir::MLIRContext context;
   setUpParaccContext(context, err);
-  CompiledModel compiled;
-  int code = compileModel(context, source, compileOpts, compiled, err);
-  if (code != 0)
+  auto failedWith = [&](int code) {
     return makeStatus(paracc_code(code),
                       messages.empty() ? "paracc: error: compile failed"
                                        : messages);
+  };
+  auto result = std::make_unique<paracc_executable>();
+  if (optionFlag(options, "train")) {
+    TrainingCompileOptions trainOpts;
+    if (!trainingOptions(options, compileOpts, trainOpts, err))
+      return makeStatus(PARACC_ERROR, messages);
+    // auto recompute's notes on the compiles it tries are not errors.
+    std::string notes;
+    llvm::raw_string_ostream notesStream(notes);
+    CompiledTraining compiled;
+    if (int code = compileTraining(context, source, trainOpts, compiled,
+                                   notesStream, err))
+      return failedWith(code);
+    result->exe = std::move(compiled.exe);
+    result->explainJson = std::move(compiled.explainJson);
+    result->explainText = std::move(compiled.explainText);
+    *out = result.release();
+    return nullptr;
+  }
+  CompiledModel compiled;
+  if (int code = compileModel(context, source, compileOpts, compiled, err))
+    return failedWith(code);
   auto exe =
       ::paracc::rt::Executable::loadBuffer(std::move(compiled.executable));
   if (!exe)
     return makeStatus(PARACC_ERROR,
                       "paracc: error: " + exe.status().message());
-  auto *result = new paracc_executable;
   result->exe = std::move(*exe);
   result->explainJson = std::move(compiled.explainJson);
   result->explainText = std::move(compiled.explainText);
-  *out = result;
+  *out = result.release();
   return nullptr;
 }
 

@@ -141,6 +141,24 @@ paracc_status *paracc_executable_output(const paracc_executable *exe,
                         shape);
 }
 
+size_t paracc_executable_num_state(const paracc_executable *exe) {
+  return exe ? exe->exe->state().size() : 0;
+}
+
+paracc_status *paracc_executable_state(const paracc_executable *exe,
+                                       size_t index, const char **name,
+                                       paracc_dtype *dtype, int32_t *rank,
+                                       const int64_t **shape) {
+  const char *fn = "paracc_executable_state";
+  if (!exe)
+    return invalidArgument(fn, "exe is null");
+  const auto &state = exe->exe->state();
+  if (paracc_status *bad = checkIndex(fn, index, state.size()))
+    return bad;
+  describePort(state[index], name, dtype, rank, shape);
+  return nullptr;
+}
+
 void paracc_executable_free(paracc_executable *exe) { delete exe; }
 
 } // extern "C"

@@ -2,13 +2,14 @@
 
 #include "CAPIObjects.h"
 
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
 using namespace paracc::capi;
 
 namespace {
-enum class Kind { Text, Flag, Integer, Repeated };
+enum class Kind { Text, Flag, Integer, Number, Repeated };
 struct KnownOption {
   const char *key;
   Kind kind;
@@ -25,10 +26,41 @@ constexpr KnownOption kKnownOptions[] = {
     {"input-shape", Kind::Repeated},
     {"random-weights", Kind::Flag},
     {"seed", Kind::Integer},
+    // Compiling a training step.
+    {"train", Kind::Flag},
+    {"loss", Kind::Text},
+    {"batch", Kind::Integer},
+    {"seq", Kind::Integer},
+    {"freeze", Kind::Text},
+    {"optimizer", Kind::Text},
+    {"betas", Kind::Text},
+    {"eps", Kind::Number},
+    {"weight-decay", Kind::Number},
+    {"momentum", Kind::Number},
+    {"clip-grad-norm", Kind::Number},
+    {"recompute", Kind::Text},
+    {"memory-budget", Kind::Text},
+    {"bucket-mb", Kind::Number},
+    {"dropout-seed", Kind::Integer},
     // Running.
     {"device", Kind::Text},
     {"tf32", Kind::Flag},
     {"no-cuda-graph", Kind::Flag},
+    // Training.
+    {"data", Kind::Text},
+    {"data-dir", Kind::Text},
+    {"data-dtype", Kind::Text},
+    {"data-seed", Kind::Integer},
+    {"steps", Kind::Integer},
+    {"lr", Kind::Number},
+    {"lr-schedule", Kind::Text},
+    {"warmup", Kind::Integer},
+    {"min-lr", Kind::Number},
+    {"log-json", Kind::Text},
+    {"checkpoint-dir", Kind::Text},
+    {"checkpoint-every", Kind::Integer},
+    {"resume", Kind::Flag},
+    {"progress", Kind::Flag},
 };
 
 const KnownOption *findOption(const char *key) {
@@ -41,6 +73,15 @@ const KnownOption *findOption(const char *key) {
 bool isFlagText(const std::string &v) {
   return v == "1" || v == "0" || v == "true" || v == "false" || v == "on" ||
          v == "off" || v == "yes" || v == "no";
+}
+
+bool isNumberText(const std::string &v) {
+  if (v.empty())
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  (void)std::strtod(v.c_str(), &end);
+  return errno == 0 && end && *end == '\0';
 }
 
 bool isIntegerText(const std::string &v) {
@@ -74,6 +115,30 @@ paracc::capi::optionValues(const paracc_options *options,
       if (k == key)
         values.push_back(v);
   return values;
+}
+
+bool paracc::capi::hasOption(const paracc_options *options,
+                             const std::string &key) {
+  if (options)
+    for (const auto &entry : options->entries)
+      if (entry.first == key)
+        return true;
+  return false;
+}
+
+double paracc::capi::optionNumber(const paracc_options *options,
+                                  const std::string &key, double fallback) {
+  return hasOption(options, key)
+             ? std::strtod(optionValue(options, key, "").c_str(), nullptr)
+             : fallback;
+}
+
+int64_t paracc::capi::optionInteger(const paracc_options *options,
+                                    const std::string &key,
+                                    int64_t fallback) {
+  return hasOption(options, key)
+             ? std::strtoll(optionValue(options, key, "").c_str(), nullptr, 10)
+             : fallback;
 }
 
 bool paracc::capi::optionFlag(const paracc_options *options,
@@ -116,6 +181,9 @@ paracc_status *paracc_options_set(paracc_options *options, const char *key,
       return invalidArgument(fn, std::string("option '") + key +
                                      "' must be an integer, got '" + text +
                                      "'");
+    if (known->kind == Kind::Number && !isNumberText(text))
+      return invalidArgument(fn, std::string("option '") + key +
+                                     "' must be a number, got '" + text + "'");
     options->entries.emplace_back(key, std::move(text));
     return nullptr;
   });

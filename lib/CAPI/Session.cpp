@@ -37,6 +37,32 @@ static paracc_status *checkTensor(const char *fn, const std::string &what,
   return nullptr;
 }
 
+paracc_status *paracc::capi::readState(const char *fn,
+                                       const prt::RankGroup &ranks,
+                                       size_t index, paracc_tensor &out) {
+  const auto &state = ranks.executable().state();
+  if (paracc_status *bad = checkIndex(fn, index, state.size()))
+    return bad;
+  return guarded(fn, [&]() -> paracc_status * {
+    const prt::StateInfo &s = state[index];
+    prt::Shape shape;
+    if (paracc_status *bad =
+            checkTensor(fn, "state '" + s.name + "'", out, shape))
+      return bad;
+    if (prt::DType(out.dtype) != s.globalType.dtype ||
+        shape != s.globalType.shape)
+      return invalidArgument(fn, "state '" + s.name + "' is " +
+                                     prt::dtypeName(s.globalType.dtype) +
+                                     prt::shapeToString(s.globalType.shape));
+    auto value = ranks.gatherState(index);
+    if (!value)
+      return makeStatus(PARACC_ERROR,
+                        "paracc: error: " + value.status().message());
+    std::memcpy(out.data, value->data(), value->byteSize());
+    return nullptr;
+  });
+}
+
 static std::string tensorName(const char *kind, size_t index,
                               const std::string &name) {
   return std::string(kind) + " " + std::to_string(index) +
@@ -160,50 +186,12 @@ paracc_status *paracc_session_run(paracc_session *session,
   });
 }
 
-size_t paracc_session_num_state(const paracc_session *session) {
-  return session ? session->exe->state().size() : 0;
-}
-
-paracc_status *paracc_session_state(const paracc_session *session,
-                                    size_t index, const char **name,
-                                    paracc_dtype *dtype, int32_t *rank,
-                                    const int64_t **shape) {
-  const char *fn = "paracc_session_state";
-  if (!session)
-    return invalidArgument(fn, "session is null");
-  const auto &state = session->exe->state();
-  if (paracc_status *bad = checkIndex(fn, index, state.size()))
-    return bad;
-  describePort(state[index], name, dtype, rank, shape);
-  return nullptr;
-}
-
 paracc_status *paracc_session_read_state(const paracc_session *session,
                                          size_t index, paracc_tensor *out) {
   const char *fn = "paracc_session_read_state";
   if (!session || !out)
     return invalidArgument(fn, "session and out must not be null");
-  const auto &state = session->exe->state();
-  if (paracc_status *bad = checkIndex(fn, index, state.size()))
-    return bad;
-  return guarded(fn, [&]() -> paracc_status * {
-    const prt::StateInfo &s = state[index];
-    prt::Shape shape;
-    if (paracc_status *bad = checkTensor(fn, "state '" + s.name + "'", *out,
-                                         shape))
-      return bad;
-    if (prt::DType(out->dtype) != s.globalType.dtype ||
-        shape != s.globalType.shape)
-      return invalidArgument(fn, "state '" + s.name + "' is " +
-                                     prt::dtypeName(s.globalType.dtype) +
-                                     prt::shapeToString(s.globalType.shape));
-    auto value = session->ranks->gatherState(index);
-    if (!value)
-      return makeStatus(PARACC_ERROR,
-                        "paracc: error: " + value.status().message());
-    std::memcpy(out->data, value->data(), value->byteSize());
-    return nullptr;
-  });
+  return readState(fn, *session->ranks, index, *out);
 }
 
 void paracc_session_free(paracc_session *session) { delete session; }

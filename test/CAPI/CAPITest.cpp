@@ -11,6 +11,7 @@
 #include "paracc-c/paracc.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -392,8 +393,8 @@ TEST(CAPI, MisusedRunBuffers) {
             PARACC_INVALID_ARGUMENT);
 
   // State: out-of-range indices and mistyped buffers are refused.
-  size_t states = paracc_session_num_state(session);
-  EXPECT_EQ(Result(paracc_session_state(session, states, nullptr, nullptr,
+  size_t states = paracc_executable_num_state(exe);
+  EXPECT_EQ(Result(paracc_executable_state(exe, states, nullptr, nullptr,
                                         nullptr, nullptr))
                 .code,
             PARACC_INVALID_ARGUMENT);
@@ -402,7 +403,7 @@ TEST(CAPI, MisusedRunBuffers) {
     paracc_dtype stateType;
     int32_t stateRank;
     const int64_t *stateShape;
-    ASSERT_EQ(Result(paracc_session_state(session, i, &stateName, &stateType,
+    ASSERT_EQ(Result(paracc_executable_state(exe, i, &stateName, &stateType,
                                           &stateRank, &stateShape))
                   .code,
               PARACC_OK);
@@ -427,6 +428,109 @@ TEST(CAPI, MisusedRunBuffers) {
             PARACC_OK);
   paracc_session_free(session);
   paracc_executable_free(exe);
+}
+
+// A training step compiled and stepped through the C API follows
+// PyTorch's run (../shared/models/gpt2_tiny/train/reference.json,
+// adamw_clip_cosine) at dp2: loss within 1e-4 relative, gradient norm within
+// 1e-3, the learning rate exactly the schedule's; the trained state is
+// readable and has moved.
+TEST(CAPI, TrainingFollowsPyTorch) {
+  const std::string shared = kSource + "/../shared/models/gpt2_tiny";
+  std::ifstream referenceFile(shared + "/train/reference.json");
+  if (!referenceFile)
+    GTEST_SKIP() << "no ../shared/models (the PyTorch reference)";
+  nlohmann::json reference = nlohmann::json::parse(referenceFile);
+  const auto &steps = reference["runs"]["adamw_clip_cosine"]["steps"];
+  const int count = 10;
+  paracc_options *options = makeOptions(
+      {{"train", "1"}, {"mesh", "dp2"}, {"batch", "2"}, {"seq", "64"},
+       {"betas", "0.9,0.95"}, {"eps", "1e-8"}, {"weight-decay", "0.1"},
+       {"clip-grad-norm", "1.0"}});
+  paracc_executable *exe = nullptr;
+  Result compiled(paracc_compile_file((shared + "/loss.onnx").c_str(),
+                                      options, &exe));
+  paracc_options_free(options);
+  ASSERT_EQ(compiled.code, PARACC_OK) << compiled.message;
+  EXPECT_EQ(paracc_executable_is_training(exe), 1);
+  EXPECT_NE(std::string(paracc_executable_explain_json(exe)).find("memory"),
+            std::string::npos);
+  // lr 3e-3 warmed up over 5 steps, then cosine to 3e-4 at step 30.
+  paracc_options *run = makeOptions(
+      {{"data", (shared + "/train/tokens.u16").c_str()}, {"steps", "30"},
+       {"lr", "3e-3"}, {"lr-schedule", "cosine"}, {"warmup", "5"},
+       {"min-lr", "3e-4"}, {"device", "cpu"}});
+  paracc_trainer *trainer = nullptr;
+  Result created(paracc_trainer_create(exe, run, &trainer));
+  paracc_options_free(run);
+  ASSERT_EQ(created.code, PARACC_OK) << created.message;
+  std::vector<float> before(16), after(16);
+  // The first parameter's first values, before and after training.
+  const char *name;
+  paracc_dtype dtype;
+  int32_t rank;
+  const int64_t *shape;
+  ASSERT_GT(paracc_executable_num_state(exe), 0u);
+  ASSERT_EQ(Result(paracc_executable_state(exe, 0, &name, &dtype, &rank,
+                                           &shape))
+                .code,
+            PARACC_OK);
+  size_t elements = 1;
+  for (int d = 0; d < rank; ++d)
+    elements *= size_t(shape[d]);
+  std::vector<float> state(elements);
+  paracc_tensor view{nullptr, dtype, rank, shape, state.data(),
+                     elements * sizeof(float)};
+  ASSERT_EQ(Result(paracc_trainer_read_state(trainer, 0, &view)).code,
+            PARACC_OK);
+  before.assign(state.begin(), state.begin() + std::min<size_t>(16, elements));
+  for (int k = 0; k < count; ++k) {
+    EXPECT_EQ(paracc_trainer_next_step(trainer), k);
+    paracc_step_record record{};
+    Result stepped(paracc_trainer_step(trainer, &record));
+    ASSERT_EQ(stepped.code, PARACC_OK) << stepped.message;
+    double loss = steps[k]["loss"], norm = steps[k]["grad_norm"],
+           lr = steps[k]["lr"];
+    EXPECT_EQ(record.step, k);
+    EXPECT_NEAR(record.loss, loss, 1e-4 * std::fabs(loss)) << "step " << k;
+    EXPECT_NEAR(record.grad_norm, norm, 1e-3 * std::fabs(norm))
+        << "step " << k;
+    EXPECT_NEAR(record.lr, lr, 1e-9) << "step " << k;
+  }
+  EXPECT_FALSE(paracc_trainer_finished(trainer));
+  ASSERT_EQ(Result(paracc_trainer_read_state(trainer, 0, &view)).code,
+            PARACC_OK);
+  after.assign(state.begin(), state.begin() + std::min<size_t>(16, elements));
+  EXPECT_NE(before, after);
+  EXPECT_EQ(Result(paracc_trainer_finish(trainer)).code, PARACC_OK);
+  paracc_trainer_free(trainer);
+
+  // Misuse: an inference executable, no data, both data sources.
+  paracc_executable *inference = compileGpt2("1");
+  paracc_options *data = makeOptions({{"data", "/nonexistent.u16"}});
+  Result notTraining(paracc_trainer_create(inference, data, &trainer));
+  EXPECT_EQ(notTraining.code, PARACC_INVALID_ARGUMENT);
+  EXPECT_NE(notTraining.message.find("train=1"), std::string::npos);
+  Result missing(paracc_trainer_create(exe, data, &trainer));
+  EXPECT_EQ(missing.code, PARACC_ERROR);
+  EXPECT_NE(missing.message.find("/nonexistent.u16"), std::string::npos)
+      << missing.message;
+  EXPECT_EQ(Result(paracc_trainer_create(exe, nullptr, &trainer)).code,
+            PARACC_ERROR);
+  paracc_options_free(data);
+  paracc_executable_free(inference);
+  paracc_executable_free(exe);
+
+  // A bad optimizer is refused at compile time with the tool's message.
+  paracc_options *bad = makeOptions(
+      {{"train", "1"}, {"batch", "2"}, {"seq", "64"}, {"optimizer", "adam"}});
+  Result refused(paracc_compile_file((shared + "/loss.onnx").c_str(), bad,
+                                     &exe));
+  paracc_options_free(bad);
+  EXPECT_EQ(refused.code, PARACC_ERROR);
+  EXPECT_NE(refused.message.find("--optimizer must be adamw or sgd"),
+            std::string::npos)
+      << refused.message;
 }
 
 } // namespace
