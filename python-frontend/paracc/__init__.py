@@ -6,6 +6,12 @@ mesh and run them, through paracc's C API (libparacc-c.so) with ctypes.
     out = m.run({"input_ids": ids})        # {"logits": np.ndarray}
     m.explain(), m.save("model.pcx"), paracc.load("model.pcx")
 
+    run = paracc.train("loss.onnx", data="tokens.u16", mesh="dp2",
+                       steps=100, batch=4, seq=32, lr=3e-3)
+    for record in run:                     # a StepRecord per step
+        print(record.step, record.loss)
+    run.state_dict()                       # {name: np.ndarray}
+
 libparacc-c.so is found on first use: $PARACC_LIBRARY, else the copy
 bundled at install time (paracc/_lib/), else ctypes.util.find_library.
 """
@@ -19,6 +25,7 @@ from ._capi import (
     library_path,
 )
 from ._model import Model, Session, compile, load, load_tensor
+from ._train import StepRecord, Trainer, train
 
 __version__ = "0.1.0"
 
@@ -30,11 +37,14 @@ __all__ = [
     "ParaccMismatch",
     "ParaccUnsupported",
     "Session",
+    "StepRecord",
+    "Trainer",
     "api_version",
     "compile",
     "library_path",
     "load",
     "load_tensor",
+    "train",
     "version",
 ]
 

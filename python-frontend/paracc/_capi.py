@@ -139,6 +139,19 @@ class paracc_tensor(ctypes.Structure):
     ]
 
 
+class paracc_step_record(ctypes.Structure):
+    """``struct paracc_step_record``: one training step's figures."""
+
+    _fields_ = [
+        ("step", ctypes.c_int64),
+        ("loss", ctypes.c_double),
+        ("grad_norm", ctypes.c_double),
+        ("lr", ctypes.c_double),
+        ("tokens_per_s", ctypes.c_double),
+        ("ms", ctypes.c_double),
+    ]
+
+
 # Opaque handles (paracc_status*, paracc_options*, ...) are void pointers:
 # Python ints, or None for NULL.
 _p = ctypes.c_void_p
@@ -152,6 +165,7 @@ _i64pp = ctypes.POINTER(ctypes.POINTER(ctypes.c_int64))
 _strp = ctypes.POINTER(ctypes.c_char_p)
 _dtypep = ctypes.POINTER(ctypes.c_int)
 _tensorp = ctypes.POINTER(paracc_tensor)
+_recordp = ctypes.POINTER(paracc_step_record)
 
 # name: (restype, argtypes), in the header's order.
 _SIGNATURES = {
@@ -181,7 +195,17 @@ _SIGNATURES = {
     "paracc_executable_num_outputs": (_size, [_p]),
     "paracc_executable_input": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
     "paracc_executable_output": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
+    "paracc_executable_num_state": (_size, [_p]),
+    "paracc_executable_state": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
     "paracc_executable_free": (None, [_p]),
+    # training
+    "paracc_trainer_create": (_p, [_p, _p, _pp]),
+    "paracc_trainer_next_step": (ctypes.c_int64, [_p]),
+    "paracc_trainer_finished": (ctypes.c_int, [_p]),
+    "paracc_trainer_step": (_p, [_p, _recordp]),
+    "paracc_trainer_finish": (_p, [_p]),
+    "paracc_trainer_read_state": (_p, [_p, _size, _tensorp]),
+    "paracc_trainer_free": (None, [_p]),
     # tensors owned by paracc
     "paracc_host_tensor_load": (_p, [_str, _pp]),
     "paracc_host_tensor_view": (None, [_p, _tensorp]),
@@ -190,8 +214,6 @@ _SIGNATURES = {
     "paracc_session_create": (_p, [_p, _p, _pp]),
     "paracc_session_device": (_str, [_p]),
     "paracc_session_run": (_p, [_p, _tensorp, _size, _tensorp, _size]),
-    "paracc_session_num_state": (_size, [_p]),
-    "paracc_session_state": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
     "paracc_session_read_state": (_p, [_p, _size, _tensorp]),
     "paracc_session_free": (None, [_p]),
 }

@@ -15,6 +15,7 @@ from . import _capi
 from ._capi import (
     ParaccError,
     ParaccInvalidArgument,
+    ParaccUnsupported,
     check,
     decode,
     lib,
@@ -106,6 +107,49 @@ def _as_input(value, what: str) -> tuple[int, np.ndarray]:
     return code, a
 
 
+def _state_index(state, key, fn: str) -> int:
+    """The index of state buffer `key` (an index or a name). A name held
+    as several blocks (a parameter split on a tensor-parallel mesh: the
+    state table has one buffer per block, each named after the parameter)
+    is ambiguous: the C API does not say where each block lies in the
+    parameter, so the blocks are read by index."""
+    if isinstance(key, str):
+        found = [i for i, (name, _, _) in enumerate(state) if name == key]
+        if not found:
+            raise ParaccInvalidArgument(f"{fn}: no state named '{key}'")
+        if len(found) > 1:
+            raise ParaccUnsupported(
+                f"{fn}: state '{key}' is held as {len(found)} blocks "
+                f"(state indices {', '.join(map(str, found))}, shapes "
+                + ", ".join(_format_shape(state[i][2]) for i in found)
+                + "), and the C API does not describe where each block lies "
+                "in the whole parameter; read the blocks by index")
+        return found[0]
+    if isinstance(key, (bool, np.bool_)) or not isinstance(
+            key, (int, np.integer)):
+        raise TypeError(f"{fn}: key must be an index or a name, got "
+                        f"{type(key).__name__}")
+    return int(key)
+
+
+def _read_state(read, handle, state, key, fn: str) -> np.ndarray:
+    """State buffer `key` (index or name) read with `read` (the C API's
+    paracc_session_read_state or paracc_trainer_read_state) into a new
+    array of its dtype and global shape."""
+    index = _state_index(state, key, fn)
+    if 0 <= index < len(state):
+        name, code, shape = state[index]
+    else:
+        # Out of range: a 1-element buffer, for the C API to report the
+        # index (with its message) before looking at it.
+        name, code, shape = str(index), _capi.DTYPE_F32, ()
+    a = np.empty(shape, dtype=_capi.numpy_dtype(code, f"state '{name}'"))
+    out = _Tensors(1)
+    out.set(0, None, code, a)
+    check(read(handle, index, out.pointer))
+    return a
+
+
 class Session:
     """The ranks of a model started on a device ("auto", "cpu" or "gpu"),
     with the model's state (weights). Made by :meth:`Model.session`, which
@@ -119,6 +163,7 @@ class Session:
         # itself, so it outlives a freed Model.
         self._inputs = list(model._inputs)
         self._outputs = list(model._outputs)
+        self._state = list(model._state)
         self._lock = threading.Lock()
         pairs = [("device", device)]
         for key, value in (options or {}).items():
@@ -164,48 +209,20 @@ class Session:
 
     __call__ = run
 
-    # State (parameters; a training step's optimizer moments too).
-
-    def _state_port(self, index: int):
-        name = ctypes.c_char_p()
-        dtype = ctypes.c_int()
-        rank = ctypes.c_int32()
-        shape = ctypes.POINTER(ctypes.c_int64)()
-        check(lib().paracc_session_state(
-            self._session(), index, ctypes.byref(name), ctypes.byref(dtype),
-            ctypes.byref(rank), ctypes.byref(shape)))
-        return (decode(name.value), int(dtype.value),
-                tuple(int(shape[i]) for i in range(rank.value)))
+    # State (parameters; a training step's optimizer moments too), described
+    # by the executable (paracc_executable_state), read from the ranks.
 
     @property
     def state(self) -> list[tuple[str, Any, tuple[int, ...]]]:
         """The state buffers: (name, numpy dtype, global shape) each."""
-        n = lib().paracc_session_num_state(self._session())
-        return [(name, _public_dtype(code), shape)
-                for name, code, shape in
-                (self._state_port(i) for i in range(n))]
+        return [(n, _public_dtype(c), s) for n, c, s in self._state]
 
     def read_state(self, key: int | str) -> np.ndarray:
         """A state buffer's whole (global) value, by index or name."""
         session = self._session()
-        n = lib().paracc_session_num_state(session)
-        if isinstance(key, str):
-            names = [self._state_port(i)[0] for i in range(n)]
-            if key not in names:
-                raise ParaccInvalidArgument(
-                    f"paracc.Session.read_state: no state named '{key}'")
-            index = names.index(key)
-        else:
-            index = int(key)
-        # An index out of range is the C API's to report.
-        name, code, shape = (self._state_port(index) if 0 <= index < n
-                             else (str(index), _capi.DTYPE_F32, ()))
-        a = np.empty(shape, dtype=_capi.numpy_dtype(code, f"state '{name}'"))
-        out = _Tensors(1)
-        out.set(0, None, code, a)
         with self._lock:
-            check(lib().paracc_session_read_state(session, index, out.pointer))
-        return a
+            return _read_state(lib().paracc_session_read_state, session,
+                               self._state, key, "paracc.Session.read_state")
 
     def close(self) -> None:
         if self.handle:
@@ -263,6 +280,8 @@ class Model:
                         for i in range(L.paracc_executable_num_inputs(handle))]
         self._outputs = [_port(L.paracc_executable_output, handle, i)
                          for i in range(L.paracc_executable_num_outputs(handle))]
+        self._state = [_port(L.paracc_executable_state, handle, i)
+                       for i in range(L.paracc_executable_num_state(handle))]
 
     def _exe(self):
         if not self._handle:
@@ -280,6 +299,12 @@ class Model:
     def outputs(self) -> list[tuple[str, Any, tuple[int, ...]]]:
         """(name, numpy dtype, global shape) of each output, in order."""
         return [(n, _public_dtype(c), s) for n, c, s in self._outputs]
+
+    @property
+    def state(self) -> list[tuple[str, Any, tuple[int, ...]]]:
+        """(name, numpy dtype, global shape) of each state buffer: the
+        weights; a training step's optimizer moments too."""
+        return [(n, _public_dtype(c), s) for n, c, s in self._state]
 
     @property
     def num_ranks(self) -> int:
@@ -355,6 +380,37 @@ class Model:
         return self.session(device).run(inputs)
 
     __call__ = run
+
+    # --- training ---------------------------------------------------------------
+
+    def trainer(self, data=None, *, steps: int | None = None,
+                lr: float | None = None, lr_schedule: str | None = None,
+                warmup: int | None = None, min_lr: float | None = None,
+                data_dir=None, data_dtype: str | None = None,
+                data_seed: int | None = None, log_json=None,
+                checkpoint_dir=None, checkpoint_every: int | None = None,
+                resume: bool = False, progress: bool = False,
+                device: str | None = None, tf32: bool = False,
+                no_cuda_graph: bool = False) -> "Trainer":
+        """Starts a training run of this training step (compiled with
+        ``train=True``); see :func:`paracc.train`. Options left at None (or
+        False) are not passed: the C API's defaults apply. `device`
+        defaults to the model's."""
+        from ._train import Trainer, trainer_pairs
+
+        if not self.is_training:
+            raise ParaccInvalidArgument(
+                "paracc.Model.trainer: the model is not a training step "
+                "(compile it with train=True)")
+        pairs = trainer_pairs(
+            data=data, data_dir=data_dir, data_dtype=data_dtype,
+            data_seed=data_seed, steps=steps, lr=lr, lr_schedule=lr_schedule,
+            warmup=warmup, min_lr=min_lr, log_json=log_json,
+            checkpoint_dir=checkpoint_dir, checkpoint_every=checkpoint_every,
+            resume=resume, progress=progress,
+            device=self.device if device is None else device, tf32=tf32,
+            no_cuda_graph=no_cuda_graph)
+        return Trainer(self, pairs)
 
     # --- lifetime -------------------------------------------------------------
 
@@ -466,7 +522,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
             *, device: str = "auto", format: str | None = None,
             data_dir: str | os.PathLike | None = None,
             name: str | None = None,
-            torch_export_options: Mapping[str, Any] | None = None) -> Model:
+            torch_export_options: Mapping[str, Any] | None = None,
+            train: bool = False, **training) -> Model:
     """Compiles a model for a device mesh and returns a :class:`Model`.
 
     `model`: a path (.onnx, .pbtxt, .mlir), ONNX bytes (`format`:
@@ -484,7 +541,21 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     has the choice). `device` is the default of :meth:`Model.run`.
     `data_dir`: where an in-memory ONNX model's external data lives; `name`
     stands for an in-memory model in messages.
+
+    ``train=True`` compiles a training step of a loss model (see
+    :func:`paracc.train`) instead, with the training compile's keyword
+    options: loss, batch, seq, freeze, optimizer, betas, eps,
+    weight_decay, momentum, clip_grad_norm, recompute, memory_budget,
+    bucket_mb, dropout_seed (None: the C API's default). Its
+    :meth:`Model.trainer` starts training runs.
     """
+    from ._train import training_pairs
+
+    if training and not train:
+        raise ParaccInvalidArgument(
+            "paracc.compile: " + ", ".join(f"{k}=" for k in training)
+            + " only apply to a training step (train=True)")
+    train_pairs = training_pairs(device, **training) if train else []
     torch_module = _is_torch_module(model)
     shapes: dict[str, Any] = {}
     if example_inputs is not None and not torch_module:
@@ -512,6 +583,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     pairs.append(("random-weights", _flag(random_weights)))
     if seed is not None:
         pairs.append(("seed", seed))
+    pairs += train_pairs
 
     fmt = None
     if format is not None:
