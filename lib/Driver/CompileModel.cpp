@@ -4,8 +4,10 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Pass/PassManager.h"
 #include "paracc/Driver/DriverOptions.h"
+#include "paracc/Importer/StableHLO/StableHLOImporter.h"
 #include "paracc/Pipelines/Pipelines.h"
 #include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
@@ -33,12 +35,34 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
   ImportedModel result;
   ModelSource::Format format = formatOf(source);
   if (format == ModelSource::Format::MLIR) {
+    std::unique_ptr<llvm::MemoryBuffer> file;
+    StringRef text;
     if (source.bytes) {
-      result.module = parseSourceString<ModuleOp>(
-          *source.bytes, ParserConfig(&context), source.path);
+      text = *source.bytes;
     } else {
-      result.module = parseSourceFile<ModuleOp>(source.path, &context);
+      auto buffer = llvm::MemoryBuffer::getFile(source.path);
+      if (!buffer) {
+        emitError(FileLineColLoc::get(&context, source.path, 0, 0))
+            << "cannot read '" << source.path
+            << "': " << buffer.getError().message();
+        result.code = prt::kExitError;
+        return result;
+      }
+      file = std::move(*buffer);
+      text = file->getBuffer();
     }
+    // StableHLO (as JAX prints it), or paracc's own graph dialect.
+    if (looksLikeStableHLO(text)) {
+      StableHLOImportResult imported =
+          importStableHLO(context, text, source.path, weights);
+      result.module = std::move(imported.module);
+      if (!result.module)
+        result.code =
+            imported.unsupported ? prt::kExitUnsupported : prt::kExitError;
+      return result;
+    }
+    result.module = parseSourceString<ModuleOp>(text, ParserConfig(&context),
+                                                source.path);
     if (!result.module)
       result.code = prt::kExitError;
     return result;

@@ -236,6 +236,45 @@ TEST(CAPI, MlirBufferShardedEqualsOneRank) {
   EXPECT_GT(norm, 1.0); // not all zeros
 }
 
+// StableHLO as JAX prints it, from bytes, under tp2: JAX's own output.
+TEST(CAPI, StableHLOFromJAX) {
+  const std::string jax = kSource + "/test/Importer/StableHLO/Inputs/jax";
+  std::string text = readFile(jax + "/gpt.mlir");
+  ASSERT_FALSE(text.empty());
+  paracc_options *options = makeOptions({{"mesh", "tp2"}});
+  paracc_executable *exe = nullptr;
+  Result r(paracc_compile_buffer(text.data(), text.size(), PARACC_FORMAT_MLIR,
+                                 "gpt.mlir", nullptr, options, &exe));
+  paracc_options_free(options);
+  ASSERT_EQ(r.code, PARACC_OK) << r.message;
+  HostTensor input(jax + "/gpt/test_data_set_0/input_0.pb");
+  HostTensor expected(jax + "/gpt/test_data_set_0/output_0.pb");
+  OutputBuffer out(exe, 0);
+  paracc_session *session = nullptr;
+  ASSERT_EQ(Result(paracc_session_create(exe, nullptr, &session)).code,
+            PARACC_OK);
+  Result ran(paracc_session_run(session, &input.view, 1, &out.view, 1));
+  ASSERT_EQ(ran.code, PARACC_OK) << ran.message;
+  EXPECT_LT(maxAbsDifference(out.data,
+                             static_cast<const float *>(expected.view.data)),
+            1e-5);
+  paracc_session_free(session);
+  paracc_executable_free(exe);
+
+  std::string unknown = "func.func public @main(%a: tensor<4xf32>) -> "
+                        "tensor<4xf32> {\n  %0 = stablehlo.fft %a : "
+                        "tensor<4xf32>\n  return %0 : tensor<4xf32>\n}\n";
+  Result refused(paracc_compile_buffer(unknown.data(), unknown.size(),
+                                       PARACC_FORMAT_MLIR, "fft.mlir", nullptr,
+                                       nullptr, &exe));
+  EXPECT_EQ(refused.code, PARACC_UNSUPPORTED);
+  EXPECT_NE(refused.message.find("fft.mlir:2:"), std::string::npos)
+      << refused.message;
+  EXPECT_NE(refused.message.find("unsupported op 'stablehlo.fft'"),
+            std::string::npos)
+      << refused.message;
+}
+
 // An ONNX model from bytes reads its external data only from the folder
 // it is given.
 TEST(CAPI, OnnxBufferExternalData) {

@@ -1,0 +1,681 @@
+//===- StableHLOToGraph.cpp - StableHLO ops to the graph dialect -*- C++ -*-===//
+
+#include "StableHLOToGraph.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+
+#include <numeric>
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+namespace {
+
+/// An attribute of an unregistered op: among its properties (`<{...}>`) or
+/// its attributes (`{...}`).
+Attribute opAttr(Operation *op, StringRef name) {
+  if (Attribute a = op->getAttr(name))
+    return a;
+  if (auto props = dyn_cast_or_null<DictionaryAttr>(
+          op->getPropertiesAsAttribute()))
+    return props.get(name);
+  return nullptr;
+}
+
+std::optional<SmallVector<int64_t>> i64Array(Operation *op, StringRef name) {
+  if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(opAttr(op, name)))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return std::nullopt;
+}
+
+/// The text inside a dialect attribute the parser kept opaque:
+/// `#stablehlo.dot<TEXT>` or `#stablehlo<comparison_direction TEXT>`.
+std::string opaqueText(Attribute attr) {
+  if (auto o = dyn_cast_or_null<OpaqueAttr>(attr))
+    return o.getAttrData().str();
+  return "";
+}
+
+/// `key = [1, 2]` inside an opaque attribute's text ([] when absent).
+SmallVector<int64_t> listField(StringRef text, StringRef key) {
+  SmallVector<int64_t> values;
+  size_t at = text.find((key + " = [").str());
+  if (at == StringRef::npos)
+    return values;
+  StringRef rest = text.substr(at + key.size() + 4);
+  StringRef list = rest.take_until([](char c) { return c == ']'; });
+  SmallVector<StringRef> parts;
+  list.split(parts, ',', -1, false);
+  for (StringRef p : parts) {
+    int64_t v;
+    if (!p.trim().getAsInteger(10, v))
+      values.push_back(v);
+  }
+  return values;
+}
+
+/// `key = N` inside an opaque attribute's text.
+std::optional<int64_t> intField(StringRef text, StringRef key) {
+  size_t at = text.find((key + " = ").str());
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = text.substr(at + key.size() + 3);
+  int64_t v;
+  if (rest.take_while([](char c) { return isdigit(c) || c == '-'; })
+          .getAsInteger(10, v))
+    return std::nullopt;
+  return v;
+}
+
+RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+class Converter {
+public:
+  Converter(MLIRContext *ctx, WeightStore &weights)
+      : ctx(ctx), weights(weights), builder(ctx) {}
+
+  OwningOpRef<ModuleOp> run(ModuleOp input, bool &unsupported);
+
+private:
+  /// Converts `fn`'s body with its arguments bound to `args`; the returned
+  /// values, or failure.
+  FailureOr<SmallVector<Value>> convertBody(func::FuncOp fn, ValueRange args,
+                                            int depth);
+  LogicalResult convertOp(Operation *op, IRMapping &map);
+
+  /// A graph op `name` with `resultType` (the conversion knows every type).
+  Value build(Location loc, StringRef name, Type resultType,
+              ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(loc, name);
+    state.addOperands(operands);
+    state.addTypes(resultType);
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  }
+  NamedAttribute named(StringRef name, Attribute value) {
+    return builder.getNamedAttr(name, value);
+  }
+  Value reshape(Location loc, Value x, ArrayRef<int64_t> shape) {
+    auto t = tensorType(x);
+    if (t.getShape() == shape)
+      return x;
+    return build(loc, "graph.reshape",
+                 RankedTensorType::get(shape, t.getElementType()), x);
+  }
+  Value transpose(Location loc, Value x, ArrayRef<int64_t> perm) {
+    SmallVector<int64_t> identity(perm.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    if (perm == ArrayRef<int64_t>(identity))
+      return x;
+    auto t = tensorType(x);
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(t.getDimSize(p));
+    return build(loc, "graph.transpose",
+                 RankedTensorType::get(shape, t.getElementType()), x,
+                 {named("perm", builder.getDenseI64ArrayAttr(perm))});
+  }
+  Value expand(Location loc, Value x, ArrayRef<int64_t> shape) {
+    auto t = tensorType(x);
+    if (t.getShape() == shape)
+      return x;
+    return build(loc, "graph.expand",
+                 RankedTensorType::get(shape, t.getElementType()), x);
+  }
+  Value scalarConstant(Location loc, Type elementType, double value) {
+    auto type = RankedTensorType::get({}, elementType);
+    Attribute v = isa<FloatType>(elementType)
+                      ? Attribute(FloatAttr::get(elementType, value))
+                      : Attribute(IntegerAttr::get(elementType, int64_t(value)));
+    return build(loc, "graph.constant", type, {},
+                 {named("value", DenseElementsAttr::get(type, v))});
+  }
+
+  LogicalResult unsupported(Operation *op, const Twine &what) {
+    isUnsupported = true;
+    return op->emitError() << what;
+  }
+
+  LogicalResult convertConstant(Operation *op, IRMapping &map);
+  LogicalResult convertBroadcast(Operation *op, IRMapping &map);
+  LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
+  LogicalResult convertReduce(Operation *op, IRMapping &map);
+  LogicalResult convertGather(Operation *op, IRMapping &map);
+  LogicalResult convertIota(Operation *op, IRMapping &map);
+  LogicalResult convertCompare(Operation *op, IRMapping &map);
+
+  MLIRContext *ctx;
+  WeightStore &weights;
+  OpBuilder builder;
+  ModuleOp inputModule;
+  bool isUnsupported = false;
+  int constants = 0;
+};
+
+/// Elementwise ops that map one to one.
+StringRef elementwiseGraphOp(StringRef name, Type element) {
+  return llvm::StringSwitch<StringRef>(name)
+      .Case("stablehlo.add", "graph.add")
+      .Case("stablehlo.subtract", "graph.sub")
+      .Case("stablehlo.multiply", "graph.mul")
+      .Case("stablehlo.divide", "graph.div")
+      .Case("stablehlo.maximum", "graph.max")
+      .Case("stablehlo.minimum", "graph.min")
+      .Case("stablehlo.power", "graph.pow")
+      .Case("stablehlo.and", "graph.and")
+      .Case("stablehlo.or", "graph.or")
+      .Case("stablehlo.xor", "graph.xor")
+      .Case("stablehlo.negate", "graph.neg")
+      .Case("stablehlo.abs", "graph.abs")
+      .Case("stablehlo.sign", "graph.sign")
+      .Case("stablehlo.sqrt", "graph.sqrt")
+      .Case("stablehlo.rsqrt", "graph.rsqrt")
+      .Case("stablehlo.exponential", "graph.exp")
+      .Case("stablehlo.log", "graph.log")
+      .Case("stablehlo.tanh", "graph.tanh")
+      .Case("stablehlo.logistic", "graph.sigmoid")
+      .Case("stablehlo.floor", "graph.floor")
+      .Case("stablehlo.ceil", "graph.ceil")
+      .Case("stablehlo.round_nearest_even", "graph.round")
+      .Case("stablehlo.not", "graph.not")
+      .Case("stablehlo.sine", "graph.sin")
+      .Case("stablehlo.cosine", "graph.cos")
+      .Case("stablehlo.tan", "graph.tan")
+      .Case("chlo.tan", "graph.tan")
+      .Case("chlo.erf", "graph.erf")
+      .Case("chlo.sinh", "graph.sinh")
+      .Case("chlo.cosh", "graph.cosh")
+      .Case("chlo.asin", "graph.asin")
+      .Case("chlo.acos", "graph.acos")
+      .Case("chlo.atan", "graph.atan")
+      .Case("stablehlo.select", "graph.where")
+      .Case("stablehlo.convert", "graph.cast")
+      .Case("stablehlo.reshape", "graph.reshape")
+      .Default("");
+}
+
+LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
+  StringRef name = op->getName().getStringRef();
+  Location loc = op->getLoc();
+  SmallVector<Value> operands;
+  for (Value v : op->getOperands())
+    operands.push_back(map.lookup(v));
+  if (op->getNumResults() != 1)
+    return unsupported(op, "unsupported op '" + name + "' with " +
+                               Twine(op->getNumResults()) +
+                               " results (paracc reads single-result "
+                               "StableHLO ops)");
+  Type resultType = op->getResult(0).getType();
+  auto result = dyn_cast<RankedTensorType>(resultType);
+  if (!result || !result.hasStaticShape()) {
+    isUnsupported = true;
+    return op->emitError() << "op '" << name << "' has a result of type "
+                           << resultType
+                           << "; paracc reads static shapes only";
+  }
+  if (StringRef graphOp = elementwiseGraphOp(name, result.getElementType());
+      !graphOp.empty()) {
+    map.map(op->getResult(0), build(loc, graphOp, resultType, operands));
+    return success();
+  }
+  if (name == "stablehlo.remainder") {
+    bool fmod = isa<FloatType>(result.getElementType());
+    map.map(op->getResult(0),
+            build(loc, "graph.mod", resultType, operands,
+                  {named("fmod", builder.getBoolAttr(fmod))}));
+    return success();
+  }
+  if (name == "chlo.square") {
+    map.map(op->getResult(0),
+            build(loc, "graph.mul", resultType, {operands[0], operands[0]}));
+    return success();
+  }
+  if (name == "stablehlo.exponential_minus_one" ||
+      name == "stablehlo.log_plus_one") {
+    Value one = scalarConstant(loc, result.getElementType(), 1.0);
+    Value y =
+        name == "stablehlo.log_plus_one"
+            ? build(loc, "graph.log", resultType,
+                    build(loc, "graph.add", resultType, {operands[0], one}))
+            : build(loc, "graph.sub", resultType,
+                    {build(loc, "graph.exp", resultType, operands[0]), one});
+    map.map(op->getResult(0), y);
+    return success();
+  }
+  if (name == "stablehlo.constant")
+    return convertConstant(op, map);
+  if (name == "stablehlo.broadcast_in_dim")
+    return convertBroadcast(op, map);
+  if (name == "stablehlo.dot_general")
+    return convertDotGeneral(op, map);
+  if (name == "stablehlo.reduce")
+    return convertReduce(op, map);
+  if (name == "stablehlo.gather")
+    return convertGather(op, map);
+  if (name == "stablehlo.iota")
+    return convertIota(op, map);
+  if (name == "stablehlo.compare")
+    return convertCompare(op, map);
+  if (name == "stablehlo.transpose") {
+    auto perm = i64Array(op, "permutation");
+    if (!perm)
+      return op->emitError() << "stablehlo.transpose without a permutation";
+    map.map(op->getResult(0), transpose(loc, operands[0], *perm));
+    return success();
+  }
+  if (name == "stablehlo.slice") {
+    auto starts = i64Array(op, "start_indices");
+    auto limits = i64Array(op, "limit_indices");
+    auto strides = i64Array(op, "strides");
+    if (!starts || !limits || !strides)
+      return op->emitError() << "stablehlo.slice without its indices";
+    map.map(op->getResult(0),
+            build(loc, "graph.slice", resultType, operands,
+                  {named("starts", builder.getDenseI64ArrayAttr(*starts)),
+                   named("limits", builder.getDenseI64ArrayAttr(*limits)),
+                   named("steps", builder.getDenseI64ArrayAttr(*strides))}));
+    return success();
+  }
+  if (name == "stablehlo.concatenate") {
+    auto dim = dyn_cast_or_null<IntegerAttr>(opAttr(op, "dimension"));
+    if (!dim)
+      return op->emitError() << "stablehlo.concatenate without a dimension";
+    map.map(op->getResult(0),
+            build(loc, "graph.concat", resultType, operands,
+                  {named("axis", builder.getI64IntegerAttr(dim.getInt()))}));
+    return success();
+  }
+  return unsupported(op, "unsupported op '" + name + "'");
+}
+
+LogicalResult Converter::convertConstant(Operation *op, IRMapping &map) {
+  auto value = dyn_cast_or_null<DenseElementsAttr>(opAttr(op, "value"));
+  if (!value)
+    return unsupported(op, "stablehlo.constant whose value is not a dense "
+                           "literal (elided or a resource)");
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
+  // Closed-over parameters: float matrices, vectors and tables.
+  std::optional<::paracc::rt::DType> dtype;
+  if (element.isF32())
+    dtype = ::paracc::rt::DType::F32;
+  else if (element.isF16())
+    dtype = ::paracc::rt::DType::F16;
+  else if (element.isBF16())
+    dtype = ::paracc::rt::DType::BF16;
+  else if (element.isF64())
+    dtype = ::paracc::rt::DType::F64;
+  bool isWeight =
+      dtype && type.getRank() >= 1 && type.getRank() <= 2 &&
+      type.getNumElements() >= 2;
+  if (!isWeight) {
+    map.map(op->getResult(0),
+            build(op->getLoc(), "graph.constant", type, {},
+                  {named("value", value)}));
+    return success();
+  }
+  std::string name = "const_" + std::to_string(constants++);
+  if (auto given = dyn_cast_or_null<StringAttr>(op->getAttr("paracc.name")))
+    name = given.getValue().str();
+  WeightEntry entry;
+  entry.dtype = *dtype;
+  entry.shape.assign(type.getShape().begin(), type.getShape().end());
+  size_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  entry.size = size_t(type.getNumElements()) * elementBytes;
+  ArrayRef<char> raw = value.getRawData();
+  if (value.isSplat()) {
+    entry.owned.resize(entry.size);
+    for (size_t i = 0; i < entry.size; i += elementBytes)
+      std::memcpy(entry.owned.data() + i, raw.data(), elementBytes);
+  } else {
+    entry.owned.assign(raw.begin(), raw.end());
+  }
+  weights.add(name, std::move(entry));
+  map.map(op->getResult(0),
+          build(op->getLoc(), "graph.weight", type, {},
+                {named("name", builder.getStringAttr(name))}));
+  return success();
+}
+
+/// broadcast_in_dim: operand dim i goes to result dim dims[i]: a transpose
+/// when dims are not increasing, a reshape inserting the new dims as 1,
+/// then an expand to the result's sizes.
+LogicalResult Converter::convertBroadcast(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  Value x = map.lookup(op->getOperand(0));
+  auto dims = i64Array(op, "broadcast_dimensions");
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!dims)
+    return op->emitError() << "stablehlo.broadcast_in_dim without dimensions";
+  SmallVector<int64_t> order(dims->size());
+  std::iota(order.begin(), order.end(), 0);
+  llvm::sort(order, [&](int64_t a, int64_t b) { return (*dims)[a] < (*dims)[b]; });
+  x = transpose(loc, x, order);
+  auto xt = tensorType(x);
+  SmallVector<int64_t> shape(result.getRank(), 1);
+  for (auto [i, o] : llvm::enumerate(order))
+    shape[(*dims)[o]] = xt.getDimSize(i);
+  x = reshape(loc, x, shape);
+  map.map(op->getResult(0), expand(loc, x, result.getShape()));
+  return success();
+}
+
+/// dot_general: lhs to (batch, free, contracting), rhs to (batch,
+/// contracting, free), each flattened to a matrix per batch when it has
+/// several free or contracting dims, one graph.matmul, then the result's
+/// (batch, lhs free, rhs free) shape. Without batch dims the lhs keeps its
+/// free dims (x[B, S, H] @ w[H, N]), which tensor parallelism recognizes.
+LogicalResult Converter::convertDotGeneral(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  Value lhs = map.lookup(op->getOperand(0));
+  Value rhs = map.lookup(op->getOperand(1));
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  std::string text = opaqueText(opAttr(op, "dot_dimension_numbers"));
+  SmallVector<int64_t> lb = listField(text, "lhs_batching_dimensions"),
+                       rb = listField(text, "rhs_batching_dimensions"),
+                       lc = listField(text, "lhs_contracting_dimensions"),
+                       rc = listField(text, "rhs_contracting_dimensions");
+  auto lt = tensorType(lhs), rt = tensorType(rhs);
+  auto freeDims = [](int64_t rank, ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+    SmallVector<int64_t> free;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(a, d) && !llvm::is_contained(b, d))
+        free.push_back(d);
+    return free;
+  };
+  SmallVector<int64_t> lf = freeDims(lt.getRank(), lb, lc),
+                       rf = freeDims(rt.getRank(), rb, rc);
+  auto product = [](RankedTensorType t, ArrayRef<int64_t> dims) {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= t.getDimSize(d);
+    return n;
+  };
+  // lhs: (batch, free, contracting); rhs: (batch, contracting, free).
+  SmallVector<int64_t> lperm(lb), rperm(rb);
+  lperm.append(lf);
+  lperm.append(lc);
+  rperm.append(rc);
+  rperm.append(rf);
+  lhs = transpose(loc, lhs, lperm);
+  rhs = transpose(loc, rhs, rperm);
+  SmallVector<int64_t> batch;
+  for (int64_t d : lb)
+    batch.push_back(lt.getDimSize(d));
+  int64_t k = product(lt, lc), n = product(rt, rf);
+  // The lhs keeps its free dims unless there are batch dims (then one M).
+  SmallVector<int64_t> lshape(batch);
+  if (lb.empty()) {
+    for (int64_t d : lf)
+      lshape.push_back(lt.getDimSize(d));
+  } else {
+    lshape.push_back(product(lt, lf));
+  }
+  lshape.push_back(k);
+  SmallVector<int64_t> rshape(batch);
+  rshape.push_back(k);
+  rshape.push_back(n);
+  lhs = reshape(loc, lhs, lshape);
+  rhs = reshape(loc, rhs, rshape);
+  SmallVector<int64_t> out(lshape.begin(), lshape.end() - 1);
+  out.push_back(n);
+  Value y = build(loc, "graph.matmul",
+                  RankedTensorType::get(out, result.getElementType()),
+                  {lhs, rhs});
+  map.map(op->getResult(0), reshape(loc, y, result.getShape()));
+  return success();
+}
+
+/// reduce with a one-op body: the matching graph reduction over the
+/// dimensions, combined with the init value unless it is the op's identity.
+LogicalResult Converter::convertReduce(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  if (op->getNumOperands() != 2 || op->getNumRegions() != 1 ||
+      op->getRegion(0).empty())
+    return unsupported(op, "stablehlo.reduce of several operands or without "
+                           "a body");
+  Block &body = op->getRegion(0).front();
+  Operation *combiner = &body.front();
+  if (body.getOperations().size() != 2 || combiner->getNumOperands() != 2 ||
+      combiner->getOperand(0) != body.getArgument(0) ||
+      combiner->getOperand(1) != body.getArgument(1))
+    return unsupported(op, "stablehlo.reduce whose body is not one binary "
+                           "op of its arguments");
+  StringRef kind = combiner->getName().getStringRef();
+  StringRef graphOp = llvm::StringSwitch<StringRef>(kind)
+                          .Case("stablehlo.add", "graph.reduce_sum")
+                          .Case("stablehlo.maximum", "graph.reduce_max")
+                          .Case("stablehlo.minimum", "graph.reduce_min")
+                          .Case("stablehlo.multiply", "graph.reduce_prod")
+                          .Default("");
+  if (graphOp.empty())
+    return unsupported(op, "stablehlo.reduce applying '" + kind + "'");
+  auto dims = i64Array(op, "dimensions");
+  if (!dims)
+    return op->emitError() << "stablehlo.reduce without dimensions";
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  Value y = build(loc, graphOp, result, map.lookup(op->getOperand(0)),
+                  {named("axes", builder.getDenseI64ArrayAttr(*dims)),
+                   named("keepdims", builder.getBoolAttr(false))});
+  // The init joins the reduction unless it is the identity (JAX's 0, -inf,
+  // +inf, 1).
+  Value init = map.lookup(op->getOperand(1));
+  bool identity = false;
+  if (auto c = init.getDefiningOp();
+      c && c->getName().getStringRef() == "graph.constant")
+    if (auto v = dyn_cast<DenseElementsAttr>(c->getAttr("value"));
+        v && v.isSplat() && isa<FloatType>(v.getElementType())) {
+      APFloat f = v.getSplatValue<APFloat>();
+      identity = (kind == "stablehlo.add" && f.isZero()) ||
+                 (kind == "stablehlo.multiply" && f.isExactlyValue(1.0)) ||
+                 (kind == "stablehlo.maximum" && f.isInfinity() &&
+                  f.isNegative()) ||
+                 (kind == "stablehlo.minimum" && f.isInfinity() &&
+                  !f.isNegative());
+    }
+  if (!identity) {
+    StringRef binary = llvm::StringSwitch<StringRef>(kind)
+                           .Case("stablehlo.add", "graph.add")
+                           .Case("stablehlo.maximum", "graph.max")
+                           .Case("stablehlo.minimum", "graph.min")
+                           .Default("graph.mul");
+    y = build(loc, binary, result, {y, init});
+  }
+  map.map(op->getResult(0), y);
+  return success();
+}
+
+/// gather as `table[indices]` along one dim (what `x[ids]` and `jnp.take`
+/// lower to): graph.gather on the indices without their index vector dim.
+LogicalResult Converter::convertGather(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  std::string text = opaqueText(opAttr(op, "dimension_numbers"));
+  SmallVector<int64_t> offset = listField(text, "offset_dims"),
+                       collapsed = listField(text, "collapsed_slice_dims"),
+                       startMap = listField(text, "start_index_map"),
+                       batching = listField(text, "operand_batching_dims");
+  std::optional<int64_t> indexVectorDim = intField(text, "index_vector_dim");
+  auto sizes = i64Array(op, "slice_sizes");
+  Value data = map.lookup(op->getOperand(0));
+  Value indices = map.lookup(op->getOperand(1));
+  auto dt = tensorType(data), it = tensorType(indices);
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  bool take = sizes && indexVectorDim && batching.empty() &&
+              startMap.size() == 1 && collapsed == startMap;
+  int64_t axis = take ? startMap[0] : 0;
+  if (take)
+    for (int64_t d = 0; d < dt.getRank(); ++d)
+      take &= (*sizes)[d] == (d == axis ? 1 : dt.getDimSize(d));
+  // Indices [..., 1] with the vector dim last, or without one.
+  SmallVector<int64_t> idxShape(it.getShape());
+  if (take && *indexVectorDim == it.getRank() - 1 && idxShape.back() == 1)
+    idxShape.pop_back();
+  else
+    take &= *indexVectorDim == it.getRank();
+  // graph.gather's result: data[:axis] + indices + data[axis+1:]; the
+  // offset dims must be where that puts them.
+  int64_t nb = int64_t(idxShape.size());
+  if (take) {
+    SmallVector<int64_t> expected;
+    for (int64_t d = 0; d < dt.getRank() - 1; ++d)
+      expected.push_back(d < axis ? d : d + nb);
+    take &= offset == expected;
+  }
+  if (!take)
+    return unsupported(op, "stablehlo.gather other than a lookup along one "
+                           "dimension (x[ids], jnp.take) is not supported");
+  indices = reshape(loc, indices, idxShape);
+  map.map(op->getResult(0),
+          build(loc, "graph.gather", result, {data, indices},
+                {named("axis", builder.getI64IntegerAttr(axis))}));
+  return success();
+}
+
+/// iota: a range along its dimension, broadcast to the result.
+LogicalResult Converter::convertIota(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  auto dim = dyn_cast_or_null<IntegerAttr>(opAttr(op, "iota_dimension"));
+  if (!dim)
+    return op->emitError() << "stablehlo.iota without a dimension";
+  int64_t d = dim.getInt(), n = result.getDimSize(d);
+  Type element = result.getElementType();
+  Value range = build(loc, "graph.range", RankedTensorType::get({n}, element),
+                      {scalarConstant(loc, element, 0),
+                       scalarConstant(loc, element, double(n)),
+                       scalarConstant(loc, element, 1)});
+  SmallVector<int64_t> shape(result.getRank(), 1);
+  shape[d] = n;
+  map.map(op->getResult(0),
+          expand(loc, reshape(loc, range, shape), result.getShape()));
+  return success();
+}
+
+LogicalResult Converter::convertCompare(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  std::string direction =
+      StringRef(opaqueText(opAttr(op, "comparison_direction")))
+          .split(' ')
+          .second.trim()
+          .str();
+  Value a = map.lookup(op->getOperand(0)), b = map.lookup(op->getOperand(1));
+  Type result = op->getResult(0).getType();
+  StringRef graphOp = llvm::StringSwitch<StringRef>(direction)
+                          .Case("EQ", "graph.equal")
+                          .Case("NE", "graph.equal")
+                          .Case("LT", "graph.less")
+                          .Case("LE", "graph.less_equal")
+                          .Case("GT", "graph.greater")
+                          .Case("GE", "graph.greater_equal")
+                          .Default("");
+  if (graphOp.empty())
+    return op->emitError() << "stablehlo.compare with direction '"
+                           << direction << "'";
+  Value y = build(loc, graphOp, result, {a, b});
+  if (direction == "NE")
+    y = build(loc, "graph.not", result, y);
+  map.map(op->getResult(0), y);
+  return success();
+}
+
+FailureOr<SmallVector<Value>> Converter::convertBody(func::FuncOp fn,
+                                                     ValueRange args,
+                                                     int depth) {
+  if (depth > 32)
+    return fn.emitError() << "@" << fn.getSymName()
+                          << ": calls nested more than 32 deep";
+  IRMapping map;
+  for (auto [from, to] : llvm::zip(fn.getArguments(), args))
+    map.map(from, to);
+  for (Operation &op : fn.front()) {
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      SmallVector<Value> results;
+      for (Value v : ret.getOperands())
+        results.push_back(map.lookup(v));
+      return results;
+    }
+    if (auto call = dyn_cast<func::CallOp>(op)) {
+      auto callee = inputModule.lookupSymbol<func::FuncOp>(call.getCallee());
+      if (!callee || callee.isExternal())
+        return call.emitError() << "a call of '@" << call.getCallee()
+                                << "', which has no body in the module";
+      SmallVector<Value> operands;
+      for (Value v : call.getOperands())
+        operands.push_back(map.lookup(v));
+      auto results = convertBody(callee, operands, depth + 1);
+      if (failed(results))
+        return failure();
+      for (auto [from, to] : llvm::zip(call.getResults(), *results))
+        map.map(from, to);
+      continue;
+    }
+    if (failed(convertOp(&op, map)))
+      return failure();
+    // The graph op must have StableHLO's result type (a conversion bug
+    // otherwise, caught here with its location).
+    Type want = op.getResult(0).getType(),
+         got = map.lookup(op.getResult(0)).getType();
+    if (want != got)
+      return op.emitError() << "internal: converted to " << got
+                            << ", expected " << want;
+  }
+  return fn.emitError() << "@" << fn.getSymName() << " has no return";
+}
+
+OwningOpRef<ModuleOp> Converter::run(ModuleOp input, bool &unsupported) {
+  inputModule = input;
+  func::FuncOp entry = input.lookupSymbol<func::FuncOp>("main");
+  if (!entry)
+    for (auto f : input.getOps<func::FuncOp>())
+      if (!entry && f.isPublic())
+        entry = f;
+  if (!entry || entry.isExternal()) {
+    emitError(input.getLoc()) << "the module has no public function with a "
+                                 "body (JAX names it @main)";
+    return nullptr;
+  }
+  OwningOpRef<ModuleOp> module = ModuleOp::create(input.getLoc());
+  builder.setInsertionPointToEnd(module->getBody());
+  FunctionType type = entry.getFunctionType();
+  for (Type t : llvm::concat<const Type>(type.getInputs(), type.getResults()))
+    if (auto r = dyn_cast<RankedTensorType>(t); !r || !r.hasStaticShape()) {
+      isUnsupported = true;
+      unsupported = true;
+      entry.emitError() << "the entry function @" << entry.getSymName()
+                        << " has an argument or result of type " << t
+                        << "; paracc reads static shapes only";
+      return nullptr;
+    }
+  auto fn = func::FuncOp::create(builder, entry.getLoc(), "main", type);
+  Block *block = fn.addEntryBlock();
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+    fn.setArgAttr(i, "graph.name",
+                  builder.getStringAttr("input_" + std::to_string(i)));
+  builder.setInsertionPointToEnd(block);
+  auto results = convertBody(entry, block->getArguments(), 0);
+  unsupported = isUnsupported;
+  if (failed(results))
+    return nullptr;
+  func::ReturnOp::create(builder, entry.getLoc(), *results);
+  for (unsigned i = 0; i < fn.getNumResults(); ++i)
+    fn.setResultAttr(i, "graph.name",
+                     builder.getStringAttr("output_" + std::to_string(i)));
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp>
+mlir::paracc::stablehlo::convertToGraph(ModuleOp input, WeightStore &weights,
+                                        bool &unsupported) {
+  Converter converter(input.getContext(), weights);
+  return converter.run(input, unsupported);
+}
