@@ -66,6 +66,12 @@ typedef enum paracc_dtype {
   PARACC_DTYPE_BF16 = 16,
 } paracc_dtype;
 
+/* What a state buffer holds. */
+typedef enum paracc_state_kind {
+  PARACC_STATE_PARAMETER = 0,
+  PARACC_STATE_OPTIMIZER = 1, /* a moment of the optimizer */
+} paracc_state_kind;
+
 /* The format of a model given as bytes. */
 typedef enum paracc_model_format {
   PARACC_FORMAT_ONNX = 0,      /* binary ModelProto */
@@ -195,6 +201,16 @@ PARACC_C_EXPORT paracc_status *
 paracc_executable_state(const paracc_executable *exe, size_t index,
                         const char **name, paracc_dtype *dtype,
                         int32_t *rank, const int64_t **shape);
+/* Buffer `index`'s kind and place: tensor parallelism splits a fused
+ * parameter (GPT-2's q/k/v projection) into blocks, each a buffer of the
+ * parameter's name; `whole_rank`/`whole_shape` are then the parameter's and
+ * `offsets` (whole_rank values) where the block starts in it. A buffer that
+ * is a whole parameter has whole_rank 0. */
+PARACC_C_EXPORT paracc_status *
+paracc_executable_state_block(const paracc_executable *exe, size_t index,
+                              paracc_state_kind *kind, int32_t *whole_rank,
+                              const int64_t **whole_shape,
+                              const int64_t **offsets);
 PARACC_C_EXPORT void paracc_executable_free(paracc_executable *exe);
 
 /* --- training ------------------------------------------------------------ */

@@ -159,6 +159,31 @@ paracc_status *paracc_executable_state(const paracc_executable *exe,
   return nullptr;
 }
 
+paracc_status *paracc_executable_state_block(const paracc_executable *exe,
+                                             size_t index,
+                                             paracc_state_kind *kind,
+                                             int32_t *whole_rank,
+                                             const int64_t **whole_shape,
+                                             const int64_t **offsets) {
+  const char *fn = "paracc_executable_state_block";
+  if (!exe)
+    return invalidArgument(fn, "exe is null");
+  const auto &state = exe->exe->state();
+  if (paracc_status *bad = checkIndex(fn, index, state.size()))
+    return bad;
+  const prt::StateInfo &s = state[index];
+  if (kind)
+    *kind = s.kind == prt::StateKind::Parameter ? PARACC_STATE_PARAMETER
+                                                : PARACC_STATE_OPTIMIZER;
+  if (whole_rank)
+    *whole_rank = int32_t(s.sourceShape.size());
+  if (whole_shape)
+    *whole_shape = s.sourceShape.data();
+  if (offsets)
+    *offsets = s.sourceOffsets.data();
+  return nullptr;
+}
+
 void paracc_executable_free(paracc_executable *exe) { delete exe; }
 
 } // extern "C"

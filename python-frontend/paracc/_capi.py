@@ -51,6 +51,8 @@ DTYPE_BF16 = 16
 
 # --- paracc_model_format ------------------------------------------------------
 
+STATE_PARAMETER = 0
+STATE_OPTIMIZER = 1
 FORMAT_ONNX = 0
 FORMAT_ONNX_TEXT = 1
 FORMAT_MLIR = 2
@@ -197,6 +199,7 @@ _SIGNATURES = {
     "paracc_executable_output": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
     "paracc_executable_num_state": (_size, [_p]),
     "paracc_executable_state": (_p, [_p, _size, _strp, _dtypep, _i32p, _i64pp]),
+    "paracc_executable_state_block": (_p, [_p, _size, ctypes.POINTER(ctypes.c_int), _i32p, _i64pp, _i64pp]),
     "paracc_executable_free": (None, [_p]),
     # training
     "paracc_trainer_create": (_p, [_p, _p, _pp]),

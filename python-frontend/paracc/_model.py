@@ -107,36 +107,41 @@ def _as_input(value, what: str) -> tuple[int, np.ndarray]:
     return code, a
 
 
-def _state_index(state, key, fn: str) -> int:
-    """The index of state buffer `key` (an index or a name). A name held
-    as several blocks (a parameter split on a tensor-parallel mesh: the
-    state table has one buffer per block, each named after the parameter)
-    is ambiguous: the C API does not say where each block lies in the
-    parameter, so the blocks are read by index."""
+def _state_indices(state, key, fn: str) -> list[int]:
+    """The indices of state buffer `key` (an index, or a name: several when
+    tensor parallelism holds the parameter as blocks)."""
     if isinstance(key, str):
         found = [i for i, (name, _, _) in enumerate(state) if name == key]
         if not found:
             raise ParaccInvalidArgument(f"{fn}: no state named '{key}'")
-        if len(found) > 1:
-            raise ParaccUnsupported(
-                f"{fn}: state '{key}' is held as {len(found)} blocks "
-                f"(state indices {', '.join(map(str, found))}, shapes "
-                + ", ".join(_format_shape(state[i][2]) for i in found)
-                + "), and the C API does not describe where each block lies "
-                "in the whole parameter; read the blocks by index")
-        return found[0]
+        return found
     if isinstance(key, (bool, np.bool_)) or not isinstance(
             key, (int, np.integer)):
         raise TypeError(f"{fn}: key must be an index or a name, got "
                         f"{type(key).__name__}")
-    return int(key)
+    return [int(key)]
 
 
-def _read_state(read, handle, state, key, fn: str) -> np.ndarray:
-    """State buffer `key` (index or name) read with `read` (the C API's
-    paracc_session_read_state or paracc_trainer_read_state) into a new
-    array of its dtype and global shape."""
-    index = _state_index(state, key, fn)
+def _state_blocks(handle, count: int):
+    """Per state buffer: (kind, the whole parameter's shape or None,
+    the block's offsets) from paracc_executable_state_block."""
+    L = lib()
+    blocks = []
+    for i in range(count):
+        kind = ctypes.c_int()
+        rank = ctypes.c_int32()
+        shape = ctypes.POINTER(ctypes.c_int64)()
+        offsets = ctypes.POINTER(ctypes.c_int64)()
+        check(L.paracc_executable_state_block(
+            handle, i, ctypes.byref(kind), ctypes.byref(rank),
+            ctypes.byref(shape), ctypes.byref(offsets)))
+        whole = tuple(int(shape[d]) for d in range(rank.value)) or None
+        at = tuple(int(offsets[d]) for d in range(rank.value))
+        blocks.append((int(kind.value), whole, at))
+    return blocks
+
+
+def _read_one(read, handle, state, index: int) -> np.ndarray:
     if 0 <= index < len(state):
         name, code, shape = state[index]
     else:
@@ -148,6 +153,27 @@ def _read_state(read, handle, state, key, fn: str) -> np.ndarray:
     out.set(0, None, code, a)
     check(read(handle, index, out.pointer))
     return a
+
+
+def _read_state(read, handle, state, key, fn: str,
+                blocks=None) -> np.ndarray:
+    """State buffer `key` read with `read` (the C API's
+    paracc_session_read_state or paracc_trainer_read_state) into a new
+    array: by index one buffer; by name the whole parameter, its blocks
+    (a tensor-parallel mesh splits fused parameters into blocks) put
+    where paracc_executable_state_block says they lie."""
+    indices = _state_indices(state, key, fn)
+    if len(indices) == 1 and (blocks is None or isinstance(key, int)
+                              or blocks[indices[0]][1] is None):
+        return _read_one(read, handle, state, indices[0])
+    whole = blocks[indices[0]][1]
+    dtype = _capi.numpy_dtype(state[indices[0]][1], f"state '{key}'")
+    result = np.empty(whole, dtype=dtype)
+    for i in indices:
+        part = _read_one(read, handle, state, i)
+        offsets = blocks[i][2]
+        result[tuple(slice(o, o + n) for o, n in zip(offsets, part.shape))] = part
+    return result
 
 
 class Session:
@@ -164,6 +190,7 @@ class Session:
         self._inputs = list(model._inputs)
         self._outputs = list(model._outputs)
         self._state = list(model._state)
+        self._blocks = list(model._blocks)
         self._lock = threading.Lock()
         pairs = [("device", device)]
         for key, value in (options or {}).items():
@@ -222,7 +249,8 @@ class Session:
         session = self._session()
         with self._lock:
             return _read_state(lib().paracc_session_read_state, session,
-                               self._state, key, "paracc.Session.read_state")
+                               self._state, key, "paracc.Session.read_state",
+                               self._blocks)
 
     def close(self) -> None:
         if self.handle:
@@ -282,6 +310,7 @@ class Model:
                          for i in range(L.paracc_executable_num_outputs(handle))]
         self._state = [_port(L.paracc_executable_state, handle, i)
                        for i in range(L.paracc_executable_num_state(handle))]
+        self._blocks = _state_blocks(handle, len(self._state))
 
     def _exe(self):
         if not self._handle:

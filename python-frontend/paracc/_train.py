@@ -141,18 +141,6 @@ def trainer_pairs(**options) -> list[tuple[str, str]]:
     return pairs
 
 
-# --- moments' names -------------------------------------------------------------
-
-# The optimizer's state for parameter P is named P + one of these (paracc's
-# Optimizer pass: torch's names).
-_MOMENT_SUFFIXES = (".exp_avg", ".exp_avg_sq", ".momentum_buffer")
-
-
-def _is_moment(name: str, names: set) -> bool:
-    return any(name.endswith(s) and name[:-len(s)] in names
-               for s in _MOMENT_SUFFIXES)
-
-
 # --- the trainer ------------------------------------------------------------------
 
 
@@ -176,6 +164,7 @@ class Trainer:
         self.model = model
         self._owns_model = owns_model
         self._state = list(model._state)
+        self._blocks = list(model._blocks)
         self._lock = threading.Lock()
         self._finish_called = False
         self.records: list[StepRecord] = []
@@ -247,37 +236,26 @@ class Trainer:
         trainer = self._trainer()
         with self._lock:
             return _read_state(lib().paracc_trainer_read_state, trainer,
-                               self._state, key, "paracc.Trainer.read_state")
+                               self._state, key, "paracc.Trainer.read_state",
+                               self._blocks)
 
     def state_dict(self) -> dict[str, np.ndarray]:
         """{name: new array} of the whole trained state: parameters and
-        optimizer moments, in the state table's order. On a
-        tensor-parallel mesh some parameters (GPT-2's fused c_attn) are
-        held as several blocks of the same name whose places the C API
-        does not describe: then this raises ParaccUnsupported (read the
-        blocks with read_state(index))."""
-        counts: dict[str, int] = {}
-        for name, _, _ in self._state:
-            counts[name] = counts.get(name, 0) + 1
-        for name, n in counts.items():
-            if n > 1:
-                self.read_state(name)  # raises, naming the blocks
-        return {name: self.read_state(i)
-                for i, (name, _, _) in enumerate(self._state)}
+        optimizer moments, in the state table's order, each whole (a
+        parameter tensor parallelism holds as blocks is assembled)."""
+        return {name: self.read_state(name)
+                for name in dict.fromkeys(n for n, _, _ in self._state)}
 
     def parameter_names(self) -> list[str]:
-        """The names of the state's parameters (trained or frozen): every
-        buffer that is not an optimizer moment, once each. The C API does
-        not say which is which; a moment is recognised by its name,
-        parameter P's being P.exp_avg, P.exp_avg_sq (AdamW) or
-        P.momentum_buffer (SGD)."""
-        names = {name for name, _, _ in self._state}
+        """The names of the state's parameters (trained or frozen), once
+        each: the buffers paracc_executable_state_block calls parameters."""
         return list(dict.fromkeys(
-            name for name, _, _ in self._state if not _is_moment(name, names)))
+            name for (name, _, _), (kind, _, _) in zip(self._state,
+                                                        self._blocks)
+            if kind == _capi.STATE_PARAMETER))
 
     def parameters(self) -> dict[str, np.ndarray]:
-        """{name: new array} of the trained parameters only (see
-        :meth:`parameter_names`; as :meth:`state_dict` for blocks)."""
+        """{name: new array} of the trained parameters only."""
         return {name: self.read_state(name) for name in self.parameter_names()}
 
     # --- lifetime -------------------------------------------------------------------

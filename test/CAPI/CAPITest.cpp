@@ -560,6 +560,46 @@ TEST(CAPI, TrainingFollowsPyTorch) {
   paracc_executable_free(inference);
   paracc_executable_free(exe);
 
+  // tp2 splits GPT-2's fused q/k/v projection into three blocks: each says
+  // where it lies in the parameter, and the moments say what they are.
+  paracc_options *tp2 = makeOptions(
+      {{"train", "1"}, {"mesh", "tp2"}, {"batch", "2"}, {"seq", "64"}});
+  ASSERT_EQ(Result(paracc_compile_file((shared + "/loss.onnx").c_str(), tp2,
+                                       &exe))
+                .code,
+            PARACC_OK);
+  paracc_options_free(tp2);
+  int blocks = 0, moments = 0;
+  for (size_t i = 0; i < paracc_executable_num_state(exe); ++i) {
+    const char *stateName;
+    int32_t wholeRank;
+    const int64_t *wholeShape, *offsets;
+    paracc_state_kind kind;
+    ASSERT_EQ(Result(paracc_executable_state(exe, i, &stateName, nullptr,
+                                             nullptr, nullptr))
+                  .code,
+              PARACC_OK);
+    ASSERT_EQ(Result(paracc_executable_state_block(exe, i, &kind, &wholeRank,
+                                                   &wholeShape, &offsets))
+                  .code,
+              PARACC_OK);
+    moments += kind == PARACC_STATE_OPTIMIZER;
+    if (std::string(stateName) == "m.transformer.h.0.attn.c_attn.weight") {
+      ASSERT_EQ(wholeRank, 2);
+      EXPECT_EQ(wholeShape[1], 3 * 256);
+      EXPECT_EQ(offsets[1], 256 * blocks);
+      ++blocks;
+    }
+  }
+  EXPECT_EQ(blocks, 3);
+  EXPECT_EQ(moments * 1, int(paracc_executable_num_state(exe)) * 2 / 3);
+  EXPECT_EQ(Result(paracc_executable_state_block(
+                       exe, paracc_executable_num_state(exe), nullptr, nullptr,
+                       nullptr, nullptr))
+                .code,
+            PARACC_INVALID_ARGUMENT);
+  paracc_executable_free(exe);
+
   // A bad optimizer is refused at compile time with the tool's message.
   paracc_options *bad = makeOptions(
       {{"train", "1"}, {"batch", "2"}, {"seq", "64"}, {"optimizer", "adam"}});
