@@ -29,6 +29,10 @@ struct paracc_trainer {
   bool finished = false;
 };
 
+static bool startsWith(const std::string &s, const char *prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
 /// The run's request from `options`: data, schedule, log, checkpoints,
 /// where it runs.
 static paracc_status *trainingRequest(const char *fn,
@@ -37,10 +41,13 @@ static paracc_status *trainingRequest(const char *fn,
                                       prt::TrainingRequest &request) {
   request.dataPath = optionValue(options, "data", "");
   request.dataDir = optionValue(options, "data-dir", "");
-  if (request.dataPath.empty() == request.dataDir.empty())
+  if (request.dataPath.empty() && request.dataDir.empty())
     return makeStatus(PARACC_ERROR, "paracc: error: a training run needs "
                                     "data (a token file) or data-dir "
-                                    "(input_N.pb batch folders), not both");
+                                    "(input_N.pb batch folders)");
+  if (!request.dataPath.empty() && !request.dataDir.empty())
+    return makeStatus(PARACC_ERROR, "paracc: error: give data or data-dir, "
+                                    "not both");
   request.dataDtype = optionValue(options, "data-dtype", "u16");
   request.dataSeed = uint64_t(optionInteger(options, "data-seed", 0));
   request.steps = optionInteger(options, "steps", 1);
@@ -49,8 +56,13 @@ static paracc_status *trainingRequest(const char *fn,
   request.schedule.minLr = optionNumber(options, "min-lr", 0.0);
   request.schedule.warmup = optionInteger(options, "warmup", 0);
   request.schedule.steps = request.steps;
-  if (prt::Status st = request.schedule.validate(); !st)
-    return makeStatus(PARACC_ERROR, "paracc: error: " + st.message());
+  if (prt::Status st = request.schedule.validate(); !st) {
+    // (The runtime names the tool's flag; here the schedule is lr-schedule.)
+    std::string message = st.message();
+    if (startsWith(message, "--schedule"))
+      message = "lr-schedule" + message.substr(10);
+    return makeStatus(PARACC_ERROR, "paracc: error: " + message);
+  }
   request.logJsonPath = optionValue(options, "log-json", "");
   request.checkpointDir = optionValue(options, "checkpoint-dir", "");
   request.checkpointEvery = optionInteger(options, "checkpoint-every", 0);
@@ -60,7 +72,8 @@ static paracc_status *trainingRequest(const char *fn,
     return makeStatus(PARACC_ERROR, "paracc: error: resume and "
                                     "checkpoint-every need checkpoint-dir");
   if (request.checkpointEvery < 0)
-    return invalidArgument(fn, "checkpoint-every must be >= 0");
+    return makeStatus(PARACC_ERROR,
+                      "paracc: error: checkpoint-every must be >= 0");
   request.device = optionValue(options, "device", "auto");
   request.allowTf32 = optionFlag(options, "tf32");
   request.noGraph = optionFlag(options, "no-cuda-graph");

@@ -369,7 +369,7 @@ def test_missing_data_file(tmp_path):
     (dict(lr=float("nan")), r"--lr must be a finite number > 0, got nan"),
     (dict(betas=(0.9,)), r"--betas must be two numbers in \[0, 1\)"),
     (dict(steps=10, warmup=20), r"--warmup in \[0, --steps\]"),
-    (dict(lr_schedule="linear"), r"must be constant or cosine, got 'linear'"),
+    (dict(lr_schedule="linear"), r"lr-schedule must be constant or cosine, got 'linear'"),
     (dict(resume=True), r"need checkpoint-dir"),
     (dict(memory_budget="lots"), r"'lots' is not a size"),
 ])
