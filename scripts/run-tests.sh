@@ -14,6 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=${PARACC_JOBS:-$(nproc)}
+# ccache keys on paths relative to the checkout, so a clone elsewhere (CI's)
+# reuses what an earlier build of the same sources compiled.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 cmake --build build -j "$JOBS" --target check-paracc
 
 echo "== the installed package: examples/embedding"

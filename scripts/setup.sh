@@ -34,6 +34,9 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import onnx, onnxruntime,
 fi
 
 JOBS=${PARACC_JOBS:-$(nproc)}
+# ccache keys on paths relative to the checkout, so a clone elsewhere (CI's)
+# reuses what an earlier build of the same sources compiled.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
 # The CUDA backend is built when the toolkit is there (it runs on GPU
 # machines; without a GPU its tests are skipped); otherwise CPU only.
 CUDA_ARGS=()
