@@ -160,6 +160,7 @@ paracc_status *paracc_compile_file(const char *path,
   return guarded(fn, [&] {
     ModelSource source;
     source.path = path;
+    source.parameters = optionValue(options, "params", "");
     return compile(source, options, out);
   });
 }
@@ -192,6 +193,7 @@ paracc_status *paracc_compile_buffer(const void *bytes, size_t size,
     source.path = name && *name ? name : "<buffer>";
     source.bytes = std::string(static_cast<const char *>(bytes), size);
     source.externalDataDir = data_dir ? data_dir : "";
+    source.parameters = optionValue(options, "params", "");
     return compile(source, options, out);
   });
 }

@@ -26,6 +26,7 @@ constexpr KnownOption kKnownOptions[] = {
     {"input-shape", Kind::Repeated},
     {"random-weights", Kind::Flag},
     {"seed", Kind::Integer},
+    {"params", Kind::Text},
     // Compiling a training step.
     {"train", Kind::Flag},
     {"loss", Kind::Text},

@@ -11,6 +11,7 @@
 #include "paracc/Pipelines/Pipelines.h"
 #include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
+#include "paracc/runtime/NpzIO.h"
 #include "paracc/runtime/RunDriver.h"
 
 using namespace mlir;
@@ -26,6 +27,35 @@ static ModelSource::Format formatOf(const ModelSource &source) {
   if (path.ends_with(".pbtxt"))
     return ModelSource::Format::ONNXText;
   return ModelSource::Format::ONNX;
+}
+
+/// --params: a count, or an .npz of the parameter arguments' values.
+static LogicalResult readParameters(MLIRContext &context,
+                                    const ModelSource &source,
+                                    StableHLOParameters &params) {
+  StringRef spec(source.parameters);
+  if (spec.empty())
+    return success();
+  Location loc = FileLineColLoc::get(&context, source.path, 0, 0);
+  if (!spec.getAsInteger(10, params.count)) {
+    if (params.count < 0)
+      return emitError(loc) << "--params must be a count >= 0 or an .npz";
+    return success();
+  }
+  auto arrays = prt::readNpzFile(spec.str());
+  if (!arrays)
+    return emitError(loc) << "--params: " << arrays.status().message();
+  for (prt::NamedTensor &a : *arrays) {
+    WeightEntry entry;
+    entry.dtype = a.tensor.dtype();
+    entry.shape.assign(a.tensor.shape().begin(), a.tensor.shape().end());
+    entry.size = a.tensor.byteSize();
+    const auto *bytes = static_cast<const uint8_t *>(a.tensor.data());
+    entry.owned.assign(bytes, bytes + entry.size);
+    params.data.emplace_back(a.name, std::move(entry));
+  }
+  params.count = int64_t(params.data.size());
+  return success();
 }
 
 ImportedModel mlir::paracc::importModel(MLIRContext &context,
@@ -53,8 +83,13 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
     }
     // StableHLO (as JAX prints it), or paracc's own graph dialect.
     if (looksLikeStableHLO(text)) {
+      StableHLOParameters params;
+      if (failed(readParameters(context, source, params))) {
+        result.code = prt::kExitError;
+        return result;
+      }
       StableHLOImportResult imported =
-          importStableHLO(context, text, source.path, weights);
+          importStableHLO(context, text, source.path, weights, params);
       result.module = std::move(imported.module);
       if (!result.module)
         result.code =

@@ -7,7 +7,9 @@ writes, per model, OUT_DIR/NAME.mlir (what `jax.jit(f).lower(x).as_text()`
 prints: the pretty form, parameters closed over as dense constants),
 OUT_DIR/NAME.generic.mlir (the same module in MLIR's generic form) and
 OUT_DIR/NAME/test_data_set_0/{input_0.pb, output_0.pb} (the input and JAX's
-output on its CPU backend, as ONNX TensorProtos). Needs jax, numpy and onnx.
+output on its CPU backend, as ONNX TensorProtos); a model whose parameters
+are arguments also gets OUT_DIR/NAME.npz (their values, in argument order,
+for paracc's --params). Needs jax, numpy and onnx.
 """
 
 import os
@@ -104,14 +106,37 @@ def gpt_model(key):
     return f, ids
 
 
-MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model}
+def mlp_params_model(key):
+    """The MLP with its parameters as arguments (jax.jit(f).lower(params,
+    x)): their values go to paracc with --params NAME.npz."""
+    k = jax.random.split(key, 4)
+    params = {"w1": init(k[0], (64, 256)), "b1": init(k[1], (256,)),
+              "w2": init(k[2], (256, 64)), "b2": init(k[3], (64,))}
+
+    def f(params, x):
+        return gelu(x @ params["w1"] + params["b1"]) @ params["w2"] + params["b2"]
+
+    x = np.random.default_rng(3).standard_normal((4, 16, 64)).astype(np.float32)
+    return f, x, params
+
+
+MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
+          "mlp_params": mlp_params_model}
 
 
 def main(out):
     os.makedirs(out, exist_ok=True)
     for name, make in MODELS.items():
-        f, x = make(jax.random.PRNGKey(0))
-        lowered = jax.jit(f).lower(x)
+        made = make(jax.random.PRNGKey(0))
+        f, x = made[0], made[1]
+        args = (x,)
+        if len(made) == 3:
+            # Parameters as arguments: their leaves, in order, in an .npz.
+            params = made[2]
+            args = (params, x)
+            leaves = [np.asarray(a) for a in jax.tree_util.tree_leaves(params)]
+            np.savez(os.path.join(out, name + ".npz"), *leaves)
+        lowered = jax.jit(f).lower(*args)
         module = lowered.compiler_ir("stablehlo")
         with open(os.path.join(out, name + ".mlir"), "w") as fp:
             fp.write(module.operation.get_asm(large_elements_limit=None,
@@ -119,7 +144,7 @@ def main(out):
         with open(os.path.join(out, name + ".generic.mlir"), "w") as fp:
             fp.write(module.operation.get_asm(large_elements_limit=None,
                                               print_generic_op_form=True))
-        y = np.asarray(jax.jit(f)(x))
+        y = np.asarray(jax.jit(f)(*args))
         data = os.path.join(out, name, "test_data_set_0")
         os.makedirs(data, exist_ok=True)
         with open(os.path.join(data, "input_0.pb"), "wb") as fp:

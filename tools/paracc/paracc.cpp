@@ -66,6 +66,12 @@ static cl::opt<bool> randomWeights(
     "random-weights",
     cl::desc("Fill weights that have no data with seeded random values"),
     cl::cat(category));
+static cl::opt<std::string> parameters(
+    "params",
+    cl::desc("StableHLO: the entry function's leading arguments that are "
+             "parameters (weights): a count, or an .npz of their values in "
+             "order (np.savez(f, *jax.tree_util.tree_leaves(params)))"),
+    cl::value_desc("N|FILE.npz"), cl::init(""), cl::cat(category));
 static cl::opt<bool> textFormat("onnx-text",
                                 cl::desc("Read the model as protobuf text"),
                                 cl::cat(category));
@@ -232,6 +238,7 @@ int main(int argc, char **argv) {
   options.onStage = [&](const char *name) { timer.stage(name); };
   ModelSource source;
   source.path = inputPath;
+  source.parameters = parameters;
   if (textFormat)
     source.format = ModelSource::Format::ONNXText;
 

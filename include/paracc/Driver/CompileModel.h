@@ -36,6 +36,11 @@ struct ModelSource {
   /// Where an ONNX model from `bytes` keeps its external data ("" : none
   /// allowed); a file's own folder otherwise.
   std::string externalDataDir;
+  /// StableHLO: the entry function's leading arguments that are parameters
+  /// (`--params`): "" none, a count N (no data: --random-weights), or an
+  /// .npz whose arrays, in order, are the first arguments' values (what
+  /// `np.savez(f, *jax.tree_util.tree_leaves(params))` writes).
+  std::string parameters;
 };
 
 struct ModelCompileOptions {

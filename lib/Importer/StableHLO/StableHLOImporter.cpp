@@ -20,7 +20,8 @@ bool mlir::paracc::looksLikeStableHLO(StringRef text) {
 StableHLOImportResult mlir::paracc::importStableHLO(MLIRContext &context,
                                                     StringRef text,
                                                     StringRef name,
-                                                    WeightStore &weights) {
+                                                    WeightStore &weights,
+                                                    const StableHLOParameters &params) {
   StableHLOImportResult result;
   context.loadDialect<func::FuncDialect, graph::GraphDialect>();
   stablehlo::RewriteResult generic = stablehlo::prettyToGeneric(text);
@@ -40,7 +41,7 @@ StableHLOImportResult mlir::paracc::importStableHLO(MLIRContext &context,
   if (!input)
     return result;
   result.module =
-      stablehlo::convertToGraph(*input, weights, result.unsupported);
+      stablehlo::convertToGraph(*input, weights, params, result.unsupported);
   if (result.module && failed(mlir::verify(*result.module)))
     result.module = nullptr;
   return result;

@@ -73,6 +73,19 @@ std::optional<int64_t> intField(StringRef text, StringRef key) {
   return v;
 }
 
+/// The runtime's element type of a float parameter.
+std::optional<::paracc::rt::DType> floatDType(Type element) {
+  if (element.isF32())
+    return ::paracc::rt::DType::F32;
+  if (element.isF16())
+    return ::paracc::rt::DType::F16;
+  if (element.isBF16())
+    return ::paracc::rt::DType::BF16;
+  if (element.isF64())
+    return ::paracc::rt::DType::F64;
+  return std::nullopt;
+}
+
 RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
@@ -82,7 +95,8 @@ public:
   Converter(MLIRContext *ctx, WeightStore &weights)
       : ctx(ctx), weights(weights), builder(ctx) {}
 
-  OwningOpRef<ModuleOp> run(ModuleOp input, bool &unsupported);
+  OwningOpRef<ModuleOp> run(ModuleOp input, const StableHLOParameters &params,
+                            bool &unsupported);
 
 private:
   /// Converts `fn`'s body with its arguments bound to `args`; the returned
@@ -304,15 +318,7 @@ LogicalResult Converter::convertConstant(Operation *op, IRMapping &map) {
   auto type = cast<RankedTensorType>(value.getType());
   Type element = type.getElementType();
   // Closed-over parameters: float matrices, vectors and tables.
-  std::optional<::paracc::rt::DType> dtype;
-  if (element.isF32())
-    dtype = ::paracc::rt::DType::F32;
-  else if (element.isF16())
-    dtype = ::paracc::rt::DType::F16;
-  else if (element.isBF16())
-    dtype = ::paracc::rt::DType::BF16;
-  else if (element.isF64())
-    dtype = ::paracc::rt::DType::F64;
+  std::optional<::paracc::rt::DType> dtype = floatDType(element);
   bool isWeight =
       dtype && type.getRank() >= 1 && type.getRank() <= 2 &&
       type.getNumElements() >= 2;
@@ -630,7 +636,9 @@ FailureOr<SmallVector<Value>> Converter::convertBody(func::FuncOp fn,
   return fn.emitError() << "@" << fn.getSymName() << " has no return";
 }
 
-OwningOpRef<ModuleOp> Converter::run(ModuleOp input, bool &unsupported) {
+OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
+                                     const StableHLOParameters &params,
+                                     bool &unsupported) {
   inputModule = input;
   func::FuncOp entry = input.lookupSymbol<func::FuncOp>("main");
   if (!entry)
@@ -654,13 +662,69 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input, bool &unsupported) {
                         << "; paracc reads static shapes only";
       return nullptr;
     }
-  auto fn = func::FuncOp::create(builder, entry.getLoc(), "main", type);
+  // The leading parameter arguments become weights; the others are the
+  // program's inputs.
+  if (params.count > int64_t(type.getNumInputs())) {
+    entry.emitError() << "--params names " << params.count
+                      << " parameter arguments but @" << entry.getSymName()
+                      << " has " << type.getNumInputs();
+    return nullptr;
+  }
+  auto inputs = type.getInputs().drop_front(params.count);
+  auto fn = func::FuncOp::create(
+      builder, entry.getLoc(), "main",
+      builder.getFunctionType(inputs, type.getResults()));
   Block *block = fn.addEntryBlock();
   for (unsigned i = 0; i < fn.getNumArguments(); ++i)
     fn.setArgAttr(i, "graph.name",
                   builder.getStringAttr("input_" + std::to_string(i)));
   builder.setInsertionPointToEnd(block);
-  auto results = convertBody(entry, block->getArguments(), 0);
+  SmallVector<Value> args;
+  for (int64_t i = 0; i < params.count; ++i) {
+    auto t = cast<RankedTensorType>(type.getInput(i));
+    std::string name = "param_" + std::to_string(i);
+    std::optional<::paracc::rt::DType> dtype = floatDType(t.getElementType());
+    if (!dtype) {
+      isUnsupported = unsupported = true;
+      entry.emitError() << "parameter argument " << i << " is " << t
+                        << "; parameters are float tensors";
+      return nullptr;
+    }
+    if (i < int64_t(params.data.size())) {
+      const auto &[given, entry_] = params.data[i];
+      name = given;
+      if (ArrayRef<int64_t>(entry_.shape) != t.getShape() ||
+          entry_.dtype != *dtype) {
+        entry.emitError() << "parameter argument " << i << " is " << t
+                          << " but '" << given << "' of --params has shape ["
+                          << llvm::make_range(entry_.shape.begin(),
+                                              entry_.shape.end())
+                          << "] and element type "
+                          << ::paracc::rt::dtypeName(entry_.dtype);
+        return nullptr;
+      }
+      weights.add(name, entry_);
+    } else {
+      if (!weights.randomFill) {
+        entry.emitError() << "parameter argument " << i
+                          << " has no data: give --params an .npz of the "
+                             "parameters, or --random-weights";
+        return nullptr;
+      }
+      // Shape only: the runtime fills it with seeded random values.
+      WeightEntry shapeOnly;
+      shapeOnly.dtype = *dtype;
+      shapeOnly.shape.assign(t.getShape().begin(), t.getShape().end());
+      shapeOnly.size = size_t(t.getNumElements()) *
+                       (t.getElementType().getIntOrFloatBitWidth() / 8);
+      weights.add(name, std::move(shapeOnly));
+    }
+    args.push_back(build(entry.getLoc(), "graph.weight", t, {},
+                         {named("name", builder.getStringAttr(name))}));
+  }
+  for (Value a : block->getArguments())
+    args.push_back(a);
+  auto results = convertBody(entry, args, 0);
   unsupported = isUnsupported;
   if (failed(results))
     return nullptr;
@@ -675,7 +739,8 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input, bool &unsupported) {
 
 OwningOpRef<ModuleOp>
 mlir::paracc::stablehlo::convertToGraph(ModuleOp input, WeightStore &weights,
+                                        const StableHLOParameters &params,
                                         bool &unsupported) {
   Converter converter(input.getContext(), weights);
-  return converter.run(input, unsupported);
+  return converter.run(input, params, unsupported);
 }

@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "paracc/Importer/StableHLO/StableHLOImporter.h"
 #include "paracc/Support/WeightStore.h"
 
 namespace mlir::paracc::stablehlo {
@@ -21,6 +22,7 @@ namespace mlir::paracc::stablehlo {
 /// The converted module, or null after a located error (`unsupported` set
 /// when the input uses an op or a form paracc does not read).
 OwningOpRef<ModuleOp> convertToGraph(ModuleOp input, WeightStore &weights,
+                                     const StableHLOParameters &params,
                                      bool &unsupported);
 
 } // namespace mlir::paracc::stablehlo

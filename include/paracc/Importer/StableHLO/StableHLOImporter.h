@@ -17,6 +17,10 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "paracc/Support/WeightStore.h"
 
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace mlir::paracc {
 
 /// Whether MLIR text holds StableHLO (or CHLO) ops.
@@ -29,10 +33,20 @@ struct StableHLOImportResult {
   bool unsupported = false;
 };
 
+/// The entry function's leading arguments that are parameters (JAX passes
+/// a params pytree as its flattened leaves before the data): they become
+/// weights named after `data` (or param_N), with `data`'s bytes, or none
+/// (the WeightStore's random fill) past its end.
+struct StableHLOParameters {
+  int64_t count = 0;
+  std::vector<std::pair<std::string, WeightEntry>> data;
+};
+
 /// Imports `text`; `name` stands for it in messages (its locations are
 /// `name:LINE:COL` of the input). Diagnostics go to the context's handler.
 StableHLOImportResult importStableHLO(MLIRContext &context, StringRef text,
-                                      StringRef name, WeightStore &weights);
+                                      StringRef name, WeightStore &weights,
+                                      const StableHLOParameters &params = {});
 
 } // namespace mlir::paracc
 
