@@ -133,30 +133,18 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
       options.onStage(name);
   };
   const std::string &precision = options.precision;
-  if (precision != "f32" && precision != "bf16" && precision != "f16") {
-    err << "paracc: error: --precision must be f32, bf16 or f16, got '"
-        << precision << "'\n";
-    return prt::kExitError;
-  }
   if (!options.emit.empty() && options.emit != "imported" &&
       options.emit != "compiled") {
     err << "paracc: error: --emit must be 'imported' or 'compiled', got '"
         << options.emit << "'\n";
     return prt::kExitError;
   }
-  if (options.microbatches < 1 || options.microbatches > 64) {
-    err << "paracc: error: --microbatches must be in [1, 64]\n";
-    return prt::kExitError;
-  }
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
-  if (failed(parseMesh(options.mesh, axisNames, axisSizes, err)))
+  if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
+                                 options.microbatches, precision, axisNames,
+                                 axisSizes, err)))
     return prt::kExitError;
-  if (options.sequenceParallel && axisNames.empty()) {
-    err << "paracc: error: --sp needs a tensor-parallel axis in --mesh (e.g. "
-           "--mesh tp4 --sp)\n";
-    return prt::kExitError;
-  }
   const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
                                   options.stages, options.sequenceParallel,

@@ -165,12 +165,6 @@ int mlir::paracc::compileTraining(MLIRContext &context,
                                   llvm::raw_ostream &out,
                                   llvm::raw_ostream &err) {
   const bool checking = !options.optimizer;
-  if (options.precision != "f32" && options.precision != "bf16" &&
-      options.precision != "f16") {
-    err << "paracc: error: --precision must be f32, bf16 or f16, got '"
-        << options.precision << "'\n";
-    return prt::kExitError;
-  }
   if (!options.emit.empty() && options.emit != "differentiated" &&
       options.emit != "compiled") {
     err << "paracc: error: --emit must be 'differentiated' or 'compiled', "
@@ -190,19 +184,12 @@ int mlir::paracc::compileTraining(MLIRContext &context,
         << options.loss << "'\n";
     return prt::kExitError;
   }
-  if (options.microbatches < 1 || options.microbatches > 64) {
-    err << "paracc: error: --microbatches must be in [1, 64]\n";
-    return prt::kExitError;
-  }
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
-  if (failed(parseMesh(options.mesh, axisNames, axisSizes, err)))
+  if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
+                                 options.microbatches, options.precision,
+                                 axisNames, axisSizes, err)))
     return prt::kExitError;
-  if (options.sequenceParallel && axisNames.empty()) {
-    err << "paracc: error: --sp needs a tensor-parallel axis in --mesh (e.g. "
-           "--mesh tp2 --sp)\n";
-    return prt::kExitError;
-  }
 
   WeightStore &weights = result.weights;
   weights.randomFill = options.import.allowMissingWeightData;

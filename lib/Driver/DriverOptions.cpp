@@ -156,3 +156,26 @@ void mlir::paracc::setModuleMesh(ModuleOp module, ArrayRef<std::string> names,
   module->setAttr(dist::kMeshAttrName,
                   dist::MeshAttr::get(context, axes, sizes));
 }
+
+LogicalResult mlir::paracc::checkCompileOptions(
+    StringRef mesh, bool sequenceParallel, int64_t microbatches,
+    StringRef precision, SmallVectorImpl<std::string> &names,
+    SmallVectorImpl<int64_t> &sizes, llvm::raw_ostream &err) {
+  if (precision != "f32" && precision != "bf16" && precision != "f16") {
+    err << "paracc: error: --precision must be f32, bf16 or f16, got '"
+        << precision << "'\n";
+    return failure();
+  }
+  if (microbatches < 1 || microbatches > 64) {
+    err << "paracc: error: --microbatches must be in [1, 64]\n";
+    return failure();
+  }
+  if (failed(parseMesh(mesh, names, sizes, err)))
+    return failure();
+  if (sequenceParallel && names.empty()) {
+    err << "paracc: error: --sp needs a tensor-parallel axis in --mesh (e.g. "
+           "--mesh tp2 --sp)\n";
+    return failure();
+  }
+  return success();
+}

@@ -22,3 +22,15 @@ LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
   llvm::outs() << "wrote " << path << " (" << size << " bytes)\n";
   return success();
 }
+
+LogicalResult mlir::paracc::writeTextFile(StringRef path, StringRef text) {
+  std::error_code ec;
+  llvm::raw_fd_ostream out(path, ec);
+  if (ec) {
+    llvm::errs() << "paracc: error: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return failure();
+  }
+  out << text;
+  return success();
+}

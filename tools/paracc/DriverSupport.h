@@ -24,6 +24,9 @@ namespace mlir::paracc {
 LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
                                   size_t size);
 
+/// Writes `text` to `path` (the --explain-json report).
+LogicalResult writeTextFile(StringRef path, StringRef text);
+
 /// `paracc train`: its subcommand, its option category, its entry point
 /// (Train.cpp).
 llvm::cl::SubCommand &trainSubCommand();

@@ -438,16 +438,9 @@ int mlir::paracc::runTrain() {
   std::shared_ptr<prt::Executable> *exe = &compiled.exe;
   if (explainOption)
     llvm::outs() << compiled.explainText;
-  if (!explainJson.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(explainJson, ec);
-    if (ec) {
-      llvm::errs() << "paracc: error: cannot write '" << explainJson
-                   << "': " << ec.message() << "\n";
-      return prt::kExitError;
-    }
-    out << compiled.explainJson;
-  }
+  if (!explainJson.empty() &&
+      failed(writeTextFile(explainJson, compiled.explainJson)))
+    return prt::kExitError;
   if (!outputPath.empty())
     return succeeded(
                writeExecutableFile(outputPath, written.data(), written.size()))

@@ -249,16 +249,9 @@ int main(int argc, char **argv) {
     return code;
   if (explain)
     llvm::outs() << compiled.explainText;
-  if (!explainJson.empty()) {
-    std::error_code ec;
-    llvm::raw_fd_ostream out(explainJson, ec);
-    if (ec) {
-      llvm::errs() << "paracc: error: cannot write '" << explainJson
-                   << "': " << ec.message() << "\n";
-      return prt::kExitError;
-    }
-    out << compiled.explainJson;
-  }
+  if (!explainJson.empty() &&
+      failed(writeTextFile(explainJson, compiled.explainJson)))
+    return prt::kExitError;
   if (!emit.empty()) {
     llvm::outs() << compiled.ir;
     return prt::kExitOk;

@@ -21,6 +21,15 @@ namespace mlir::paracc {
 LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
                         SmallVectorImpl<int64_t> &sizes, llvm::raw_ostream &err);
 
+/// The options every compile checks before importing: the mesh (parsed
+/// into `names` and `sizes`), precision f32/bf16/f16, micro-batches in
+/// [1, 64], --sp only with a mesh.
+LogicalResult checkCompileOptions(StringRef mesh, bool sequenceParallel,
+                                  int64_t microbatches, StringRef precision,
+                                  SmallVectorImpl<std::string> &names,
+                                  SmallVectorImpl<int64_t> &sizes,
+                                  llvm::raw_ostream &err);
+
 /// The size of mesh axis `name` in parsed mesh axes (0: not there).
 int64_t meshAxisSize(ArrayRef<std::string> names, ArrayRef<int64_t> sizes,
                      StringRef name);
