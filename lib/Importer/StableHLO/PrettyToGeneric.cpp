@@ -510,6 +510,20 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
         body = body.substr(eq + 3);
       }
     }
+    // Shardy's mesh (JAX lowering with shardings): kept as an op without
+    // operands whose text paracc does not read.
+    if (body.starts_with("sdy.mesh ")) {
+      std::string text = body.drop_front(9).str(), escaped;
+      for (char c : text) {
+        if (c == '"' || c == '\\')
+          escaped += '\\';
+        escaped += c;
+      }
+      result.text += line.substr(0, indent).str() +
+                     "\"sdy.mesh\"() {paracc.text = \"" + escaped +
+                     "\"} : () -> ()\n";
+      continue;
+    }
     if (!body.starts_with("stablehlo.") && !body.starts_with("chlo.")) {
       result.text += line.str();
       result.text += '\n';

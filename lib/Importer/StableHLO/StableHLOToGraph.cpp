@@ -650,6 +650,17 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
                                  "body (JAX names it @main)";
     return nullptr;
   }
+  // JAX's sharding annotations are not plans paracc follows (yet): it
+  // chooses the shardings for --mesh itself, and says so.
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
+    if (entry.getArgAttr(i, "sdy.sharding") ||
+        entry.getArgAttr(i, "mhlo.sharding")) {
+      emitWarning(entry.getLoc())
+          << "the sharding annotations of @" << entry.getSymName()
+          << "'s arguments (sdy.sharding, mhlo.sharding) are not followed: "
+             "paracc plans the shardings for --mesh itself";
+      break;
+    }
   OwningOpRef<ModuleOp> module = ModuleOp::create(input.getLoc());
   builder.setInsertionPointToEnd(module->getBody());
   FunctionType type = entry.getFunctionType();
