@@ -31,6 +31,8 @@ void mlir::paracc::buildShardingAnnotationPipeline(
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
   pm.addPass(
       dist::createDataParallelPass({options.dpAxis, options.microbatchAxis}));
+  // What the front end asked for wins over what the passes chose.
+  pm.addPass(dist::createUserShardingsPass());
 }
 
 void mlir::paracc::buildPartitionPipeline(

@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
 using namespace mlir;
@@ -23,7 +24,8 @@ StableHLOImportResult mlir::paracc::importStableHLO(MLIRContext &context,
                                                     WeightStore &weights,
                                                     const StableHLOParameters &params) {
   StableHLOImportResult result;
-  context.loadDialect<func::FuncDialect, graph::GraphDialect>();
+  context.loadDialect<func::FuncDialect, graph::GraphDialect,
+                      dist::DistDialect>();
   stablehlo::RewriteResult generic = stablehlo::prettyToGeneric(text);
   if (!generic.ok) {
     result.unsupported = true;

@@ -6,6 +6,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -88,6 +89,40 @@ std::optional<::paracc::rt::DType> floatDType(Type element) {
 
 RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
+}
+
+/// Shardy's `sharding<@mesh, [{"dp"}, {}, {?}]>` as a #dist.sharding with
+/// the same axis names ("?": open), or null when it says more than that.
+dist::ShardingAttr shardyToSharding(StringRef text, MLIRContext *ctx) {
+  size_t open = text.find('[');
+  size_t close = text.rfind(']');
+  if (open == StringRef::npos || close == StringRef::npos || close < open)
+    return nullptr;
+  StringRef list = text.slice(open + 1, close);
+  SmallVector<SmallVector<StringAttr>> dims;
+  while (!(list = list.ltrim(" ,")).empty()) {
+    if (!list.consume_front("{"))
+      return nullptr;
+    size_t end = list.find('}');
+    if (end == StringRef::npos)
+      return nullptr;
+    SmallVector<StringAttr> axes;
+    SmallVector<StringRef> names;
+    list.take_front(end).split(names, ',', -1, false);
+    for (StringRef n : names) {
+      n = n.trim();
+      if (n == "?") {
+        axes = {StringAttr::get(ctx, "?")};
+        break;
+      }
+      if (!n.consume_front("\"") || !n.consume_back("\"") || n.empty())
+        return nullptr; // sub-axes and other forms
+      axes.push_back(StringAttr::get(ctx, n));
+    }
+    dims.push_back(axes);
+    list = list.drop_front(end + 1);
+  }
+  return dist::ShardingAttr::get(ctx, dims);
 }
 
 class Converter {
@@ -650,17 +685,24 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
                                  "body (JAX names it @main)";
     return nullptr;
   }
-  // JAX's sharding annotations are not plans paracc follows (yet): it
-  // chooses the shardings for --mesh itself, and says so.
-  for (unsigned i = 0; i < entry.getNumArguments(); ++i)
-    if (entry.getArgAttr(i, "sdy.sharding") ||
-        entry.getArgAttr(i, "mhlo.sharding")) {
+  // JAX's Shardy annotations are kept as user shardings (followed by
+  // paracc-user-shardings when the mesh has their axes); GSPMD's device
+  // tilings name no axes and are not followed.
+  SmallVector<dist::ShardingAttr> userShardings;
+  for (unsigned i = 0; i < entry.getNumArguments(); ++i) {
+    userShardings.push_back(nullptr);
+    if (Attribute sdy = entry.getArgAttr(i, "sdy.sharding")) {
+      userShardings.back() = shardyToSharding(opaqueText(sdy), ctx);
+      if (!userShardings.back())
+        emitWarning(entry.getLoc())
+            << "argument " << i << "'s sdy.sharding " << sdy
+            << " is not read: paracc plans its sharding itself";
+    } else if (entry.getArgAttr(i, "mhlo.sharding")) {
       emitWarning(entry.getLoc())
-          << "the sharding annotations of @" << entry.getSymName()
-          << "'s arguments (sdy.sharding, mhlo.sharding) are not followed: "
-             "paracc plans the shardings for --mesh itself";
-      break;
+          << "argument " << i << "'s mhlo.sharding (a device tiling without "
+          << "axis names) is not followed: paracc plans its sharding itself";
     }
+  }
   OwningOpRef<ModuleOp> module = ModuleOp::create(input.getLoc());
   builder.setInsertionPointToEnd(module->getBody());
   FunctionType type = entry.getFunctionType();
@@ -686,9 +728,12 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
       builder, entry.getLoc(), "main",
       builder.getFunctionType(inputs, type.getResults()));
   Block *block = fn.addEntryBlock();
-  for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+  for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
     fn.setArgAttr(i, "graph.name",
                   builder.getStringAttr("input_" + std::to_string(i)));
+    if (auto user = userShardings[params.count + i])
+      fn.setArgAttr(i, dist::kUserShardingAttrName, user);
+  }
   builder.setInsertionPointToEnd(block);
   SmallVector<Value> args;
   for (int64_t i = 0; i < params.count; ++i) {
@@ -730,8 +775,11 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
                        (t.getElementType().getIntOrFloatBitWidth() / 8);
       weights.add(name, std::move(shapeOnly));
     }
-    args.push_back(build(entry.getLoc(), "graph.weight", t, {},
-                         {named("name", builder.getStringAttr(name))}));
+    SmallVector<NamedAttribute> attrs = {
+        named("name", builder.getStringAttr(name))};
+    if (auto user = userShardings[i])
+      attrs.push_back(named(dist::kUserShardingAttrName, user));
+    args.push_back(build(entry.getLoc(), "graph.weight", t, {}, attrs));
   }
   for (Value a : block->getArguments())
     args.push_back(a);

@@ -29,6 +29,9 @@ inline constexpr const char *kMicrobatchesAttrName = "dist.microbatches";
 /// argument attribute holding an argument's sharding.
 inline constexpr const char *kShardingsAttrName = "dist.shardings";
 inline constexpr const char *kArgShardingAttrName = "dist.sharding";
+/// A sharding a front end asked for (a ShardingAttr on a graph.weight op or
+/// a function argument): paracc-user-shardings makes it the annotation.
+inline constexpr const char *kUserShardingAttrName = "dist.user_sharding";
 /// On a graph.linear whose partial sums are all-reduced over these mesh
 /// axes (a StrArrayAttr): its bias and residual are added on the group's
 /// first member only.

@@ -93,6 +93,26 @@ def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
 
+def UserShardingsPass : Pass<"paracc-user-shardings", "ModuleOp"> {
+  let summary = "Follow the shardings a front end asked for";
+  let description = [{
+    A front end may say how some inputs and weights are to be split (JAX
+    does, with Shardy's `sdy.sharding` on its arguments; the StableHLO
+    importer keeps them as `dist.user_sharding`, on `graph.weight` ops and
+    function arguments). After the tensor, sequence and data parallelism
+    annotations, this pass makes each such sharding the value's closed
+    annotation, replacing what those passes chose, so propagation and
+    partitioning follow it. A sharding that names an axis the mesh does not
+    have is not followed (a warning names it); one whose axes do not divide
+    their dimension is an error.
+
+    Before (tp = 2): `%w = graph.weight "w" {dist.user_sharding =
+    #dist.sharding<{tp}, {}>}` (tensor parallelism chose `<{}, {tp}>`).
+    After: `dist.shardings = [#dist.sharding<{tp}, {}>]`.
+  }];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 def PropagateShardingPass : Pass<"paracc-propagate-sharding", "ModuleOp"> {
   let summary = "Give every value a sharding from the annotated ones";
   let description = [{
