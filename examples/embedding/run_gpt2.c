@@ -89,7 +89,7 @@ int main(int argc, char **argv) {
     goto done;
   }
   logits = malloc(count * sizeof(float));
-  paracc_tensor out = {NULL, out_dtype, out_rank, out_shape, logits,
+  paracc_tensor out = {NULL, (int32_t)out_dtype, out_rank, out_shape, logits,
                        count * sizeof(float)};
   if (failed(paracc_session_create(exe, NULL, &session), "session") ||
       failed(paracc_session_run(session, &in, 1, &out, 1), "run"))

@@ -90,7 +90,9 @@ typedef struct paracc_trainer paracc_trainer;
 typedef struct paracc_tensor {
   /* An input's name (NULL or "": by position); ignored for outputs. */
   const char *name;
-  paracc_dtype dtype;
+  /* A paracc_dtype (an int, so that any value a caller stores is defined
+   * behaviour to read and can be refused). */
+  int32_t dtype;
   int32_t rank;
   /* `rank` dimensions (may be NULL for rank 0). */
   const int64_t *shape;
@@ -151,7 +153,8 @@ paracc_compile_file(const char *path, const paracc_options *options,
  * it may have none). */
 PARACC_C_EXPORT paracc_status *
 paracc_compile_buffer(const void *bytes, size_t size,
-                      paracc_model_format format, const char *name,
+                      int32_t format /* a paracc_model_format */,
+                      const char *name,
                       const char *data_dir, const paracc_options *options,
                       paracc_executable **out);
 

@@ -166,8 +166,8 @@ paracc_status *paracc_compile_file(const char *path,
 }
 
 paracc_status *paracc_compile_buffer(const void *bytes, size_t size,
-                                     paracc_model_format format,
-                                     const char *name, const char *data_dir,
+                                     int32_t format, const char *name,
+                                     const char *data_dir,
                                      const paracc_options *options,
                                      paracc_executable **out) {
   const char *fn = "paracc_compile_buffer";

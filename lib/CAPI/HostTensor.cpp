@@ -38,7 +38,7 @@ void paracc_host_tensor_view(const paracc_host_tensor *tensor,
     return;
   const prt::Tensor &t = tensor->value.tensor;
   view->name = tensor->value.name.c_str();
-  view->dtype = paracc_dtype(t.dtype());
+  view->dtype = int32_t(t.dtype());
   view->rank = int32_t(t.rank());
   view->shape = t.shape().data();
   view->data = const_cast<void *>(t.data());

@@ -22,7 +22,7 @@ static paracc_status *checkTensor(const char *fn, const std::string &what,
   int64_t elements = prt::shapeNumElements(shape);
   if (elements < 0)
     return invalidArgument(fn, what + " has a negative dimension");
-  if (!prt::isSupportedDType(int(t.dtype)))
+  if (!prt::isSupportedDType(t.dtype))
     return invalidArgument(fn, what + " has an unknown dtype " +
                                    std::to_string(int(t.dtype)));
   prt::DType dtype = prt::DType(t.dtype);

@@ -133,7 +133,7 @@ class paracc_tensor(ctypes.Structure):
 
     _fields_ = [
         ("name", ctypes.c_char_p),
-        ("dtype", ctypes.c_int),  # paracc_dtype (a C enum: int)
+        ("dtype", ctypes.c_int32),  # a paracc_dtype
         ("rank", ctypes.c_int32),
         ("shape", ctypes.POINTER(ctypes.c_int64)),
         ("data", ctypes.c_void_p),
@@ -183,7 +183,7 @@ _SIGNATURES = {
     "paracc_options_free": (None, [_p]),
     # compiling
     "paracc_compile_file": (_p, [_str, _p, _pp]),
-    "paracc_compile_buffer": (_p, [_p, _size, ctypes.c_int, _str, _str, _p, _pp]),
+    "paracc_compile_buffer": (_p, [_p, _size, ctypes.c_int32, _str, _str, _p, _pp]),
     # executables
     "paracc_executable_load_file": (_p, [_str, _pp]),
     "paracc_executable_load_buffer": (_p, [_p, _size, _pp]),

@@ -82,7 +82,7 @@ struct OutputBuffer {
     for (int i = 0; i < rank; ++i)
       count *= size_t(shape[i]);
     data.resize(count);
-    view = paracc_tensor{nullptr, dtype,       rank,
+    view = paracc_tensor{nullptr, int32_t(dtype), rank,
                          shape,   data.data(), count * sizeof(float)};
   }
 };
@@ -343,7 +343,7 @@ TEST(CAPI, BrokenModelsComeBackAsLocatedErrors) {
   EXPECT_NE(mesh.message.find("mesh axis 'xp'"), std::string::npos)
       << mesh.message;
   EXPECT_EQ(Result(paracc_compile_buffer(onnx.data(), onnx.size(),
-                                         paracc_model_format(9), nullptr,
+                                         9, nullptr,
                                          nullptr, nullptr, &exe))
                 .code,
             PARACC_INVALID_ARGUMENT);
@@ -409,7 +409,7 @@ TEST(CAPI, MisusedRunBuffers) {
   EXPECT_NE(r4.message.find("tokens"), std::string::npos) << r4.message;
 
   paracc_tensor badDtype = good;
-  badDtype.dtype = paracc_dtype(99);
+  badDtype.dtype = 99;
   EXPECT_EQ(Result(paracc_session_run(session, &badDtype, 1, &out.view, 1))
                 .code,
             PARACC_INVALID_ARGUMENT);
@@ -452,7 +452,7 @@ TEST(CAPI, MisusedRunBuffers) {
     if (stateType != PARACC_DTYPE_F32)
       continue;
     std::vector<float> value(count);
-    paracc_tensor view{nullptr, stateType,    stateRank,
+    paracc_tensor view{nullptr, int32_t(stateType), stateRank,
                        stateShape, value.data(), count * sizeof(float)};
     EXPECT_EQ(Result(paracc_session_read_state(session, i, &view)).code,
               PARACC_OK)
@@ -518,7 +518,7 @@ TEST(CAPI, TrainingFollowsPyTorch) {
   for (int d = 0; d < rank; ++d)
     elements *= size_t(shape[d]);
   std::vector<float> state(elements);
-  paracc_tensor view{nullptr, dtype, rank, shape, state.data(),
+  paracc_tensor view{nullptr, int32_t(dtype), rank, shape, state.data(),
                      elements * sizeof(float)};
   ASSERT_EQ(Result(paracc_trainer_read_state(trainer, 0, &view)).code,
             PARACC_OK);
