@@ -174,20 +174,10 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   buildCompilePipeline(pm, CompilePipelineOptions());
   if (failed(pm.run(module)))
     return prt::kExitError;
-  if (pipelineStages > 0) {
-    // The pipeline's micro-batches: a virtual last mesh axis (even of size
-    // 1) that paracc-pipeline turns into each stage's actions.
-    if (failed(planPipelineStages(module, pipelineStages, options.stages,
-                                  options.microbatches, options.schedule,
-                                  /*training=*/false)))
-      return prt::kExitError;
-    axisNames.push_back("mb");
-    axisSizes.push_back(options.microbatches);
-  } else if (options.microbatches > 1) {
-    // A virtual last mesh axis; paracc-interleave-microbatches removes it.
-    axisNames.push_back("mb");
-    axisSizes.push_back(options.microbatches);
-  }
+  if (failed(addMicrobatchAxis(module, pipelineStages, options.stages,
+                               options.microbatches, options.schedule,
+                               /*training=*/false, axisNames, axisSizes)))
+    return prt::kExitError;
   auto lower = [&](ModuleOp m) {
     PassManager lpm(&context);
     buildLoweringPipeline(lpm, precision);

@@ -236,14 +236,10 @@ int mlir::paracc::compileTraining(MLIRContext &context,
                                   options.stages, options.sequenceParallel,
                                   err)))
     return prt::kExitError;
-  if (pipelineStages > 0) {
-    if (failed(planPipelineStages(module, pipelineStages, options.stages,
-                                  options.microbatches, options.schedule,
-                                  /*training=*/true)))
-      return prt::kExitError;
-    axisNames.push_back("mb");
-    axisSizes.push_back(options.microbatches);
-  }
+  if (failed(addMicrobatchAxis(module, pipelineStages, options.stages,
+                               options.microbatches, options.schedule,
+                               /*training=*/true, axisNames, axisSizes)))
+    return prt::kExitError;
 
   // Annotate the forward, differentiate, then partition forward and
   // backward together.

@@ -179,3 +179,21 @@ LogicalResult mlir::paracc::checkCompileOptions(
   }
   return success();
 }
+
+LogicalResult mlir::paracc::addMicrobatchAxis(
+    ModuleOp module, int64_t stages, StringRef ranges, int64_t microbatches,
+    StringRef schedule, bool training, SmallVectorImpl<std::string> &names,
+    SmallVectorImpl<int64_t> &sizes) {
+  if (stages > 0) {
+    // paracc-pipeline turns the axis into each stage's actions.
+    if (failed(planPipelineStages(module, stages, ranges, microbatches,
+                                  schedule, training)))
+      return failure();
+  } else if (microbatches <= 1) {
+    return success();
+  }
+  // Without pp, paracc-interleave-microbatches removes the axis.
+  names.push_back("mb");
+  sizes.push_back(microbatches);
+  return success();
+}

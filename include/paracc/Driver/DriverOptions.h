@@ -45,6 +45,16 @@ LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
                                  StringRef ranges, int64_t microbatches,
                                  StringRef schedule, bool training);
 
+/// Gives the mesh its virtual last axis "mb" of `microbatches`: under pp
+/// (`stages` > 0) after cutting the forward graph into stages
+/// (planPipelineStages), the pipeline's m (even 1); without pp, when
+/// `microbatches` > 1, the micro-batches interleaved on every rank.
+LogicalResult addMicrobatchAxis(ModuleOp module, int64_t stages,
+                                StringRef ranges, int64_t microbatches,
+                                StringRef schedule, bool training,
+                                SmallVectorImpl<std::string> &names,
+                                SmallVectorImpl<int64_t> &sizes);
+
 /// Parses an input shape "NAME=2x64" ("NAME=scalar" for rank 0) into
 /// `options`.
 LogicalResult parseShapeOption(StringRef option, ONNXImportOptions &options,
