@@ -2,9 +2,7 @@
 
 #include "CAPIObjects.h"
 
-#include <cstdio>
-#include <fstream>
-#include <unistd.h>
+#include "paracc/runtime/Checkpoint.h"
 
 namespace prt = ::paracc::rt;
 using namespace paracc::capi;
@@ -62,27 +60,11 @@ paracc_status *paracc_executable_save(const paracc_executable *exe,
   if (!exe || !path)
     return invalidArgument(fn, "exe and path must not be null");
   return guarded(fn, [&]() -> paracc_status * {
-    // Written under a temporary name and renamed: a failed save leaves
-    // what was there.
-    std::string temporary =
-        std::string(path) + ".tmp" + std::to_string(::getpid());
-    {
-      std::ofstream file(temporary, std::ios::binary | std::ios::trunc);
-      file.write(reinterpret_cast<const char *>(exe->exe->fileBytes()),
-                 std::streamsize(exe->exe->fileSize()));
-      if (!file.flush()) {
-        std::remove(temporary.c_str());
-        return makeStatus(PARACC_ERROR, std::string("paracc: error: cannot "
-                                                    "write '") +
-                                            path + "'");
-      }
-    }
-    if (std::rename(temporary.c_str(), path) != 0) {
-      std::remove(temporary.c_str());
-      return makeStatus(PARACC_ERROR, std::string("paracc: error: cannot "
-                                                  "write '") +
-                                          path + "'");
-    }
+    // A failed save leaves what was there.
+    if (prt::Status st = prt::writeFileAtomically(
+            path, exe->exe->fileBytes(), exe->exe->fileSize());
+        !st)
+      return makeStatus(PARACC_ERROR, "paracc: error: " + st.message());
     return nullptr;
   });
 }

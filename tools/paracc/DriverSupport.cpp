@@ -2,6 +2,8 @@
 
 #include "DriverSupport.h"
 
+#include "paracc/runtime/Checkpoint.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -11,14 +13,13 @@ using namespace mlir::paracc;
 LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
                                                 const uint8_t *bytes,
                                                 size_t size) {
-  std::error_code ec;
-  llvm::raw_fd_ostream out(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    llvm::errs() << "paracc: error: cannot write '" << path
-                 << "': " << ec.message() << "\n";
+  // Atomically: a failed write leaves the executable that was there.
+  if (::paracc::rt::Status st =
+          ::paracc::rt::writeFileAtomically(path.str(), bytes, size);
+      !st) {
+    llvm::errs() << "paracc: error: " << st.message() << "\n";
     return failure();
   }
-  out.write(reinterpret_cast<const char *>(bytes), size);
   llvm::outs() << "wrote " << path << " (" << size << " bytes)\n";
   return success();
 }

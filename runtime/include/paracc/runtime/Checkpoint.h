@@ -30,6 +30,11 @@ struct CheckpointIdentity {
   uint64_t dataSeed = 0;
 };
 
+/// Writes `size` bytes to `path` under a temporary name, then renames it:
+/// a failed write leaves what was at `path` (checkpoints, executables).
+Status writeFileAtomically(const std::string &path, const void *data,
+                           size_t size);
+
 /// Every state buffer of `exe` as a whole tensor (blocks assembled), by
 /// name.
 StatusOr<std::map<std::string, Tensor>> gatherWholeState(const Executable &exe,
