@@ -42,6 +42,7 @@ constexpr KnownOption kKnownOptions[] = {
     {"recompute", Kind::Text},
     {"memory-budget", Kind::Text},
     {"bucket-mb", Kind::Number},
+    {"zero", Kind::Integer},
     {"dropout-seed", Kind::Integer},
     // Running.
     {"device", Kind::Text},

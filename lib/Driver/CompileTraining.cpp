@@ -82,6 +82,36 @@ LogicalResult mlir::paracc::parseOptimizerOptions(
   return success();
 }
 
+/// Checks --zero: stage 1 only, over a dp axis of size > 1, without a
+/// pipeline.
+static LogicalResult checkZeroOption(int64_t zero, StringRef mesh,
+                                     ArrayRef<std::string> axisNames,
+                                     ArrayRef<int64_t> axisSizes,
+                                     llvm::raw_ostream &err) {
+  if (zero == 0)
+    return success();
+  if (zero != 1) {
+    err << "paracc: error: --zero must be 0 or 1 (optimizer state sharded "
+           "over dp), got "
+        << zero
+        << "; stages 2 and 3 (gradients, parameters) are not "
+           "supported\n";
+    return failure();
+  }
+  if (meshAxisSize(axisNames, axisSizes, "dp") < 2) {
+    err << "paracc: error: --zero 1 shards the optimizer state over the "
+           "data-parallel axis and needs --mesh with dp of size > 1, got '"
+        << mesh << "'\n";
+    return failure();
+  }
+  if (meshAxisSize(axisNames, axisSizes, "pp") > 0) {
+    err << "paracc: error: --zero 1 is not supported with a pp axis in "
+           "--mesh (pipeline stages update their own parameters)\n";
+    return failure();
+  }
+  return success();
+}
+
 /// Fails unless `func` returns one scalar float: the loss.
 static LogicalResult checkLossOutput(func::FuncOp func, StringRef modelPath,
                                      llvm::raw_ostream &err) {
@@ -234,7 +264,9 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   }
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
                                   options.stages, options.sequenceParallel,
-                                  err)))
+                                  err)) ||
+      failed(checkZeroOption(options.zero, options.mesh, axisNames, axisSizes,
+                             err)))
     return prt::kExitError;
   if (failed(addMicrobatchAxis(module, pipelineStages, options.stages,
                                options.microbatches, options.schedule,
@@ -295,6 +327,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     partition.recompute = policy.str();
     partition.recomputeBudget = activationBudget;
     partition.rates = options.device == "gpu" ? "h200" : "cpu";
+    partition.zero = options.zero;
     if (!axisNames.empty())
       buildPartitionPipeline(lower, partition);
     else

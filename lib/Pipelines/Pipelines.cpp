@@ -38,6 +38,8 @@ void mlir::paracc::buildShardingAnnotationPipeline(
 void mlir::paracc::buildPartitionPipeline(
     OpPassManager &pm, const DistributePipelineOptions &options) {
   pm.addPass(dist::createPropagateShardingPass());
+  if (options.zero >= 1)
+    pm.addPass(dist::createShardOptimizerStatePass({options.dpAxis}));
   if (!options.recompute.empty())
     pm.addPass(dist::createRecomputePass(
         {options.recompute, options.recomputeBudget, options.rates}));

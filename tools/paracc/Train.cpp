@@ -248,6 +248,12 @@ cl::opt<double> bucketMbOption(
     cl::desc("All-reduce buckets of this many MiB (gradients, gradient-norm "
              "terms; 0: one all-reduce each)"),
     cl::init(25.0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<int64_t> zeroOption(
+    "zero",
+    cl::desc("ZeRO stage: 0 (none) or 1 (optimizer moments sharded over the "
+             "dp axis: gradients reduce-scattered, each rank updates its "
+             "shard, parameters all-gathered)"),
+    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> recomputeOption(
     "recompute",
     cl::desc("Activations recomputed in the backward instead of kept: none, "
@@ -417,6 +423,7 @@ int mlir::paracc::runTrain() {
   options.memoryBudget = memoryBudget;
   options.device = deviceOption;
   options.bucketMb = bucketMbOption;
+  options.zero = zeroOption;
   options.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;
   options.emit = emit;

@@ -53,6 +53,9 @@ struct TrainingCompileOptions {
   std::string device = "auto";
   /// All-reduce buckets of this many MiB (0: one all-reduce each).
   double bucketMb = 25.0;
+  /// ZeRO stage: 0, or 1 (optimizer state sharded over the dp axis, which
+  /// the mesh must have with size > 1).
+  int64_t zero = 0;
   uint64_t dropoutSeed = 0;
   bool explain = false;
   /// "differentiated" or "compiled": print the IR into CompiledTraining::ir

@@ -56,6 +56,11 @@ struct DistributePipelineOptions
       *this, "rates",
       llvm::cl::desc("Device rates of the cost model (cpu, h200)"),
       llvm::cl::init("cpu")};
+  Option<int64_t> zero{
+      *this, "zero",
+      llvm::cl::desc("Training: ZeRO stage (0: none; 1: optimizer state "
+                     "sharded over the data-parallel axis)"),
+      llvm::cl::init(0)};
 };
 
 /// Shards the module over its `dist.mesh`: the sharding annotations, then

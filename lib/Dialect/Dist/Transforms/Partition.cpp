@@ -112,7 +112,19 @@ private:
   /// Gemm biases (and betas) still to add to a partial result kept for its
   /// reshape: added after the reshape's reduction.
   DenseMap<Value, std::pair<Value, double>> pendingBias;
+  /// The sharding of each state buffer read (by bufferKey).
+  llvm::StringMap<ShardingAttr> bufferShardings;
 };
+
+/// A state buffer's identity: the name and block offsets of a weight, state
+/// read or assign.
+std::string bufferKey(Operation *op) {
+  std::string key = op->getAttrOfType<StringAttr>("name").getValue().str();
+  if (auto offsets = op->getAttrOfType<DenseI64ArrayAttr>("offsets"))
+    for (int64_t o : offsets.asArrayRef())
+      key += "@" + std::to_string(o);
+  return key;
+}
 
 } // namespace
 
@@ -292,6 +304,13 @@ SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
       }
     }
   };
+  // An update of sharded optimizer state (ZeRO) runs where its results
+  // are to live: its parameter operand is sliced to them.
+  if (ctx->getLoadedDialect<DistDialect>()
+          ->getShardedUpdateAttrHelper()
+          .isAttrPresent(op))
+    for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
+      take(v, t);
   // Weights stay where they are: they go first.
   for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
     if (isWeightLike(v))
@@ -715,7 +734,23 @@ LogicalResult Partitioner::run() {
       op->setAttr(kShardDimsAttr, shardDimsAttr(mesh, s));
       op->removeAttr(kShardingsAttrName);
       locals[result] = {result, s, global};
+      bufferShardings.try_emplace(bufferKey(op), s);
       continue;
+    }
+    // A state write stores its buffer's sharding (an update of a sharded
+    // optimizer state gathers the parameter it computed in shards).
+    if (auto assign = dyn_cast<g::AssignOp>(op)) {
+      auto it = bufferShardings.find(bufferKey(op));
+      if (it != bufferShardings.end()) {
+        b.setInsertionPoint(op);
+        const Local &in = locals[assign.getValue()];
+        Value stored = reshard(op->getLoc(), in, it->second);
+        Operation *clone = b.clone(*op);
+        clone->setOperand(0, stored);
+        clone->removeAttr(kShardingsAttrName);
+        dead.push_back(op);
+        continue;
+      }
     }
     if (auto ret = dyn_cast<func::ReturnOp>(op)) {
       b.setInsertionPoint(ret);

@@ -47,6 +47,10 @@ def Dist_Dialect : Dialect {
   // not merge them with the forward's) and the module with what it chose
   // (`recompute_plan`: policy, saved and kept activation bytes per rank,
   // the rerun ops, FLOPs and predicted time) for --explain.
+  // `--paracc-shard-optimizer-state` (ZeRO stage 1) marks each optimizer
+  // update whose state it sharded `sharded_update`: partitioning computes
+  // such an update where its results' shardings say (its state's shard),
+  // slicing its parameter operand, instead of where the parameter is.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
                                "::mlir::DictionaryAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
@@ -54,7 +58,8 @@ def Dist_Dialect : Dialect {
                                "::mlir::StringAttr":$pipeline_function,
                                "::mlir::DenseI64ArrayAttr":$pipeline_action,
                                "::mlir::UnitAttr":$recomputed,
-                               "::mlir::DictionaryAttr":$recompute_plan);
+                               "::mlir::DictionaryAttr":$recompute_plan,
+                               "::mlir::UnitAttr":$sharded_update);
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

@@ -155,6 +155,66 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def ShardOptimizerStatePass
+    : Pass<"paracc-shard-optimizer-state", "ModuleOp"> {
+  let summary = "Shard optimizer state over the data-parallel axis (ZeRO stage 1)";
+  let description = [{
+    Runs on a training step whose shardings are propagated (after
+    `--paracc-propagate-sharding`, before `--paracc-partition`) and changes
+    recorded shardings only, so that partitioning places the collectives of
+    ZeRO stage 1: each data-parallel rank keeps and updates one shard of
+    every parameter's optimizer state.
+
+    For every `graph.adamw` / `graph.sgd` whose parameter has recorded
+    sharding `S`, the pass picks the first dimension whose local size (after
+    `S`'s splits) divides by the size of `axis` and appends `axis` to it:
+    `S'`. The gradient operand, the moments (`graph.state`) and the update's
+    results get `S'`; so do the elementwise ops (`graph.cast`,
+    `graph.mul`) between the gradient and its sum of squares for the
+    gradient norm, and the operands of a `graph.add` of gradient parts (a
+    tied embedding) that only the add reads. The update is marked
+    `dist.sharded_update`. Partitioning then
+    - reduce-scatters the gradient (a partial sum over `axis`) instead of
+      all-reducing it,
+    - sums the squares of each rank's shard and all-reduces the sum (the
+      norm and clipping see the whole gradient),
+    - takes the rank's slice of the parameter (`dist.local_shard`, no
+      communication), updates only that slice and its moments, and
+    - all-gathers the updated slice into the parameter's buffer
+      (`graph.assign` writes its buffer's sharding).
+    The update is elementwise, so the step computes what the unsharded one
+    does (f32, up to the order of the norm's sums). A parameter without
+    such a dimension (a scalar, or sizes that do not divide) keeps whole
+    moments and an all-reduced gradient. Parameters stay whole on every
+    rank (stage 1): with `--precision bf16` the f32 parameter is both the
+    master weight and what the forward casts, so it is not sharded.
+
+    Before (mesh `dp = 2`, after propagation):
+    ```mlir
+    %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {}>]} : tensor<8x2xf32>
+    %dw = graph.gemm %x, %dy {trans_a = true, dist.shardings = [#dist.sharding<{}, {}>]} ...
+    %m = graph.state "w.exp_avg" {dist.shardings = [#dist.sharding<{}, {}>]} : tensor<8x2xf32>
+    %p2, %m2, %v2 = graph.adamw %w, %dw, %m, %v, ... {dist.shardings = [...<{}, {}>, ...]}
+    ```
+    After: `%dw`, `%m`, `%v` and the three results carry
+    `#dist.sharding<{dp}, {}>` and the update `dist.sharded_update`; once
+    partitioned:
+    ```mlir
+    %g = dist.reduce_scatter %dw_partial over ["dp"] dim = 0 : tensor<8x2xf32> -> tensor<4x2xf32>
+    %ws = dist.local_shard %w ... -> tensor<4x2xf32>
+    %p2, %m2, %v2 = graph.adamw %ws, %g, %m, %v, ... : tensor<4x2xf32>
+    %p = dist.all_gather %p2 over ["dp"] dim = 0 : tensor<4x2xf32> -> tensor<8x2xf32>
+    graph.assign "w", %p : tensor<8x2xf32>
+    ```
+  }];
+  let options = [
+    Option<"axis", "axis", "std::string", "\"dp\"",
+           "The data-parallel mesh axis to shard the optimizer state over "
+           "(a missing axis, or one of size 1, leaves the step alone)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 def BucketAllReducesPass : Pass<"paracc-bucket-all-reduces", "func::FuncOp"> {
   let summary = "Combine small all-reduces into buckets, as DDP does";
   let description = [{
