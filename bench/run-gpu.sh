@@ -71,16 +71,28 @@ stage_build() {
 }
 
 stage_kernels() {
-  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test; do
-    [ -x "$testbin/$t" ] || { note "kernels: $t missing"; continue; }
-    "$testbin/$t" >"$out/$t.log" 2>&1
-    note "kernels: $t exit $? ($(grep -cE '^\[?PASS' "$out/$t.log") PASS, $(grep -cE '^\[?FAIL' "$out/$t.log") FAIL)"
-    grep -E '^\[?FAIL' "$out/$t.log" | head -20
+  # The attention cases twice: cuDNN's fused attention where it takes the
+  # shape (the default when libcudnn.so.9 loads), then paracc's kernels.
+  local t log
+  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test paracc_rt_gpu_attention_test:paracc; do
+    log="$out/${t/:/-}.log"
+    [ -x "$testbin/${t%%:*}" ] || { note "kernels: $t missing"; continue; }
+    if [ "$t" != "${t%%:*}" ]; then
+      PARACC_ATTENTION_KERNEL=paracc "$testbin/${t%%:*}" >"$log" 2>&1
+    else
+      PARACC_CUDNN_LOG=1 "$testbin/$t" >"$log" 2>&1
+    fi
+    note "kernels: $t exit $? ($(grep -cE '^\[?PASS' "$log") PASS, $(grep -cE '^\[?FAIL' "$log") FAIL)"
+    grep -E '^\[?FAIL' "$log" | head -20
   done
+  grep -m1 "cuDNN" "$out/paracc_rt_gpu_attention_test.log" | tee -a "$summary"
   if [ -x "$testbin/paracc_rt_gpu_attention_bench" ]; then
     "$testbin/paracc_rt_gpu_attention_bench" >"$out/attention-bench.log" 2>&1
-    note "attention bench: exit $?"
+    note "attention bench (cuDNN where it runs): exit $?"
     head -12 "$out/attention-bench.log" | tee -a "$summary"
+    PARACC_ATTENTION_KERNEL=paracc "$testbin/paracc_rt_gpu_attention_bench" >"$out/attention-bench-paracc.log" 2>&1
+    note "attention bench (paracc's kernels): exit $?"
+    head -12 "$out/attention-bench-paracc.log" | tee -a "$summary"
   fi
 }
 

@@ -33,6 +33,12 @@ if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c "import onnx, onnxruntime,
   .venv/bin/pip install -q -r scripts/requirements.txt
 fi
 
+# The cuDNN frontend's headers (header-only; its Python dependencies are not
+# needed) for the CUDA runtime's cuDNN attention (runtime/CMakeLists.txt).
+if ! ls .venv/lib/python3*/site-packages/include/cudnn_frontend.h >/dev/null 2>&1; then
+  .venv/bin/pip install -q --no-deps nvidia-cudnn-frontend==1.32.0
+fi
+
 JOBS=${PARACC_JOBS:-$(nproc)}
 # ccache keys on paths relative to the checkout, so a clone elsewhere (CI's)
 # reuses what an earlier build of the same sources compiled.

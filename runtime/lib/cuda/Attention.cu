@@ -31,12 +31,16 @@
 // broadcast works without materializing it. Fully masked rows (all -inf, or
 // no visible key under causal masking) give zeros.
 //
+// Where cuDNN's fused attention takes the operands (CudnnAttention.h),
+// launchAttention runs it instead of these kernels.
+//
 // Setting PARACC_ATTENTION_KERNEL=generic in the environment forces the SIMT
 // kernel (for debugging and comparisons).
 //
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/CudnnAttention.h"
 
 #include "cpu/AttentionGeometry.h"
 #include "cuda/AttentionPrimitives.cuh"
@@ -477,6 +481,10 @@ struct AttentionPlan {
   bool zeroOutput = false;
   void *outData = nullptr;
   size_t outBytes = 0;
+  /// The checked operands, for cuDNN (CudnnAttention.h).
+  AttentionGeometry geometry;
+  DType dtype = DType::Invalid;
+  bool hasMask = false;
 };
 
 template <typename T, int kD>
@@ -520,6 +528,9 @@ Status planAttention(const InstrAttrs &attrs,
   const Shape &scoreShape = g.scoreShape;
 
   plan = AttentionPlan();
+  plan.geometry = g;
+  plan.dtype = dt;
+  plan.hasMask = mask != nullptr;
   if (outView.numElements() == 0)
     return Status::ok(); // Nothing to compute.
   if (sk == 0) {
@@ -657,6 +668,14 @@ Status launchAttention(const InstrAttrs &attrs,
                        const DeviceTensor &output, cudaStream_t stream) {
   AttentionPlan plan;
   PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, output, plan));
+  if (plan.kernel) {
+    CudnnOutcome outcome = CudnnOutcome::NotAvailable;
+    PARACC_RETURN_IF_ERROR(runCudnnAttention(
+        {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
+        inputs[1].data, inputs[2].data, output.data, stream, outcome));
+    if (outcome == CudnnOutcome::Ran)
+      return Status::ok();
+  }
   return launchPlan(plan, stream);
 }
 

@@ -81,9 +81,14 @@
 // forward; PARACC_ATTENTION_BWD=recompute the tensor-core kernels without
 // atomics.
 //
+// Where cuDNN's fused attention takes the operands (CudnnAttention.h),
+// launchAttentionGrad runs it instead, in a workspace of its own size
+// (attentionGradWorkspaceBytes returns the larger of the two needs).
+//
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/CudnnAttention.h"
 
 #include "cpu/AttentionGeometry.h"
 #include "cuda/AttentionPrimitives.cuh"
@@ -1197,6 +1202,10 @@ struct GradPlan {
   std::vector<std::pair<void *, size_t>> zeroFills;
   /// Bytes of workspace the kernels need.
   size_t workspaceBytes = 0;
+  /// The checked operands, for cuDNN (CudnnAttention.h).
+  AttentionGeometry geometry;
+  DType dtype = DType::Invalid;
+  bool hasMask = false;
 };
 
 /// Host views of device tensors for the shared checks (never read).
@@ -1351,6 +1360,9 @@ Status planAttentionGrad(const InstrAttrs &attrs,
   const int64_t sq = g.sq, sk = g.sk, d = g.d, dvDim = g.dv;
 
   plan = GradPlan();
+  plan.geometry = g;
+  plan.dtype = dt;
+  plan.hasMask = mask != nullptr;
   if (g.batch == 0)
     return Status::ok(); // Every operand is empty.
   if (sq == 0 || sk == 0) {
@@ -1502,8 +1514,14 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
     return 0; // Only zero-fills.
   // The dq accumulator whenever the tensor-core kernels may run (the path
   // is picked at launch, by alignment and the environment).
-  return statsBytes(g) +
-         (tensorCoreShape(args.in[1]->dtype(), g) ? dqAccumBytes(g) : 0);
+  const size_t own =
+      statsBytes(g) +
+      (tensorCoreShape(args.in[1]->dtype(), g) ? dqAccumBytes(g) : 0);
+  // Room for either path: cuDNN's when it takes these operands (its plans
+  // are built here, before any capture), paracc's kernels otherwise.
+  const size_t cudnn = cudnnAttentionGradWorkspaceBytes(
+      {&g, args.in[1]->dtype(), args.in.size() > 4});
+  return std::max(own, cudnn);
 }
 
 Status launchAttentionGrad(const InstrAttrs &attrs,
@@ -1520,6 +1538,14 @@ Status launchAttentionGrad(const InstrAttrs &attrs,
                     cudaGetErrorString(err));
   }
   if (!plan.query.kernel)
+    return Status::ok();
+  CudnnOutcome outcome = CudnnOutcome::NotAvailable;
+  PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
+      {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
+      inputs[1].data, inputs[2].data, inputs[3].data, outputs[0].data,
+      outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
+      outcome));
+  if (outcome == CudnnOutcome::Ran)
     return Status::ok();
   if (workspaceBytes < plan.workspaceBytes || !workspace)
     return errorf("attention_grad: the workspace has ", workspaceBytes,

@@ -10,6 +10,9 @@
 //    stream-ordered scratch buffer (cudaMallocAsync) and a second kernel;
 //  - [kept, reduced, kept]: 32 output columns per block, the reduced axis
 //    spread over the block's rows, coalesced across the inner dimension;
+//    floating sums and means whose inner dimension allows 16-byte loads
+//    take 32 x 8 (bf16/f16) or 32 x 4 (f32) columns per block instead, one
+//    vector per thread per row (bias gradients);
 //  - anything else: one thread per output walking the reduced index space.
 //
 // Accumulators: f32 for sums/means of f32/bf16/f16 (tree-combined), double
@@ -233,6 +236,67 @@ __global__ void __launch_bounds__(1024)
   }
 }
 
+/// Floating sums and means over columns with 16-byte loads: each thread
+/// owns kVec neighbouring columns (8 bf16/f16, 4 f32), a warp 32 kVec of
+/// them, the block's 8 warps split the chunk's rows. One pass over memory at
+/// close to its bandwidth for bias gradients ([tokens, features] ->
+/// [features]), where one element per thread per row kept too few bytes in
+/// flight. Partials (or results) in the same layout as columnReduceKernel's.
+template <DType D, RK K>
+__global__ void __launch_bounds__(256)
+    columnReduceVecKernel(const DevS<D> *x, DevS<D> *y,
+                          typename Red<D, K>::A *partial, int64_t outer,
+                          int64_t c, int64_t inner, int64_t chunkLen) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  using S = DevS<D>;
+  constexpr int kVec = 16 / sizeof(S);
+  constexpr int kRows = 8;
+  __shared__ A smem[kRows][32 * kVec];
+  const int64_t tileCols = 32 * kVec;
+  const int64_t tilesI = (inner + tileCols - 1) / tileCols;
+  const int64_t units = outer * tilesI;
+  const int64_t j0 = int64_t(blockIdx.y) * chunkLen;
+  const int64_t j1 = j0 + chunkLen < c ? j0 + chunkLen : c;
+  for (int64_t u = blockIdx.x; u < units; u += gridDim.x) {
+    const int64_t o = u / tilesI;
+    const int64_t i = (u - o * tilesI) * tileCols + threadIdx.x * kVec;
+    A acc[kVec];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      acc[e] = R::identity();
+    if (i < inner) {
+      const S *p = x + o * c * inner + i;
+      for (int64_t j = j0 + threadIdx.y; j < j1; j += kRows) {
+        const uint4 raw = *reinterpret_cast<const uint4 *>(p + j * inner);
+        const S *v = reinterpret_cast<const S *>(&raw);
+#pragma unroll
+        for (int e = 0; e < kVec; ++e)
+          acc[e] = R::combine(acc[e], R::from(ldc<D>(v[e])));
+      }
+    }
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      smem[threadIdx.y][threadIdx.x * kVec + e] = acc[e];
+    __syncthreads();
+    // Each of the block's 256 threads finishes kVec * 32 / 256 columns.
+    for (int col = threadIdx.y * 32 + threadIdx.x; col < tileCols;
+         col += 32 * kRows) {
+      A total = smem[0][col];
+      for (int r = 1; r < kRows; ++r)
+        total = R::combine(total, smem[r][col]);
+      const int64_t ic = (u - o * tilesI) * tileCols + col;
+      if (ic < inner) {
+        if (partial)
+          partial[(int64_t(blockIdx.y) * outer + o) * inner + ic] = total;
+        else
+          y[o * inner + ic] = R::finalize(total, c);
+      }
+    }
+    __syncthreads();
+  }
+}
+
 /// Combines the chunks' partials of a split column reduction, in chunk
 /// order (deterministic).
 template <DType D, RK K>
@@ -347,6 +411,49 @@ Status reduceRows(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
   return finished;
 }
 
+/// [outer, c, inner] -> [outer, inner] with columnReduceVecKernel (inner a
+/// multiple of its vector width, x 16-byte aligned). The reduced axis is
+/// split into chunks of at least 64 rows until there are about four blocks
+/// per multiprocessor; a second kernel adds the chunks' partials in order.
+template <DType D, RK K>
+Status reduceColumnsVec(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
+                        int64_t outer, int64_t c, int64_t inner, int64_t sms,
+                        cudaStream_t stream) {
+  using A = typename Red<D, K>::A;
+  constexpr int64_t kVec = 16 / sizeof(DevS<D>);
+  const int64_t tiles = outer * ceilDiv(inner, 32 * kVec);
+  const int64_t outN = outer * inner;
+  int64_t chunks = std::max<int64_t>(
+      1, std::min(ceilDiv(c, 64), ceilDiv(4 * sms, tiles)));
+  int64_t chunkLen = ceilDiv(c, chunks);
+  chunks = ceilDiv(c, chunkLen);
+  A *partial = nullptr;
+  if (chunks > 1 &&
+      cudaMallocAsync(reinterpret_cast<void **>(&partial),
+                      size_t(chunks * outN) * sizeof(A),
+                      stream) != cudaSuccess) {
+    (void)cudaGetLastError(); // No scratch: one chunk.
+    partial = nullptr;
+    chunks = 1;
+    chunkLen = c;
+  }
+  const dim3 grid(unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
+                  unsigned(chunks));
+  columnReduceVecKernel<D, K><<<grid, dim3(32, 8), 0, stream>>>(
+      x, y, partial, outer, c, inner, chunkLen);
+  const Status launched = checkLaunch(args);
+  if (!partial)
+    return launched;
+  Status finished = launched;
+  if (launched.isOk()) {
+    finishColumnsKernel<D, K><<<gridFor(outN, 256), 256, 0, stream>>>(
+        partial, y, outN, chunks, c);
+    finished = checkLaunch(args);
+  }
+  (void)cudaFreeAsync(partial, stream);
+  return finished;
+}
+
 template <DType D, RK K>
 Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
                    const std::vector<bool> &reduced, cudaStream_t stream) {
@@ -375,14 +482,20 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t inner = g.back().first;
     const int64_t c = g[g.size() - 2].first;
     const int64_t outer = g.size() == 3 ? g[0].first : 1;
-    const int64_t tiles = outer * ceilDiv(inner, 32);
     const int64_t sms = deviceSMCount();
+    using A = typename Red<D, K>::A;
+    if constexpr (kIsFloatD<D> && (K == RK::Sum || K == RK::Mean)) {
+      constexpr int64_t kVec = 16 / sizeof(DevS<D>);
+      if (inner % kVec == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0)
+        return reduceColumnsVec<D, K>(args, px, py, outer, c, inner, sms,
+                                      stream);
+    }
+    const int64_t tiles = outer * ceilDiv(inner, 32);
     const int rowsPerBlock = tiles < 2 * sms ? 32 : 8;
     const dim3 block(32, rowsPerBlock);
     // Too few column tiles to fill the machine (a bias gradient: [tokens,
     // features] -> [features]): the reduced axis is split into chunks whose
     // partials a second kernel combines.
-    using A = typename Red<D, K>::A;
     int64_t chunks = 1, chunkLen = c;
     if (tiles < 2 * sms && c >= 1024) {
       chunks = std::min(ceilDiv(c, 256), ceilDiv(4 * sms, tiles));

@@ -17,6 +17,10 @@
 // the tensor-core backward accumulates dq with f32 atomics by default, so
 // its last bits may vary between launches; dk and dv never do).
 //
+// Where libcudnn.so.9 loads, cuDNN's fused attention runs the shapes it takes
+// (CudnnAttention.h) and is what these cases check there; run with
+// PARACC_ATTENTION_KERNEL=paracc to check paracc's kernels on every case.
+//
 // Usage: AttentionTest [substring]   runs the cases whose name contains it.
 // Exit status: 0 when every case passes, 77 (skipped) without a CUDA device.
 //
@@ -47,6 +51,45 @@ using namespace paracc::rt;
 using paracc::rt::cuda::DeviceTensor;
 
 namespace {
+
+/// Whether cuDNN's fused attention may run the cases (PARACC_ATTENTION_KERNEL
+/// unset or "cudnn" when the test starts): paracc's workspace formula is
+/// then only a lower bound of attentionGradWorkspaceBytes.
+bool cudnnMayRun() {
+  static const bool may = [] {
+    const char *k = std::getenv("PARACC_ATTENTION_KERNEL");
+    return !k || !*k || std::strcmp(k, "cudnn") == 0;
+  }();
+  return may;
+}
+
+/// Sets an environment variable (when `on`) for one launch, then restores
+/// what the test was started with.
+class ScopedEnv {
+public:
+  ScopedEnv(const char *name, const char *value, bool on) : name(name), on(on) {
+    if (!on)
+      return;
+    if (const char *old = std::getenv(name))
+      saved = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (!on)
+      return;
+    if (saved)
+      setenv(name, saved->c_str(), 1);
+    else
+      unsetenv(name);
+  }
+  ScopedEnv(const ScopedEnv &) = delete;
+  ScopedEnv &operator=(const ScopedEnv &) = delete;
+
+private:
+  const char *name;
+  bool on;
+  std::optional<std::string> saved;
+};
 
 //===----------------------------------------------------------------------===//
 // Cases.
@@ -516,12 +559,11 @@ bool runCase(const Case &c, uint64_t seed) {
     inputs.push_back({c.dtype, *c.maskShape, dm.ptr()});
   DeviceTensor out{c.dtype, layout(yShape), dy.ptr()};
 
-  if (c.forceGeneric)
-    setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
-  const Status launched =
-      cuda::launchAttention(attrs, inputs, out, /*stream=*/nullptr);
-  if (c.forceGeneric)
-    unsetenv("PARACC_ATTENTION_KERNEL");
+  Status launched;
+  {
+    ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
+    launched = cuda::launchAttention(attrs, inputs, out, /*stream=*/nullptr);
+  }
   if (!launched.isOk()) {
     std::printf("FAIL %s: launchAttention: %s\n", name.c_str(),
                 launched.message().c_str());
@@ -802,10 +844,21 @@ std::vector<Case> makeGradCases() {
   return cases;
 }
 
+/// The gradient tolerance's factor for a case. cuDNN's backward, where it
+/// may run, differs more from the f64 reference than paracc's kernels on
+/// the sharp-softmax case (q, k in [-3, 3), scale 0.5: scores with a
+/// standard deviation near 12, rows almost one-hot): 1.22x paracc's bf16
+/// tolerance for dq, 1.02x for dk when first run on an H200 (cuDNN 9.19),
+/// within it elsewhere. Those cases get 1.5x; every other case keeps 1x.
+double sharpSoftmaxWidening(const Case &c) {
+  return cudnnMayRun() && c.range > 2.f && c.dtype != DType::F32 ? 1.5 : 1.0;
+}
+
 /// Compares one result (in the reference layout, rows of `cols` elements)
 /// with its reference; prints the worst elements on failure.
 bool compareResult(const char *what, const Tensor &ref, const void *gpu,
-                   int64_t rows, int64_t cols, DType dt, std::string &line) {
+                   int64_t rows, int64_t cols, DType dt, std::string &line,
+                   double widen = 1.0) {
   const int64_t n = ref.numElements();
   const int64_t rowLen = std::max<int64_t>(cols, 1);
   double sumSq = 0;
@@ -818,7 +871,7 @@ bool compareResult(const char *what, const Tensor &ref, const void *gpu,
   for (double &r : rowRms)
     r = std::sqrt(r / double(rowLen));
   const double rms = n ? std::sqrt(sumSq / double(n)) : 0;
-  const double rtol = gradTolerance(dt);
+  const double rtol = gradTolerance(dt) * widen;
   double maxAbs = 0, maxRatio = 0;
   int64_t bad = 0, nans = 0;
   std::vector<int64_t> badIdx;
@@ -988,7 +1041,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
                      ? 16 + sizeof(float) * size_t(q.numElements())
                      : 0)
           : 0;
-  if (c.d > 0 && wsBytes != wantWs) {
+  // cuDNN's attention, where it may run, needs more (CudnnAttention.h).
+  if (c.d > 0 && (cudnnMayRun() ? wsBytes < wantWs : wsBytes != wantWs)) {
     std::printf("FAIL %s: attentionGradWorkspaceBytes = %zu, expected %zu\n",
                 name.c_str(), wsBytes, wantWs);
     return false;
@@ -1003,16 +1057,13 @@ bool runGradCase(const Case &c, uint64_t seed) {
   std::vector<unsigned char> wsHost;
   const DeviceBuffer *outBufs[3] = {&bdq, &bdk, &bdv};
   for (int run = 0; run < 2; ++run) {
-    if (c.forceGeneric)
-      setenv("PARACC_ATTENTION_KERNEL", "generic", 1);
-    if (c.recompute)
-      setenv("PARACC_ATTENTION_BWD", "recompute", 1);
-    const Status launched = cuda::launchAttentionGrad(
-        attrs, inputs, outputs, bws.ptr(), wsBytes, /*stream=*/nullptr);
-    if (c.forceGeneric)
-      unsetenv("PARACC_ATTENTION_KERNEL");
-    if (c.recompute)
-      unsetenv("PARACC_ATTENTION_BWD");
+    Status launched;
+    {
+      ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
+      ScopedEnv recompute("PARACC_ATTENTION_BWD", "recompute", c.recompute);
+      launched = cuda::launchAttentionGrad(attrs, inputs, outputs, bws.ptr(),
+                                           wsBytes, /*stream=*/nullptr);
+    }
     if (!launched.isOk()) {
       std::printf("FAIL %s: launchAttentionGrad: %s\n", name.c_str(),
                   launched.message().c_str());
@@ -1061,7 +1112,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
       gpu = headFirst.data();
     }
     ok &=
-        compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype, line);
+        compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype, line,
+                      sharpSoftmaxWidening(c));
   }
   std::printf("%s %s [%s]%s\n", ok ? "PASS" : "FAIL", name.c_str(),
               expectedGradPath(c), line.c_str());
@@ -1099,8 +1151,8 @@ void runGradErrorCases(int &passed, int &failed) {
                                          t(bf, {2, 8, 64})};
   const size_t need = cuda::attentionGradWorkspaceBytes(attrs, in);
   // LSE and Delta, 16 bytes of slack, the f32 dq accumulator.
-  const bool sizeOk =
-      need == 2 * 2 * 8 * sizeof(float) + 16 + 2 * 8 * 64 * sizeof(float);
+  const size_t own = 2 * 2 * 8 * sizeof(float) + 16 + 2 * 8 * 64 * sizeof(float);
+  const bool sizeOk = cudnnMayRun() ? need >= own : need == own;
   std::printf("%s grad workspace bytes: %zu\n", sizeOk ? "PASS" : "FAIL", need);
   ++(sizeOk ? passed : failed);
   run("workspace too small", attrs, in, out, need - 4);

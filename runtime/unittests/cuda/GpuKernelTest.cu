@@ -1059,6 +1059,9 @@ void testReductions() {
       {{4, 37, 65}, {1}},     {{4, 37, 65}, {0, 2}}, {{3, 4, 5, 6}, {1, 3}},
       {{2, 3, 4}, {0, 1, 2}}, {{6, 1, 8}, {1}},      {{1, 9}, {0}},
       {{2, 0, 3}, {1}},       {{64, 5}, {1}},
+      // Column sums with 16-byte loads: chunked (bias gradients), a partial
+      // column tile, an outer dimension.
+      {{4096, 1024}, {0}},    {{1000, 40}, {0}},     {{2, 700, 264}, {1}},
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
                                    OpCode::ReduceMax, OpCode::ReduceMin,

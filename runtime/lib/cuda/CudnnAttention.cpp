@@ -1,0 +1,486 @@
+//===- CudnnAttention.cpp - cuDNN's fused attention, when present ---------===//
+//
+// See CudnnAttention.h. One cuDNN frontend graph per (device, element type,
+// shape, causality, scale, direction), built on first use and kept for the
+// process (CUDA graphs captured from it stay valid); libcudnn.so.9 is opened
+// with dlopen through the frontend's dynamic loading, so the runtime never
+// links cuDNN.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cuda/CudnnAttention.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#ifdef PARACC_HAVE_CUDNN_FRONTEND
+#include <cudnn_frontend.h>
+#include <dlfcn.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+// The frontend's dynamic loading calls cuDNN through this handle.
+namespace cudnn_frontend {
+void *cudnn_dlhandle = nullptr;
+} // namespace cudnn_frontend
+#endif
+
+namespace paracc::rt::cuda {
+
+#ifndef PARACC_HAVE_CUDNN_FRONTEND
+
+Status runCudnnAttention(const CudnnAttentionOperands &, const void *,
+                         const void *, const void *, void *, cudaStream_t,
+                         CudnnOutcome &outcome) {
+  outcome = CudnnOutcome::NotAvailable;
+  return Status::ok();
+}
+
+size_t cudnnAttentionGradWorkspaceBytes(const CudnnAttentionOperands &) {
+  return 0;
+}
+
+Status runCudnnAttentionGrad(const CudnnAttentionOperands &, const void *,
+                             const void *, const void *, const void *, void *,
+                             void *, void *, void *, size_t, cudaStream_t,
+                             CudnnOutcome &outcome) {
+  outcome = CudnnOutcome::NotAvailable;
+  return Status::ok();
+}
+
+#else
+
+namespace {
+
+namespace fe = cudnn_frontend;
+
+/// PARACC_CUDNN_LOG=1: say once per plan why cuDNN is or is not used.
+bool logDecisions() {
+  static const bool on = [] {
+    const char *v = std::getenv("PARACC_CUDNN_LOG");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+bool selectedByEnvironment(bool backward) {
+  if (const char *k = std::getenv("PARACC_ATTENTION_KERNEL");
+      k && *k && std::strcmp(k, "cudnn") != 0)
+    return false;
+  if (backward)
+    if (const char *b = std::getenv("PARACC_ATTENTION_BWD");
+        b && std::strcmp(b, "recompute") == 0)
+      return false;
+  return true;
+}
+
+/// Opens libcudnn.so.9 (or PARACC_CUDNN_LIBRARY) once; false when it is
+/// not there or too old for the fused attention (9.0).
+bool cudnnLoaded() {
+  static const bool loaded = [] {
+    const char *path = std::getenv("PARACC_CUDNN_LIBRARY");
+    const char *name = path && *path ? path : "libcudnn.so.9";
+    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      if (logDecisions())
+        std::fprintf(stderr, "paracc: cuDNN not used: %s\n", dlerror());
+      return false;
+    }
+    fe::cudnn_dlhandle = handle;
+    size_t version = 0;
+    try {
+      version = fe::detail::get_backend_version();
+    } catch (const std::exception &e) {
+      if (logDecisions())
+        std::fprintf(stderr, "paracc: cuDNN not used: %s\n", e.what());
+      return false;
+    }
+    if (version < 90000) {
+      if (logDecisions())
+        std::fprintf(stderr, "paracc: cuDNN %zu is older than 9.0: not used\n",
+                     version);
+      return false;
+    }
+    if (logDecisions())
+      std::fprintf(stderr, "paracc: cuDNN %zu loaded from %s\n", version,
+                   name);
+    return true;
+  }();
+  return loaded;
+}
+
+/// A [B, H, S, D] view of an attention operand with `rows` rows of `cols`
+/// per attention: AttentionGeometry::base and rowStride as strides.
+struct View {
+  std::vector<int64_t> dims, strides;
+};
+
+View viewOf(const AttentionGeometry &g, int64_t rows, int64_t cols) {
+  const int64_t heads = g.heads, outer = g.batch / g.heads;
+  return {{outer, heads, rows, cols},
+          {rows * heads * cols, cols, heads * cols, 1}};
+}
+
+/// The softmax statistics, [B, H, Sq, 1] f32, packed.
+View statsView(const AttentionGeometry &g) {
+  const int64_t heads = g.heads, outer = g.batch / g.heads;
+  return {{outer, heads, g.sq, 1}, {heads * g.sq, g.sq, 1, 1}};
+}
+
+enum Uid : int64_t { kQ = 1, kK, kV, kO, kStats, kDO, kDQ, kDK, kDV };
+
+struct PlanKey {
+  int device;
+  int dtype;
+  int64_t batch, heads, sq, sk, d;
+  bool causal;
+  double scale;
+  int direction; ///< 0: forward, 1: forward with statistics, 2: backward.
+  bool operator<(const PlanKey &o) const {
+    return std::tie(device, dtype, batch, heads, sq, sk, d, causal, scale,
+                    direction) < std::tie(o.device, o.dtype, o.batch, o.heads,
+                                          o.sq, o.sk, o.d, o.causal, o.scale,
+                                          o.direction);
+  }
+};
+
+struct Plan {
+  std::shared_ptr<fe::graph::Graph> graph; ///< Null: cuDNN does not run it.
+  int64_t workspaceBytes = 0;
+  /// The forward's own workspace (the Attention instruction has none),
+  /// allocated with the plan and kept with it.
+  void *ownWorkspace = nullptr;
+};
+
+/// One cuDNN handle per device, created on first use (the device is the
+/// calling thread's current one).
+cudnnHandle_t handleFor(int device) {
+  static std::mutex mutex;
+  static std::map<int, cudnnHandle_t> handles;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = handles.find(device);
+  if (it != handles.end())
+    return it->second;
+  cudnnHandle_t handle = nullptr;
+  try {
+    if (fe::detail::create_handle(&handle) != CUDNN_STATUS_SUCCESS)
+      handle = nullptr;
+  } catch (const std::exception &) {
+    handle = nullptr;
+  }
+  handles[device] = handle;
+  return handle;
+}
+
+/// Whether these operands are a shape the fused attention takes.
+bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
+  const AttentionGeometry &g = *ops.geometry;
+  if (ops.dtype != DType::BF16 && ops.dtype != DType::F16)
+    return why = "element type not bf16/f16", false;
+  if (ops.hasMask)
+    return why = "an additive mask", false;
+  if (g.d != g.dv || g.d % 8 != 0 || g.d > 128)
+    return why = "head dims not equal multiples of 8 up to 128", false;
+  if (g.causal && g.sq != g.sk)
+    return why = "causal with Sq != Sk", false;
+  if (!(g.scale > 0))
+    return why = "a scale that is not positive", false;
+  if (g.batch == 0 || g.sq == 0 || g.sk == 0 || g.heads <= 0 ||
+      g.batch % g.heads != 0)
+    return why = "empty operands", false;
+  return true;
+}
+
+fe::DataType_t feType(DType t) {
+  return t == DType::BF16 ? fe::DataType_t::BFLOAT16 : fe::DataType_t::HALF;
+}
+
+using TensorPtr = std::shared_ptr<fe::graph::Tensor_attributes>;
+
+TensorPtr addTensor(fe::graph::Graph &graph, const char *name, int64_t uid,
+                    const View &v) {
+  return graph.tensor(fe::graph::Tensor_attributes()
+                          .set_name(name)
+                          .set_uid(uid)
+                          .set_dim(v.dims)
+                          .set_stride(v.strides));
+}
+
+/// Builds the graph of one direction; a null graph (and the reason, when
+/// logging) if cuDNN refuses it.
+Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
+               cudnnHandle_t handle) {
+  const AttentionGeometry &g = *ops.geometry;
+  auto graph = std::make_shared<fe::graph::Graph>();
+  graph->set_io_data_type(feType(ops.dtype))
+      .set_intermediate_data_type(fe::DataType_t::FLOAT)
+      .set_compute_data_type(fe::DataType_t::FLOAT);
+  const View qView = viewOf(g, g.sq, g.d), kView = viewOf(g, g.sk, g.d),
+             vView = viewOf(g, g.sk, g.dv), oView = viewOf(g, g.sq, g.dv);
+  TensorPtr q = addTensor(*graph, "q", kQ, qView);
+  TensorPtr k = addTensor(*graph, "k", kK, kView);
+  TensorPtr v = addTensor(*graph, "v", kV, vView);
+  const float scale = static_cast<float>(g.scale);
+  if (direction < 2) {
+    auto options = fe::graph::SDPA_attributes()
+                       .set_name("attention")
+                       .set_generate_stats(direction == 1)
+                       .set_attn_scale(scale);
+    if (g.causal)
+      options.set_causal_mask(true);
+    auto [o, stats] = graph->sdpa(q, k, v, options);
+    o->set_output(true).set_uid(kO).set_dim(oView.dims).set_stride(
+        oView.strides);
+    if (direction == 1) {
+      const View s = statsView(g);
+      stats->set_output(true)
+          .set_uid(kStats)
+          .set_data_type(fe::DataType_t::FLOAT)
+          .set_dim(s.dims)
+          .set_stride(s.strides);
+    }
+  } else {
+    TensorPtr o = addTensor(*graph, "o", kO, oView);
+    TensorPtr dO = addTensor(*graph, "do", kDO, oView);
+    TensorPtr stats = addTensor(*graph, "stats", kStats, statsView(g));
+    stats->set_data_type(fe::DataType_t::FLOAT);
+    auto options = fe::graph::SDPA_backward_attributes()
+                       .set_name("attention_grad")
+                       .set_attn_scale(scale);
+    if (g.causal)
+      options.set_causal_mask(true);
+    auto [dq, dk, dv] = graph->sdpa_backward(q, k, v, o, dO, stats, options);
+    dq->set_output(true).set_uid(kDQ).set_dim(qView.dims).set_stride(
+        qView.strides);
+    dk->set_output(true).set_uid(kDK).set_dim(kView.dims).set_stride(
+        kView.strides);
+    dv->set_output(true).set_uid(kDV).set_dim(vView.dims).set_stride(
+        vView.strides);
+  }
+  // The graph outlives every CUDA graph captured from it (the cache is
+  // never cleared), so captured graphs need no references of their own.
+  graph->set_cuda_graph_retention(fe::CudaGraphRetention_t::NONE);
+
+  Plan plan;
+  std::string failure;
+  auto ok = [&](fe::error_t e, const char *step) {
+    if (e.is_good())
+      return true;
+    failure = std::string(step) + ": " + e.get_message();
+    return false;
+  };
+  int64_t workspace = 0;
+  if (ok(graph->validate(), "validate") &&
+      ok(graph->build_operation_graph(handle), "operation graph") &&
+      ok(graph->create_execution_plans(
+             {fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK}),
+         "execution plans") &&
+      ok(graph->check_support(handle), "support") &&
+      ok(graph->build_plans(handle), "build") &&
+      ok(graph->get_workspace_size(workspace), "workspace")) {
+    plan.graph = graph;
+    plan.workspaceBytes = workspace;
+  }
+  if (logDecisions())
+    std::fprintf(stderr,
+                 "paracc: cuDNN attention %s B=%lld H=%lld Sq=%lld Sk=%lld "
+                 "D=%lld%s: %s\n",
+                 direction == 2 ? "backward" : "forward",
+                 (long long)(g.batch / g.heads), (long long)g.heads,
+                 (long long)g.sq, (long long)g.sk, (long long)g.d,
+                 g.causal ? " causal" : "",
+                 plan.graph ? "used" : failure.c_str());
+  return plan;
+}
+
+/// The cached plan of one direction, built on first use; null graph when
+/// cuDNN does not take these operands. `mayBuild` false (under stream
+/// capture) only looks.
+const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
+                    bool mayBuild, cudnnHandle_t &handle) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess)
+    return nullptr;
+  const AttentionGeometry &g = *ops.geometry;
+  const PlanKey key{device, int(ops.dtype), g.batch, g.heads, g.sq,
+                    g.sk,   g.d,            g.causal, g.scale, direction};
+  static std::mutex mutex;
+  static std::map<PlanKey, Plan> plans;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = plans.find(key);
+  if (it == plans.end()) {
+    if (!mayBuild)
+      return nullptr;
+    handle = handleFor(device);
+    if (!handle)
+      return nullptr;
+    Plan plan;
+    try {
+      plan = buildPlan(ops, direction, handle);
+    } catch (const std::exception &e) {
+      if (logDecisions())
+        std::fprintf(stderr, "paracc: cuDNN attention not used: %s\n",
+                     e.what());
+      plan = Plan();
+    }
+    if (plan.graph && direction == 0 && plan.workspaceBytes > 0 &&
+        cudaMalloc(&plan.ownWorkspace, size_t(plan.workspaceBytes)) !=
+            cudaSuccess)
+      plan = Plan(); // No room: paracc's kernel needs none.
+    it = plans.emplace(key, std::move(plan)).first;
+  } else {
+    handle = handleFor(device);
+  }
+  return it->second.graph ? &it->second : nullptr;
+}
+
+bool isCapturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  return cudaStreamIsCapturing(stream, &status) != cudaSuccess ||
+         status != cudaStreamCaptureStatusNone;
+}
+
+bool aligned16(std::initializer_list<const void *> pointers) {
+  for (const void *p : pointers)
+    if (reinterpret_cast<uintptr_t>(p) % 16 != 0)
+      return false;
+  return true;
+}
+
+/// Whether cuDNN may run these operands at all (environment, library,
+/// shape), before looking for a plan.
+bool eligible(const CudnnAttentionOperands &ops, bool backward) {
+  const char *why = nullptr;
+  return ops.geometry && selectedByEnvironment(backward) &&
+         shapeSupported(ops, why) && cudnnLoaded();
+}
+
+Status execute(const Plan &plan, cudnnHandle_t handle,
+               std::unordered_map<int64_t, void *> &pack, void *workspace,
+               cudaStream_t stream, const char *what) {
+  try {
+    if (fe::detail::set_stream(handle, stream) != CUDNN_STATUS_SUCCESS)
+      return errorf(what, ": cudnnSetStream failed");
+    fe::error_t e = plan.graph->execute(handle, pack, workspace);
+    if (e.is_bad())
+      return errorf(what, ": cuDNN failed: ", e.get_message());
+  } catch (const std::exception &e) {
+    return errorf(what, ": cuDNN failed: ", e.what());
+  }
+  return Status::ok();
+}
+
+constexpr size_t kAlign = 256;
+size_t alignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+/// The backward's workspace: the recomputed output, the statistics, then
+/// the larger of the two cuDNN workspaces.
+struct GradWorkspace {
+  size_t outputBytes = 0, statsBytes = 0, cudnnBytes = 0;
+  size_t total() const { return outputBytes + statsBytes + cudnnBytes; }
+};
+
+GradWorkspace gradWorkspace(const CudnnAttentionOperands &ops,
+                            const Plan &forward, const Plan &backward) {
+  const AttentionGeometry &g = *ops.geometry;
+  GradWorkspace w;
+  w.outputBytes = alignUp(size_t(g.batch * g.sq * g.dv) * dtypeSize(ops.dtype));
+  w.statsBytes = alignUp(size_t(g.batch * g.sq) * sizeof(float));
+  w.cudnnBytes = alignUp(size_t(
+      std::max(forward.workspaceBytes, backward.workspaceBytes)));
+  return w;
+}
+
+} // namespace
+
+Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
+                         const void *k, const void *v, void *y,
+                         cudaStream_t stream, CudnnOutcome &outcome) {
+  outcome = CudnnOutcome::NotAvailable;
+  if (!eligible(ops, /*backward=*/false) || !aligned16({q, k, v, y}))
+    return Status::ok();
+  cudnnHandle_t handle = nullptr;
+  const Plan *plan = planFor(ops, 0, !isCapturing(stream), handle);
+  if (!plan)
+    return Status::ok();
+  std::unordered_map<int64_t, void *> pack = {
+      {kQ, const_cast<void *>(q)},
+      {kK, const_cast<void *>(k)},
+      {kV, const_cast<void *>(v)},
+      {kO, y}};
+  PARACC_RETURN_IF_ERROR(execute(*plan, handle, pack, plan->ownWorkspace,
+                                 stream, "attention"));
+  outcome = CudnnOutcome::Ran;
+  return Status::ok();
+}
+
+size_t cudnnAttentionGradWorkspaceBytes(const CudnnAttentionOperands &ops) {
+  if (!eligible(ops, /*backward=*/true))
+    return 0;
+  cudnnHandle_t handle = nullptr;
+  const Plan *forward = planFor(ops, 1, true, handle);
+  const Plan *backward = forward ? planFor(ops, 2, true, handle) : nullptr;
+  if (!forward || !backward)
+    return 0;
+  return gradWorkspace(ops, *forward, *backward).total();
+}
+
+Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops,
+                             const void *dy, const void *q, const void *k,
+                             const void *v, void *dq, void *dk, void *dv,
+                             void *workspace, size_t workspaceBytes,
+                             cudaStream_t stream, CudnnOutcome &outcome) {
+  outcome = CudnnOutcome::NotAvailable;
+  if (!eligible(ops, /*backward=*/true) ||
+      !aligned16({dy, q, k, v, dq, dk, dv, workspace}))
+    return Status::ok();
+  const bool mayBuild = !isCapturing(stream);
+  cudnnHandle_t handle = nullptr;
+  const Plan *forward = planFor(ops, 1, mayBuild, handle);
+  const Plan *backward =
+      forward ? planFor(ops, 2, mayBuild, handle) : nullptr;
+  if (!forward || !backward)
+    return Status::ok();
+  const GradWorkspace w = gradWorkspace(ops, *forward, *backward);
+  if (workspaceBytes < w.total())
+    return errorf("attention_grad: the workspace has ", workspaceBytes,
+                  " bytes; cuDNN's attention needs ", w.total(),
+                  " (attentionGradWorkspaceBytes)");
+  char *base = static_cast<char *>(workspace);
+  void *output = base, *stats = base + w.outputBytes;
+  void *scratch = w.cudnnBytes ? base + w.outputBytes + w.statsBytes : nullptr;
+  std::unordered_map<int64_t, void *> forwardPack = {
+      {kQ, const_cast<void *>(q)},
+      {kK, const_cast<void *>(k)},
+      {kV, const_cast<void *>(v)},
+      {kO, output},
+      {kStats, stats}};
+  PARACC_RETURN_IF_ERROR(execute(*forward, handle, forwardPack, scratch,
+                                 stream, "attention_grad (forward)"));
+  std::unordered_map<int64_t, void *> backwardPack = {
+      {kQ, const_cast<void *>(q)},
+      {kK, const_cast<void *>(k)},
+      {kV, const_cast<void *>(v)},
+      {kO, output},
+      {kDO, const_cast<void *>(dy)},
+      {kStats, stats},
+      {kDQ, dq},
+      {kDK, dk},
+      {kDV, dv}};
+  PARACC_RETURN_IF_ERROR(execute(*backward, handle, backwardPack, scratch,
+                                 stream, "attention_grad"));
+  outcome = CudnnOutcome::Ran;
+  return Status::ok();
+}
+
+#endif // PARACC_HAVE_CUDNN_FRONTEND
+
+} // namespace paracc::rt::cuda
