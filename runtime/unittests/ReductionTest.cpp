@@ -308,3 +308,44 @@ TEST(ReductionTest, ArgErrors) {
   EXPECT_EQ(runError(OpCode::ArgMax, {{1, 0, 0}, {}}, {&e}, DType::I64, {2}),
             "argmax: cannot reduce an empty dimension");
 }
+
+TEST(ReductionTest, SumSquareIsTheSumOfSquares) {
+  // Every axis set of a [3, 5, 8] tensor, in each floating type: the naive
+  // sum of the squared elements (f64), rounded to the element type.
+  const Shape s = {3, 5, 8};
+  const std::vector<std::vector<int64_t>> axisSets = {
+      {0}, {1}, {2}, {0, 1}, {1, 2}, {0, 1, 2}};
+  for (DType dt : {DType::F32, DType::F64, DType::F16, DType::BF16}) {
+    Tensor x = alloc(dt, s);
+    Tensor squares = alloc(DType::F64, s);
+    for (int64_t i = 0; i < x.numElements(); ++i) {
+      setElem(x, i, ((i * 11) % 17) * 0.125 - 1.0);
+      const double v = getElem(x, i);
+      setElem(squares, i, v * v);
+    }
+    for (const auto &axes : axisSets) {
+      Shape kept;
+      std::vector<double> expected =
+          naiveReduce(squares, axes, Kind::Sum, kept);
+      Tensor e = alloc(dt, {static_cast<int64_t>(expected.size())});
+      for (size_t i = 0; i < expected.size(); ++i)
+        setElem(e, i, expected[i]);
+      std::vector<int64_t> ints = {1};
+      ints.insert(ints.end(), axes.begin(), axes.end());
+      Tensor y = run1(OpCode::ReduceSumSquare, {ints, {}}, {&x}, dt, kept);
+      SCOPED_TRACE(std::string(dtypeName(dt)) + " axes " +
+                   shapeToString(axes));
+      expectNear(values(y), values(e), tolFor(dt) * 4);
+    }
+  }
+  // Integers have no sum of squares here; an empty axis list is an error.
+  Tensor i32 = alloc(DType::I32, {2, 3});
+  EXPECT_FALSE(
+      runError(OpCode::ReduceSumSquare, {{1, 1}, {}}, {&i32}, DType::I32, {2, 1})
+          .empty());
+  Tensor f = alloc(DType::F32, {2, 3});
+  EXPECT_NE(runError(OpCode::ReduceSumSquare, {{1}, {}}, {&f}, DType::F32,
+                     {2, 3})
+                .find("at least one axis"),
+            std::string::npos);
+}

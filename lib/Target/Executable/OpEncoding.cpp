@@ -149,7 +149,8 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
       .Case([&](SliceOp g) { a.i(g.getStarts()).i(g.getSteps()); })
       .Case([&](ConcatOp g) { a.i(g.getAxis()); })
       .Case([&](SplitOp g) { a.i(g.getAxis()); })
-      .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp>(
+      .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
+            ReduceSumSquareOp>(
           [&](auto g) { a.i(g.getKeepdims()).i(g.getAxes()); })
       .Case<ArgMaxOp, ArgMinOp>([&](auto g) {
         a.i(g.getAxis()).i(g.getKeepdims()).i(g.getSelectLastIndex());

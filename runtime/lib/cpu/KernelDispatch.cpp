@@ -70,6 +70,7 @@ Status dispatch(const KernelArgs &args) {
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
   case OpCode::ReduceProd:
+  case OpCode::ReduceSumSquare:
     return runReduceKernel(args);
   case OpCode::ArgMax:
   case OpCode::ArgMin:

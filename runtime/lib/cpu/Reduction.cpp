@@ -16,7 +16,7 @@ namespace paracc::rt {
 
 namespace {
 
-enum class ReduceKind { Sum, Mean, Max, Min, Prod };
+enum class ReduceKind { Sum, Mean, Max, Min, Prod, SumSquare };
 
 template <DType D, ReduceKind K> struct Reducer {
   using C = ComputeT<D>;
@@ -26,8 +26,12 @@ template <DType D, ReduceKind K> struct Reducer {
       std::conditional_t<K == ReduceKind::Max || K == ReduceKind::Min,
                          std::conditional_t<kIsBool<D>, uint8_t, C>, AccT<D>>;
 
+  static constexpr bool kAdds = K == ReduceKind::Sum ||
+                                K == ReduceKind::Mean ||
+                                K == ReduceKind::SumSquare;
+
   static A identity() {
-    if constexpr (K == ReduceKind::Sum || K == ReduceKind::Mean)
+    if constexpr (kAdds)
       return A(0);
     else if constexpr (K == ReduceKind::Prod)
       return A(1);
@@ -41,9 +45,17 @@ template <DType D, ReduceKind K> struct Reducer {
                  : std::numeric_limits<A>::max();
   }
 
-  /// Folds a value (of the compute type, or another accumulator) into acc.
+  /// An element's contribution (its square for SumSquare, in A).
+  static A element(C v) {
+    if constexpr (K == ReduceKind::SumSquare)
+      return static_cast<A>(v) * static_cast<A>(v);
+    else
+      return static_cast<A>(v);
+  }
+
+  /// Folds a contribution or another accumulator into acc.
   template <typename V> static A combine(A acc, V v) {
-    if constexpr (K == ReduceKind::Sum || K == ReduceKind::Mean) {
+    if constexpr (kAdds) {
       if constexpr (std::is_integral_v<A>)
         return wrapAdd(acc, static_cast<A>(v));
       else
@@ -107,10 +119,10 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
         int64_t j = 0;
         for (; j + 4 <= len; j += 4) {
           for (int k = 0; k < 4; ++k)
-            lanes[k] = R::combine(lanes[k], load<D>(row + j + k));
+            lanes[k] = R::combine(lanes[k], R::element(load<D>(row + j + k)));
         }
         for (; j < len; ++j)
-          lanes[0] = R::combine(lanes[0], load<D>(row + j));
+          lanes[0] = R::combine(lanes[0], R::element(load<D>(row + j)));
         A a = acc[off[0]];
         for (int k = 0; k < 4; ++k)
           a = R::combine(a, lanes[k]);
@@ -118,7 +130,8 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
       } else {
         A *out = acc.data() + off[0];
         for (int64_t j = 0; j < len; ++j)
-          out[j * st[0]] = R::combine(out[j * st[0]], load<D>(row + j));
+          out[j * st[0]] =
+              R::combine(out[j * st[0]], R::element(load<D>(row + j)));
       }
     });
   }
@@ -154,6 +167,8 @@ Status runReduceKernel(const KernelArgs &args) {
   Tensor &y = *args.out[0];
   const std::vector<int64_t> &ints = args.attrs.ints;
   if (ints.size() == 1) {
+    if (args.op == OpCode::ReduceSumSquare)
+      return args.fail("needs at least one axis");
     // No axes: the identity (after the element type check).
     PARACC_RETURN_IF_ERROR(args.checkDType(x,
                                            args.op == OpCode::ReduceMax ||
@@ -179,6 +194,9 @@ Status runReduceKernel(const KernelArgs &args) {
     return reduceDispatch<ReduceKind::Max, TypeSet::All>(args, x, y, reduced);
   case OpCode::ReduceMin:
     return reduceDispatch<ReduceKind::Min, TypeSet::All>(args, x, y, reduced);
+  case OpCode::ReduceSumSquare:
+    return reduceDispatch<ReduceKind::SumSquare, TypeSet::Float>(args, x, y,
+                                                                 reduced);
   default:
     return args.fail("not a reduction");
   }

@@ -111,6 +111,7 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
   case OpCode::ReduceProd:
+  case OpCode::ReduceSumSquare:
     return launchReduce(args, stream);
   case OpCode::ArgMax:
   case OpCode::ArgMin:
@@ -278,6 +279,8 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   case OpCode::CumSum:
   case OpCode::Range:
     return gpuDTypeInSet(at(0), TypeSet::Numeric);
+  case OpCode::ReduceSumSquare:
+    return gpuDTypeInSet(at(0), TypeSet::Float);
   case OpCode::ReduceMax:
   case OpCode::ReduceMin:
   case OpCode::ArgMax:

@@ -50,7 +50,12 @@ template <DType D>
 inline constexpr bool kIsFloatD =
     D == DType::F32 || D == DType::F16 || D == DType::BF16;
 
-enum class RK { Sum, Mean, Max, Min, Prod };
+enum class RK { Sum, Mean, Max, Min, Prod, SumSquare };
+
+/// Whether K adds its elements' contributions.
+constexpr bool addsUp(RK k) {
+  return k == RK::Sum || k == RK::Mean || k == RK::SumSquare;
+}
 
 /// Accumulation of reduction K over element type D.
 template <DType D, RK K> struct Red {
@@ -63,7 +68,7 @@ template <DType D, RK K> struct Red {
                          int64_t>>;
 
   __device__ static A identity() {
-    if constexpr (K == RK::Sum || K == RK::Mean)
+    if constexpr (addsUp(K))
       return A(0);
     else if constexpr (K == RK::Prod)
       return A(1);
@@ -76,10 +81,16 @@ template <DType D, RK K> struct Red {
                           : std::numeric_limits<A>::max();
   }
 
-  __device__ static A from(C v) { return static_cast<A>(v); }
+  /// An element's contribution (its square for SumSquare).
+  __device__ static A from(C v) {
+    if constexpr (K == RK::SumSquare)
+      return static_cast<A>(v) * static_cast<A>(v);
+    else
+      return static_cast<A>(v);
+  }
 
   __device__ static A combine(A a, A b) {
-    if constexpr (K == RK::Sum || K == RK::Mean) {
+    if constexpr (addsUp(K)) {
       if constexpr (std::is_integral_v<A>)
         return A(uint64_t(a) + uint64_t(b));
       else
@@ -484,7 +495,7 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t outer = g.size() == 3 ? g[0].first : 1;
     const int64_t sms = deviceSMCount();
     using A = typename Red<D, K>::A;
-    if constexpr (kIsFloatD<D> && (K == RK::Sum || K == RK::Mean)) {
+    if constexpr (kIsFloatD<D> && addsUp(K)) {
       constexpr int64_t kVec = 16 / sizeof(DevS<D>);
       if (inner % kVec == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0)
         return reduceColumnsVec<D, K>(args, px, py, outer, c, inner, sms,
@@ -572,6 +583,8 @@ Status launchReduce(const KernelArgs &args, cudaStream_t stream) {
   const bool isMaxMin =
       args.op == OpCode::ReduceMax || args.op == OpCode::ReduceMin;
   if (ints.size() == 1) {
+    if (args.op == OpCode::ReduceSumSquare)
+      return args.fail("needs at least one axis");
     // No axes: the identity (after the element type check).
     PARACC_RETURN_IF_ERROR(checkGpuDType(
         args, x, isMaxMin ? TypeSet::All : TypeSet::Numeric, "operand"));
@@ -597,6 +610,9 @@ Status launchReduce(const KernelArgs &args, cudaStream_t stream) {
     return reduceDispatch<RK::Max, TypeSet::All>(args, x, y, reduced, stream);
   case OpCode::ReduceMin:
     return reduceDispatch<RK::Min, TypeSet::All>(args, x, y, reduced, stream);
+  case OpCode::ReduceSumSquare:
+    return reduceDispatch<RK::SumSquare, TypeSet::Float>(args, x, y, reduced,
+                                                         stream);
   default:
     return args.fail("not a reduction");
   }

@@ -1065,13 +1065,16 @@ void testReductions() {
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
                                    OpCode::ReduceMax, OpCode::ReduceMin,
-                                   OpCode::ReduceProd};
+                                   OpCode::ReduceProd,
+                                   OpCode::ReduceSumSquare};
   for (OpCode op : ops) {
     std::vector<DType> types = {DType::F32, DType::F16, DType::BF16, DType::I32,
                                 DType::I64};
     if (op == OpCode::ReduceMax || op == OpCode::ReduceMin)
       types.push_back(DType::Bool);
     for (DType dt : types) {
+      if (op == OpCode::ReduceSumSquare && !isFloat(dt))
+        continue; // Floating types only (an error on both sides).
       for (const R &r : cases) {
         for (int64_t keep : {0, 1}) {
           if (keep && r.shape.size() > 2)
@@ -1101,7 +1104,8 @@ void testReductions() {
           std::vector<int64_t> attr = {keep};
           attr.insert(attr.end(), r.axes.begin(), r.axes.end());
           CaseOpts o;
-          if (isFloat(dt) && (op == OpCode::ReduceSum)) {
+          if (isFloat(dt) && (op == OpCode::ReduceSum ||
+                              op == OpCode::ReduceSumSquare)) {
             Tol t = defaultTol(dt);
             t.atol += 1e-5 * std::sqrt(double(count));
             o.tol = t;

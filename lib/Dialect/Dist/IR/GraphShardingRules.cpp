@@ -554,7 +554,7 @@ static OpShardingRule computeRule(Operation *op) {
             FactorKind::NeedReplication;
         return rule;
       })
-      .Case<g::ReduceSumOp, g::ReduceMeanOp>([](auto op) {
+      .Case<g::ReduceSumOp, g::ReduceMeanOp, g::ReduceSumSquareOp>([](auto op) {
         return reduceRule(op, op.getAxes(), op.getKeepdims(), true);
       })
       .Case<g::ReduceMaxOp, g::ReduceMinOp, g::ReduceProdOp>([](auto op) {

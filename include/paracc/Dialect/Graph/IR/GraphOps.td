@@ -564,6 +564,12 @@ def Graph_ReduceMeanOp : Graph_ReduceOp<"reduce_mean", "Mean">;
 def Graph_ReduceMaxOp : Graph_ReduceOp<"reduce_max", "Maximum">;
 def Graph_ReduceMinOp : Graph_ReduceOp<"reduce_min", "Minimum">;
 def Graph_ReduceProdOp : Graph_ReduceOp<"reduce_prod", "Product">;
+// Made after autodiff and partitioning by paracc-fuse-square-sums (the
+// gradient norm's squares), so it has no gradient rule (its sharding rule is
+// reduce_sum's: sums of squares over shards add up); the importer decomposes
+// ONNX's ReduceSumSquare into mul and reduce_sum.
+def Graph_ReduceSumSquareOp
+    : Graph_ReduceOp<"reduce_sum_square", "Sum of squares (x * x)">;
 
 class Graph_ArgReduceOp<string mnemonic, string doc>
     : Graph_Op<mnemonic, [Pure, InferTypeOpAdaptor]> {

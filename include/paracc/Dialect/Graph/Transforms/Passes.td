@@ -99,6 +99,29 @@ def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def FuseSquareSumsPass : Pass<"paracc-fuse-square-sums", "func::FuncOp"> {
+  let summary = "Fuse reduce_sum(mul(x, x)) into graph.reduce_sum_square";
+  let description = [{
+    The sum over one or more axes of a floating tensor multiplied by itself,
+    when the product has no other user, becomes one `graph.reduce_sum_square`:
+    one pass over x instead of writing and reading its square. Training's
+    gradient norm sums each gradient's squares this way (two instructions
+    per parameter before, one after). Runs after partitioning, in the
+    lowering pipeline: the sharding passes see the separate ops.
+
+    Before:
+    ```mlir
+    %sq = graph.mul %g, %g : (tensor<64x256xf32>, tensor<64x256xf32>) -> tensor<64x256xf32>
+    %s = graph.reduce_sum %sq, [0, 1] {keepdims = false} : tensor<64x256xf32> -> tensor<f32>
+    ```
+    After:
+    ```mlir
+    %s = graph.reduce_sum_square %g, [0, 1] {keepdims = false} : tensor<64x256xf32> -> tensor<f32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
   let summary = "Attention on [.., S, H, D] operands, without head transposes";
   let description = [{
