@@ -493,7 +493,11 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
     os << "  parameters            " << formatBytes(m.parameters) << "\n";
     os << "  gradients             " << formatBytes(m.gradients)
        << " (what the optimizer updates from)\n";
-    os << "  optimizer state       " << formatBytes(m.optimizerState) << "\n";
+    os << "  optimizer state       " << formatBytes(m.optimizerState);
+    if (m.shardedUpdates > 0)
+      os << " (ZeRO-1: split over dp for " << m.shardedUpdates << " of "
+         << m.updates << " parameter blocks)";
+    os << "\n";
     os << "  activations saved     " << formatBytes(m.activationsSaved)
        << " (forward values the backward reads)\n";
     os << "  workspace             " << formatBytes(m.workspace)
@@ -664,6 +668,8 @@ static llvm::json::Object toJson(const ExplainReport &r) {
         llvm::json::Object{{"parameters", m.parameters},
                            {"gradients", m.gradients},
                            {"optimizer_state", m.optimizerState},
+                           {"optimizer_updates", m.updates},
+                           {"optimizer_sharded_updates", m.shardedUpdates},
                            {"activations_saved", m.activationsSaved},
                            {"workspace", m.workspace},
                            {"communication", m.communication},

@@ -1,8 +1,10 @@
 //===- TrainingMemory.cpp - A training step's memory by category ---------===//
 //
 // Reads a partitioned step function: parameters (graph.weight) and optimizer
-// state (graph.state) by their local types, each buffer once; gradients as
-// the operands the updates (graph.adamw, graph.sgd) read; saved activations
+// state (graph.state) by their local types, each buffer once (so ZeRO's
+// shards count as shards); gradients as the operands the updates
+// (graph.adamw, graph.sgd) read, and how many of those updates are of
+// sharded state; saved activations
 // as the forward values the backward reads, the forward being every op the
 // loss (the first result) depends on; the GPU executor's buffers by the
 // rules it allocates them with (GpuRank.cpp): 64 MiB of cuBLASLt workspace,
@@ -13,6 +15,7 @@
 
 #include "paracc/Planner/Explain.h"
 
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
@@ -83,10 +86,12 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
       std::optional<ArrayRef<int64_t>> offsets = s.getOffsets();
       if (buffers.insert(bufferKey(s.getName(), offsets)).second)
         m.optimizerState += tensorBytes(s.getType());
-    } else if (auto a = dyn_cast<g::AdamWOp>(op)) {
-      m.gradients += tensorBytes(a.getGrad().getType());
-    } else if (auto sgd = dyn_cast<g::SgdOp>(op)) {
-      m.gradients += tensorBytes(sgd.getGrad().getType());
+    } else if (isa<g::AdamWOp, g::SgdOp>(op)) {
+      // (Operand 1 is the gradient.)
+      m.gradients += tensorBytes(op.getOperand(1).getType());
+      ++m.updates;
+      if (op.hasAttr(dist::DistDialect::ShardedUpdateAttrHelper::getNameStr()))
+        ++m.shardedUpdates;
     } else if (auto ag = dyn_cast<g::AttentionGradOp>(op)) {
       auto q = cast<RankedTensorType>(ag.getQ().getType());
       if (q.hasStaticShape() && q.getRank() >= 1 && q.getShape().back() > 0)

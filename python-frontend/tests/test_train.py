@@ -142,6 +142,30 @@ def test_dp2_trained_state_equals_one_rank(one_rank_cosine):
                                    err_msg=name)
 
 
+def test_zero1_dp2_matches_pytorch_and_its_state_equals_one_rank(
+        one_rank_cosine, reference):
+    # zero=1: the moments are split over dp; the gathered state (parameters
+    # and moments) is the one-rank run's, as for plain dp2 above.
+    records, state = one_rank_cosine
+    with train(mesh="dp2", zero=1, **RUNS["adamw_clip_cosine"]) as run:
+        zero = list(run)
+        dp2 = run.state_dict()
+    check_against(zero, reference["adamw_clip_cosine"]["steps"])
+    for a, b in zip(zero, records):
+        assert math.isclose(a.loss, b.loss, rel_tol=1e-5)
+    assert list(dp2) == list(state)
+    assert any(name.endswith(".exp_avg_sq") for name in state)
+    for name, value in state.items():
+        assert dp2[name].shape == value.shape and dp2[name].dtype == value.dtype
+        np.testing.assert_allclose(dp2[name], value, rtol=1e-3, atol=3e-4,
+                                   err_msg=name)
+
+
+def test_zero_other_than_0_or_1_is_refused():
+    with pytest.raises(paracc.ParaccError, match="--zero must be 0 or 1"):
+        train(mesh="dp2", zero=2, steps=1, lr=1e-3)
+
+
 # --- the state -----------------------------------------------------------------------
 
 

@@ -32,6 +32,10 @@ struct StepMemory {
   int64_t parameters = 0;
   int64_t gradients = 0;
   int64_t optimizerState = 0;
+  /// The optimizer updates, and those whose state is split over the
+  /// data-parallel axis (ZeRO stage 1, `dist.sharded_update`).
+  int64_t updates = 0;
+  int64_t shardedUpdates = 0;
   /// Forward values (outside parameters and state) that the backward reads.
   int64_t activationsSaved = 0;
   /// cuBLASLt's workspace and the attention backward's row statistics (GPU).
