@@ -422,22 +422,16 @@ Status reduceRows(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
   return finished;
 }
 
-/// [outer, c, inner] -> [outer, inner] with columnReduceVecKernel (inner a
-/// multiple of its vector width, x 16-byte aligned). The reduced axis is
-/// split into chunks of at least 64 rows until there are about four blocks
-/// per multiprocessor; a second kernel adds the chunks' partials in order.
-template <DType D, RK K>
-Status reduceColumnsVec(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
-                        int64_t outer, int64_t c, int64_t inner, int64_t sms,
-                        cudaStream_t stream) {
+/// A column reduction [outer, c, inner] -> [outer, inner] whose reduced
+/// axis is split into `chunks` (of chunkLen rows): `launch(partial,
+/// chunkLen, chunks)` starts the first kernel, writing per-chunk partials
+/// (or, with one chunk or no scratch memory, y itself); finishColumnsKernel
+/// then adds the partials in chunk order (deterministic).
+template <DType D, RK K, typename Launch>
+Status reduceColumnsInChunks(const KernelArgs &args, DevS<D> *y, int64_t outN,
+                             int64_t c, int64_t chunks, int64_t chunkLen,
+                             cudaStream_t stream, Launch launch) {
   using A = typename Red<D, K>::A;
-  constexpr int64_t kVec = 16 / sizeof(DevS<D>);
-  const int64_t tiles = outer * ceilDiv(inner, 32 * kVec);
-  const int64_t outN = outer * inner;
-  int64_t chunks = std::max<int64_t>(
-      1, std::min(ceilDiv(c, 64), ceilDiv(4 * sms, tiles)));
-  int64_t chunkLen = ceilDiv(c, chunks);
-  chunks = ceilDiv(c, chunkLen);
   A *partial = nullptr;
   if (chunks > 1 &&
       cudaMallocAsync(reinterpret_cast<void **>(&partial),
@@ -448,10 +442,7 @@ Status reduceColumnsVec(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
     chunks = 1;
     chunkLen = c;
   }
-  const dim3 grid(unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
-                  unsigned(chunks));
-  columnReduceVecKernel<D, K><<<grid, dim3(32, 8), 0, stream>>>(
-      x, y, partial, outer, c, inner, chunkLen);
+  launch(partial, chunkLen, chunks);
   const Status launched = checkLaunch(args);
   if (!partial)
     return launched;
@@ -463,6 +454,30 @@ Status reduceColumnsVec(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
   }
   (void)cudaFreeAsync(partial, stream);
   return finished;
+}
+
+/// [outer, c, inner] -> [outer, inner] with columnReduceVecKernel (inner a
+/// multiple of its vector width, x 16-byte aligned). The reduced axis is
+/// split into chunks of at least 64 rows until there are about four blocks
+/// per multiprocessor.
+template <DType D, RK K>
+Status reduceColumnsVec(const KernelArgs &args, const DevS<D> *x, DevS<D> *y,
+                        int64_t outer, int64_t c, int64_t inner, int64_t sms,
+                        cudaStream_t stream) {
+  constexpr int64_t kVec = 16 / sizeof(DevS<D>);
+  const int64_t tiles = outer * ceilDiv(inner, 32 * kVec);
+  int64_t chunks = std::max<int64_t>(
+      1, std::min(ceilDiv(c, 64), ceilDiv(4 * sms, tiles)));
+  const int64_t chunkLen = ceilDiv(c, chunks);
+  chunks = ceilDiv(c, chunkLen);
+  return reduceColumnsInChunks<D, K>(
+      args, y, outer * inner, c, chunks, chunkLen, stream,
+      [&](typename Red<D, K>::A *partial, int64_t len, int64_t n) {
+        const dim3 grid(unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
+                        unsigned(n));
+        columnReduceVecKernel<D, K><<<grid, dim3(32, 8), 0, stream>>>(
+            x, y, partial, outer, c, inner, len);
+      });
 }
 
 template <DType D, RK K>
@@ -494,7 +509,6 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t c = g[g.size() - 2].first;
     const int64_t outer = g.size() == 3 ? g[0].first : 1;
     const int64_t sms = deviceSMCount();
-    using A = typename Red<D, K>::A;
     if constexpr (kIsFloatD<D> && addsUp(K)) {
       constexpr int64_t kVec = 16 / sizeof(DevS<D>);
       if (inner % kVec == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0)
@@ -513,32 +527,15 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
       chunkLen = ceilDiv(c, chunks);
       chunks = ceilDiv(c, chunkLen);
     }
-    A *partial = nullptr;
-    if (chunks > 1 &&
-        cudaMallocAsync(reinterpret_cast<void **>(&partial),
-                        size_t(chunks * outN) * sizeof(A),
-                        stream) != cudaSuccess) {
-      (void)cudaGetLastError(); // No scratch: one chunk.
-      partial = nullptr;
-      chunks = 1;
-      chunkLen = c;
-    }
-    const dim3 grid(unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
-                    unsigned(chunks));
-    columnReduceKernel<D, K><<<grid, block, 0, stream>>>(px, py, partial,
-                                                         outer, c, inner,
-                                                         chunkLen);
-    const Status launched = checkLaunch(args);
-    if (!partial)
-      return launched;
-    Status finished = launched;
-    if (launched.isOk()) {
-      finishColumnsKernel<D, K><<<gridFor(outN, 256), 256, 0, stream>>>(
-          partial, py, outN, chunks, c);
-      finished = checkLaunch(args);
-    }
-    (void)cudaFreeAsync(partial, stream);
-    return finished;
+    return reduceColumnsInChunks<D, K>(
+        args, py, outN, c, chunks, chunkLen, stream,
+        [&](typename Red<D, K>::A *partial, int64_t len, int64_t n) {
+          const dim3 grid(
+              unsigned(std::min<int64_t>(int64_t(1) << 30, tiles)),
+              unsigned(n));
+          columnReduceKernel<D, K><<<grid, block, 0, stream>>>(
+              px, py, partial, outer, c, inner, len);
+        });
   }
   // Anything else: one thread per output.
   Shape keptDims, redDims;
