@@ -31,10 +31,12 @@ struct FuseSquareSumPattern : OpRewritePattern<ReduceSumOp> {
     if (x.getType() != square.getType() ||
         !isa<FloatType>(cast<RankedTensorType>(x.getType()).getElementType()))
       return failure();
-    auto fused = rewriter.replaceOpWithNewOp<ReduceSumSquareOp>(
-        sum, x, sum.getAxes(), sum.getKeepdims());
-    // Keep what the sum was called (grad_sq terms are named for reports).
+    auto fused = ReduceSumSquareOp::create(rewriter, sum.getLoc(), x,
+                                           sum.getAxes(), sum.getKeepdims());
+    // Keep what the sum was called (grad_sq terms are named for reports);
+    // copied before the replacement erases the sum.
     fused->setDiscardableAttrs(sum->getDiscardableAttrDictionary());
+    rewriter.replaceOp(sum, fused->getResults());
     rewriter.eraseOp(square);
     return success();
   }
