@@ -20,7 +20,7 @@ t=$dev/train
 cp "$g/train/tokens.u16" "$g/train/reference.json" "$t/"
 cp test/e2e/Inputs/compare_training.py "$t/"
 # gpt2_tiny: the two PyTorch reference runs (train/README.md), f32 and bf16.
-common=(--batch 2 --seq 64 --betas 0.9,0.95 --eps 1e-8 --weight-decay 0.1)
+common=(--embed-weights --batch 2 --seq 64 --betas 0.9,0.95 --eps 1e-8 --weight-decay 0.1)
 "$paracc" train "$g/loss.onnx" "${common[@]}" --lr 1e-3 -o "$t/tiny_const.pcx"
 "$paracc" train "$g/loss.onnx" "${common[@]}" --lr 3e-3 --clip-grad-norm 1.0 \
   -o "$t/tiny_cosine.pcx"

@@ -20,7 +20,8 @@ bash bench/build-gpu-runtime.sh
 compile() { # DIR/NAME MODEL [paracc options]
   local name=$1 model=$2
   shift 2
-  "$paracc" "$model" -o "$dev/$name.pcx" "$@" >/dev/null
+  # (Weights go with the executable to the GPU machine.)
+  "$paracc" "$model" --embed-weights -o "$dev/$name.pcx" "$@" >/dev/null
 }
 g=$shared/models/gpt2_tiny
 compile one/gpt2_tiny "$g/model.onnx"

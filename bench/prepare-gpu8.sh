@@ -36,7 +36,7 @@ for m in gpt2 llama; do
     for sp in "" "--sp"; do
       [ "$mesh" = dp8 ] && [ -n "$sp" ] && continue
       name="${m}_${mesh/,/_}${sp:+_sp}"
-      "$paracc" "$dev/eight/$m/model.onnx" --mesh "$mesh" $sp \
+      "$paracc" "$dev/eight/$m/model.onnx" --embed-weights --mesh "$mesh" $sp \
         -o "$dev/eight/$name.pcx" >/dev/null
     done
   done

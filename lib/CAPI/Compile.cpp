@@ -28,6 +28,7 @@ static bool compileOptions(const paracc_options *options,
   result.schedule = optionValue(options, "schedule", "1f1b");
   result.precision = optionValue(options, "precision", "f32");
   result.import.allowMissingWeightData = optionFlag(options, "random-weights");
+  result.embedWeights = optionFlag(options, "embed-weights");
   result.seed = uint64_t(optionInteger(options, "seed", 0));
   // The report is the C API's explain(): always made.
   result.explain = true;
@@ -97,6 +98,7 @@ static bool trainingOptions(const paracc_options *options,
   result.device = optionValue(options, "device", "auto");
   result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
   result.zero = optionInteger(options, "zero", 0);
+  result.embedWeights = optionFlag(options, "embed-weights");
   result.dropoutSeed = uint64_t(optionInteger(options, "dropout-seed", 0));
   return true;
 }

@@ -25,6 +25,7 @@ constexpr KnownOption kKnownOptions[] = {
     {"precision", Kind::Text},
     {"input-shape", Kind::Repeated},
     {"random-weights", Kind::Flag},
+    {"embed-weights", Kind::Flag},
     {"seed", Kind::Integer},
     {"params", Kind::Text},
     // Compiling a training step.

@@ -222,7 +222,10 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
     return prt::kExitOk;
   }
   // Every function: one, or one per pipeline stage.
-  FailureOr<std::vector<uint8_t>> bytes = writeExecutable(module, weights);
+  ExecutableOptions writerOptions;
+  writerOptions.embedWeights = options.embedWeights;
+  FailureOr<std::vector<uint8_t>> bytes =
+      writeExecutable(module, weights, writerOptions);
   if (failed(bytes))
     return prt::kExitError;
   result.executable = std::move(*bytes);

@@ -123,7 +123,7 @@ static LogicalResult checkLossOutput(func::FuncOp func, StringRef modelPath,
     if (type.getNumResults() == 1 && scalarFloat)
       return success();
     std::string name = "output_" + std::to_string(i);
-    if (auto attr = func.getResultAttrOfType<StringAttr>(i, "graph.name"))
+    if (auto attr = func.getResultAttrOfType<StringAttr>(i, graph::kNameAttrName))
       name = attr.getValue().str();
     std::string shape;
     llvm::raw_string_ostream os(shape);
@@ -314,6 +314,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   // Partition, recompute and lower a copy of the differentiated step; auto
   // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;
+  writerOptions.embedWeights = options.embedWeights;
   if (!checking)
     writerOptions.training = optimizerIdentity(*options.optimizer);
   auto compileStep = [&](StringRef policy,

@@ -82,11 +82,12 @@ static std::pair<std::string, std::string> sourceOf(Value v) {
     Operation *def = value.getDefiningOp();
     if (!def || depth > 6)
       continue;
-    if (auto role = def->getAttrOfType<StringAttr>("dist.tp_role")) {
+    if (auto role = dist::getTensorParallelRole(def)) {
       g::WeightOp w = weightOf(def);
       std::string name = weightLabel(w);
       return {layerOf(w ? w.getName() : ""),
-              role.str() + " " + def->getName().stripDialect().str() +
+              dist::tensorParallelRoleLabel(*role) + " " +
+                  def->getName().stripDialect().str() +
                   (name.empty() ? "" : " " + name)};
     }
     for (Value operand : def->getOperands())
@@ -166,6 +167,8 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
     }
   }
 
+  auto *distDialect =
+      module.getContext()->getOrLoadDialect<dist::DistDialect>();
   llvm::StringSet<> weightsSeen;
   for (auto func : module.getOps<func::FuncOp>()) {
     DenseMap<Value, size_t> lastUse;
@@ -189,13 +192,14 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
           r.parameterBytes += bytesOf(w.getType());
         continue;
       }
-      auto role = op->getAttrOfType<StringAttr>("dist.tp_role");
-      if (role && !op->hasAttr("dist.microbatch")) {
+      auto role = dist::getTensorParallelRole(op);
+      if (role && !distDialect->getMicrobatchAttrHelper().isAttrPresent(op)) {
         g::WeightOp w = weightOf(op);
         std::string name = weightLabel(w);
-        auto reason = op->getAttrOfType<StringAttr>("dist.tp_reason");
+        auto reason = distDialect->getTpReasonAttrHelper().getAttr(op);
         r.decisions.push_back({layerOf(w ? w.getName() : ""), name,
-                               op->getName().stripDialect().str(), role.str(),
+                               op->getName().stripDialect().str(),
+                               dist::tensorParallelRoleLabel(*role),
                                reason ? reason.str() : ""});
       }
       if (op->getDialect() && op->getDialect()->getNamespace() == "dist" &&
@@ -223,11 +227,11 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
         // A gather belongs to the op that needs the whole value.
         if (isa<dist::AllGatherOp>(op))
           for (Operation *user : op->getResult(0).getUsers())
-            if (auto role = user->getAttrOfType<StringAttr>("dist.tp_role")) {
+            if (auto role = dist::getTensorParallelRole(user)) {
               g::WeightOp w = weightOf(user);
               std::string name = weightLabel(w);
               c.layer = layerOf(w ? w.getName() : "");
-              c.source = "before " + role.str() + " " +
+              c.source = "before " + dist::tensorParallelRoleLabel(*role) + " " +
                          user->getName().stripDialect().str() +
                          (name.empty() ? "" : " " + name);
               break;
@@ -283,7 +287,7 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
     if (llvm::any_of(ops, [](Operation *op) { return isa<g::AssignOp>(op); }))
       r.step = analyzeStepMemory(func);
     for (Operation *op : ops)
-      if (auto skip = op->getAttrOfType<StringAttr>("dist.sp_skipped"))
+      if (auto skip = distDialect->getSpSkippedAttrHelper().getAttr(op))
         r.notes.push_back("sequence parallelism skipped a norm: " + skip.str());
   }
   return r;

@@ -17,7 +17,10 @@
 
 #include <google/protobuf/io/coded_stream.h>
 
+#include <cerrno>
 #include <climits>
+#include <cstdio>
+#include <cstring>
 #include <fstream>
 
 using namespace mlir;
@@ -47,9 +50,20 @@ LogicalResult mlir::paracc::exportTrainedONNX(
   std::string dataName = llvm::sys::path::filename(outPath).str() + ".data";
   SmallString<256> dataPath(llvm::sys::path::parent_path(outPath));
   llvm::sys::path::append(dataPath, dataName);
-  std::ofstream data(dataPath.str().str(), std::ios::binary | std::ios::trunc);
+  // Both files are written under temporary names and renamed at the end: a
+  // failed export leaves what was there, and a file something still maps
+  // (the model's own data, when exporting over it) is replaced, never
+  // rewritten in place.
+  std::string dataTemp = dataPath.str().str() + ".partial";
+  std::string outTemp = outPath.str() + ".partial";
+  auto failAndClean = [&](const Twine &message) {
+    std::remove(dataTemp.c_str());
+    std::remove(outTemp.c_str());
+    return fail(message);
+  };
+  std::ofstream data(dataTemp, std::ios::binary | std::ios::trunc);
   if (!data)
-    return fail("cannot write '" + dataPath + "'");
+    return fail("cannot write '" + dataTemp + "'");
   uint64_t offset = 0;
   for (onnx::TensorProto &t : *model.mutable_graph()->mutable_initializer()) {
     const uint8_t *from = nullptr;
@@ -57,7 +71,7 @@ LogicalResult mlir::paracc::exportTrainedONNX(
     if (auto it = trained.find(t.name()); it != trained.end()) {
       if (t.data_type() != onnx::TensorProto::FLOAT ||
           it->second.dtype() != ::paracc::rt::DType::F32)
-        return fail("trained parameter '" + t.name() + "' is not f32");
+        return failAndClean("trained parameter '" + t.name() + "' is not f32");
       from = static_cast<const uint8_t *>(it->second.data());
       size = it->second.byteSize();
     } else if (const WeightEntry *w = weights.lookup(t.name());
@@ -67,7 +81,7 @@ LogicalResult mlir::paracc::exportTrainedONNX(
     } else if (t.data_location() != onnx::TensorProto::EXTERNAL) {
       continue; // inline data the importer kept as a constant: as it is
     } else {
-      return fail("initializer '" + t.name() + "' has no data to export");
+      return failAndClean("initializer '" + t.name() + "' has no data to export");
     }
     // 64-byte aligned, as the exporters write it.
     uint64_t start = (offset + 63) / 64 * 64;
@@ -94,9 +108,15 @@ LogicalResult mlir::paracc::exportTrainedONNX(
   }
   data.close();
   if (!data)
-    return fail("cannot write '" + dataPath + "'");
-  std::ofstream out(outPath.str(), std::ios::binary | std::ios::trunc);
-  if (!out || !model.SerializeToOstream(&out))
-    return fail("cannot write the model");
+    return failAndClean("cannot write '" + dataTemp + "'");
+  {
+    std::ofstream out(outTemp, std::ios::binary | std::ios::trunc);
+    if (!out || !model.SerializeToOstream(&out) || !out.flush())
+      return failAndClean("cannot write '" + outTemp + "'");
+  }
+  if (std::rename(dataTemp.c_str(), dataPath.c_str()) != 0 ||
+      std::rename(outTemp.c_str(), outPath.str().c_str()) != 0)
+    return failAndClean("cannot rename the written files into place: " +
+                        Twine(std::strerror(errno)));
   return success();
 }

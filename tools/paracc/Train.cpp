@@ -278,6 +278,11 @@ cl::opt<bool> randomWeights(
     cl::desc("Initialize parameters that have no data with seeded random "
              "values (benchmarks of shape-only models)"),
     cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<bool> embedWeights(
+    "embed-weights",
+    cl::desc("Copy the weights into the executable (by default it references "
+             "the model's external-data file and the runtime maps it)"),
+    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
                              cl::init(0), cl::sub(trainSubCommand()),
                              cl::cat(trainCategory()));
@@ -424,6 +429,7 @@ int mlir::paracc::runTrain() {
   options.device = deviceOption;
   options.bucketMb = bucketMbOption;
   options.zero = zeroOption;
+  options.embedWeights = embedWeights;
   options.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;
   options.emit = emit;

@@ -66,6 +66,11 @@ static cl::opt<bool> randomWeights(
     "random-weights",
     cl::desc("Fill weights that have no data with seeded random values"),
     cl::cat(category));
+static cl::opt<bool> embedWeights(
+    "embed-weights",
+    cl::desc("Copy the weights into the executable (by default it references "
+             "the model's external-data file and the runtime maps it)"),
+    cl::cat(category));
 static cl::opt<std::string> parameters(
     "params",
     cl::desc("StableHLO: the entry function's leading arguments that are "
@@ -233,6 +238,7 @@ int main(int argc, char **argv) {
   options.stages = stagesOption;
   options.schedule = pipelineSchedule;
   options.precision = precision;
+  options.embedWeights = embedWeights;
   options.explain = explain || !explainJson.empty();
   options.emit = emit;
   options.onStage = [&](const char *name) { timer.stage(name); };

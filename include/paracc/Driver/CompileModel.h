@@ -61,6 +61,9 @@ struct ModelCompileOptions {
   std::string schedule = "1f1b";
   /// f32, bf16 or f16.
   std::string precision = "f32";
+  /// Copy the weights into the executable instead of referencing the
+  /// model's external-data file (ExecutableOptions::embedWeights).
+  bool embedWeights = false;
   /// Make CompiledModel::explainText and explainJson.
   bool explain = false;
   /// "imported" or "compiled": print the IR into CompiledModel::ir and stop

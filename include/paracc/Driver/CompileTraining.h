@@ -55,6 +55,8 @@ struct TrainingCompileOptions {
   double bucketMb = 25.0;
   /// ZeRO stage: 0, or 1 (optimizer state sharded over the dp axis, which
   /// the mesh must have with size > 1).
+  /// Copy the weights into the executable (ModelCompileOptions).
+  bool embedWeights = false;
   int64_t zero = 0;
   uint64_t dropoutSeed = 0;
   bool explain = false;

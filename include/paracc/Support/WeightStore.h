@@ -12,6 +12,7 @@
 
 #include "paracc/Support/RuntimeAlias.h"
 #include "paracc/runtime/DType.h"
+#include "paracc/runtime/MappedFile.h"
 
 #include <cstdint>
 #include <map>
@@ -21,21 +22,9 @@
 
 namespace mlir::paracc {
 
-/// A read-only memory mapping of a whole file.
-class MappedFile {
-public:
-  /// Maps `path`; on failure returns null and sets `error`.
-  static std::shared_ptr<MappedFile> open(const std::string &path,
-                                          std::string &error);
-  ~MappedFile();
-  const uint8_t *data() const { return data_; }
-  size_t size() const { return size_; }
-
-private:
-  MappedFile() = default;
-  const uint8_t *data_ = nullptr;
-  size_t size_ = 0;
-};
+/// Files are mapped by the runtime's class (the executable references
+/// them too).
+using ::paracc::rt::MappedFile;
 
 struct WeightEntry {
   rt::DType dtype = rt::DType::Invalid;

@@ -11,7 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Target/Executable/KernelFolding.h"
+#include "paracc/Encoding/KernelFolding.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -572,7 +572,7 @@ ONNXImportResult GraphImporter::run() {
     OnnxValue v;
     v.tensor = entry->getArgument(i);
     values[name] = v;
-    func.setArgAttr(i, "graph.name", builder.getStringAttr(name));
+    func.setArgAttr(i, graph::kNameAttrName, builder.getStringAttr(name));
   }
   builder.setInsertionPointToEnd(entry);
   if (failed(importInitializers(graph)))
@@ -595,7 +595,7 @@ ONNXImportResult GraphImporter::run() {
   func::ReturnOp::create(builder, fileLoc, outputs);
   func.setType(builder.getFunctionType(argTypes, ValueRange(outputs).getTypes()));
   for (auto [i, output] : llvm::enumerate(graph.output()))
-    func.setResultAttr(i, "graph.name", builder.getStringAttr(output.name()));
+    func.setResultAttr(i, graph::kNameAttrName, builder.getStringAttr(output.name()));
   eraseDeadOps(*entry);
   if (failed(mlir::verify(*result.module)))
     return fail();

@@ -10,7 +10,7 @@
 
 #include "ImporterContext.h"
 
-#include "paracc/Target/Executable/OpEncoding.h"
+#include "paracc/Encoding/OpEncoding.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -170,10 +170,11 @@ static FailureOr<ExternalRef> openExternal(const onnx::TensorProto &t,
                           << " of tensor '" << t.name() << "' does not match "
                           << info.numElements << " elements ("
                           << info.byteSize << " bytes)";
-  std::string error;
-  auto file = MappedFile::open(*path, error);
-  if (!file)
-    return emitError(loc) << "tensor '" << t.name() << "': " << error;
+  auto opened = MappedFile::open(*path);
+  if (!opened)
+    return emitError(loc) << "tensor '" << t.name()
+                          << "': " << opened.status().message();
+  std::shared_ptr<MappedFile> file = std::move(*opened);
   if (offset > file->size() || info.byteSize > file->size() - offset)
     return emitError(loc) << "external data of tensor '" << t.name()
                           << "' (offset " << offset << ", " << info.byteSize

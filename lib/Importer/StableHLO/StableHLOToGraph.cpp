@@ -729,7 +729,7 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
       builder.getFunctionType(inputs, type.getResults()));
   Block *block = fn.addEntryBlock();
   for (unsigned i = 0; i < fn.getNumArguments(); ++i) {
-    fn.setArgAttr(i, "graph.name",
+    fn.setArgAttr(i, graph::kNameAttrName,
                   builder.getStringAttr("input_" + std::to_string(i)));
     if (auto user = userShardings[params.count + i])
       fn.setArgAttr(i, dist::kUserShardingAttrName, user);
@@ -789,7 +789,7 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
     return nullptr;
   func::ReturnOp::create(builder, entry.getLoc(), *results);
   for (unsigned i = 0; i < fn.getNumResults(); ++i)
-    fn.setResultAttr(i, "graph.name",
+    fn.setResultAttr(i, graph::kNameAttrName,
                      builder.getStringAttr("output_" + std::to_string(i)));
   return module;
 }

@@ -7,9 +7,10 @@
 #include "paracc/Dialect/Dist/IR/DistDialect.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Target/Executable/KernelFolding.h"
-#include "paracc/Target/Executable/OpEncoding.h"
+#include "paracc/Encoding/KernelFolding.h"
+#include "paracc/Encoding/OpEncoding.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/MemoryPlan.h"
 #include "paracc/runtime/Mesh.h"
 #include "paracc/runtime/executable_generated.h"
@@ -48,6 +49,9 @@ private:
     fb::StateInit init = fb::StateInit::Data;
     RankedTensorType globalType;
     fb::DataRef data{0, 0};
+    /// External: the file range.
+    std::string externalPath;
+    uint64_t externalOffset = 0, externalSize = 0, fingerprint = 0;
     uint64_t seed = 0;
     /// A block of a larger tensor: its shape and the block's offsets.
     std::optional<ArrayRef<int64_t>> sourceShape, offsets;
@@ -68,6 +72,7 @@ private:
   llvm::StringMap<int32_t> stateIndex;
   /// Weight data already in the data segment, by name (tied weights).
   llvm::StringMap<fb::DataRef> weightData;
+  bool embedWeights = false;
 
   // The function being written.
   func::FuncOp func;
@@ -168,7 +173,7 @@ static uint64_t stableHash(StringRef s) {
 LogicalResult Writer::addWeight(graph::WeightOp op) {
   int32_t id = valueId(op);
   Type globalType = op.getType();
-  if (auto attr = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
+  if (auto attr = op->getAttrOfType<TypeAttr>(dist::kGlobalTypeAttrName))
     globalType = attr.getValue();
   auto global = cast<RankedTensorType>(globalType);
   const WeightEntry *entry = weights.lookup(op.getName().str());
@@ -194,8 +199,20 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
                 (entry->dtype != want && !narrow)))
     return op.emitOpError("type does not match the data of weight '")
            << op.getName() << "'";
+  StateDescription d;
   fb::DataRef ref(0, 0);
-  if (!random) {
+  // Bytes used as they are in the file: referenced, not copied.
+  bool external = !random && entry->file && !narrow && !op.getSourceShape() &&
+                  !embedWeights;
+  if (external) {
+    d.init = fb::StateInit::External;
+    d.externalPath = ::paracc::rt::absolutePath(entry->file->path());
+    d.externalOffset = entry->offset;
+    d.externalSize = entry->size;
+    // (Only the samples are read: the file stays out of memory.)
+    entry->file->adviseSparseReads();
+    d.fingerprint = ::paracc::rt::fingerprintBytes(entry->data(), entry->size);
+  } else if (!random) {
     std::string key = blockKey(op.getName(), offsets);
     auto it = weightData.find(key);
     if (it == weightData.end()) {
@@ -232,9 +249,9 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
     }
     ref = it->second;
   }
-  StateDescription d;
   d.name = op.getName();
-  d.init = random ? fb::StateInit::Random : fb::StateInit::Data;
+  if (!external)
+    d.init = random ? fb::StateInit::Random : fb::StateInit::Data;
   d.globalType = global;
   d.data = ref;
   d.seed = weights.randomSeed ^ stableHash(op.getName());
@@ -253,7 +270,7 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
   std::string key = block;
   llvm::raw_string_ostream os(key);
   os << "#";
-  Attribute shardDims = op->getAttr(kShardDimsAttr);
+  Attribute shardDims = op->getAttr(dist::kShardDimsAttrName);
   if (shardDims)
     os << shardDims;
   auto it = stateIndex.find(key);
@@ -272,6 +289,11 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
   auto name = fbb.CreateString(d.name.str());
   auto typeOffset = tensorType(d.globalType);
   auto shard = sharding(shardDims);
+  flatbuffers::Offset<fb::ExternalData> external;
+  if (d.init == fb::StateInit::External)
+    external = fb::CreateExternalDataDirect(fbb, d.externalPath.c_str(),
+                                            d.externalOffset, d.externalSize,
+                                            d.fingerprint);
   flatbuffers::Offset<flatbuffers::Vector<int64_t>> sourceShape, sourceOffsets;
   bool isBlock = d.sourceShape && d.offsets;
   if (isBlock) {
@@ -288,6 +310,8 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
   w.add_init(d.init);
   w.add_data(&d.data);
   w.add_seed(d.seed);
+  if (!external.IsNull())
+    w.add_external(external);
   if (isBlock) {
     w.add_source_shape(sourceShape);
     w.add_source_offsets(sourceOffsets);
@@ -304,7 +328,7 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
 LogicalResult Writer::addState(graph::StateOp op) {
   int32_t id = valueId(op);
   Type globalType = op.getType();
-  if (auto attr = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
+  if (auto attr = op->getAttrOfType<TypeAttr>(dist::kGlobalTypeAttrName))
     globalType = attr.getValue();
   StateDescription d;
   d.name = op.getName();
@@ -403,9 +427,9 @@ flatbuffers::Offset<fb::Port> Writer::port(int32_t value, StringRef name,
   Type global = localType;
   Attribute shardDims;
   if (attrs) {
-    if (auto t = attrs.getAs<TypeAttr>(kGlobalTypeAttr))
+    if (auto t = attrs.getAs<TypeAttr>(dist::kGlobalTypeAttrName))
       global = t.getValue();
-    shardDims = attrs.get(kShardDimsAttr);
+    shardDims = attrs.get(dist::kShardDimsAttrName);
   }
   auto nameOffset = fbb.CreateString(name.str());
   auto typeOffset = tensorType(global);
@@ -421,7 +445,7 @@ flatbuffers::Offset<fb::Port> Writer::port(int32_t value, StringRef name,
 
 static StringRef portName(DictionaryAttr attrs, StringRef fallback) {
   if (attrs)
-    if (auto name = attrs.getAs<StringAttr>("graph.name"))
+    if (auto name = attrs.getAs<StringAttr>(graph::kNameAttrName))
       return name.getValue();
   return fallback;
 }
@@ -500,6 +524,7 @@ Writer::writeFunction(func::FuncOp f) {
 FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
   if (funcs.empty())
     return failure();
+  embedWeights = options.embedWeights;
   std::vector<flatbuffers::Offset<fb::Function>> functions;
   for (func::FuncOp f : funcs) {
     FailureOr<flatbuffers::Offset<fb::Function>> written = writeFunction(f);
@@ -507,34 +532,27 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
       return failure();
     functions.push_back(*written);
   }
-  // The mesh and the pipeline axis: the same on every function.
+  // The module's mesh (none: one rank) and the pipeline axis.
   func::FuncOp first = funcs.front();
   std::vector<flatbuffers::Offset<flatbuffers::String>> axisNames;
   std::vector<int32_t> axisSizes;
-  ArrayAttr axes = first->getAttrOfType<ArrayAttr>(kMeshAxesAttr);
-  if (axes)
-    for (Attribute a : axes)
-      axisNames.push_back(fbb.CreateString(cast<StringAttr>(a).str()));
-  if (auto sizes = first->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr))
-    for (int64_t s : sizes.asArrayRef())
+  dist::MeshAttr meshAttr = dist::getMesh(first);
+  if (meshAttr) {
+    for (StringAttr a : meshAttr.getAxisNames())
+      axisNames.push_back(fbb.CreateString(a.str()));
+    for (int64_t s : meshAttr.getAxisSizes())
       axisSizes.push_back(int32_t(s));
-  if (axisNames.size() != axisSizes.size())
-    return first.emitOpError("has mismatched mesh axes and sizes");
-  for (func::FuncOp f : funcs)
-    if (f->getAttr(kMeshAxesAttr) != first->getAttr(kMeshAxesAttr) ||
-        f->getAttr(kMeshSizesAttr) != first->getAttr(kMeshSizesAttr))
-      return f.emitOpError("has another mesh than @") << first.getSymName();
+  }
   int32_t pipelineAxis = -1;
   auto *dist = first->getContext()->getLoadedDialect<dist::DistDialect>();
   if (dist)
     if (auto name = dist->getPipelineAxisAttrHelper().getAttr(first)) {
-      for (auto [i, a] : llvm::enumerate(axes ? axes.getValue()
-                                              : ArrayRef<Attribute>()))
-        if (cast<StringAttr>(a) == name)
-          pipelineAxis = int32_t(i);
-      if (pipelineAxis < 0)
+      std::optional<unsigned> index =
+          meshAttr ? meshAttr.getAxisIndex(name.getValue()) : std::nullopt;
+      if (!index)
         return first.emitOpError("has pipeline axis '")
                << name.getValue() << "', which is not a mesh axis";
+      pipelineAxis = int32_t(*index);
     }
   auto mesh = fb::CreateMeshDirect(fbb, &axisNames, &axisSizes);
   // The parameter of each element of the per-parameter gradient norms.

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <set>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -71,6 +72,8 @@ Executable::loadFile(const std::string &path) {
     exe->mapped_ = true;
   }
   ::close(fd);
+  std::string::size_type slash = path.rfind('/');
+  exe->directory_ = slash == std::string::npos ? "." : path.substr(0, slash);
   PARACC_RETURN_IF_ERROR(exe->decode(path));
   return exe;
 }
@@ -89,9 +92,15 @@ namespace {
 /// Decodes and checks the program tables.
 class Decoder {
 public:
+  /// Resolves an External state buffer's bytes (Executable::mapExternal).
+  using ExternalMapper = std::function<Status(
+      const fb::ExternalData *, uint64_t, const uint8_t *&, std::string &,
+      const std::string &)>;
+
   Decoder(const fb::Program &program, const uint8_t *data, size_t dataSize,
-          const std::string &what)
-      : program(program), data(data), dataSize(dataSize), what(what) {}
+          const std::string &what, ExternalMapper mapExternal)
+      : program(program), data(data), dataSize(dataSize), what(what),
+        mapExternal(std::move(mapExternal)) {}
 
   Status decodeMesh(Mesh &mesh);
   Status decodeValues(const fb::Function &f, std::vector<ValueType> &values);
@@ -112,6 +121,7 @@ public:
   const uint8_t *data;
   size_t dataSize;
   const std::string &what;
+  ExternalMapper mapExternal;
   const Mesh *mesh = nullptr;
   const std::vector<ValueType> *values = nullptr;
   std::vector<bool> defined;
@@ -289,8 +299,13 @@ Status Decoder::decodeState(std::vector<StateInfo> &out) {
     case fb::StateInit::Zeros:
       info.init = StateInit::Zeros;
       break;
+    case fb::StateInit::External:
+      // Read like the data segment's bytes, from the mapped file.
+      info.init = StateInit::Data;
+      break;
     default:
-      return errorf(context, ": unknown initializer ", int(b->init()));
+      return errorf(context, ": unknown initializer ", int(b->init()),
+                    " (an executable of a newer paracc?)");
     }
     if (b->kind() != fb::StateKind::Parameter &&
         b->kind() != fb::StateKind::OptimizerState)
@@ -315,11 +330,13 @@ Status Decoder::decodeState(std::vector<StateInfo> &out) {
       if (!ok)
         return errorf(context, ": block lies outside its source parameter");
     }
-    if (info.init == StateInit::Data)
-      PARACC_RETURN_IF_ERROR(dataRange(b->data(),
-                                       shapeNumElements(info.globalType.shape) *
-                                           dtypeSize(info.globalType.dtype),
-                                       info.data, context));
+    uint64_t bytes = shapeNumElements(info.globalType.shape) *
+                     dtypeSize(info.globalType.dtype);
+    if (b->init() == fb::StateInit::External)
+      PARACC_RETURN_IF_ERROR(mapExternal(b->external(), bytes, info.data,
+                                         info.externalPath, context));
+    else if (info.init == StateInit::Data)
+      PARACC_RETURN_IF_ERROR(dataRange(b->data(), bytes, info.data, context));
     out.push_back(std::move(info));
   }
   return Status::ok();
@@ -516,7 +533,12 @@ Status Executable::decode(const std::string &what) {
   const uint8_t *data = dataOffset <= size_ ? base_ + dataOffset : nullptr;
   size_t dataSize = dataOffset <= size_ ? size_ - dataOffset : 0;
 
-  Decoder d(program, data, dataSize, what);
+  Decoder d(program, data, dataSize, what,
+            [this](const fb::ExternalData *ref, uint64_t expectedSize,
+                   const uint8_t *&out, std::string &path,
+                   const std::string &context) {
+              return mapExternal(ref, expectedSize, out, path, context);
+            });
   PARACC_RETURN_IF_ERROR(d.decodeMesh(mesh_));
   d.mesh = &mesh_;
   PARACC_RETURN_IF_ERROR(d.decodeState(state_));
@@ -530,6 +552,71 @@ Status Executable::decode(const std::string &what) {
   }
   pipelineAxis_ = program.pipeline_axis();
   return linkPipeline(what);
+}
+
+Status Executable::mapExternal(const fb::ExternalData *ref,
+                               uint64_t expectedSize, const uint8_t *&out,
+                               std::string &path, const std::string &context) {
+  if (!ref || !ref->path() || ref->path()->size() == 0)
+    return errorf(context, ": external data without a file name");
+  if (ref->size() != expectedSize)
+    return errorf(context, ": external data of ", ref->size(),
+                  " bytes for a tensor of ", expectedSize);
+  std::string recorded = ref->path()->str();
+  std::shared_ptr<MappedFile> file;
+  for (const auto &f : externalFiles_)
+    if (f->path() == recorded)
+      file = f;
+  if (!file) {
+    auto opened = MappedFile::open(recorded);
+    // Moved together with the executable: the same name next to it.
+    std::string besideExecutable;
+    if (!opened && !directory_.empty()) {
+      std::string::size_type slash = recorded.rfind('/');
+      besideExecutable =
+          directory_ + "/" +
+          (slash == std::string::npos ? recorded : recorded.substr(slash + 1));
+      if (absolutePath(directory_) ==
+          absolutePath(slash == std::string::npos ? "."
+                                                  : recorded.substr(0, slash)))
+        besideExecutable.clear(); // the same place
+    }
+    if (!opened && !besideExecutable.empty()) {
+      for (const auto &f : externalFiles_)
+        if (f->path() == besideExecutable)
+          file = f;
+      if (!file) {
+        auto beside = MappedFile::open(besideExecutable);
+        if (beside)
+          opened = std::move(beside);
+      }
+    }
+    if (!file) {
+      if (!opened)
+        return errorf(context, ": its weights are in '", recorded,
+                      "', which cannot be read (",
+                      opened.status().message(), ")",
+                      besideExecutable.empty()
+                          ? std::string()
+                          : ", nor is '" + besideExecutable + "'",
+                      "; compile the model again, or with --embed-weights "
+                      "to carry them in the executable");
+      file = std::move(*opened);
+      externalFiles_.push_back(file);
+    }
+  }
+  if (ref->offset() > file->size() || ref->size() > file->size() - ref->offset())
+    return errorf(context, ": external data (offset ", ref->offset(), ", ",
+                  ref->size(), " bytes) lies outside '", file->path(), "' (",
+                  file->size(), " bytes)");
+  out = file->data() + ref->offset();
+  path = file->path();
+  if (fingerprintBytes(out, ref->size()) != ref->fingerprint())
+    return errorf(context, ": '", file->path(),
+                  "' no longer holds the bytes it held when the executable "
+                  "was compiled (fingerprint mismatch); compile the model "
+                  "again");
+  return Status::ok();
 }
 
 /// Groups the functions by name: one function for every rank, or one per

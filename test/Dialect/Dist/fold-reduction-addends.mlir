@@ -6,11 +6,11 @@
 module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
 // CHECK-LABEL: func.func @bias_and_residual
 // CHECK-SAME: (%[[X:.*]]: tensor<2x8x64xf32>, %[[H:.*]]: tensor<2x8x128xf32>, %[[W:.*]]: tensor<128x64xf32>, %[[B:.*]]: tensor<64xf32>)
-// CHECK-NEXT: %[[P:.*]] = graph.linear %[[H]], %[[W]], %[[B]] residual %[[X]] {dist.addends_on_first = ["tp"], dist.tp_role = "row"} : (tensor<2x8x128xf32>, tensor<128x64xf32>, tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
+// CHECK-NEXT: %[[P:.*]] = graph.linear %[[H]], %[[W]], %[[B]] residual %[[X]] {dist.addends_on_first = ["tp"], dist.tp_role = #dist.tp_role<row>} : (tensor<2x8x128xf32>, tensor<128x64xf32>, tensor<64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>
 // CHECK-NEXT: %[[S:.*]] = dist.all_reduce %[[P]] over ["tp"] : tensor<2x8x64xf32>
 // CHECK-NEXT: return %[[S]]
 func.func @bias_and_residual(%x: tensor<2x8x64xf32>, %h: tensor<2x8x128xf32>, %w: tensor<128x64xf32>, %b: tensor<64xf32>) -> tensor<2x8x64xf32> {
-  %p = graph.matmul %h, %w {dist.tp_role = "row"} : (tensor<2x8x128xf32>, tensor<128x64xf32>) -> tensor<2x8x64xf32>
+  %p = graph.matmul %h, %w {dist.tp_role = #dist.tp_role<row>} : (tensor<2x8x128xf32>, tensor<128x64xf32>) -> tensor<2x8x64xf32>
   %s = dist.all_reduce %p over ["tp"] : tensor<2x8x64xf32>
   %t = graph.add %s, %b : (tensor<2x8x64xf32>, tensor<64xf32>) -> tensor<2x8x64xf32>
   %y = graph.add %x, %t : (tensor<2x8x64xf32>, tensor<2x8x64xf32>) -> tensor<2x8x64xf32>

@@ -8,9 +8,8 @@
 // CHECK: module attributes {dist.mesh = #dist.mesh<[tp = 2]>, dist.microbatches = 2 : i64}
 module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
 // CHECK-LABEL: func.func @tp_mlp
-// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32>, array<i32>]})
-// CHECK-SAME: -> (tensor<4x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32>, array<i32>]})
-// CHECK-SAME: attributes {paracc.mesh_axes = ["tp"], paracc.mesh_sizes = array<i64: 2>}
+// CHECK-SAME: (%[[X:.*]]: tensor<4x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32>, array<i32>]})
+// CHECK-SAME: -> (tensor<4x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32>, array<i32>]})
 // CHECK-DAG: %[[X0:.*]] = graph.slice %[[X]], starts = [0, 0], limits = [2, 8], steps = [1, 1]
 // CHECK-DAG: %[[X1:.*]] = graph.slice %[[X]], starts = [2, 0], limits = [4, 8], steps = [1, 1]
 // CHECK-DAG: %[[W1:.*]] = graph.weight "w1"
@@ -26,9 +25,9 @@ module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
 // CHECK: %[[Z:.*]] = graph.concat %[[Z0]], %[[Z1]] {axis = 0 : i64}
 // CHECK: return %[[Z]]
 // CHECK-NOT: graph.weight
-func.func @tp_mlp(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["tp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %w1 = graph.weight "w1" {paracc.shard_dims = [array<i32>, array<i32: 0>]} : tensor<8x4xf32>
-  %w2 = graph.weight "w2" {paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<4x8xf32>
+func.func @tp_mlp(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) {
+  %w1 = graph.weight "w1" {dist.shard_dims = [array<i32>, array<i32: 0>]} : tensor<8x4xf32>
+  %w2 = graph.weight "w2" {dist.shard_dims = [array<i32: 0>, array<i32>]} : tensor<4x8xf32>
   %h = graph.matmul %x, %w1 : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %y = graph.matmul %h, %w2 : (tensor<2x4xf32>, tensor<4x8xf32>) -> tensor<2x8xf32>
   %r = dist.all_reduce %y over ["tp"] : tensor<2x8xf32>
@@ -48,7 +47,7 @@ func.func @tp_mlp(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, par
 module attributes {dist.mesh = #dist.mesh<[dp = 2, mb = 2]>} {
 // CHECK-LABEL: func.func @dp_sum
 // CHECK-SAME: (%[[X:.*]]: tensor<4xf32>
-func.func @dp_sum(%x: tensor<2xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32: 0, 1>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}, tensor<2xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32: 0, 1>]}) attributes {paracc.mesh_axes = ["dp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @dp_sum(%x: tensor<2xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32: 0, 1>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}, tensor<2xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32: 0, 1>]}) {
   // CHECK-DAG: %[[X0:.*]] = graph.slice %[[X]], starts = [0], limits = [2]
   // CHECK-DAG: %[[X1:.*]] = graph.slice %[[X]], starts = [2], limits = [4]
   // CHECK-DAG: %[[S0:.*]] = graph.reduce_sum %[[X0]]
@@ -81,7 +80,7 @@ func.func @dp_sum(%x: tensor<2xf32> {paracc.global_type = tensor<8xf32>, paracc.
 // -----
 
 module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
-func.func @gather_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<4x8xf32> attributes {paracc.mesh_axes = ["tp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @gather_over_mb(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<4x8xf32> {
   // expected-error @+1 {{'dist.all_gather' op over the micro-batch axis is not supported}}
   %g = dist.all_gather %x over ["mb"] dim = 0 : tensor<2x8xf32> -> tensor<4x8xf32>
   return %g : tensor<4x8xf32>
@@ -116,8 +115,8 @@ module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
 // CHECK: %[[Z1:.*]] = graph.add %[[R1]], %[[V1]]
 // CHECK: %[[Z:.*]] = graph.concat %[[Z0]], %[[Z1]] {axis = 0 : i64}
 // CHECK: return %[[Z]]
-func.func @pipeline(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @pipeline(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) {
+  %w = graph.weight "w" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   %y = graph.exp %x : tensor<2x8xf32>
   dist.send %y over ["pp"] to = 1 : tensor<2x8xf32>
   dist.send %w over ["pp"] to = 1 tag = 1 : tensor<8xf32>
@@ -131,7 +130,7 @@ func.func @pipeline(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, p
 // -----
 
 module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
-func.func @broadcast_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<2x8xf32> attributes {paracc.mesh_axes = ["tp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @broadcast_over_mb(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<2x8xf32> {
   // expected-error @+1 {{'dist.broadcast' op over the micro-batch axis is not supported}}
   %b = dist.broadcast %x over ["tp", "mb"] root = 0 : tensor<2x8xf32>
   return %b : tensor<2x8xf32>
@@ -141,7 +140,7 @@ func.func @broadcast_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x
 // -----
 
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @send_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @send_over_mb(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) {
   // expected-error @+1 {{'dist.send' op over the micro-batch axis is not supported}}
   dist.send %x over ["mb"] to = 1 : tensor<2x8xf32>
   return
@@ -151,7 +150,7 @@ func.func @send_over_mb(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32
 // -----
 
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @recv_over_mb() -> tensor<2x8xf32> attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @recv_over_mb() -> tensor<2x8xf32> {
   // expected-error @+1 {{'dist.recv' op over the micro-batch axis is not supported}}
   %r = dist.recv over ["pp", "mb"] from = -1 : tensor<2x8xf32>
   return %r : tensor<2x8xf32>
@@ -170,7 +169,7 @@ func.func @mb_first() {
 // -----
 
 module attributes {dist.mesh = #dist.mesh<[tp = 2, mb = 2]>} {
-func.func @replicated_result(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {paracc.global_type = tensor<2x8xf32>, paracc.shard_dims = [array<i32>, array<i32>]}) attributes {paracc.mesh_axes = ["tp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
+func.func @replicated_result(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {dist.global_type = tensor<2x8xf32>, dist.shard_dims = [array<i32>, array<i32>]}) {
   %y = graph.exp %x : tensor<2x8xf32>
   // expected-error @+1 {{returns result 0, which differs between micro-batches but is not split over them}}
   return %y : tensor<2x8xf32>

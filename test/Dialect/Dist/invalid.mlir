@@ -566,3 +566,73 @@ func.func @ods_axis_index_i64() -> tensor<i32> {
   return %0 : tensor<i32>
 }
 }
+
+//===----------------------------------------------------------------------===//
+// Declared attributes (DistAttrVerifier.cpp)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// attr_declared
+func.func @attr_declared(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{unknown attribute 'dist.tp_rol' (the dist dialect declares its attributes in DistDialect.td)}}
+  %0 = graph.exp %x {dist.tp_rol = "column"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// attr_kind
+func.func @attr_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'dist.tp_role' must be a #dist.tp_role, got "column"}}
+  %0 = graph.exp %x {dist.tp_role = "column"} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// attr_kind: on a function argument.
+// expected-error @+1 {{attribute 'dist.global_type' on argument 0 must be a ranked tensor type, got f32}}
+func.func @attr_kind_argument(%x: tensor<4xf32> {dist.global_type = f32}) -> tensor<4xf32> {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// shardings_per_result
+func.func @shardings_per_result(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'dist.shardings' has 2 entries for 1 results}}
+  %0 = graph.exp %x {dist.shardings = [#dist.sharding<{}>, unit]} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// shard_dims_rank: against the global type.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+// expected-error @+1 {{attribute 'dist.shard_dims' on result 0 has 1 dimensions for global type 'tensor<4x8xf32>'}}
+func.func @shard_dims_rank(%x: tensor<4x4xf32>) -> (tensor<4x4xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 0>]}) {
+  return %x : tensor<4x4xf32>
+}
+}
+
+// -----
+
+// shard_dims_rank: against the local type.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+func.func @shard_dims_rank_local() -> tensor<4x4xf32> {
+  // expected-error @+1 {{attribute 'dist.shard_dims' has 1 dimensions for local type 'tensor<4x4xf32>'}}
+  %w = graph.weight "w" {dist.shard_dims = [array<i32: 0>]} : tensor<4x4xf32>
+  return %w : tensor<4x4xf32>
+}
+}
+
+// -----
+
+// shard_dims_axis_in_mesh
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+// expected-error @+1 {{attribute 'dist.shard_dims' on argument 0 names mesh axis 1, but the mesh has 1 axes}}
+func.func @shard_dims_axis_in_mesh(%x: tensor<2x4xf32> {dist.global_type = tensor<4x4xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> tensor<2x4xf32> {
+  return %x : tensor<2x4xf32>
+}
+}

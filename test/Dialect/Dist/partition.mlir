@@ -11,14 +11,13 @@ module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
 // Column then row parallel: every op runs on its shard, one all-reduce of
 // the row matmul's partial sums, the replicated bias added after it.
 // CHECK-LABEL: func.func @mlp
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32>, array<i32>]})
-// CHECK-SAME: -> (tensor<2x16x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32>, array<i32>]})
-// CHECK-SAME: attributes {paracc.mesh_axes = ["tp"], paracc.mesh_sizes = array<i64: 2>}
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x64xf32> {dist.global_type = tensor<2x16x64xf32>, dist.shard_dims = [array<i32>, array<i32>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x16x64xf32> {dist.global_type = tensor<2x16x64xf32>, dist.shard_dims = [array<i32>, array<i32>, array<i32>]})
 func.func @mlp(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
-  // CHECK-NEXT: %[[W1:.*]] = graph.weight "fc1.weight" {paracc.global_type = tensor<64x256xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]} : tensor<64x128xf32>
-  // CHECK-NEXT: %[[B1:.*]] = graph.weight "fc1.bias" {paracc.global_type = tensor<256xf32>, paracc.shard_dims = [array<i32: 0>]} : tensor<128xf32>
-  // CHECK-NEXT: %[[W2:.*]] = graph.weight "fc2.weight" {paracc.global_type = tensor<256x64xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<128x64xf32>
-  // CHECK-NEXT: %[[B2:.*]] = graph.weight "fc2.bias" {paracc.global_type = tensor<64xf32>, paracc.shard_dims = [array<i32>]} : tensor<64xf32>
+  // CHECK-NEXT: %[[W1:.*]] = graph.weight "fc1.weight" {dist.global_type = tensor<64x256xf32>, dist.shard_dims = [array<i32>, array<i32: 0>]} : tensor<64x128xf32>
+  // CHECK-NEXT: %[[B1:.*]] = graph.weight "fc1.bias" {dist.global_type = tensor<256xf32>, dist.shard_dims = [array<i32: 0>]} : tensor<128xf32>
+  // CHECK-NEXT: %[[W2:.*]] = graph.weight "fc2.weight" {dist.global_type = tensor<256x64xf32>, dist.shard_dims = [array<i32: 0>, array<i32>]} : tensor<128x64xf32>
+  // CHECK-NEXT: %[[B2:.*]] = graph.weight "fc2.bias" {dist.global_type = tensor<64xf32>, dist.shard_dims = [array<i32>]} : tensor<64xf32>
   %w1 = graph.weight "fc1.weight" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x256xf32>
   %b1 = graph.weight "fc1.bias" {dist.shardings = [#dist.sharding<{tp}>]} : tensor<256xf32>
   %w2 = graph.weight "fc2.weight" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<256x64xf32>
@@ -44,8 +43,8 @@ func.func @mlp(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
 // sequence, and the residual add runs on the local tokens. The input and
 // the output are sequence shards.
 // CHECK-LABEL: func.func @sequence_parallel
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
-// CHECK-SAME: -> (tensor<2x8x64xf32> {paracc.global_type = tensor<2x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x64xf32> {dist.global_type = tensor<2x16x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x8x64xf32> {dist.global_type = tensor<2x16x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
 func.func @sequence_parallel(%x: tensor<2x16x64xf32> {dist.sharding = #dist.sharding<{}, {tp}, {}>}) -> tensor<2x16x64xf32> {
   // CHECK: %[[G:.*]] = graph.weight "ln.weight" {{.*}} : tensor<64xf32>
   // CHECK: %[[W1:.*]] = graph.weight "fc1.weight" {{.*}} : tensor<64x128xf32>
@@ -101,9 +100,9 @@ func.func @sequence_parallel_flattened_gemm(%x: tensor<2x16x64xf32> {dist.shardi
 // masked to zero, and the partial rows are summed over tp. i32 ids are
 // widened first.
 // CHECK-LABEL: func.func @vocab_parallel
-// CHECK-SAME: (%[[IDS:[^:]+]]: tensor<4x16xi32> {paracc.global_type = tensor<4x16xi32>, paracc.shard_dims = [array<i32>, array<i32>]})
+// CHECK-SAME: (%[[IDS:[^:]+]]: tensor<4x16xi32> {dist.global_type = tensor<4x16xi32>, dist.shard_dims = [array<i32>, array<i32>]})
 func.func @vocab_parallel(%ids: tensor<4x16xi32>) -> tensor<4x16x64xf32> {
-  // CHECK-NEXT: %[[T:.*]] = graph.weight "wte" {paracc.global_type = tensor<128x64xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<64x64xf32>
+  // CHECK-NEXT: %[[T:.*]] = graph.weight "wte" {dist.global_type = tensor<128x64xf32>, dist.shard_dims = [array<i32: 0>, array<i32>]} : tensor<64x64xf32>
   %t = graph.weight "wte" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<128x64xf32>
   // CHECK-NEXT: %[[I64:.*]] = graph.cast %[[IDS]] : tensor<4x16xi32> -> tensor<4x16xi64>
   // CHECK-NEXT: %[[RANK:.*]] = dist.axis_index over ["tp"] : tensor<i64>
@@ -130,7 +129,7 @@ func.func @vocab_parallel(%ids: tensor<4x16xi32>) -> tensor<4x16x64xf32> {
 // The same lookup feeding a sequence-split residual stream: the partial
 // rows are reduce-scattered along the sequence instead.
 // CHECK-LABEL: func.func @vocab_parallel_sequence_split
-// CHECK-SAME: -> (tensor<4x8x64xf32> {paracc.global_type = tensor<4x16x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
+// CHECK-SAME: -> (tensor<4x8x64xf32> {dist.global_type = tensor<4x16x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>, array<i32>]})
 func.func @vocab_parallel_sequence_split(%ids: tensor<4x16xi64>) -> tensor<4x16x64xf32> {
   %t = graph.weight "wte" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<128x64xf32>
   // CHECK: dist.axis_index over ["tp"]
@@ -146,10 +145,10 @@ func.func @vocab_parallel_sequence_split(%ids: tensor<4x16xi64>) -> tensor<4x16x
 // no bias (beta 0), and the bias, scaled by beta, is added after the
 // all-reduce. alpha and trans_b stay.
 // CHECK-LABEL: func.func @gemm_bias
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<8x32xf32> {paracc.global_type = tensor<8x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]})
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<8x32xf32> {dist.global_type = tensor<8x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>]})
 func.func @gemm_bias(%x: tensor<8x64xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<8x32xf32> {
-  // CHECK-NEXT: %[[W:.*]] = graph.weight "w" {paracc.global_type = tensor<32x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]} : tensor<32x32xf32>
-  // CHECK-NEXT: %[[B:.*]] = graph.weight "b" {paracc.global_type = tensor<32xf32>, paracc.shard_dims = [array<i32>]} : tensor<32xf32>
+  // CHECK-NEXT: %[[W:.*]] = graph.weight "w" {dist.global_type = tensor<32x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>]} : tensor<32x32xf32>
+  // CHECK-NEXT: %[[B:.*]] = graph.weight "b" {dist.global_type = tensor<32xf32>, dist.shard_dims = [array<i32>]} : tensor<32xf32>
   %w = graph.weight "w" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<32x64xf32>
   %b = graph.weight "b" {dist.shardings = [#dist.sharding<{}>]} : tensor<32xf32>
   // CHECK-NEXT: %[[P:.*]] = graph.gemm %[[X]], %[[W]] {alpha = 5.000000e-01 : f64, beta = 0.000000e+00 : f64, trans_b = true} : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
@@ -179,7 +178,7 @@ func.func @gemm_bias_column(%x: tensor<8x64xf32>) -> tensor<8x32xf32> {
 // A mean over a split dim: each rank's mean of 32 values, halved, summed
 // over tp is the mean of 64. A sum needs no scaling.
 // CHECK-LABEL: func.func @reduce_mean
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x32xf32> {paracc.global_type = tensor<4x64xf32>, paracc.shard_dims = [array<i32>, array<i32: 0>]})
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<4x32xf32> {dist.global_type = tensor<4x64xf32>, dist.shard_dims = [array<i32>, array<i32: 0>]})
 func.func @reduce_mean(%x: tensor<4x64xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> (tensor<4xf32>, tensor<4x1xf32>, tensor<64xf32>) {
   // CHECK-NEXT: %[[M:.*]] = graph.reduce_mean %[[X]], [1] {keepdims = false} : tensor<4x32xf32> -> tensor<4xf32>
   // CHECK-NEXT: %[[HALF:.*]] = graph.constant dense<5.000000e-01> : tensor<f32>
@@ -271,12 +270,11 @@ func.func @gather_for_softmax(%x: tensor<4x16xf32> {dist.sharding = #dist.shardi
 // needs no collective at all.
 module attributes {dist.mesh = #dist.mesh<[dp = 2]>} {
 // CHECK-LABEL: func.func @dp_forward
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x8xf32> {paracc.global_type = tensor<4x16x8xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
-// CHECK-SAME: -> (tensor<2x16x32xf32> {paracc.global_type = tensor<4x16x32xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
-// CHECK-SAME: attributes {paracc.mesh_axes = ["dp"], paracc.mesh_sizes = array<i64: 2>}
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16x8xf32> {dist.global_type = tensor<4x16x8xf32>, dist.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
+// CHECK-SAME: -> (tensor<2x16x32xf32> {dist.global_type = tensor<4x16x32xf32>, dist.shard_dims = [array<i32: 0>, array<i32>, array<i32>]})
 func.func @dp_forward(%x: tensor<4x16x8xf32> {dist.sharding = #dist.sharding<{dp}, {}, {}>}) -> tensor<4x16x32xf32> {
   // CHECK-NOT: dist.
-  // CHECK: %[[W:.*]] = graph.weight "w" {paracc.global_type = tensor<8x32xf32>, paracc.shard_dims = [array<i32>, array<i32>]} : tensor<8x32xf32>
+  // CHECK: %[[W:.*]] = graph.weight "w" {dist.global_type = tensor<8x32xf32>, dist.shard_dims = [array<i32>, array<i32>]} : tensor<8x32xf32>
   // CHECK-NEXT: %[[H:.*]] = graph.matmul %[[X]], %[[W]] : (tensor<2x16x8xf32>, tensor<8x32xf32>) -> tensor<2x16x32xf32>
   // CHECK-NEXT: %[[S:.*]] = graph.softmax %[[H]] {axis = 2 : i64} : tensor<2x16x32xf32>
   // CHECK-NEXT: %[[R:.*]] = graph.reduce_sum %[[S]], [1] : tensor<2x16x32xf32> -> tensor<2x1x32xf32>
@@ -294,9 +292,9 @@ func.func @dp_forward(%x: tensor<4x16x8xf32> {dist.sharding = #dist.sharding<{dp
 // A mean loss over the split batch: each rank sums its losses and counts
 // its elements, two all-reduces, one division.
 // CHECK-LABEL: func.func @dp_mean_loss
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {paracc.global_type = tensor<4x16xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]},
-// CHECK-SAME: %[[L:[^:]+]]: tensor<2xi64> {paracc.global_type = tensor<4xi64>, paracc.shard_dims = [array<i32: 0>]})
-// CHECK-SAME: -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []})
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {dist.global_type = tensor<4x16xf32>, dist.shard_dims = [array<i32: 0>, array<i32>]},
+// CHECK-SAME: %[[L:[^:]+]]: tensor<2xi64> {dist.global_type = tensor<4xi64>, dist.shard_dims = [array<i32: 0>]})
+// CHECK-SAME: -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []})
 func.func @dp_mean_loss(%x: tensor<4x16xf32> {dist.sharding = #dist.sharding<{dp}, {}>},
                         %labels: tensor<4xi64> {dist.sharding = #dist.sharding<{dp}>}) -> tensor<f32> {
   // CHECK-NEXT: %[[W:.*]] = graph.weight "w" {{.*}} : tensor<16x10xf32>
@@ -359,8 +357,7 @@ func.func @dp_sum_loss(%s: tensor<4x10xf32> {dist.sharding = #dist.sharding<{dp}
 // all-reduce over both, scaled by 1/4 for a mean.
 module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
 // CHECK-LABEL: func.func @two_axes
-// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {paracc.global_type = tensor<8x16xf32>, paracc.shard_dims = [array<i32: 0, 1>, array<i32>]})
-// CHECK-SAME: attributes {paracc.mesh_axes = ["dp", "tp"], paracc.mesh_sizes = array<i64: 2, 2>}
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x16xf32> {dist.global_type = tensor<8x16xf32>, dist.shard_dims = [array<i32: 0, 1>, array<i32>]})
 func.func @two_axes(%x: tensor<8x16xf32> {dist.sharding = #dist.sharding<{dp, tp}, {}>}) -> tensor<16xf32> {
   // CHECK-NEXT: %[[M:.*]] = graph.reduce_mean %[[X]], [0] {keepdims = false} : tensor<2x16xf32> -> tensor<16xf32>
   // CHECK-NEXT: %[[Q:.*]] = graph.constant dense<2.500000e-01> : tensor<f32>

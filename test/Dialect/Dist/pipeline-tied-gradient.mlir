@@ -61,8 +61,8 @@
 // XFER-NOT: dist.send {{.*}} : tensor<8xf32>
 // XFER: return
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @tied(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %e = graph.weight "e" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}) {
+  %e = graph.weight "e" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   // Forward.
   %h = graph.mul %x, %e {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %y = graph.mul %h, %e {dist.stage = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
@@ -118,8 +118,8 @@ func.func @tied(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 // XFER-NOT: dist.recv {{.*}} : tensor<8xf32>
 // XFER: return
 module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2, mb = 2]>} {
-func.func @dp_parts(%x: tensor<2x8xf32> {paracc.global_type = tensor<8x8xf32>, paracc.shard_dims = [array<i32: 0, 2>, array<i32>]}) -> (tensor<8xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32>]}) attributes {paracc.mesh_axes = ["dp", "pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2, 2>} {
-  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @dp_parts(%x: tensor<2x8xf32> {dist.global_type = tensor<8x8xf32>, dist.shard_dims = [array<i32: 0, 2>, array<i32>]}) -> (tensor<8xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32>]}) {
+  %w = graph.weight "w" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   %h = graph.mul %x, %w {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %a = graph.reduce_sum %h, [0] {keepdims = false, dist.stage = 0 : i64} : tensor<2x8xf32> -> tensor<8xf32>
   %y = graph.exp %h {dist.stage = 1 : i64} : tensor<2x8xf32>
@@ -175,8 +175,8 @@ func.func @dp_parts(%x: tensor<2x8xf32> {paracc.global_type = tensor<8x8xf32>, p
 // XFER-NOT: dist.recv {{.*}} : tensor<8xf32>
 // XFER: return
 module attributes {dist.mesh = #dist.mesh<[pp = 3, mb = 2]>} {
-func.func @nested(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<8xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 3, 2>} {
-  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @nested(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<8xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32>]}) {
+  %w = graph.weight "w" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   %h = graph.mul %x, %w {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %a = graph.reduce_sum %h, [0] {keepdims = false, dist.stage = 0 : i64} : tensor<2x8xf32> -> tensor<8xf32>
   %y = graph.exp %h {dist.stage = 1 : i64} : tensor<2x8xf32>
@@ -214,8 +214,8 @@ func.func @nested(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, par
 // CHECK-NOT: graph.add
 // CHECK: return %[[M]] : tensor<8xf32>
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @max(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<8xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @max(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<8xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32>]}) {
+  %w = graph.weight "w" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   %h = graph.mul %x, %w {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %a = graph.reduce_sum %h, [0] {keepdims = false, dist.stage = 0 : i64} : tensor<2x8xf32> -> tensor<8xf32>
   %y = graph.exp %h {dist.stage = 1 : i64} : tensor<2x8xf32>

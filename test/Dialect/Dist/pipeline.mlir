@@ -15,9 +15,9 @@
 
 // CHECK: module attributes {dist.mesh = #dist.mesh<[pp = 2]>, dist.microbatches = 2 : i64}
 // CHECK-LABEL: func.func @main_stage0
-// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32>, array<i32>]})
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32>, array<i32>]})
 // CHECK-NOT: ->
-// CHECK-SAME: attributes {dist.pipeline_axis = "pp", dist.pipeline_function = "main", dist.pipeline_stage = 0 : i64, paracc.mesh_axes = ["pp"], paracc.mesh_sizes = array<i64: 2>}
+// CHECK-SAME: attributes {dist.pipeline_axis = "pp", dist.pipeline_function = "main", dist.pipeline_stage = 0 : i64}
 // CHECK-NOT: graph.weight "w2"
 // CHECK: %[[X0:.+]] = graph.slice %[[X]], starts = [0, 0], limits = [2, 8], steps = [1, 1]
 // CHECK: %[[W1:.+]] = graph.weight "w1"
@@ -29,7 +29,7 @@
 // CHECK-NOT: graph.weight "w2"
 // CHECK: return{{$}}
 // CHECK-LABEL: func.func @main_stage1
-// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32> {{.*}}) -> (tensor<4x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32>, array<i32>]})
+// CHECK-SAME: (%[[X:.+]]: tensor<4x8xf32> {{.*}}) -> (tensor<4x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32>, array<i32>]})
 // CHECK-SAME: attributes {dist.pipeline_axis = "pp", dist.pipeline_function = "main", dist.pipeline_stage = 1 : i64
 // CHECK-NOT: graph.weight "w1"
 // CHECK: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
@@ -46,9 +46,9 @@
 // CHECK: return %[[Z]] : tensor<4x8xf32>
 // CHECK-NOT: func.func @main(
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @main(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %w1 = graph.weight "w1" {paracc.shard_dims = [array<i32>, array<i32>]} : tensor<8x8xf32>
-  %w2 = graph.weight "w2" {paracc.shard_dims = [array<i32>, array<i32>]} : tensor<8x8xf32>
+func.func @main(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) {
+  %w1 = graph.weight "w1" {dist.shard_dims = [array<i32>, array<i32>]} : tensor<8x8xf32>
+  %w2 = graph.weight "w2" {dist.shard_dims = [array<i32>, array<i32>]} : tensor<8x8xf32>
   %h = graph.matmul %x, %w1 {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
   %y = graph.matmul %h, %w2 {dist.stage = 1 : i64} : (tensor<2x8xf32>, tensor<8x8xf32>) -> tensor<2x8xf32>
   %z = graph.add %y, %x {dist.stage = 1 : i64} : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
@@ -66,7 +66,6 @@ func.func @main(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 
 // CHECK: module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2]>, dist.microbatches = 2 : i64}
 // CHECK-LABEL: func.func @dp_reduce_stage0
-// CHECK-SAME: paracc.mesh_axes = ["dp", "pp"], paracc.mesh_sizes = array<i64: 2, 2>
 // CHECK: %[[H0:.+]] = graph.mul
 // CHECK: %[[M0:.+]] = graph.reduce_max %[[H0]]
 // CHECK: dist.send %[[H0]] over ["pp"] to = 1 : tensor<2x8xf32>
@@ -80,7 +79,7 @@ func.func @main(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 // CHECK-NOT: dist.all_reduce
 // CHECK: return{{$}}
 // CHECK-LABEL: func.func @dp_reduce_stage1
-// CHECK-SAME: -> (tensor<f32> {{.*}}, tensor<8xf32> {{.*}}, tensor<4x8xf32> {paracc.global_type = tensor<8x8xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]})
+// CHECK-SAME: -> (tensor<f32> {{.*}}, tensor<8xf32> {{.*}}, tensor<4x8xf32> {dist.global_type = tensor<8x8xf32>, dist.shard_dims = [array<i32: 0>, array<i32>]})
 // CHECK: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
 // CHECK: %[[Y0:.+]] = graph.exp %[[R0]]
 // CHECK: %[[S0:.+]] = graph.reduce_sum %[[Y0]]
@@ -93,8 +92,8 @@ func.func @main(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 // CHECK: %[[H:.+]] = dist.recv over ["pp"] from = -1 tag = 3 : tensor<4x8xf32>
 // CHECK: return %[[SUM]], %[[MAX]], %[[H]]
 module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2, mb = 2]>} {
-func.func @dp_reduce(%x: tensor<2x8xf32> {paracc.global_type = tensor<8x8xf32>, paracc.shard_dims = [array<i32: 0, 2>, array<i32>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}, tensor<8xf32> {paracc.global_type = tensor<8xf32>, paracc.shard_dims = [array<i32>]}, tensor<2x8xf32> {paracc.global_type = tensor<8x8xf32>, paracc.shard_dims = [array<i32: 0, 2>, array<i32>]}) attributes {paracc.mesh_axes = ["dp", "pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2, 2>} {
-  %w = graph.weight "w" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @dp_reduce(%x: tensor<2x8xf32> {dist.global_type = tensor<8x8xf32>, dist.shard_dims = [array<i32: 0, 2>, array<i32>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}, tensor<8xf32> {dist.global_type = tensor<8xf32>, dist.shard_dims = [array<i32>]}, tensor<2x8xf32> {dist.global_type = tensor<8x8xf32>, dist.shard_dims = [array<i32: 0, 2>, array<i32>]}) {
+  %w = graph.weight "w" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   %h = graph.mul %x, %w {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %y = graph.exp %h {dist.stage = 1 : i64} : tensor<2x8xf32>
   %s = graph.reduce_sum %y, [0, 1] {keepdims = false, dist.stage = 1 : i64} : tensor<2x8xf32> -> tensor<f32>
@@ -154,8 +153,8 @@ func.func @dp_reduce(%x: tensor<2x8xf32> {paracc.global_type = tensor<8x8xf32>, 
 // CHECK: graph.assign "e", %[[NE]]
 // CHECK: return %[[LOSS]] : tensor<f32>
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @tied(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %e = graph.weight "e" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}) {
+  %e = graph.weight "e" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   // Forward.
   %h = graph.mul %x, %e {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %y = graph.mul %h, %e {dist.stage = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
@@ -281,9 +280,9 @@ func.func @tied(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, parac
 // ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = array<i64: 0, 2>
 // ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 2>, dist.stage = 1 : i64}
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
-func.func @step(%x: tensor<2x8xf32> {paracc.global_type = tensor<4x8xf32>, paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {paracc.global_type = tensor<f32>, paracc.shard_dims = []}) attributes {paracc.mesh_axes = ["pp", "mb"], paracc.mesh_sizes = array<i64: 2, 2>} {
-  %w0 = graph.weight "w0" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
-  %w1 = graph.weight "w1" {paracc.shard_dims = [array<i32>]} : tensor<8xf32>
+func.func @step(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}) {
+  %w0 = graph.weight "w0" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
+  %w1 = graph.weight "w1" {dist.shard_dims = [array<i32>]} : tensor<8xf32>
   // Forward: loss = sum(exp(x * w0 * w1)).
   %h = graph.mul %x, %w0 {dist.stage = 0 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   %y = graph.mul %h, %w1 {dist.stage = 1 : i64} : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>

@@ -25,7 +25,7 @@ module attributes {dist.mesh = #dist.mesh<[dp = 2]>} {
 // CHECK: return
 
 // PART-LABEL: func.func @step
-// PART: %[[W:.*]] = graph.weight "w" {paracc.global_type = tensor<8x6xf32>, paracc.shard_dims = [array<i32>, array<i32>]} : tensor<8x6xf32>
+// PART: %[[W:.*]] = graph.weight "w" {dist.global_type = tensor<8x6xf32>, dist.shard_dims = [array<i32>, array<i32>]} : tensor<8x6xf32>
 // PART: %[[WS:.*]] = dist.local_shard %[[W]] to <{dp}, {}> : tensor<8x6xf32> -> tensor<4x6xf32>
 // PART: %[[DWP:.*]] = graph.gemm
 // PART: %[[DW:.*]] = dist.reduce_scatter %[[DWP]] over ["dp"] dim = 0 : tensor<8x6xf32> -> tensor<4x6xf32>
@@ -34,7 +34,7 @@ module attributes {dist.mesh = #dist.mesh<[dp = 2]>} {
 // PART: %[[SQ:.*]] = graph.mul %[[DW]], %[[DW]] : (tensor<4x6xf32>, tensor<4x6xf32>) -> tensor<4x6xf32>
 // PART: %[[SUM:.*]] = graph.reduce_sum %[[SQ]], [0, 1]
 // PART: dist.all_reduce %[[SUM]] over ["dp"] : tensor<f32>
-// PART: %[[M:.*]] = graph.state "w.exp_avg" {paracc.global_type = tensor<8x6xf32>, paracc.shard_dims = [array<i32: 0>, array<i32>]} : tensor<4x6xf32>
+// PART: %[[M:.*]] = graph.state "w.exp_avg" {dist.global_type = tensor<8x6xf32>, dist.shard_dims = [array<i32: 0>, array<i32>]} : tensor<4x6xf32>
 // PART: %[[V:.*]] = graph.state "w.exp_avg_sq" {{.*}} : tensor<4x6xf32>
 // PART: %[[P2:.*]], %[[M2:.*]], %[[V2:.*]] = graph.adamw %[[WS]], %[[DW]], %[[M]], %[[V]], {{.*}} : tensor<4x6xf32>
 // PART: %[[P:.*]] = dist.all_gather %[[P2]] over ["dp"] dim = 0 : tensor<4x6xf32> -> tensor<8x6xf32>
@@ -91,7 +91,7 @@ module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
 // PART: %[[WS:.*]] = dist.local_shard %[[W]] to <{dp}, {}> : tensor<4x6xf32> -> tensor<2x6xf32>
 // PART: %[[DWP:.*]] = graph.gemm {{.*}} -> tensor<4x6xf32>
 // PART: %[[DW:.*]] = dist.reduce_scatter %[[DWP]] over ["dp"] dim = 0 : tensor<4x6xf32> -> tensor<2x6xf32>
-// PART: %[[BUF:.*]] = graph.state "w.momentum_buffer" {paracc.global_type = tensor<8x6xf32>, paracc.shard_dims = [array<i32: 1, 0>, array<i32>]} : tensor<2x6xf32>
+// PART: %[[BUF:.*]] = graph.state "w.momentum_buffer" {dist.global_type = tensor<8x6xf32>, dist.shard_dims = [array<i32: 1, 0>, array<i32>]} : tensor<2x6xf32>
 // PART: %[[P2:.*]], %{{.*}} = graph.sgd %[[WS]], %[[DW]], %[[BUF]], {{.*}} : tensor<2x6xf32>
 // PART: %[[P:.*]] = dist.all_gather %[[P2]] over ["dp"] dim = 0 : tensor<2x6xf32> -> tensor<4x6xf32>
 // PART: graph.assign "w", %[[P]] : tensor<4x6xf32>

@@ -22,14 +22,14 @@ func.func @mlp(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
   %b1 = graph.weight "fc1.bias" : tensor<256xf32>
   %w2 = graph.weight "fc2.weight" : tensor<256x64xf32>
   %b2 = graph.weight "fc2.bias" : tensor<64xf32>
-  // CHECK: %[[H:.*]] = graph.matmul %{{.*}}, %[[W1]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = "column"}
+  // CHECK: %[[H:.*]] = graph.matmul %{{.*}}, %[[W1]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = #dist.tp_role<column>}
   %0 = graph.matmul %x, %w1 : (tensor<2x16x64xf32>, tensor<64x256xf32>) -> tensor<2x16x256xf32>
   // The bias add, the activation and the row matmul's bias add get no role.
   // CHECK: %[[HB:.*]] = graph.add %[[H]], %[[B1]] : (
   %1 = graph.add %0, %b1 : (tensor<2x16x256xf32>, tensor<256xf32>) -> tensor<2x16x256xf32>
   // CHECK: %[[A:.*]] = graph.gelu %[[HB]] : tensor<2x16x256xf32>
   %2 = graph.gelu %1 : tensor<2x16x256xf32>
-  // CHECK: %[[Y:.*]] = graph.matmul %[[A]], %[[W2]] {dist.tp_reason = "its input comes from a column-parallel matmul: input features split, partial sums all-reduced", dist.tp_role = "row"}
+  // CHECK: %[[Y:.*]] = graph.matmul %[[A]], %[[W2]] {dist.tp_reason = "its input comes from a column-parallel matmul: input features split, partial sums all-reduced", dist.tp_role = #dist.tp_role<row>}
   %3 = graph.matmul %2, %w2 : (tensor<2x16x256xf32>, tensor<256x64xf32>) -> tensor<2x16x64xf32>
   // CHECK: %[[YB:.*]] = graph.add %[[Y]], %[[B2]] : (
   %4 = graph.add %3, %b2 : (tensor<2x16x64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
@@ -51,14 +51,14 @@ func.func @norm_resets(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   %w3 = graph.weight "c.weight" : tensor<64x64xf32>
   %w4 = graph.weight "d.weight" : tensor<64x64xf32>
   %g = graph.weight "norm.weight" : tensor<64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[W1]] {{{.*}}dist.tp_role = "column"}
+  // CHECK: graph.matmul %{{.*}}, %[[W1]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   %0 = graph.matmul %x, %w1 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
   %1 = graph.rms_norm %0, %g {axis = 1 : i64, epsilon = 1.0e-6 : f64} : tensor<8x64xf32>, tensor<64xf32> -> tensor<8x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[W2]] {{{.*}}dist.tp_role = "column"}
+  // CHECK: graph.matmul %{{.*}}, %[[W2]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   %2 = graph.matmul %1, %w2 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[W3]] {{{.*}}dist.tp_role = "row"}
+  // CHECK: graph.matmul %{{.*}}, %[[W3]] {{{.*}}dist.tp_role = #dist.tp_role<row>}
   %3 = graph.matmul %2, %w3 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[W4]] {{{.*}}dist.tp_role = "column"}
+  // CHECK: graph.matmul %{{.*}}, %[[W4]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   %4 = graph.matmul %3, %w4 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
   return %4 : tensor<8x64xf32>
 }
@@ -77,9 +77,9 @@ func.func @attention(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
   %wk = graph.weight "k.weight" : tensor<64x64xf32>
   %wv = graph.weight "v.weight" : tensor<64x64xf32>
   %wo = graph.weight "o.weight" : tensor<64x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[WQ]] {{{.*}}dist.tp_role = "column"}
-  // CHECK: graph.matmul %{{.*}}, %[[WK]] {{{.*}}dist.tp_role = "column"}
-  // CHECK: graph.matmul %{{.*}}, %[[WV]] {{{.*}}dist.tp_role = "column"}
+  // CHECK: graph.matmul %{{.*}}, %[[WQ]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
+  // CHECK: graph.matmul %{{.*}}, %[[WK]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
+  // CHECK: graph.matmul %{{.*}}, %[[WV]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   %q0 = graph.matmul %x, %wq : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
   %k0 = graph.matmul %x, %wk : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
   %v0 = graph.matmul %x, %wv : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
@@ -98,7 +98,7 @@ func.func @attention(%x: tensor<2x16x64xf32>) -> tensor<2x16x64xf32> {
   %o0 = graph.matmul %p, %v : (tensor<2x4x16x16xf32>, tensor<2x4x16x16xf32>) -> tensor<2x4x16x16xf32>
   %o1 = graph.transpose %o0, [0, 2, 1, 3] : tensor<2x4x16x16xf32> -> tensor<2x16x4x16xf32>
   %o2 = graph.reshape %o1 : tensor<2x16x4x16xf32> -> tensor<2x16x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[WO]] {{{.*}}dist.tp_role = "row"}
+  // CHECK: graph.matmul %{{.*}}, %[[WO]] {{{.*}}dist.tp_role = #dist.tp_role<row>}
   %y = graph.matmul %o2, %wo : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
   return %y : tensor<2x16x64xf32>
 }
@@ -115,15 +115,15 @@ func.func @fused_qkv(%x: tensor<2x16x64xf32>)
   %b = graph.weight "c_attn.bias" : tensor<192xf32>
   // CHECK-NOT: graph.split
   // CHECK: %[[WQ:.*]] = graph.weight "c_attn.weight" {dist.shardings = [#dist.sharding<{}, {tp}>], offsets = array<i64: 0, 0>, source_shape = array<i64: 64, 192>} : tensor<64x64xf32>
-  // CHECK-NEXT: %[[Q:.*]] = graph.matmul %[[X]], %[[WQ]] {{{.*}}dist.tp_role = "column"} : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
+  // CHECK-NEXT: %[[Q:.*]] = graph.matmul %[[X]], %[[WQ]] {{{.*}}dist.tp_role = #dist.tp_role<column>} : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
   // CHECK-NEXT: %[[BQ:.*]] = graph.weight "c_attn.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 0>, source_shape = array<i64: 192>} : tensor<64xf32>
   // CHECK-NEXT: %[[QB:.*]] = graph.add %[[Q]], %[[BQ]] : (tensor<2x16x64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
   // CHECK-NEXT: %[[WK:.*]] = graph.weight "c_attn.weight" {dist.shardings = [#dist.sharding<{}, {tp}>], offsets = array<i64: 0, 64>, source_shape = array<i64: 64, 192>} : tensor<64x64xf32>
-  // CHECK-NEXT: %[[K:.*]] = graph.matmul %[[X]], %[[WK]] {{{.*}}dist.tp_role = "column"}
+  // CHECK-NEXT: %[[K:.*]] = graph.matmul %[[X]], %[[WK]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   // CHECK-NEXT: %[[BK:.*]] = graph.weight "c_attn.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 64>, source_shape = array<i64: 192>} : tensor<64xf32>
   // CHECK-NEXT: %[[KB:.*]] = graph.add %[[K]], %[[BK]]
   // CHECK-NEXT: %[[WV:.*]] = graph.weight "c_attn.weight" {dist.shardings = [#dist.sharding<{}, {tp}>], offsets = array<i64: 0, 128>, source_shape = array<i64: 64, 192>} : tensor<64x64xf32>
-  // CHECK-NEXT: %[[V:.*]] = graph.matmul %[[X]], %[[WV]] {{{.*}}dist.tp_role = "column"}
+  // CHECK-NEXT: %[[V:.*]] = graph.matmul %[[X]], %[[WV]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   // CHECK-NEXT: %[[BV:.*]] = graph.weight "c_attn.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 128>, source_shape = array<i64: 192>} : tensor<64xf32>
   // CHECK-NEXT: %[[VB:.*]] = graph.add %[[V]], %[[BV]]
   // CHECK-NOT: graph.split
@@ -152,10 +152,10 @@ func.func @fused_gemm(%x: tensor<32x64xf32>)
   %b = graph.weight "qkv.bias" : tensor<96xf32>
   // CHECK: %[[W0:.*]] = graph.weight "qkv.weight" {dist.shardings = [#dist.sharding<{tp}, {}>], offsets = array<i64: 0, 0>, source_shape = array<i64: 96, 64>} : tensor<64x64xf32>
   // CHECK-NEXT: %[[B0:.*]] = graph.weight "qkv.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 0>, source_shape = array<i64: 96>} : tensor<64xf32>
-  // CHECK-NEXT: %[[G0:.*]] = graph.gemm %[[X]], %[[W0]], %[[B0]] {alpha = 5.000000e-01 : f64, dist.tp_reason = "{{[^"]*}}", dist.tp_role = "column", trans_b = true} : (tensor<32x64xf32>, tensor<64x64xf32>, tensor<64xf32>) -> tensor<32x64xf32>
+  // CHECK-NEXT: %[[G0:.*]] = graph.gemm %[[X]], %[[W0]], %[[B0]] {alpha = 5.000000e-01 : f64, dist.tp_reason = "{{[^"]*}}", dist.tp_role = #dist.tp_role<column>, trans_b = true} : (tensor<32x64xf32>, tensor<64x64xf32>, tensor<64xf32>) -> tensor<32x64xf32>
   // CHECK-NEXT: %[[W1:.*]] = graph.weight "qkv.weight" {dist.shardings = [#dist.sharding<{tp}, {}>], offsets = array<i64: 64, 0>, source_shape = array<i64: 96, 64>} : tensor<16x64xf32>
   // CHECK-NEXT: %[[B1:.*]] = graph.weight "qkv.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 64>, source_shape = array<i64: 96>} : tensor<16xf32>
-  // CHECK-NEXT: %[[G1:.*]] = graph.gemm %[[X]], %[[W1]], %[[B1]] {{{.*}}dist.tp_role = "column"{{.*}}} : (tensor<32x64xf32>, tensor<16x64xf32>, tensor<16xf32>) -> tensor<32x16xf32>
+  // CHECK-NEXT: %[[G1:.*]] = graph.gemm %[[X]], %[[W1]], %[[B1]] {{{.*}}dist.tp_role = #dist.tp_role<column>{{.*}}} : (tensor<32x64xf32>, tensor<16x64xf32>, tensor<16xf32>) -> tensor<32x16xf32>
   // CHECK-NEXT: %[[W2:.*]] = graph.weight "qkv.weight" {dist.shardings = [#dist.sharding<{tp}, {}>], offsets = array<i64: 80, 0>, source_shape = array<i64: 96, 64>} : tensor<16x64xf32>
   // CHECK-NEXT: %[[B2:.*]] = graph.weight "qkv.bias" {dist.shardings = [#dist.sharding<{tp}>], offsets = array<i64: 80>, source_shape = array<i64: 96>} : tensor<16xf32>
   // CHECK-NEXT: %[[G2:.*]] = graph.gemm %[[X]], %[[W2]], %[[B2]]
@@ -173,7 +173,7 @@ func.func @fused_other_use(%x: tensor<8x64xf32>)
     -> (tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x128xf32>) {
   // CHECK: %[[W:.*]] = graph.weight "kv.weight" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x128xf32>
   // CHECK-NOT: offsets
-  // CHECK: %[[P:.*]] = graph.matmul %{{.*}}, %[[W]] {{{.*}}dist.tp_role = "column"}
+  // CHECK: %[[P:.*]] = graph.matmul %{{.*}}, %[[W]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
   // CHECK: graph.split %[[P]] {axis = 1 : i64}
   %w = graph.weight "kv.weight" : tensor<64x128xf32>
   %0 = graph.matmul %x, %w : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
@@ -198,14 +198,14 @@ func.func @tied_embeddings(%ids: tensor<4x16xi64>) -> tensor<4x16x128xf32> {
   %wte = graph.weight "wte" : tensor<128x64xf32>
   %wpe = graph.weight "wpe" : tensor<32x64xf32>
   %g = graph.weight "ln_f.weight" : tensor<64xf32>
-  // CHECK: graph.gather %[[WTE]], %[[IDS]] {axis = 0 : i64, dist.tp_reason = "embedding table split along the vocabulary: masked local lookup, partial sums all-reduced", dist.tp_role = "vocab-parallel"}
+  // CHECK: graph.gather %[[WTE]], %[[IDS]] {axis = 0 : i64, dist.tp_reason = "embedding table split along the vocabulary: masked local lookup, partial sums all-reduced", dist.tp_role = #dist.tp_role<vocab_parallel>}
   %0 = graph.gather %wte, %ids {axis = 0 : i64} : (tensor<128x64xf32>, tensor<4x16xi64>) -> tensor<4x16x64xf32>
   // CHECK: graph.gather %[[WPE]], %[[POS]] {axis = 0 : i64} : (
   %1 = graph.gather %wpe, %pos {axis = 0 : i64} : (tensor<32x64xf32>, tensor<1x16xi64>) -> tensor<1x16x64xf32>
   %2 = graph.add %0, %1 : (tensor<4x16x64xf32>, tensor<1x16x64xf32>) -> tensor<4x16x64xf32>
   %3 = graph.layer_norm %2, %g {axis = 2 : i64, epsilon = 1.0e-5 : f64} : tensor<4x16x64xf32>, tensor<64xf32> -> tensor<4x16x64xf32>
   // CHECK: %[[T:.*]] = graph.transpose %[[WTE]], [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[T]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = "column"}
+  // CHECK: graph.matmul %{{.*}}, %[[T]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = #dist.tp_role<column>}
   %4 = graph.transpose %wte, [1, 0] : tensor<128x64xf32> -> tensor<64x128xf32>
   %5 = graph.matmul %3, %4 : (tensor<4x16x64xf32>, tensor<64x128xf32>) -> tensor<4x16x128xf32>
   return %5 : tensor<4x16x128xf32>
@@ -215,7 +215,7 @@ func.func @tied_embeddings(%ids: tensor<4x16xi64>) -> tensor<4x16x128xf32> {
 // CHECK-LABEL: func.func @token_embedding
 func.func @token_embedding(%ids: tensor<4x16xi32>) -> tensor<4x16x64xf32> {
   // CHECK: %[[T:.*]] = graph.weight "embed_tokens" {dist.shardings = [#dist.sharding<{tp}, {}>]} : tensor<128x64xf32>
-  // CHECK: graph.gather %[[T]], %{{.*}} {axis = 0 : i64, dist.tp_reason = "{{[^"]*}}", dist.tp_role = "vocab-parallel"}
+  // CHECK: graph.gather %[[T]], %{{.*}} {axis = 0 : i64, dist.tp_reason = "{{[^"]*}}", dist.tp_role = #dist.tp_role<vocab_parallel>}
   %t = graph.weight "embed_tokens" : tensor<128x64xf32>
   %0 = graph.gather %t, %ids {axis = 0 : i64} : (tensor<128x64xf32>, tensor<4x16xi32>) -> tensor<4x16x64xf32>
   return %0 : tensor<4x16x64xf32>
@@ -255,9 +255,9 @@ func.func @gqa(%x: tensor<2x16x64xf32>) -> (tensor<2x16x64xf32>, tensor<2x16x6xf
   %wv = graph.weight "v_proj.weight" : tensor<64x16xf32>
   %wo = graph.weight "o_proj.weight" : tensor<64x64xf32>
   %ws = graph.weight "small.weight" : tensor<64x6xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[WQ]] {{{.*}}dist.tp_role = "column"}
-  // CHECK: graph.matmul %{{.*}}, %[[WK]] {dist.tp_reason = "2 heads do not divide over 'tp' (4): the projection is replicated", dist.tp_role = "replicated"}
-  // CHECK: graph.matmul %{{.*}}, %[[WV]] {dist.tp_reason = "2 heads do not divide over 'tp' (4): the projection is replicated", dist.tp_role = "replicated"}
+  // CHECK: graph.matmul %{{.*}}, %[[WQ]] {{{.*}}dist.tp_role = #dist.tp_role<column>}
+  // CHECK: graph.matmul %{{.*}}, %[[WK]] {dist.tp_reason = "2 heads do not divide over 'tp' (4): the projection is replicated", dist.tp_role = #dist.tp_role<replicated>}
+  // CHECK: graph.matmul %{{.*}}, %[[WV]] {dist.tp_reason = "2 heads do not divide over 'tp' (4): the projection is replicated", dist.tp_role = #dist.tp_role<replicated>}
   %q0 = graph.matmul %x, %wq : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
   %k0 = graph.matmul %x, %wk : (tensor<2x16x64xf32>, tensor<64x16xf32>) -> tensor<2x16x16xf32>
   %v0 = graph.matmul %x, %wv : (tensor<2x16x64xf32>, tensor<64x16xf32>) -> tensor<2x16x16xf32>
@@ -278,9 +278,9 @@ func.func @gqa(%x: tensor<2x16x64xf32>) -> (tensor<2x16x64xf32>, tensor<2x16x6xf
   %o0 = graph.matmul %p, %v : (tensor<2x8x16x16xf32>, tensor<2x8x16x8xf32>) -> tensor<2x8x16x8xf32>
   %o1 = graph.transpose %o0, [0, 2, 1, 3] : tensor<2x8x16x8xf32> -> tensor<2x16x8x8xf32>
   %o2 = graph.reshape %o1 : tensor<2x16x8x8xf32> -> tensor<2x16x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[WO]] {{{.*}}dist.tp_role = "row"}
+  // CHECK: graph.matmul %{{.*}}, %[[WO]] {{{.*}}dist.tp_role = #dist.tp_role<row>}
   %y = graph.matmul %o2, %wo : (tensor<2x16x64xf32>, tensor<64x64xf32>) -> tensor<2x16x64xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[WS]] {dist.tp_reason = "output dim 6 does not divide over 'tp' (4)", dist.tp_role = "replicated"}
+  // CHECK: graph.matmul %{{.*}}, %[[WS]] {dist.tp_reason = "output dim 6 does not divide over 'tp' (4)", dist.tp_role = #dist.tp_role<replicated>}
   %z = graph.matmul %x, %ws : (tensor<2x16x64xf32>, tensor<64x6xf32>) -> tensor<2x16x6xf32>
   return %y, %z : tensor<2x16x64xf32>, tensor<2x16x6xf32>
 }
@@ -295,7 +295,7 @@ func.func @row_does_not_divide(%x: tensor<8x64xf32>, %e: tensor<8x2xf32>) -> ten
   %w2 = graph.weight "down.weight" : tensor<10x16xf32>
   %0 = graph.matmul %x, %w1 : (tensor<8x64xf32>, tensor<64x8xf32>) -> tensor<8x8xf32>
   %1 = graph.concat %0, %e {axis = 1 : i64} : (tensor<8x8xf32>, tensor<8x2xf32>) -> tensor<8x10xf32>
-  // CHECK: graph.matmul %{{.*}}, %[[W2]] {dist.tp_reason = "input dim 10 does not divide over 'tp'", dist.tp_role = "replicated"}
+  // CHECK: graph.matmul %{{.*}}, %[[W2]] {dist.tp_reason = "input dim 10 does not divide over 'tp'", dist.tp_role = #dist.tp_role<replicated>}
   %2 = graph.matmul %1, %w2 : (tensor<8x10xf32>, tensor<10x16xf32>) -> tensor<8x16xf32>
   return %2 : tensor<8x16xf32>
 }
@@ -343,10 +343,10 @@ func.func @axis_option(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
   // MP: %[[W2:.*]] = graph.weight "w2" {dist.shardings = [#dist.sharding<{mp}, {}>]}
   %w1 = graph.weight "w1" : tensor<64x64xf32>
   %w2 = graph.weight "w2" : tensor<64x64xf32>
-  // MP: graph.matmul %{{.*}}, %[[W1]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = "column"}
+  // MP: graph.matmul %{{.*}}, %[[W1]] {dist.tp_reason = "its input is whole (after a norm or an embedding): output features split, no communication", dist.tp_role = #dist.tp_role<column>}
   %0 = graph.matmul %x, %w1 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
   %1 = graph.relu %0 : tensor<8x64xf32>
-  // MP: graph.matmul %{{.*}}, %[[W2]] {dist.tp_reason = "its input comes from a column-parallel matmul: input features split, partial sums all-reduced", dist.tp_role = "row"}
+  // MP: graph.matmul %{{.*}}, %[[W2]] {dist.tp_reason = "its input comes from a column-parallel matmul: input features split, partial sums all-reduced", dist.tp_role = #dist.tp_role<row>}
   %2 = graph.matmul %1, %w2 : (tensor<8x64xf32>, tensor<64x64xf32>) -> tensor<8x64xf32>
   return %2 : tensor<8x64xf32>
 }

@@ -138,12 +138,12 @@ func.func @passthrough(%x: tensor<3xf32>) -> tensor<3xf32> {
 // A partitioned weight's global type follows its block's type; the global
 // types of the function's arguments and results stay f32 like the signature.
 // CHECK-LABEL: func.func @global_type
-// CHECK-SAME: paracc.global_type = tensor<8x16xf32>
-// CHECK-SAME: paracc.global_type = tensor<8x16xf32>
-// BF16: graph.weight "w" {offsets = array<i64: 0, 0>, paracc.global_type = tensor<16x16xbf16>, source_shape = array<i64: 16, 16>} : tensor<16x8xbf16>
-// F16: graph.weight "w" {offsets = array<i64: 0, 0>, paracc.global_type = tensor<16x16xf16>, source_shape = array<i64: 16, 16>} : tensor<16x8xf16>
-func.func @global_type(%x: tensor<8x16xf32> {paracc.global_type = tensor<8x16xf32>}) -> (tensor<8x8xf32> {paracc.global_type = tensor<8x16xf32>}) {
-  %w = graph.weight "w" {offsets = array<i64: 0, 0>, source_shape = array<i64: 16, 16>, paracc.global_type = tensor<16x16xf32>} : tensor<16x8xf32>
+// CHECK-SAME: dist.global_type = tensor<8x16xf32>
+// CHECK-SAME: dist.global_type = tensor<8x16xf32>
+// BF16: graph.weight "w" {dist.global_type = tensor<16x16xbf16>, offsets = array<i64: 0, 0>, source_shape = array<i64: 16, 16>} : tensor<16x8xbf16>
+// F16: graph.weight "w" {dist.global_type = tensor<16x16xf16>, offsets = array<i64: 0, 0>, source_shape = array<i64: 16, 16>} : tensor<16x8xf16>
+func.func @global_type(%x: tensor<8x16xf32> {dist.global_type = tensor<8x16xf32>}) -> (tensor<8x8xf32> {dist.global_type = tensor<8x16xf32>}) {
+  %w = graph.weight "w" {offsets = array<i64: 0, 0>, source_shape = array<i64: 16, 16>, dist.global_type = tensor<16x16xf32>} : tensor<16x8xf32>
   %0 = graph.matmul %x, %w : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
@@ -186,7 +186,7 @@ func.func @resource_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
 // f32 result instead of a bf16/f16 product and a cast; a product with
 // another user, or one followed by other ops, is cast as usual.
 // CHECK-LABEL: func.func @returned_products
-// CHECK: %[[L:.*]] = graph.linear %{{.*}}, %{{.*}} {dist.tp_role = "column", f32_result = true} : (tensor<2x8x[[T:bf16|f16]]>, tensor<8x16x[[T]]>) -> tensor<2x16xf32>
+// CHECK: %[[L:.*]] = graph.linear %{{.*}}, %{{.*}} {dist.tp_role = #dist.tp_role<column>, f32_result = true} : (tensor<2x8x[[T:bf16|f16]]>, tensor<8x16x[[T]]>) -> tensor<2x16xf32>
 // CHECK: %[[M:.*]] = graph.matmul
 // CHECK: %[[N:.*]] = graph.neg %[[M]]
 // CHECK: %[[C1:.*]] = graph.cast %[[M]] : tensor<2x16x[[T]]> -> tensor<2x16xf32>
@@ -194,7 +194,7 @@ func.func @resource_constant(%x: tensor<2xf32>) -> tensor<2xf32> {
 // CHECK: return %[[L]], %[[C1]], %[[C2]]
 func.func @returned_products(%x: tensor<2x8xf32>) -> (tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>) {
   %w = graph.weight "head.weight" : tensor<8x16xf32>
-  %0 = graph.matmul %x, %w {dist.tp_role = "column"} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
+  %0 = graph.matmul %x, %w {dist.tp_role = #dist.tp_role<column>} : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   %1 = graph.matmul %x, %w : (tensor<2x8xf32>, tensor<8x16xf32>) -> tensor<2x16xf32>
   %2 = graph.neg %1 : tensor<2x16xf32>
   return %0, %1, %2 : tensor<2x16xf32>, tensor<2x16xf32>, tensor<2x16xf32>

@@ -117,11 +117,12 @@ func.func @bf16(%x: tensor<4x32xbf16>, %w: tensor<32x16xbf16>, %b: tensor<16xbf1
 
 // -----
 
-// Tensor parallelism's annotations on the matmul carry over to the linear.
+// What passes recorded on the matmul (tensor parallelism's decision, any
+// other discardable attribute) carries over to the linear.
 // CHECK-LABEL: func.func @tp_attributes
-// CHECK-NEXT: graph.linear %{{.*}}, %{{.*}}, %{{.*}} {dist.tp_reason = "q/k/v projection", dist.tp_role = "column"} : (tensor<8x64xf32>, tensor<64x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
+// CHECK-NEXT: graph.linear %{{.*}}, %{{.*}}, %{{.*}} {dist.tp_reason = "q/k/v projection", dist.tp_role = #dist.tp_role<column>, other.attr = 1 : i64} : (tensor<8x64xf32>, tensor<64x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
 func.func @tp_attributes(%x: tensor<8x64xf32>, %w: tensor<64x32xf32>, %b: tensor<32xf32>) -> tensor<8x32xf32> {
-  %0 = graph.matmul %x, %w {dist.tp_role = "column", dist.tp_reason = "q/k/v projection", other.attr = 1 : i64} : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
+  %0 = graph.matmul %x, %w {dist.tp_role = #dist.tp_role<column>, dist.tp_reason = "q/k/v projection", other.attr = 1 : i64} : (tensor<8x64xf32>, tensor<64x32xf32>) -> tensor<8x32xf32>
   %1 = graph.add %0, %b : (tensor<8x32xf32>, tensor<32xf32>) -> tensor<8x32xf32>
   return %1 : tensor<8x32xf32>
 }

@@ -3,7 +3,8 @@
 // Lowers a function of graph ops (one SPMD program with local shapes) to
 // the runtime's executable: value table, constants and weight data in the
 // data segment, one instruction per op, and the mesh and shardings that the
-// partitioner recorded as attributes (ExecutableAttrs.h). Without them the
+// partitioner recorded (the module's `dist.mesh`, and `dist.global_type`
+// and `dist.shard_dims` on ports, weights and state). Without them the
 // program runs on one rank with global = local types.
 //
 //===----------------------------------------------------------------------===//
@@ -13,7 +14,6 @@
 
 #include "mlir/IR/Operation.h"
 #include "paracc/Support/WeightStore.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 
 #include <cstdint>
 #include <string>
@@ -25,6 +25,11 @@ struct ExecutableOptions {
   std::string producer = "paracc";
   /// A training step's optimizer and settings, which checkpoints record.
   std::string training;
+  /// Copy every weight into the executable. Otherwise a weight whose bytes
+  /// are a range of a file (ONNX external data), used whole and in its own
+  /// type, is referenced: path, offset, size and fingerprint; the runtime
+  /// maps the file.
+  bool embedWeights = false;
 };
 
 /// Lowers `op` to executable bytes, or fails with a diagnostic (an op

@@ -16,11 +16,14 @@
 #include "llvm/ADT/SmallSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::paracc::dist;
 
 #include "paracc/Dialect/Dist/IR/DistDialect.cpp.inc"
 #include "paracc/Dialect/Dist/IR/DistInterfaces.cpp.inc"
+#include "paracc/Dialect/Dist/IR/DistEnums.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
 #include "paracc/Dialect/Dist/IR/DistAttrs.cpp.inc"
@@ -374,6 +377,38 @@ void mlir::paracc::dist::setSharding(Value value, ShardingAttr sharding) {
         all[i] = a;
   all[result.getResultNumber()] = sharding;
   op->setAttr(kShardingsAttrName, ArrayAttr::get(op->getContext(), all));
+}
+
+void mlir::paracc::dist::setTensorParallelDecision(Operation *op,
+                                                   TensorParallelRole role,
+                                                   StringRef reason) {
+  MLIRContext *ctx = op->getContext();
+  op->setAttr(DistDialect::TpRoleAttrHelper::getNameStr(),
+              TensorParallelRoleAttr::get(ctx, role));
+  op->setAttr(DistDialect::TpReasonAttrHelper::getNameStr(),
+              StringAttr::get(ctx, reason));
+}
+
+void mlir::paracc::dist::copyTensorParallelDecision(Operation *from,
+                                                    Operation *to) {
+  for (StringRef name : {DistDialect::TpRoleAttrHelper::getNameStr(),
+                         DistDialect::TpReasonAttrHelper::getNameStr()})
+    if (Attribute a = from->getAttr(name))
+      to->setAttr(name, a);
+}
+
+std::optional<TensorParallelRole>
+mlir::paracc::dist::getTensorParallelRole(Operation *op) {
+  if (auto role = op->getAttrOfType<TensorParallelRoleAttr>(
+          DistDialect::TpRoleAttrHelper::getNameStr()))
+    return role.getValue();
+  return std::nullopt;
+}
+
+std::string mlir::paracc::dist::tensorParallelRoleLabel(TensorParallelRole role) {
+  std::string label = stringifyTensorParallelRole(role).str();
+  std::replace(label.begin(), label.end(), '_', '-');
+  return label;
 }
 
 LogicalResult mlir::paracc::dist::verifyGroupAxes(Operation *op,

@@ -17,7 +17,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace mlir::paracc::dist {
@@ -71,7 +70,7 @@ LogicalResult Interleaver::classify() {
   Block &body = func.getBody().front();
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                 kShardDimsAttr);
+                                                 kShardDimsAttrName);
     if (microbatchDim(dims, axisIndex) >= 0)
       dependent.insert(arg);
   }
@@ -90,7 +89,7 @@ LogicalResult Interleaver::classify() {
     // they send is the same for all.
     dep |= isa<SendOp, RecvOp>(op);
     if (isa<g::WeightOp>(op) &&
-        microbatchDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttr), axisIndex) >= 0)
+        microbatchDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttrName), axisIndex) >= 0)
       return op.emitOpError("is split over the micro-batch axis");
     auto axes = op.getAttrOfType<ArrayAttr>("axes");
     bool collective = isa<AllReduceOp, AllGatherOp, ReduceScatterOp,
@@ -182,11 +181,11 @@ LogicalResult Interleaver::run() {
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                 kShardDimsAttr);
+                                                 kShardDimsAttrName);
     int64_t dim = microbatchDim(dims, axisIndex);
     Type type = wholeMicrobatchType(arg.getType(), dim, count);
     if (dim >= 0) {
-      func.setArgAttr(arg.getArgNumber(), kShardDimsAttr,
+      func.setArgAttr(arg.getArgNumber(), kShardDimsAttrName,
                       withoutMeshAxis(dims, axisIndex));
     }
     argTypes.push_back(type);
@@ -215,7 +214,7 @@ LogicalResult Interleaver::run() {
   SmallVector<Value> outs;
   SmallVector<Type> outTypes;
   for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-    auto dims = func.getResultAttrOfType<ArrayAttr>(i, kShardDimsAttr);
+    auto dims = func.getResultAttrOfType<ArrayAttr>(i, kShardDimsAttrName);
     int64_t dim = microbatchDim(dims, axisIndex);
     Value out;
     if (dim >= 0) {
@@ -223,7 +222,7 @@ LogicalResult Interleaver::run() {
       for (IRMapping &map : maps)
         pieces.push_back(map.lookupOrDefault(v));
       out = g::ConcatOp::create(b, ret.getLoc(), pieces, dim).getResult();
-      func.setResultAttr(i, kShardDimsAttr, withoutMeshAxis(dims, axisIndex));
+      func.setResultAttr(i, kShardDimsAttrName, withoutMeshAxis(dims, axisIndex));
     } else if (dependent.contains(v)) {
       return ret.emitOpError("returns result ")
              << i << ", which differs between micro-batches but is not "
@@ -270,16 +269,8 @@ struct InterleaveMicrobatchesPass
       Interleaver interleaver(func, name, int32_t(*index), count);
       if (failed(interleaver.run()))
         return signalPassFailure();
-      // The mesh the executable sees no longer has the virtual axis.
-      if (auto axes = func->getAttrOfType<ArrayAttr>(kMeshAxesAttr))
-        func->setAttr(kMeshAxesAttr,
-                      ArrayAttr::get(&getContext(),
-                                     axes.getValue().drop_back()));
-      if (auto sizes = func->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr))
-        func->setAttr(kMeshSizesAttr,
-                      DenseI64ArrayAttr::get(&getContext(),
-                                             sizes.asArrayRef().drop_back()));
     }
+    // The mesh the executable sees no longer has the virtual axis.
     module->setAttr(kMeshAttrName,
                     MeshAttr::get(&getContext(), names.drop_back(),
                                   mesh.getAxisSizes().drop_back()));

@@ -4,7 +4,6 @@
 
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -147,8 +146,9 @@ FailureOr<Operation *> dist::cloneForMicrobatch(OpBuilder &b, Operation *op,
   for (auto [from, to] : llvm::zip(op->getResults(), clone->getResults()))
     results.map(from, to);
   // Reports list the plan's decisions once, from micro-batch 0.
-  if (c > 0 && clone->hasAttr("dist.tp_role"))
-    clone->setAttr("dist.microbatch", b.getI64IntegerAttr(c));
+  if (c > 0 && getTensorParallelRole(clone))
+    clone->setAttr(DistDialect::MicrobatchAttrHelper::getNameStr(),
+                   b.getI64IntegerAttr(c));
   return clone;
 }
 
@@ -157,7 +157,7 @@ DictionaryAttr dist::withoutMeshAxisInAttrs(DictionaryAttr attrs,
   if (!attrs)
     return attrs;
   NamedAttrList list(attrs);
-  if (auto dims = list.get(kShardDimsAttr))
-    list.set(kShardDimsAttr, withoutMeshAxis(cast<ArrayAttr>(dims), axis));
+  if (auto dims = list.get(kShardDimsAttrName))
+    list.set(kShardDimsAttrName, withoutMeshAxis(cast<ArrayAttr>(dims), axis));
   return list.getDictionary(attrs.getContext());
 }

@@ -25,7 +25,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "paracc/Dialect/Dist/Transforms/FactorSharding.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::paracc::dist {
@@ -382,9 +381,7 @@ LogicalResult Partitioner::partitionGather(g::GatherOp op,
   Value safe =
       g::WhereOp::create(b, loc, inRange, shifted, scalar(loc, i64, 0));
   Value rows = g::GatherOp::create(b, loc, localTable, safe, 0);
-  for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
-    if (Attribute a = op->getAttr(name))
-      rows.getDefiningOp()->setAttr(name, a);
+  copyTensorParallelDecision(op, rows.getDefiningOp());
   auto rowsType = cast<RankedTensorType>(rows.getType());
   SmallVector<int64_t> maskShape(idsType.getShape());
   maskShape.append(rowsType.getRank() - idsType.getRank(), 1);
@@ -566,9 +563,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
         b, loc, mapping.lookup(gemm.getA()), mapping.lookup(gemm.getB()),
         Value(), gemm.getTransAAttr(), gemm.getTransBAttr(),
         gemm.getAlphaAttr(), b.getF64FloatAttr(0.0));
-    for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
-      if (Attribute a = op->getAttr(name))
-        clone->setAttr(name, a);
+    copyTensorParallelDecision(op, clone);
     mapping.map(op->getResult(0), clone->getResult(0));
   } else if (auto loss = dyn_cast<g::SoftmaxCrossEntropyOp>(op);
              loss && loss.getReduction() == "mean" && !partial.empty()) {
@@ -679,7 +674,7 @@ bool Partitioner::keepsPartialForReshape(Value r, ShardingAttr computed,
   return false;
 }
 
-/// `paracc.shard_dims` for a sharding: per dim, the mesh axis indices.
+/// `dist.shard_dims` for a sharding: per dim, the mesh axis indices.
 static ArrayAttr shardDimsAttr(MeshAttr mesh, ShardingAttr s) {
   MLIRContext *ctx = mesh.getContext();
   SmallVector<Attribute> dims;
@@ -712,8 +707,8 @@ LogicalResult Partitioner::run() {
     arg.setType(global.clone(*local));
     argTypes.push_back(arg.getType());
     locals[arg] = {arg, s, global};
-    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttr, TypeAttr::get(global));
-    func.setArgAttr(arg.getArgNumber(), kShardDimsAttr, shardDimsAttr(mesh, s));
+    func.setArgAttr(arg.getArgNumber(), kGlobalTypeAttrName, TypeAttr::get(global));
+    func.setArgAttr(arg.getArgNumber(), kShardDimsAttrName, shardDimsAttr(mesh, s));
     func.removeArgAttr(arg.getArgNumber(), kArgShardingAttrName);
   }
 
@@ -730,8 +725,8 @@ LogicalResult Partitioner::run() {
       if (failed(local))
         return op->emitOpError("does not divide by its sharding ") << s;
       result.setType(global.clone(*local));
-      op->setAttr(kGlobalTypeAttr, TypeAttr::get(global));
-      op->setAttr(kShardDimsAttr, shardDimsAttr(mesh, s));
+      op->setAttr(kGlobalTypeAttrName, TypeAttr::get(global));
+      op->setAttr(kShardDimsAttrName, shardDimsAttr(mesh, s));
       op->removeAttr(kShardingsAttrName);
       locals[result] = {result, s, global};
       bufferShardings.try_emplace(bufferKey(op), s);
@@ -760,8 +755,8 @@ LogicalResult Partitioner::run() {
         const Local &l = locals[v];
         outs.push_back(l.value);
         outTypes.push_back(l.value.getType());
-        func.setResultAttr(i, kGlobalTypeAttr, TypeAttr::get(l.globalType));
-        func.setResultAttr(i, kShardDimsAttr, shardDimsAttr(mesh, l.sharding));
+        func.setResultAttr(i, kGlobalTypeAttrName, TypeAttr::get(l.globalType));
+        func.setResultAttr(i, kShardDimsAttrName, shardDimsAttr(mesh, l.sharding));
       }
       func::ReturnOp::create(b, ret.getLoc(), outs);
       dead.push_back(ret);
@@ -782,11 +777,6 @@ LogicalResult Partitioner::run() {
   }
   for (Operation *op : llvm::reverse(dead))
     op->erase();
-  SmallVector<Attribute> names(mesh.getAxisNames().begin(),
-                               mesh.getAxisNames().end());
-  func->setAttr(kMeshAxesAttr, ArrayAttr::get(ctx, names));
-  func->setAttr(kMeshSizesAttr,
-                DenseI64ArrayAttr::get(ctx, mesh.getAxisSizes()));
   return success();
 }
 

@@ -38,7 +38,6 @@
 #include "paracc/Dialect/Dist/Transforms/MicrobatchAxis.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Planner/StagePartition.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 #include "llvm/ADT/DenseSet.h"
 
 #include <algorithm>
@@ -212,7 +211,7 @@ LogicalResult PipelineBuilder::classify() {
   Block &body = func.getBody().front();
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                 kShardDimsAttr);
+                                                 kShardDimsAttrName);
     if (microbatchDim(dims, mbIndex) >= 0)
       dependent.insert(arg);
     inputOnly.insert(arg);
@@ -328,16 +327,17 @@ LogicalResult PipelineBuilder::createStageFunctions() {
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                 kShardDimsAttr);
+                                                 kShardDimsAttrName);
     argTypes.push_back(wholeMicrobatchType(
         arg.getType(), microbatchDim(dims, mbIndex), count));
   }
   OpBuilder mb(module.getBodyRegion());
   mb.setInsertionPoint(func);
-  auto meshAxes = func->getAttrOfType<ArrayAttr>(kMeshAxesAttr);
-  auto meshSizes = func->getAttrOfType<DenseI64ArrayAttr>(kMeshSizesAttr);
-  if (!meshAxes || !meshSizes)
-    return func.emitOpError("is not partitioned (no mesh axes)");
+  if (llvm::any_of(body.getArguments(), [&](BlockArgument arg) {
+        return !func.getArgAttr(arg.getArgNumber(), kShardDimsAttrName);
+      }))
+    return func.emitOpError("is not partitioned (an argument has no '")
+           << kShardDimsAttrName << "')";
   for (int64_t s = 0; s < stages; ++s) {
     SmallVector<Type> results;
     if (s == stages - 1)
@@ -350,10 +350,6 @@ LogicalResult PipelineBuilder::createStageFunctions() {
     for (unsigned a = 0; a < func.getNumArguments(); ++a)
       if (DictionaryAttr attrs = func.getArgAttrDict(a))
         f.setArgAttrs(a, withoutMeshAxisInAttrs(attrs, mbIndex));
-    f->setAttr(kMeshAxesAttr,
-               ArrayAttr::get(ctx, meshAxes.getValue().drop_back()));
-    f->setAttr(kMeshSizesAttr,
-               DenseI64ArrayAttr::get(ctx, meshSizes.asArrayRef().drop_back()));
     dist->getPipelineFunctionAttrHelper().setAttr(f, func.getSymNameAttr());
     dist->getPipelineStageAttrHelper().setAttr(
         f, IntegerAttr::get(IntegerType::get(ctx, 64), s));
@@ -377,7 +373,7 @@ FailureOr<Value> PipelineBuilder::get(Value v, int64_t s, int64_t c) {
       return found;
     if (auto arg = dyn_cast<BlockArgument>(v)) {
       auto dims = func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(),
-                                                   kShardDimsAttr);
+                                                   kShardDimsAttrName);
       Value whole = bodies[s]->getArgument(arg.getArgNumber());
       Value piece = sliceMicrobatch(at(s), arg.getLoc(), whole,
                                     microbatchDim(dims, mbIndex), c, count);
@@ -690,7 +686,7 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
     OpInfo d = def ? info.lookup(def) : OpInfo{};
     Value out;
     if (isDependent(v)) {
-      auto dims = func.getResultAttrOfType<ArrayAttr>(i, kShardDimsAttr);
+      auto dims = func.getResultAttrOfType<ArrayAttr>(i, kShardDimsAttrName);
       int64_t dim = microbatchDim(dims, mbIndex);
       if (dim < 0)
         return ret.emitOpError("returns result ")

@@ -49,7 +49,8 @@ struct SequenceParallelPass
                   std::to_string(type.getDimSize(d)) +
                   " does not divide over '" + axis + "'";
       if (!skipped.empty()) {
-        op->setAttr("dist.sp_skipped", StringAttr::get(&getContext(), skipped));
+        op->setAttr(DistDialect::SpSkippedAttrHelper::getNameStr(),
+                    StringAttr::get(&getContext(), skipped));
         return;
       }
       annotateDim(x, d, {tp});

@@ -108,7 +108,7 @@ private:
   void classify(func::FuncOp func);
   bool reachesColumn(Value v, DenseMap<Value, bool> &memo);
   std::optional<std::string> whyNotColumn(const WeightMatmul &m);
-  void setRole(Operation *op, StringRef role, StringRef reason);
+  void setRole(Operation *op, TensorParallelRole role, StringRef reason);
   void annotateWeights(func::FuncOp func);
 
   ModuleOp module;
@@ -116,16 +116,16 @@ private:
   int64_t size;
   OpBuilder b;
   /// Role of each weight matmul op.
-  DenseMap<Operation *, StringRef> roles;
+  DenseMap<Operation *, TensorParallelRole> roles;
   SmallVector<WeightMatmul> matmuls;
 };
 
 } // namespace
 
-void TensorParallel::setRole(Operation *op, StringRef role, StringRef reason) {
+void TensorParallel::setRole(Operation *op, TensorParallelRole role,
+                             StringRef reason) {
   roles[op] = role;
-  op->setAttr("dist.tp_role", b.getStringAttr(role));
-  op->setAttr("dist.tp_reason", b.getStringAttr(reason));
+  setTensorParallelDecision(op, role, reason);
 }
 
 /// Rewrites split(f(matmul(x, W))) -- f a bias add and/or reshapes that keep
@@ -245,7 +245,7 @@ bool TensorParallel::reachesColumn(Value v, DenseMap<Value, bool> &memo) {
                   g::GatherOp>(def))
     return false;
   if (auto role = roles.find(def); role != roles.end())
-    return memo[v] = role->second == "column";
+    return memo[v] = role->second == TensorParallelRole::Column;
   for (Value operand : def->getOperands())
     if (reachesColumn(operand, memo))
       return memo[v] = true;
@@ -289,19 +289,19 @@ void TensorParallel::classify(func::FuncOp func) {
     int64_t k = m.weight.getType().getDimSize(m.kDim);
     if (reachesColumn(m.op->getOperand(0), memo)) {
       if (k % size)
-        setRole(m.op, "replicated",
+        setRole(m.op, TensorParallelRole::Replicated,
                 "input dim " + std::to_string(k) + " does not divide over '" +
                     axis.str() + "'");
       else
-        setRole(m.op, "row",
+        setRole(m.op, TensorParallelRole::Row,
                 "its input comes from a column-parallel matmul: input "
                 "features split, partial sums all-reduced");
       continue;
     }
     if (std::optional<std::string> why = whyNotColumn(m))
-      setRole(m.op, "replicated", *why);
+      setRole(m.op, TensorParallelRole::Replicated, *why);
     else
-      setRole(m.op, "column",
+      setRole(m.op, TensorParallelRole::Column,
               "its input is whole (after a norm or an embedding): output "
               "features split, no communication");
   }
@@ -317,12 +317,13 @@ void TensorParallel::annotateWeights(func::FuncOp func) {
     annotated.insert(w);
   };
   for (const WeightMatmul &m : matmuls) {
-    StringRef role = roles.lookup(m.op);
-    if (role == "column") {
+    auto role = roles.find(m.op);
+    if (role != roles.end() && role->second == TensorParallelRole::Column) {
       mark(m.weight, m.nDim);
       if (m.bias)
         mark(m.bias, 0);
-    } else if (role == "row") {
+    } else if (role != roles.end() &&
+               role->second == TensorParallelRole::Row) {
       mark(m.weight, m.kDim);
       if (m.bias)
         mark(m.bias, -1);
@@ -350,11 +351,10 @@ void TensorParallel::annotateWeights(func::FuncOp func) {
     } else {
       mark(table, 0);
     }
-    gather->setAttr("dist.tp_role", b.getStringAttr("vocab-parallel"));
-    gather->setAttr("dist.tp_reason",
-                    b.getStringAttr("embedding table split along the "
-                                    "vocabulary: masked local lookup, partial "
-                                    "sums all-reduced"));
+    setTensorParallelDecision(gather, TensorParallelRole::VocabParallel,
+                              "embedding table split along the vocabulary: "
+                              "masked local lookup, partial sums "
+                              "all-reduced");
   });
   // Everything else stays whole.
   func.walk([&](g::WeightOp w) {

@@ -94,7 +94,7 @@ struct AddLossPass : public graph::impl::AddLossPassBase<AddLossPass> {
       if (failed(func.insertArgument(
               n, type,
               b.getDictionaryAttr(
-                  {b.getNamedAttr("graph.name", b.getStringAttr("labels"))}),
+                  {b.getNamedAttr(graph::kNameAttrName, b.getStringAttr("labels"))}),
               loc)))
         return func.emitOpError("cannot add the labels input");
       scores = reshape(b, loc, logits, {batch * seq, vocab});
@@ -109,7 +109,7 @@ struct AddLossPass : public graph::impl::AddLossPassBase<AddLossPass> {
     SmallVector<Type> args(body.getArgumentTypes());
     func.setType(FunctionType::get(&getContext(), args, {lossType}));
     SmallVector<DictionaryAttr> resultAttrs{b.getDictionaryAttr(
-        {b.getNamedAttr("graph.name", b.getStringAttr("loss"))})};
+        {b.getNamedAttr(graph::kNameAttrName, b.getStringAttr("loss"))})};
     func.setAllResultAttrs(resultAttrs);
     return success();
   }

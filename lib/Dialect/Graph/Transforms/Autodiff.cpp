@@ -260,7 +260,7 @@ LogicalResult Differentiator::run() {
     StringAttr nameAttr = b.getStringAttr(name);
     SmallVector<NamedAttribute> attrs{
         b.getNamedAttr(dialect->getGradientOfAttrHelper().getName(), nameAttr),
-        b.getNamedAttr("graph.name", nameAttr)};
+        b.getNamedAttr(graph::kNameAttrName, nameAttr)};
     if (!offsets.empty())
       attrs.push_back(
           b.getNamedAttr(dialect->getGradientOffsetsAttrHelper().getName(),

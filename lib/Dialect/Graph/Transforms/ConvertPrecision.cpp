@@ -3,7 +3,6 @@
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
-#include "paracc/Target/Executable/ExecutableAttrs.h"
 
 namespace mlir::paracc::graph {
 #define GEN_PASS_DEF_CONVERTPRECISIONPASS
@@ -134,7 +133,7 @@ struct ConvertPrecisionPass
       c.setValueAttr(converted);
       c.getResult().setType(cast<RankedTensorType>(converted.getType()));
     });
-    // Every other result (and a partitioned weight's global type); master
+    // Every other result; master
     // weights and losses stay f32.
     auto keepsF32 = [&](Operation *op) {
       return masterWeights && isa<WeightOp, SoftmaxCrossEntropyOp, NllLossOp>(op);
@@ -145,9 +144,12 @@ struct ConvertPrecisionPass
         return;
       for (Value r : op->getResults())
         r.setType(convert(r.getType()));
-      if (auto global = op->getAttrOfType<TypeAttr>(kGlobalTypeAttr))
-        op->setAttr(kGlobalTypeAttr,
-                    TypeAttr::get(convert(global.getValue())));
+      // A type an attribute records for the result (a partitioned
+      // weight's global type) follows it.
+      for (NamedAttribute attr : llvm::to_vector(op->getDiscardableAttrs()))
+        if (auto type = dyn_cast<TypeAttr>(attr.getValue()))
+          op->setDiscardableAttr(attr.getName(),
+                                 TypeAttr::get(convert(type.getValue())));
     });
     if (masterWeights) {
       // Each master weight is read through one cast to the compute type.

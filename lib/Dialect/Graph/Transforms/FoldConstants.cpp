@@ -1,7 +1,7 @@
 //===- FoldConstants.cpp - Evaluate ops on constants -----------*- C++ -*-===//
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
-#include "paracc/Target/Executable/KernelFolding.h"
+#include "paracc/Encoding/KernelFolding.h"
 
 namespace mlir::paracc::graph {
 #define GEN_PASS_DEF_FOLDCONSTANTSPASS

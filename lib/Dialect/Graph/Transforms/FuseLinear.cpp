@@ -101,9 +101,9 @@ struct FuseLinearPattern : RewritePattern {
         LinearOp::create(rewriter, op->getLoc(), x, w, bias, residual,
                          rewriter.getStringAttr(activation),
                          rewriter.getBoolAttr(false));
-    for (StringRef name : {"dist.tp_role", "dist.tp_reason"})
-      if (Attribute a = op->getAttr(name))
-        linear->setAttr(name, a);
+    // What passes recorded on the matmul (tensor parallelism's decision,
+    // the pipeline action) holds for the linear that replaces it.
+    linear->setDiscardableAttrs(op->getDiscardableAttrDictionary());
     rewriter.replaceOp(last, linear.getResult());
     return success();
   }

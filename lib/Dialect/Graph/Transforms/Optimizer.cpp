@@ -87,7 +87,7 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
   Type f32Scalar = RankedTensorType::get({}, b.getF32Type());
   auto named = [&](StringRef name) {
     return b.getDictionaryAttr(
-        {b.getNamedAttr("graph.name", b.getStringAttr(name))});
+        {b.getNamedAttr(graph::kNameAttrName, b.getStringAttr(name))});
   };
   unsigned n = func.getNumArguments();
   if (failed(func.insertArgument(n, f32Scalar, named("lr"), loc)) ||
@@ -181,7 +181,7 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
       {kept[0].getType(), norm.getType(), partsVector.getType()}));
   keptAttrs.push_back(named("grad_norm"));
   keptAttrs.push_back(b.getDictionaryAttr(
-      {b.getNamedAttr("graph.name", b.getStringAttr("grad_sq")),
+      {b.getNamedAttr(graph::kNameAttrName, b.getStringAttr("grad_sq")),
        b.getNamedAttr(dialect->getGradientNormPartsAttrHelper().getName(),
                       b.getArrayAttr(partNames))}));
   func.setAllResultAttrs(keptAttrs);

@@ -12,6 +12,7 @@
 #define PARACC_RUNTIME_EXECUTABLE_H
 
 #include "paracc/runtime/Kernels.h"
+#include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/Mesh.h"
 #include "paracc/runtime/Status.h"
 #include "paracc/runtime/Tensor.h"
@@ -19,6 +20,10 @@
 #include <memory>
 #include <string>
 #include <vector>
+
+namespace paracc::fb {
+struct ExternalData;
+} // namespace paracc::fb
 
 namespace paracc::rt {
 
@@ -61,6 +66,9 @@ struct StateInfo : PortInfo {
   Shape sourceShape;
   std::vector<int64_t> sourceOffsets;
   const uint8_t *data = nullptr; // Data: the full global tensor
+  /// The file `data` points into when the executable references it (ONNX
+  /// external data) instead of carrying the bytes; empty otherwise.
+  std::string externalPath;
 
   /// A random buffer's generator view: the parameter it is a block of, and
   /// (added to `offsets`, this rank's shard offsets in the buffer) where
@@ -198,6 +206,11 @@ public:
 private:
   Executable() = default;
   Status decode(const std::string &what);
+  /// Maps (once per file) the external data `ref` names and checks its
+  /// range and fingerprint.
+  Status mapExternal(const fb::ExternalData *ref, uint64_t expectedSize,
+                     const uint8_t *&out, std::string &path,
+                     const std::string &context);
   Status linkPipeline(const std::string &what);
 
   Mesh mesh_;
@@ -214,6 +227,12 @@ private:
   std::vector<FunctionSignature> signatures_;
   /// Per stage, the state buffers its functions read or write.
   std::vector<std::vector<bool>> stageState_;
+
+  /// The folder of the executable's file (empty: loaded from memory), where
+  /// a referenced file that moved with it is looked for.
+  std::string directory_;
+  /// The files of referenced external data, each mapped once.
+  std::vector<std::shared_ptr<MappedFile>> externalFiles_;
 
   // Storage: a mapping of the file, or an owned buffer.
   std::vector<uint8_t> owned_;

@@ -5,6 +5,7 @@
 
 include "paracc/Dialect/Dist/IR/DistDialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 
 class Dist_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Dist_Dialect, name, traits> {
@@ -76,6 +77,29 @@ def Dist_ShardingAttr : Dist_Attr<"Sharding", "sharding"> {
     /// This sharding without partial axes.
     ShardingAttr withoutPartial() const;
   }];
+}
+
+def Dist_TensorParallelRole : I32EnumAttr<"TensorParallelRole",
+    "how tensor parallelism splits an op", [
+      I32EnumAttrCase<"Column", 0, "column">,
+      I32EnumAttrCase<"Row", 1, "row">,
+      I32EnumAttrCase<"Replicated", 2, "replicated">,
+      I32EnumAttrCase<"VocabParallel", 3, "vocab_parallel">]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::paracc::dist";
+}
+
+def Dist_TensorParallelRoleAttr
+    : EnumAttr<Dist_Dialect, Dist_TensorParallelRole, "tp_role"> {
+  let summary = "What tensor parallelism made of an op";
+  let description = [{
+    `#dist.tp_role<column>`: the op's weight is split by output columns
+    (its result is split, its input replicated); `row`: by input rows (its
+    result is a partial sum); `replicated`: left whole (`dist.tp_reason`
+    says why); `vocab_parallel`: a gather from an embedding split over the
+    vocabulary. `--explain` reports it with `dist.tp_reason`.
+  }];
+  let assemblyFormat = "`<` $value `>`";
 }
 
 #endif // PARACC_DIALECT_DIST_IR_DISTATTRS_TD

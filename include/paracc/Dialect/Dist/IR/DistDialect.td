@@ -51,6 +51,20 @@ def Dist_Dialect : Dialect {
   // update whose state it sharded `sharded_update`: partitioning computes
   // such an update where its results' shardings say (its state's shard),
   // slicing its parameter operand, instead of where the parameter is.
+  //
+  // The other declared attributes: a module's mesh (`mesh`) and, after
+  // pipelining or interleaving, its micro-batch count (`microbatches`).
+  // Before partitioning, an op's result shardings (`shardings`, one
+  // ShardingAttr or unit per result), a function argument's (`sharding`),
+  // a front end's request (`user_sharding`), a linear's bias-on-first-member
+  // axes (`addends_on_first`), and what tensor parallelism decided for an op
+  // (`tp_role`, `tp_reason`) or sequence parallelism left out (`sp_skipped`).
+  // `--paracc-microbatch-axis` marks the copies of an op it made per
+  // micro-batch (`microbatch`). After partitioning every function argument
+  // and result and every weight or state op gives the global tensor it is a
+  // shard of: `global_type` and `shard_dims` (per dimension the mesh-axis
+  // indices it is split over, major to minor); the executable writer reads
+  // them. The dialect verifies each attribute's kind wherever it appears.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
                                "::mlir::DictionaryAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
@@ -59,7 +73,22 @@ def Dist_Dialect : Dialect {
                                "::mlir::DenseI64ArrayAttr":$pipeline_action,
                                "::mlir::UnitAttr":$recomputed,
                                "::mlir::DictionaryAttr":$recompute_plan,
-                               "::mlir::UnitAttr":$sharded_update);
+                               "::mlir::UnitAttr":$sharded_update,
+                               "::mlir::paracc::dist::MeshAttr":$mesh,
+                               "::mlir::IntegerAttr":$microbatches,
+                               "::mlir::ArrayAttr":$shardings,
+                               "::mlir::paracc::dist::ShardingAttr":$sharding,
+                               "::mlir::paracc::dist::ShardingAttr":$user_sharding,
+                               "::mlir::ArrayAttr":$addends_on_first,
+                               "::mlir::paracc::dist::TensorParallelRoleAttr":$tp_role,
+                               "::mlir::StringAttr":$tp_reason,
+                               "::mlir::StringAttr":$sp_skipped,
+                               "::mlir::IntegerAttr":$microbatch,
+                               "::mlir::TypeAttr":$global_type,
+                               "::mlir::ArrayAttr":$shard_dims);
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
 }
 
 class Dist_Op<string mnemonic, list<Trait> traits = []>

@@ -13,29 +13,52 @@
 #include "paracc/Dialect/Dist/IR/DistDialect.h"
 #include "paracc/Dialect/Dist/IR/ShardingRule.h"
 
-#define GET_ATTRDEF_CLASSES
-#include "paracc/Dialect/Dist/IR/DistAttrs.h.inc"
-
 #define GET_OP_CLASSES
 #include "paracc/Dialect/Dist/IR/DistOps.h.inc"
 
 namespace mlir::paracc::dist {
 
+// The names of declared attributes (DistDialect.td) that passes read
+// before the dialect is at hand.
 /// The module attribute holding the mesh.
-inline constexpr const char *kMeshAttrName = "dist.mesh";
+inline constexpr llvm::StringLiteral kMeshAttrName =
+    DistDialect::MeshAttrHelper::getNameStr();
 /// Module attribute: the micro-batches each rank interleaves.
-inline constexpr const char *kMicrobatchesAttrName = "dist.microbatches";
+inline constexpr llvm::StringLiteral kMicrobatchesAttrName =
+    DistDialect::MicrobatchesAttrHelper::getNameStr();
 /// The op attribute holding its results' shardings (an ArrayAttr) and the
 /// argument attribute holding an argument's sharding.
-inline constexpr const char *kShardingsAttrName = "dist.shardings";
-inline constexpr const char *kArgShardingAttrName = "dist.sharding";
+inline constexpr llvm::StringLiteral kShardingsAttrName =
+    DistDialect::ShardingsAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kArgShardingAttrName =
+    DistDialect::ShardingAttrHelper::getNameStr();
 /// A sharding a front end asked for (a ShardingAttr on a graph.weight op or
 /// a function argument): paracc-user-shardings makes it the annotation.
-inline constexpr const char *kUserShardingAttrName = "dist.user_sharding";
+inline constexpr llvm::StringLiteral kUserShardingAttrName =
+    DistDialect::UserShardingAttrHelper::getNameStr();
 /// On a graph.linear whose partial sums are all-reduced over these mesh
 /// axes (a StrArrayAttr): its bias and residual are added on the group's
 /// first member only.
-inline constexpr const char *kAddendsOnFirstAttrName = "dist.addends_on_first";
+inline constexpr llvm::StringLiteral kAddendsOnFirstAttrName =
+    DistDialect::AddendsOnFirstAttrHelper::getNameStr();
+/// After partitioning, on ports, weights and state: the global type and the
+/// mesh-axis indices each dimension is split over.
+inline constexpr llvm::StringLiteral kGlobalTypeAttrName =
+    DistDialect::GlobalTypeAttrHelper::getNameStr();
+inline constexpr llvm::StringLiteral kShardDimsAttrName =
+    DistDialect::ShardDimsAttrHelper::getNameStr();
+
+/// Records what tensor parallelism decided for `op` (`dist.tp_role`) and
+/// why (`dist.tp_reason`).
+void setTensorParallelDecision(Operation *op, TensorParallelRole role,
+                               StringRef reason);
+/// Copies `from`'s tensor-parallel decision, if any, to `to` (an op that
+/// replaces it).
+void copyTensorParallelDecision(Operation *from, Operation *to);
+/// The tensor-parallel role recorded on `op`, if any.
+std::optional<TensorParallelRole> getTensorParallelRole(Operation *op);
+/// The role as reports spell it ("column", "row", "vocab-parallel").
+std::string tensorParallelRoleLabel(TensorParallelRole role);
 
 /// The mesh of the module enclosing `op` (null if none).
 MeshAttr getMesh(Operation *op);

@@ -20,7 +20,7 @@ namespace mlir::paracc::dist {
 class AxisIndexOp;
 class LocalShardOp;
 
-/// The dim of a `paracc.shard_dims` list split over mesh axis `axis`, or -1.
+/// The dim of a `dist.shard_dims` list split over mesh axis `axis`, or -1.
 int64_t microbatchDim(ArrayAttr shardDims, int32_t axis);
 
 /// `shardDims` without mesh axis `axis`.
@@ -62,7 +62,7 @@ FailureOr<Operation *> cloneForMicrobatch(OpBuilder &b, Operation *op,
                                           StringAttr mbAxis, int64_t c,
                                           int64_t count);
 
-/// An argument's or result's attributes with `paracc.shard_dims` not
+/// An argument's or result's attributes with `dist.shard_dims` not
 /// naming mesh axis `axis` any more.
 DictionaryAttr withoutMeshAxisInAttrs(DictionaryAttr attrs, int32_t axis);
 

@@ -147,9 +147,10 @@ def PartitionPass : Pass<"paracc-partition", "ModuleOp"> {
     stream) stays partial through the reshape and is reduce-scattered after
     it, since no block of the flattened dim is a sequence shard.
 
-    The result has local types, the mesh in `paracc.mesh_axes` /
-    `paracc.mesh_sizes` and, on arguments, results and weights, the global
-    type and sharding the executable needs.
+    The result has local types and, on arguments, results, weights and
+    state, the global type and sharding the executable needs
+    (`dist.global_type`, and `dist.shard_dims`: per dimension the indices of
+    the module mesh's axes it is split over).
   }];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect",
                            "::mlir::paracc::graph::GraphDialect"];
@@ -314,13 +315,13 @@ def InterleaveMicrobatchesPass
 
     Before (mesh `[tp = 2, mb = 2]`, local batch 4):
     ```mlir
-    func.func @main(%x: tensor<4x64xf32> {paracc.shard_dims = [array<i32: 1>, array<i32>]}) -> ...
+    func.func @main(%x: tensor<4x64xf32> {dist.shard_dims = [array<i32: 1>, array<i32>]}) -> ...
       %y = graph.matmul %x, %w ...
       %z = dist.all_reduce %y over ["tp"] ...
     ```
     After (mesh `[tp = 2]`):
     ```mlir
-    func.func @main(%x: tensor<8x64xf32> {paracc.shard_dims = [array<i32>, array<i32>]}) -> ...
+    func.func @main(%x: tensor<8x64xf32> {dist.shard_dims = [array<i32>, array<i32>]}) -> ...
       %x0 = graph.slice %x, starts = [0, 0], limits = [4, 64], ...
       %x1 = graph.slice %x, starts = [4, 0], limits = [8, 64], ...
       %y0 = graph.matmul %x0, %w ...

@@ -33,7 +33,11 @@ def Graph_Dialect : Dialect {
   // its per-parameter sums of squares (a vector result) with the parameter
   // each element belongs to (`gradient_norm_parts`), which the executable
   // records so that a training run can name a non-finite gradient.
-  let discardableAttrs = (ins "::mlir::StringAttr":$gradient_of,
+  // Importers name function arguments and results (and the optimizer its
+  // extra ones) with `name`: the model's input and output names, which the
+  // executable's ports keep.
+  let discardableAttrs = (ins "::mlir::StringAttr":$name,
+                               "::mlir::StringAttr":$gradient_of,
                                "::mlir::DenseI64ArrayAttr":$gradient_offsets,
                                "::mlir::ArrayAttr":$gradient_norm_parts);
 }

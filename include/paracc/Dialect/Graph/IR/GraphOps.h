@@ -45,6 +45,10 @@ LogicalResult inferArgReduce(MLIRContext *context, std::optional<Location> loc,
                              Type x, int64_t axis, bool keepdims,
                              SmallVectorImpl<Type> &types);
 
+/// The attribute naming a function argument or result (GraphDialect.td).
+inline constexpr llvm::StringLiteral kNameAttrName =
+    GraphDialect::NameAttrHelper::getNameStr();
+
 /// Converts a possibly negative `axis` of a rank-`rank` tensor to [0, rank),
 /// or fails.
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);

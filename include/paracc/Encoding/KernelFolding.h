@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_TARGET_EXECUTABLE_KERNELFOLDING_H
-#define PARACC_TARGET_EXECUTABLE_KERNELFOLDING_H
+#ifndef PARACC_ENCODING_KERNELFOLDING_H
+#define PARACC_ENCODING_KERNELFOLDING_H
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Block.h"
@@ -42,4 +42,4 @@ int64_t foldConstantOps(
 
 } // namespace mlir::paracc
 
-#endif // PARACC_TARGET_EXECUTABLE_KERNELFOLDING_H
+#endif // PARACC_ENCODING_KERNELFOLDING_H

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_TARGET_EXECUTABLE_OPENCODING_H
-#define PARACC_TARGET_EXECUTABLE_OPENCODING_H
+#ifndef PARACC_ENCODING_OPENCODING_H
+#define PARACC_ENCODING_OPENCODING_H
 
 #include "mlir/IR/Operation.h"
 #include "paracc/Support/RuntimeAlias.h"
@@ -35,4 +35,4 @@ Type fromDType(MLIRContext *context, rt::DType dtype);
 
 } // namespace mlir::paracc
 
-#endif // PARACC_TARGET_EXECUTABLE_OPENCODING_H
+#endif // PARACC_ENCODING_OPENCODING_H

@@ -4,12 +4,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "paracc/Target/Executable/KernelFolding.h"
+#include "paracc/Encoding/KernelFolding.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
-#include "paracc/Target/Executable/OpEncoding.h"
+#include "paracc/Encoding/OpEncoding.h"
 #include "paracc/runtime/Kernels.h"
 
 #include <cstring>

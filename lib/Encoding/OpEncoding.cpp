@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "paracc/Target/Executable/OpEncoding.h"
+#include "paracc/Encoding/OpEncoding.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
