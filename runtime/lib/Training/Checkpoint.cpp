@@ -3,10 +3,13 @@
 #include "paracc/runtime/Checkpoint.h"
 #include "paracc/runtime/NpzIO.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,11 +71,80 @@ Status writeAtomically(const std::string &path, const std::string &text) {
   return writeFileAtomically(path, text.data(), text.size());
 }
 
+/// Removes a checkpoint folder: its files, then itself.
 Status removeTree(const std::string &dir) {
-  for (const char *f : {"state.npz", "manifest.json"})
-    std::remove((dir + "/" + f).c_str());
+  if (DIR *d = ::opendir(dir.c_str())) {
+    while (dirent *e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name != "." && name != "..")
+        std::remove((dir + "/" + name).c_str());
+    }
+    ::closedir(d);
+  }
   ::rmdir(dir.c_str());
   return Status::ok();
+}
+
+std::string rankFile(int64_t rank) {
+  char name[32];
+  std::snprintf(name, sizeof name, "rank-%05lld.npz", (long long)rank);
+  return name;
+}
+
+/// Where rank `rank`'s shard of buffer `s` sits in the whole tensor, and its
+/// shape.
+StatusOr<std::pair<std::vector<int64_t>, Shape>>
+shardPlace(const StateInfo &s, const Mesh &mesh, int64_t rank) {
+  auto local = localShape(s.globalType.shape, s.sharding, mesh);
+  if (!local)
+    return local.status().withContext("state '" + s.name + "'");
+  std::vector<int64_t> offsets = shardOffsets(*local, s.sharding, mesh, rank);
+  std::vector<int64_t> base = blockOffsets(s);
+  for (size_t d = 0; d < offsets.size(); ++d)
+    offsets[d] += base[d];
+  return std::make_pair(offsets, *local);
+}
+
+std::string blockKey(const std::string &name,
+                     const std::vector<int64_t> &offsets) {
+  std::string key = name + "@";
+  for (size_t d = 0; d < offsets.size(); ++d)
+    key += (d ? "," : "") + std::to_string(offsets[d]);
+  return key;
+}
+
+/// A saved block of a whole state tensor.
+struct SavedBlock {
+  std::vector<int64_t> offsets;
+  Tensor tensor;
+};
+
+/// Copies the part of `from` (at `fromOffsets` in the whole tensor) that
+/// overlaps `to` (at `toOffsets`) into `to`; returns the elements copied.
+StatusOr<int64_t> copyOverlap(const Tensor &from,
+                              const std::vector<int64_t> &fromOffsets,
+                              Tensor &to,
+                              const std::vector<int64_t> &toOffsets) {
+  size_t rank = to.shape().size();
+  std::vector<int64_t> inFrom(rank), inTo(rank);
+  Shape size(rank);
+  int64_t elements = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t lo = std::max(fromOffsets[d], toOffsets[d]);
+    int64_t hi = std::min(fromOffsets[d] + from.shape()[d],
+                          toOffsets[d] + to.shape()[d]);
+    if (hi <= lo)
+      return int64_t(0);
+    size[d] = hi - lo;
+    inFrom[d] = lo - fromOffsets[d];
+    inTo[d] = lo - toOffsets[d];
+    elements *= size[d];
+  }
+  auto part = extractBlock(from, inFrom, size);
+  if (!part)
+    return part.status();
+  PARACC_RETURN_IF_ERROR(insertBlock(to, *part, inTo));
+  return elements;
 }
 } // namespace
 
@@ -112,29 +184,51 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
                                   const RankGroup &ranks, int64_t nextStep,
                                   const CheckpointIdentity &identity) {
   PARACC_RETURN_IF_ERROR(makeDir(dir));
-  auto whole = gatherWholeState(exe, ranks);
-  if (!whole)
-    return whole.status();
   std::string name = stepFolder(nextStep);
   std::string tmp = dir + "/." + name + ".tmp-" + std::to_string(::getpid());
   // A leftover of a killed run of this process id, if any.
   (void)removeTree(tmp);
   PARACC_RETURN_IF_ERROR(makeDir(tmp));
-  std::vector<NamedTensor> arrays;
-  for (auto &[n, t] : *whole)
-    arrays.push_back({n, t});
-  PARACC_RETURN_IF_ERROR(writeNpzFile(tmp + "/state.npz", arrays));
+  // Each rank's shards that no lower rank holds, one file per rank: no
+  // whole copy of the state is made.
+  nlohmann::json blocks = nlohmann::json::object();
+  std::set<std::string> saved;
+  for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+    std::vector<NamedTensor> arrays;
+    for (size_t i = 0; i < exe.state().size(); ++i) {
+      const StateInfo &s = exe.state()[i];
+      if (!exe.holdsState(r, i))
+        continue;
+      auto place = shardPlace(s, exe.mesh(), r);
+      if (!place)
+        return place.status();
+      std::string key = blockKey(s.name, place->first);
+      if (!saved.insert(key).second)
+        continue; // a replica of a saved block
+      auto shard = ranks.readStateShard(r, i);
+      if (!shard)
+        return shard.status();
+      arrays.push_back({key, std::move(*shard)});
+      blocks[s.name].push_back({{"file", rankFile(r)},
+                                {"array", key},
+                                {"offsets", place->first},
+                                {"shape", place->second}});
+    }
+    if (!arrays.empty())
+      PARACC_RETURN_IF_ERROR(writeNpzFile(tmp + "/" + rankFile(r), arrays));
+  }
   std::string mesh;
   for (size_t a = 0; a < exe.mesh().axisNames.size(); ++a)
     mesh += (a ? "," : "") + exe.mesh().axisNames[a] +
             std::to_string(exe.mesh().axisSizes[a]);
   nlohmann::json manifest = {
-      {"format", "paracc-checkpoint-1"},
+      {"format", "paracc-checkpoint-2"},
       {"step", nextStep},
       {"optimizer", identity.optimizer},
       {"data", {{"path", identity.data}, {"seed", identity.dataSeed}}},
       {"saved_on_mesh", mesh.empty() ? "1" : mesh},
-      {"state", stateDescription(exe)}};
+      {"state", stateDescription(exe)},
+      {"blocks", blocks}};
   PARACC_RETURN_IF_ERROR(
       writeAtomically(tmp + "/manifest.json", manifest.dump(2) + "\n"));
   std::string final = dir + "/" + name;
@@ -144,6 +238,69 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
     return errorf("cannot rename '", tmp, "' to '", final,
                   "': ", std::strerror(errno));
   return writeAtomically(dir + "/latest", name + "\n");
+}
+
+/// The saved blocks of every state tensor, by name: the rank files' blocks
+/// the manifest lists, or (the first format) each whole tensor of
+/// state.npz as one block.
+static StatusOr<std::map<std::string, std::vector<SavedBlock>>>
+readSavedBlocks(const std::string &folder, const nlohmann::json &manifest,
+                const std::string &what) {
+  std::map<std::string, std::vector<SavedBlock>> out;
+  if (manifest.value("format", "") == "paracc-checkpoint-1") {
+    auto arrays = readNpzFile(folder + "/state.npz");
+    if (!arrays)
+      return arrays.status();
+    for (NamedTensor &a : *arrays) {
+      std::vector<int64_t> zeros(a.tensor.shape().size(), 0);
+      out[a.name].push_back({zeros, std::move(a.tensor)});
+    }
+    return out;
+  }
+  const nlohmann::json &listed = manifest.value("blocks", nlohmann::json());
+  if (!listed.is_object())
+    return errorf(what, ": the manifest lists no blocks");
+  // Each rank file once, its arrays by name.
+  std::map<std::string, std::map<std::string, Tensor>> files;
+  for (auto &[name, entries] : listed.items()) {
+    if (!entries.is_array())
+      return errorf(what, ": the blocks of '", name, "' are not a list");
+    for (const nlohmann::json &e : entries) {
+      if (!e.is_object() || !e.contains("file") || !e["file"].is_string() ||
+          !e.contains("array") || !e["array"].is_string() ||
+          !e.contains("offsets") || !e["offsets"].is_array())
+        return errorf(what, ": a block of '", name, "' is malformed");
+      std::string file = e["file"];
+      if (file.find('/') != std::string::npos)
+        return errorf(what, ": block file '", file, "' is not in the folder");
+      auto it = files.find(file);
+      if (it == files.end()) {
+        auto arrays = readNpzFile(folder + "/" + file);
+        if (!arrays)
+          return arrays.status();
+        std::map<std::string, Tensor> byName;
+        for (NamedTensor &a : *arrays)
+          byName[a.name] = std::move(a.tensor);
+        it = files.emplace(file, std::move(byName)).first;
+      }
+      auto array = it->second.find(e["array"].get<std::string>());
+      if (array == it->second.end())
+        return errorf(what, ": ", file, " has no array '",
+                      e["array"].get<std::string>(), "'");
+      std::vector<int64_t> offsets;
+      for (const nlohmann::json &o : e["offsets"]) {
+        if (!o.is_number_integer() || o.get<int64_t>() < 0)
+          return errorf(what, ": a block of '", name, "' has a bad offset");
+        offsets.push_back(o.get<int64_t>());
+      }
+      if (offsets.size() != array->second.shape().size())
+        return errorf(what, ": a block of '", name, "' has ", offsets.size(),
+                      " offsets for a rank-", array->second.shape().size(),
+                      " array");
+      out[name].push_back({std::move(offsets), std::move(array->second)});
+    }
+  }
+  return out;
 }
 
 StatusOr<int64_t>
@@ -161,7 +318,8 @@ paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
   nlohmann::json manifest =
       nlohmann::json::parse(manifestFile, nullptr, /*allow_exceptions=*/false);
   if (manifest.is_discarded() || !manifest.is_object() ||
-      manifest.value("format", "") != "paracc-checkpoint-1" ||
+      (manifest.value("format", "") != "paracc-checkpoint-1" &&
+       manifest.value("format", "") != "paracc-checkpoint-2") ||
       !manifest.contains("step") || !manifest["step"].is_number_integer() ||
       !manifest.contains("state") || !manifest["state"].is_object())
     return errorf(folder, "/manifest.json is not a paracc checkpoint manifest");
@@ -183,24 +341,41 @@ paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
   for (auto &[key, value] : there.items())
     if (!here.contains(key))
       return errorf(what, " is of another model: this one has no '", key, "'");
-  auto arrays = readNpzFile(folder + "/state.npz");
-  if (!arrays)
-    return arrays.status();
-  std::map<std::string, Tensor> whole;
-  for (NamedTensor &a : *arrays)
-    whole[a.name] = std::move(a.tensor);
+  auto blocks = readSavedBlocks(folder, manifest, what);
+  if (!blocks)
+    return blocks.status();
+  // Each rank's shard on this mesh, from the saved blocks it overlaps.
   for (size_t i = 0; i < exe.state().size(); ++i) {
     const StateInfo &s = exe.state()[i];
-    auto it = whole.find(s.name);
-    if (it == whole.end() || it->second.shape() != wholeShape(s) ||
-        it->second.dtype() != s.globalType.dtype)
-      return errorf(what, ": state.npz does not hold '", s.name, "' as ",
-                    dtypeName(s.globalType.dtype),
-                    shapeToString(wholeShape(s)));
-    auto block = extractBlock(it->second, blockOffsets(s), s.globalType.shape);
-    if (!block)
-      return block.status();
-    PARACC_RETURN_IF_ERROR(ranks.scatterState(i, *block));
+    const std::vector<SavedBlock> &pieces = (*blocks)[s.name];
+    for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+      if (!exe.holdsState(r, i))
+        continue;
+      auto place = shardPlace(s, exe.mesh(), r);
+      if (!place)
+        return place.status();
+      auto shard = Tensor::allocate(s.globalType.dtype, place->second);
+      if (!shard)
+        return shard.status();
+      int64_t covered = 0;
+      for (const SavedBlock &b : pieces) {
+        if (b.tensor.dtype() != s.globalType.dtype ||
+            b.tensor.shape().size() != place->second.size())
+          return errorf(what, ": a block of '", s.name, "' is ",
+                        b.tensor.typeString(), ", not ",
+                        dtypeName(s.globalType.dtype), " of rank ",
+                        place->second.size());
+        auto copied = copyOverlap(b.tensor, b.offsets, *shard, place->first);
+        if (!copied)
+          return copied.status();
+        covered += *copied;
+      }
+      if (covered != shard->numElements())
+        return errorf(what, ": its blocks of '", s.name, "' cover ", covered,
+                      " of the ", shard->numElements(),
+                      " elements of rank ", r, "'s shard");
+      PARACC_RETURN_IF_ERROR(ranks.writeStateShard(r, i, std::move(*shard)));
+    }
   }
   return int64_t(manifest["step"]);
 }

@@ -1,13 +1,17 @@
 //===- Checkpoint.h - Saving and restoring training state ------*- C++ -*-===//
 //
-// A checkpoint is a folder DIR/step-NNNNNNNN with state.npz (every state
-// buffer as its whole global tensor: the blocks tensor parallelism splits a
-// parameter into are put back together, so a checkpoint loads on any mesh)
-// and manifest.json (the step to run next, the model's parameters and
-// shapes, the optimizer and its settings, the data, the mesh it was saved
-// on). It is written under a temporary name and renamed, then DIR/latest
-// (the folder's name) is replaced the same way: a run killed at any point
-// leaves the last complete checkpoint in place.
+// A checkpoint is a folder DIR/step-NNNNNNNN with one rank-RRRRR.npz per
+// rank that holds a shard no lower rank holds (each rank its own shards;
+// a replica is saved once), and manifest.json: the step to run next, the
+// model's state (whole shapes, dtypes, kinds), for each state tensor the
+// blocks that make it up (file, array, offsets in the whole tensor, shape),
+// the optimizer and its settings, the data, the mesh it was saved on.
+// Loading assembles each rank's shard on the current mesh from the blocks
+// it overlaps, so a checkpoint loads on any mesh without a whole copy of
+// the state. The folder is written under a temporary name and renamed,
+// then DIR/latest (the folder's name) is replaced the same way: a run
+// killed at any point leaves the last complete checkpoint in place.
+// Checkpoints of the first format (one state.npz of whole tensors) load.
 //
 //===----------------------------------------------------------------------===//
 

@@ -32,6 +32,14 @@ public:
   StatusOr<Tensor> gatherState(size_t index) const;
   /// Gives every rank its shard of the global value of buffer `index`.
   Status scatterState(size_t index, const Tensor &global);
+  /// Rank `rank`'s own shard of buffer `index` (a host copy), and its
+  /// replacement: what sharded checkpoints save and load.
+  StatusOr<Tensor> readStateShard(int64_t rank, size_t index) const {
+    return stateShard(rank, index);
+  }
+  Status writeStateShard(int64_t rank, size_t index, Tensor shard) {
+    return setStateShard(rank, index, std::move(shard));
+  }
 
   const Executable &executable() const { return *exe_; }
   const FunctionInfo &function() const {
