@@ -550,7 +550,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
             random_weights: bool = False, seed: int = 0, example_inputs=None,
             *, device: str = "auto", format: str | None = None,
             data_dir: str | os.PathLike | None = None,
-            name: str | None = None,
+            name: str | None = None, embed_weights: bool = False,
             torch_export_options: Mapping[str, Any] | None = None,
             train: bool = False, **training) -> Model:
     """Compiles a model for a device mesh and returns a :class:`Model`.
@@ -569,7 +569,10 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     (the default is its TorchScript exporter, ``dynamo=False``, where torch
     has the choice). `device` is the default of :meth:`Model.run`.
     `data_dir`: where an in-memory ONNX model's external data lives; `name`
-    stands for an in-memory model in messages.
+    stands for an in-memory model in messages. The executable references
+    the model's external-data file (the runtime maps it) unless
+    `embed_weights` copies the weights into it; a torch module's weights,
+    exported to a temporary folder, are always copied.
 
     ``train=True`` compiles a training step of a loss model (see
     :func:`paracc.train`) instead, with the training compile's keyword
@@ -610,6 +613,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     for input_name, shape in shapes.items():
         pairs.append(("input-shape", _shape_text(input_name, shape)))
     pairs.append(("random-weights", _flag(random_weights)))
+    pairs.append(("embed-weights", _flag(embed_weights or torch_module)))
     if seed is not None:
         pairs.append(("seed", seed))
     pairs += train_pairs

@@ -317,7 +317,7 @@ def train(model, data=None, *, mesh: str | None = None,
           input_shapes=None, example_inputs=None, tf32: bool = False,
           no_cuda_graph: bool = False, format: str | None = None,
           name: str | None = None, model_data_dir=None,
-          torch_export_options=None) -> Trainer:
+          torch_export_options=None, embed_weights: bool = False) -> Trainer:
     """Compiles a loss model's training step for a mesh and starts a
     training run of it (what ``paracc train`` does), returning the
     :class:`Trainer`; iterate it to train.
@@ -328,8 +328,8 @@ def train(model, data=None, *, mesh: str | None = None,
     or logits with `loss` ("next-token-ce", "ce") added.
 
     Compile: `mesh`, `precision`, `sp`, `microbatches`, `stages`,
-    `schedule` (the pipeline's), `input_shapes`, `random_weights`, `seed`
-    as for :func:`paracc.compile`; `batch` and `seq` (a token model's
+    `schedule` (the pipeline's), `input_shapes`, `random_weights`, `seed`,
+    `embed_weights` as for :func:`paracc.compile`; `batch` and `seq` (a token model's
     [batch, seq] inputs), `loss`, `freeze` (a regular expression),
     `optimizer` (adamw, sgd), `betas` ((0.9, 0.95) or "0.9,0.95"), `eps`,
     `weight_decay`, `momentum`, `clip_grad_norm`, `recompute` (none, full,
@@ -354,7 +354,7 @@ def train(model, data=None, *, mesh: str | None = None,
         microbatches=microbatches, stages=stages, schedule=schedule,
         input_shapes=input_shapes, random_weights=random_weights, seed=seed,
         example_inputs=example_inputs, device=device, format=format,
-        data_dir=model_data_dir, name=name,
+        data_dir=model_data_dir, name=name, embed_weights=embed_weights,
         torch_export_options=torch_export_options, train=True, loss=loss,
         batch=batch, seq=seq, freeze=freeze, optimizer=optimizer, betas=betas,
         eps=eps, weight_decay=weight_decay, momentum=momentum,

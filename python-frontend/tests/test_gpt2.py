@@ -104,6 +104,23 @@ def test_save_and_load_give_the_same_outputs(gpt2_mesh, gpt2_input, tmp_path):
             np.testing.assert_array_equal(logits(loaded, gpt2_input), want)
 
 
+def test_weights_are_referenced_unless_embedded(gpt2_model, gpt2_dir,
+                                                gpt2_input, tmp_path):
+    data = (gpt2_dir / "model.onnx.data").stat().st_size
+    with paracc.compile(gpt2_model, device="cpu") as referencing, \
+            paracc.compile(gpt2_model, device="cpu",
+                           embed_weights=True) as embedding:
+        assert len(referencing.to_bytes()) < data // 4
+        assert len(embedding.to_bytes()) > data
+        want = logits(embedding, gpt2_input)
+        np.testing.assert_array_equal(logits(referencing, gpt2_input), want)
+        # The saved executable finds the weights where the model keeps them.
+        path = tmp_path / "gpt2.pcx"
+        referencing.save(path)
+        with paracc.load(path, device="cpu") as loaded:
+            np.testing.assert_array_equal(logits(loaded, gpt2_input), want)
+
+
 def test_inputs_not_given_are_generated(gpt2_mesh):
     a = gpt2_mesh.run()["logits"]
     b = gpt2_mesh.run({})["logits"]
