@@ -474,81 +474,99 @@ TEST(CAPI, MisusedRunBuffers) {
 // adamw_clip_cosine) at dp2: loss within 1e-4 relative, gradient norm within
 // 1e-3, the learning rate exactly the schedule's; the trained state is
 // readable and has moved.
+/// gpt2_tiny's clipped cosine PyTorch run (train/reference.json): lr 3e-3
+/// warmed up over 5 steps, then cosine to 3e-4 at step 30; and the C API
+/// calls that follow it.
+struct ClippedCosineRun {
+  const std::string shared = kSource + "/../shared/models/gpt2_tiny";
+  nlohmann::json steps;
+
+  /// False without ../shared/models.
+  bool load() {
+    std::ifstream file(shared + "/train/reference.json");
+    if (!file)
+      return false;
+    steps = nlohmann::json::parse(file)["runs"]["adamw_clip_cosine"]["steps"];
+    return true;
+  }
+  /// loss.onnx's training step on `mesh` (with `zero`) and the run's
+  /// optimizer; null (a failed expectation) if it does not compile.
+  paracc_executable *compile(const char *mesh, const char *zero) const {
+    paracc_options *options = makeOptions(
+        {{"train", "1"}, {"mesh", mesh}, {"zero", zero}, {"batch", "2"},
+         {"seq", "64"}, {"betas", "0.9,0.95"}, {"eps", "1e-8"},
+         {"weight-decay", "0.1"}, {"clip-grad-norm", "1.0"}});
+    paracc_executable *exe = nullptr;
+    Result compiled(paracc_compile_file((shared + "/loss.onnx").c_str(),
+                                        options, &exe));
+    paracc_options_free(options);
+    EXPECT_EQ(compiled.code, PARACC_OK) << compiled.message;
+    return compiled.code == PARACC_OK ? exe : nullptr;
+  }
+  /// A CPU trainer of the run's data and schedule; null if it fails.
+  paracc_trainer *start(paracc_executable *exe) const {
+    paracc_options *run = makeOptions(
+        {{"data", (shared + "/train/tokens.u16").c_str()}, {"steps", "30"},
+         {"lr", "3e-3"}, {"lr-schedule", "cosine"}, {"warmup", "5"},
+         {"min-lr", "3e-4"}, {"device", "cpu"}});
+    paracc_trainer *trainer = nullptr;
+    Result created(paracc_trainer_create(exe, run, &trainer));
+    paracc_options_free(run);
+    EXPECT_EQ(created.code, PARACC_OK) << created.message;
+    return created.code == PARACC_OK ? trainer : nullptr;
+  }
+  /// Runs step k and compares it with PyTorch's (loss 1e-4, grad norm
+  /// 1e-3 relative, lr 1e-9).
+  void stepAndCompare(paracc_trainer *trainer, int k) const {
+    paracc_step_record record{};
+    Result stepped(paracc_trainer_step(trainer, &record));
+    ASSERT_EQ(stepped.code, PARACC_OK) << stepped.message;
+    double loss = steps[k]["loss"], norm = steps[k]["grad_norm"],
+           lr = steps[k]["lr"];
+    EXPECT_EQ(record.step, k);
+    EXPECT_NEAR(record.loss, loss, 1e-4 * std::fabs(loss)) << "step " << k;
+    EXPECT_NEAR(record.grad_norm, norm, 1e-3 * std::fabs(norm))
+        << "step " << k;
+    EXPECT_NEAR(record.lr, lr, 1e-9) << "step " << k;
+  }
+};
+
 /// ZeRO stage 1 through the C API ("zero" = 1): dp2 with the moments
 /// sharded over dp follows PyTorch's clipped cosine run, and the report
 /// says every update is sharded.
 TEST(CAPI, ZeroOneFollowsPyTorch) {
-  const std::string shared = kSource + "/../shared/models/gpt2_tiny";
-  std::ifstream referenceFile(shared + "/train/reference.json");
-  if (!referenceFile)
+  ClippedCosineRun reference;
+  if (!reference.load())
     GTEST_SKIP() << "no ../shared/models (the PyTorch reference)";
-  nlohmann::json reference = nlohmann::json::parse(referenceFile);
-  const auto &steps = reference["runs"]["adamw_clip_cosine"]["steps"];
-  paracc_options *options = makeOptions(
-      {{"train", "1"}, {"mesh", "dp2"}, {"zero", "1"}, {"batch", "2"},
-       {"seq", "64"}, {"betas", "0.9,0.95"}, {"eps", "1e-8"},
-       {"weight-decay", "0.1"}, {"clip-grad-norm", "1.0"}});
-  paracc_executable *exe = nullptr;
-  Result compiled(paracc_compile_file((shared + "/loss.onnx").c_str(),
-                                      options, &exe));
-  paracc_options_free(options);
-  ASSERT_EQ(compiled.code, PARACC_OK) << compiled.message;
+  paracc_executable *exe = reference.compile("dp2", "1");
+  ASSERT_NE(exe, nullptr);
   nlohmann::json explain =
       nlohmann::json::parse(paracc_executable_explain_json(exe));
   int64_t updates = explain["memory"]["optimizer_updates"];
   EXPECT_GT(updates, 0);
   EXPECT_EQ(explain["memory"]["optimizer_sharded_updates"], updates);
-  paracc_options *run = makeOptions(
-      {{"data", (shared + "/train/tokens.u16").c_str()}, {"steps", "30"},
-       {"lr", "3e-3"}, {"lr-schedule", "cosine"}, {"warmup", "5"},
-       {"min-lr", "3e-4"}, {"device", "cpu"}});
-  paracc_trainer *trainer = nullptr;
-  Result created(paracc_trainer_create(exe, run, &trainer));
-  paracc_options_free(run);
-  ASSERT_EQ(created.code, PARACC_OK) << created.message;
-  for (int k = 0; k < 6; ++k) {
-    paracc_step_record record{};
-    Result stepped(paracc_trainer_step(trainer, &record));
-    ASSERT_EQ(stepped.code, PARACC_OK) << stepped.message;
-    double loss = steps[k]["loss"], norm = steps[k]["grad_norm"];
-    EXPECT_NEAR(record.loss, loss, 1e-4 * std::fabs(loss)) << "step " << k;
-    EXPECT_NEAR(record.grad_norm, norm, 1e-3 * std::fabs(norm))
-        << "step " << k;
-  }
+  paracc_trainer *trainer = reference.start(exe);
+  ASSERT_NE(trainer, nullptr);
+  for (int k = 0; k < 6; ++k)
+    reference.stepAndCompare(trainer, k);
   EXPECT_EQ(Result(paracc_trainer_finish(trainer)).code, PARACC_OK);
   paracc_trainer_free(trainer);
   paracc_executable_free(exe);
 }
 
 TEST(CAPI, TrainingFollowsPyTorch) {
-  const std::string shared = kSource + "/../shared/models/gpt2_tiny";
-  std::ifstream referenceFile(shared + "/train/reference.json");
-  if (!referenceFile)
+  ClippedCosineRun reference;
+  if (!reference.load())
     GTEST_SKIP() << "no ../shared/models (the PyTorch reference)";
-  nlohmann::json reference = nlohmann::json::parse(referenceFile);
-  const auto &steps = reference["runs"]["adamw_clip_cosine"]["steps"];
+  const std::string &shared = reference.shared;
   const int count = 10;
-  paracc_options *options = makeOptions(
-      {{"train", "1"}, {"mesh", "dp2"}, {"batch", "2"}, {"seq", "64"},
-       {"betas", "0.9,0.95"}, {"eps", "1e-8"}, {"weight-decay", "0.1"},
-       {"clip-grad-norm", "1.0"}});
-  paracc_executable *exe = nullptr;
-  Result compiled(paracc_compile_file((shared + "/loss.onnx").c_str(),
-                                      options, &exe));
-  paracc_options_free(options);
-  ASSERT_EQ(compiled.code, PARACC_OK) << compiled.message;
+  paracc_executable *exe = reference.compile("dp2", "0");
+  ASSERT_NE(exe, nullptr);
   EXPECT_EQ(paracc_executable_is_training(exe), 1);
   EXPECT_NE(std::string(paracc_executable_explain_json(exe)).find("memory"),
             std::string::npos);
-  // lr 3e-3 warmed up over 5 steps, then cosine to 3e-4 at step 30.
-  paracc_options *run = makeOptions(
-      {{"data", (shared + "/train/tokens.u16").c_str()}, {"steps", "30"},
-       {"lr", "3e-3"}, {"lr-schedule", "cosine"}, {"warmup", "5"},
-       {"min-lr", "3e-4"}, {"device", "cpu"}});
-  paracc_trainer *trainer = nullptr;
-  Result created(paracc_trainer_create(exe, run, &trainer));
-  paracc_options_free(run);
-  ASSERT_EQ(created.code, PARACC_OK) << created.message;
+  paracc_trainer *trainer = reference.start(exe);
+  ASSERT_NE(trainer, nullptr);
   std::vector<float> before(16), after(16);
   // The first parameter's first values, before and after training.
   const char *name;
@@ -571,16 +589,7 @@ TEST(CAPI, TrainingFollowsPyTorch) {
   before.assign(state.begin(), state.begin() + std::min<size_t>(16, elements));
   for (int k = 0; k < count; ++k) {
     EXPECT_EQ(paracc_trainer_next_step(trainer), k);
-    paracc_step_record record{};
-    Result stepped(paracc_trainer_step(trainer, &record));
-    ASSERT_EQ(stepped.code, PARACC_OK) << stepped.message;
-    double loss = steps[k]["loss"], norm = steps[k]["grad_norm"],
-           lr = steps[k]["lr"];
-    EXPECT_EQ(record.step, k);
-    EXPECT_NEAR(record.loss, loss, 1e-4 * std::fabs(loss)) << "step " << k;
-    EXPECT_NEAR(record.grad_norm, norm, 1e-3 * std::fabs(norm))
-        << "step " << k;
-    EXPECT_NEAR(record.lr, lr, 1e-9) << "step " << k;
+    reference.stepAndCompare(trainer, k);
   }
   EXPECT_FALSE(paracc_trainer_finished(trainer));
   ASSERT_EQ(Result(paracc_trainer_read_state(trainer, 0, &view)).code,

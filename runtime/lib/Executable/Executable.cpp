@@ -5,14 +5,9 @@
 
 #include "paracc/runtime/executable_generated.h"
 
-#include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <functional>
 #include <set>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace paracc::rt;
 namespace fb = ::paracc::fb;
@@ -45,33 +40,17 @@ std::vector<uint8_t> paracc::rt::packExecutable(const uint8_t *flatbuffer,
   return out;
 }
 
-Executable::~Executable() {
-  if (mapped_ && base_)
-    ::munmap(const_cast<uint8_t *>(base_), size_);
-}
+Executable::~Executable() = default;
 
 StatusOr<std::shared_ptr<Executable>>
 Executable::loadFile(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return errorf("cannot open '", path, "': ", std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return errorf("'", path, "' is not a regular file");
-  }
+  auto file = MappedFile::open(path);
+  if (!file)
+    return file.status();
   std::shared_ptr<Executable> exe(new Executable());
-  exe->size_ = static_cast<size_t>(st.st_size);
-  if (exe->size_ > 0) {
-    void *p = ::mmap(nullptr, exe->size_, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (p == MAP_FAILED) {
-      ::close(fd);
-      return errorf("cannot map '", path, "': ", std::strerror(errno));
-    }
-    exe->base_ = static_cast<const uint8_t *>(p);
-    exe->mapped_ = true;
-  }
-  ::close(fd);
+  exe->file_ = std::move(*file);
+  exe->base_ = exe->file_->data();
+  exe->size_ = exe->file_->size();
   std::string::size_type slash = path.rfind('/');
   exe->directory_ = slash == std::string::npos ? "." : path.substr(0, slash);
   PARACC_RETURN_IF_ERROR(exe->decode(path));

@@ -235,10 +235,10 @@ private:
   std::vector<std::shared_ptr<MappedFile>> externalFiles_;
 
   // Storage: a mapping of the file, or an owned buffer.
+  std::shared_ptr<MappedFile> file_;
   std::vector<uint8_t> owned_;
   const uint8_t *base_ = nullptr;
   size_t size_ = 0;
-  bool mapped_ = false;
 };
 
 /// Serializes the container around a finished FlatBuffer and data segment.
