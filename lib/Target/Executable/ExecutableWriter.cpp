@@ -72,6 +72,9 @@ private:
   llvm::StringMap<int32_t> stateIndex;
   /// Weight data already in the data segment, by name (tied weights).
   llvm::StringMap<fb::DataRef> weightData;
+  /// The fingerprints of referenced weights, by name (tied weights, and the
+  /// functions that read the same one).
+  llvm::StringMap<uint64_t> weightFingerprints;
   bool embedWeights = false;
 
   // The function being written.
@@ -209,9 +212,13 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
     d.externalPath = ::paracc::rt::absolutePath(entry->file->path());
     d.externalOffset = entry->offset;
     d.externalSize = entry->size;
-    // (Only the samples are read: the file stays out of memory.)
-    entry->file->adviseSparseReads();
-    d.fingerprint = ::paracc::rt::fingerprintBytes(entry->data(), entry->size);
+    auto [it, inserted] = weightFingerprints.try_emplace(op.getName(), 0);
+    if (inserted) {
+      // (Only the samples are read: the file stays out of memory.)
+      entry->file->adviseSparseReads();
+      it->second = ::paracc::rt::fingerprintBytes(entry->data(), entry->size);
+    }
+    d.fingerprint = it->second;
   } else if (!random) {
     std::string key = blockKey(op.getName(), offsets);
     auto it = weightData.find(key);

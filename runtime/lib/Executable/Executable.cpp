@@ -533,6 +533,35 @@ Status Executable::decode(const std::string &what) {
   return linkPipeline(what);
 }
 
+StatusOr<std::shared_ptr<MappedFile>>
+Executable::externalFile(const std::string &recorded) {
+  auto cached = externalFiles_.find(recorded);
+  if (cached != externalFiles_.end())
+    return cached->second;
+  auto opened = MappedFile::open(recorded);
+  // Moved together with the executable: the same name next to it (unless
+  // that is where it was looked for).
+  std::string beside;
+  if (!opened && !directory_.empty()) {
+    std::string::size_type slash = recorded.rfind('/');
+    std::string folder =
+        slash == std::string::npos ? "." : recorded.substr(0, slash);
+    if (absolutePath(directory_) != absolutePath(folder))
+      beside = directory_ + "/" + recorded.substr(slash + 1);
+  }
+  if (!opened && !beside.empty())
+    if (auto besideFile = MappedFile::open(beside))
+      opened = std::move(besideFile);
+  if (!opened)
+    return errorf("its weights are in '", recorded, "', which cannot be read (",
+                  opened.status().message(), ")",
+                  beside.empty() ? std::string() : ", nor is '" + beside + "'",
+                  "; compile the model again, or with --embed-weights to "
+                  "carry them in the executable");
+  externalFiles_.emplace(recorded, *opened);
+  return *opened;
+}
+
 Status Executable::mapExternal(const fb::ExternalData *ref,
                                uint64_t expectedSize, const uint8_t *&out,
                                std::string &path, const std::string &context) {
@@ -541,49 +570,10 @@ Status Executable::mapExternal(const fb::ExternalData *ref,
   if (ref->size() != expectedSize)
     return errorf(context, ": external data of ", ref->size(),
                   " bytes for a tensor of ", expectedSize);
-  std::string recorded = ref->path()->str();
-  std::shared_ptr<MappedFile> file;
-  for (const auto &f : externalFiles_)
-    if (f->path() == recorded)
-      file = f;
-  if (!file) {
-    auto opened = MappedFile::open(recorded);
-    // Moved together with the executable: the same name next to it.
-    std::string besideExecutable;
-    if (!opened && !directory_.empty()) {
-      std::string::size_type slash = recorded.rfind('/');
-      besideExecutable =
-          directory_ + "/" +
-          (slash == std::string::npos ? recorded : recorded.substr(slash + 1));
-      if (absolutePath(directory_) ==
-          absolutePath(slash == std::string::npos ? "."
-                                                  : recorded.substr(0, slash)))
-        besideExecutable.clear(); // the same place
-    }
-    if (!opened && !besideExecutable.empty()) {
-      for (const auto &f : externalFiles_)
-        if (f->path() == besideExecutable)
-          file = f;
-      if (!file) {
-        auto beside = MappedFile::open(besideExecutable);
-        if (beside)
-          opened = std::move(beside);
-      }
-    }
-    if (!file) {
-      if (!opened)
-        return errorf(context, ": its weights are in '", recorded,
-                      "', which cannot be read (",
-                      opened.status().message(), ")",
-                      besideExecutable.empty()
-                          ? std::string()
-                          : ", nor is '" + besideExecutable + "'",
-                      "; compile the model again, or with --embed-weights "
-                      "to carry them in the executable");
-      file = std::move(*opened);
-      externalFiles_.push_back(file);
-    }
-  }
+  auto opened = externalFile(ref->path()->str());
+  if (!opened)
+    return opened.status().withContext(context);
+  const std::shared_ptr<MappedFile> &file = *opened;
   if (ref->offset() > file->size() || ref->size() > file->size() - ref->offset())
     return errorf(context, ": external data (offset ", ref->offset(), ", ",
                   ref->size(), " bytes) lies outside '", file->path(), "' (",

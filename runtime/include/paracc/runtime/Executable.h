@@ -17,6 +17,7 @@
 #include "paracc/runtime/Status.h"
 #include "paracc/runtime/Tensor.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -211,6 +212,10 @@ private:
   Status mapExternal(const fb::ExternalData *ref, uint64_t expectedSize,
                      const uint8_t *&out, std::string &path,
                      const std::string &context);
+  /// The mapping of the file recorded as `recorded`: that path, else (the
+  /// executable moved with it) its name next to the executable.
+  StatusOr<std::shared_ptr<MappedFile>>
+  externalFile(const std::string &recorded);
   Status linkPipeline(const std::string &what);
 
   Mesh mesh_;
@@ -231,8 +236,9 @@ private:
   /// The folder of the executable's file (empty: loaded from memory), where
   /// a referenced file that moved with it is looked for.
   std::string directory_;
-  /// The files of referenced external data, each mapped once.
-  std::vector<std::shared_ptr<MappedFile>> externalFiles_;
+  /// The files of referenced external data, each mapped once, by the path
+  /// the executable records.
+  std::map<std::string, std::shared_ptr<MappedFile>> externalFiles_;
 
   // Storage: a mapping of the file, or an owned buffer.
   std::shared_ptr<MappedFile> file_;
