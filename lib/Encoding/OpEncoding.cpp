@@ -130,7 +130,7 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
             .i(g.getIgnoreIndex().value_or(0));
       })
       .Case([&](GatherGradOp g) { a.i(g.getAxis()); })
-      .Case([&](AdamWOp g) {
+      .Case<AdamWOp, ForeachAdamWOp>([&](auto g) {
         a.f(g.getBeta1().convertToDouble())
             .f(g.getBeta2().convertToDouble())
             .f(g.getEps().convertToDouble())

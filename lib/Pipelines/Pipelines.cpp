@@ -85,6 +85,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
   if (precision != "f32")
     fn.addPass(graph::createConvertPrecisionPass({precision.str()}));
   fn.addPass(createCanonicalizerPass());
+  fn.addPass(graph::createGroupParameterUpdatesPass());
 }
 
 void mlir::paracc::registerParaccPasses() {

@@ -92,6 +92,13 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
       ++m.updates;
       if (op.hasAttr(dist::DistDialect::ShardedUpdateAttrHelper::getNameStr()))
         ++m.shardedUpdates;
+    } else if (auto group = dyn_cast<g::ForeachAdamWOp>(op)) {
+      // The gradients as the update reads them (bf16 ones where it widens).
+      for (Value grad : group.getGrads())
+        m.gradients += tensorBytes(grad.getType());
+      m.updates += group.getParams().size();
+      if (op.hasAttr(dist::DistDialect::ShardedUpdateAttrHelper::getNameStr()))
+        m.shardedUpdates += group.getParams().size();
     } else if (auto ag = dyn_cast<g::AttentionGradOp>(op)) {
       auto q = cast<RankedTensorType>(ag.getQ().getType());
       if (q.hasStaticShape() && q.getRank() >= 1 && q.getShape().back() > 0)

@@ -9,22 +9,11 @@
 
 #include "TestUtil.h"
 
-#include <random>
 
 using namespace paracc::rt;
 using namespace paracc::rt::test;
 
 namespace {
-
-std::vector<double> randomValues(size_t n, uint64_t seed, double lo,
-                                 double hi) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> dist(lo, hi);
-  std::vector<double> v(n);
-  for (double &x : v)
-    x = dist(rng);
-  return v;
-}
 
 Tensor f32(const Shape &shape, const std::vector<double> &v) {
   return make(DType::F32, shape, v);

@@ -15,12 +15,24 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace paracc::rt::test {
 
 /// Allocates a tensor or fails the test.
+/// n values uniform in [lo, hi) from a seeded generator.
+inline std::vector<double> randomValues(size_t n, uint64_t seed, double lo,
+                                        double hi) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<double> v(n);
+  for (double &x : v)
+    x = dist(rng);
+  return v;
+}
+
 inline Tensor alloc(DType dt, const Shape &shape) {
   StatusOr<Tensor> t = Tensor::allocate(dt, shape);
   EXPECT_TRUE(t.isOk()) << t.status().message();

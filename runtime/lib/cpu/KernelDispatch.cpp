@@ -105,6 +105,12 @@ Status dispatch(const KernelArgs &args) {
     return runAdamWKernel(args);
   case OpCode::Sgd:
     return runSgdKernel(args);
+  case OpCode::ForeachAdamW:
+    return runForeachAdamWKernel(args);
+  case OpCode::ForeachSumSquare:
+    return runForeachSumSquareKernel(args);
+  case OpCode::ForeachCast:
+    return runForeachCastKernel(args);
   default:
     return args.fail("not a compute instruction");
   }
@@ -123,7 +129,31 @@ bool allowsExactInPlace(OpCode op) {
   // GeluGrad and the optimizer updates are elementwise too (the optimizers'
   // scalar operands are read before any result is written).
   return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape ||
-         op == OpCode::GeluGrad || op == OpCode::AdamW || op == OpCode::Sgd;
+         op == OpCode::GeluGrad || op == OpCode::AdamW || op == OpCode::Sgd ||
+         op == OpCode::ForeachAdamW || op == OpCode::ForeachCast;
+}
+
+/// The tensor (j) of a multi-tensor op that operand or result `index`
+/// belongs to: a result may work in place only on its own tensor's
+/// operands, since other blocks may read another tensor's operands after it
+/// is written. -1 for operands every tensor reads (ForeachAdamW's lr, step
+/// and grad_scale). 0 for the other ops.
+int64_t inPlaceTensorOf(const KernelArgs &args, bool isResult, size_t index) {
+  switch (args.op) {
+  case OpCode::ForeachAdamW: {
+    const size_t n = args.out.size() / 3;
+    if (n == 0)
+      return 0; // Malformed; the op's checks say so.
+    if (!isResult && index >= 4 * n)
+      return -1;
+    return int64_t(index % n);
+  }
+  case OpCode::ForeachSumSquare:
+  case OpCode::ForeachCast:
+    return int64_t(index);
+  default:
+    return 0;
+  }
 }
 
 Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
@@ -205,14 +235,17 @@ static Status runCpuKernelImpl(OpCode op, const InstrAttrs &attrs,
                         outputs[k]->byteSize()))
         return args.fail("results ", o, " and ", k, " overlap");
     }
-    for (const Tensor *in : inputs) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const Tensor *in = inputs[i];
       if (!rangesOverlap(out.data(), out.byteSize(), in->data(),
                          in->byteSize()))
         continue;
       const bool exact = in->data() == out.data() &&
                          in->byteSize() == out.byteSize() &&
                          in->numElements() == out.numElements();
-      if (!exact || !allowsExactInPlace(op))
+      if (!exact || !allowsExactInPlace(op) ||
+          inPlaceTensorOf(args, true, o) < 0 ||
+          inPlaceTensorOf(args, true, o) != inPlaceTensorOf(args, false, i))
         scratch = true;
     }
   }

@@ -358,6 +358,11 @@ static_assert(static_cast<int>(OpCode::IsInf) + 1 ==
 /// each result element depends only on the operand elements at its own
 /// position (or on broadcast operands that do not alias it).
 bool allowsExactInPlace(OpCode op);
+/// The tensor (j) of a multi-tensor instruction that operand or result
+/// `index` belongs to: a result may work in place only on its own tensor's
+/// operands. -1 for operands every tensor reads (ForeachAdamW's lr, step and
+/// grad_scale); 0 for single-tensor instructions.
+int64_t inPlaceTensorOf(const KernelArgs &args, bool isResult, size_t index);
 
 /// How a kernel checks an operand's element type (`what` in `set`): the
 /// shared checks take it as a parameter, the GPU kernels pass one that also
@@ -502,6 +507,10 @@ Status runCrossEntropyGradKernel(const KernelArgs &args);
 Status runGatherGradKernel(const KernelArgs &args);
 Status runAdamWKernel(const KernelArgs &args);
 Status runSgdKernel(const KernelArgs &args);
+// Multi-tensor forms (Optimizers.cpp, Foreach.cpp).
+Status runForeachAdamWKernel(const KernelArgs &args);
+Status runForeachSumSquareKernel(const KernelArgs &args);
+Status runForeachCastKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

@@ -37,11 +37,62 @@ inline float lerp(float self, float end, float weight) {
                                  : end - (end - self) * (1.0f - weight);
 }
 
+/// AdamW's per-step f32 constants, from the step's scalars (as torch's
+/// _single_tensor_adamw computes them: Python floats, then f32 where a
+/// tensor op meets them).
+struct AdamWConstants {
+  float decay, avgWeight, beta2f, sqWeight, bc2Sqrt, epsf, negStepSize,
+      gradScale;
+};
+
+/// The constants of an AdamW or ForeachAdamW instruction whose scalar
+/// operands (lr, step, grad_scale) start at operand `lrIndex`.
+Status adamwConstants(const KernelArgs &args, size_t lrIndex,
+                      AdamWConstants &c) {
+  double step;
+  PARACC_RETURN_IF_ERROR(readStep(args, lrIndex + 1, step));
+  const double beta1 = args.attrs.floats[0], beta2 = args.attrs.floats[1];
+  const double eps = args.attrs.floats[2], wd = args.attrs.floats[3];
+  const double lr = scalarOperand(args, lrIndex);
+  const double biasCorrection1 = 1.0 - std::pow(beta1, step);
+  const double biasCorrection2 = 1.0 - std::pow(beta2, step);
+  const double stepSize = lr / biasCorrection1;
+  c.decay = static_cast<float>(1.0 - lr * wd);
+  c.avgWeight = static_cast<float>(1.0 - beta1);
+  c.beta2f = static_cast<float>(beta2);
+  c.sqWeight = static_cast<float>(1.0 - beta2);
+  c.bc2Sqrt = static_cast<float>(std::sqrt(biasCorrection2));
+  c.epsf = static_cast<float>(eps);
+  c.negStepSize = static_cast<float>(-stepSize);
+  c.gradScale = *args.in[lrIndex + 2]->as<float>();
+  return Status::ok();
+}
+
+/// AdamW on one tensor of n elements whose gradient has element type G.
+template <DType G>
+void adamwTensor(const AdamWConstants &c, const float *param,
+                 const StorageT<G> *grad, const float *expAvg,
+                 const float *expAvgSq, float *paramOut, float *expAvgOut,
+                 float *expAvgSqOut, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    const float g = load<G>(grad + i) * c.gradScale;
+    float p = param[i], m = expAvg[i], v = expAvgSq[i];
+    p = p * c.decay;             // param.mul_(1 - lr * wd)
+    m = lerp(m, g, c.avgWeight); // exp_avg.lerp_(g, 1 - beta1)
+    v = v * c.beta2f;            // exp_avg_sq.mul_(beta2)
+    v = v + c.sqWeight * g * g;  //   .addcmul_(g, g, 1 - beta2)
+    const float denom = std::sqrt(v) / c.bc2Sqrt + c.epsf;
+    p = p + c.negStepSize * m / denom; // param.addcdiv_(m, denom, -ss)
+    paramOut[i] = p;
+    expAvgOut[i] = m;
+    expAvgSqOut[i] = v;
+  }
+}
+
 } // namespace
 
 Status runAdamWKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(7, 7, 3));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
   static const char *const kNames[] = {"param",
                                        "grad",
                                        "exp_avg",
@@ -53,51 +104,35 @@ Status runAdamWKernel(const KernelArgs &args) {
                                        "updated exp_avg",
                                        "updated exp_avg_sq"};
   PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 4, kNames));
-  const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, 1.0, "beta1"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, 0.0, 1.0, "beta2"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "eps"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 3, 0.0, inf, "weight_decay"));
-  double step;
-  PARACC_RETURN_IF_ERROR(readStep(args, 5, step));
-  const double beta1 = args.attrs.floats[0], beta2 = args.attrs.floats[1];
-  const double eps = args.attrs.floats[2], wd = args.attrs.floats[3];
-  const double lr = scalarOperand(args, 4);
-  const float gradScale = *args.in[6]->as<float>();
+  PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
+  AdamWConstants c;
+  PARACC_RETURN_IF_ERROR(adamwConstants(args, 4, c));
+  adamwTensor<DType::F32>(c, args.in[0]->as<float>(), args.in[1]->as<float>(),
+                          args.in[2]->as<float>(), args.in[3]->as<float>(),
+                          args.out[0]->as<float>(), args.out[1]->as<float>(),
+                          args.out[2]->as<float>(), args.in[0]->numElements());
+  return Status::ok();
+}
 
-  // The Python-float scalars of torch's _single_tensor_adamw.
-  const double biasCorrection1 = 1.0 - std::pow(beta1, step);
-  const double biasCorrection2 = 1.0 - std::pow(beta2, step);
-  const double stepSize = lr / biasCorrection1;
-  const double biasCorrection2Sqrt = std::sqrt(biasCorrection2);
-  // ... as the f32 tensor ops see them.
-  const float decay = static_cast<float>(1.0 - lr * wd);
-  const float avgWeight = static_cast<float>(1.0 - beta1);
-  const float beta2f = static_cast<float>(beta2);
-  const float sqWeight = static_cast<float>(1.0 - beta2);
-  const float bc2Sqrt = static_cast<float>(biasCorrection2Sqrt);
-  const float epsf = static_cast<float>(eps);
-  const float negStepSize = static_cast<float>(-stepSize);
-
-  const float *param = args.in[0]->as<float>(), *grad = args.in[1]->as<float>(),
-              *expAvg = args.in[2]->as<float>(),
-              *expAvgSq = args.in[3]->as<float>();
-  float *paramOut = args.out[0]->as<float>(),
-        *expAvgOut = args.out[1]->as<float>(),
-        *expAvgSqOut = args.out[2]->as<float>();
-  const int64_t n = args.in[0]->numElements();
-  for (int64_t i = 0; i < n; ++i) {
-    const float g = grad[i] * gradScale;
-    float p = param[i], m = expAvg[i], v = expAvgSq[i];
-    p = p * decay;             // param.mul_(1 - lr * wd)
-    m = lerp(m, g, avgWeight); // exp_avg.lerp_(g, 1 - beta1)
-    v = v * beta2f;            // exp_avg_sq.mul_(beta2)
-    v = v + sqWeight * g * g;  //   .addcmul_(g, g, 1 - beta2)
-    const float denom = std::sqrt(v) / bc2Sqrt + epsf;
-    p = p + negStepSize * m / denom; // param.addcdiv_(m, denom, -ss)
-    paramOut[i] = p;
-    expAvgOut[i] = m;
-    expAvgSqOut[i] = v;
+Status runForeachAdamWKernel(const KernelArgs &args) {
+  size_t n = 0;
+  PARACC_RETURN_IF_ERROR(checkForeachAdamW(args, n));
+  AdamWConstants c;
+  PARACC_RETURN_IF_ERROR(adamwConstants(args, 4 * n, c));
+  for (size_t j = 0; j < n; ++j) {
+    const Tensor &grad = *args.in[n + j];
+    auto update = [&](auto tag) -> Status {
+      constexpr DType G = decltype(tag)::value;
+      if constexpr (G == DType::F32 || G == DType::BF16 || G == DType::F16)
+        adamwTensor<G>(
+            c, args.in[j]->as<float>(),
+            static_cast<const StorageT<G> *>(grad.data()),
+            args.in[2 * n + j]->as<float>(), args.in[3 * n + j]->as<float>(),
+            args.out[j]->as<float>(), args.out[n + j]->as<float>(),
+            args.out[2 * n + j]->as<float>(), args.in[j]->numElements());
+      return Status::ok();
+    };
+    PARACC_RETURN_IF_ERROR(visitDType(grad.dtype(), update));
   }
   return Status::ok();
 }

@@ -71,4 +71,83 @@ Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
   return Status::ok();
 }
 
+Status checkAdamWAttrs(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
+  const double inf = INFINITY;
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, 1.0, "beta1"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, 0.0, 1.0, "beta2"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "eps"));
+  return checkFloatAttr(args, 3, 0.0, inf, "weight_decay");
+}
+
+Status checkForeachAdamW(const KernelArgs &args, size_t &count) {
+  const size_t nIn = args.in.size(), nOut = args.out.size();
+  if (nIn < 7 || (nIn - 3) % 4 != 0 || nOut != 3 * ((nIn - 3) / 4))
+    return args.fail("expected 4N + 3 operands and 3N results (N >= 1), got ",
+                     nIn, " operands and ", nOut, " results");
+  const size_t n = (nIn - 3) / 4;
+  PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
+  static const char *const kOperands[] = {"param", "grad", "exp_avg",
+                                          "exp_avg_sq"};
+  static const char *const kResults[] = {"updated param", "updated exp_avg",
+                                         "updated exp_avg_sq"};
+  for (size_t j = 0; j < n; ++j) {
+    const Tensor &param = *args.in[j];
+    for (size_t k = 0; k < 4; ++k) {
+      const Tensor &t = *args.in[k * n + j];
+      if (k == 1)
+        PARACC_RETURN_IF_ERROR(args.checkDType(t, TypeSet::Float, "grad"));
+      if (k == 1 && t.dtype() == DType::F64)
+        return args.fail("grad ", j, " must be f32, bf16 or f16, got ",
+                         t.typeString());
+      if (k != 1)
+        PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, DType::F32, kOperands[k]));
+      PARACC_RETURN_IF_ERROR(args.checkShape(t, param.shape(), kOperands[k]));
+    }
+    for (size_t k = 0; k < 3; ++k) {
+      const Tensor &t = *args.out[k * n + j];
+      PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, DType::F32, kResults[k]));
+      PARACC_RETURN_IF_ERROR(args.checkShape(t, param.shape(), kResults[k]));
+    }
+  }
+  static const char *const kScalars[] = {"lr", "step", "grad_scale"};
+  for (size_t k = 0; k < 3; ++k) {
+    const Tensor &t = *args.in[4 * n + k];
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, DType::F32, kScalars[k]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(t, Shape{}, kScalars[k]));
+  }
+  count = n;
+  return Status::ok();
+}
+
+Status checkForeachSumSquare(const KernelArgs &args) {
+  if (args.in.empty() || args.out.size() != 1)
+    return args.fail("expected N >= 1 operands and 1 result, got ",
+                     args.in.size(), " operands and ", args.out.size(),
+                     " results");
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  for (const Tensor *x : args.in)
+    PARACC_RETURN_IF_ERROR(args.checkDType(*x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], DType::F32, "result"));
+  return args.checkShape(*args.out[0], Shape{int64_t(args.in.size())},
+                         "result");
+}
+
+Status checkForeachCast(const KernelArgs &args) {
+  if (args.in.empty() || args.out.size() != args.in.size())
+    return args.fail("expected N >= 1 operands and as many results, got ",
+                     args.in.size(), " operands and ", args.out.size(),
+                     " results");
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  for (size_t j = 0; j < args.in.size(); ++j) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.in[j], args.in[0]->dtype(), "operand"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[j], args.out[0]->dtype(), "result"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.out[j], args.in[j]->shape(), "result"));
+  }
+  return Status::ok();
+}
+
 } // namespace paracc::rt

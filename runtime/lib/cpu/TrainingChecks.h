@@ -26,6 +26,22 @@ Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
 Status checkOptimizerOperands(const KernelArgs &args, size_t nTensors,
                               const char *const *names);
 
+/// AdamW's and ForeachAdamW's floats: beta1 and beta2 in [0, 1), eps and
+/// weight_decay finite and >= 0.
+Status checkAdamWAttrs(const KernelArgs &args);
+
+/// ForeachAdamW (OpCodes.def): 4N + 3 operands, 3N results, each group's
+/// shapes and element types as AdamW's except that grad_j may be bf16 or
+/// f16; the floats as AdamW's. Sets `count` to N.
+Status checkForeachAdamW(const KernelArgs &args, size_t &count);
+
+/// ForeachSumSquare: N >= 1 floating operands, one f32 [N] result.
+Status checkForeachSumSquare(const KernelArgs &args);
+
+/// ForeachCast: N >= 1 operands of one element type and N results of one
+/// element type, result j of operand j's shape, no attributes.
+Status checkForeachCast(const KernelArgs &args);
+
 /// floats[i] is finite and in [lo, hi) (or [lo, inf) when hi is infinite,
 /// or any finite value when lo is -inf too).
 Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,

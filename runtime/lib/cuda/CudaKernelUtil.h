@@ -102,6 +102,30 @@ inline bool isAligned(const void *p, size_t bytes) {
 /// ceil(a / b) for positive b.
 inline int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
+/// Stream-ordered device scratch memory (cudaMallocAsync, which also works
+/// under CUDA graph capture), freed in stream order when it goes out of
+/// scope; null when it cannot be allocated.
+class StreamScratch {
+public:
+  StreamScratch(size_t bytes, cudaStream_t stream) : stream_(stream) {
+    if (bytes && cudaMallocAsync(&ptr_, bytes, stream) != cudaSuccess) {
+      (void)cudaGetLastError();
+      ptr_ = nullptr;
+    }
+  }
+  StreamScratch(const StreamScratch &) = delete;
+  StreamScratch &operator=(const StreamScratch &) = delete;
+  ~StreamScratch() {
+    if (ptr_)
+      (void)cudaFreeAsync(ptr_, stream_);
+  }
+  template <typename T> T *get() const { return static_cast<T *>(ptr_); }
+
+private:
+  void *ptr_ = nullptr;
+  cudaStream_t stream_;
+};
+
 /// The most dimensions of a strided iteration (after merging).
 constexpr int kMaxDims = 8;
 
@@ -168,6 +192,18 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream);
 /// AdamW, Sgd (an invalid step makes every result NaN).
 Status launchAdamW(const KernelArgs &args, cudaStream_t stream);
 Status launchSgd(const KernelArgs &args, cudaStream_t stream);
+
+// ForeachKernels.cu: the multi-tensor forms, a few launches for many
+// tensors.
+/// ForeachAdamW (params and moments f32, grads f32/bf16/f16; an invalid step
+/// makes every result NaN).
+Status launchForeachAdamW(const KernelArgs &args, cudaStream_t stream);
+/// ForeachSumSquare (f32/bf16/f16 operands; deterministic).
+Status launchForeachSumSquare(const KernelArgs &args, cudaStream_t stream);
+/// ForeachCast (f32/bf16/f16 to each other, or a same-type copy).
+Status launchForeachCast(const KernelArgs &args, cudaStream_t stream);
+/// Whether ForeachCast has a GPU kernel from element type `from` to `to`.
+bool foreachCastHasKernel(DType from, DType to);
 
 } // namespace paracc::rt::cuda
 

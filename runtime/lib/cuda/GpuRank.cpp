@@ -276,6 +276,32 @@ Status GpuRank::Impl::placeValues() {
   return Status::ok();
 }
 
+/// The operand whose buffer an optimizer update's result `k` replaces, or
+/// -1: AdamW's (param', exp_avg', exp_avg_sq') replace operands 0, 2 and 3,
+/// Sgd's (param', momentum_buffer') operands 0 and 2, and ForeachAdamW's
+/// param'_j, exp_avg'_j and exp_avg_sq'_j operands j, 2N + j and 3N + j.
+static int64_t updatedOperand(const InstrInfo &in, size_t k) {
+  switch (in.opcode) {
+  case OpCode::AdamW: {
+    static constexpr int64_t kOperand[] = {0, 2, 3};
+    return k < 3 ? kOperand[k] : -1;
+  }
+  case OpCode::Sgd: {
+    static constexpr int64_t kOperand[] = {0, 2};
+    return k < 2 ? kOperand[k] : -1;
+  }
+  case OpCode::ForeachAdamW: {
+    const size_t n = in.outputs.size() / 3;
+    if (n == 0 || k >= 3 * n)
+      return -1;
+    const size_t role = k / n, j = k % n; // param, exp_avg, exp_avg_sq.
+    return int64_t(role == 0 ? j : (role + 1) * n + j);
+  }
+  default:
+    return -1;
+  }
+}
+
 void GpuRank::Impl::placeUpdatesInPlace() {
   const Executable &x = *exe;
   const FunctionInfo &f = x.main();
@@ -305,22 +331,24 @@ void GpuRank::Impl::placeUpdatesInPlace() {
     if (i < 0 || lastRead[w.value] >= 0 || isOutput[w.value])
       continue;
     const InstrInfo &in = f.instrs[i];
-    // The update's result k replaces its operand at this position.
-    static constexpr int kAdamW[] = {0, 2, 3}, kSgd[] = {0, 2};
-    const int *operandOf = in.opcode == OpCode::AdamW ? kAdamW
-                           : in.opcode == OpCode::Sgd ? kSgd
-                                                      : nullptr;
-    if (!operandOf)
-      continue;
+    // The update's result k replaces its operand `op`.
     const size_t k = size_t(std::find(in.outputs.begin(), in.outputs.end(),
                                       w.value) -
                             in.outputs.begin());
-    if (k >= in.outputs.size() || size_t(operandOf[k]) >= in.inputs.size())
+    const int64_t op = updatedOperand(in, k);
+    if (op < 0 || size_t(op) >= in.inputs.size())
       continue;
     // The buffer's old value must have no reader after the update (the
-    // update itself reads it element by element before writing).
-    if (stateOf[in.inputs[operandOf[k]]] != w.state ||
-        lastStateRead[w.state] != i)
+    // update itself reads it element by element before writing), and no
+    // other operand of the update may read it: a multi-tensor update's
+    // blocks may read another tensor's operands after this result is
+    // written.
+    if (stateOf[in.inputs[op]] != w.state || lastStateRead[w.state] != i)
+      continue;
+    bool sharedOperand = false;
+    for (size_t o = 0; o < in.inputs.size(); ++o)
+      sharedOperand |= o != size_t(op) && stateOf[in.inputs[o]] == w.state;
+    if (sharedOperand)
       continue;
     ptr[w.value] = statePtr[w.state];
     writtenInPlace[b] = true;
@@ -436,6 +464,13 @@ Status GpuRank::Impl::buildSteps() {
       std::vector<DType> types;
       for (int32_t v : in.inputs)
         types.push_back(x.values()[v].dtype);
+      // A cast's kernel depends on the result type too: hasKernel takes it
+      // as a second entry (every operand of a ForeachCast has one type, and
+      // every result one).
+      if ((in.opcode == OpCode::Cast || in.opcode == OpCode::ForeachCast) &&
+          !in.inputs.empty() && !in.outputs.empty())
+        types = {x.values()[in.inputs[0]].dtype,
+                 x.values()[in.outputs[0]].dtype};
       kind = hasKernel(in.opcode, types) ? Kind::Kernel : Kind::Cpu;
       break;
     }
@@ -864,6 +899,24 @@ static std::string profileLabel(const InstrInfo &in,
         in.attrs.ints[0] != 0)
       os << " +activation";
     break;
+  case OpCode::ForeachAdamW:
+  case OpCode::ForeachSumSquare:
+  case OpCode::ForeachCast: {
+    // Many tensors: their count, their elements and the types that decide
+    // the cost (the gradients', the cast's).
+    const size_t n = in.opcode == OpCode::ForeachAdamW ? in.outputs.size() / 3
+                                                       : in.inputs.size();
+    int64_t elements = 0;
+    for (size_t j = 0; j < n && j < in.inputs.size(); ++j)
+      elements += t(in.inputs[j]).numElements();
+    os << " " << n << " tensors, " << elements << " elements";
+    if (in.opcode == OpCode::ForeachAdamW && n > 0 && 2 * n <= in.inputs.size())
+      os << ", grads " << dtypeName(t(in.inputs[n]).dtype);
+    else if (in.opcode == OpCode::ForeachCast && n > 0 && !in.outputs.empty())
+      os << ", " << dtypeName(t(in.inputs[0]).dtype) << " to "
+         << dtypeName(t(in.outputs[0]).dtype);
+    break;
+  }
   default:
     if (!in.inputs.empty())
       shape(in.inputs[0]);

@@ -10,6 +10,7 @@
 #include "cuda/AttentionKernel.h"
 #include "cuda/CudaKernelUtil.h"
 
+#include <algorithm>
 #include <atomic>
 #include <exception>
 #include <new>
@@ -140,6 +141,12 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchAdamW(args, stream);
   case OpCode::Sgd:
     return launchSgd(args, stream);
+  case OpCode::ForeachAdamW:
+    return launchForeachAdamW(args, stream);
+  case OpCode::ForeachSumSquare:
+    return launchForeachSumSquare(args, stream);
+  case OpCode::ForeachCast:
+    return launchForeachCast(args, stream);
   default:
     return args.fail("has no GPU kernel");
   }
@@ -198,6 +205,11 @@ Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
         return args.fail("result ", o, " overlaps operand ", i,
                          " (GPU kernels only work exactly in place, and only "
                          "for elementwise ops)");
+      const int64_t tensor = inPlaceTensorOf(args, true, o);
+      if (tensor < 0 || inPlaceTensorOf(args, false, i) != tensor)
+        return args.fail("result ", o, " is operand ", i,
+                         " of another tensor (multi-tensor ops only work in "
+                         "place tensor by tensor)");
     }
   }
 
@@ -311,6 +323,26 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   case OpCode::AdamW:
   case OpCode::Sgd:
     return !t.empty() && allF32();
+  case OpCode::ForeachAdamW: {
+    // param_0..N-1, grad_0..N-1, exp_avg_0..N-1, exp_avg_sq_0..N-1, lr,
+    // step, grad_scale: f32 but the grads (f32, bf16 or f16).
+    if (t.size() < 7 || (t.size() - 3) % 4 != 0)
+      return false;
+    const size_t n = (t.size() - 3) / 4;
+    for (size_t i = 0; i < t.size(); ++i) {
+      const bool grad = i >= n && i < 2 * n;
+      if (grad ? !isFloatGpu(t[i]) : t[i] != DType::F32)
+        return false;
+    }
+    return true;
+  }
+  case OpCode::ForeachSumSquare:
+    return !t.empty() && std::all_of(t.begin(), t.end(), isFloatGpu);
+  case OpCode::ForeachCast:
+    // As for Cast: the operands' element type; a second entry, when given,
+    // is the results' (the executor passes both). f32, bf16 and f16 to each
+    // other, or a same-type copy.
+    return foreachCastHasKernel(at(0), t.size() < 2 ? at(0) : at(1));
   default:
     // MatMul/Gemm (cuBLASLt), collectives, LocalShard (copyBlock by the
     // executor), AxisIndex, AttentionGrad: not here.

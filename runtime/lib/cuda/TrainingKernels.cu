@@ -53,12 +53,14 @@
 //    uses __fmul_rn/__fadd_rn/__fdiv_rn/__fsqrt_rn in the CPU's op order,
 //    so that nothing contracts into an FMA: exp_avg, exp_avg_sq and every
 //    Sgd result match the CPU bit for bit; AdamW's parameter too unless the
-//    device's pow differs from the host's in the last bit. Results may be
+//    device's pow differs from the host's in the last bit (AdamW's element
+//    math is in AdamWMath.cuh, shared with ForeachAdamW). Results may be
 //    the very buffers of the operands.
 //
 //===----------------------------------------------------------------------===//
 
 #include "cpu/TrainingChecks.h"
+#include "cuda/AdamWMath.cuh"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>
@@ -91,29 +93,6 @@ int64_t pow2Ceil(int64_t n) {
 }
 
 template <int N> struct IntTag { static constexpr int value = N; };
-
-/// Stream-ordered device scratch memory (cudaMallocAsync), freed in stream
-/// order when it goes out of scope; null when it cannot be allocated.
-class StreamScratch {
-public:
-  StreamScratch(size_t bytes, cudaStream_t stream) : stream_(stream) {
-    if (bytes && cudaMallocAsync(&ptr_, bytes, stream) != cudaSuccess) {
-      (void)cudaGetLastError();
-      ptr_ = nullptr;
-    }
-  }
-  StreamScratch(const StreamScratch &) = delete;
-  StreamScratch &operator=(const StreamScratch &) = delete;
-  ~StreamScratch() {
-    if (ptr_)
-      (void)cudaFreeAsync(ptr_, stream_);
-  }
-  template <typename T> T *get() const { return static_cast<T *>(ptr_); }
-
-private:
-  void *ptr_ = nullptr;
-  cudaStream_t stream_;
-};
 
 /// Blocks of `kernel` (with `threads` threads and `smem` bytes of dynamic
 /// shared memory) the device keeps resident at once (at least 1).
@@ -1371,74 +1350,18 @@ __global__ void __launch_bounds__(kGatherThreads)
 
 constexpr int kOptThreads = 256;
 
-/// torch.lerp with a scalar weight, op by op as cpu/Optimizers.cpp.
-__device__ __forceinline__ float lerpRn(float self, float end, float weight) {
-  return fabsf(weight) < 0.5f
-             ? __fadd_rn(self, __fmul_rn(weight, __fsub_rn(end, self)))
-             : __fsub_rn(end, __fmul_rn(__fsub_rn(end, self),
-                                        __fsub_rn(1.0f, weight)));
-}
-
-/// Whether a step count is finite and >= 1 (false for NaN).
-__device__ __forceinline__ bool validStep(double step) {
-  return step >= 1.0 && step < INFINITY;
-}
-
 struct AdamWParams {
   const float *param, *grad, *expAvg, *expAvgSq;
   const float *lr, *step, *gradScale; // Device scalars.
   float *paramOut, *expAvgOut, *expAvgSqOut;
   int64_t n;
-  double beta1, beta2, wd;
-  // The f32 constants that do not depend on the device scalars.
-  float avgWeight, beta2f, sqWeight, epsf;
+  AdamWHyper h;
 };
-
-/// The per-step f32 constants of AdamW, from the device scalars.
-struct AdamWStep {
-  float decay, bc2Sqrt, negStepSize, gradScale;
-  bool ok;
-};
-
-__device__ __forceinline__ void adamwElement(const AdamWParams &p,
-                                             const AdamWStep &s, float grad,
-                                             float &param, float &m, float &v) {
-  if (!s.ok) {
-    param = m = v = NAN;
-    return;
-  }
-  const float g = __fmul_rn(grad, s.gradScale);
-  float pv = __fmul_rn(param, s.decay); // param.mul_(1 - lr * wd)
-  m = lerpRn(m, g, p.avgWeight);        // exp_avg.lerp_(g, 1 - beta1)
-  v = __fmul_rn(v, p.beta2f);           // exp_avg_sq.mul_(beta2)
-  v = __fadd_rn(v, __fmul_rn(__fmul_rn(p.sqWeight, g), g)); // .addcmul_
-  const float denom = __fadd_rn(__fdiv_rn(__fsqrt_rn(v), s.bc2Sqrt), p.epsf);
-  pv = __fadd_rn(pv, __fdiv_rn(__fmul_rn(s.negStepSize, m), denom));
-  param = pv;
-}
 
 /// One AdamW step over n elements: float4 (kVec) then a scalar tail.
 template <bool kVec>
 __global__ void __launch_bounds__(kOptThreads) adamwKernel(AdamWParams p) {
-  __shared__ AdamWStep shared;
-  if (threadIdx.x == 0) {
-    // The Python-float scalars of torch's _single_tensor_adamw, in double
-    // (no contraction), then as the f32 tensor ops see them.
-    const double step = double(*p.step);
-    const double lr = double(*p.lr);
-    AdamWStep s;
-    s.ok = validStep(step);
-    const double bc1 = __dsub_rn(1.0, pow(p.beta1, step));
-    const double bc2 = __dsub_rn(1.0, pow(p.beta2, step));
-    const double stepSize = __ddiv_rn(lr, bc1);
-    s.decay = __double2float_rn(__dsub_rn(1.0, __dmul_rn(lr, p.wd)));
-    s.bc2Sqrt = __double2float_rn(__dsqrt_rn(bc2));
-    s.negStepSize = __double2float_rn(-stepSize);
-    s.gradScale = *p.gradScale;
-    shared = s;
-  }
-  __syncthreads();
-  const AdamWStep s = shared;
+  const AdamWStep s = adamwBlockStep(p.h, p.lr, p.step, p.gradScale);
   const int64_t stride = int64_t(gridDim.x) * blockDim.x;
   const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int64_t nv = kVec ? p.n / 4 : 0;
@@ -1448,10 +1371,10 @@ __global__ void __launch_bounds__(kOptThreads) adamwKernel(AdamWParams p) {
       float4 pa = reinterpret_cast<const float4 *>(p.param)[i];
       float4 m = reinterpret_cast<const float4 *>(p.expAvg)[i];
       float4 v = reinterpret_cast<const float4 *>(p.expAvgSq)[i];
-      adamwElement(p, s, g.x, pa.x, m.x, v.x);
-      adamwElement(p, s, g.y, pa.y, m.y, v.y);
-      adamwElement(p, s, g.z, pa.z, m.z, v.z);
-      adamwElement(p, s, g.w, pa.w, m.w, v.w);
+      adamwElement(p.h, s, g.x, pa.x, m.x, v.x);
+      adamwElement(p.h, s, g.y, pa.y, m.y, v.y);
+      adamwElement(p.h, s, g.z, pa.z, m.z, v.z);
+      adamwElement(p.h, s, g.w, pa.w, m.w, v.w);
       reinterpret_cast<float4 *>(p.paramOut)[i] = pa;
       reinterpret_cast<float4 *>(p.expAvgOut)[i] = m;
       reinterpret_cast<float4 *>(p.expAvgSqOut)[i] = v;
@@ -1459,7 +1382,7 @@ __global__ void __launch_bounds__(kOptThreads) adamwKernel(AdamWParams p) {
   }
   for (int64_t i = nv * 4 + first; i < p.n; i += stride) {
     float pa = p.param[i], m = p.expAvg[i], v = p.expAvgSq[i];
-    adamwElement(p, s, p.grad[i], pa, m, v);
+    adamwElement(p.h, s, p.grad[i], pa, m, v);
     p.paramOut[i] = pa;
     p.expAvgOut[i] = m;
     p.expAvgSqOut[i] = v;
@@ -1769,7 +1692,6 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
 
 Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(7, 7, 3));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
   static const char *const kNames[] = {"param",
                                        "grad",
                                        "exp_avg",
@@ -1781,11 +1703,7 @@ Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
                                        "updated exp_avg",
                                        "updated exp_avg_sq"};
   PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 4, kNames));
-  const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, 1.0, "beta1"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, 0.0, 1.0, "beta2"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "eps"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 3, 0.0, inf, "weight_decay"));
+  PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
   // The step is checked on the device (an invalid one gives NaN results).
   AdamWParams p;
   auto in = [&](size_t i) {
@@ -1805,13 +1723,7 @@ Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
   p.expAvgOut = out(1);
   p.expAvgSqOut = out(2);
   p.n = args.in[0]->numElements();
-  p.beta1 = args.attrs.floats[0];
-  p.beta2 = args.attrs.floats[1];
-  p.wd = args.attrs.floats[3];
-  p.avgWeight = static_cast<float>(1.0 - p.beta1);
-  p.beta2f = static_cast<float>(p.beta2);
-  p.sqWeight = static_cast<float>(1.0 - p.beta2);
-  p.epsf = static_cast<float>(args.attrs.floats[2]);
+  p.h = adamwHyper(args.attrs);
   if (p.n == 0)
     return Status::ok();
   bool vec = true;

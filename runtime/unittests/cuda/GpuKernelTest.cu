@@ -1719,6 +1719,402 @@ void testOptimizers() {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-tensor (foreach) ops.
+//===----------------------------------------------------------------------===//
+
+/// How runGpu launches an op.
+struct GpuRun {
+  /// Per result, the operand whose buffer it is (in place), or -1.
+  std::vector<int64_t> aliasOf;
+  /// Captured into a CUDA graph, which is launched (twice unless in place).
+  bool graph = false;
+};
+
+/// Runs `op` on the GPU as `how` says and downloads the results; false
+/// (after reporting) on failure.
+bool runGpu(const std::string &name, OpCode op, const InstrAttrs &attrs,
+            const std::vector<Tensor> &ins,
+            const std::vector<std::pair<DType, Shape>> &outs, const GpuRun &how,
+            std::vector<Tensor> &results) {
+  std::vector<DeviceBuffer> keep;
+  std::vector<DeviceTensor> dIn(ins.size()), dOut(outs.size());
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (!ins[i].isValid() || !toDevice(ins[i], keep, dIn[i])) {
+      report(false, name, "device upload failed");
+      return false;
+    }
+  }
+  bool inPlace = false;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    const int64_t a = i < how.aliasOf.size() ? how.aliasOf[i] : -1;
+    if (a >= 0) {
+      dOut[i] = DeviceTensor{outs[i].first, outs[i].second, dIn[a].data};
+      inPlace = true;
+    } else if (!deviceResult(outs[i].first, outs[i].second, keep, dOut[i])) {
+      report(false, name, "device allocation failed");
+      return false;
+    }
+  }
+  cudaStream_t stream = nullptr;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+  cudaError_t err = cudaSuccess;
+  // Eagerly, or captured in a graph that is then launched.
+  auto launch = [&]() -> Status {
+    if (!how.graph) {
+      const Status st = cuda::launchKernel(op, attrs, dIn, dOut, stream);
+      err = cudaStreamSynchronize(stream);
+      return st;
+    }
+    err = cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+    if (err != cudaSuccess)
+      return Status::ok();
+    const Status st = cuda::launchKernel(op, attrs, dIn, dOut, stream);
+    cudaGraph_t graph = nullptr;
+    err = cudaStreamEndCapture(stream, &graph);
+    cudaGraphExec_t exec = nullptr;
+    if (st.isOk() && err == cudaSuccess)
+      err = cudaGraphInstantiate(&exec, graph, 0);
+    for (int i = 0; i < (inPlace ? 1 : 2) && st.isOk() && err == cudaSuccess;
+         ++i)
+      err = cudaGraphLaunch(exec, stream);
+    if (err == cudaSuccess)
+      err = cudaStreamSynchronize(stream);
+    if (exec)
+      cudaGraphExecDestroy(exec);
+    if (graph)
+      cudaGraphDestroy(graph);
+    return st;
+  };
+  const Status st = launch();
+  cudaStreamDestroy(stream);
+  if (!st.isOk()) {
+    report(false, name, "launchKernel failed: " + st.message());
+    return false;
+  }
+  if (err != cudaSuccess) {
+    report(false, name, cat("CUDA error: ", cudaGetErrorString(err)));
+    stopIfContextBroken();
+    return false;
+  }
+  results.clear();
+  for (const DeviceTensor &d : dOut) {
+    Tensor h;
+    if (!toHost(d, h)) {
+      report(false, name, "device download failed");
+      return false;
+    }
+    results.push_back(std::move(h));
+  }
+  return true;
+}
+
+/// The CPU kernel's results; false (after reporting) on failure.
+bool runCpu(const std::string &name, OpCode op, const InstrAttrs &attrs,
+            const std::vector<Tensor> &ins,
+            const std::vector<std::pair<DType, Shape>> &outs,
+            std::vector<Tensor> &results) {
+  results.clear();
+  for (const auto &o : outs)
+    results.push_back(alloc(o.first, o.second));
+  std::vector<const Tensor *> inPtrs;
+  for (const Tensor &t : ins)
+    inPtrs.push_back(&t);
+  std::vector<Tensor *> outPtrs;
+  for (Tensor &t : results)
+    outPtrs.push_back(&t);
+  const Status st = runCpuKernel(op, attrs, inPtrs, outPtrs);
+  if (!st.isOk())
+    report(false, name, "CPU reference failed: " + st.message());
+  return st.isOk();
+}
+
+/// Reports whether every result matches its reference (tols[i], or exact
+/// when tols is short).
+void reportMatch(const std::string &name, const std::vector<Tensor> &got,
+                 const std::vector<Tensor> &want, const std::vector<Tol> &tols,
+                 const std::string &against = "") {
+  for (size_t i = 0; i < want.size(); ++i) {
+    const std::string diff =
+        compare(got[i], want[i], i < tols.size() ? tols[i] : Tol{0.0, 0.0});
+    if (!diff.empty())
+      return report(false, name, cat("result ", i, against, ": ", diff));
+  }
+  report(true, name);
+}
+
+/// f32 copy of a floating tensor (exact for bf16 and f16).
+Tensor widenToF32(const Tensor &t) {
+  Tensor r = alloc(DType::F32, t.shape());
+  for (int64_t i = 0; r.isValid() && i < t.numElements(); ++i)
+    set(r, i, getF(t, i));
+  return r;
+}
+
+/// The operands and result types of a ForeachAdamW over tensors of these
+/// shapes and gradient types.
+struct ForeachAdamWCase {
+  size_t n = 0;
+  std::vector<Tensor> ins;
+  std::vector<std::pair<DType, Shape>> outs;
+  /// The parameter within 1e-6 (the device's pow), the moments exactly.
+  std::vector<Tol> tols;
+  /// Results in place: param'_j, exp_avg'_j, exp_avg_sq'_j on param_j,
+  /// exp_avg_j, exp_avg_sq_j.
+  std::vector<int64_t> inPlace;
+  std::string what;
+};
+
+ForeachAdamWCase foreachAdamWCase(const std::vector<Shape> &shapes,
+                                  const std::vector<DType> &gradTypes,
+                                  double step) {
+  ForeachAdamWCase c;
+  c.n = shapes.size();
+  for (const Shape &s : shapes)
+    c.ins.push_back(randomTensor(DType::F32, s, -1, 1));
+  for (size_t j = 0; j < c.n; ++j)
+    c.ins.push_back(randomTensor(gradTypes[j % gradTypes.size()], shapes[j],
+                                 -1, 1));
+  for (const Shape &s : shapes)
+    c.ins.push_back(randomTensor(DType::F32, s, -0.1, 0.1));
+  for (const Shape &s : shapes)
+    c.ins.push_back(randomTensor(DType::F32, s, 0, 0.01));
+  c.ins.push_back(scalar(DType::F32, 1e-3));
+  c.ins.push_back(scalar(DType::F32, step));
+  c.ins.push_back(scalar(DType::F32, 0.37));
+  for (size_t k = 0; k < 3 * c.n; ++k) {
+    c.outs.push_back({DType::F32, shapes[k % c.n]});
+    c.tols.push_back(k < c.n ? Tol{1e-6, 0.0} : Tol{0.0, 0.0});
+    const size_t role = k / c.n, j = k % c.n;
+    c.inPlace.push_back(int64_t(role == 0 ? j : (role + 1) * c.n + j));
+  }
+  c.what = cat(c.n, " tensors, step ", step);
+  return c;
+}
+
+/// Shapes of `count` tensors of 1 to `most` elements (every third a
+/// multiple of 4).
+std::vector<Shape> randomShapes(size_t count, int64_t most) {
+  std::vector<Shape> shapes;
+  for (size_t j = 0; j < count; ++j) {
+    int64_t n = 1 + int64_t(gRng() % uint64_t(most));
+    if (j % 3 == 0)
+      n = (n + 3) / 4 * 4;
+    shapes.push_back({n});
+  }
+  return shapes;
+}
+
+void testForeachAdamW() {
+  const std::vector<Shape> shapes = {{1}, {7}, {1000}, {103, 997}, {3, 5, 67}};
+  const std::vector<DType> grads = {DType::F32, DType::BF16, DType::F32,
+                                    DType::BF16, DType::F16};
+  for (double step : {1.0, 5.0}) {
+    for (double wd : {0.0, 0.01}) {
+      const InstrAttrs attrs = floats({0.9, 0.999, 1e-8, wd});
+      ForeachAdamWCase c = foreachAdamWCase(shapes, grads, step);
+      c.what += cat(" wd ", wd);
+      CaseOpts o;
+      o.resultTols = c.tols;
+      runCase(OpCode::ForeachAdamW, attrs, c.ins, c.outs, c.what, o);
+      o.shift = 4; // Unaligned: element by element.
+      runCase(OpCode::ForeachAdamW, attrs, c.ins, c.outs, c.what, o);
+
+      // Bit for bit against one AdamW launch per tensor (its gradient
+      // widened to f32, which is exact).
+      const std::string name =
+          "foreach_adamw " + c.what + " against single-tensor adamw";
+      std::vector<Tensor> all;
+      if (!runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, c.outs, {}, all))
+        continue;
+      std::string err;
+      for (size_t j = 0; j < c.n && err.empty(); ++j) {
+        const Shape &s = shapes[j];
+        std::vector<Tensor> one;
+        if (!runGpu(name, OpCode::AdamW, attrs,
+                    {c.ins[j], widenToF32(c.ins[c.n + j]), c.ins[2 * c.n + j],
+                     c.ins[3 * c.n + j], c.ins[4 * c.n], c.ins[4 * c.n + 1],
+                     c.ins[4 * c.n + 2]},
+                    {{DType::F32, s}, {DType::F32, s}, {DType::F32, s}}, {},
+                    one)) {
+          err = "skip";
+          break;
+        }
+        for (size_t r = 0; r < 3 && err.empty(); ++r) {
+          const std::string diff =
+              compare(all[r * c.n + j], one[r], Tol{0.0, 0.0});
+          if (!diff.empty())
+            err = cat("tensor ", j, " result ", r, ": ", diff);
+        }
+      }
+      if (err != "skip")
+        report(err.empty(), name, err);
+    }
+  }
+
+  // More tensors than one launch takes; in place; captured in a graph.
+  const std::vector<Shape> many = randomShapes(75, 5000);
+  ForeachAdamWCase c = foreachAdamWCase(
+      many, {DType::F32, DType::BF16, DType::F16, DType::BF16}, 3.0);
+  const InstrAttrs attrs = floats({0.9, 0.95, 1e-8, 0.1});
+  CaseOpts o;
+  o.resultTols = c.tols;
+  runCase(OpCode::ForeachAdamW, attrs, c.ins, c.outs, c.what, o);
+  std::vector<Tensor> cpu, gpu;
+  if (runCpu("foreach_adamw " + c.what, OpCode::ForeachAdamW, attrs, c.ins,
+             c.outs, cpu)) {
+    GpuRun inPlace;
+    inPlace.aliasOf = c.inPlace;
+    std::string name = "foreach_adamw " + c.what + " (in place)";
+    if (runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, c.outs, inPlace, gpu))
+      reportMatch(name, gpu, cpu, c.tols);
+    GpuRun graph;
+    graph.graph = true;
+    name = "foreach_adamw " + c.what + " (CUDA graph)";
+    if (runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, c.outs, graph, gpu))
+      reportMatch(name, gpu, cpu, c.tols);
+    graph.aliasOf = c.inPlace;
+    name = "foreach_adamw " + c.what + " (CUDA graph, in place)";
+    if (runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, c.outs, graph, gpu))
+      reportMatch(name, gpu, cpu, c.tols);
+  }
+  // Empty tensors among others.
+  c = foreachAdamWCase({{0}, {5}, {2, 0}, {4096}}, {DType::BF16, DType::F32},
+                       2.0);
+  o.resultTols = c.tols;
+  runCase(OpCode::ForeachAdamW, attrs, c.ins, c.outs, c.what + ", empty ones",
+          o);
+
+  // An invalid step makes every result NaN (the CPU: an error).
+  for (double step : {0.0, double(NAN)}) {
+    c = foreachAdamWCase({{1000}, {3}, {70}}, {DType::F32, DType::BF16}, step);
+    const std::string name = cat("foreach_adamw step ", step, " gives NaN");
+    if (!runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, c.outs, {}, gpu))
+      continue;
+    std::string err;
+    for (const Tensor &t : gpu)
+      if (err.empty())
+        err = checkNaNs(t, 0, t.numElements(), true);
+    report(err.empty(), name, err);
+  }
+}
+
+void testForeachSumSquare() {
+  const std::vector<DType> types = {DType::F32, DType::BF16, DType::F16};
+  const Tol tol{1e-6, 0.0};
+  // Many tensors of mixed types, some empty, one larger than a block's
+  // share and one larger than all blocks of a tensor take at once.
+  std::vector<Shape> shapes = randomShapes(70, 20000);
+  shapes[3] = {0};
+  shapes[10] = {2, 0};
+  shapes[11] = {1};
+  shapes[40] = {103, 997};
+  shapes[41] = {3000, 3001};
+  std::vector<Tensor> ins;
+  for (size_t j = 0; j < shapes.size(); ++j)
+    ins.push_back(randomTensor(types[j % 3], shapes[j], -2, 2));
+  const std::vector<std::pair<DType, Shape>> out = {
+      {DType::F32, {int64_t(ins.size())}}};
+  CaseOpts o;
+  o.tol = tol;
+  runCase(OpCode::ForeachSumSquare, {}, ins, out, "70 tensors, mixed", o);
+  o.shift = 4;
+  runCase(OpCode::ForeachSumSquare, {}, ins, out, "70 tensors, mixed", o);
+  std::vector<Tensor> cpu, gpu;
+  const std::string name = "foreach_sum_square 70 tensors (CUDA graph)";
+  if (runCpu(name, OpCode::ForeachSumSquare, {}, ins, out, cpu)) {
+    GpuRun graph;
+    graph.graph = true;
+    if (runGpu(name, OpCode::ForeachSumSquare, {}, ins, out, graph, gpu))
+      reportMatch(name, gpu, cpu, {tol});
+    // Deterministic: the same bits again.
+    std::vector<Tensor> again;
+    const std::string rerun = "foreach_sum_square 70 tensors twice";
+    if (runGpu(rerun, OpCode::ForeachSumSquare, {}, ins, out, {}, again))
+      reportMatch(rerun, again, gpu, {Tol{0.0, 0.0}});
+  }
+  // One block per tensor (no partial sums), one type.
+  for (DType dt : types) {
+    std::vector<Tensor> small;
+    for (const Shape &s : randomShapes(40, 3000))
+      small.push_back(randomTensor(dt, s, -2, 2));
+    o.shift = 0;
+    runCase(OpCode::ForeachSumSquare, {}, small, {{DType::F32, {40}}},
+            "40 small tensors", o);
+  }
+  runCase(OpCode::ForeachSumSquare, {}, {alloc(DType::F32, {0})},
+          {{DType::F32, {1}}}, "one empty tensor", {tol});
+}
+
+void testForeachCast() {
+  const Tol exact{0.0, 0.0};
+  std::vector<Shape> shapes = randomShapes(45, 5000);
+  shapes[0] = {0};
+  shapes[1] = {1};
+  shapes[2] = {7};
+  shapes[3] = {103, 997};
+  shapes[4] = {3, 5, 67};
+  const double specials[] = {NAN,     INFINITY,     -INFINITY,  0.0,
+                             -0.0,    1.00390625,   1.01171875, 65519.0,
+                             70000.0, 3.389e38,     1e-40,      -1e-45,
+                             6e-8,    1.000732421875};
+  for (DType from : {DType::F32, DType::BF16, DType::F16}) {
+    std::vector<Tensor> ins;
+    for (const Shape &s : shapes) {
+      Tensor x = randomTensor(from, s, -400, 400);
+      for (int64_t i = 0; i < x.numElements(); i += 7)
+        set(x, i, specials[(i / 7) % 14]);
+      ins.push_back(std::move(x));
+    }
+    for (DType to : {DType::F32, DType::BF16, DType::F16}) {
+      std::vector<std::pair<DType, Shape>> outs;
+      for (const Shape &s : shapes)
+        outs.push_back({to, s});
+      const std::string what = cat("45 tensors to ", dtypeName(to));
+      runCase(OpCode::ForeachCast, {}, ins, outs, what, {exact});
+      runCase(OpCode::ForeachCast, {}, ins, outs, what, {exact, 4});
+    }
+  }
+  // Same-type copies of other types.
+  for (DType dt : {DType::I64, DType::I8, DType::Bool}) {
+    std::vector<Tensor> ins;
+    std::vector<std::pair<DType, Shape>> outs;
+    for (const Shape &s : shapes) {
+      Tensor x = randomBits(dt == DType::Bool ? DType::U8 : dt, s);
+      if (dt == DType::Bool) {
+        Tensor b = alloc(DType::Bool, s);
+        if (x.byteSize())
+          std::memcpy(b.data(), x.data(), x.byteSize());
+        x = std::move(b);
+      }
+      ins.push_back(std::move(x));
+      outs.push_back({dt, s});
+    }
+    runCase(OpCode::ForeachCast, {}, ins, outs, "45 tensors, a copy", {exact});
+  }
+  // In place (bf16 -> f16 has one element size) and captured in a graph.
+  std::vector<Tensor> ins, cpu, gpu;
+  std::vector<std::pair<DType, Shape>> outs;
+  for (size_t j = 0; j < 40; ++j) {
+    ins.push_back(randomTensor(DType::BF16, shapes[j], -400, 400));
+    outs.push_back({DType::F16, shapes[j]});
+  }
+  const std::string name = "foreach_cast 40 tensors bf16 to f16";
+  if (runCpu(name, OpCode::ForeachCast, {}, ins, outs, cpu)) {
+    GpuRun how;
+    for (size_t j = 0; j < 40; ++j)
+      how.aliasOf.push_back(int64_t(j));
+    if (runGpu(name + " (in place)", OpCode::ForeachCast, {}, ins, outs, how,
+               gpu))
+      reportMatch(name + " (in place)", gpu, cpu, {});
+    how.aliasOf.clear();
+    how.graph = true;
+    if (runGpu(name + " (CUDA graph)", OpCode::ForeachCast, {}, ins, outs, how,
+               gpu))
+      reportMatch(name + " (CUDA graph)", gpu, cpu, {});
+  }
+}
+
 void testLosses() {
   const std::vector<Shape> shapes = {{37, 1000}, {64, 10},   {4, 7, 3, 5},
                                      {3, 50304}, {9, 4097},  {600, 100},
@@ -1938,6 +2334,41 @@ void testErrors() {
               {g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
                scalar(DType::F32, 1)},
               {{DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("foreach_adamw operand count", OpCode::ForeachAdamW,
+              floats({0.9, 0.999, 1e-8, 0.0}),
+              {g, g, g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("foreach_adamw result count", OpCode::ForeachAdamW,
+              floats({0.9, 0.999, 1e-8, 0.0}),
+              {g, g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("foreach_adamw grad f64", OpCode::ForeachAdamW,
+              floats({0.9, 0.999, 1e-8, 0.0}),
+              {g, randomTensor(DType::F64, {8}), g, g, scalar(DType::F32, 1e-3),
+               scalar(DType::F32, 1), scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("foreach_adamw eps", OpCode::ForeachAdamW,
+              floats({0.9, 0.999, -1.0, 0.0}),
+              {g, g, g, g, scalar(DType::F32, 1e-3), scalar(DType::F32, 1),
+               scalar(DType::F32, 1)},
+              {{DType::F32, {8}}, {DType::F32, {8}}, {DType::F32, {8}}}, true);
+  expectError("foreach_sum_square result shape", OpCode::ForeachSumSquare, {},
+              {f, g}, {{DType::F32, {3}}}, true);
+  expectError("foreach_sum_square no operands", OpCode::ForeachSumSquare, {},
+              {}, {{DType::F32, {0}}}, true);
+  expectError("foreach_sum_square f64", OpCode::ForeachSumSquare, {},
+              {f, randomTensor(DType::F64, {8})}, {{DType::F32, {2}}}, false);
+  expectError("foreach_cast result count", OpCode::ForeachCast, {}, {f, g},
+              {{DType::BF16, {4, 8}}}, true);
+  expectError("foreach_cast mixed operand types", OpCode::ForeachCast, {},
+              {f, randomTensor(DType::BF16, {8})},
+              {{DType::BF16, {4, 8}}, {DType::BF16, {8}}}, true);
+  expectError("foreach_cast result shape", OpCode::ForeachCast, {}, {f, g},
+              {{DType::BF16, {4, 8}}, {DType::BF16, {9}}}, true);
+  expectError("foreach_cast f32 to i32", OpCode::ForeachCast, {}, {f, g},
+              {{DType::I32, {4, 8}}, {DType::I32, {8}}}, false);
 
   // Overlap and null buffers.
   {
@@ -1954,6 +2385,34 @@ void testErrors() {
       report(!st2.isOk() && st2.message() == "neg: operand 0 (f32[4,8]) has "
                                              "no buffer",
              "null operand is an error", st2.message());
+    }
+  }
+
+  // A multi-tensor op works in place only tensor by tensor.
+  {
+    std::vector<DeviceBuffer> keep;
+    DeviceTensor a, b;
+    if (toDevice(g, keep, a) && toDevice(g, keep, b)) {
+      DeviceTensor y0{DType::F32, {8}, b.data}, y1{DType::F32, {8}, a.data};
+      const Status st = cuda::launchKernel(OpCode::ForeachCast, {}, {a, b},
+                                           {y0, y1}, nullptr);
+      report(!st.isOk() && st.message().rfind("foreach_cast: ", 0) == 0,
+             "foreach_cast onto another tensor's operand is an error",
+             st.message());
+      DeviceTensor lr{DType::F32, {}, a.data}, one{DType::F32, {1}, a.data};
+      DeviceTensor other;
+      if (toDevice(g, keep, other)) {
+        DeviceTensor m{DType::F32, {1}, other.data};
+        // param'_0 written over lr (read by every tensor).
+        const Status st2 = cuda::launchKernel(
+            OpCode::ForeachAdamW, floats({0.9, 0.999, 1e-8, 0.0}),
+            {one, m, m, m, lr, lr, lr},
+            {one, DeviceTensor{DType::F32, {1}, b.data},
+             DeviceTensor{DType::F32, {1}, static_cast<char *>(b.data) + 4}},
+            nullptr);
+        report(!st2.isOk() && st2.message().rfind("foreach_adamw: ", 0) == 0,
+               "foreach_adamw result onto lr is an error", st2.message());
+      }
     }
   }
 
@@ -2009,6 +2468,37 @@ void testErrors() {
       {OpCode::Attention, {DType::I32, DType::I32, DType::I32}, false},
       {OpCode::ReduceMax, {DType::Bool}, true},
       {OpCode::ReduceSum, {DType::Bool}, false},
+      {OpCode::ForeachAdamW, std::vector<DType>(11, DType::F32), true},
+      {OpCode::ForeachAdamW,
+       {DType::F32, DType::F32, DType::BF16, DType::F16, DType::F32,
+        DType::F32, DType::F32, DType::F32, DType::F32, DType::F32,
+        DType::F32},
+       true},
+      {OpCode::ForeachAdamW,
+       {DType::BF16, DType::F32, DType::F32, DType::F32, DType::F32,
+        DType::F32, DType::F32},
+       false},
+      {OpCode::ForeachAdamW,
+       {DType::F32, DType::F64, DType::F32, DType::F32, DType::F32,
+        DType::F32, DType::F32},
+       false},
+      {OpCode::ForeachAdamW,
+       {DType::F32, DType::BF16, DType::BF16, DType::F32, DType::F32,
+        DType::F32, DType::F32},
+       false},
+      {OpCode::ForeachAdamW, std::vector<DType>(8, DType::F32), false},
+      {OpCode::ForeachSumSquare, {DType::F32, DType::BF16, DType::F16}, true},
+      {OpCode::ForeachSumSquare, {DType::F32, DType::F64}, false},
+      {OpCode::ForeachSumSquare, {DType::I32}, false},
+      {OpCode::ForeachSumSquare, {}, false},
+      {OpCode::ForeachCast, {DType::F32, DType::BF16}, true},
+      {OpCode::ForeachCast, {DType::BF16, DType::F32}, true},
+      {OpCode::ForeachCast, {DType::F16, DType::BF16}, true},
+      {OpCode::ForeachCast, {DType::I64, DType::I64}, true},
+      {OpCode::ForeachCast, {DType::F32}, true},
+      {OpCode::ForeachCast, {DType::F32, DType::I32}, false},
+      {OpCode::ForeachCast, {DType::F64, DType::F32}, false},
+      {OpCode::ForeachCast, {DType::U16, DType::U16}, false},
   };
   for (const H &h : hs) {
     std::string name = cat("hasKernel ", opCodeMnemonic(h.op));
@@ -2054,6 +2544,9 @@ int main() {
       {"cross entropy grad", testCrossEntropyGrad},
       {"gather grad", testGatherGrad},
       {"optimizers", testOptimizers},
+      {"foreach_adamw", testForeachAdamW},
+      {"foreach_sum_square", testForeachSumSquare},
+      {"foreach_cast", testForeachCast},
       {"losses", testLosses},
       {"errors", testErrors},
   };

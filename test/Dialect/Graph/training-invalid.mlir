@@ -151,3 +151,75 @@ func.func @dropout_offsets_per_dim(%x: tensor<2x8xf32>, %s: tensor<f32>, %o: ten
   %0 = graph.dropout %x, %s, %o {ratio = 0.5 : f64, seed = 0 : i64, stream = 0 : i64} : tensor<2x8xf32>, tensor<3xi64>
   return
 }
+
+// -----
+
+func.func @foreach_adamw_grad_type(%p: tensor<4xf32>, %g: tensor<2xbf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires gradient 0 to have the shape of 'tensor<4xf32>' and a floating type of at most 32 bits, got 'tensor<2xbf16>'}}
+  %r:3 = graph.foreach_adamw %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} [%p, %g, %p, %p : tensor<4xf32>, tensor<2xbf16>]
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_f32_state(%p: tensor<4xbf16>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires f32 parameters, got 'tensor<4xbf16>' for parameter 0}}
+  %r:3 = graph.foreach_adamw %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} [%p, %p, %p, %p : tensor<4xbf16>, tensor<4xbf16>]
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_group_types(%p: tensor<4xf32>, %m: tensor<2x2xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires the moments and results of parameter 0 to have its type 'tensor<4xf32>', got 'tensor<2x2xf32>'}}
+  %r:3 = "graph.foreach_adamw"(%p, %p, %m, %p, %s, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<2x2xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_not_empty(%s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires at least one parameter}}
+  "graph.foreach_adamw"(%s, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : (tensor<f32>, tensor<f32>, tensor<f32>) -> ()
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_eps_positive(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires a finite eps > 0, got 0.000000e+00}}
+  %r:3 = graph.foreach_adamw %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 0.0 : f64, weight_decay = 0.1 : f64} [%p, %p, %p, %p : tensor<4xf32>, tensor<4xf32>]
+  return
+}
+
+// -----
+
+func.func @foreach_sum_square_result(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.foreach_sum_square' op requires at least one operand and an f32 result of one element per operand, got 2 operands and 'tensor<3xf32>'}}
+  %r = graph.foreach_sum_square %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @foreach_cast_pairs(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.foreach_cast' op requires as many results as operands (at least one), got 2 operands and 1 results}}
+  %r = graph.foreach_cast %x, %x : tensor<4xf32>, tensor<4xf32> -> tensor<4xbf16>
+  return
+}
+
+// -----
+
+func.func @foreach_cast_types(%x: tensor<4xf32>, %y: tensor<4xbf16>) {
+  // expected-error @+1 {{'graph.foreach_cast' op requires one operand and one result element type, got 'tensor<4xbf16>' -> 'tensor<4xf32>' at 1}}
+  %r:2 = graph.foreach_cast %x, %y : tensor<4xf32>, tensor<4xbf16> -> tensor<4xbf16>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @foreach_cast_shapes(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.foreach_cast' op requires result 0 to have the shape of its operand, got 'tensor<4xf32>' -> 'tensor<2x2xbf16>'}}
+  %r = graph.foreach_cast %x : tensor<4xf32> -> tensor<2x2xbf16>
+  return
+}

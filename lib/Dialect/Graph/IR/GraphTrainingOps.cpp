@@ -9,6 +9,8 @@
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 
 #include <cmath>
 
@@ -153,20 +155,143 @@ static LogicalResult verifyCoefficient(Operation *op, StringRef name,
   return success();
 }
 
-LogicalResult AdamWOp::verify() {
-  if (failed(verifyCoefficient(*this, "beta1", getBeta1().convertToDouble(),
+/// AdamW's coefficients, shared by graph.adamw and graph.foreach_adamw.
+template <typename AdamOp> static LogicalResult verifyAdamWAttrs(AdamOp op) {
+  if (failed(verifyCoefficient(op, "beta1", op.getBeta1().convertToDouble(),
                                false)) ||
-      failed(verifyCoefficient(*this, "beta2", getBeta2().convertToDouble(),
+      failed(verifyCoefficient(op, "beta2", op.getBeta2().convertToDouble(),
                                false)))
     return failure();
   // adamw_eps_positive
-  double eps = getEps().convertToDouble();
+  double eps = op.getEps().convertToDouble();
   if (!std::isfinite(eps) || eps <= 0)
-    return emitOpError("requires a finite eps > 0, got ") << eps;
+    return op.emitOpError("requires a finite eps > 0, got ") << eps;
   // weight_decay_non_negative
-  double wd = getWeightDecay().convertToDouble();
+  double wd = op.getWeightDecay().convertToDouble();
   if (!std::isfinite(wd) || wd < 0)
-    return emitOpError("requires a finite weight_decay >= 0, got ") << wd;
+    return op.emitOpError("requires a finite weight_decay >= 0, got ") << wd;
+  return success();
+}
+
+LogicalResult AdamWOp::verify() { return verifyAdamWAttrs(*this); }
+
+LogicalResult ForeachAdamWOp::verify() {
+  // foreach_adamw_not_empty
+  if (getParams().empty())
+    return emitOpError("requires at least one parameter");
+  for (auto [j, param] : llvm::enumerate(getParams())) {
+    Type type = param.getType();
+    // foreach_adamw_f32_state
+    if (!getElementTypeOrSelf(type).isF32())
+      return emitOpError("requires f32 parameters, got ")
+             << type << " for parameter " << j;
+    // foreach_adamw_group_types
+    Value group[] = {getExpAvgs()[j], getExpAvgSqs()[j], getNewParams()[j],
+                     getNewExpAvgs()[j], getNewExpAvgSqs()[j]};
+    for (Value v : group)
+      if (v.getType() != type)
+        return emitOpError("requires the moments and results of parameter ")
+               << j << " to have its type " << type << ", got " << v.getType();
+    // foreach_adamw_grad_type
+    auto grad = cast<RankedTensorType>(getGrads()[j].getType());
+    if (grad.getShape() != shapeOf(param) ||
+        grad.getElementType().getIntOrFloatBitWidth() > 32)
+      return emitOpError("requires gradient ")
+             << j << " to have the shape of " << type
+             << " and a floating type of at most 32 bits, got " << grad;
+  }
+  return verifyAdamWAttrs(*this);
+}
+
+// `%lr, %step, %scale {attrs} [%p, %g, %m, %v : tensor<..>, tensor<..>], ...`
+ParseResult ForeachAdamWOp::parse(OpAsmParser &parser, OperationState &state) {
+  OpAsmParser::UnresolvedOperand lr, step, scale;
+  if (parser.parseOperand(lr) || parser.parseComma() ||
+      parser.parseOperand(step) || parser.parseComma() ||
+      parser.parseOperand(scale) ||
+      parser.parseOptionalAttrDict(state.attributes))
+    return failure();
+  SmallVector<OpAsmParser::UnresolvedOperand> groups[4];
+  SmallVector<Type> paramTypes, gradTypes;
+  auto parseGroup = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand v[4];
+    Type paramType, gradType;
+    if (parser.parseLSquare() || parser.parseOperand(v[0]) ||
+        parser.parseComma() || parser.parseOperand(v[1]) ||
+        parser.parseComma() || parser.parseOperand(v[2]) ||
+        parser.parseComma() || parser.parseOperand(v[3]) ||
+        parser.parseColon() || parser.parseType(paramType) ||
+        parser.parseComma() || parser.parseType(gradType) ||
+        parser.parseRSquare())
+      return failure();
+    for (int k = 0; k < 4; ++k)
+      groups[k].push_back(v[k]);
+    paramTypes.push_back(paramType);
+    gradTypes.push_back(gradType);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseGroup))
+    return failure();
+  Type scalar = RankedTensorType::get({}, parser.getBuilder().getF32Type());
+  llvm::SMLoc loc = parser.getCurrentLocation();
+  if (parser.resolveOperands(groups[0], paramTypes, loc, state.operands) ||
+      parser.resolveOperands(groups[1], gradTypes, loc, state.operands) ||
+      parser.resolveOperands(groups[2], paramTypes, loc, state.operands) ||
+      parser.resolveOperands(groups[3], paramTypes, loc, state.operands) ||
+      parser.resolveOperand(lr, scalar, state.operands) ||
+      parser.resolveOperand(step, scalar, state.operands) ||
+      parser.resolveOperand(scale, scalar, state.operands))
+    return failure();
+  for (int k = 0; k < 3; ++k)
+    state.addTypes(paramTypes);
+  return success();
+}
+
+void ForeachAdamWOp::print(OpAsmPrinter &p) {
+  p << ' ' << getLr() << ", " << getStep() << ", " << getGradScale();
+  p.printOptionalAttrDict((*this)->getAttrs());
+  p << ' ';
+  llvm::interleaveComma(
+      llvm::seq<size_t>(0, getParams().size()), p, [&](size_t j) {
+        p << '[' << getParams()[j] << ", " << getGrads()[j] << ", "
+          << getExpAvgs()[j] << ", " << getExpAvgSqs()[j] << " : "
+          << getParams()[j].getType() << ", " << getGrads()[j].getType() << ']';
+      });
+}
+
+LogicalResult ForeachSumSquareOp::verify() {
+  auto result = cast<RankedTensorType>(getResult().getType());
+  // foreach_sum_square_result
+  if (getXs().empty() || !result.getElementType().isF32() ||
+      result.getShape() != ArrayRef<int64_t>{int64_t(getXs().size())})
+    return emitOpError("requires at least one operand and an f32 result of "
+                       "one element per operand, got ")
+           << getXs().size() << " operands and " << result;
+  return success();
+}
+
+LogicalResult ForeachCastOp::verify() {
+  // foreach_cast_pairs
+  if (getXs().empty() || getXs().size() != getResults().size())
+    return emitOpError("requires as many results as operands (at least "
+                       "one), got ")
+           << getXs().size() << " operands and " << getResults().size()
+           << " results";
+  Type from = getElementTypeOrSelf(getXs()[0].getType());
+  Type to = getElementTypeOrSelf(getResults()[0].getType());
+  for (auto [j, x, y] : llvm::enumerate(getXs(), getResults())) {
+    // foreach_cast_types
+    if (getElementTypeOrSelf(x.getType()) != from ||
+        getElementTypeOrSelf(y.getType()) != to)
+      return emitOpError("requires one operand and one result element type, "
+                         "got ")
+             << x.getType() << " -> " << y.getType() << " at " << j;
+    // foreach_cast_shapes
+    if (shapeOf(x) != shapeOf(y))
+      return emitOpError("requires result ")
+             << j << " to have the shape of its operand, got " << x.getType()
+             << " -> " << y.getType();
+  }
   return success();
 }
 

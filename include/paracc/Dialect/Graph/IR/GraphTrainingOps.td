@@ -306,4 +306,81 @@ def Graph_SgdOp : Graph_Op<"sgd",
   let hasVerifier = 1;
 }
 
+//===----------------------------------------------------------------------===//
+// Multi-tensor ("foreach") forms, made by --paracc-group-parameter-updates
+//===----------------------------------------------------------------------===//
+
+def Graph_ForeachAdamWOp : Graph_Op<"foreach_adamw",
+    [Pure, SameVariadicOperandSize, SameVariadicResultSize]> {
+  let summary = "AdamW updates of many parameters in one op";
+  let description = [{
+    `graph.adamw` on each group `j` (`params[j]`, `grads[j]`, `exp_avgs[j]`,
+    `exp_avg_sqs[j]`, each group with its own shape), with one learning
+    rate, step count, gradient scale and one set of coefficients, as
+    PyTorch's fused AdamW updates a parameter group. Results: the updated
+    parameters, then the updated first moments, then the second moments, in
+    the groups' order. `grads[j]` may have a narrower floating type than its
+    f32 parameter (a bf16 gradient of mixed precision): it is widened
+    exactly, so the update equals `graph.adamw` of `graph.cast` of it. One op
+    runs as a few kernels instead of one per parameter.
+
+    ```mlir
+    %r:6 = graph.foreach_adamw %lr, %step, %scale
+        {beta1 = 0.9, beta2 = 0.95, eps = 1.0e-08, weight_decay = 0.1}
+        [%w, %dw, %mw, %vw : tensor<8x2xf32>, tensor<8x2xbf16>],
+        [%b, %db, %mb, %vb : tensor<2xf32>, tensor<2xf32>]
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_FloatTensor>:$params,
+                       Variadic<Graph_FloatTensor>:$grads,
+                       Variadic<Graph_FloatTensor>:$exp_avgs,
+                       Variadic<Graph_FloatTensor>:$exp_avg_sqs,
+                       Graph_F32Scalar:$lr, Graph_F32Scalar:$step,
+                       Graph_F32Scalar:$grad_scale,
+                       F64Attr:$beta1, F64Attr:$beta2, F64Attr:$eps,
+                       F64Attr:$weight_decay);
+  let results = (outs Variadic<Graph_FloatTensor>:$new_params,
+                      Variadic<Graph_FloatTensor>:$new_exp_avgs,
+                      Variadic<Graph_FloatTensor>:$new_exp_avg_sqs);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Graph_ForeachSumSquareOp : Graph_Op<"foreach_sum_square", [Pure]> {
+  let summary = "The sums of squares of many tensors, as one vector";
+  let description = [{
+    `result[j]` is the sum of the squares of every element of `xs[j]`,
+    accumulated in at least f32: a vector of `graph.reduce_sum_square` over
+    all dims of each operand (widened to f32 first), as the gradient norm
+    needs them.
+
+    ```mlir
+    %sq = graph.foreach_sum_square %dw, %db
+        : tensor<8x2xbf16>, tensor<2xf32> -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_FloatTensor>:$xs);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$xs attr-dict `:` type($xs) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Graph_ForeachCastOp : Graph_Op<"foreach_cast", [Pure]> {
+  let summary = "Casts of many tensors in one op";
+  let description = [{
+    `results[j] = graph.cast xs[j]`. Every operand has one element type,
+    every result one element type, and each result its operand's shape (the
+    f32 master weights cast to bf16 for the forward).
+
+    ```mlir
+    %w16, %b16 = graph.foreach_cast %w, %b
+        : tensor<8x2xf32>, tensor<2xf32> -> tensor<8x2xbf16>, tensor<2xbf16>
+    ```
+  }];
+  let arguments = (ins Variadic<Graph_Tensor>:$xs);
+  let results = (outs Variadic<Graph_Tensor>:$results);
+  let assemblyFormat = "$xs attr-dict `:` type($xs) `->` type($results)";
+  let hasVerifier = 1;
+}
+
 #endif // PARACC_DIALECT_GRAPH_IR_GRAPHTRAININGOPS_TD

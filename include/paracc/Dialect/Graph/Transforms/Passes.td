@@ -122,6 +122,49 @@ def FuseSquareSumsPass : Pass<"paracc-fuse-square-sums", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def GroupParameterUpdatesPass
+    : Pass<"paracc-group-parameter-updates", "func::FuncOp"> {
+  let summary = "Update, square and cast many parameters per op";
+  let description = [{
+    A training step does a few small things to every parameter: cast the
+    f32 master weight to the compute type, square and sum its gradient for
+    the norm, update it. With hundreds of parameters (most of them vectors:
+    biases, norm scales) one op per parameter means hundreds of tiny
+    kernels. Runs last in the lowering pipeline, after partitioning and
+    gradient buckets, and makes them multi-tensor ops (PyTorch's fused
+    AdamW and `torch._foreach_*`):
+
+    - `graph.adamw` ops with the same `lr`, `step` and `grad_scale` operands,
+      coefficients and discardable attributes become one
+      `graph.foreach_adamw`, placed at the first of them (an update joins
+      only if its operands are already defined there);
+    - a run of `graph.concat` operands that are each the sum of squares of
+      one whole tensor (`reshape(reduce_sum_square(x))`, the gradient norm's
+      terms) becomes one `graph.foreach_sum_square`;
+    - `graph.cast` ops of `graph.weight` values with one source and one
+      result element type become one `graph.foreach_cast`;
+    - where a gradient reaches these as an exact widening `graph.cast` (a
+      bf16 gradient made f32), the multi-tensor ops read the narrow
+      gradient and the cast goes away when nothing else uses it.
+
+    Every value is computed as before (bit for bit on the CPU backend).
+
+    Before (two parameters, simplified):
+    ```mlir
+    %g1 = graph.cast %dw : tensor<8x2xbf16> -> tensor<8x2xf32>
+    %p1, %m1, %v1 = graph.adamw %w, %g1, %mw, %vw, %lr, %step, %scale {...} : tensor<8x2xf32>
+    %p2, %m2, %v2 = graph.adamw %b, %db, %mb, %vb, %lr, %step, %scale {...} : tensor<2xf32>
+    ```
+    After:
+    ```mlir
+    %r:6 = graph.foreach_adamw %lr, %step, %scale {...}
+        [%w, %dw, %mw, %vw : tensor<8x2xf32>, tensor<8x2xbf16>],
+        [%b, %db, %mb, %vb : tensor<2xf32>, tensor<2xf32>]
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
   let summary = "Attention on [.., S, H, D] operands, without head transposes";
   let description = [{
