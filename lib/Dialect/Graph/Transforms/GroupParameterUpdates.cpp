@@ -118,17 +118,16 @@ void groupAdamW(func::FuncOp func, DominanceInfo &dominance) {
     if (group.size() == 1 && !narrowed)
       continue;
     OpBuilder b(first);
-    auto foreach = ForeachAdamWOp::create(
+    auto grouped = ForeachAdamWOp::create(
         b, first.getLoc(), types, types, types, params, grads, expAvgs,
         expAvgSqs, first.getLr(), first.getStep(), first.getGradScale(),
         first.getBeta1Attr(), first.getBeta2Attr(), first.getEpsAttr(),
         first.getWeightDecayAttr());
-    foreach
-      ->setDiscardableAttrs(first->getDiscardableAttrDictionary());
+    grouped->setDiscardableAttrs(first->getDiscardableAttrDictionary());
     for (auto [j, op] : llvm::enumerate(group)) {
-      op.getNewParam().replaceAllUsesWith(foreach.getNewParams()[j]);
-      op.getNewExpAvg().replaceAllUsesWith(foreach.getNewExpAvgs()[j]);
-      op.getNewExpAvgSq().replaceAllUsesWith(foreach.getNewExpAvgSqs()[j]);
+      op.getNewParam().replaceAllUsesWith(grouped.getNewParams()[j]);
+      op.getNewExpAvg().replaceAllUsesWith(grouped.getNewExpAvgs()[j]);
+      op.getNewExpAvgSq().replaceAllUsesWith(grouped.getNewExpAvgSqs()[j]);
       op->erase();
     }
     eraseDeadCasts(oldGrads);
@@ -223,11 +222,10 @@ void groupWeightCasts(func::FuncOp func, DominanceInfo &dominance) {
       types.push_back(op.getType());
     }
     OpBuilder b(group.front());
-    auto foreach = ForeachCastOp::create(b, group.front().getLoc(), types, xs);
-    foreach
-      ->setDiscardableAttrs(group.front()->getDiscardableAttrDictionary());
+    auto grouped = ForeachCastOp::create(b, group.front().getLoc(), types, xs);
+    grouped->setDiscardableAttrs(group.front()->getDiscardableAttrDictionary());
     for (auto [j, op] : llvm::enumerate(group)) {
-      op.getResult().replaceAllUsesWith(foreach.getResults()[j]);
+      op.getResult().replaceAllUsesWith(grouped.getResults()[j]);
       op->erase();
     }
   }
