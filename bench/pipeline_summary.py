@@ -1,7 +1,9 @@
 """Summarizes bench/run-pipeline-cpu.sh's runs: per executable, tokens/s
 (median of the steps after the first), the last step's measured bubble
 (from its timeline) next to (p-1)/(m+p-1) and paracc's predicted bubble,
-and per stage the measured busy time next to the predicted one."""
+and per stage the measured busy time next to the predicted one (under the
+interleaved schedule, per virtual stage its rank's busy time, which all of
+the rank's chunks share)."""
 import json
 import statistics
 import sys
@@ -46,14 +48,21 @@ def main():
                     + ([f"{st['layers'][0]}-{st['layers'][1]}"]
                        if st["layers"][0] >= 0 else [])
                     + (["head"] if st["epilogue"] else []))
+                rank = st.get("rank", s)
+                shared = "" if rank == s else f" (rank {rank}'s)"
                 print(f"  stage {s}: {name}, params "
                       f"{st['params']}, predicted {st['predicted_ms']:.2f} ms,"
-                      f" measured busy {busy.get(s, 0) / 1e3:.2f} ms")
+                      f" measured busy{shared} {busy.get(rank, 0) / 1e3:.2f} ms")
         else:
             print()
     if "llama8_pp8_m16_zbh1" in rows and "llama8_pp8_m16_1f1b" in rows:
         r = rows["llama8_pp8_m16_zbh1"] / rows["llama8_pp8_m16_1f1b"]
         print(f"p=8, m=16: zb-h1 vs 1f1b throughput {r:.2f}x")
+    for m in (4, 8):
+        one, il = f"llama8_pp4_m{m}_1f1b", f"llama8_pp4_m{m}_interleaved"
+        if one in rows and il in rows:
+            print(f"p=4, m={m}: interleaved (v=2) vs 1f1b throughput "
+                  f"{rows[il] / rows[one]:.2f}x")
     if "llama8_pp8_m1_1f1b" in rows and "llama8_pp8_m16_1f1b" in rows:
         r = rows["llama8_pp8_m16_1f1b"] / rows["llama8_pp8_m1_1f1b"]
         print(f"p=8: m=16 vs m=1 throughput {r:.2f}x")

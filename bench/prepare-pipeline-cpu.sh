@@ -9,6 +9,8 @@
 #      the speed-up.
 #   2. p = 4, a GPT-2-style model whose head dominates: the equal-layer cut
 #      against paracc's cut, predicted and measured stage times.
+#   3. p = 4, the Llama model of 1., m = 4 and 8: 1F1B against the
+#      interleaved schedule with 2 chunks per rank (8 virtual stages).
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -56,6 +58,11 @@ for m in 1 16; do
 done
 train llama8_pp8_m16_gpipe llama8 --mesh pp8 --microbatches 16 --schedule gpipe
 train llama8_pp8_m16_zbh1 llama8 --mesh pp8 --microbatches 16 --schedule zb-h1
+for m in 4 8; do
+  train "llama8_pp4_m${m}_1f1b" llama8 --mesh pp4 --microbatches $m --schedule 1f1b
+  train "llama8_pp4_m${m}_interleaved" llama8 --mesh pp4 --microbatches $m \
+    --schedule interleaved --virtual-stages 2
+done
 for m in gpt2head gpt2head32k; do
   train ${m}_pp4_auto $m --mesh pp4 --microbatches 8
   train ${m}_pp4_uniform $m --mesh pp4 --microbatches 8 --stages 0-1,2-3,4-5,6-7

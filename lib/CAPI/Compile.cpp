@@ -26,6 +26,7 @@ static bool compileOptions(const paracc_options *options,
   result.microbatches = optionInteger(options, "microbatches", 1);
   result.stages = optionValue(options, "stages", "auto");
   result.schedule = optionValue(options, "schedule", "1f1b");
+  result.virtualStages = optionInteger(options, "virtual-stages", 0);
   result.precision = optionValue(options, "precision", "f32");
   result.import.allowMissingWeightData = optionFlag(options, "random-weights");
   result.embedWeights = optionFlag(options, "embed-weights");
@@ -52,6 +53,7 @@ static bool trainingOptions(const paracc_options *options,
   result.microbatches = common.microbatches;
   result.stages = common.stages;
   result.schedule = common.schedule;
+  result.virtualStages = common.virtualStages;
   result.precision = common.precision;
   result.explain = true;
   if (result.import.inputShapes.empty()) {

@@ -22,6 +22,7 @@ constexpr KnownOption kKnownOptions[] = {
     {"microbatches", Kind::Integer},
     {"stages", Kind::Text},
     {"schedule", Kind::Text},
+    {"virtual-stages", Kind::Integer},
     {"precision", Kind::Text},
     {"input-shape", Kind::Repeated},
     {"random-weights", Kind::Flag},

@@ -146,7 +146,10 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
                                  axisSizes, err)))
     return prt::kExitError;
   const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
+  const int64_t virtualStages =
+      resolveVirtualStages(options.schedule, options.virtualStages);
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
+                                  virtualStages, options.microbatches,
                                   options.stages, options.sequenceParallel,
                                   err)))
     return prt::kExitError;
@@ -174,9 +177,10 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   buildCompilePipeline(pm, CompilePipelineOptions());
   if (failed(pm.run(module)))
     return prt::kExitError;
-  if (failed(addMicrobatchAxis(module, pipelineStages, options.stages,
-                               options.microbatches, options.schedule,
-                               /*training=*/false, axisNames, axisSizes)))
+  if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
+                               options.stages, options.microbatches,
+                               options.schedule, /*training=*/false, axisNames,
+                               axisSizes)))
     return prt::kExitError;
   auto lower = [&](ModuleOp m) {
     PassManager lpm(&context);
@@ -191,6 +195,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
       DistributePipelineOptions distOptions;
       distOptions.sequenceParallel = sp;
       distOptions.schedule = options.schedule;
+      distOptions.virtualStages = virtualStages;
       buildDistributePipeline(dpm, distOptions);
       return dpm.run(m);
     };

@@ -159,20 +159,24 @@ static void explainStep(const CompiledStep &step, CompiledTraining &result) {
   // forward and backward's alone.)
   report.step = step.memory;
   // Per stage: the micro-batches the schedule keeps (1F1B: as many as the
-  // stages from it to the last; GPipe: all; zb-h1: up to p) and its memory
-  // plan's arena.
+  // stages from it to the last; GPipe: all; zb-h1: up to p; interleaved:
+  // per chunk) and its rank's memory plan's arena.
   if (report.pipeline && exe.pipelineAxis() >= 0) {
     PipelinePlan &plan = *report.pipeline;
-    const int64_t p = int64_t(plan.stages.size());
+    const int64_t v = plan.virtualStages;
+    const int64_t p = int64_t(plan.stages.size()) / v;
     for (const prt::FunctionInfo &f : exe.functions()) {
       if (f.stage < 0 || f.stage >= p)
         continue;
-      StageSummary &s = plan.stages[f.stage];
-      s.arenaBytes = int64_t(f.arenaBytes);
-      s.inFlight = scheduleInFlight(scheduleOrder(f.stage, p, plan.microbatches,
-                                                  plan.schedule,
-                                                  /*withBackward=*/true),
-                                    plan.schedule);
+      std::vector<ScheduledAction> order = scheduleOrder(
+          f.stage, p, plan.microbatches, plan.schedule,
+          /*withBackward=*/true, v);
+      for (int64_t chunk = 0; chunk < v; ++chunk) {
+        StageSummary &s = plan.stages[chunk * p + f.stage];
+        s.arenaBytes = int64_t(f.arenaBytes);
+        s.inFlight =
+            scheduleInFlight(order, plan.schedule, v > 1 ? chunk : -1);
+      }
     }
   }
   llvm::raw_string_ostream text(result.explainText);
@@ -262,15 +266,19 @@ int mlir::paracc::compileTraining(MLIRContext &context,
            "count and needs a pp axis in --mesh\n";
     return prt::kExitError;
   }
+  const int64_t virtualStages =
+      resolveVirtualStages(options.schedule, options.virtualStages);
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
+                                  virtualStages, options.microbatches,
                                   options.stages, options.sequenceParallel,
                                   err)) ||
       failed(checkZeroOption(options.zero, options.mesh, axisNames, axisSizes,
                              err)))
     return prt::kExitError;
-  if (failed(addMicrobatchAxis(module, pipelineStages, options.stages,
-                               options.microbatches, options.schedule,
-                               /*training=*/true, axisNames, axisSizes)))
+  if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
+                               options.stages, options.microbatches,
+                               options.schedule, /*training=*/true, axisNames,
+                               axisSizes)))
     return prt::kExitError;
 
   // Annotate the forward, differentiate, then partition forward and
@@ -278,6 +286,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   DistributePipelineOptions distOptions;
   distOptions.sequenceParallel = options.sequenceParallel;
   distOptions.schedule = options.schedule;
+  distOptions.virtualStages = virtualStages;
   if (!axisNames.empty()) {
     setModuleMesh(module, axisNames, axisSizes);
     PassManager annotate(&context);
@@ -325,6 +334,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     DistributePipelineOptions partition;
     partition.sequenceParallel = distOptions.sequenceParallel;
     partition.schedule = distOptions.schedule;
+    partition.virtualStages = distOptions.virtualStages;
     partition.recompute = policy.str();
     partition.recomputeBudget = activationBudget;
     partition.rates = options.device == "gpu" ? "h200" : "cpu";

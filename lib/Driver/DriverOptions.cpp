@@ -20,25 +20,49 @@ int64_t mlir::paracc::meshAxisSize(ArrayRef<std::string> names,
   return 0;
 }
 
-LogicalResult mlir::paracc::checkPipelineOptions(int64_t stages,
-                                                 StringRef schedule,
-                                                 StringRef ranges,
-                                                 bool sequenceParallel,
-                                                 llvm::raw_ostream &err) {
-  if (schedule == "interleaved") {
-    err << "paracc: error: the 'interleaved' pipeline schedule is "
-                    "not implemented yet (gpipe, 1f1b and zb-h1 are)\n";
-    return failure();
-  }
+int64_t mlir::paracc::resolveVirtualStages(StringRef schedule,
+                                           int64_t virtualStages) {
+  if (virtualStages != 0)
+    return virtualStages;
+  return schedule == "interleaved" ? 2 : 1;
+}
+
+LogicalResult mlir::paracc::checkPipelineOptions(
+    int64_t stages, StringRef schedule, int64_t virtualStages,
+    int64_t microbatches, StringRef ranges, bool sequenceParallel,
+    llvm::raw_ostream &err) {
   if (!isKnownSchedule(schedule)) {
     err << "paracc: error: unknown pipeline schedule '" << schedule
-                 << "' (expected gpipe, 1f1b or zb-h1)\n";
+        << "' (expected gpipe, 1f1b, zb-h1 or interleaved)\n";
+    return failure();
+  }
+  if (virtualStages < 1) {
+    err << "paracc: error: --virtual-stages must be at least 1, got "
+        << virtualStages << "\n";
+    return failure();
+  }
+  if (virtualStages > 1 && schedule != "interleaved") {
+    err << "paracc: error: --virtual-stages " << virtualStages
+        << " needs --schedule interleaved (the '" << schedule
+        << "' schedule runs one stage per rank)\n";
     return failure();
   }
   if (stages == 0 && ranges != "auto") {
     err << "paracc: error: --stages needs a pp axis in --mesh\n";
     return failure();
   }
+  if (stages == 0 && schedule == "interleaved") {
+    err << "paracc: error: --schedule interleaved needs a pp axis in "
+           "--mesh\n";
+    return failure();
+  }
+  if (stages > 0)
+    if (std::string why = checkScheduleShape(schedule, stages, virtualStages,
+                                             microbatches);
+        !why.empty()) {
+      err << "paracc: error: " << why << "\n";
+      return failure();
+    }
   if (stages > 0 && sequenceParallel) {
     err << "paracc: error: --sp under pp is not supported yet\n";
     return failure();
@@ -48,6 +72,7 @@ LogicalResult mlir::paracc::checkPipelineOptions(int64_t stages,
 
 LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
                                                int64_t stages,
+                                               int64_t virtualStages,
                                                StringRef ranges,
                                                int64_t microbatches,
                                                StringRef schedule,
@@ -55,6 +80,7 @@ LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
   PassManager pm(module.getContext());
   dist::PipelineStagesPassOptions options;
   options.stages = stages;
+  options.virtualStages = virtualStages;
   options.ranges = ranges == "auto" ? "" : ranges.str();
   options.microbatches = microbatches;
   options.schedule = schedule.str();
@@ -181,13 +207,13 @@ LogicalResult mlir::paracc::checkCompileOptions(
 }
 
 LogicalResult mlir::paracc::addMicrobatchAxis(
-    ModuleOp module, int64_t stages, StringRef ranges, int64_t microbatches,
-    StringRef schedule, bool training, SmallVectorImpl<std::string> &names,
-    SmallVectorImpl<int64_t> &sizes) {
+    ModuleOp module, int64_t stages, int64_t virtualStages, StringRef ranges,
+    int64_t microbatches, StringRef schedule, bool training,
+    SmallVectorImpl<std::string> &names, SmallVectorImpl<int64_t> &sizes) {
   if (stages > 0) {
     // paracc-pipeline turns the axis into each stage's actions.
-    if (failed(planPipelineStages(module, stages, ranges, microbatches,
-                                  schedule, training)))
+    if (failed(planPipelineStages(module, stages, virtualStages, ranges,
+                                  microbatches, schedule, training)))
       return failure();
   } else if (microbatches <= 1) {
     return success();

@@ -50,7 +50,8 @@ void mlir::paracc::buildPartitionPipeline(
   // A pipeline takes the micro-batch axis; otherwise micro-batches are
   // interleaved on every rank.
   pm.addPass(dist::createPipelinePass({options.ppAxis, options.microbatchAxis,
-                                       options.schedule}));
+                                       options.schedule,
+                                       options.virtualStages}));
   pm.addPass(dist::createInterleaveMicrobatchesPass({options.microbatchAxis}));
 }
 

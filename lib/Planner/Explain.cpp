@@ -360,19 +360,30 @@ static double imbalance(ArrayRef<StageSummary> stages) {
 }
 
 static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
-  os << "\n== Pipeline: " << p.stages.size() << " stage(s) over " << p.layers
-     << " layer(s), " << p.schedule << ", " << p.microbatches
-     << " micro-batch(es), " << (p.training ? "training" : "forward")
-     << " step, " << p.rates << " rates\n";
-  os << "  " << llvm::left_justify("stage", 6)
-     << llvm::left_justify("layers", 20) << llvm::right_justify("params", 10)
+  const int64_t v = p.virtualStages;
+  const int64_t ranks = int64_t(p.stages.size()) / std::max<int64_t>(v, 1);
+  os << "\n== Pipeline: " << p.stages.size() << " stage(s)";
+  if (v > 1)
+    os << " (" << ranks << " rank(s) x " << v
+       << " virtual stages: stage k runs on rank k mod " << ranks << ")";
+  os << " over " << p.layers << " layer(s), " << p.schedule << ", "
+     << p.microbatches << " micro-batch(es), "
+     << (p.training ? "training" : "forward") << " step, " << p.rates
+     << " rates\n";
+  os << "  " << llvm::left_justify("stage", 6);
+  if (v > 1)
+    os << llvm::left_justify("rank", 5);
+  os << llvm::left_justify("layers", 20) << llvm::right_justify("params", 10)
      << llvm::right_justify("GFLOPs", 11) << llvm::right_justify("pred. ms", 12)
      << llvm::right_justify("memory", 13) << llvm::right_justify("sends", 13)
      << "\n";
   for (auto [i, s] : llvm::enumerate(p.stages)) {
     std::string row;
     llvm::raw_string_ostream line(row);
-    line << llvm::format("%-6zu", i) << llvm::left_justify(stageLayers(s), 20)
+    line << llvm::format("%-6zu", i);
+    if (v > 1)
+      line << llvm::format("%-5lld", (long long)(int64_t(i) % ranks));
+    line << llvm::left_justify(stageLayers(s), 20)
          << llvm::right_justify(humanCount(double(s.params)), 10)
          << llvm::format("%11.3f", double(s.flops) / 1e9)
          << llvm::format("%12.3f", s.predictedMs)
@@ -382,13 +393,18 @@ static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
   }
   os << "  memory: parameters"
      << (p.training ? " x4 (gradients, AdamW moments)" : "")
+     << (v > 1 ? ", a rank holding its stages' sum" : "")
      << "; sends: activation bytes to the next stage per step\n";
   if (!p.stages.empty() && p.stages.front().arenaBytes >= 0) {
     os << "  activations (the executable's memory plan, per rank):";
-    for (auto [i, s] : llvm::enumerate(p.stages))
-      os << (i ? "," : "") << " stage " << i << " " << s.inFlight
-         << " micro-batch(es) in flight, arena "
-         << formatBytes(double(s.arenaBytes));
+    for (int64_t r = 0; r < ranks; ++r) {
+      os << (r ? "," : "") << " " << (v > 1 ? "rank " : "stage ") << r << " ";
+      for (int64_t chunk = 0; chunk < v; ++chunk)
+        os << (chunk ? "+" : "") << p.stages[chunk * ranks + r].inFlight;
+      os << " micro-batch(es)" << (v > 1 ? " of its stages" : "")
+         << " in flight, arena "
+         << formatBytes(double(p.stages[r].arenaBytes));
+    }
     os << "\n";
   }
   SmallVector<std::string> uniform;
@@ -407,8 +423,9 @@ static void printPipelineText(const PipelinePlan &p, llvm::raw_ostream &os) {
   os << "  imbalance (slowest / fastest predicted stage): "
      << ratio(imbalance(p.stages))
      << " (equal-layer cut: " << ratio(imbalance(p.uniformStages)) << ")\n";
-  os << llvm::format("  bubble: (p-1)/(m+p-1) = %.3f, predicted %.3f "
+  os << llvm::format("  bubble: %s = %.3f, predicted %.3f "
                      "(equal-layer cut: %.3f)\n",
+                     v > 1 ? "(p-1)/(v*m+p-1)" : "(p-1)/(m+p-1)",
                      p.bubbleFormula, p.bubblePredicted,
                      p.uniformBubblePredicted);
 }
@@ -586,10 +603,12 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   }
 }
 
-static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages) {
+static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages,
+                                      int64_t ranks) {
   llvm::json::Array array;
-  for (const StageSummary &s : stages) {
+  for (auto [k, s] : llvm::enumerate(stages)) {
     array.push_back(llvm::json::Object{
+        {"rank", int64_t(k) % std::max<int64_t>(ranks, 1)},
         {"layers", llvm::json::Array{s.firstLayer, s.lastLayer}},
         {"prologue", s.prologue},
         {"epilogue", s.epilogue},
@@ -609,14 +628,17 @@ static llvm::json::Array stagesToJson(ArrayRef<StageSummary> stages) {
 }
 
 static llvm::json::Object pipelineToJson(const PipelinePlan &p) {
+  const int64_t ranks =
+      int64_t(p.stages.size()) / std::max<int64_t>(p.virtualStages, 1);
   return llvm::json::Object{
       {"schedule", p.schedule},
       {"microbatches", p.microbatches},
+      {"virtual_stages", p.virtualStages},
       {"training", p.training},
       {"rates", p.rates},
       {"layers", p.layers},
-      {"stages", stagesToJson(p.stages)},
-      {"uniform_stages", stagesToJson(p.uniformStages)},
+      {"stages", stagesToJson(p.stages, ranks)},
+      {"uniform_stages", stagesToJson(p.uniformStages, ranks)},
       {"imbalance", imbalance(p.stages)},
       {"uniform_imbalance", imbalance(p.uniformStages)},
       {"bubble_formula", p.bubbleFormula},

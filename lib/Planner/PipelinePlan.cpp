@@ -39,6 +39,8 @@ DictionaryAttr mlir::paracc::pipelinePlanToAttr(const PipelinePlan &plan,
       b.getNamedAttr("layers", b.getI64IntegerAttr(plan.layers)),
       b.getNamedAttr("schedule", b.getStringAttr(plan.schedule)),
       b.getNamedAttr("microbatches", b.getI64IntegerAttr(plan.microbatches)),
+      b.getNamedAttr("virtual_stages",
+                     b.getI64IntegerAttr(plan.virtualStages)),
       b.getNamedAttr("training", b.getBoolAttr(plan.training)),
       b.getNamedAttr("rates", b.getStringAttr(plan.rates)),
       b.getNamedAttr("bubble_formula", b.getF64FloatAttr(plan.bubbleFormula)),
@@ -121,6 +123,8 @@ mlir::paracc::pipelinePlanFromAttr(DictionaryAttr attr) {
   plan.layers = r.integer("layers");
   plan.schedule = r.string("schedule");
   plan.microbatches = r.integer("microbatches");
+  if (auto v = attr.getAs<IntegerAttr>("virtual_stages"))
+    plan.virtualStages = v.getInt();
   plan.training = r.boolean("training");
   plan.rates = r.string("rates");
   plan.bubbleFormula = r.real("bubble_formula");

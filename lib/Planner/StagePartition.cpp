@@ -371,7 +371,7 @@ static double predictBubble(const Units &units, const GroupCosts &costs,
                            : 0.0);
   }
   return simulateSchedule(forward, backward, options.microbatches,
-                          options.schedule, transfer)
+                          options.schedule, transfer, options.virtualStages)
       .bubble;
 }
 
@@ -384,9 +384,15 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
   llvm::DenseMap<Operation *, int64_t> unitIndex;
   Units units = buildUnits(*structure, options, unitIndex);
   GroupCosts costs(units, options);
-  int64_t n = units.size(), p = options.stages, layers = structure->layers;
-  if (p < 1)
+  const int64_t ranks = options.stages, v = options.virtualStages;
+  int64_t n = units.size(), p = ranks * v, layers = structure->layers;
+  if (ranks < 1 || v < 1)
     return func.emitError("expected at least 1 pipeline stage, got ") << p;
+  // "4" or "8 (4 stages x 2 virtual stages)".
+  std::string stagesText = std::to_string(p);
+  if (v > 1)
+    stagesText += " (" + std::to_string(ranks) + " stages x " +
+                  std::to_string(v) + " virtual stages)";
 
   // Index of the unit of layer l.
   int64_t firstLayerUnit = structure->hasPrologue ? 1 : 0;
@@ -399,7 +405,8 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
     // ranges_one_per_stage
     if (int64_t(ranges->size()) != p)
       return func.emitError("expected ")
-             << p << " layer ranges (one per stage), got " << ranges->size();
+             << p << " layer ranges (one per " << (v > 1 ? "virtual " : "")
+             << "stage), got " << ranges->size();
     for (auto [i, range] : llvm::enumerate(*ranges)) {
       int64_t begin = i == 0 ? 0 : firstLayerUnit + range.first;
       int64_t end =
@@ -417,7 +424,8 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
     // stages_at_most_units
     if (p > n)
       return func.emitError("the graph can be cut into at most ")
-             << n << " stages (" << layers << " layers found), got " << p;
+             << n << " stages (" << layers << " layers found), got "
+             << stagesText;
     groups = minMaxCut(
         n, p, [&](Group g) { return costs.seconds(g); },
         [&](Group g) { return costs.fits(g); });
@@ -442,6 +450,23 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
     }
   }
 
+  // interleaved_rank_fits: a rank holds v chunks, which the budget covers
+  // together.
+  if (v > 1 && options.memoryBudget > 0)
+    for (int64_t r = 0; r < ranks; ++r) {
+      int64_t bytes = 0;
+      std::string held;
+      for (int64_t k = r; k < p; k += ranks) {
+        bytes += costs.memory(groups[k]);
+        held += (held.empty() ? "" : ", ") + describeGroup(units, groups[k]);
+      }
+      if (bytes > options.memoryBudget)
+        return func.emitError("rank ")
+               << r << " of the pipeline (" << held << ") needs " << bytes
+               << " bytes, over the memory budget of " << options.memoryBudget
+               << " bytes";
+    }
+
   // Megatron's cut: equal numbers of layers, the first stages taking one
   // more when they do not divide; prologue first, epilogue last.
   std::vector<Group> uniform;
@@ -460,6 +485,7 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
   plan.layers = layers;
   plan.microbatches = options.microbatches;
   plan.schedule = options.schedule;
+  plan.virtualStages = v;
   plan.training = options.training;
   plan.rates = options.rates.name;
   for (Group g : groups)
@@ -467,7 +493,8 @@ mlir::paracc::planPipelineStages(func::FuncOp func,
   for (Group g : uniform)
     plan.uniformStages.push_back(summarize(units, costs, g));
   double m = double(options.microbatches);
-  plan.bubbleFormula = double(p - 1) / (m + double(p) - 1);
+  plan.bubbleFormula =
+      double(ranks - 1) / (double(v) * m + double(ranks) - 1);
   plan.bubblePredicted = predictBubble(units, costs, groups, options);
   plan.uniformBubblePredicted = predictBubble(units, costs, uniform, options);
 

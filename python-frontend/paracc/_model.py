@@ -552,7 +552,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
             data_dir: str | os.PathLike | None = None,
             name: str | None = None, embed_weights: bool = False,
             torch_export_options: Mapping[str, Any] | None = None,
-            train: bool = False, **training) -> Model:
+            train: bool = False, virtual_stages: int | None = None,
+            **training) -> Model:
     """Compiles a model for a device mesh and returns a :class:`Model`.
 
     `model`: a path (.onnx, .pbtxt, .mlir), ONNX bytes (`format`:
@@ -560,7 +561,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     or a ``torch.nn.Module`` (exported with ``torch.onnx.export`` on
     `example_inputs`). `mesh` ("dp2,tp2"; default one rank), `precision`
     (f32, bf16, f16), `sp`, `microbatches`, `stages` ("auto" or
-    "0-2,3-5" or [(0, 2), (3, 5)]), `schedule` (gpipe, 1f1b, zb-h1),
+    "0-2,3-5" or [(0, 2), (3, 5)]), `schedule` (gpipe, 1f1b, zb-h1,
+    interleaved), `virtual_stages` (model chunks per rank, interleaved),
     `input_shapes` ({name: (2, 8)} or {name: "2x8"}), `random_weights`
     (weights whose data is missing are seeded random) and `seed` are the
     paracc tool's flags. `example_inputs` (a dict name -> array; a tuple for
@@ -608,6 +610,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
         pairs.append(("stages", _stages_text(stages)))
     if schedule is not None:
         pairs.append(("schedule", schedule))
+    if virtual_stages is not None:
+        pairs.append(("virtual-stages", virtual_stages))
     if precision is not None:
         pairs.append(("precision", precision))
     for input_name, shape in shapes.items():

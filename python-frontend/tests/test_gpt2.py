@@ -67,6 +67,19 @@ def test_model_proto(gpt2_model, gpt2_input, gpt2_expected):
                                    rtol=0, atol=ATOL)
 
 
+def test_interleaved_pipeline(gpt2_model, gpt2_input, gpt2_expected):
+    # Two ranks of two model chunks each (virtual stages 0 and 2 on rank 0).
+    with paracc.compile(gpt2_model, mesh="pp2", microbatches=2,
+                        schedule="interleaved", virtual_stages=2,
+                        device="cpu") as m:
+        np.testing.assert_allclose(logits(m, gpt2_input), gpt2_expected,
+                                   rtol=0, atol=ATOL)
+        pipeline = m.explain()["pipeline"]
+        assert pipeline["schedule"] == "interleaved"
+        assert pipeline["virtual_stages"] == 2
+        assert [s["rank"] for s in pipeline["stages"]] == [0, 1, 0, 1]
+
+
 def test_bytes_with_external_data(gpt2_model, gpt2_dir, gpt2_input,
                                   gpt2_expected):
     data = gpt2_model.read_bytes()

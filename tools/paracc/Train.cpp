@@ -153,7 +153,7 @@ cl::opt<std::string> scheduleOption(
     "schedule",
     cl::desc("The learning-rate schedule, constant (default) or cosine (with "
              "--warmup, --min-lr), and/or under pp the pipeline schedule, "
-             "1f1b (default), gpipe or zb-h1: e.g. cosine,zb-h1"),
+             "1f1b (default), gpipe, zb-h1 or interleaved: e.g. cosine,zb-h1"),
     cl::init("constant"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> trainTimeline(
     "timeline",
@@ -171,6 +171,11 @@ cl::opt<std::string> trainStages(
     cl::desc("Under pp: 'auto' (balance the modelled time) or layer ranges "
              "per stage, e.g. 0-2,3-5"),
     cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<int64_t> trainVirtualStages(
+    "virtual-stages",
+    cl::desc("Under --schedule interleaved: model chunks per rank (default "
+             "2; the graph is cut into pp x N stages)"),
+    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> warmupOption("warmup", cl::desc("Linear warm-up steps"),
                               cl::init(0), cl::sub(trainSubCommand()),
                               cl::cat(trainCategory()));
@@ -419,6 +424,7 @@ int mlir::paracc::runTrain() {
   options.microbatches = trainMicrobatches;
   options.stages = trainStages;
   options.schedule = pipelineSchedule();
+  options.virtualStages = trainVirtualStages;
   options.precision = precisionOption;
   options.loss = lossOption;
   options.freeze = freeze;

@@ -108,8 +108,14 @@ static cl::opt<std::string> timelinePath(
              "as a Chrome trace to FILE, and an SVG Gantt chart next to it"),
     cl::value_desc("FILE"), cl::init(""), cl::cat(category));
 static cl::opt<std::string> pipelineSchedule(
-    "schedule", cl::desc("Pipeline schedule: gpipe, 1f1b or zb-h1"),
+    "schedule",
+    cl::desc("Pipeline schedule: gpipe, 1f1b (default), zb-h1 or interleaved"),
     cl::init("1f1b"), cl::cat(category));
+static cl::opt<int64_t> virtualStages(
+    "virtual-stages",
+    cl::desc("Under --schedule interleaved: model chunks per rank (default "
+             "2; the graph is cut into pp x N stages)"),
+    cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     ranksAs("ranks-as",
             cl::desc("Run the CPU ranks as 'threads' (default) or "
@@ -237,6 +243,7 @@ int main(int argc, char **argv) {
   options.microbatches = microbatches;
   options.stages = stagesOption;
   options.schedule = pipelineSchedule;
+  options.virtualStages = virtualStages;
   options.precision = precision;
   options.embedWeights = embedWeights;
   options.explain = explain || !explainJson.empty();

@@ -57,8 +57,11 @@ struct ModelCompileOptions {
   int64_t microbatches = 1;
   /// Pipeline stages: "auto" or layer ranges ("0-2,3-5").
   std::string stages = "auto";
-  /// Pipeline schedule: gpipe, 1f1b or zb-h1.
+  /// Pipeline schedule: gpipe, 1f1b, zb-h1 or interleaved.
   std::string schedule = "1f1b";
+  /// Model chunks per rank under the interleaved schedule (0: 2 there, 1
+  /// otherwise).
+  int64_t virtualStages = 0;
   /// f32, bf16 or f16.
   std::string precision = "f32";
   /// Copy the weights into the executable instead of referencing the

@@ -36,6 +36,8 @@ struct TrainingCompileOptions {
   int64_t microbatches = 1;
   std::string stages = "auto";
   std::string schedule = "1f1b";
+  /// Model chunks per rank, interleaved (0: 2 there, 1 otherwise).
+  int64_t virtualStages = 0;
   /// f32, or bf16/f16 compute with f32 master weights.
   std::string precision = "f32";
   /// "" (the model returns its loss), "next-token-ce" or "ce".

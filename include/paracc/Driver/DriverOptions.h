@@ -34,23 +34,31 @@ LogicalResult checkCompileOptions(StringRef mesh, bool sequenceParallel,
 int64_t meshAxisSize(ArrayRef<std::string> names, ArrayRef<int64_t> sizes,
                      StringRef name);
 
-/// Checks the pipeline options against the mesh's pp size (0: no pp).
+/// The virtual stages (model chunks per rank) that --virtual-stages asks
+/// for: 0 means 2 under the interleaved schedule and 1 otherwise.
+int64_t resolveVirtualStages(StringRef schedule, int64_t virtualStages);
+
+/// Checks the pipeline options against the mesh's pp size (0: no pp);
+/// `virtualStages` resolved.
 LogicalResult checkPipelineOptions(int64_t stages, StringRef schedule,
+                                   int64_t virtualStages, int64_t microbatches,
                                    StringRef ranges, bool sequenceParallel,
                                    llvm::raw_ostream &err);
 
-/// Cuts the forward graph into `stages` pipeline stages
+/// Cuts the forward graph into `stages` x `virtualStages` pipeline stages
 /// (`--paracc-pipeline-stages`): `ranges` is "auto" or layer ranges.
 LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
-                                 StringRef ranges, int64_t microbatches,
-                                 StringRef schedule, bool training);
+                                 int64_t virtualStages, StringRef ranges,
+                                 int64_t microbatches, StringRef schedule,
+                                 bool training);
 
 /// Gives the mesh its virtual last axis "mb" of `microbatches`: under pp
 /// (`stages` > 0) after cutting the forward graph into stages
 /// (planPipelineStages), the pipeline's m (even 1); without pp, when
 /// `microbatches` > 1, the micro-batches interleaved on every rank.
 LogicalResult addMicrobatchAxis(ModuleOp module, int64_t stages,
-                                StringRef ranges, int64_t microbatches,
+                                int64_t virtualStages, StringRef ranges,
+                                int64_t microbatches,
                                 StringRef schedule, bool training,
                                 SmallVectorImpl<std::string> &names,
                                 SmallVectorImpl<int64_t> &sizes);

@@ -34,8 +34,12 @@ struct DistributePipelineOptions
                              llvm::cl::init("pp")};
   Option<std::string> schedule{
       *this, "schedule",
-      llvm::cl::desc("Pipeline schedule (gpipe, 1f1b)"),
+      llvm::cl::desc("Pipeline schedule (gpipe, 1f1b, zb-h1, interleaved)"),
       llvm::cl::init("gpipe")};
+  Option<int64_t> virtualStages{
+      *this, "virtual-stages",
+      llvm::cl::desc("Model chunks per rank under the interleaved schedule"),
+      llvm::cl::init(1)};
   Option<std::string> microbatchAxis{
       *this, "microbatch-axis",
       llvm::cl::desc("Virtual last mesh axis of interleaved micro-batches "

@@ -24,7 +24,8 @@
 
 namespace mlir::paracc {
 
-/// One pipeline stage of a plan.
+/// One pipeline stage of a plan: under the interleaved schedule one of a
+/// rank's model chunks (a virtual stage; chunk k runs on rank k mod p).
 struct StageSummary {
   /// The layers of the stage, inclusive; -1, -1 when it has none (a stage
   /// of just the prologue or the epilogue).
@@ -45,22 +46,27 @@ struct StageSummary {
   /// Activation bytes crossing the stage's outgoing cut (0 for the last).
   int64_t sentBytes = 0;
   /// Known once the executable is written (-1 before): the micro-batches
-  /// whose activations the schedule keeps at once, and the stage
-  /// function's arena (its activations' peak, from the memory plan).
+  /// whose activations the schedule keeps at once (of this stage; of this
+  /// chunk under interleaving), and the arena of the function that runs it
+  /// (its rank's activations' peak, from the memory plan).
   int64_t inFlight = -1, arenaBytes = -1;
 };
 
 /// A pipeline plan: the chosen cut, the equal-layer cut for comparison and
 /// the schedule's bubble.
 struct PipelinePlan {
+  /// p x v of them: the stages in pipeline order (under interleaving the
+  /// virtual stages; stage k runs on rank k mod p).
   std::vector<StageSummary> stages, uniformStages;
   int64_t layers = 0;
   int64_t microbatches = 1;
   std::string schedule = "gpipe";
+  /// Model chunks per rank (the interleaved schedule's v; 1 otherwise).
+  int64_t virtualStages = 1;
   bool training = false;
   /// The device rates the times come from ("cpu", "h200").
   std::string rates;
-  /// (p - 1) / (m + p - 1).
+  /// (p - 1) / (m + p - 1), and (p - 1) / (v m + p - 1) interleaved.
   double bubbleFormula = 0;
   /// 1 - busy / (p x makespan) of the simulated schedule, for the chosen and
   /// for the equal-layer cut.
@@ -70,8 +76,8 @@ struct PipelinePlan {
 /// Keys: stages, uniform_stages (arrays of dictionaries with layers =
 /// array<i64: first, last>, prologue, epilogue, params, param_bytes, flops,
 /// predicted_ms, memory_bytes, sent_bytes), layers, schedule, microbatches,
-/// training, rates, bubble_formula, bubble_predicted,
-/// uniform_bubble_predicted.
+/// virtual_stages (read as 1 when absent), training, rates, bubble_formula,
+/// bubble_predicted, uniform_bubble_predicted.
 DictionaryAttr pipelinePlanToAttr(const PipelinePlan &plan, MLIRContext *ctx);
 /// The inverse of pipelinePlanToAttr; std::nullopt when a key is missing or
 /// has the wrong kind.
@@ -107,22 +113,27 @@ findLayers(func::FuncOp func,
            llvm::function_ref<bool(Operation *)> include = nullptr);
 
 struct StagePartitionOptions {
-  /// Number of pipeline stages.
+  /// Number of pipeline stages (ranks on the pipeline axis).
   int64_t stages = 1;
-  /// Explicit inclusive layer ranges, one per stage ("0-2,3-5,6-7"); empty:
-  /// the balanced cut.
+  /// Model chunks per rank (the interleaved schedule's v): the graph is cut
+  /// into stages x virtualStages virtual stages.
+  int64_t virtualStages = 1;
+  /// Explicit inclusive layer ranges, one per (virtual) stage
+  /// ("0-2,3-5,6-7"); empty: the balanced cut.
   std::string ranges;
   int64_t microbatches = 1;
-  /// "gpipe" or "1f1b".
+  /// A schedule isKnownSchedule accepts.
   std::string schedule = "gpipe";
   bool training = false;
   DeviceRates rates = cpuRates();
-  /// Per-stage memory budget in bytes (StageSummary::memoryBytes); 0: none.
+  /// Per-rank memory budget in bytes (StageSummary::memoryBytes, summed
+  /// over a rank's chunks); 0: none.
   int64_t memoryBudget = 0;
 };
 
-/// A plan and the stage of every op of the function that gets one (all but
-/// weights, constants and state; the terminator gets the last stage).
+/// A plan and the (virtual) stage of every op of the function that gets one
+/// (all but weights, constants and state; the terminator gets the last
+/// stage).
 struct StageAssignment {
   PipelinePlan plan;
   llvm::DenseMap<Operation *, int64_t> stageOf;
@@ -148,10 +159,21 @@ enum class PipelinePhase : uint8_t { Forward = 0, Backward = 1, Weight = 2 };
 struct ScheduledAction {
   int64_t microbatch;
   PipelinePhase phase;
+  /// The rank's model chunk it runs (interleaved; 0 otherwise): virtual
+  /// stage chunk x p + s.
+  int64_t chunk = 0;
 };
 
-/// Whether `schedule` names a schedule paracc runs: gpipe, 1f1b, zb-h1.
+/// Whether `schedule` names a schedule paracc runs: gpipe, 1f1b, zb-h1,
+/// interleaved.
 bool isKnownSchedule(llvm::StringRef schedule);
+
+/// Why the pipeline options cannot run together ("" when they can): more
+/// than one virtual stage outside the interleaved schedule, interleaving
+/// without a pipeline of two or more stages, or micro-batches that are not
+/// a multiple of the stages under interleaving.
+std::string checkScheduleShape(llvm::StringRef schedule, int64_t stages,
+                               int64_t virtualStages, int64_t microbatches);
 
 /// The order in which stage `stage` of `stages` runs its actions under
 /// `schedule`; without a backward, its forwards in order.
@@ -165,20 +187,32 @@ bool isKnownSchedule(llvm::StringRef schedule);
 ///   wait for carries only the input gradients, the first stage fills its
 ///   waits with W, and every stage keeps at most p micro-batches in flight
 ///   (1F1B's first stage's peak).
+/// - interleaved (Narayanan et al. 2021, Megatron-LM's interleaved 1F1B):
+///   every rank holds `virtualStages` (v) model chunks, chunk j of rank s
+///   being virtual stage j p + s. The micro-batches go in groups of p: a
+///   group's forwards run chunk by chunk (chunk 0 of the p micro-batches,
+///   then chunk 1, ...), backwards the same from the last chunk. A rank
+///   runs 2 (p - s - 1) + (v - 1) p warm-up forwards, then a forward and a
+///   backward in turn, then the remaining backwards. Each chunk is 1/v of a
+///   stage, so the bubble shrinks to (p - 1) / (v m + p - 1); m must be a
+///   multiple of p.
 /// Returns, with `inFlight`, the most micro-batches whose activations the
 /// order keeps at once (a forward started, its last backward part not
-/// done).
+/// done); with `chunk` >= 0 only that chunk's.
 int64_t scheduleInFlight(llvm::ArrayRef<ScheduledAction> order,
-                         llvm::StringRef schedule);
+                         llvm::StringRef schedule, int64_t chunk = -1);
 std::vector<ScheduledAction> scheduleOrder(int64_t stage, int64_t stages,
                                            int64_t microbatches,
                                            llvm::StringRef schedule,
-                                           bool withBackward);
+                                           bool withBackward,
+                                           int64_t virtualStages = 1);
 
 struct ScheduleResult {
   double makespan = 0;
   /// 1 - (sum of busy time) / (p x makespan).
   double bubble = 0;
+  /// False when the orders wait on each other (the schedule cannot run).
+  bool completes = true;
 };
 
 /// Simulates a pipeline schedule (`scheduleOrder`'s) of `microbatches`
@@ -191,11 +225,13 @@ struct ScheduleResult {
 /// forwards, then backward / forward alternately, then the remaining
 /// backwards. Equal stages without transfers give (p - 1) / (m + p - 1).
 /// zb-h1 splits each backward into halves, the input and the weight
-/// gradients.
+/// gradients. Interleaved: the arrays hold the p x v virtual stages (stage k
+/// on rank k mod p) and `transfer[k]` delays what virtual stage k sends.
 ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
                                 llvm::ArrayRef<double> backward,
                                 int64_t microbatches, llvm::StringRef schedule,
-                                llvm::ArrayRef<double> transfer = {});
+                                llvm::ArrayRef<double> transfer = {},
+                                int64_t virtualStages = 1);
 
 } // namespace mlir::paracc
 

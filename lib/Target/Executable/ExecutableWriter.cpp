@@ -19,6 +19,7 @@
 
 #include <cstring>
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -90,9 +91,11 @@ private:
   std::vector<::paracc::rt::PlanInstr> planInstrs;
   std::vector<uint64_t> valueBytes;
   std::vector<bool> arenaValues, liveToEnd;
-  /// Pipeline actions by (micro-batch, phase), and the last instruction's.
-  std::map<std::pair<int64_t, int64_t>, int32_t> actionIndex;
+  /// Pipeline actions by (micro-batch, phase, chunk), and the last
+  /// instruction's; each action's chunk.
+  std::map<std::tuple<int64_t, int64_t, int64_t>, int32_t> actionIndex;
   std::vector<fb::Action> actions;
+  std::vector<int32_t> actionChunks;
   int32_t lastAction = -1;
 };
 } // namespace
@@ -408,15 +411,19 @@ LogicalResult Writer::addInstr(Operation *op) {
   } else if (DenseI64ArrayAttr key =
                  dist ? dist->getPipelineActionAttrHelper().getAttr(op)
                       : DenseI64ArrayAttr()) {
-    if (key.size() != 2 || key[0] < 0 || key[1] < 0 || key[1] > 3)
+    if ((key.size() != 2 && key.size() != 3) || key[0] < 0 || key[1] < 0 ||
+        key[1] > 3 || (key.size() == 3 && key[2] < 0))
       return op->emitOpError("has a malformed dist.pipeline_action");
+    int64_t chunk = key.size() == 3 ? key[2] : 0;
     if (key[1] == 3) {
       action = lastAction = -1; // the once-per-step part
     } else {
       auto [it, inserted] = actionIndex.try_emplace(
-          {key[0], key[1]}, int32_t(actions.size()));
-      if (inserted)
+          {key[0], key[1], chunk}, int32_t(actions.size()));
+      if (inserted) {
         actions.emplace_back(int32_t(key[0]), fb::ActionPhase(key[1]));
+        actionChunks.push_back(int32_t(chunk));
+      }
       action = lastAction = it->second;
     }
   } else {
@@ -473,6 +480,7 @@ Writer::writeFunction(func::FuncOp f) {
   liveToEnd.clear();
   actionIndex.clear();
   actions.clear();
+  actionChunks.clear();
   lastAction = -1;
   if (!func.getBody().hasOneBlock())
     return func.emitOpError("must have one block");
@@ -522,10 +530,13 @@ Writer::writeFunction(func::FuncOp f) {
     if (auto s = dist->getPipelineStageAttrHelper().getAttr(func))
       stage = int32_t(s.getInt());
   }
+  const bool interleaved = llvm::any_of(actionChunks,
+                                       [](int32_t c) { return c != 0; });
   return fb::CreateFunctionDirect(fbb, name.c_str(), stage, &values,
                                   &constants, &reads, &writes, &inputs,
                                   &outputs, &instrs, memoryPlan,
-                                  actions.empty() ? nullptr : &actions);
+                                  actions.empty() ? nullptr : &actions,
+                                  interleaved ? &actionChunks : nullptr);
 }
 
 FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {

@@ -394,8 +394,19 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
       if (!a || a->microbatch() < 0 || a->phase() > fb::ActionPhase::Weight)
         return errorf(fn, ": malformed pipeline action");
       out.actions.push_back(
-          {a->microbatch(), static_cast<ActionPhase>(a->phase())});
+          {a->microbatch(), static_cast<ActionPhase>(a->phase()), 0});
     }
+  if (const auto *chunks = f->action_chunks()) {
+    out.interleaved = true;
+    if (chunks->size() != out.actions.size())
+      return errorf(fn, ": ", chunks->size(), " action chunks for ",
+                    out.actions.size(), " pipeline actions");
+    for (size_t i = 0; i < chunks->size(); ++i) {
+      if (chunks->Get(i) < 0)
+        return errorf(fn, ": malformed pipeline action chunk");
+      out.actions[i].chunk = chunks->Get(i);
+    }
+  }
   if (f->instrs())
     for (const auto *in : *f->instrs()) {
       if (!in)

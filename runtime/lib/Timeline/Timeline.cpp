@@ -37,11 +37,14 @@ void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
              : a.phase == ActionPhase::Weight ? TimelineKind::Weight
                                               : TimelineKind::Forward;
     e.microbatch = a.microbatch;
+    if (f.interleaved)
+      e.chunk = a.chunk;
   }
   // Consecutive instructions of one action (or of the step) are one event.
   if (!events_.empty()) {
     TimelineEvent &last = events_.back();
-    if (last.kind == e.kind && last.microbatch == e.microbatch) {
+    if (last.kind == e.kind && last.microbatch == e.microbatch &&
+        last.chunk == e.chunk) {
       last.endUs = e.endUs;
       return;
     }
@@ -85,6 +88,7 @@ namespace {
 struct KindStyle {
   const char *category, *color, *prefix; // prefix: "F3", "B3", "W3"
 };
+// (Interleaved: "F3c1", micro-batch 3 of the rank's chunk 1.)
 } // namespace
 
 static const KindStyle &styleOf(TimelineKind k) {
@@ -97,8 +101,12 @@ static const KindStyle &styleOf(TimelineKind k) {
 
 static std::string eventName(const TimelineEvent &e) {
   const KindStyle &style = styleOf(e.kind);
-  return style.prefix ? style.prefix + std::to_string(e.microbatch)
-                      : std::string(style.category);
+  if (!style.prefix)
+    return style.category;
+  std::string name = style.prefix + std::to_string(e.microbatch);
+  if (e.chunk >= 0)
+    name += "c" + std::to_string(e.chunk);
+  return name;
 }
 
 static const char *eventCategory(TimelineKind k) {
@@ -153,6 +161,8 @@ static Status writeChromeTrace(const std::string &path,
       out << "\"bytes\": " << e.bytes << ", \"peer_offset\": " << e.peer;
     else if (e.microbatch >= 0)
       out << "\"microbatch\": " << e.microbatch;
+    if (e.chunk >= 0)
+      out << ", \"chunk\": " << e.chunk;
     out << "}}";
   }
   out << "\n]}\n";
@@ -219,8 +229,10 @@ static Status writeSvg(const std::string &path,
     double w = std::max(0.5, (e.endUs - e.startUs) * scale);
     std::snprintf(buf, sizeof buf,
                   "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.0f\" "
-                  "fill=\"%s\" stroke=\"white\" stroke-width=\"0.5\"><title>",
-                  x, y, w, h, eventColor(e.kind));
+                  "fill=\"%s\" fill-opacity=\"%.2f\" stroke=\"white\" "
+                  "stroke-width=\"0.5\"><title>",
+                  x, y, w, h, eventColor(e.kind),
+                  e.chunk > 0 && e.chunk % 2 == 1 ? 0.6 : 1.0);
     out << buf << xmlEscape(eventName(e));
     std::snprintf(buf, sizeof buf, " %.1f-%.1f us", e.startUs, e.endUs);
     out << buf << "</title></rect>\n";

@@ -3,8 +3,9 @@
 
 // --paracc-pipeline's errors, one case per constraint.
 
-// The schedule is gpipe or 1f1b (checked once per module with a pp axis).
-// SCHEDULE: error: unknown pipeline schedule 'zigzag' (expected gpipe, 1f1b or zb-h1)
+// The schedule is gpipe, 1f1b, zb-h1 or interleaved (checked once per
+// module with a pp axis).
+// SCHEDULE: error: unknown pipeline schedule 'zigzag' (expected gpipe, 1f1b, zb-h1 or interleaved)
 
 // collective_over_pipeline_axis: the pipeline makes the only traffic
 // between stages.

@@ -16,13 +16,19 @@
 // RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=0" 2>&1 | FileCheck %s --check-prefix=STAGES
 // RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 microbatches=0" 2>&1 | FileCheck %s --check-prefix=MICROBATCHES
 // RUN: not paracc-opt %t/two-functions.mlir --paracc-pipeline-stages="stages=2" 2>&1 | FileCheck %s --check-prefix=FUNCTIONS
+// RUN: cat %t/too-many-virtual-stages.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=3 virtual-stages=2 microbatches=3 schedule=interleaved" -verify-diagnostics
+// RUN: cat %t/interleaved-memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 virtual-stages=2 microbatches=2 schedule=interleaved memory-budget=700" -verify-diagnostics
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 virtual-stages=2" 2>&1 | FileCheck %s --check-prefix=VIRTUAL
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 microbatches=3 schedule=interleaved" 2>&1 | FileCheck %s --check-prefix=GROUPS
 
 // One case per error of --paracc-pipeline-stages, named after the check. The
 // graph (graph.mlir, at the end) has an embedding, three layers of two
 // residual adds each and a head; each case file holds the expected error,
 // on the function, and is prepended to it.
 
-// SCHEDULE: error: unknown pipeline schedule 'zigzag', expected 'gpipe', '1f1b' or 'zb-h1'
+// SCHEDULE: error: unknown pipeline schedule 'zigzag', expected 'gpipe', '1f1b', 'zb-h1' or 'interleaved'
+// VIRTUAL: error: virtual stages need the 'interleaved' schedule (the 'gpipe' schedule runs one stage per rank)
+// GROUPS: error: the 'interleaved' schedule runs the micro-batches in groups of the 2 stages: 3 micro-batch(es) is not a multiple of 2
 // RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
 // STAGES: error: expected at least 1 pipeline stage, got 0
 // MICROBATCHES: error: expected at least 1 micro-batch, got 0
@@ -31,6 +37,12 @@
 //--- too-many-stages.mlir
 // stages_at_most_units: the embedding, three layers and the head are five units.
 // expected-error @+1 {{the graph can be cut into at most 5 stages (3 layers found), got 6}}
+//--- too-many-virtual-stages.mlir
+// stages_at_most_units: five units, 3 x 2 virtual stages.
+// expected-error @+1 {{the graph can be cut into at most 5 stages (3 layers found), got 6 (3 stages x 2 virtual stages)}}
+//--- interleaved-memory-budget.mlir
+// interleaved_rank_fits: every chunk of the balanced cut fits (the largest, the head, reads 544 bytes), but rank 0 holds two of them.
+// expected-error @+1 {{rank 0 of the pipeline (the embedding, layers 1-2) needs 1024 bytes, over the memory budget of 700 bytes}}
 //--- memory-budget.mlir
 // memory_budget_fits: a layer's 8x8 f32 weight is 256 bytes, x4 when training; every cut has a stage over 1024 bytes.
 // expected-error @+1 {{no cut into 2 stages fits the memory budget of 1024 bytes: in the leanest cut, stage 0 (the embedding and layers 0-1) needs 4096 bytes}}

@@ -3,6 +3,7 @@
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=4 rates=h200" | FileCheck %s --check-prefix=BUBBLE
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=8 schedule=1f1b training=true rates=h200" | FileCheck %s --check-prefix=BUBBLE-1F1B
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages | FileCheck %s --check-prefix=OFF
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 virtual-stages=2 microbatches=4 schedule=interleaved training=true rates=h200" | FileCheck %s --check-prefix=INTERLEAVED
 
 // --paracc-pipeline-stages: the layers come from the residual chain (here
 // two adds per layer: a matmul half and a gelu half), every op but the
@@ -17,6 +18,13 @@
 // BUBBLE-LABEL: func.func @equal
 // BUBBLE-1F1B: module attributes {dist.pipeline_plan = {bubble_formula = 0.27272727272727271 : f64, bubble_predicted = 0.2727{{[0-9]+}} : f64, {{.*}}schedule = "1f1b"{{.*}}training = true
 // BUBBLE-1F1B-LABEL: func.func @equal
+// Interleaved, two ranks of two chunks: four virtual stages of one layer
+// each (rank k mod 2 runs stage k), and the bubble (p - 1) / (v m + p - 1)
+// = 1/9 with 4 micro-batches.
+// INTERLEAVED: module attributes {dist.pipeline_plan = {bubble_formula = 0.1111111111111111 : f64, bubble_predicted = 0.1111{{[0-9]+}} : f64, layers = 4 : i64, microbatches = 4 : i64, rates = "h200", schedule = "interleaved", stages = [{{{[^}]*}}layers = array<i64: 0, 0>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 1, 1>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 2, 2>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 3, 3>{{[^}]*}}}], training = true, {{.*}}virtual_stages = 2 : i64}
+// INTERLEAVED-LABEL: func.func @equal
+// INTERLEAVED: graph.add %arg0, %{{.*}} {dist.stage = 0 : i64}
+// INTERLEAVED: return {dist.stage = 3 : i64}
 // The stream's input is the argument; the last add feeds the return.
 // CHECK-LABEL: func.func @equal
 // CHECK: graph.add %arg0, %{{.*}} {dist.stage = 0 : i64}

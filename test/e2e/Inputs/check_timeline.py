@@ -7,7 +7,8 @@ Checks (an AssertionError and exit 1 when one fails):
     a thread_name metadata event;
   * every complete ("X") event has a name, a category, ts >= 0 and
     dur >= 0; forward/backward/weight events are named F<k>/B<k>/W<k> with
-    args.microbatch k; send/recv events have bytes > 0 and a non-zero
+    args.microbatch k (interleaved: F<k>c<j> with args.chunk j, the rank's
+    model chunk); send/recv events have bytes > 0 and a non-zero
     peer_offset;
   * one rank's events do not overlap (a rank runs one instruction at a
     time);
@@ -15,9 +16,10 @@ Checks (an AssertionError and exit 1 when one fails):
   * with --stdout: the bubble the tool printed ("measured bubble X over N
     rank(s)") lies in (0, 1) and is the one recomputed from the trace,
     1 - compute time / (ranks x makespan);
-  * with --pipeline-order (rank r is stage r): micro-batch k's forward on
-    stage s starts after its (first) bar on stage s-1 ended, its backward
-    on stage s after its (first) bar on stage s+1.
+  * with --pipeline-order (rank r is stage r; interleaved, chunk j of rank r
+    is virtual stage j x ranks + r): micro-batch k's forward on stage s
+    starts after its (first) bar on stage s-1 ended, its backward on stage
+    s after its (first) bar on stage s+1.
 
 Prints per rank, labelled with its thread_name: the order of its forward,
 backward and weight-gradient events (consecutive repeats collapsed), then
@@ -59,7 +61,10 @@ def main() -> int:
         assert ts >= 0 and dur >= 0, f"event ends before it starts: {e}"
         if cat in COMPUTE:
             k = e["args"]["microbatch"]
-            assert name == f"{COMPUTE[cat]}{k}", f"{cat} event named {name}: {e}"
+            chunk = e["args"].get("chunk")
+            expected = f"{COMPUTE[cat]}{k}" + (f"c{chunk}" if chunk is not None
+                                                else "")
+            assert name == expected, f"{cat} event named {name}: {e}"
         elif cat in ("send", "recv"):
             assert name == cat, e
             assert e["args"]["bytes"] > 0, f"empty transfer: {e}"
@@ -98,20 +103,31 @@ def main() -> int:
         # A stage's action starts after the sender's bar of that action (its
         # first, if a transfer cuts the action's instructions into several):
         # what it receives is sent after that.
-        def first_end(r, name):
+        p = len(ranks)
+        chunks = 1 + max((e["args"].get("chunk", 0) for e in spans
+                          if e["cat"] in COMPUTE), default=0)
+
+        def first_end(stage, prefix, k):
+            r, chunk = stage % p, stage // p
+            name = f"{prefix}{k}" + (f"c{chunk}" if chunks > 1 else "")
             found = [e for e in by_rank[r] if e["name"] == name]
             assert found, f"rank {r} has no {name}"
             return found[0]["ts"] + found[0]["dur"]
-        for r in ranks[1:]:
+        for r in ranks:
             for e in by_rank[r]:
-                if e["cat"] == "forward":
-                    assert e["ts"] >= first_end(r - 1, e["name"]) - EPS_US, \
-                        f"rank {r} starts {e['name']} before rank {r - 1} ends it"
-        for r in ranks[:-1]:
-            for e in by_rank[r]:
-                if e["cat"] == "backward":
-                    assert e["ts"] >= first_end(r + 1, e["name"]) - EPS_US, \
-                        f"rank {r} starts {e['name']} before rank {r + 1} ends it"
+                if e["cat"] not in ("forward", "backward"):
+                    continue
+                stage = e["args"].get("chunk", 0) * p + r
+                k = e["args"]["microbatch"]
+                if e["cat"] == "forward" and stage > 0:
+                    other = stage - 1
+                elif e["cat"] == "backward" and stage + 1 < p * chunks:
+                    other = stage + 1
+                else:
+                    continue
+                prefix = COMPUTE[e["cat"]]
+                assert e["ts"] >= first_end(other, prefix, k) - EPS_US, \
+                    f"rank {r} starts {e['name']} before stage {other} ends it"
         print("pipeline order: OK")
 
     svg_path = re.sub(r"\.json$", ".svg", args.trace)

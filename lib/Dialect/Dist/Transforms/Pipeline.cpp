@@ -19,6 +19,10 @@
 //  * a tied parameter's gradient terms (two stages') are summed over the
 //    micro-batches on their own stages and meet once.
 //
+// Under the interleaved schedule `dist.stage` names a virtual stage k of
+// p x v: rank k mod p runs it, so a rank's function holds v model chunks,
+// and values cross only between virtual stages on different ranks.
+//
 // Transfers are ordered so that no two stages wait on each other: the
 // schedule is simulated (each action takes its number of ops), every action
 // and transfer is an event at a simulated time, and every stage runs its
@@ -82,7 +86,7 @@ struct OpInfo {
   Phase phase = Phase::Forward;
 };
 
-/// One stage's ops of one phase for one micro-batch.
+/// One (virtual) stage's ops of one phase for one micro-batch.
 struct ActionKey {
   int64_t stage, microbatch;
   Phase phase;
@@ -100,11 +104,12 @@ struct Action {
 class PipelineBuilder {
 public:
   PipelineBuilder(ModuleOp module, func::FuncOp func, StringAttr axis,
-                  int64_t stages, StringAttr mbAxis, int32_t mbIndex,
-                  int64_t count, StringRef schedule)
+                  int64_t stages, int64_t chunks, StringAttr mbAxis,
+                  int32_t mbIndex, int64_t count, StringRef schedule)
       : module(module), func(func), ctx(func.getContext()), axis(axis),
-        stages(stages), mbAxis(mbAxis), mbIndex(mbIndex), count(count),
-        schedule(schedule), b(func.getContext()) {}
+        stages(stages), chunks(chunks), virtualStages(stages * chunks),
+        mbAxis(mbAxis), mbIndex(mbIndex), count(count), schedule(schedule),
+        b(func.getContext()) {}
 
   LogicalResult run();
 
@@ -122,14 +127,15 @@ private:
   /// Under zb-h1: the backward ops that only compute weight gradients
   /// become the Weight phase.
   void splitWeightGradients();
-  /// Per stage, the order of its actions under the schedule.
-  std::vector<std::vector<std::pair<int64_t, Phase>>> actionOrder() const;
+  /// Per rank, the order of its actions under the schedule: (virtual
+  /// stage, micro-batch, phase).
+  std::vector<std::vector<ActionKey>> actionOrder() const;
   /// The per-micro-batch ops the loss (result 0) is computed from, when the
   /// function is a training step (it updates state or returns gradients).
   void findForward();
 
-  /// `v` on stage `s` for micro-batch `c` (-1: the once-per-step part),
-  /// made there first when it is replicated.
+  /// `v` on stage (rank) `s` for micro-batch `c` (-1: the once-per-step
+  /// part), made there first when it is replicated.
   FailureOr<Value> get(Value v, int64_t s, int64_t c);
   LogicalResult emitClone(Operation *op, int64_t s, int64_t c);
   /// An all-reduce over the micro-batch axis on stage `s`: the sum (or max)
@@ -138,8 +144,10 @@ private:
   /// Gives `op`, made on stage `s`, its stage and the action being emitted
   /// (for timelines).
   void mark(Operation *op, int64_t s);
-  /// Sends `v` (micro-batch `c`, or -1) from stage `from` to `to`.
+  /// Sends `v` (micro-batch `c`, or -1) from rank `from` to rank `to`.
   LogicalResult transfer(Value v, int64_t from, int64_t to, int64_t c);
+  /// The rank (position on the pipeline axis) that runs virtual stage `k`.
+  int64_t rankOf(int64_t k) const { return k % stages; }
   OpBuilder &at(int64_t s) {
     b.setInsertionPointToEnd(&bodies[s]->front());
     return b;
@@ -148,6 +156,7 @@ private:
     return c < 0 ? onceMaps[s] : maps[s][c];
   }
   bool isDependent(Value v) const { return dependent.contains(v); }
+  /// The (virtual) stage of an op of the program.
   int64_t stageOfOp(Operation *op) const {
     return info.lookup(op).stage;
   }
@@ -156,7 +165,9 @@ private:
   func::FuncOp func;
   MLIRContext *ctx;
   StringAttr axis;
-  int64_t stages;
+  /// Ranks on the pipeline axis, model chunks per rank (v, interleaved),
+  /// and their product.
+  int64_t stages, chunks, virtualStages;
   StringAttr mbAxis;
   int32_t mbIndex;
   int64_t count;
@@ -180,7 +191,7 @@ private:
   llvm::DenseMap<Operation *, llvm::SmallSetVector<int64_t, 4>> readStages;
   uint32_t nextTag = 0;
   /// The action being emitted (its ops are marked for timelines).
-  std::optional<std::pair<int64_t, Phase>> currentAction;
+  std::optional<ActionKey> currentAction;
 };
 
 void PipelineBuilder::findForward() {
@@ -234,7 +245,7 @@ LogicalResult PipelineBuilder::classify() {
              << axis.getValue() << "'";
     // Where the operands are, for the stage of ops without one: the
     // forward's latest, the backward's earliest.
-    int64_t latest = -1, earliest = stages;
+    int64_t latest = -1, earliest = virtualStages;
     bool located = false;
     for (Value v : op.getOperands())
       if (Operation *def = v.getDefiningOp()) {
@@ -313,9 +324,10 @@ LogicalResult PipelineBuilder::classify() {
                        [&](Value v) { return inputOnly.contains(v); }))
         inputOnly.insert(op.getResults().begin(), op.getResults().end());
     }
-    if (i.stage < 0 || i.stage >= stages)
+    if (i.stage < 0 || i.stage >= virtualStages)
       return op.emitOpError("is on pipeline stage ")
-             << i.stage << ", but the pipeline has " << stages;
+             << i.stage << ", but the pipeline has " << virtualStages
+             << (chunks > 1 ? " virtual stages" : "");
     info[&op] = i;
   }
   return success();
@@ -433,12 +445,16 @@ LogicalResult PipelineBuilder::emitClone(Operation *op, int64_t s, int64_t c) {
 
 void PipelineBuilder::mark(Operation *op, int64_t s) {
   auto *dist = ctx->getLoadedDialect<DistDialect>();
+  // (Inside an action, its virtual stage.)
   dist->getStageAttrHelper().setAttr(
-      op, IntegerAttr::get(IntegerType::get(ctx, 64), s));
-  // Phase 3: the once-per-step part.
-  SmallVector<int64_t, 2> key{0, 3};
+      op, IntegerAttr::get(IntegerType::get(ctx, 64),
+                           currentAction ? currentAction->stage : s));
+  // Phase 3: the once-per-step part; interleaved, the rank's chunk third.
+  SmallVector<int64_t, 3> key{0, 3};
   if (currentAction)
-    key = {currentAction->first, int64_t(currentAction->second)};
+    key = {currentAction->microbatch, int64_t(currentAction->phase)};
+  if (chunks > 1)
+    key.push_back(currentAction ? currentAction->stage / stages : 0);
   dist->getPipelineActionAttrHelper().setAttr(
       op, DenseI64ArrayAttr::get(ctx, key));
 }
@@ -458,13 +474,12 @@ LogicalResult PipelineBuilder::transfer(Value v, int64_t from, int64_t to,
   return success();
 }
 
-std::vector<std::vector<std::pair<int64_t, Phase>>>
-PipelineBuilder::actionOrder() const {
-  std::vector<std::vector<std::pair<int64_t, Phase>>> order(stages);
+std::vector<std::vector<ActionKey>> PipelineBuilder::actionOrder() const {
+  std::vector<std::vector<ActionKey>> order(stages);
   for (int64_t s = 0; s < stages; ++s)
     for (ScheduledAction a : scheduleOrder(s, stages, count, schedule,
-                                           /*withBackward=*/training))
-      order[s].push_back({a.microbatch, a.phase});
+                                           /*withBackward=*/training, chunks))
+      order[s].push_back({a.chunk * stages + s, a.microbatch, a.phase});
   return order;
 }
 
@@ -497,10 +512,11 @@ void PipelineBuilder::splitWeightGradients() {
 
 LogicalResult PipelineBuilder::emitMicrobatches() {
   Block &body = func.getBody().front();
-  // Each (stage, phase)'s per-micro-batch ops, and the values it receives.
+  // Each (virtual stage, phase)'s per-micro-batch ops, and the values it
+  // takes from other (virtual) stages.
   auto slot = [](int64_t s, Phase p) { return 3 * s + int64_t(p); };
-  std::vector<SmallVector<Operation *>> ops(3 * stages);
-  std::vector<llvm::SmallSetVector<Value, 8>> received(3 * stages);
+  std::vector<SmallVector<Operation *>> ops(3 * virtualStages);
+  std::vector<llvm::SmallSetVector<Value, 8>> received(3 * virtualStages);
   for (Operation &op : body.without_terminator()) {
     OpInfo i = info.lookup(&op);
     if (i.placement != Placement::PerMicrobatch)
@@ -516,15 +532,15 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
   // Simulate the schedule: an action starts when its stage is free and its
   // inputs have arrived; it lasts as many time units as it has ops.
   // Actions without ops (a forward program's backward) are left out.
-  std::vector<std::vector<std::pair<int64_t, Phase>>> order = actionOrder();
+  std::vector<std::vector<ActionKey>> order = actionOrder();
   for (int64_t s = 0; s < stages; ++s)
-    llvm::erase_if(order[s], [&](const std::pair<int64_t, Phase> &a) {
-      return ops[slot(s, a.second)].empty();
+    llvm::erase_if(order[s], [&](const ActionKey &a) {
+      return ops[slot(a.stage, a.phase)].empty();
     });
   std::map<ActionKey, Action> actions;
   for (int64_t s = 0; s < stages; ++s)
-    for (auto [c, phase] : order[s])
-      actions[{s, c, phase}] = Action{};
+    for (const ActionKey &a : order[s])
+      actions[a] = Action{};
   auto producer = [&](Value v, int64_t c) -> Action & {
     Operation *def = v.getDefiningOp();
     OpInfo d = info.lookup(def);
@@ -537,10 +553,12 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
     for (int64_t s = 0; s < stages; ++s) {
       if (next[s] >= order[s].size())
         continue;
-      auto [c, phase] = order[s][next[s]];
+      const ActionKey key = order[s][next[s]];
+      const int64_t c = key.microbatch;
+      const Phase phase = key.phase;
       double ready = free[s];
       bool blocked = false;
-      for (Value v : received[slot(s, phase)]) {
+      for (Value v : received[slot(key.stage, phase)]) {
         const Action &p = producer(v, c);
         if (!p.done) {
           blocked = true;
@@ -550,9 +568,9 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
       }
       if (blocked)
         continue;
-      Action &a = actions[{s, c, phase}];
+      Action &a = actions[key];
       a.start = ready;
-      a.end = ready + double(ops[slot(s, phase)].size());
+      a.end = ready + double(ops[slot(key.stage, phase)].size());
       a.done = true;
       free[s] = a.end;
       ++next[s];
@@ -581,10 +599,13 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
   for (auto &[key, a] : actions)
     events.push_back(
         {a.start, 1, serial++, key.stage, key.microbatch, key.phase, {}, -1});
-  for (int64_t s = 0; s < stages; ++s)
+  for (int64_t s = 0; s < virtualStages; ++s)
     for (Phase phase : {Phase::Forward, Phase::Backward, Phase::Weight})
       for (Value v : received[slot(s, phase)]) {
         int64_t from = stageOfOp(v.getDefiningOp());
+        // (A rank's own chunks share their values.)
+        if (rankOf(from) == rankOf(s))
+          continue;
         for (int64_t c = 0; c < count; ++c)
           events.push_back(
               {producer(v, c).end, 0, serial++, from, c, phase, v, s});
@@ -593,18 +614,19 @@ LogicalResult PipelineBuilder::emitMicrobatches() {
     return std::tie(x.time, x.kind, x.order) <
            std::tie(y.time, y.kind, y.order);
   });
-  DenseSet<std::tuple<Value, int64_t, int64_t>> sent; // value, to, mb
+  DenseSet<std::tuple<Value, int64_t, int64_t>> sent; // value, to rank, mb
   for (const Event &e : events) {
     if (e.kind == 0) {
-      // (A value two phases of one stage receive crosses once.)
-      if (sent.insert({e.value, e.to, e.microbatch}).second &&
-          failed(transfer(e.value, e.stage, e.to, e.microbatch)))
+      // (A value two phases or chunks of one rank receive crosses once.)
+      if (sent.insert({e.value, rankOf(e.to), e.microbatch}).second &&
+          failed(transfer(e.value, rankOf(e.stage), rankOf(e.to),
+                          e.microbatch)))
         return failure();
       continue;
     }
-    currentAction = {e.microbatch, e.phase};
+    currentAction = ActionKey{e.stage, e.microbatch, e.phase};
     for (Operation *op : ops[slot(e.stage, e.phase)])
-      if (failed(emitClone(op, e.stage, e.microbatch)))
+      if (failed(emitClone(op, rankOf(e.stage), e.microbatch)))
         return failure();
     currentAction.reset();
   }
@@ -653,7 +675,7 @@ LogicalResult PipelineBuilder::emitOnce() {
     OpInfo i = info.lookup(&op);
     if (i.placement != Placement::Once || isa<g::AssignOp>(op))
       continue;
-    int64_t s = i.stage;
+    int64_t s = rankOf(i.stage);
     if (auto reduce = dyn_cast<AllReduceOp>(op);
         reduce && hasMeshAxis(reduce.getAxes(), mbAxis.getValue())) {
       if (failed(emitJoin(reduce, s)))
@@ -664,9 +686,9 @@ LogicalResult PipelineBuilder::emitOnce() {
     for (Value v : op.getOperands())
       if (Operation *def = v.getDefiningOp()) {
         OpInfo d = info.lookup(def);
-        if (d.placement == Placement::Once && d.stage != s &&
+        if (d.placement == Placement::Once && rankOf(d.stage) != s &&
             !onceMaps[s].contains(v) &&
-            failed(transfer(v, d.stage, s, -1)))
+            failed(transfer(v, rankOf(d.stage), s, -1)))
           return failure();
       }
     if (failed(emitClone(&op, s, -1)))
@@ -692,7 +714,8 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
         return ret.emitOpError("returns result ")
                << i << ", which differs between micro-batches but is not "
                << "split over them";
-      int64_t s = d.placement == Placement::PerMicrobatch ? d.stage : last;
+      int64_t s =
+          d.placement == Placement::PerMicrobatch ? rankOf(d.stage) : last;
       SmallVector<Value> pieces;
       for (int64_t c = 0; c < count; ++c) {
         FailureOr<Value> piece = get(v, s, c);
@@ -716,9 +739,9 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
                   .getResult();
       }
     } else {
-      if (d.placement == Placement::Once && d.stage != last &&
+      if (d.placement == Placement::Once && rankOf(d.stage) != last &&
           !onceMaps[last].contains(v) &&
-          failed(transfer(v, d.stage, last, -1)))
+          failed(transfer(v, rankOf(d.stage), last, -1)))
         return failure();
       FailureOr<Value> got = get(v, last, -1);
       if (failed(got))
@@ -735,7 +758,7 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
       continue;
     Value value = assign.getValue();
     Operation *def = value.getDefiningOp();
-    int64_t home = info.lookup(&op).stage;
+    int64_t home = rankOf(info.lookup(&op).stage);
     llvm::SmallSetVector<int64_t, 4> targets;
     for (auto &[read, where] : readStages)
       if (auto w = dyn_cast<g::WeightOp>(read);
@@ -750,8 +773,8 @@ LogicalResult PipelineBuilder::emitAssignsAndReturns() {
       targets.insert(home);
     for (int64_t t : targets) {
       if (def && info.lookup(def).placement == Placement::Once &&
-          info.lookup(def).stage != t && !onceMaps[t].contains(value) &&
-          failed(transfer(value, info.lookup(def).stage, t, -1)))
+          rankOf(info.lookup(def).stage) != t && !onceMaps[t].contains(value) &&
+          failed(transfer(value, rankOf(info.lookup(def).stage), t, -1)))
         return failure();
       if (failed(emitClone(&op, t, -1)))
         return failure();
@@ -838,7 +861,7 @@ struct PipelinePass : public dist::impl::PipelinePassBase<PipelinePass> {
       return;
     if (!isKnownSchedule(schedule)) {
       module.emitError("unknown pipeline schedule '")
-          << schedule << "' (expected gpipe, 1f1b or zb-h1)";
+          << schedule << "' (expected gpipe, 1f1b, zb-h1 or interleaved)";
       return signalPassFailure();
     }
     std::optional<unsigned> mbIndex = mesh.getAxisIndex(microbatchAxis);
@@ -850,13 +873,19 @@ struct PipelinePass : public dist::impl::PipelinePassBase<PipelinePass> {
     }
     int64_t stages = mesh.getAxisSize(axis);
     int64_t count = mesh.getAxisSize(microbatchAxis);
+    if (std::string why =
+            checkScheduleShape(schedule, stages, virtualStages, count);
+        !why.empty()) {
+      module.emitError(why);
+      return signalPassFailure();
+    }
     SmallVector<func::FuncOp> funcs;
     for (auto func : module.getOps<func::FuncOp>())
       if (!func.isDeclaration())
         funcs.push_back(func);
     for (func::FuncOp func : funcs) {
       PipelineBuilder builder(module, func, StringAttr::get(&getContext(), axis),
-                              stages,
+                              stages, virtualStages,
                               StringAttr::get(&getContext(), microbatchAxis),
                               int32_t(*mbIndex), count, schedule);
       if (failed(builder.run()))

@@ -40,7 +40,14 @@ struct PipelineStagesPass
     }
     if (!isKnownSchedule(schedule)) {
       module.emitError("unknown pipeline schedule '")
-          << std::string(schedule) << "', expected 'gpipe', '1f1b' or 'zb-h1'";
+          << std::string(schedule)
+          << "', expected 'gpipe', '1f1b', 'zb-h1' or 'interleaved'";
+      return signalPassFailure();
+    }
+    if (std::string why = checkScheduleShape(schedule, stages, virtualStages,
+                                             microbatches);
+        !why.empty()) {
+      module.emitError(why);
       return signalPassFailure();
     }
     FailureOr<DeviceRates> deviceRates = ratesByNameOrError(module, rates);
@@ -65,6 +72,7 @@ struct PipelineStagesPass
 
     StagePartitionOptions options;
     options.stages = stages;
+    options.virtualStages = virtualStages;
     options.ranges = ranges;
     options.microbatches = microbatches;
     options.schedule = schedule;

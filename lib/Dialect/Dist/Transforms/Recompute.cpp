@@ -54,9 +54,9 @@ class StepRecompute {
 public:
   StepRecompute(func::FuncOp func, DistDialect *dialect, RecomputePolicy policy,
                 int64_t budget, const DeviceRates &rates,
-                ArrayRef<int64_t> inFlight)
+                ArrayRef<int64_t> inFlight, int64_t ranks)
       : func(func), dialect(dialect), policy(policy), budget(budget),
-        rates(rates), inFlight(inFlight) {}
+        rates(rates), inFlight(inFlight), ranks(ranks) {}
 
   FailureOr<FunctionPlan> run();
 
@@ -80,7 +80,10 @@ private:
   RecomputePolicy policy;
   int64_t budget;
   const DeviceRates &rates;
+  /// Per (virtual) pipeline stage, the micro-batches in flight; the ranks
+  /// on the pipeline axis (0: none), which the budget is per.
   ArrayRef<int64_t> inFlight;
+  int64_t ranks;
 
   llvm::DenseSet<Operation *> forward;
   RecomputeGraph graph;
@@ -118,9 +121,15 @@ void StepRecompute::buildGraph() {
   for (Operation &op : body)
     position[&op] = int64_t(position.size());
   graph.positions = int64_t(position.size());
-  auto groupOf = [&](Operation *op) -> int32_t {
+  auto stageOf = [&](Operation *op) -> int32_t {
     IntegerAttr stage = dialect->getStageAttrHelper().getAttr(op);
     return stage ? int32_t(stage.getInt()) : 0;
+  };
+  // The budget is per rank, which holds every stage k with k mod p its
+  // position (one under 1F1B; v chunks interleaved).
+  auto groupOf = [&](Operation *op) -> int32_t {
+    int32_t stage = stageOf(op);
+    return ranks > 0 ? int32_t(stage % ranks) : stage;
   };
   // Everything that is not a node lives from its op to its last reader
   // (the baseline).
@@ -166,8 +175,8 @@ void StepRecompute::buildGraph() {
         predictSeconds(estimateCost(&op), rates, costElementType(&op)) *
         fraction;
     node.group = groupOf(&op);
-    node.copies =
-        size_t(node.group) < inFlight.size() ? inFlight[node.group] : 1;
+    int32_t stage = stageOf(&op);
+    node.copies = size_t(stage) < inFlight.size() ? inFlight[stage] : 1;
     for (Value r : op.getResults()) {
       bool backwardReads = false;
       for (Operation *user : r.getUsers()) {
@@ -368,16 +377,20 @@ void RecomputePass::runOnOperation() {
   if (failed(deviceRates))
     return signalPassFailure();
   auto *dialect = getContext().getLoadedDialect<DistDialect>();
-  // Micro-batches in flight per stage (one without a pipeline).
+  // Micro-batches in flight per (virtual) stage (one without a pipeline).
   std::vector<int64_t> inFlight;
+  int64_t ranks = 0;
   if (DictionaryAttr planAttr =
           dialect->getPipelinePlanAttrHelper().getAttr(module))
-    if (std::optional<PipelinePlan> pipeline = pipelinePlanFromAttr(planAttr))
-      for (int64_t s = 0, p = int64_t(pipeline->stages.size()); s < p; ++s)
+    if (std::optional<PipelinePlan> pipeline = pipelinePlanFromAttr(planAttr)) {
+      const int64_t v = pipeline->virtualStages;
+      ranks = int64_t(pipeline->stages.size()) / v;
+      for (int64_t k = 0, n = int64_t(pipeline->stages.size()); k < n; ++k)
         inFlight.push_back(scheduleInFlight(
-            scheduleOrder(s, p, pipeline->microbatches, pipeline->schedule,
-                          /*withBackward=*/true),
-            pipeline->schedule));
+            scheduleOrder(k % ranks, ranks, pipeline->microbatches,
+                          pipeline->schedule, /*withBackward=*/true, v),
+            pipeline->schedule, v > 1 ? k / ranks : -1));
+    }
 
   auto largest = [](ArrayRef<int64_t> v) {
     return v.empty() ? int64_t(0) : *llvm::max_element(v);
@@ -386,7 +399,8 @@ void RecomputePass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || func.getNumResults() == 0)
       continue;
-    StepRecompute step(func, dialect, *chosen, budget, *deviceRates, inFlight);
+    StepRecompute step(func, dialect, *chosen, budget, *deviceRates, inFlight,
+                       ranks);
     FailureOr<FunctionPlan> plan = step.run();
     if (failed(plan))
       return signalPassFailure();

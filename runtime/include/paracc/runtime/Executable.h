@@ -110,6 +110,8 @@ enum class ActionPhase : uint8_t { Forward = 0, Backward = 1, Weight = 2 };
 struct ActionInfo {
   int32_t microbatch = 0;
   ActionPhase phase = ActionPhase::Forward;
+  /// The rank's model chunk (interleaved schedule; 0 otherwise).
+  int32_t chunk = 0;
 };
 
 /// A state buffer and a function value.
@@ -132,6 +134,8 @@ struct FunctionInfo {
   std::vector<PortInfo> inputs, outputs;
   std::vector<InstrInfo> instrs;
   std::vector<ActionInfo> actions;
+  /// Whether its actions name model chunks (the interleaved schedule).
+  bool interleaved = false;
   uint64_t arenaBytes = 0;
   std::vector<uint64_t> arenaOffsets;
 };

@@ -32,6 +32,8 @@ struct TimelineEvent {
   /// Transfers: the bytes and the peer's offset along the pipeline axis.
   uint64_t bytes = 0;
   int64_t peer = 0;
+  /// The rank's model chunk (interleaved schedule), -1 when it has one.
+  int32_t chunk = -1;
 };
 
 /// One rank's events of one run: instructions of the same action merge

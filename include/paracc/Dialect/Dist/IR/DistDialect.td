@@ -41,8 +41,9 @@ def Dist_Dialect : Dialect {
   // (`pipeline_axis`) and the program function it is a part of
   // (`pipeline_function`); each op of a micro-batch's forward or backward
   // gets `pipeline_action = [micro-batch, phase]` (phase 0 forward, 1
-  // backward, 2 weight gradients under zb-h1, 3 the once-per-step part),
-  // which the executable keeps for timelines. `--paracc-recompute` marks
+  // backward, 2 weight gradients under zb-h1, 3 the once-per-step part;
+  // under the interleaved schedule a third element, the rank's model
+  // chunk), which the executable keeps for timelines. `--paracc-recompute` marks
   // the ops it emits again for the backward `recomputed` (so that CSE does
   // not merge them with the forward's) and the module with what it chose
   // (`recompute_plan`: policy, saved and kept activation bytes per rank,

@@ -354,8 +354,15 @@ def PipelinePass : Pass<"paracc-pipeline", "ModuleOp"> {
     - Per-micro-batch ops (those that depend on a micro-batch's inputs) are
       cloned once per micro-batch on their stage: an *action* is one
       stage's ops for one micro-batch, and each stage runs its actions in
-      the schedule's order (`schedule`: `gpipe` or `1f1b`; for a forward
-      program both run the micro-batches in order).
+      the schedule's order (`schedule`: `gpipe`, `1f1b`, `zb-h1` or
+      `interleaved`; for a forward program all but `interleaved` run the
+      micro-batches in order).
+    - Interleaved (`virtual-stages` = v > 1): `dist.stage` names one of
+      p x v virtual stages and rank k mod p runs virtual stage k, so a
+      rank's function holds its v model chunks; each action is one chunk's
+      ops for one micro-batch (`pipeline_action` gets the chunk third), and
+      a value crosses only between chunks on different ranks (the last
+      rank's chunk sends on to the first rank's next one).
     - A value one stage computes and another uses crosses in a `dist.send`
       / `dist.recv` pair over the pipeline axis, with its own tag.
     - Ops that depend on no micro-batch and only on weights, constants and
@@ -406,7 +413,10 @@ def PipelinePass : Pass<"paracc-pipeline", "ModuleOp"> {
     Option<"microbatchAxis", "microbatch-axis", "std::string", "\"mb\"",
            "The virtual micro-batch mesh axis (last)">,
     Option<"schedule", "schedule", "std::string", "\"gpipe\"",
-           "The order of each stage's micro-batches: gpipe or 1f1b">,
+           "The order of each stage's micro-batches: gpipe, 1f1b, zb-h1 or "
+           "interleaved">,
+    Option<"virtualStages", "virtual-stages", "int64_t", "1",
+           "Model chunks per rank under the interleaved schedule">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect",
                            "::mlir::paracc::graph::GraphDialect"];
@@ -433,23 +443,26 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
     to the first unit that uses them.
 
     A dynamic program over the cut points splits the units into `stages`
-    contiguous groups minimising the slowest stage's modelled time: the
+    (x `virtual-stages` under the interleaved schedule, where rank s holds
+    the virtual stages s, s + p, ...: `dist.stage` is then the virtual
+    stage) contiguous groups minimising the slowest stage's modelled time: the
     roofline time of its ops (FLOPs and bytes at the `rates` of the device;
     forward plus backward, about 3x the forward for products and attention
     and 2x for the rest, when `training`) plus the activation bytes its
     outgoing cut sends (and, when training, the gradient its incoming cut
-    sends back) at the link rate. With `memory-budget`, no stage may hold
-    more parameter bytes (x4 when training: gradients and two AdamW
-    moments). A stage may be just the prologue or the epilogue (a large
+    sends back) at the link rate. With `memory-budget`, no stage (no rank's chunks
+    together, interleaved) may hold more parameter bytes (x4 when training:
+    gradients and two AdamW moments). A stage may be just the prologue or the epilogue (a large
     vocabulary head). `ranges` ("0-2,3-5,6-7", inclusive layer indices, one
     range per stage) gives the cut instead; the prologue joins the first
     stage, the epilogue the last.
 
     The plan records per stage its layers, parameters, FLOPs, predicted
     time, memory and sent bytes, the same for Megatron's equal-layer cut,
-    the bubble formula (p - 1) / (m + p - 1) and the bubble of the
-    `schedule` ("gpipe" or "1f1b") over `microbatches` micro-batches as
-    simulated with the stages' times. `--explain` prints it.
+    the bubble formula (p - 1) / (m + p - 1) ((p - 1) / (v m + p - 1)
+    interleaved) and the bubble of the `schedule` over `microbatches`
+    micro-batches as simulated with the stages' times. `--explain` prints
+    it.
 
     Before (`stages=2`), a residual chain of four layers, two adds each:
     ```mlir
@@ -473,8 +486,8 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
     first with `prologue = true`, the second with `epilogue = true`), each
     with `params`, `param_bytes`, `flops`, `predicted_ms`, `memory_bytes`
     and `sent_bytes`; `uniform_stages` alike; `layers`, `schedule`,
-    `microbatches`, `training`, `rates`, `bubble_formula`,
-    `bubble_predicted` and `uniform_bubble_predicted`.
+    `microbatches`, `virtual_stages`, `training`, `rates`,
+    `bubble_formula`, `bubble_predicted` and `uniform_bubble_predicted`.
   }];
   let options = [
     Option<"stages", "stages", "int64_t", "1",
@@ -485,14 +498,17 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
     Option<"microbatches", "microbatches", "int64_t", "1",
            "Micro-batches per step, for the bubble">,
     Option<"schedule", "schedule", "std::string", "\"gpipe\"",
-           "Pipeline schedule: gpipe or 1f1b">,
+           "Pipeline schedule: gpipe, 1f1b, zb-h1 or interleaved">,
+    Option<"virtualStages", "virtual-stages", "int64_t", "1",
+           "Model chunks per rank under the interleaved schedule (the graph "
+           "is cut into stages x virtual-stages)">,
     Option<"training", "training", "bool", "false",
            "Balance forward plus backward and count gradients and optimizer "
            "state in memory">,
     Option<"rates", "rates", "std::string", "\"cpu\"",
            "Device rates of the cost model: cpu or h200">,
     Option<"memoryBudget", "memory-budget", "int64_t", "0",
-           "Per-stage memory budget in bytes (0: none)">,
+           "Per-rank memory budget in bytes (0: none)">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
