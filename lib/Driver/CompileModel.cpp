@@ -150,8 +150,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
       resolveVirtualStages(options.schedule, options.virtualStages);
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
                                   virtualStages, options.microbatches,
-                                  options.stages, options.sequenceParallel,
-                                  err)))
+                                  options.stages, err)))
     return prt::kExitError;
   if (pipelineStages == 0 && options.microbatches > 1 && axisNames.empty()) {
     err << "paracc: error: --microbatches overlaps collectives with compute "

@@ -270,8 +270,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
       resolveVirtualStages(options.schedule, options.virtualStages);
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
                                   virtualStages, options.microbatches,
-                                  options.stages, options.sequenceParallel,
-                                  err)) ||
+                                  options.stages, err)) ||
       failed(checkZeroOption(options.zero, options.mesh, axisNames, axisSizes,
                              err)))
     return prt::kExitError;

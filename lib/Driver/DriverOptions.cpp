@@ -29,8 +29,7 @@ int64_t mlir::paracc::resolveVirtualStages(StringRef schedule,
 
 LogicalResult mlir::paracc::checkPipelineOptions(
     int64_t stages, StringRef schedule, int64_t virtualStages,
-    int64_t microbatches, StringRef ranges, bool sequenceParallel,
-    llvm::raw_ostream &err) {
+    int64_t microbatches, StringRef ranges, llvm::raw_ostream &err) {
   if (!isKnownSchedule(schedule)) {
     err << "paracc: error: unknown pipeline schedule '" << schedule
         << "' (expected gpipe, 1f1b, zb-h1 or interleaved)\n";
@@ -63,10 +62,6 @@ LogicalResult mlir::paracc::checkPipelineOptions(
       err << "paracc: error: " << why << "\n";
       return failure();
     }
-  if (stages > 0 && sequenceParallel) {
-    err << "paracc: error: --sp under pp is not supported yet\n";
-    return failure();
-  }
   return success();
 }
 

@@ -42,8 +42,7 @@ int64_t resolveVirtualStages(StringRef schedule, int64_t virtualStages);
 /// `virtualStages` resolved.
 LogicalResult checkPipelineOptions(int64_t stages, StringRef schedule,
                                    int64_t virtualStages, int64_t microbatches,
-                                   StringRef ranges, bool sequenceParallel,
-                                   llvm::raw_ostream &err);
+                                   StringRef ranges, llvm::raw_ostream &err);
 
 /// Cuts the forward graph into `stages` x `virtualStages` pipeline stages
 /// (`--paracc-pipeline-stages`): `ranges` is "auto" or layer ranges.

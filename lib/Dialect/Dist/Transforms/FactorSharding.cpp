@@ -51,6 +51,14 @@ bool mlir::paracc::dist::isContiguous(const OpShardingRule &rule,
   return true;
 }
 
+void mlir::paracc::dist::keepContiguousPrefix(
+    const OpShardingRule &rule, const DimFactors &factors,
+    MutableArrayRef<AxisList> factorAxes, MeshAttr mesh) {
+  for (size_t i = factors.size();
+       i > 0 && !isContiguous(rule, factors, factorAxes, mesh); --i)
+    factorAxes[factors[i - 1]].clear();
+}
+
 ShardingAttr mlir::paracc::dist::projectSharding(
     MLIRContext *ctx, const OpShardingRule &rule, const TensorFactors &tensor,
     ArrayRef<AxisList> factorAxes, bool partialFromReductions) {

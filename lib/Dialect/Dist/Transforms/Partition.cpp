@@ -320,12 +320,11 @@ SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
   for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
     take(v, t);
 
-  // Every tensor must be split into contiguous blocks; drop what is not.
+  // Every tensor must be split into contiguous blocks; drop the minor
+  // splits that are not.
   auto fixContiguity = [&](const TensorFactors &tensor) {
     for (const DimFactors &d : tensor)
-      if (!isContiguous(rule, d, factorAxes, mesh))
-        for (int64_t f : d)
-          factorAxes[f].clear();
+      keepContiguousPrefix(rule, d, factorAxes, mesh);
   };
   for (const TensorFactors &t : rule.operands)
     fixContiguity(t);

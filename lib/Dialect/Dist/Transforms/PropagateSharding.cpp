@@ -174,17 +174,27 @@ bool Propagator::visit(Operation *op) {
       // A dimension made of several factors (a reshape's merged dims) is
       // decided once one of them is; the undecided ones stay whole.
       int priority = 0;
-      AxisList axes;
       bool decided = false;
       for (int64_t f : factors) {
         if (factorPriority[f] == kUnknown)
           continue;
         decided = true;
         priority = std::max(priority, factorPriority[f]);
-        llvm::append_range(axes, factorAxes[f]);
       }
-      if (!decided || priority + hop >= state[d].priority ||
-          !isContiguous(rule, factors, factorAxes, mesh))
+      if (!decided || priority + hop >= state[d].priority)
+        continue;
+      // Splits that would not be contiguous blocks of the merged dimension
+      // (a batch of several rows per shard merged with a sequence split
+      // over tp) are dropped from the minor factors up: the major ones
+      // keep theirs (the batch stays split over dp or the micro-batches).
+      SmallVector<AxisList> kept(factorAxes.begin(), factorAxes.end());
+      keepContiguousPrefix(rule, factors, kept, mesh);
+      AxisList axes;
+      for (int64_t f : factors)
+        if (factorPriority[f] != kUnknown)
+          llvm::append_range(axes, kept[f]);
+      if (axes.empty() &&
+          llvm::any_of(factors, [&](int64_t f) { return !factorAxes[f].empty(); }))
         continue;
       // An axis may split only one dimension of a tensor.
       bool clash = false;

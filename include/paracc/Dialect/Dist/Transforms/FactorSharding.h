@@ -29,6 +29,14 @@ FailureOr<SmallVector<AxisList>> distributeAxes(const OpShardingRule &rule,
 bool isContiguous(const OpShardingRule &rule, const DimFactors &factors,
                   ArrayRef<AxisList> factorAxes, MeshAttr mesh);
 
+/// Clears the axes of `factors`, the most minor first, until the dimension
+/// they make is split into contiguous blocks: a batch of several rows per
+/// shard merged with a sequence split over tp keeps the batch's split and
+/// loses the sequence's.
+void keepContiguousPrefix(const OpShardingRule &rule,
+                          const DimFactors &factors,
+                          MutableArrayRef<AxisList> factorAxes, MeshAttr mesh);
+
 /// The sharding of a tensor whose dims are `tensor` given axes per factor;
 /// with `partialFromReductions`, the axes of sharded reduction factors
 /// become partial axes.
