@@ -165,17 +165,14 @@ static void explainStep(const CompiledStep &step, CompiledTraining &result) {
     PipelinePlan &plan = *report.pipeline;
     const int64_t v = plan.virtualStages;
     const int64_t p = int64_t(plan.stages.size()) / v;
+    std::vector<int64_t> inFlight = stagesInFlight(plan);
     for (const prt::FunctionInfo &f : exe.functions()) {
       if (f.stage < 0 || f.stage >= p)
         continue;
-      std::vector<ScheduledAction> order = scheduleOrder(
-          f.stage, p, plan.microbatches, plan.schedule,
-          /*withBackward=*/true, v);
       for (int64_t chunk = 0; chunk < v; ++chunk) {
         StageSummary &s = plan.stages[chunk * p + f.stage];
         s.arenaBytes = int64_t(f.arenaBytes);
-        s.inFlight =
-            scheduleInFlight(order, plan.schedule, v > 1 ? chunk : -1);
+        s.inFlight = inFlight[chunk * p + f.stage];
       }
     }
   }

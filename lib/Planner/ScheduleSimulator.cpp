@@ -138,6 +138,18 @@ mlir::paracc::scheduleOrder(int64_t s, int64_t p, int64_t m,
   return order;
 }
 
+std::vector<int64_t> mlir::paracc::stagesInFlight(const PipelinePlan &plan) {
+  const int64_t n = int64_t(plan.stages.size());
+  const int64_t v = std::max<int64_t>(plan.virtualStages, 1), p = n / v;
+  std::vector<int64_t> inFlight;
+  for (int64_t k = 0; k < n; ++k)
+    inFlight.push_back(scheduleInFlight(
+        scheduleOrder(k % p, p, plan.microbatches, plan.schedule,
+                      /*withBackward=*/true, v),
+        plan.schedule, /*chunk=*/k / p));
+  return inFlight;
+}
+
 ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
                                               llvm::ArrayRef<double> backward,
                                               int64_t microbatches,

@@ -207,6 +207,11 @@ std::vector<ScheduledAction> scheduleOrder(int64_t stage, int64_t stages,
                                            bool withBackward,
                                            int64_t virtualStages = 1);
 
+/// Per (virtual) stage of `plan`, the micro-batches whose activations its
+/// training schedule keeps at once (scheduleInFlight of its rank's order,
+/// counting only its own chunk).
+std::vector<int64_t> stagesInFlight(const PipelinePlan &plan);
+
 struct ScheduleResult {
   double makespan = 0;
   /// 1 - (sum of busy time) / (p x makespan).

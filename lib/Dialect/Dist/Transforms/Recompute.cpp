@@ -383,13 +383,8 @@ void RecomputePass::runOnOperation() {
   if (DictionaryAttr planAttr =
           dialect->getPipelinePlanAttrHelper().getAttr(module))
     if (std::optional<PipelinePlan> pipeline = pipelinePlanFromAttr(planAttr)) {
-      const int64_t v = pipeline->virtualStages;
-      ranks = int64_t(pipeline->stages.size()) / v;
-      for (int64_t k = 0, n = int64_t(pipeline->stages.size()); k < n; ++k)
-        inFlight.push_back(scheduleInFlight(
-            scheduleOrder(k % ranks, ranks, pipeline->microbatches,
-                          pipeline->schedule, /*withBackward=*/true, v),
-            pipeline->schedule, v > 1 ? k / ranks : -1));
+      ranks = int64_t(pipeline->stages.size()) / pipeline->virtualStages;
+      inFlight = stagesInFlight(*pipeline);
     }
 
   auto largest = [](ArrayRef<int64_t> v) {
