@@ -246,6 +246,9 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     PassManager addLoss(&context);
     addLoss.addNestedPass<func::FuncOp>(
         graph::createAddLossPass({options.loss}));
+    // The next-token shift slices the logits: the fusions take the slice
+    // into the product (only the kept rows are computed).
+    addLoss.addNestedPass<func::FuncOp>(graph::createGraphFusionPass());
     if (failed(addLoss.run(module)))
       return prt::kExitError;
   }

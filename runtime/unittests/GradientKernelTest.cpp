@@ -465,6 +465,26 @@ TEST(GradientKernelTest, CrossEntropyGradF32) {
   expectNear(values(ds), expected, 1e-6);
 }
 
+/// Mixed precision: an f32 per-element loss gradient with bf16/f16 scores
+/// gives the gradient of the scores' exact f32 copy, rounded once.
+TEST(GradientKernelTest, CrossEntropyGradF32DlossHalfScores) {
+  for (DType dt : {DType::BF16, DType::F16}) {
+    Tensor scores = randomTensor(dt, {4, 50}, 13, -3, 3);
+    Tensor scoresF32 = make(DType::F32, {4, 50}, values(scores));
+    Tensor dloss = make(DType::F32, {4}, {0.25, 1e-3, 0, 3});
+    Tensor labels = makeRaw<int64_t>(DType::I64, {4}, {2, 49, 0, -100});
+    const InstrAttrs attrs = {{0, 1, -100}, {}};
+    Tensor ds = run1(OpCode::CrossEntropyGrad, attrs,
+                     {&dloss, &scores, &labels}, dt, {4, 50});
+    Tensor ref = run1(OpCode::CrossEntropyGrad, attrs,
+                      {&dloss, &scoresF32, &labels}, DType::F32, {4, 50});
+    const std::vector<double> got = values(ds), want = values(ref);
+    for (size_t i = 0; i < got.size(); ++i)
+      // One rounding: 2^-8 relative (bf16), f16 subnormals 6e-8 apart.
+      EXPECT_NEAR(got[i], want[i], std::abs(want[i]) * 1e-2 + 6e-8) << i;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // GatherGrad.
 //===----------------------------------------------------------------------===//

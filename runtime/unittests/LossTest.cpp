@@ -154,6 +154,27 @@ TEST(LossTest, MatchesTheOnnxReference) {
   }
 }
 
+/// Mixed-precision training's loss: bf16/f16 scores give an f32 loss, the
+/// value of the same loss over the scores' exact f32 copy.
+TEST(LossTest, F32LossFromHalfScores) {
+  for (DType dt : {DType::BF16, DType::F16}) {
+    Tensor x = alloc(dt, {5, 37});
+    for (int64_t i = 0; i < x.numElements(); ++i)
+      setElem(x, i, ((i * 13) % 17) * 0.37 - 3);
+    Tensor xf = make(DType::F32, {5, 37}, values(x));
+    Tensor l = make(DType::I64, {5}, {3, 0, 36, -100, 7});
+    for (int reduction = 0; reduction < 3; ++reduction) {
+      const Shape ls = reduction == 0 ? Shape{5} : Shape{};
+      const InstrAttrs attrs = {{reduction, 1, -100}, {}};
+      Tensor mixed =
+          run1(OpCode::SoftmaxCrossEntropy, attrs, {&x, &l}, DType::F32, ls);
+      Tensor ref =
+          run1(OpCode::SoftmaxCrossEntropy, attrs, {&xf, &l}, DType::F32, ls);
+      expectNear(values(mixed), values(ref), 1e-6);
+    }
+  }
+}
+
 TEST(LossTest, HandComputedValues) {
   // SCE of [N=1, C=2] scores [0, 0]: log(2) for either label.
   Tensor x = make(DType::F64, {2, 2}, {0, 0, 1, 3});

@@ -257,6 +257,9 @@ void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
   const Tensor &labels = *args.in[2];
   const S *w = args.in.size() > 3 ? args.in[3]->as<S>() : nullptr;
   S *dx = args.out[0]->as<S>();
+  // An f32 dloss with bf16/f16 scores: the gradient of an f32 loss.
+  const bool dlossF32 = D != DType::F32 && args.in[0]->dtype() == DType::F32;
+  const float *dlossF = dlossF32 ? args.in[0]->as<float>() : nullptr;
   const bool logits = args.attrs.ints[0] == 0;
   const bool hasIgnore = args.attrs.ints[1] != 0;
   const int64_t ignoreIndex = args.attrs.ints[2];
@@ -272,7 +275,7 @@ void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
           storeD<D>(dcol, k * d, 0.0);
         continue;
       }
-      double g = loadD<D>(dloss, pos);
+      double g = dlossF32 ? double(dlossF[pos]) : loadD<D>(dloss, pos);
       if (w)
         g *= loadD<D>(w, label);
       if (!logits) {
@@ -402,7 +405,7 @@ Status runCrossEntropyGradKernel(const KernelArgs &args) {
   Shape labelShape = scores.shape();
   labelShape.erase(labelShape.begin() + 1);
   PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dloss, scores.dtype(), "dloss"));
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, dloss, scores, weight, "dloss"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
   const int64_t c = scores.dim(1);
   if (weight) {

@@ -122,6 +122,16 @@ Status KernelArgs::checkDTypeIs(const Tensor &t, DType d,
   return Status::ok();
 }
 
+Status checkLossDType(const KernelArgs &args, const Tensor &loss,
+                      const Tensor &scores, const Tensor *weight,
+                      const char *what) {
+  const bool lowPrecision =
+      scores.dtype() == DType::BF16 || scores.dtype() == DType::F16;
+  if (loss.dtype() == DType::F32 && lowPrecision && !weight)
+    return Status::ok();
+  return args.checkDTypeIs(loss, scores.dtype(), what);
+}
+
 Status KernelArgs::checkShape(const Tensor &t, const Shape &s,
                               const char *what) const {
   if (t.shape() != s)

@@ -373,6 +373,13 @@ using OperandTypeCheck = Status (*)(const KernelArgs &args, const Tensor &t,
 Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
                      const char *what);
 
+/// A loss (or its gradient `dloss`) has the scores' element type, or f32
+/// for bf16/f16 scores without class weights (the loss kept in f32 by
+/// mixed precision, see graph.softmax_cross_entropy).
+Status checkLossDType(const KernelArgs &args, const Tensor &loss,
+                      const Tensor &scores, const Tensor *weight,
+                      const char *what);
+
 /// Operand or result `i` (`kind`) is present, of a supported element type,
 /// consistently shaped, not too large to index, and has a buffer unless
 /// empty.

@@ -36,6 +36,14 @@ Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
   const S *w = weight ? static_cast<const S *>(weight->data()) : nullptr;
   S *lp = logProb ? static_cast<S *>(logProb->data()) : nullptr;
   S *out = static_cast<S *>(loss.data());
+  // An f32 loss of bf16/f16 scores (see checkLossDType).
+  const bool lossF32 = D != DType::F32 && loss.dtype() == DType::F32;
+  auto storeLoss = [&](int64_t i, double v) {
+    if (lossF32)
+      static_cast<float *>(loss.data())[i] = static_cast<float>(v);
+    else
+      store<D>(out + i, static_cast<ComputeT<D>>(v));
+  };
   const bool labels32 = labels.dtype() == DType::I32;
   const void *lab = labels.data();
 
@@ -90,17 +98,17 @@ Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
         wt = static_cast<double>(load<D>(w + label));
       const double l = ignored ? 0.0 : wt * negLogP;
       if (reduction == kNone)
-        store<D>(out + pos, static_cast<ComputeT<D>>(l));
+        storeLoss(pos, l);
       lossSum += l;
       weightSum += wt;
     }
   }
   if (reduction == kSum) {
-    store<D>(out, static_cast<ComputeT<D>>(lossSum));
+    storeLoss(0, lossSum);
   } else if (reduction == kMean) {
     const double denom =
         (w || hasIgnore) ? weightSum : static_cast<double>(n * d);
-    store<D>(out, static_cast<ComputeT<D>>(lossSum / denom));
+    storeLoss(0, lossSum / denom);
   }
   return Status::ok();
 }
@@ -133,7 +141,7 @@ Status runLossKernel(const KernelArgs &args) {
         args.checkDTypeIs(*weight, scores.dtype(), "weight"));
     PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
   }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(loss, scores.dtype(), "loss"));
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
   PARACC_RETURN_IF_ERROR(args.checkShape(
       loss, args.attrs.ints[0] == kNone ? labelShape : Shape{}, "loss"));
   if (args.out.size() > 1) {

@@ -718,8 +718,27 @@ struct CeParams {
   bool hasIgnore = false;
   bool logProbScores = false; // CrossEntropyGrad: scores are log-probs.
   int reduction = 0;          // Losses: 0 none, 1 sum, 2 mean.
+  bool lossF32 = false;       // The loss (or dloss) is f32, scores not.
   bool meanByWeight = false;  // Mean over the weights (else over n * d).
 };
+
+/// Element i of the loss gradient (CrossEntropyGrad's dloss).
+template <DType D>
+__device__ __forceinline__ float loadDloss(const CeParams &p, int64_t i) {
+  if (p.lossF32)
+    return static_cast<const float *>(p.dloss)[i];
+  return ldc<D>(static_cast<const DevS<D> *>(p.dloss)[i]);
+}
+
+/// Stores element i of a loss result.
+template <DType D>
+__device__ __forceinline__ void storeLoss(const CeParams &p, int64_t i,
+                                          float v) {
+  if (p.lossF32)
+    static_cast<float *>(p.out)[i] = v;
+  else
+    static_cast<DevS<D> *>(p.out)[i] = stc<D>(v);
+}
 
 constexpr int kWarpRows = 4; // Rows per block in warp mode.
 /// The most threads of a one-block-per-row kernel.
@@ -747,7 +766,6 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
   using M = RowMapping<kWarp>;
   __shared__ MaxSum smem[32];
   const S *scores = static_cast<const S *>(p.scores);
-  const S *dloss = static_cast<const S *>(p.dloss);
   const S *w = static_cast<const S *>(p.weight);
   S *out = static_cast<S *>(p.out);
   const int tid = M::tid(), nthr = M::threads();
@@ -761,7 +779,7 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
     if (ignored || bad || p.logProbScores) {
       float g = 0.0f;
       if (!ignored && !bad) {
-        g = ldc<D>(dloss[row]);
+        g = loadDloss<D>(p, row);
         if (w)
           g *= ldc<D>(w[label]);
       }
@@ -774,7 +792,7 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
       }
       continue;
     }
-    float g = ldc<D>(dloss[row]);
+    float g = loadDloss<D>(p, row);
     if (w)
       g *= ldc<D>(w[label]);
     const MaxSum ms =
@@ -799,7 +817,6 @@ template <DType D>
 __global__ void __launch_bounds__(256) ceGradPositionKernel(CeParams p) {
   using S = DevS<D>;
   const S *scores = static_cast<const S *>(p.scores);
-  const S *dloss = static_cast<const S *>(p.dloss);
   const S *w = static_cast<const S *>(p.weight);
   S *out = static_cast<S *>(p.out);
   const int64_t total = p.n * p.d;
@@ -814,7 +831,7 @@ __global__ void __launch_bounds__(256) ceGradPositionKernel(CeParams p) {
     const bool bad = !ignored && (label < 0 || label >= p.c);
     float g = 0.0f;
     if (!ignored && !bad) {
-      g = ldc<D>(dloss[pos]);
+      g = loadDloss<D>(p, pos);
       if (w)
         g *= ldc<D>(w[label]);
     }
@@ -857,7 +874,7 @@ Status checkCrossEntropyGrad(const KernelArgs &args, int64_t &n, int64_t &c,
   Shape labelShape = scores.shape();
   labelShape.erase(labelShape.begin() + 1);
   PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dloss, scores.dtype(), "dloss"));
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, dloss, scores, weight, "dloss"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
   c = scores.dim(1);
   if (weight) {
@@ -918,7 +935,7 @@ storeReducedLoss(const CeParams &p, double lossSum, double weightSum) {
   double r = lossSum;
   if (p.reduction == 2)
     r = lossSum / (p.meanByWeight ? weightSum : double(p.n * p.d));
-  static_cast<DevS<D> *>(p.out)[0] = stc<D>(__double2float_rn(r));
+  storeLoss<D>(p, 0, __double2float_rn(r));
 }
 
 /// The block's loss sums: to the partials, or the result when this is the
@@ -973,7 +990,7 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
     float loss, weight;
     positionLoss<D>(p, label, negLogP, loss, weight);
     if (p.reduction == 0) {
-      static_cast<S *>(p.out)[row] = stc<D>(loss);
+      storeLoss<D>(p, row, loss);
     } else {
       lossSum += loss;
       weightSum += weight;
@@ -1038,7 +1055,7 @@ __global__ void __launch_bounds__(256) lossPositionKernel(CeParams p) {
     float loss, weight;
     positionLoss<D>(p, label, negLogP, loss, weight);
     if (p.reduction == 0) {
-      static_cast<S *>(p.out)[pos] = stc<D>(loss);
+      storeLoss<D>(p, pos, loss);
     } else {
       lossSum += loss;
       weightSum += weight;
@@ -1095,7 +1112,7 @@ Status checkLoss(const KernelArgs &args, int64_t &n, int64_t &c, int64_t &d) {
         args.checkDTypeIs(*weight, scores.dtype(), "weight"));
     PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
   }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(loss, scores.dtype(), "loss"));
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
   PARACC_RETURN_IF_ERROR(args.checkShape(
       loss, args.attrs.ints[0] == 0 ? labelShape : Shape{}, "loss"));
   if (args.out.size() > 1) {
@@ -1549,6 +1566,7 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
   p.c = c;
   p.d = d;
   p.logProbScores = args.attrs.ints[0] != 0;
+  p.lossF32 = args.in[0]->dtype() != scores.dtype();
   p.hasIgnore = args.attrs.ints[1] != 0;
   p.ignoreIndex = args.attrs.ints[2];
   return visitGpuDType<TypeSet::Float>(
@@ -1682,6 +1700,7 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
   p.hasIgnore = args.attrs.ints[1] != 0;
   p.ignoreIndex = args.attrs.ints[2];
   p.meanByWeight = p.weight || p.hasIgnore;
+  p.lossF32 = args.out[0]->dtype() != scores.dtype();
   if (n * d == 0 && p.reduction == 0)
     return Status::ok(); // No positions, so no loss elements nor log_prob.
   return visitGpuDType<TypeSet::Float>(

@@ -1526,6 +1526,17 @@ void testCrossEntropyGrad() {
                 "log-probs, weight, ignore_index -100");
       }
     }
+    // Mixed precision: an f32 per-element loss gradient, bf16 scores.
+    if (dt == DType::BF16) {
+      for (const Shape &s : {Shape{37, 1000}, Shape{3, 50304}, Shape{9, 4097}}) {
+        const Shape ls = labelShapeOf(s);
+        runCase(OpCode::CrossEntropyGrad, ints({0, 1, -100}),
+                {randomTensor(DType::F32, ls, 0.5, 1.5),
+                 randomTensor(dt, s, -4, 4),
+                 randomLabels(DType::I64, ls, s[1], 3, -100)},
+                {{dt, s}}, "f32 dloss, ignore_index -100");
+      }
+    }
     // Unaligned rows; -inf scores, a fully masked row and a NaN.
     Tensor scores = randomTensor(dt, {6, 1024}, -4, 4);
     for (int64_t i = 0; i < 1024; i += 5)
@@ -2153,6 +2164,9 @@ void testLosses() {
               runCase(op, ints({red, 0, 0}), {scores, labels},
                       {{dt, lossShape}}, r + ", no log_prob", {tol});
           }
+          if (sce && dt == DType::BF16)
+            runCase(op, ints({red, 1, -100}), {scores, ignored},
+                    {{DType::F32, lossShape}}, r + ", f32 loss", {tol});
           runCase(op, ints({red, 1, -100}), {scores, ignored}, outs,
                   r + ", ignore_index -100", {tol});
           runCase(op, ints({red, 1, c == 0 ? -100 : 3}),

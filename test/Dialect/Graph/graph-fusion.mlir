@@ -740,3 +740,49 @@ func.func @gelu_erf_wrong_offset(%x: tensor<4x64xf32>) -> tensor<4x64xf32> {
   %4 = graph.mul %3, %2 : (tensor<4x64xf32>, tensor<4x64xf32>) -> tensor<4x64xf32>
   return %4 : tensor<4x64xf32>
 }
+
+// -----
+
+// The next-token shift of the logits: the slice moves onto the product's
+// rows, so the head computes only the kept positions.
+// CHECK-LABEL: func.func @slice_of_product
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8x16xf32>, %[[W:[^:]+]]: tensor<16x50xf32>)
+// CHECK-NEXT: %[[R:.*]] = graph.slice %[[X]], starts = [0, 0, 0], limits = [2, 7, 16], steps = [1, 1, 1] : tensor<2x8x16xf32> -> tensor<2x7x16xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.matmul %[[R]], %[[W]] : (tensor<2x7x16xf32>, tensor<16x50xf32>) -> tensor<2x7x50xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @slice_of_product(%x: tensor<2x8x16xf32>, %w: tensor<16x50xf32>) -> tensor<2x7x50xf32> {
+  %0 = graph.matmul %x, %w : (tensor<2x8x16xf32>, tensor<16x50xf32>) -> tensor<2x8x50xf32>
+  %1 = graph.slice %0, starts = [0, 0, 0], limits = [2, 7, 50], steps = [1, 1, 1] : tensor<2x8x50xf32> -> tensor<2x7x50xf32>
+  return %1 : tensor<2x7x50xf32>
+}
+
+// -----
+
+// The last position with a stride on the batch: any slice of the leading
+// dims moves.
+// CHECK-LABEL: func.func @slice_of_product_last_position
+// CHECK: graph.slice %arg0, starts = [0, 7, 0], limits = [4, 8, 16], steps = [2, 1, 1] : tensor<4x8x16xf32> -> tensor<2x1x16xf32>
+// CHECK-NEXT: graph.matmul %{{.*}}, %arg1 : (tensor<2x1x16xf32>, tensor<16x50xf32>) -> tensor<2x1x50xf32>
+func.func @slice_of_product_last_position(%x: tensor<4x8x16xf32>, %w: tensor<16x50xf32>) -> tensor<2x1x50xf32> {
+  %0 = graph.matmul %x, %w : (tensor<4x8x16xf32>, tensor<16x50xf32>) -> tensor<4x8x50xf32>
+  %1 = graph.slice %0, starts = [0, 7, 0], limits = [4, 8, 50], steps = [2, 1, 1] : tensor<4x8x50xf32> -> tensor<2x1x50xf32>
+  return %1 : tensor<2x1x50xf32>
+}
+
+// -----
+
+// Not moved: the slice cuts the output features, the product has another
+// user, or the right operand is batched.
+// CHECK-LABEL: func.func @slice_of_product_kept
+// CHECK-COUNT-3: graph.matmul %arg{{[0-9]}}, %arg
+// CHECK-NOT: graph.matmul
+func.func @slice_of_product_kept(%x: tensor<2x8x16xf32>, %w: tensor<16x50xf32>, %wb: tensor<2x16x50xf32>)
+    -> (tensor<2x8x10xf32>, tensor<2x7x50xf32>, tensor<2x8x50xf32>, tensor<2x7x50xf32>) {
+  %0 = graph.matmul %x, %w : (tensor<2x8x16xf32>, tensor<16x50xf32>) -> tensor<2x8x50xf32>
+  %1 = graph.slice %0, starts = [0, 0, 0], limits = [2, 8, 10], steps = [1, 1, 1] : tensor<2x8x50xf32> -> tensor<2x8x10xf32>
+  %2 = graph.matmul %x, %w : (tensor<2x8x16xf32>, tensor<16x50xf32>) -> tensor<2x8x50xf32>
+  %3 = graph.slice %2, starts = [0, 0, 0], limits = [2, 7, 50], steps = [1, 1, 1] : tensor<2x8x50xf32> -> tensor<2x7x50xf32>
+  %4 = graph.matmul %x, %wb : (tensor<2x8x16xf32>, tensor<2x16x50xf32>) -> tensor<2x8x50xf32>
+  %5 = graph.slice %4, starts = [0, 0, 0], limits = [2, 7, 50], steps = [1, 1, 1] : tensor<2x8x50xf32> -> tensor<2x7x50xf32>
+  return %1, %3, %2, %5 : tensor<2x8x10xf32>, tensor<2x7x50xf32>, tensor<2x8x50xf32>, tensor<2x7x50xf32>
+}

@@ -997,9 +997,17 @@ func.func @loss_result_shape_reduced(%s: tensor<4x10xf32>, %l: tensor<4xi64>) {
 
 // -----
 
-func.func @loss_result_shape_element_type(%s: tensor<4x10xf32>, %l: tensor<4xi64>) {
-  // expected-error @+1 {{'graph.nll_loss' op requires a loss of shape [] for reduction "mean"}}
+func.func @loss_result_type(%s: tensor<4x10xf32>, %l: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.nll_loss' op requires a loss of the scores' element type (or f32 from bf16/f16 scores without weights), got 'f16'}}
   %0 = graph.nll_loss %s, %l : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f16>
+  return
+}
+
+// -----
+
+func.func @loss_result_type_weighted(%s: tensor<4x10xbf16>, %l: tensor<4xi64>, %w: tensor<10xbf16>) {
+  // expected-error @+1 {{'graph.softmax_cross_entropy' op requires a loss of the scores' element type (or f32 from bf16/f16 scores without weights), got 'f32'}}
+  %0 = graph.softmax_cross_entropy %s, %l, %w : (tensor<4x10xbf16>, tensor<4xi64>, tensor<10xbf16>) -> tensor<f32>
   return
 }
 

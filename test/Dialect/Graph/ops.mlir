@@ -389,7 +389,7 @@ func.func @losses(%s: tensor<4x10x7xf32>, %l: tensor<4x7xi64>,
                   %w: tensor<10xf32>, %s2: tensor<4x10xf16>,
                   %l2: tensor<4xi32>)
     -> (tensor<f32>, tensor<4x7xf32>, tensor<4x10x7xf32>, tensor<f16>,
-        tensor<4xf16>, tensor<f32>) {
+        tensor<4xf16>, tensor<f32>, tensor<f32>) {
   // reduction = "mean" is the default; no weight, no log_prob.
   // CHECK: %[[SCE0:.*]] = graph.softmax_cross_entropy %[[S]], %[[L]] : (tensor<4x10x7xf32>, tensor<4x7xi64>) -> tensor<f32>
   %0 = graph.softmax_cross_entropy %s, %l {reduction = "mean"} : (tensor<4x10x7xf32>, tensor<4x7xi64>) -> tensor<f32>
@@ -403,9 +403,12 @@ func.func @losses(%s: tensor<4x10x7xf32>, %l: tensor<4x7xi64>,
   %3 = graph.nll_loss %s2, %l2 {reduction = "none", ignore_index = 0 : i64} : (tensor<4x10xf16>, tensor<4xi32>) -> tensor<4xf16>
   // CHECK: %[[NLL2:.*]] = graph.nll_loss %[[S]], %[[L]], %[[W]] : (tensor<4x10x7xf32>, tensor<4x7xi64>, tensor<10xf32>) -> tensor<f32>
   %4 = graph.nll_loss %s, %l, %w : (tensor<4x10x7xf32>, tensor<4x7xi64>, tensor<10xf32>) -> tensor<f32>
-  // CHECK: return %[[SCE0]], %[[SCE1]], %[[LP]], %[[NLL0]], %[[NLL1]], %[[NLL2]]
-  return %0, %1#0, %1#1, %2, %3, %4 : tensor<f32>, tensor<4x7xf32>,
-      tensor<4x10x7xf32>, tensor<f16>, tensor<4xf16>, tensor<f32>
+  // An f32 loss of f16 (or bf16) scores, accumulated in f32.
+  // CHECK: %[[NLL3:.*]] = graph.nll_loss %[[S2]], %[[L2]] : (tensor<4x10xf16>, tensor<4xi32>) -> tensor<f32>
+  %5 = graph.nll_loss %s2, %l2 : (tensor<4x10xf16>, tensor<4xi32>) -> tensor<f32>
+  // CHECK: return %[[SCE0]], %[[SCE1]], %[[LP]], %[[NLL0]], %[[NLL1]], %[[NLL2]], %[[NLL3]]
+  return %0, %1#0, %1#1, %2, %3, %4, %5 : tensor<f32>, tensor<4x7xf32>,
+      tensor<4x10x7xf32>, tensor<f16>, tensor<4xf16>, tensor<f32>, tensor<f32>
 }
 
 // CHECK-LABEL: func.func @generators

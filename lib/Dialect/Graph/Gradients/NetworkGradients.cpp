@@ -170,7 +170,9 @@ LogicalResult lossGrad(GradientBuilder &g, LossOp op, ResultGrads dy, Grads dx,
   Value scores = op.getScores(), labels = op.getLabels();
   Value weight = op.getWeight();
   auto labelsType = cast<RankedTensorType>(labels.getType());
-  Type elem = g.elementType(scores);
+  // The per-element gradient has the loss's type (f32 for an f32 loss of
+  // bf16 scores: its mean's divisor, a count, must not round).
+  Type elem = g.elementType(op.getLoss());
   auto elementType = RankedTensorType::get(labelsType.getShape(), elem);
   StringRef reduction = op.getReduction();
   Value perElement;

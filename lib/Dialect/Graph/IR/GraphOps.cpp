@@ -796,11 +796,19 @@ static LogicalResult verifyLoss(Operation *op, Value scores, Value labels,
   if (reduction == "none")
     expected = perElement;
   // loss_result_shape
-  if (loss.getShape() != ArrayRef(expected) ||
-      loss.getElementType() != s.getElementType())
+  if (loss.getShape() != ArrayRef(expected))
     return op->emitOpError("requires a loss of shape ")
            << shapeString(expected) << " for reduction \"" << reduction
            << "\"";
+  // loss_result_type: the scores' type, or f32 from bf16/f16 scores (the
+  // loss accumulated in f32 without an f32 copy of the scores).
+  Type scoreElem = s.getElementType(), lossElem = loss.getElementType();
+  if (lossElem != scoreElem &&
+      !(lossElem.isF32() && (scoreElem.isBF16() || scoreElem.isF16()) &&
+        !weight))
+    return op->emitOpError("requires a loss of the scores' element type")
+           << " (or f32 from bf16/f16 scores without weights), got "
+           << lossElem;
   return success();
 }
 

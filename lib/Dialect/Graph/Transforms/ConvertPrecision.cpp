@@ -151,6 +151,15 @@ struct ConvertPrecisionPass
           op->setDiscardableAttr(attr.getName(),
                                  TypeAttr::get(convert(type.getValue())));
     });
+    // Arguments stay f32 at the boundary: cast on entry.
+    b.setInsertionPointToStart(&body);
+    for (BlockArgument arg : body.getArguments()) {
+      Type want = convert(arg.getType());
+      if (want == arg.getType())
+        continue;
+      auto cast = CastOp::create(b, arg.getLoc(), want, arg);
+      arg.replaceAllUsesExcept(cast, cast);
+    }
     if (masterWeights) {
       // Each master weight is read through one cast to the compute type.
       func.walk([&](WeightOp w) {
@@ -161,9 +170,16 @@ struct ConvertPrecisionPass
         auto cast = CastOp::create(b, w.getLoc(), want, w.getResult());
         w.getResult().replaceAllUsesExcept(cast, cast);
       });
-      // Losses read f32 operands.
+      // Losses read f32 operands, but a softmax cross-entropy without
+      // weights or log_prob reads its bf16/f16 scores as they are: its
+      // kernels compute in f32, and an f32 copy of the logits (and of their
+      // gradient, which the cast would make f32 too) costs a pass over the
+      // largest tensor of a language model.
       func.walk([&](Operation *op) {
         if (!isa<SoftmaxCrossEntropyOp, NllLossOp>(op))
+          return;
+        if (auto sce = dyn_cast<SoftmaxCrossEntropyOp>(op);
+            sce && !sce.getWeight() && !sce.getLogProb())
           return;
         b.setInsertionPoint(op);
         for (OpOperand &operand : op->getOpOperands()) {
@@ -174,15 +190,6 @@ struct ConvertPrecisionPass
                                      t.clone(b.getF32Type()), operand.get()));
         }
       });
-    }
-    // Arguments stay f32 at the boundary: cast on entry.
-    b.setInsertionPointToStart(&body);
-    for (BlockArgument arg : body.getArguments()) {
-      Type want = convert(arg.getType());
-      if (want == arg.getType())
-        continue;
-      auto cast = CastOp::create(b, arg.getLoc(), want, arg);
-      arg.replaceAllUsesExcept(cast, cast);
     }
     // Results stay f32: cast back before returning.
     auto ret = cast<func::ReturnOp>(body.getTerminator());

@@ -341,6 +341,40 @@ struct ReshapeTransposeReshapePattern : OpRewritePattern<ReshapeOp> {
   }
 };
 
+/// slice(matmul(x, w)) with a matrix `w` and the slice keeping the last
+/// (output feature) dim whole: the product of the sliced rows,
+/// matmul(slice(x), w). The product then computes only the rows that are
+/// kept (a language model's logits without the last position, shifted for
+/// the next-token loss, or only the last position when decoding), and its
+/// gradient pads the small input instead of the logits.
+struct SliceOfProductPattern : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    auto product = slice.getX().getDefiningOp<MatMulOp>();
+    if (!product || !product->hasOneUse())
+      return failure();
+    auto x = cast<RankedTensorType>(product.getLhs().getType());
+    auto w = cast<RankedTensorType>(product.getRhs().getType());
+    auto y = product.getType();
+    int64_t rank = y.getRank();
+    if (w.getRank() != 2 || x.getRank() != rank || rank < 2)
+      return failure();
+    int64_t last = rank - 1;
+    if (slice.getStarts()[last] != 0 || slice.getSteps()[last] != 1 ||
+        slice.getLimits()[last] != y.getDimSize(last))
+      return failure();
+    SmallVector<int64_t> starts(slice.getStarts()),
+        limits(slice.getLimits()), steps(slice.getSteps());
+    limits[last] = x.getDimSize(last);
+    auto rows = SliceOp::create(rewriter, slice.getLoc(), product.getLhs(),
+                                starts, limits, steps);
+    rewriter.replaceOpWithNewOp<MatMulOp>(slice, slice.getType(), rows,
+                                          product.getRhs());
+    return success();
+  }
+};
+
 /// Whether a constant mask of `scoresShape` broadcast is causal: 0 (or true)
 /// where key j <= i + sk - sq, very negative (or false) elsewhere, the same
 /// for every leading index. With sq > sk the first rows see no key: the
@@ -560,7 +594,7 @@ struct GraphFusionPass
     RewritePatternSet patterns(&getContext());
     patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
                  GeluPattern, ReshapeTransposeReshapePattern,
-                 AttentionPattern>(&getContext());
+                 AttentionPattern, SliceOfProductPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -620,6 +620,11 @@ def Graph_SoftmaxCrossEntropyOp : Graph_LossOp<"softmax_cross_entropy",
     `ignore_index`); `reduction` is "none" (result `[N, d...]`), "sum" or
     "mean" (divided by the summed weights of the counted elements). The
     optional second result is the log-softmax of the scores.
+
+    The loss has the scores' element type, or f32 for bf16/f16 scores
+    without weights: the kernels compute in f32 from the scores as they are,
+    so a mixed-precision program needs no f32 copy of its logits
+    (`--paracc-convert-precision` keeps such losses f32 this way).
   }];
   let results = (outs Graph_FloatTensor:$loss,
                       Optional<Graph_FloatTensor>:$log_prob);

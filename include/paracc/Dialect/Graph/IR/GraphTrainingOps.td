@@ -127,7 +127,9 @@ def Graph_CrossEntropyGradOp : Graph_Op<"cross_entropy_grad",
     onehot(label))`; with `log_prob = true` they are log-probabilities
     (`graph.nll_loss`): `dscores = -g * onehot(label)`, where
     `g = dloss * weight[label]`. Elements whose label is `ignore_index` get
-    zero.
+    zero. `dloss` has the loss's element type: f32 with bf16/f16 scores is
+    the gradient of such a loss, computed in f32 and rounded once into
+    `dscores`.
   }];
   let arguments = (ins Graph_FloatTensor:$dloss, Graph_FloatTensor:$scores,
                        Graph_IndexTensor:$labels,

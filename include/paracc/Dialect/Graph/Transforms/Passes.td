@@ -52,7 +52,12 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
       guard, becomes `graph.attention`. A constant lower-triangular mask sets
       `causal` and is dropped; any other mask stays an operand. A `where`
       mask is turned into an additive one only if every query row sees at
-      least one key, so that the fused op gives the original result.
+      least one key, so that the fused op gives the original result;
+    - `slice(matmul(x, w))` with a 2-D `w`, the product used only by the
+      slice and the slice keeping the last dim whole, becomes
+      `matmul(slice(x), w)`: only the kept rows are computed (a language
+      model's logits without the last position for the shifted next-token
+      loss; its gradient then pads the small input, not the logits).
 
     Before:
     ```mlir
@@ -210,8 +215,11 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
 
     With `master-weights` (mixed-precision training, before autodiff): the
     weights stay f32 and each is cast to `type` where it is read, and the
-    losses (`softmax_cross_entropy`, `nll_loss`) take f32 operands and give
-    f32 results. Differentiating the cast gives f32 gradients, so the
+    losses give f32 results: `nll_loss` and a weighted
+    `softmax_cross_entropy` (or one with a `log_prob` result) from f32
+    operands, any other `softmax_cross_entropy` from its `type` scores as
+    they are (its kernels compute in f32; no f32 copy of the logits, and its
+    gradient comes back in `type`). Differentiating the cast gives f32 gradients, so the
     optimizer updates f32 master weights with f32 moments while the
     products, norms and attention run in `type`.
   }];
