@@ -75,6 +75,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
                                          double bucketMb) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
+  fn.addPass(graph::createFuseAccumulationPass());
   fn.addPass(graph::createFuseSquareSumsPass());
   fn.addPass(dist::createFoldReductionAddendsPass());
   // Training: gradients and gradient-norm terms in buckets (not for

@@ -184,6 +184,37 @@ TEST(GradientKernelTest, NormGradTakesAFlatScale) {
     expectNear(values(b[i]), values(a[i]), 0);
 }
 
+TEST(GradientKernelTest, NormGradAccumulates) {
+  // With a fourth operand, dx is the gradient plus it; dscale and dbias do
+  // not change.
+  Tensor x = randomTensor(DType::F64, {3, 8}, 4, -2, 2);
+  Tensor scale = randomTensor(DType::F64, {8}, 5);
+  Tensor dy = randomTensor(DType::F64, {3, 8}, 6);
+  Tensor acc = randomTensor(DType::F64, {3, 8}, 7);
+  const InstrAttrs attrs = {{1}, {1e-5}};
+  for (OpCode op : {OpCode::LayerNormGrad, OpCode::RmsNormGrad}) {
+    std::vector<std::pair<DType, Shape>> outs = {{DType::F64, {3, 8}},
+                                                 {DType::F64, {8}}};
+    if (op == OpCode::LayerNormGrad)
+      outs.push_back({DType::F64, {8}});
+    std::vector<Tensor> plain = runAll(op, attrs, {&dy, &x, &scale}, outs);
+    std::vector<Tensor> summed =
+        runAll(op, attrs, {&dy, &x, &scale, &acc}, outs);
+    std::vector<double> want = values(plain[0]);
+    for (size_t i = 0; i < want.size(); ++i)
+      want[i] += getElem(acc, int64_t(i));
+    expectNear(values(summed[0]), want, 1e-12);
+    for (size_t i = 1; i < outs.size(); ++i)
+      expectNear(values(summed[i]), values(plain[i]), 0);
+  }
+  Tensor wrong = randomTensor(DType::F64, {3, 4}, 8);
+  Tensor dx = alloc(DType::F64, {3, 8}), ds = alloc(DType::F64, {8});
+  Status st = runCpuKernel(OpCode::RmsNormGrad, attrs,
+                           {&dy, &x, &scale, &wrong}, {&dx, &ds});
+  EXPECT_EQ(st.message(),
+            "rms_norm_grad: accumulate must have shape [3,8], got f64[3,4]");
+}
+
 TEST(GradientKernelTest, NormGradWithNoRows) {
   // No rows: dscale and dbias are written as zeros.
   Tensor x = alloc(DType::F32, {0, 3});
@@ -545,7 +576,7 @@ TEST(GradientKernelTest, Errors) {
       {f32, {2, 4}}, {f32, {4}}, {f32, {4}}};
   // Operand and result counts.
   EXPECT_EQ(errorOf(OpCode::LayerNormGrad, {{1}, {1e-5}}, {&x, &x}, lnOuts),
-            "layer_norm_grad: expected 3 operands, got 2");
+            "layer_norm_grad: expected 3 to 4 operands, got 2");
   EXPECT_EQ(
       errorOf(OpCode::RmsNormGrad, {{1}, {1e-5}}, {&x, &x, &scale}, lnOuts),
       "rms_norm_grad: expected 2 results, got 3");

@@ -55,6 +55,7 @@ template <DType D> void normGradTyped(const KernelArgs &args, int64_t d) {
           *scale = args.in[2]->as<S>();
   S *dx = args.out[0]->as<S>(), *dscale = args.out[1]->as<S>();
   S *dbias = isLayerNorm ? args.out[2]->as<S>() : nullptr;
+  const S *acc = args.in.size() > 3 ? args.in[3]->as<S>() : nullptr;
   const double eps = args.attrs.floats[0];
   const int64_t rows = d ? args.in[1]->numElements() / d : 0;
   const double n = static_cast<double>(d);
@@ -91,7 +92,9 @@ template <DType D> void normGradTyped(const KernelArgs &args, int64_t d) {
     meanGX /= n;
     S *dxr = dx + r * d;
     for (int64_t i = 0; i < d; ++i)
-      storeD<D>(dxr, i, rstd * (g[i] - meanG - xhat[i] * meanGX));
+      storeD<D>(dxr, i,
+                rstd * (g[i] - meanG - xhat[i] * meanGX) +
+                    (acc ? loadD<D>(acc + r * d, i) : 0.0));
   }
   for (int64_t i = 0; i < d; ++i) {
     storeD<D>(dscale, i, ds[i]);

@@ -9,13 +9,19 @@ namespace paracc::rt {
 Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized) {
   const bool isLayerNorm = args.op == OpCode::LayerNormGrad;
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, isLayerNorm ? 3 : 2));
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, isLayerNorm ? 3 : 2));
   PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
   const Tensor &dy = *args.in[0], &x = *args.in[1], &scale = *args.in[2];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "x"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, x.dtype(), "dy"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(scale, x.dtype(), "scale"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dy, x.shape(), "dy"));
+  if (args.in.size() > 3) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.in[3], x.dtype(), "accumulate"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.in[3], x.shape(), "accumulate"));
+  }
   if (x.rank() < 1)
     return args.fail("x must have rank >= 1, got ", x.typeString());
   PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));

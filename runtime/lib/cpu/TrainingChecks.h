@@ -14,8 +14,9 @@
 
 namespace paracc::rt {
 
-/// LayerNormGrad/RmsNormGrad: in(dy, x, scale) out(dx, dscale[, dbias])
-/// with ints [axis] and floats [epsilon]; `normalized` is the number of
+/// LayerNormGrad/RmsNormGrad: in(dy, x, scale[, accumulate]) out(dx,
+/// dscale[, dbias]) with ints [axis] and floats [epsilon] (accumulate, of
+/// x's type, is added to dx); `normalized` is the number of
 /// elements each row normalizes. `checkType` checks x's element type.
 Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized);

@@ -389,10 +389,15 @@ Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
   const void *bias = nullptr;
   Epilogue epilogue = Epilogue::None;
   bool hasC = false;
+  const void *residual = nullptr;
   if (c && c->numElements() > 0 && beta != 0.0f) {
     if (beta == 1.0f && c->numElements() == n && c->dtype == y.dtype) {
       bias = c->data;
       epilogue = Epilogue::Bias;
+    } else if (c->dtype == y.dtype && c->shape == y.shape) {
+      // A whole addend (a gradient accumulated into the product): read
+      // as cuBLASLt's C in place, no copy into y first.
+      residual = c->data;
     } else {
       // beta * c through cuBLASLt's C: expand c into y first.
       InstrAttrs none;
@@ -404,7 +409,7 @@ Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
   // Column-major: D[n, m] = op(B)'[n, k] op(A)'[k, m].
   Problem p{*type, transB, transA, n, m, k,
             transB ? k : n, transA ? m : k, n, 1, 0, 0, 0, epilogue, hasC,
-            false, *type};
-  return run(p, b.data, a.data, y.data, bias, alpha, hasC ? beta : 0.0f,
-             stream);
+            residual != nullptr, *type};
+  return run(p, b.data, a.data, y.data, bias, alpha,
+             hasC || residual ? beta : 0.0f, stream, residual);
 }

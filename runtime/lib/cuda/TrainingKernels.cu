@@ -168,6 +168,8 @@ struct NormGradParams {
   void *dx = nullptr;
   void *dscale = nullptr;
   void *dbias = nullptr; // Null for RmsNormGrad.
+  /// Added to dx as it is written (the accumulate operand), or null.
+  const void *acc = nullptr;
   /// [gridDim.x][2][d] partial dscale/dbias sums, one pair of rows per
   /// block; null when one block writes dscale/dbias itself.
   float *partial = nullptr;
@@ -304,11 +306,14 @@ __global__ void __launch_bounds__(kNormGradThreads)
     for (int c = 0; c < kChunks; ++c) {
       if (!valid[c])
         continue;
-      VecT<S, V> o;
+      VecT<S, V> o, a;
+      if (p.acc)
+        a = loadVec<V>(static_cast<const S *>(p.acc) + off, tx + int64_t(c) * W);
 #pragma unroll
       for (int k = 0; k < V; ++k) {
         const float g = dv[c][k] * sc[c][k];
-        o.v[k] = stc<D>(rstd * (g - meanG - xv[c][k] * meanGX));
+        o.v[k] = stc<D>(rstd * (g - meanG - xv[c][k] * meanGX) +
+                        (p.acc ? ldc<D>(a.v[k]) : 0.0f));
         accS[c][k] += dv[c][k] * xv[c][k];
         accB[c][k] += dv[c][k];
       }
@@ -424,14 +429,17 @@ __global__ void __launch_bounds__(kNormGradLongThreads)
       const VecT<S, V> tx4 = loadVec<V>(xr, vi);
       const VecT<S, V> td = loadVec<V>(dyr, vi);
       const VecT<S, V> ts = loadVec<V>(scale, vi);
-      VecT<S, V> o;
+      VecT<S, V> o, a;
+      if (p.acc)
+        a = loadVec<V>(static_cast<const S *>(p.acc) + row * p.d, vi);
 #pragma unroll
       for (int k = 0; k < V; ++k) {
         const int64_t j = vi * V + k;
         const float xh = (ldc<D>(tx4.v[k]) - mean) * rstd;
         const float dyv = ldc<D>(td.v[k]);
         const float g = dyv * ldc<D>(ts.v[k]);
-        o.v[k] = stc<D>(rstd * (g - meanG - xh * meanGX));
+        o.v[k] = stc<D>(rstd * (g - meanG - xh * meanGX) +
+                        (p.acc ? ldc<D>(a.v[k]) : 0.0f));
         ps[j] += dyv * xh;
         if (ln)
           pb[j] += dyv;
@@ -484,12 +492,13 @@ Status normGradTyped(const KernelArgs &args, int64_t d, cudaStream_t stream) {
   p.dscale = args.out[1]->data();
   p.layerNorm = args.op == OpCode::LayerNormGrad;
   p.dbias = p.layerNorm ? args.out[2]->data() : nullptr;
+  p.acc = args.in.size() > 3 ? args.in[3]->data() : nullptr;
   p.d = d;
   p.rows = args.in[1]->numElements() / d;
   p.eps = float(args.attrs.floats[0]);
   const bool vec = kV > 1 && d % kV == 0 && isAligned(p.dy, 16) &&
                    isAligned(p.x, 16) && isAligned(p.scale, 16) &&
-                   isAligned(p.dx, 16);
+                   isAligned(p.dx, 16) && (!p.acc || isAligned(p.acc, 16));
   const int64_t maxWorkers =
       std::max<int64_t>(1, kScratchBudget / (2 * d * int64_t(sizeof(float))));
 

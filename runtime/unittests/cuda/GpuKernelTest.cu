@@ -1451,6 +1451,13 @@ void testNormGrads() {
               {{dt, s}, {dt, norm}, {dt, norm}}, axis, {tol});
       runCase(OpCode::RmsNormGrad, a, {dy, x, scale}, {{dt, s}, {dt, norm}},
               axis, {tol});
+      // Accumulated into another gradient of x (both kernels: short rows
+      // in registers, long ones such as [2, 20000] in global memory).
+      Tensor acc = randomTensor(dt, s, -1, 1);
+      runCase(OpCode::LayerNormGrad, a, {dy, x, scale, acc},
+              {{dt, s}, {dt, norm}, {dt, norm}}, axis + ", accumulate", {tol});
+      runCase(OpCode::RmsNormGrad, a, {dy, x, scale, acc},
+              {{dt, s}, {dt, norm}}, axis + ", accumulate", {tol});
     }
     // Unaligned rows (scalar loads).
     Tensor dy = randomTensor(dt, {37, 1000}, -1, 1);
@@ -1462,6 +1469,10 @@ void testNormGrads() {
             {tol, dtypeSize(dt)});
     runCase(OpCode::RmsNormGrad, a, {dy, x, scale},
             {{dt, {37, 1000}}, {dt, {1000}}}, "", {tol, dtypeSize(dt)});
+    runCase(OpCode::LayerNormGrad, a,
+            {dy, x, scale, randomTensor(dt, {37, 1000}, -1, 1)},
+            {{dt, {37, 1000}}, {dt, {1000}}, {dt, {1000}}}, "accumulate",
+            {tol, dtypeSize(dt)});
   }
 }
 

@@ -26,6 +26,14 @@ func.func @norm_grad_scale_covers_normalized_dims(%dy: tensor<2x8xf32>, %x: tens
 
 // -----
 
+func.func @norm_grad_accumulate_type(%dy: tensor<2x8xf32>, %x: tensor<2x8xf32>, %s: tensor<8xf32>, %g: tensor<2x8xbf16>) {
+  // expected-error @+1 {{'graph.layer_norm_grad' op failed to verify that accumulate has x's type}}
+  %dx, %ds, %db = "graph.layer_norm_grad"(%dy, %x, %s, %g) {axis = 1 : i64, epsilon = 1.0e-05 : f64} : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>, tensor<2x8xbf16>) -> (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
 func.func @gelu_approximation_known(%dy: tensor<4xf32>, %x: tensor<4xf32>) {
   // expected-error @+1 {{'graph.gelu_grad' op requires approximate "none" or "tanh", got "fast"}}
   %dx = graph.gelu_grad %dy, %x {approximate = "fast"} : tensor<4xf32>

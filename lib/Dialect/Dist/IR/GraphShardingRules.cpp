@@ -439,6 +439,8 @@ static OpShardingRule normGradRule(Operation *op, int64_t axis) {
   // The scale has the normalized shape.
   TensorFactors param = RuleBuilder::tensor(normalized);
   b.rule.operands = {whole, whole, param};
+  if (op->getNumOperands() > 3) // accumulate: another gradient of x
+    b.rule.operands.push_back(whole);
   b.rule.results.push_back(whole);
   for (unsigned i = 1; i < op->getNumResults(); ++i)
     b.rule.results.push_back(param);

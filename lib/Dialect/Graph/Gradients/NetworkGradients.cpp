@@ -114,6 +114,7 @@ LogicalResult layerNormGrad(GradientBuilder &g, LayerNormOp op, ResultGrads dy,
     return op.emitOpError("has no gradient rule for a broadcast scale or bias");
   Value scale = g.reshape(op.getScale(), normalized);
   auto grad = LayerNormGradOp::create(g.b, g.loc, dy[0], op.getX(), scale,
+                                      /*accumulate=*/Value(),
                                       op.getAxisAttr(), op.getEpsilonAttr());
   dx[0] = grad.getDx();
   dx[1] = g.reshapeLike(grad.getDscale(), op.getScale());
@@ -132,6 +133,7 @@ LogicalResult rmsNormGrad(GradientBuilder &g, RmsNormOp op, ResultGrads dy,
     return op.emitOpError("has no gradient rule for a broadcast scale");
   Value scale = g.reshape(op.getScale(), normalized);
   auto grad = RmsNormGradOp::create(g.b, g.loc, dy[0], op.getX(), scale,
+                                    /*accumulate=*/Value(),
                                     op.getAxisAttr(), op.getEpsilonAttr());
   dx[0] = grad.getDx();
   dx[1] = g.reshapeLike(grad.getDscale(), op.getScale());

@@ -25,45 +25,60 @@ def Graph_F32Scalar : 0DTensorOf<[F32]>,
 
 def Graph_LayerNormGradOp : Graph_Op<"layer_norm_grad",
     [Pure, AllTypesMatch<["dy", "x", "dx"]>,
+     OptionalTypesMatchWith<"accumulate has x's type", "x", "accumulate",
+                            "$_self">,
      AllTypesMatch<["scale", "dscale", "dbias"]>]> {
   let summary = "Gradient of graph.layer_norm";
   let description = [{
     Given `dy`, the gradient of `graph.layer_norm`'s result, and the forward
     operands `x` and `scale`, computes the gradients of `x`, `scale` and the
     bias. The statistics are recomputed from `x` (nothing is saved from the
-    forward). `scale` has the normalized dims' shape.
+    forward). `scale` has the normalized dims' shape. With `accumulate` (of
+    x's type), `dx` is the gradient plus it: another gradient of `x`,
+    summed as dx is written (FuseAccumulation makes these).
 
     ```mlir
     %dx, %ds, %db = graph.layer_norm_grad %dy, %x, %scale
         {axis = 2 : i64, epsilon = 1.0e-05 : f64}
         : tensor<2x64x256xf32>, tensor<256xf32>
+    %dx2, %ds2, %db2 = graph.layer_norm_grad %dy, %x, %scale accumulate %g
+        {axis = 2 : i64, epsilon = 1.0e-05 : f64}
+        : tensor<2x64x256xf32>, tensor<256xf32>
     ```
   }];
   let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
-                       Graph_FloatTensor:$scale, I64Attr:$axis,
-                       F64Attr:$epsilon);
+                       Graph_FloatTensor:$scale,
+                       Optional<Graph_FloatTensor>:$accumulate,
+                       I64Attr:$axis, F64Attr:$epsilon);
   let results = (outs Graph_FloatTensor:$dx, Graph_FloatTensor:$dscale,
                       Graph_FloatTensor:$dbias);
   let assemblyFormat = [{
-    $dy `,` $x `,` $scale attr-dict `:` type($x) `,` type($scale)
+    $dy `,` $x `,` $scale (`accumulate` $accumulate^)? attr-dict `:`
+    type($x) `,` type($scale)
   }];
   let hasVerifier = 1;
 }
 
 def Graph_RmsNormGradOp : Graph_Op<"rms_norm_grad",
     [Pure, AllTypesMatch<["dy", "x", "dx"]>,
+     OptionalTypesMatchWith<"accumulate has x's type", "x", "accumulate",
+                            "$_self">,
      AllTypesMatch<["scale", "dscale"]>]> {
   let summary = "Gradient of graph.rms_norm";
   let description = [{
     The gradients of `x` and `scale` of `graph.rms_norm` given the gradient
-    `dy` of its result; the statistics are recomputed from `x`.
+    `dy` of its result; the statistics are recomputed from `x`. With
+    `accumulate` (of x's type), `dx` is the gradient plus it, as for
+    `graph.layer_norm_grad`.
   }];
   let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
-                       Graph_FloatTensor:$scale, I64Attr:$axis,
-                       F64Attr:$epsilon);
+                       Graph_FloatTensor:$scale,
+                       Optional<Graph_FloatTensor>:$accumulate,
+                       I64Attr:$axis, F64Attr:$epsilon);
   let results = (outs Graph_FloatTensor:$dx, Graph_FloatTensor:$dscale);
   let assemblyFormat = [{
-    $dy `,` $x `,` $scale attr-dict `:` type($x) `,` type($scale)
+    $dy `,` $x `,` $scale (`accumulate` $accumulate^)? attr-dict `:`
+    type($x) `,` type($scale)
   }];
   let hasVerifier = 1;
 }

@@ -104,6 +104,42 @@ def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def FuseAccumulationPass : Pass<"paracc-fuse-accumulation", "func::FuncOp"> {
+  let summary = "Fold gradient accumulations into the ops that produce them";
+  let description = [{
+    Backward passes sum gradients: a value read by several ops gets the sum
+    of their gradients, each a separate add that reads two tensors and
+    writes a third. An add whose operand (seen through one reshape) is the
+    only use of
+
+    - a `graph.gemm` without `c` (transposed or not, as every backward
+      product is) becomes that Gemm's `c` with beta 1: cuBLASLt reads the
+      other addend as its C. A fused QKV projection's data gradient, the
+      sum of three products, becomes a chain of three Gemms.
+    - the `dx` of a `graph.layer_norm_grad` / `graph.rms_norm_grad` without
+      an addend becomes its `accumulate` operand: the kernel adds it as it
+      writes dx. The residual stream's gradient takes each block's norm
+      gradient this way.
+
+    The other addend must have the sum's type (no broadcast). Runs in the
+    lowering pipeline, after partitioning and FuseLinear.
+
+    Before:
+    ```mlir
+    %p = graph.gemm %dy, %w {trans_b = true} : (tensor<8x32xf32>, tensor<64x32xf32>) -> tensor<8x64xf32>
+    %s = graph.add %g, %p : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    %dx, %ds, %db = graph.layer_norm_grad %s, %x, %scale {axis = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<8x64xf32>, tensor<64xf32>
+    %r = graph.add %h, %dx : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    ```
+    After:
+    ```mlir
+    %s = graph.gemm %dy, %w, %g {trans_b = true} : (tensor<8x32xf32>, tensor<64x32xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
+    %r, %ds, %db = graph.layer_norm_grad %s, %x, %scale accumulate %h {axis = 1 : i64, epsilon = 1.0e-05 : f64} : tensor<8x64xf32>, tensor<64xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def FuseSquareSumsPass : Pass<"paracc-fuse-square-sums", "func::FuncOp"> {
   let summary = "Fuse reduce_sum(mul(x, x)) into graph.reduce_sum_square";
   let description = [{
