@@ -49,6 +49,7 @@ mkdir -p /tmp/paracc-bin
 tar -C /tmp/paracc-bin -xJf "$dev/common/bin.tar.xz" 2>/dev/null
 runbin=/tmp/paracc-bin/bin/paracc-run
 testbin=/tmp/paracc-bin/bin
+export LD_LIBRARY_PATH="/tmp/paracc-bin/bin/lib:${LD_LIBRARY_PATH:-}"
 
 stage_build() {
   if "$runbin" --help >/dev/null 2>&1; then
@@ -261,6 +262,24 @@ stage_train1() {
   python3 "$t/compare_training.py" "$out/train-tiny-const.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
   train tiny-cosine tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4
   python3 "$t/compare_training.py" "$out/train-tiny-cosine.jsonl" "$t/reference.json" adamw_clip_cosine | tail -2 | tee -a "$summary"
+  # Checkpoints on the GPU: the cosine run again, saved every 10 steps,
+  # then resumed from step 10 by a second process; steps 11-30 must be the
+  # uninterrupted run's.
+  rm -rf "$out/ck"
+  train tiny-cosine-ckpt tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4 \
+    --checkpoint-dir "$out/ck" --checkpoint-every 10
+  echo step-00000010 >"$out/ck/latest"
+  train tiny-cosine-resumed tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4 \
+    --checkpoint-dir "$out/ck" --resume
+  python3 - "$out/train-tiny-cosine.jsonl" "$out/train-tiny-cosine-resumed.jsonl" <<'PY' | tee -a "$summary"
+import json, sys
+full = [json.loads(l) for l in open(sys.argv[1])][10:]
+resumed = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(resumed) == 20 and all(a["step"] == b["step"] for a, b in zip(full, resumed))
+err = max((abs(a["loss"] - b["loss"]) / abs(b["loss"]) for a, b in zip(full, resumed)), default=float("inf"))
+print(f"checkpoint resume on the GPU: {len(resumed)} steps after step 10, worst rel loss error {err:.2e}: "
+      + ("OK" if ok and err < 1e-5 else "FAILED"))
+PY
   train tiny-const-eager tiny_const.pcx 30 1e-3 --no-cuda-graph
   python3 "$t/compare_training.py" "$out/train-tiny-const-eager.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
   train tiny-const-bf16 tiny_const_bf16.pcx 30 1e-3
