@@ -35,8 +35,8 @@ static Value throughReshape(Value v) {
   return v;
 }
 
-/// The operands of an add that sums two tensors of its own type, or
-/// nothing for a broadcasting add or `x + x`.
+/// Whether `add` sums two different tensors of its own type (no broadcast,
+/// not `x + x`).
 static bool isPlainSum(AddOp add) {
   return add.getLhs() != add.getRhs() &&
          add.getLhs().getType() == add.getType() &&
