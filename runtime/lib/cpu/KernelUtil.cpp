@@ -122,12 +122,15 @@ Status KernelArgs::checkDTypeIs(const Tensor &t, DType d,
   return Status::ok();
 }
 
+bool isLossDTypeOf(DType loss, DType scores, bool weighted) {
+  const bool lowPrecision = scores == DType::BF16 || scores == DType::F16;
+  return loss == scores || (loss == DType::F32 && lowPrecision && !weighted);
+}
+
 Status checkLossDType(const KernelArgs &args, const Tensor &loss,
                       const Tensor &scores, const Tensor *weight,
                       const char *what) {
-  const bool lowPrecision =
-      scores.dtype() == DType::BF16 || scores.dtype() == DType::F16;
-  if (loss.dtype() == DType::F32 && lowPrecision && !weight)
+  if (isLossDTypeOf(loss.dtype(), scores.dtype(), weight != nullptr))
     return Status::ok();
   return args.checkDTypeIs(loss, scores.dtype(), what);
 }

@@ -373,9 +373,13 @@ using OperandTypeCheck = Status (*)(const KernelArgs &args, const Tensor &t,
 Status checkCpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,
                      const char *what);
 
-/// A loss (or its gradient `dloss`) has the scores' element type, or f32
-/// for bf16/f16 scores without class weights (the loss kept in f32 by
-/// mixed precision, see graph.softmax_cross_entropy).
+/// Whether a loss (or its gradient `dloss`) of element type `loss` fits
+/// scores of `scores`: the same type, or f32 for bf16/f16 scores without
+/// class weights (the loss kept in f32 by mixed precision, see
+/// graph.softmax_cross_entropy). Also the GPU's hasKernel rule.
+bool isLossDTypeOf(DType loss, DType scores, bool weighted);
+
+/// checkDTypeIs for a loss or dloss under isLossDTypeOf.
 Status checkLossDType(const KernelArgs &args, const Tensor &loss,
                       const Tensor &scores, const Tensor *weight,
                       const char *what);

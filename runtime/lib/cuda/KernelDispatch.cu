@@ -312,16 +312,13 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
            (t.size() < 3 || at(2) == at(0)) && (t.size() < 4 || at(3) == at(0));
   case OpCode::GeluGrad:
     return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0));
-  case OpCode::CrossEntropyGrad: {
-    // dloss, scores, labels[, weight]: dloss of the scores' type, or f32
-    // with bf16/f16 scores and no weight (checkLossDType).
-    const bool half = at(1) == DType::BF16 || at(1) == DType::F16;
-    const bool f32Dloss = at(0) == DType::F32 && half && t.size() < 4;
+  case OpCode::CrossEntropyGrad:
+    // dloss, scores, labels[, weight of the scores' type].
     return isFloatGpu(at(0)) &&
-           (t.size() < 2 || at(1) == at(0) || f32Dloss) &&
+           (t.size() < 2 || (isFloatGpu(at(1)) &&
+                             isLossDTypeOf(at(0), at(1), t.size() > 3))) &&
            (t.size() < 3 || isIndex(at(2))) &&
-           (t.size() < 4 || at(3) == at(0));
-  }
+           (t.size() < 4 || at(3) == at(1));
   case OpCode::GatherGrad:
     // dy, indices.
     return isFloatGpu(at(0)) && (t.size() < 2 || isIndex(at(1)));
