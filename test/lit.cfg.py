@@ -44,6 +44,11 @@ config.substitutions.append(
 config.environment["PYTHONPATH"] = os.path.join(config.paracc_src_root,
                                                 "scripts")
 
+# A build with AddressSanitizer reserves terabytes of address space: tests
+# that limit it (ulimit -v) do not run there.
+if "-fsanitize=address" in config.cxx_flags:
+    config.available_features.add("asan")
+
 # Tests that need ../shared (the reference models) skip without it.
 if os.path.isdir(os.path.join(config.shared_dir, "models")):
     config.available_features.add("shared-models")

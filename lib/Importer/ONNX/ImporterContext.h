@@ -20,6 +20,9 @@
 #include "paracc/Importer/ONNX/onnx.pb.h"
 
 #include <climits>
+#include <map>
+#include <memory>
+#include <string>
 
 namespace mlir::paracc::onnximport {
 
@@ -64,6 +67,10 @@ void registerMiscRules(RuleTable &table);
 /// Marks failures as unsupported-feature failures.
 struct ImportStatus {
   bool unsupported = false;
+  /// The external-data files mapped so far, by resolved path: every
+  /// initializer in one file shares one mapping (a 7B model's few hundred
+  /// tensors in one file map it once, not once per tensor).
+  std::map<std::string, std::shared_ptr<MappedFile>> externalFiles;
 };
 
 /// A static shape for messages: "[2,16,64]".

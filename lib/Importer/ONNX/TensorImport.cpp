@@ -135,11 +135,13 @@ struct ExternalRef {
 };
 } // namespace
 
-/// Opens the external data of `t` and checks the byte range.
+/// Opens the external data of `t` (a file already mapped by this import is
+/// reused) and checks the byte range.
 static FailureOr<ExternalRef> openExternal(const onnx::TensorProto &t,
                                            const TensorInfo &info,
                                            const std::string &modelDir,
-                                           Location loc) {
+                                           Location loc,
+                                           ImportStatus &status) {
   std::string location;
   uint64_t offset = 0, length = 0;
   bool hasLength = false;
@@ -170,11 +172,16 @@ static FailureOr<ExternalRef> openExternal(const onnx::TensorProto &t,
                           << " of tensor '" << t.name() << "' does not match "
                           << info.numElements << " elements ("
                           << info.byteSize << " bytes)";
-  auto opened = MappedFile::open(*path);
-  if (!opened)
-    return emitError(loc) << "tensor '" << t.name()
-                          << "': " << opened.status().message();
-  std::shared_ptr<MappedFile> file = std::move(*opened);
+  std::shared_ptr<MappedFile> &file = status.externalFiles[*path];
+  if (!file) {
+    auto opened = MappedFile::open(*path);
+    if (!opened) {
+      status.externalFiles.erase(*path);
+      return emitError(loc) << "tensor '" << t.name()
+                            << "': " << opened.status().message();
+    }
+    file = std::move(*opened);
+  }
   if (offset > file->size() || info.byteSize > file->size() - offset)
     return emitError(loc) << "external data of tensor '" << t.name()
                           << "' (offset " << offset << ", " << info.byteSize
@@ -242,9 +249,10 @@ static LogicalResult copyTypedFields(const onnx::TensorProto &t,
 static FailureOr<ArrayRef<uint8_t>>
 tensorBytes(const onnx::TensorProto &t, const TensorInfo &info,
             const std::string &modelDir, Location loc,
-            std::vector<uint8_t> &scratch, ExternalRef &external) {
+            std::vector<uint8_t> &scratch, ExternalRef &external,
+            ImportStatus &status) {
   if (t.data_location() == onnx::TensorProto::EXTERNAL) {
-    FailureOr<ExternalRef> ref = openExternal(t, info, modelDir, loc);
+    FailureOr<ExternalRef> ref = openExternal(t, info, modelDir, loc, status);
     if (failed(ref))
       return failure();
     external = *ref;
@@ -275,7 +283,7 @@ FailureOr<DenseElementsAttr> mlir::paracc::onnximport::constantFromTensorProto(
   std::vector<uint8_t> scratch;
   ExternalRef external;
   FailureOr<ArrayRef<uint8_t>> bytes =
-      tensorBytes(t, *info, modelDir, loc, scratch, external);
+      tensorBytes(t, *info, modelDir, loc, scratch, external, status);
   if (failed(bytes))
     return failure();
   auto type = RankedTensorType::get(info->shape, info->elementType);
@@ -307,7 +315,7 @@ FailureOr<WeightEntry> mlir::paracc::onnximport::weightFromTensorProto(
   std::vector<uint8_t> scratch;
   ExternalRef external;
   FailureOr<ArrayRef<uint8_t>> bytes =
-      tensorBytes(t, *info, modelDir, loc, scratch, external);
+      tensorBytes(t, *info, modelDir, loc, scratch, external, status);
   if (failed(bytes))
     return failure();
   if (external.file) {
