@@ -483,6 +483,8 @@ int mlir::paracc::runTrain() {
     request.allowTf32 = tf32Option;
     request.noGraph = noGraphOption;
     request.timelinePath = trainTimeline;
+    request.processes = ranksAs == "processes";
+    request.workerBinary = prt::siblingWorkerBinary();
     request.identity.optimizer = (*exe)->training();
     request.identity.data = dataDir.empty() ? dataPath : dataDir;
     request.identity.dataSeed = dataSeed;

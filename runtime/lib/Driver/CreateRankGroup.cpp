@@ -2,6 +2,7 @@
 
 #include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/Interpreter.h"
+#include "paracc/runtime/ProcessRanks.h"
 #include "paracc/runtime/RunDriver.h"
 
 #include <ostream>
@@ -16,8 +17,12 @@ paracc::rt::createRankGroup(std::shared_ptr<const Executable> exe,
       options.device != "gpu")
     return errorf("--device must be auto, cpu or gpu, got '", options.device,
                   "'");
+  const bool processes = options.processes && exe->mesh().numRanks() > 1;
+  if (processes && options.device == "gpu")
+    return errorf("--ranks-as processes runs CPU ranks (--device cpu); on "
+                  "GPUs a training run's ranks are threads, one per GPU");
 #ifdef PARACC_HAVE_CUDA
-  if (options.device != "cpu") {
+  if (options.device != "cpu" && !processes) {
     auto count = cudaDeviceCount();
     const int64_t ranks = exe->mesh().numRanks();
     if (count && (*count >= ranks || options.device == "gpu")) {
@@ -40,6 +45,12 @@ paracc::rt::createRankGroup(std::shared_ptr<const Executable> exe,
   if (options.device == "gpu")
     return errorf("this runtime was built without the CUDA backend");
 #endif
+  if (processes) {
+    auto group = ProcessRanks::create(exe, function, options.workerBinary);
+    if (!group)
+      return group.status();
+    return std::unique_ptr<RankGroup>(std::move(*group));
+  }
   auto communicators = inProcessCommunicators(exe->mesh());
   if (!communicators)
     return communicators.status();

@@ -5,6 +5,7 @@
 #include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/Rendezvous.h"
+#include "paracc/runtime/WorkerProcesses.h"
 #ifdef PARACC_HAVE_GLOO
 #include "paracc/runtime/GlooCommunicator.h"
 #endif
@@ -364,109 +365,6 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 #endif
 }
 
-namespace {
-/// How a worker process ended.
-struct WorkerEnd {
-  /// Ended by waitForWorkers after another worker failed.
-  bool stopped = false;
-  /// The exit code, or kExitError when a signal ended it.
-  int code = 0;
-  std::string how; // "" or "killed by signal N"
-  /// When it was seen to end, 0 for the first.
-  size_t order = 0;
-};
-} // namespace
-
-/// Waits for every worker. A failure on one rank usually makes its peers
-/// fail or wait on it, so once one fails the others get a second to stop
-/// by themselves and are then ended (no hang until the collective timeout).
-static std::vector<WorkerEnd> waitForWorkers(const std::vector<pid_t> &pids) {
-  std::vector<WorkerEnd> ends(pids.size());
-  std::vector<bool> done(pids.size(), false);
-  size_t running = pids.size();
-  auto deadline = std::chrono::steady_clock::time_point::max();
-  while (running) {
-    for (size_t r = 0; r < pids.size(); ++r) {
-      if (done[r])
-        continue;
-      int wstatus = 0;
-      pid_t got = ::waitpid(pids[r], &wstatus, WNOHANG);
-      if (got == 0)
-        continue;
-      done[r] = true;
-      ends[r].order = pids.size() - running;
-      --running;
-      if (got == pids[r] && WIFEXITED(wstatus)) {
-        ends[r].code = WEXITSTATUS(wstatus);
-      } else {
-        ends[r].code = kExitError;
-        if (got == pids[r] && WIFSIGNALED(wstatus))
-          ends[r].how = "killed by signal " + std::to_string(WTERMSIG(wstatus));
-      }
-      // The first failure starts the grace period (workers stopped below
-      // end only after it has started).
-      if (ends[r].code != kExitOk &&
-          deadline == std::chrono::steady_clock::time_point::max())
-        deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-    }
-    if (running && std::chrono::steady_clock::now() >= deadline) {
-      for (size_t k = 0; k < pids.size(); ++k)
-        if (!done[k] && !ends[k].stopped) {
-          ::kill(pids[k], SIGKILL);
-          ends[k].stopped = true;
-        }
-    }
-    if (running)
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return ends;
-}
-
-/// Where worker `rank` of the run in `dir` writes its stdout and stderr.
-static std::string workerLogPath(const std::string &dir, size_t rank) {
-  return dir + "/rank_" + std::to_string(rank) + ".log";
-}
-
-/// Starts `args[0]` with `args` and `envp` (the caller's environment when
-/// empty), its stdout and stderr going to `logPath` (this terminal when
-/// empty).
-static StatusOr<pid_t> spawnWorker(std::vector<std::string> args,
-                                   std::vector<std::string> envp,
-                                   const std::string &logPath) {
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  if (!logPath.empty()) {
-    posix_spawn_file_actions_addopen(&actions, 1, logPath.c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  }
-  auto pointers = [](std::vector<std::string> &strings) {
-    std::vector<char *> out;
-    for (std::string &s : strings)
-      out.push_back(s.data());
-    out.push_back(nullptr);
-    return out;
-  };
-  std::vector<char *> argv = pointers(args), env = pointers(envp);
-  pid_t pid;
-  int rc = posix_spawn(&pid, args[0].c_str(), &actions, nullptr, argv.data(),
-                       envp.empty() ? environ : env.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0)
-    return errorf("cannot start worker '", args[0], "': ", std::strerror(rc));
-  return pid;
-}
-
-/// A worker's log, without trailing blank space.
-static std::string workerLog(const std::string &dir, size_t rank) {
-  std::ifstream log(workerLogPath(dir, rank));
-  std::string text((std::istreambuf_iterator<char>(log)),
-                   std::istreambuf_iterator<char>());
-  while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
-    text.pop_back();
-  return text;
-}
-
 /// Runs every rank as a paracc-run worker process and assembles the global
 /// outputs from the shards they write.
 static StatusOr<std::vector<Tensor>>
@@ -501,7 +399,7 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
   for (int64_t r = 0; r < ranks; ++r) {
     auto pid = spawnWorker({request.workerBinary, program, "--worker",
                             std::to_string(r), "--worker-dir", dir},
-                           {}, workerLogPath(dir, r));
+                           {}, WorkerStreams{workerLogPath(dir, r)});
     if (!pid) {
       for (pid_t p : pids)
         ::kill(p, SIGKILL);
@@ -711,7 +609,7 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
                {"NCCL_NVLS_ENABLE", "0"}})
         envStrings.push_back(k + "=" + v);
       auto pid = spawnWorker(std::move(args), std::move(envStrings),
-                             r == 0 ? "" : workerLogPath(dir, r));
+                             WorkerStreams{r == 0 ? "" : workerLogPath(dir, r)});
       if (!pid) {
         for (pid_t p : pids)
           ::kill(p, SIGKILL);

@@ -278,6 +278,8 @@ Trainer::create(std::shared_ptr<const Executable> exe,
   rankOptions.device = request.device;
   rankOptions.allowTf32 = request.allowTf32;
   rankOptions.noGraph = request.noGraph;
+  rankOptions.processes = request.processes;
+  rankOptions.workerBinary = request.workerBinary;
   auto ranks = createRankGroup(exe, t->function_, rankOptions, err);
   if (!ranks)
     return ranks.status();

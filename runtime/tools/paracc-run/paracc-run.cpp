@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "paracc/runtime/ProcessRanks.h"
 #include "paracc/runtime/RunDriver.h"
 #include "paracc/runtime/Training.h"
 
@@ -33,7 +34,7 @@ static const char *kUsage =
     "                  [--schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
     "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
     "                  [--checkpoint-every N] [--resume] [--device ...]\n"
-    "                  [--timeline FILE.json]\n";
+    "                  [--timeline FILE.json] [--ranks-as threads|processes]\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -51,7 +52,8 @@ int main(int argc, char **argv) {
   request.workerBinary = siblingWorkerBinary();
   TrainingRequest training;
   std::string model, workerDir;
-  int64_t workerRank = -1;
+  int64_t workerRank = -1, serveRank = -1;
+  size_t serveFunction = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&](const char *name) -> const char * {
@@ -134,6 +136,12 @@ int main(int argc, char **argv) {
     } else if (arg == "--worker") {
       // Internal: one rank of a --ranks-as processes run.
       ok = parseNumber(value("--worker"), workerRank);
+    } else if (arg == "--serve") {
+      // Internal: one rank of a training run's --ranks-as processes, kept
+      // alive and commanded through stdin/stdout (ProcessRanks.h).
+      ok = parseNumber(value("--serve"), serveRank);
+    } else if (arg == "--serve-function") {
+      ok = parseNumber(value("--serve-function"), serveFunction);
     } else if (arg == "--worker-dir") {
       workerDir = value("--worker-dir");
     } else if (!arg.empty() && arg[0] == '-') {
@@ -161,6 +169,9 @@ int main(int argc, char **argv) {
   }
   if (workerRank >= 0)
     return runWorker(*exe, workerRank, workerDir, std::cerr);
+  if (serveRank >= 0)
+    return paracc::rt::serveRank(*exe, serveRank, serveFunction, workerDir,
+                                 std::cin, std::cout);
   const bool isStep = (*exe)->findFunction("step") >= 0;
   // A step without --data is timed or profiled like any program (its
   // tokens seeded random, lr 1e-4, step 1).
@@ -193,6 +204,8 @@ int main(int argc, char **argv) {
     training.device = request.device;
     training.allowTf32 = request.allowTf32;
     training.noGraph = request.noGraph;
+    training.processes = request.processes;
+    training.workerBinary = request.workerBinary;
     training.identity.optimizer = (*exe)->training();
     training.identity.data =
         training.dataDir.empty() ? training.dataPath : training.dataDir;

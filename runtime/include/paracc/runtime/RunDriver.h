@@ -122,11 +122,17 @@ struct RankGroupOptions {
   /// CUDA graph.
   bool allowTf32 = false;
   bool noGraph = false;
+  /// CPU ranks as processes running `workerBinary` (paracc-run), each
+  /// keeping its state, instead of threads (a one-rank mesh stays a
+  /// thread).
+  bool processes = false;
+  std::string workerBinary;
 };
 
 /// Every rank of function `function` of `exe`, with its state: GPUs when
 /// asked, or by default when the machine has one per rank; else CPU ranks
-/// as threads. Why a GPU machine runs on the CPU goes to `notes`.
+/// as threads or processes. Why a GPU machine runs on the CPU goes to
+/// `notes`.
 StatusOr<std::unique_ptr<RankGroup>>
 createRankGroup(std::shared_ptr<const Executable> exe, size_t function,
                 const RankGroupOptions &options, std::ostream &notes);

@@ -118,6 +118,9 @@ struct TrainingRequest {
   /// CUDA graph.
   bool allowTf32 = false;
   bool noGraph = false;
+  /// CPU ranks as paracc-run processes (`workerBinary`) instead of threads.
+  bool processes = false;
+  std::string workerBinary;
   /// Write the last step's timeline here (Chrome trace JSON and an SVG
   /// Gantt chart next to it; CPU ranks).
   std::string timelinePath;
