@@ -12,7 +12,13 @@ shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
 # Keeps what bench/prepare-gpu.sh wrote (one/, two/), so both can travel.
+# (and GPT-406M's CPU reference, bench/prepare-gpt406-cpu-reference.sh: it
+# takes most of an hour to make).
+keep=$(mktemp -d)
+mv "$dev"/train/gpt406_b1_bf16* "$keep/" 2>/dev/null || true
 rm -rf "$dev/train" && mkdir -p "$dev/common/peers" "$dev/train"
+mv "$keep"/* "$dev/train/" 2>/dev/null || true
+rm -rf "$keep"
 bash bench/build-gpu-runtime.sh
 
 g=$shared/models/gpt2_tiny

@@ -287,6 +287,13 @@ PY
     --against "$t/tiny_const_bf16_cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
   TOKENS=gpt406_tokens.u16 train gpt406-bf16 gpt406_bf16.pcx 25 1e-4
   TOKENS=gpt406_tokens.u16 train gpt406-tf32 gpt406_f32.pcx 25 1e-4 --tf32
+  # GPT-406M on the GPU against the CPU backend's run of the same
+  # executable (bench/prepare-gpt406-cpu-reference.sh), at bf16 tolerance.
+  if [ -f "$t/gpt406_b1_bf16_cpu.jsonl" ]; then
+    train gpt406-b1-bf16 gpt406_b1_bf16.pcx 20 3e-4
+    python3 "$t/compare_training.py" "$out/train-gpt406-b1-bf16.jsonl" - - \
+      --against "$t/gpt406_b1_bf16_cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
+  fi
   "$runbin" "$t/gpt406_bf16.pcx" --device gpu --profile 2 --rtol 1e9 --atol 1e9 \
     >"$out/profile-gpt406-train.log" 2>&1
   grep -A30 '^profile' "$out/profile-gpt406-train.log" >>"$summary"
