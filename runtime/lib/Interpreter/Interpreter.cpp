@@ -1,8 +1,6 @@
 //===- Interpreter.cpp - Running executables on the CPU --------*- C++ -*-===//
 
 #include "paracc/runtime/Interpreter.h"
-#include "paracc/runtime/CommunicationInstr.h"
-#include "paracc/runtime/LinearAddends.h"
 
 #include <algorithm>
 #include <chrono>
@@ -136,8 +134,13 @@ Status RankExecutor::select(size_t function) {
   const Executable &exe = *exe_;
   if (function >= exe.functions().size())
     return errorf("no function ", function);
-  function_ = exe.rankFunction(function, rank_);
-  const FunctionInfo &f = exe.functions()[function_];
+  const size_t selected = exe.rankFunction(function, rank_);
+  const FunctionInfo &f = exe.functions()[selected];
+  auto decoded = decodeInstructions(f, exe.mesh(), rank_);
+  if (!decoded)
+    return decoded.status();
+  function_ = selected;
+  decoded_ = std::move(*decoded);
   resident_.assign(f.values.size(), Tensor());
   for (const ConstantInfo &c : f.constants) {
     const ValueType &t = f.values[c.value];
@@ -167,13 +170,79 @@ Status RankExecutor::setState(size_t index, Tensor shard) {
   return Status::ok();
 }
 
+namespace {
+/// An instruction on the CPU: kernels over the operands and results that
+/// the executor placed, collectives on the rank's communicator.
+class CpuBackend final : public InstrBackend {
+public:
+  CpuBackend(Communicator &comm, std::vector<const Tensor *> inputs,
+             std::vector<Tensor *> outputs)
+      : comm_(comm), in_(std::move(inputs)), out_(std::move(outputs)) {}
+
+  Status compute(const DecodedInstr &d) override {
+    return runCpuKernel(d.instr->opcode, d.instr->attrs, in_, out_);
+  }
+  /// The reshape kernel copies the bytes (and checks the types).
+  Status alias(const DecodedInstr &d) override { return compute(d); }
+  Status linear(const DecodedInstr &, const LinearInstr &l) override {
+    // The bias and residual may belong to another member of a group.
+    in_.resize(l.numInputs);
+    return runCpuKernel(OpCode::Linear, l.attrs, in_, out_);
+  }
+  /// The kernel takes the attributes as they are, and checks the shapes.
+  Status gemm(const DecodedInstr &d, const GemmInstr &) override {
+    return compute(d);
+  }
+  Status collective(const DecodedInstr &, const CollectiveInstr &c) override;
+  Status localShard(const DecodedInstr &, const LocalShardInstr &s) override {
+    auto block = extractBlock(*in_[0], s.offsets, out_[0]->shape());
+    if (!block)
+      return block.status();
+    *out_[0] = std::move(*block);
+    return Status::ok();
+  }
+  Status axisIndex(const DecodedInstr &, const AxisIndexInstr &a) override {
+    *out_[0]->as<int64_t>() = a.index;
+    return Status::ok();
+  }
+
+private:
+  Communicator &comm_;
+  std::vector<const Tensor *> in_;
+  std::vector<Tensor *> out_;
+};
+} // namespace
+
+Status CpuBackend::collective(const DecodedInstr &, const CollectiveInstr &c) {
+  const std::vector<int> &axes = c.axes;
+  switch (c.opcode) {
+  case OpCode::AllReduce:
+    return comm_.allReduce(axes, *in_[0], *out_[0], c.reduceMax);
+  case OpCode::AllGather:
+    return comm_.allGather(axes, c.dim, *in_[0], *out_[0]);
+  case OpCode::ReduceScatter:
+    return comm_.reduceScatter(axes, c.dim, *in_[0], *out_[0]);
+  case OpCode::AllToAll:
+    return comm_.allToAll(axes, c.splitDim, c.concatDim, *in_[0], *out_[0]);
+  case OpCode::Broadcast:
+    return comm_.broadcast(axes, c.root, *in_[0], *out_[0]);
+  case OpCode::Send:
+    return comm_.send(axes, c.peerOffset, c.tag, *in_[0]);
+  case OpCode::Recv:
+    return comm_.recv(axes, c.peerOffset, c.tag, *out_[0]);
+  default:
+    return errorf(opCodeMnemonic(c.opcode), ": not a collective");
+  }
+}
+
 Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
   const FunctionInfo &f = exe_->functions()[function_];
-  const InstrInfo &instr = f.instrs[index];
+  const DecodedInstr &d = decoded_[index];
+  const InstrInfo &instr = *d.instr;
   std::vector<const Tensor *> inputs;
   for (int32_t v : instr.inputs) {
     if (!values[v].isValid())
-      return errorf("value %", v, " is not available");
+      return errorf("value %", v, " is not available").withContext(d.context);
     inputs.push_back(&values[v]);
   }
   std::vector<Tensor *> outputs;
@@ -181,57 +250,12 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
     const ValueType &t = f.values[v];
     auto out = Tensor::allocate(t.dtype, t.shape);
     if (!out)
-      return out.status();
+      return out.status().withContext(d.context);
     values[v] = std::move(*out);
     outputs.push_back(&values[v]);
   }
-  if (instr.opcode == OpCode::Linear) {
-    // The bias and residual may belong to another member of a group.
-    InstrAttrs attrs;
-    size_t numInputs;
-    PARACC_RETURN_IF_ERROR(
-        localLinear(instr, exe_->mesh(), rank_, attrs, numInputs));
-    inputs.resize(numInputs);
-    return runCpuKernel(instr.opcode, attrs, inputs, outputs);
-  }
-  if (!isCollective(instr.opcode))
-    return runCpuKernel(instr.opcode, instr.attrs, inputs, outputs);
-
-  // Communication: the group and own ints were checked at load.
-  const Mesh &mesh = exe_->mesh();
-  const GroupOperands g = groupOperands(instr);
-  const std::vector<int> &axes = g.axes;
-  const std::vector<int64_t> &extra = g.extra;
-  switch (instr.opcode) {
-  case OpCode::AllReduce: // extra[0]: 0 sum, 1 max
-    return comm_.allReduce(axes, *inputs[0], *outputs[0], extra[0] == 1);
-  case OpCode::AllGather:
-    return comm_.allGather(axes, extra[0], *inputs[0], *outputs[0]);
-  case OpCode::ReduceScatter:
-    return comm_.reduceScatter(axes, extra[0], *inputs[0], *outputs[0]);
-  case OpCode::AllToAll:
-    return comm_.allToAll(axes, extra[0], extra[1], *inputs[0], *outputs[0]);
-  case OpCode::Broadcast:
-    return comm_.broadcast(axes, extra[0], *inputs[0], *outputs[0]);
-  case OpCode::Send: // extra: the peer offset, the tag
-    return comm_.send(axes, extra[0], uint32_t(extra[1]), *inputs[0]);
-  case OpCode::Recv:
-    return comm_.recv(axes, extra[0], uint32_t(extra[1]), *outputs[0]);
-  case OpCode::LocalShard: {
-    auto block = extractBlock(
-        *inputs[0], localShardOffsets(g, mesh, rank_, outputs[0]->shape()),
-        outputs[0]->shape());
-    if (!block)
-      return block.status();
-    *outputs[0] = std::move(*block);
-    return Status::ok();
-  }
-  case OpCode::AxisIndex:
-    *outputs[0]->as<int64_t>() = mesh.groupIndex(rank_, axes);
-    return Status::ok();
-  default:
-    return errorf(opCodeMnemonic(instr.opcode), ": not a collective");
-  }
+  CpuBackend backend(comm_, std::move(inputs), std::move(outputs));
+  return dispatchInstr(d, backend);
 }
 
 Status RankExecutor::run(const std::vector<Tensor> &inputs,
@@ -265,12 +289,8 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
       timeline_->record(f, instr, begin, std::chrono::steady_clock::now(),
                         bytes);
     }
-    if (!st) {
-      const InstrInfo &instr = f.instrs[i];
-      return st.withContext("rank " + std::to_string(rank_) + ", " +
-                            opCodeMnemonic(instr.opcode) +
-                            (instr.name.empty() ? "" : " '" + instr.name + "'"));
-    }
+    if (!st)
+      return st; // named by runInstr
     // Free what no later instruction reads (the state keeps its buffers).
     for (int32_t v : f.instrs[i].inputs)
       if (lastUse_[v] == int64_t(i) && !resident_[v].isValid())

@@ -1,15 +1,17 @@
 //===- GpuRank.cpp - Running executables on NVIDIA GPUs --------*- C++ -*-===//
 //
-// Set-up turns the instruction list into steps with device pointers fixed
-// once: weights and constants in a persistent region, activations at their
-// offsets in the arena (the compiler's plan), reshapes as aliases. A step
-// is enqueued on the compute stream; a collective runs on the
-// communication stream after an event from its producer, and the compute
-// stream waits for it only before the first later step that reads its
-// result or touches its buffers, so independent work overlaps it. After the
-// first step the whole step is captured as a CUDA graph (unless a CPU
-// fallback is in it). The host waits for a step with a deadline; past it,
-// the NCCL communicators are aborted so that no rank waits forever.
+// Set-up decodes the instruction list for the rank once (InstrWalk.h) and
+// turns it into steps with device pointers fixed once: weights and
+// constants in a persistent region, activations at their offsets in the
+// arena (the compiler's plan), reshapes as aliases. A step is enqueued on
+// the compute stream through dispatchInstr, as the CPU runs an instruction;
+// a collective runs on the communication stream after an event from its
+// producer, and the compute stream waits for it only before the first later
+// step that reads its result or touches its buffers, so independent work
+// overlaps it. After the first step the whole step is captured as a CUDA
+// graph (unless a CPU fallback is in it). The host waits for a step with a
+// deadline; past it, the NCCL communicators are aborted so that no rank
+// waits forever.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +22,7 @@
 #include "cuda/Gemm.h"
 #include "cuda/Nccl.h"
 #include "paracc/runtime/Collectives.h"
-#include "paracc/runtime/CommunicationInstr.h"
-#include "paracc/runtime/LinearAddends.h"
+#include "paracc/runtime/InstrWalk.h"
 #include "paracc/runtime/MemoryPlan.h"
 
 #include <algorithm>
@@ -75,6 +76,8 @@ StatusOr<NcclId> paracc::rt::newNcclId() {
 }
 
 namespace {
+/// How a step runs its instruction: the instruction's kind (InstrKind),
+/// with a compute instruction's refined by what the GPU has for it.
 enum class Kind {
   Kernel,     // launchKernel
   Linear,     // cuBLASLt with an epilogue
@@ -106,6 +109,12 @@ struct Pending {
   std::vector<Range> buffers;
   std::vector<int32_t> outputs;
 };
+
+/// Whether collective `op` goes through the staging buffer (a broadcast,
+/// send or recv works in its operand and result alone).
+bool usesStaging(OpCode op) {
+  return op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv;
+}
 } // namespace
 
 struct GpuRank::Impl {
@@ -133,6 +142,8 @@ struct GpuRank::Impl {
   /// itself (an optimizer update that is the last reader of the buffer), so
   /// that the step's end has nothing to copy.
   std::vector<bool> writtenInPlace;
+  /// The function's instructions, decoded for this rank.
+  std::vector<DecodedInstr> decoded;
   std::vector<Step> steps;
   std::vector<cudaEvent_t> events;
   cudaEvent_t stepDone = nullptr;
@@ -260,9 +271,9 @@ Status GpuRank::Impl::placeValues() {
   }
   for (const ConstantInfo &c : x.constants())
     reserve(c.value);
-  for (const InstrInfo &in : x.instrs())
-    if (in.opcode == OpCode::AxisIndex)
-      reserve(in.outputs[0]);
+  for (const DecodedInstr &d : decoded)
+    if (d.kind == InstrKind::AxisIndex)
+      reserve(d.instr->outputs[0]);
   persistentBytes = std::max<size_t>(persistentBytes, 256);
   PARACC_CUDA(cudaMalloc(&persistent, persistentBytes), "weights");
   for (size_t v = 0; v < n; ++v)
@@ -390,11 +401,11 @@ Status GpuRank::Impl::loadWeights() {
     PARACC_CUDA(cudaMemcpy(ptr[c.value], c.data, tensor(c.value).byteSize(),
                            cudaMemcpyHostToDevice),
                 "a constant");
-  for (const InstrInfo &in : x.instrs()) {
-    if (in.opcode != OpCode::AxisIndex)
+  for (const DecodedInstr &d : decoded) {
+    if (d.kind != InstrKind::AxisIndex)
       continue;
-    int64_t index = mesh.groupIndex(rank, groupOperands(in).axes);
-    PARACC_CUDA(cudaMemcpy(ptr[in.outputs[0]], &index, sizeof(index),
+    const int64_t index = d.axisIndex().index;
+    PARACC_CUDA(cudaMemcpy(ptr[d.instr->outputs[0]], &index, sizeof(index),
                            cudaMemcpyHostToDevice),
                 "axis_index");
   }
@@ -402,83 +413,102 @@ Status GpuRank::Impl::loadWeights() {
   return Status::ok();
 }
 
+namespace {
+/// Set-up's pass over an instruction: the step kind that runs it here, and
+/// the staging and workspace bytes and aliases it needs.
+class StepPlanner final : public InstrBackend {
+public:
+  explicit StepPlanner(GpuRank::Impl &m) : m_(m) {}
+
+  /// The last instruction's.
+  Kind kind = Kind::Cpu;
+
+  Status compute(const DecodedInstr &d) override;
+  Status alias(const DecodedInstr &d) override {
+    kind = Kind::Alias;
+    m_.ptr[d.instr->outputs[0]] = m_.ptr[d.instr->inputs[0]];
+    return Status::ok();
+  }
+  Status linear(const DecodedInstr &, const LinearInstr &) override {
+    kind = Kind::Linear;
+    return Status::ok();
+  }
+  Status gemm(const DecodedInstr &, const GemmInstr &) override {
+    kind = Kind::Gemm;
+    return Status::ok();
+  }
+  Status collective(const DecodedInstr &d, const CollectiveInstr &c) override {
+    kind = Kind::Collective;
+    if (usesStaging(c.opcode))
+      m_.stagingBytes =
+          std::max(m_.stagingBytes,
+                   2 * std::max(m_.tensor(d.instr->inputs[0]).byteSize(),
+                                m_.tensor(d.instr->outputs[0]).byteSize()));
+    return Status::ok();
+  }
+  Status localShard(const DecodedInstr &, const LocalShardInstr &) override {
+    kind = Kind::LocalShard;
+    return Status::ok();
+  }
+  /// A constant per rank, written at set-up.
+  Status axisIndex(const DecodedInstr &, const AxisIndexInstr &) override {
+    kind = Kind::Nop;
+    return Status::ok();
+  }
+
+private:
+  GpuRank::Impl &m_;
+};
+} // namespace
+
+Status StepPlanner::compute(const DecodedInstr &d) {
+  const InstrInfo &in = *d.instr;
+  switch (in.opcode) {
+  case OpCode::MatMul:
+    kind = GemmEngine::supportsMatMul(m_.tensor(in.inputs[0]),
+                                      m_.tensor(in.inputs[1]),
+                                      m_.tensor(in.outputs[0]))
+               ? Kind::MatMul
+               : Kind::Cpu;
+    return Status::ok();
+  case OpCode::AttentionGrad: {
+    std::vector<DeviceTensor> ins;
+    for (int32_t v : in.inputs)
+      ins.push_back(m_.tensor(v));
+    const bool gpuType = !ins.empty() && (ins[0].dtype == DType::F32 ||
+                                          ins[0].dtype == DType::BF16 ||
+                                          ins[0].dtype == DType::F16);
+    kind = gpuType ? Kind::AttentionGrad : Kind::Cpu;
+    if (gpuType)
+      m_.workspaceBytes = std::max(m_.workspaceBytes,
+                                   attentionGradWorkspaceBytes(in.attrs, ins));
+    return Status::ok();
+  }
+  default: {
+    const std::vector<ValueType> &values = m_.exe->values();
+    std::vector<DType> types;
+    for (int32_t v : in.inputs)
+      types.push_back(values[v].dtype);
+    // A cast's kernel depends on the result type too: hasKernel takes it
+    // as a second entry (every operand of a ForeachCast has one type, and
+    // every result one).
+    if ((in.opcode == OpCode::Cast || in.opcode == OpCode::ForeachCast) &&
+        !in.inputs.empty() && !in.outputs.empty())
+      types = {values[in.inputs[0]].dtype, values[in.outputs[0]].dtype};
+    kind = hasKernel(in.opcode, types) ? Kind::Kernel : Kind::Cpu;
+    return Status::ok();
+  }
+  }
+}
+
 Status GpuRank::Impl::buildSteps() {
-  const Executable &x = *exe;
-  for (size_t i = 0; i < x.instrs().size(); ++i) {
-    const InstrInfo &in = x.instrs()[i];
-    Kind kind = Kind::Cpu;
-    switch (in.opcode) {
-    case OpCode::Reshape:
-      kind = Kind::Alias;
-      ptr[in.outputs[0]] = ptr[in.inputs[0]];
-      break;
-    case OpCode::AxisIndex:
-      kind = Kind::Nop;
-      break;
-    case OpCode::LocalShard:
-      kind = Kind::LocalShard;
-      break;
-    case OpCode::Linear:
-      kind = Kind::Linear;
-      break;
-    case OpCode::MatMul:
-      kind = GemmEngine::supportsMatMul(tensor(in.inputs[0]),
-                                        tensor(in.inputs[1]),
-                                        tensor(in.outputs[0]))
-                 ? Kind::MatMul
-                 : Kind::Cpu;
-      break;
-    case OpCode::Gemm:
-      kind = Kind::Gemm;
-      break;
-    case OpCode::AllReduce:
-    case OpCode::AllGather:
-    case OpCode::ReduceScatter:
-    case OpCode::AllToAll:
-      // Checked at load, like every communication instruction, so that every
-      // rank fails alike on a malformed one.
-      kind = Kind::Collective;
-      stagingBytes = std::max(stagingBytes,
-                              2 * std::max(tensor(in.inputs[0]).byteSize(),
-                                           tensor(in.outputs[0]).byteSize()));
-      break;
-    case OpCode::Broadcast:
-    case OpCode::Send:
-    case OpCode::Recv:
-      kind = Kind::Collective; // no staging
-      break;
-    case OpCode::AttentionGrad: {
-      std::vector<DeviceTensor> ins;
-      for (int32_t v : in.inputs)
-        ins.push_back(tensor(v));
-      const bool gpuType = !ins.empty() && (ins[0].dtype == DType::F32 ||
-                                            ins[0].dtype == DType::BF16 ||
-                                            ins[0].dtype == DType::F16);
-      kind = gpuType ? Kind::AttentionGrad : Kind::Cpu;
-      if (gpuType)
-        workspaceBytes = std::max(workspaceBytes,
-                                  attentionGradWorkspaceBytes(in.attrs, ins));
-      break;
-    }
-    default: {
-      std::vector<DType> types;
-      for (int32_t v : in.inputs)
-        types.push_back(x.values()[v].dtype);
-      // A cast's kernel depends on the result type too: hasKernel takes it
-      // as a second entry (every operand of a ForeachCast has one type, and
-      // every result one).
-      if ((in.opcode == OpCode::Cast || in.opcode == OpCode::ForeachCast) &&
-          !in.inputs.empty() && !in.outputs.empty())
-        types = {x.values()[in.inputs[0]].dtype,
-                 x.values()[in.outputs[0]].dtype};
-      kind = hasKernel(in.opcode, types) ? Kind::Kernel : Kind::Cpu;
-      break;
-    }
-    }
-    if (kind == Kind::Cpu)
+  StepPlanner planner(*this);
+  for (size_t i = 0; i < decoded.size(); ++i) {
+    PARACC_RETURN_IF_ERROR(dispatchInstr(decoded[i], planner));
+    if (planner.kind == Kind::Cpu)
       graphable = false;
-    ++counts[int(kind)];
-    steps.push_back({kind, i});
+    ++counts[int(planner.kind)];
+    steps.push_back({planner.kind, i});
   }
   if (stagingBytes)
     PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
@@ -489,6 +519,12 @@ Status GpuRank::Impl::buildSteps() {
 }
 
 Status GpuRank::Impl::setup(const NcclId *id) {
+  // Before anything is allocated or communicated: a malformed instruction
+  // fails every rank alike here, before NCCL's communicators are made.
+  auto instrs = decodeInstructions(exe->main(), exe->mesh(), rank);
+  if (!instrs)
+    return instrs.status();
+  decoded = std::move(*instrs);
   PARACC_CUDA(cudaSetDevice(device), "selecting the device");
   PARACC_CUDA(cudaFree(nullptr), "making the CUDA context");
   size_t free = 0, total = 0;
@@ -534,14 +570,9 @@ Status GpuRank::Impl::setup(const NcclId *id) {
     if (!id)
       return errorf("a ", mesh.numRanks(), "-rank program needs an NCCL id");
     std::vector<std::vector<int>> groups;
-    for (const InstrInfo &in : exe->instrs()) {
-      if (!isCollective(in.opcode) || in.opcode == OpCode::AxisIndex ||
-          in.opcode == OpCode::LocalShard)
-        continue;
-      std::vector<int> axes(in.attrs.ints.begin() + 1,
-                            in.attrs.ints.begin() + 1 + in.attrs.ints[0]);
-      groups.push_back(axes);
-    }
+    for (const DecodedInstr &d : decoded)
+      if (d.kind == InstrKind::Collective)
+        groups.push_back(d.collective().axes);
     std::sort(groups.begin(), groups.end());
     groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
     ncclUniqueId nid;
@@ -589,8 +620,160 @@ Status GpuRank::Impl::runCpu(const InstrInfo &in) {
   return Status::ok();
 }
 
+namespace {
+/// A step on the GPU: enqueued on the compute stream, a collective on the
+/// communication stream with its completion added to `pending` for later
+/// steps to wait on.
+class StepRunner final : public InstrBackend {
+public:
+  StepRunner(GpuRank::Impl &m, Kind kind, std::vector<Pending> &pending)
+      : m_(m), kind_(kind), pending_(pending) {}
+
+  Status compute(const DecodedInstr &d) override;
+  /// Set up as an alias of the operand.
+  Status alias(const DecodedInstr &) override { return Status::ok(); }
+  Status linear(const DecodedInstr &d, const LinearInstr &l) override;
+  Status gemm(const DecodedInstr &d, const GemmInstr &g) override;
+  Status collective(const DecodedInstr &d, const CollectiveInstr &c) override;
+  Status localShard(const DecodedInstr &d, const LocalShardInstr &s) override {
+    const DeviceTensor x = m_.tensor(d.instr->inputs[0]);
+    const DeviceTensor y = m_.tensor(d.instr->outputs[0]);
+    return copyBlock(x, s.offsets, y, m_.compute);
+  }
+  /// Written at set-up.
+  Status axisIndex(const DecodedInstr &, const AxisIndexInstr &) override {
+    return Status::ok();
+  }
+
+private:
+  Status enqueueCollective(const CollectiveInstr &c, const DeviceTensor &x,
+                           const DeviceTensor &y);
+
+  GpuRank::Impl &m_;
+  Kind kind_;
+  std::vector<Pending> &pending_;
+};
+} // namespace
+
+Status StepRunner::compute(const DecodedInstr &d) {
+  const InstrInfo &in = *d.instr;
+  if (kind_ == Kind::Cpu)
+    return m_.runCpu(in);
+  if (kind_ == Kind::MatMul)
+    return m_.gemm->matmul(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]),
+                           m_.tensor(in.outputs[0]), nullptr, Epilogue::None,
+                           m_.compute);
+  std::vector<DeviceTensor> ins, outs;
+  for (int32_t v : in.inputs)
+    ins.push_back(m_.tensor(v));
+  for (int32_t v : in.outputs)
+    outs.push_back(m_.tensor(v));
+  if (kind_ == Kind::AttentionGrad)
+    return launchAttentionGrad(in.attrs, ins, outs, m_.workspace,
+                               m_.workspaceBytes, m_.compute);
+  return launchKernel(in.opcode, in.attrs, ins, outs, m_.compute);
+}
+
+Status StepRunner::linear(const DecodedInstr &d, const LinearInstr &l) {
+  // The bias and residual may belong to another member of a group: the
+  // decoded form has them on this rank only when it adds them.
+  const InstrInfo &in = *d.instr;
+  const int64_t act = l.form.activation;
+  const bool hasBias = l.form.bias, hasResidual = l.form.residual;
+  DeviceTensor bias, residual;
+  if (hasBias)
+    bias = m_.tensor(in.inputs[2]);
+  if (hasResidual)
+    residual = m_.tensor(in.inputs[2 + size_t(hasBias)]);
+  Epilogue e = act == 1
+                   ? (hasBias ? Epilogue::GeluTanhBias : Epilogue::GeluTanh)
+                   : (hasBias ? Epilogue::Bias : Epilogue::None);
+  DeviceTensor y = m_.tensor(in.outputs[0]);
+  PARACC_RETURN_IF_ERROR(
+      m_.gemm->matmul(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]), y,
+                      hasBias ? &bias : nullptr, e, m_.compute,
+                      hasResidual ? &residual : nullptr));
+  if (act == 2 || act == 3) {
+    InstrAttrs a;
+    if (act == 2)
+      a.ints = {0};
+    return launchKernel(act == 2 ? OpCode::Gelu : OpCode::Relu, a, {y}, {y},
+                        m_.compute);
+  }
+  return Status::ok();
+}
+
+Status StepRunner::gemm(const DecodedInstr &d, const GemmInstr &g) {
+  const InstrInfo &in = *d.instr;
+  DeviceTensor c;
+  if (g.hasC)
+    c = m_.tensor(in.inputs[2]);
+  return m_.gemm->gemm(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]),
+                       g.hasC ? &c : nullptr, m_.tensor(in.outputs[0]),
+                       g.transA, g.transB, float(g.alpha), float(g.beta),
+                       m_.compute);
+}
+
+Status StepRunner::collective(const DecodedInstr &d, const CollectiveInstr &c) {
+  if (m_.skipCollectives)
+    return Status::ok();
+  if (!m_.nccl)
+    return errorf("no communicators for a one-rank program");
+  const InstrInfo &in = *d.instr;
+  const int64_t rank = m_.rank;
+  const char *op = opCodeMnemonic(c.opcode);
+  // A send has no result and a recv no operand (checked at load).
+  DeviceTensor x = in.inputs.empty() ? DeviceTensor() : m_.tensor(in.inputs[0]);
+  DeviceTensor y =
+      in.outputs.empty() ? DeviceTensor() : m_.tensor(in.outputs[0]);
+  cudaEvent_t ready = m_.newEvent(), done = m_.newEvent();
+  PARACC_CUDA(cudaEventRecord(ready, m_.compute), op);
+  PARACC_CUDA(cudaStreamWaitEvent(m_.comm, ready, 0), op);
+  PARACC_RETURN_IF_ERROR(enqueueCollective(c, x, y));
+  PARACC_CUDA(cudaEventRecord(done, m_.comm), op);
+  // Later steps wait for it before they read its result or overwrite its
+  // operand, result or the staging buffer.
+  std::vector<Range> buffers;
+  for (int32_t v : in.inputs)
+    buffers.push_back(m_.range(v));
+  for (int32_t v : in.outputs)
+    buffers.push_back(m_.range(v));
+  const auto *stage = static_cast<const uint8_t *>(m_.staging);
+  if (usesStaging(c.opcode))
+    buffers.push_back({stage, stage + m_.stagingBytes});
+  pending_.push_back({done, std::move(buffers), in.outputs});
+  return Status::ok();
+}
+
+Status StepRunner::enqueueCollective(const CollectiveInstr &c,
+                                     const DeviceTensor &x,
+                                     const DeviceTensor &y) {
+  NcclComms &nccl = *m_.nccl;
+  const std::vector<int> &axes = c.axes;
+  switch (c.opcode) {
+  case OpCode::Broadcast:
+    return nccl.broadcast(axes, c.root, x, y, m_.comm);
+  case OpCode::Send:
+    return nccl.send(axes, c.peerOffset, x, m_.comm);
+  case OpCode::Recv:
+    return nccl.recv(axes, c.peerOffset, y, m_.comm);
+  case OpCode::AllReduce:
+    return nccl.allReduce(axes, x, y, c.reduceMax, m_.comm);
+  case OpCode::AllGather:
+    return nccl.allGather(axes, c.dim, x, y, m_.staging, m_.comm);
+  case OpCode::ReduceScatter:
+    return nccl.reduceScatter(axes, c.dim, x, y, m_.staging, m_.comm);
+  case OpCode::AllToAll:
+    return nccl.allToAll(axes, c.splitDim, c.concatDim, x, y, m_.staging,
+                         m_.comm);
+  default:
+    return errorf(opCodeMnemonic(c.opcode), ": not a collective");
+  }
+}
+
 Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
-  const InstrInfo &in = exe->instrs()[s.instr];
+  const DecodedInstr &d = decoded[s.instr];
+  const InstrInfo &in = *d.instr;
   const char *op = opCodeMnemonic(in.opcode);
   // Wait for collectives whose results this step reads or whose buffers it
   // would overwrite.
@@ -612,148 +795,8 @@ Status GpuRank::Impl::runStep(const Step &s, std::vector<Pending> &pending) {
       ++it;
     }
   }
-  auto withContext = [&](Status st) {
-    return st.withContext("rank " + std::to_string(rank) + ", " + op +
-                          (in.name.empty() ? "" : " '" + in.name + "'"));
-  };
-  switch (s.kind) {
-  case Kind::Alias:
-  case Kind::Nop:
-  case Kind::NumKinds:
-    return Status::ok();
-  case Kind::Cpu:
-    return withContext(runCpu(in));
-  case Kind::Kernel: {
-    std::vector<DeviceTensor> ins, outs;
-    for (int32_t v : in.inputs)
-      ins.push_back(tensor(v));
-    for (int32_t v : in.outputs)
-      outs.push_back(tensor(v));
-    return withContext(launchKernel(in.opcode, in.attrs, ins, outs, compute));
-  }
-  case Kind::AttentionGrad: {
-    std::vector<DeviceTensor> ins, outs;
-    for (int32_t v : in.inputs)
-      ins.push_back(tensor(v));
-    for (int32_t v : in.outputs)
-      outs.push_back(tensor(v));
-    return withContext(launchAttentionGrad(in.attrs, ins, outs, workspace,
-                                           workspaceBytes, compute));
-  }
-  case Kind::MatMul:
-    return withContext(gemm->matmul(tensor(in.inputs[0]), tensor(in.inputs[1]),
-                                    tensor(in.outputs[0]), nullptr,
-                                    Epilogue::None, compute));
-  case Kind::Linear: {
-    // The bias and residual may belong to another member of a group.
-    InstrAttrs attrs;
-    size_t numInputs;
-    PARACC_RETURN_IF_ERROR(withContext(
-        localLinear(in, exe->mesh(), rank, attrs, numInputs)));
-    LinearForm form;
-    PARACC_RETURN_IF_ERROR(withContext(decodeLinear(attrs, numInputs, form)));
-    if (in.outputs.size() != 1)
-      return withContext(errorf("linear: malformed instruction"));
-    const int64_t act = form.activation;
-    const bool hasBias = form.bias, hasResidual = form.residual;
-    DeviceTensor bias, residual;
-    if (hasBias)
-      bias = tensor(in.inputs[2]);
-    if (hasResidual)
-      residual = tensor(in.inputs[2 + size_t(hasBias)]);
-    Epilogue e = act == 1 ? (hasBias ? Epilogue::GeluTanhBias
-                                     : Epilogue::GeluTanh)
-                          : (hasBias ? Epilogue::Bias : Epilogue::None);
-    DeviceTensor y = tensor(in.outputs[0]);
-    PARACC_RETURN_IF_ERROR(withContext(gemm->matmul(
-        tensor(in.inputs[0]), tensor(in.inputs[1]), y,
-        hasBias ? &bias : nullptr, e, compute,
-        hasResidual ? &residual : nullptr)));
-    if (act == 2 || act == 3) {
-      InstrAttrs a;
-      if (act == 2)
-        a.ints = {0};
-      return withContext(launchKernel(act == 2 ? OpCode::Gelu : OpCode::Relu,
-                                      a, {y}, {y}, compute));
-    }
-    return Status::ok();
-  }
-  case Kind::Gemm: {
-    const auto &ints = in.attrs.ints;
-    const auto &floats = in.attrs.floats;
-    if (ints.size() != 2 || floats.size() != 2)
-      return withContext(errorf("gemm: malformed instruction"));
-    DeviceTensor c;
-    bool hasC = in.inputs.size() == 3;
-    if (hasC)
-      c = tensor(in.inputs[2]);
-    return withContext(gemm->gemm(tensor(in.inputs[0]), tensor(in.inputs[1]),
-                                  hasC ? &c : nullptr, tensor(in.outputs[0]),
-                                  ints[0] != 0, ints[1] != 0,
-                                  float(floats[0]), float(floats[1]),
-                                  compute));
-  }
-  case Kind::LocalShard: {
-    const DeviceTensor x = tensor(in.inputs[0]), y = tensor(in.outputs[0]);
-    return withContext(copyBlock(
-        x, localShardOffsets(groupOperands(in), exe->mesh(), rank, y.shape), y,
-        compute));
-  }
-  case Kind::Collective: {
-    if (skipCollectives)
-      return Status::ok();
-    if (!nccl)
-      return withContext(errorf("no communicators for a one-rank program"));
-    const auto [axes, extra] = groupOperands(in);
-    // A send has no result and a recv no operand (checked at load).
-    DeviceTensor x = in.inputs.empty() ? DeviceTensor() : tensor(in.inputs[0]);
-    DeviceTensor y =
-        in.outputs.empty() ? DeviceTensor() : tensor(in.outputs[0]);
-    cudaEvent_t ready = newEvent(), done = newEvent();
-    PARACC_CUDA(cudaEventRecord(ready, compute), op);
-    PARACC_CUDA(cudaStreamWaitEvent(comm, ready, 0), op);
-    Status st;
-    switch (in.opcode) {
-    case OpCode::Broadcast:
-      st = nccl->broadcast(axes, extra[0], x, y, comm);
-      break;
-    case OpCode::Send:
-      st = nccl->send(axes, extra[0], x, comm);
-      break;
-    case OpCode::Recv:
-      st = nccl->recv(axes, extra[0], y, comm);
-      break;
-    case OpCode::AllReduce:
-      st = nccl->allReduce(axes, x, y, extra[0] == 1, comm);
-      break;
-    case OpCode::AllGather:
-      st = nccl->allGather(axes, extra[0], x, y, staging, comm);
-      break;
-    case OpCode::ReduceScatter:
-      st = nccl->reduceScatter(axes, extra[0], x, y, staging, comm);
-      break;
-    default:
-      st = nccl->allToAll(axes, extra[0], extra[1], x, y, staging, comm);
-      break;
-    }
-    PARACC_RETURN_IF_ERROR(withContext(st));
-    PARACC_CUDA(cudaEventRecord(done, comm), op);
-    // Later steps wait for it before they read its result or overwrite its
-    // operand, result or the staging buffer.
-    std::vector<Range> buffers;
-    for (int32_t v : in.inputs)
-      buffers.push_back(range(v));
-    for (int32_t v : in.outputs)
-      buffers.push_back(range(v));
-    const auto *stage = static_cast<const uint8_t *>(staging);
-    if (in.opcode != OpCode::Broadcast && in.opcode != OpCode::Send &&
-        in.opcode != OpCode::Recv)
-      buffers.push_back({stage, stage + stagingBytes});
-    pending.push_back({done, std::move(buffers), in.outputs});
-    return Status::ok();
-  }
-  }
-  return Status::ok();
+  StepRunner runner(*this, s.kind, pending);
+  return dispatchInstr(d, runner);
 }
 
 Status GpuRank::Impl::enqueue() {

@@ -11,6 +11,7 @@
 
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/InstrWalk.h"
 #include "paracc/runtime/RankGroup.h"
 
 #include <functional>
@@ -21,8 +22,8 @@
 namespace paracc::rt {
 
 /// One rank's execution state: its shard of every state buffer, which
-/// persists across runs, the selected function's constants, and the
-/// instruction loop.
+/// persists across runs, the selected function's constants and decoded
+/// instructions, and the instruction loop.
 class RankExecutor {
 public:
   RankExecutor(std::shared_ptr<const Executable> exe, int64_t rank,
@@ -44,6 +45,7 @@ public:
   void setTimeline(TimelineRecorder *recorder) { timeline_ = recorder; }
 
 private:
+  /// Runs instruction `index` of the selected function; an error names it.
   Status runInstr(size_t index, std::vector<Tensor> &values);
 
   std::shared_ptr<const Executable> exe_;
@@ -55,6 +57,8 @@ private:
   std::vector<Tensor> resident_;
   /// Per value, the index of the last instruction that reads it (-1: none).
   std::vector<int64_t> lastUse_;
+  /// The selected function's instructions, decoded for this rank.
+  std::vector<DecodedInstr> decoded_;
   TimelineRecorder *timeline_ = nullptr;
 };
 

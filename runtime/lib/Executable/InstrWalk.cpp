@@ -1,0 +1,204 @@
+//===- InstrWalk.cpp - One instruction walk for every executor ------------===//
+
+#include "paracc/runtime/InstrWalk.h"
+
+#include "paracc/runtime/CommunicationInstr.h"
+
+#include <algorithm>
+
+namespace paracc::rt {
+
+InstrBackend::~InstrBackend() = default;
+
+static InstrKind kindOf(OpCode op) {
+  switch (op) {
+  case OpCode::Reshape:
+    return InstrKind::Alias;
+  case OpCode::Linear:
+    return InstrKind::Linear;
+  case OpCode::Gemm:
+    return InstrKind::Gemm;
+  case OpCode::LocalShard:
+    return InstrKind::LocalShard;
+  case OpCode::AxisIndex:
+    return InstrKind::AxisIndex;
+  default:
+    return isCollective(op) ? InstrKind::Collective : InstrKind::Compute;
+  }
+}
+
+/// The operand and result counts an executor indexes into without looking
+/// (the kernels' own checks come later, or not at all on the GPU), in the
+/// kernels' words.
+static Status checkArity(const InstrInfo &instr, size_t minIn, size_t maxIn,
+                         size_t nOut) {
+  const char *op = opCodeMnemonic(instr.opcode);
+  const size_t in = instr.inputs.size();
+  if (in < minIn || in > maxIn) {
+    if (minIn == maxIn)
+      return errorf(op, ": expected ", minIn, " operand", minIn == 1 ? "" : "s",
+                    ", got ", in);
+    return errorf(op, ": expected ", minIn, " to ", maxIn, " operands, got ",
+                  in);
+  }
+  if (instr.outputs.size() != nOut)
+    return errorf(op, ": expected ", nOut, " result", nOut == 1 ? "" : "s",
+                  ", got ", instr.outputs.size());
+  return Status::ok();
+}
+
+static Status decodeLinearInstr(const InstrInfo &instr, const Mesh &mesh,
+                                int64_t rank, LinearInstr &l) {
+  PARACC_RETURN_IF_ERROR(checkArity(instr, 2, 4, 1));
+  PARACC_RETURN_IF_ERROR(localLinear(instr, mesh, rank, l.attrs, l.numInputs));
+  // Every rank checks the addends as the group's first member, which adds
+  // them, sees them: a malformed form fails on all ranks, not on that one
+  // alone. (The other members' form, without addends, then holds too.)
+  InstrAttrs first = instr.attrs;
+  first.ints.resize(std::min<size_t>(first.ints.size(), 2));
+  LinearForm firstForm;
+  PARACC_RETURN_IF_ERROR(decodeLinear(first, instr.inputs.size(), firstForm));
+  return decodeLinear(l.attrs, l.numInputs, l.form);
+}
+
+static Status decodeGemm(const InstrInfo &instr, GemmInstr &g) {
+  PARACC_RETURN_IF_ERROR(checkArity(instr, 2, 3, 1));
+  const auto &ints = instr.attrs.ints;
+  const auto &floats = instr.attrs.floats;
+  if (ints.size() != 2)
+    return errorf("gemm: expected 2 integer attributes, got ", ints.size());
+  if (floats.size() != 2)
+    return errorf("gemm: expected 2 floating attributes, got ", floats.size());
+  for (size_t i = 0; i < 2; ++i)
+    if (ints[i] != 0 && ints[i] != 1)
+      return errorf("gemm: ", i == 0 ? "transA" : "transB",
+                    " must be in [0, 1], got ", ints[i]);
+  g.transA = ints[0] != 0;
+  g.transB = ints[1] != 0;
+  g.alpha = floats[0];
+  g.beta = floats[1];
+  g.hasC = instr.inputs.size() == 3;
+  return Status::ok();
+}
+
+/// The own ints of a checked communication instruction, by name
+/// (checkCommunicationInstr says which each opcode has).
+static CollectiveInstr decodeCollective(const InstrInfo &instr) {
+  GroupOperands g = groupOperands(instr);
+  CollectiveInstr c;
+  c.opcode = instr.opcode;
+  c.axes = std::move(g.axes);
+  const std::vector<int64_t> &extra = g.extra;
+  switch (instr.opcode) {
+  case OpCode::AllReduce: // 0 sum, 1 max
+    c.reduceMax = extra[0] == 1;
+    break;
+  case OpCode::AllGather:
+  case OpCode::ReduceScatter:
+    c.dim = extra[0];
+    break;
+  case OpCode::AllToAll:
+    c.splitDim = extra[0];
+    c.concatDim = extra[1];
+    break;
+  case OpCode::Broadcast:
+    c.root = extra[0];
+    break;
+  case OpCode::Send:
+  case OpCode::Recv:
+    c.peerOffset = extra[0];
+    c.tag = uint32_t(extra[1]);
+    break;
+  default:
+    break;
+  }
+  return c;
+}
+
+/// Decodes `instr` (of a function with `values`) for `rank` into `d`.
+static Status decodeInstr(const InstrInfo &instr,
+                          const std::vector<ValueType> &values,
+                          const Mesh &mesh, int64_t rank, DecodedInstr &d) {
+  d.instr = &instr;
+  d.kind = kindOf(instr.opcode);
+  // Loading checked the communication instructions; checking again here
+  // (once per rank and function) lets the ones below index their ints
+  // whatever built the instruction.
+  if (isCollective(instr.opcode))
+    PARACC_RETURN_IF_ERROR(checkCommunicationInstr(instr, mesh, values));
+  switch (d.kind) {
+  case InstrKind::Compute:
+    return Status::ok();
+  case InstrKind::Alias:
+    return checkArity(instr, 1, 1, 1);
+  case InstrKind::Linear: {
+    LinearInstr l;
+    PARACC_RETURN_IF_ERROR(decodeLinearInstr(instr, mesh, rank, l));
+    d.payload = std::move(l);
+    return Status::ok();
+  }
+  case InstrKind::Gemm: {
+    GemmInstr g;
+    PARACC_RETURN_IF_ERROR(decodeGemm(instr, g));
+    d.payload = g;
+    return Status::ok();
+  }
+  case InstrKind::Collective:
+    d.payload = decodeCollective(instr);
+    return Status::ok();
+  case InstrKind::LocalShard:
+    d.payload = LocalShardInstr{localShardOffsets(
+        groupOperands(instr), mesh, rank, values[instr.outputs[0]].shape)};
+    return Status::ok();
+  case InstrKind::AxisIndex:
+    d.payload =
+        AxisIndexInstr{mesh.groupIndex(rank, groupOperands(instr).axes)};
+    return Status::ok();
+  }
+  return Status::ok();
+}
+
+StatusOr<std::vector<DecodedInstr>>
+decodeInstructions(const FunctionInfo &f, const Mesh &mesh, int64_t rank) {
+  std::vector<DecodedInstr> decoded(f.instrs.size());
+  for (size_t i = 0; i < f.instrs.size(); ++i) {
+    const InstrInfo &instr = f.instrs[i];
+    DecodedInstr &d = decoded[i];
+    d.context = "rank " + std::to_string(rank) + ", " +
+                opCodeMnemonic(instr.opcode) +
+                (instr.name.empty() ? "" : " '" + instr.name + "'");
+    PARACC_RETURN_IF_ERROR(
+        decodeInstr(instr, f.values, mesh, rank, d).withContext(d.context));
+  }
+  return decoded;
+}
+
+Status dispatchInstr(const DecodedInstr &d, InstrBackend &backend) {
+  Status st;
+  switch (d.kind) {
+  case InstrKind::Compute:
+    st = backend.compute(d);
+    break;
+  case InstrKind::Alias:
+    st = backend.alias(d);
+    break;
+  case InstrKind::Linear:
+    st = backend.linear(d, d.linear());
+    break;
+  case InstrKind::Gemm:
+    st = backend.gemm(d, d.gemm());
+    break;
+  case InstrKind::Collective:
+    st = backend.collective(d, d.collective());
+    break;
+  case InstrKind::LocalShard:
+    st = backend.localShard(d, d.localShard());
+    break;
+  case InstrKind::AxisIndex:
+    st = backend.axisIndex(d, d.axisIndex());
+    break;
+  }
+  return st.withContext(d.context);
+}
+
+} // namespace paracc::rt
