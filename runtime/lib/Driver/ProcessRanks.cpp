@@ -18,6 +18,9 @@
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -329,6 +332,11 @@ int paracc::rt::serveRank(std::shared_ptr<const Executable> exe, int64_t rank,
     replies << "error " << m.size() << "\n" << m << std::flush;
     return kExitError;
   }
+#ifdef __linux__
+  // A worker ends with the process that commands it, even one that was
+  // killed while this worker waited inside a collective.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
   auto world = GlooWorld::withFileStore(exe->mesh(), dir + "/store");
   auto comm = world->communicator(rank);
   RankExecutor executor(exe, rank, *comm, function);
