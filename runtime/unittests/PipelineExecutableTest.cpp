@@ -494,14 +494,14 @@ ProgramSpec differentValueTables() {
   return p;
 }
 
-/// Runs `p` with its ranks as worker processes (paracc-run next to this
-/// test) and checks that both outputs are exp(x).
+/// Runs `p` with its ranks as worker processes (this build's paracc-run)
+/// and checks that both outputs are exp(x).
 void expectRunsAsProcesses(const ProgramSpec &p) {
   auto loaded = Executable::loadBuffer(serialize(p));
   ASSERT_TRUE(loaded.isOk()) << loaded.status().message();
   RunRequest request;
   request.processes = true;
-  request.workerBinary = siblingWorkerBinary();
+  request.workerBinary = PARACC_RUN_BINARY;
   if (::access(request.workerBinary.c_str(), X_OK) != 0)
     GTEST_SKIP() << "no " << request.workerBinary;
   const std::vector<double> x = {0, 1, -1, 2};
