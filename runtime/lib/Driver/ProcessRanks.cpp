@@ -15,7 +15,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <fstream>
 #include <poll.h>
 #ifdef __linux__
@@ -46,18 +45,11 @@ ProcessRanks::create(std::shared_ptr<const Executable> exe, size_t function,
 #else
   const int64_t ranks = exe->mesh().numRanks();
   std::unique_ptr<ProcessRanks> group(new ProcessRanks(exe, function));
-  char pattern[] = "/tmp/paracc-ranks.XXXXXX";
-  if (!::mkdtemp(pattern))
-    return errorf("cannot create a temporary folder: ", std::strerror(errno));
-  group->dir_ = pattern;
-  const std::string program = group->dir_ + "/program.pcx";
-  {
-    std::ofstream f(program, std::ios::binary);
-    f.write(reinterpret_cast<const char *>(exe->fileBytes()),
-            std::streamsize(exe->fileSize()));
-    if (!f)
-      return errorf("cannot write ", program);
-  }
+  auto folder = makeWorkerFolder(*exe, "paracc-ranks");
+  if (!folder)
+    return folder.status();
+  group->dir_ = *folder;
+  const std::string program = workerProgramPath(group->dir_);
   ::mkdir((group->dir_ + "/store").c_str(), 0700);
   for (int64_t r = 0; r < ranks; ++r) {
     ::mkdir(group->rankDir(r).c_str(), 0700);
@@ -112,10 +104,8 @@ ProcessRanks::~ProcessRanks() {
     }
   }
   stopAll();
-  if (!dir_.empty()) {
-    std::error_code ignored;
-    std::filesystem::remove_all(dir_, ignored);
-  }
+  if (!dir_.empty())
+    removeWorkerFolder(dir_);
 }
 
 void ProcessRanks::stopAll() const {

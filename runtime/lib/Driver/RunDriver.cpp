@@ -370,21 +370,11 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 static StatusOr<std::vector<Tensor>>
 runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
                const RunRequest &request) {
-  char pattern[] = "/tmp/paracc-run.XXXXXX";
-  if (!::mkdtemp(pattern))
-    return errorf("cannot create a temporary folder");
-  std::string dir = pattern;
-  auto cleanup = [&] { std::system(("rm -rf '" + dir + "'").c_str()); };
-  std::string program = dir + "/program.pcx";
-  {
-    std::ofstream f(program, std::ios::binary);
-    f.write(reinterpret_cast<const char *>(exe.fileBytes()),
-            std::streamsize(exe.fileSize()));
-    if (!f) {
-      cleanup();
-      return errorf("cannot write ", program);
-    }
-  }
+  auto folder = makeWorkerFolder(exe, "paracc-run");
+  if (!folder)
+    return folder.status();
+  const std::string dir = *folder, program = workerProgramPath(dir);
+  auto cleanup = [&] { removeWorkerFolder(dir); };
   for (size_t i = 0; i < inputs.size(); ++i) {
     Status st = writeTensorProtoFile(dir + "/input_" + std::to_string(i) +
                                          ".pb",
@@ -579,17 +569,12 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       return kExitError;
     }
     // One process per rank, each on its GPU, with a launcher's environment.
-    char pattern[] = "/tmp/paracc-gpu.XXXXXX";
-    if (!::mkdtemp(pattern)) {
-      err << "error: cannot create a temporary folder\n";
+    auto folder = makeWorkerFolder(*exe, "paracc-gpu");
+    if (!folder) {
+      err << "error: " << folder.status().message() << "\n";
       return kExitError;
     }
-    std::string dir = pattern, program = dir + "/program.pcx";
-    {
-      std::ofstream f(program, std::ios::binary);
-      f.write(reinterpret_cast<const char *>(exe->fileBytes()),
-              std::streamsize(exe->fileSize()));
-    }
+    const std::string dir = *folder, program = workerProgramPath(dir);
     int port = freeTcpPort();
     std::vector<pid_t> pids;
     for (int64_t r = 0; r < ranks; ++r) {
@@ -633,7 +618,7 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       if (code == kExitOk)
         code = kExitError;
     }
-    std::system(("rm -rf '" + dir + "'").c_str());
+    removeWorkerFolder(dir);
     return code;
   }
 

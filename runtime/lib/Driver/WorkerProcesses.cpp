@@ -6,7 +6,10 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <cerrno>
+#include <cstdlib>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <spawn.h>
@@ -57,6 +60,32 @@ paracc::rt::waitForWorkers(const std::vector<pid_t> &pids) {
       std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return ends;
+}
+
+StatusOr<std::string> paracc::rt::makeWorkerFolder(const Executable &exe,
+                                                  const std::string &prefix) {
+  std::string pattern = "/tmp/" + prefix + ".XXXXXX";
+  if (!::mkdtemp(pattern.data()))
+    return errorf("cannot create a temporary folder: ", std::strerror(errno));
+  const std::string program = workerProgramPath(pattern);
+  std::ofstream f(program, std::ios::binary);
+  f.write(reinterpret_cast<const char *>(exe.fileBytes()),
+          std::streamsize(exe.fileSize()));
+  f.close();
+  if (!f) {
+    removeWorkerFolder(pattern);
+    return errorf("cannot write ", program);
+  }
+  return pattern;
+}
+
+std::string paracc::rt::workerProgramPath(const std::string &folder) {
+  return folder + "/program.pcx";
+}
+
+void paracc::rt::removeWorkerFolder(const std::string &folder) {
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
 }
 
 std::string paracc::rt::workerLogPath(const std::string &dir, size_t rank) {

@@ -10,6 +10,7 @@
 #ifndef PARACC_RUNTIME_WORKERPROCESSES_H
 #define PARACC_RUNTIME_WORKERPROCESSES_H
 
+#include "paracc/runtime/Executable.h"
 #include "paracc/runtime/Status.h"
 
 #include <cstddef>
@@ -51,6 +52,15 @@ StatusOr<pid_t> spawnWorker(std::vector<std::string> args,
 /// fail or wait on it, so once one fails the others get a second to stop
 /// by themselves and are then ended (no hang until the collective timeout).
 std::vector<WorkerEnd> waitForWorkers(const std::vector<pid_t> &pids);
+
+/// A new folder /tmp/PREFIX.XXXXXX for a run's workers, holding `exe` as
+/// workerProgramPath(folder) for them to load; its path. Nothing is left
+/// behind on failure.
+StatusOr<std::string> makeWorkerFolder(const Executable &exe,
+                                       const std::string &prefix);
+std::string workerProgramPath(const std::string &folder);
+/// Removes a run's folder and everything in it.
+void removeWorkerFolder(const std::string &folder);
 
 /// Where worker `rank` of the run in `dir` writes its log.
 std::string workerLogPath(const std::string &dir, size_t rank);
