@@ -15,6 +15,8 @@
 #   bench2    the same on two GPUs: dp2, tp2, tp2+SP vs DDP/DTensor
 #   overlap   tp2 with and without micro-batches, communication, SM margins
 #   profile   milliseconds per instruction kind and shape (--profile)
+#   costmodel GPT-406M's forward and training steps profiled next to the
+#             cost model's per-op prediction (bench/prepare-gpu-costmodel.sh)
 #   check8    8-GPU plans against the CPU backend (bench/prepare-gpu8.sh)
 #   bench8    GPT-406M on 8 GPUs per mesh, with the predicted communication
 #   train1    training on one GPU (bench/prepare-gpu-train.sh): gpt2_tiny's
@@ -189,6 +191,20 @@ stage_profile() {
       >"$out/profile-$name.log" 2>&1
     note "profile $name: exit $?; $(grep -E '^profile|error' "$out/profile-$name.log" | head -2 | tr '\n' ' ')"
     grep -A16 '^profile' "$out/profile-$name.log" | tail -n +2 >>"$summary"
+  done
+}
+
+stage_costmodel() {
+  local c="$dev/costmodel"
+  for pcx in "$c"/gpt406_*.pcx; do
+    [ -f "$pcx" ] || { note "costmodel: nothing carried (.devrun/costmodel)"; return; }
+    local name
+    name=$(basename "$pcx" .pcx)
+    # (A training step without --data is profiled on seeded random tokens.)
+    "$runbin" "$pcx" --device gpu --profile 3 --profile-json "$out/costmodel-$name.json" \
+      --rtol 1e9 --atol 1e9 >"$out/costmodel-$name.log" 2>&1
+    note "costmodel $name: exit $?; $(grep -E '^profile|error' "$out/costmodel-$name.log" | head -2 | tr '\n' ' ')"
+    python3 "$c/cost_model_summary.py" "$out/costmodel-$name.json" 2>&1 | tee -a "$summary"
   done
 }
 

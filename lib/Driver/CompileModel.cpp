@@ -228,6 +228,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   // Every function: one, or one per pipeline stage.
   ExecutableOptions writerOptions;
   writerOptions.embedWeights = options.embedWeights;
+  writerOptions.costRates = options.costRates;
   FailureOr<std::vector<uint8_t>> bytes =
       writeExecutable(module, weights, writerOptions);
   if (failed(bytes))

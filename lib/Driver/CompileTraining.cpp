@@ -323,6 +323,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;
   writerOptions.embedWeights = options.embedWeights;
+  writerOptions.costRates = options.device == "gpu" ? "h200" : "cpu";
   if (!checking)
     writerOptions.training = optimizerIdentity(*options.optimizer);
   auto compileStep = [&](StringRef policy,
@@ -336,7 +337,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     partition.virtualStages = distOptions.virtualStages;
     partition.recompute = policy.str();
     partition.recomputeBudget = activationBudget;
-    partition.rates = options.device == "gpu" ? "h200" : "cpu";
+    partition.rates = writerOptions.costRates;
     partition.zero = options.zero;
     if (!axisNames.empty())
       buildPartitionPipeline(lower, partition);

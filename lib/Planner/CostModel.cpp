@@ -3,6 +3,7 @@
 #include "paracc/Planner/CostModel.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
 #include <algorithm>
@@ -21,16 +22,38 @@ namespace g = mlir::paracc::graph;
 //   streaming per rank, a ~2 GB/s shared-memory transfer between ranks and
 //   ~2 us of dispatch per op in the interpreter. (The relative costs, which
 //   decide the cut, were within ~20 % of the measured ones.)
-// - H200: ~400 TFLOP/s effective of the 989 dense bf16 tensor-core peak,
-//   ~200 TFLOP/s for f32 run as TF32, 3.3 TB/s of the 4.8 TB/s HBM3e peak,
-//   ~150 GB/s of NVLink point-to-point between two GPUs (of 450 GB/s per
-//   direction), ~5 us of launch and synchronization per op.
+// - H200: calibrated per op by `bench/run-gpu.sh costmodel`
+//   (bench/results/2026-12-03-h200-costmodel: GPT-406M's bf16 forward and
+//   bf16/f32 training steps, every instruction timed on its own):
+//   - products: 720 TFLOP/s bf16 (cuBLASLt measured 693-741 of the 989
+//     peak); 50 TFLOP/s f32, which runs on the CUDA cores (TF32, asked for
+//     at run time with --tf32, is not modelled);
+//   - fused attention: 280 TFLOP/s forward and 170 backward in bf16
+//     (cuDNN), 6.4 and 4.6 in f32 (paracc's own kernels);
+//   - everything else is memory-bound: 2.5 TB/s (2.2-2.8 measured) of the
+//     4.8 TB/s HBM3e peak; its arithmetic at 60 TFLOP/s;
+//   - 5 us per instruction (launch and the profile's events; 4.9-5.1
+//     measured on the smallest ops);
+//   - ~150 GB/s of NVLink point-to-point between two GPUs (of 450 GB/s per
+//     direction), 220 GB/s of collective bus bandwidth (NCCL's all-reduce
+//     of 16 MiB on two GPUs, bench/results/2026-11-30-h200).
+// - The CPU's collectives: Gloo between threads or processes of one host,
+//   at the transfer rate.
 DeviceRates mlir::paracc::cpuRates() {
-  return {"cpu", 13e9, 6.5e9, 1.7e9, 2e9, 2e-6};
+  const FlopRates any{13e9, 6.5e9};
+  return {"cpu", any, any, any, any, 1.7e9, 2e9, 2e9, 2e-6};
 }
 
 DeviceRates mlir::paracc::h200Rates() {
-  return {"h200", 200e12, 400e12, 3.3e12, 150e9, 5e-6};
+  return {"h200",
+          /*products=*/{50e12, 720e12},
+          /*attention=*/{6.4e12, 280e12},
+          /*attentionGrad=*/{4.6e12, 170e12},
+          /*vector=*/{60e12, 60e12},
+          2.5e12,
+          150e9,
+          220e9,
+          5e-6};
 }
 
 std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
@@ -114,6 +137,8 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   c.bytes = operandBytes(op) + resultBytes(op);
   int64_t out = resultElements(op);
 
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp>(op))
+    c.kind = ComputeKind::Product;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
     c.flops = 2 * out * dimFromEnd(mm.getLhs(), 1);
@@ -128,10 +153,12 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
         out * ((linear.getBias() ? 1 : 0) + (linear.getResidual() ? 1 : 0) +
                (linear.getActivation() != "none" ? 8 : 0));
   } else if (auto att = dyn_cast<g::AttentionOp>(op)) {
+    c.kind = ComputeKind::Attention;
     c.flops = attentionFlops(att.getQ(), att.getK(), att.getV(),
                              att.getCausal(), att.getSequenceFirst());
   } else if (auto grad = dyn_cast<g::AttentionGradOp>(op)) {
     // Recomputes the probabilities and takes four more products.
+    c.kind = ComputeKind::AttentionGrad;
     c.flops = attentionFlops(grad.getQ(), grad.getK(), grad.getV(),
                              grad.getCausal(), grad.getSequenceFirst()) *
               5 / 2;
@@ -159,7 +186,58 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   return c;
 }
 
+std::optional<CollectiveCost>
+mlir::paracc::estimateCollectiveCost(Operation *op, int64_t groupSize) {
+  if (!isa<dist::AllReduceOp, dist::AllGatherOp, dist::ReduceScatterOp,
+           dist::AllToAllOp, dist::BroadcastOp, dist::SendOp, dist::RecvOp>(
+          op))
+    return std::nullopt;
+  CollectiveCost c;
+  const double n = double(std::max<int64_t>(groupSize, 1));
+  if (isa<dist::AllGatherOp>(op)) {
+    c.messageBytes = bytesOfTensorType(op->getResult(0).getType());
+    c.trafficBytes = (n - 1) / n * double(c.messageBytes);
+    c.formula = "(n-1)/n x output bytes";
+  } else if (isa<dist::BroadcastOp>(op)) {
+    // Pipelined (NCCL's ring): every member but the last forwards the
+    // whole message once.
+    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
+    c.trafficBytes = groupSize > 1 ? double(c.messageBytes) : 0;
+    c.formula = "input bytes (pipelined ring)";
+  } else if (isa<dist::SendOp>(op)) {
+    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
+    c.trafficBytes = double(c.messageBytes);
+    c.formula = "input bytes (to one peer, none at the group's end)";
+  } else if (isa<dist::RecvOp>(op)) {
+    c.messageBytes = bytesOfTensorType(op->getResult(0).getType());
+    c.trafficBytes = 0;
+    c.formula = "0 (received; the send counts them)";
+  } else {
+    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
+    bool reduce = isa<dist::AllReduceOp>(op);
+    c.trafficBytes = (reduce ? 2 : 1) * (n - 1) / n * double(c.messageBytes);
+    c.formula = reduce ? "2 (n-1)/n x input bytes (ring)"
+                       : "(n-1)/n x input bytes";
+  }
+  return c;
+}
+
+double mlir::paracc::predictCollectiveSeconds(Operation *op,
+                                              const CollectiveCost &cost,
+                                              const DeviceRates &rates) {
+  double rate = isa<dist::SendOp>(op) ? rates.linkBytesPerSecond
+                                      : rates.collectiveBytesPerSecond;
+  return (rate > 0 ? cost.trafficBytes / rate : 0) + rates.launchSeconds;
+}
+
 Type mlir::paracc::costElementType(Operation *op) {
+  // A product's or attention's rate is its operands' (a bf16 product with
+  // an f32 result, the logits', runs on the bf16 tensor cores).
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::AttentionOp,
+          g::AttentionGradOp>(op) &&
+      op->getNumOperands() > 0)
+    if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))
+      return tensor.getElementType();
   if (op->getNumResults() == 0)
     return Type();
   if (auto tensor = dyn_cast<ShapedType>(op->getResult(0).getType()))
@@ -167,11 +245,27 @@ Type mlir::paracc::costElementType(Operation *op) {
   return Type();
 }
 
+static const FlopRates &flopRatesOf(ComputeKind kind,
+                                    const DeviceRates &rates) {
+  switch (kind) {
+  case ComputeKind::Product:
+    return rates.products;
+  case ComputeKind::Attention:
+    return rates.attention;
+  case ComputeKind::AttentionGrad:
+    return rates.attentionGrad;
+  case ComputeKind::Vector:
+    break;
+  }
+  return rates.vector;
+}
+
 double mlir::paracc::predictSeconds(const OpCost &cost,
                                     const DeviceRates &rates,
                                     Type elementType) {
   bool low = elementType && (elementType.isBF16() || elementType.isF16());
-  double flopRate = low ? rates.flopsLowPrecision : rates.flopsF32;
+  const FlopRates &flops = flopRatesOf(cost.kind, rates);
+  double flopRate = low ? flops.lowPrecision : flops.f32;
   double compute = flopRate > 0 ? double(cost.flops) / flopRate : 0;
   double memory = rates.memoryBytesPerSecond > 0
                       ? double(cost.bytes) / rates.memoryBytesPerSecond

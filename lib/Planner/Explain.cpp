@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Planner/CostModel.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -236,38 +237,16 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
                          (name.empty() ? "" : " " + name);
               break;
             }
-        double n = double(c.groupSize);
-        if (isa<dist::AllGatherOp>(op)) {
-          c.messageBytes = bytesOf(op->getResult(0).getType());
-          c.shape = typeString(op->getResult(0).getType());
-          c.trafficBytes = (n - 1) / n * c.messageBytes;
-          c.formula = "(n-1)/n x output bytes";
-        } else if (isa<dist::BroadcastOp>(op)) {
-          // Pipelined (NCCL's ring): every member but the last forwards the
-          // whole message once.
-          c.messageBytes = bytesOf(op->getOperand(0).getType());
-          c.shape = typeString(op->getOperand(0).getType());
-          c.trafficBytes = c.groupSize > 1 ? c.messageBytes : 0;
-          c.formula = "input bytes (pipelined ring)";
-        } else if (isa<dist::SendOp>(op)) {
-          c.messageBytes = bytesOf(op->getOperand(0).getType());
-          c.shape = typeString(op->getOperand(0).getType());
-          c.trafficBytes = c.messageBytes;
-          c.formula = "input bytes (to one peer, none at the group's end)";
-        } else if (isa<dist::RecvOp>(op)) {
-          // The bytes are counted once, at the send.
-          c.messageBytes = bytesOf(op->getResult(0).getType());
-          c.shape = typeString(op->getResult(0).getType());
-          c.trafficBytes = 0;
-          c.formula = "0 (received; the send counts them)";
-        } else {
-          c.messageBytes = bytesOf(op->getOperand(0).getType());
-          c.shape = typeString(op->getOperand(0).getType());
-          bool reduce = isa<dist::AllReduceOp>(op);
-          c.trafficBytes = (reduce ? 2 : 1) * (n - 1) / n * c.messageBytes;
-          c.formula = reduce ? "2 (n-1)/n x input bytes (ring)"
-                             : "(n-1)/n x input bytes";
+        std::optional<CollectiveCost> cost =
+            estimateCollectiveCost(op, c.groupSize);
+        if (cost) {
+          c.messageBytes = cost->messageBytes;
+          c.trafficBytes = cost->trafficBytes;
+          c.formula = cost->formula;
         }
+        c.shape = typeString(isa<dist::AllGatherOp, dist::RecvOp>(op)
+                                 ? op->getResult(0).getType()
+                                 : op->getOperand(0).getType());
         r.collectives.push_back(c);
       }
       // Activations: results of compute ops, live until their last use.

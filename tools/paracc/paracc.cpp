@@ -139,9 +139,14 @@ static cl::opt<int> benchmarkWarmup("warmup",
                                     cl::init(5), cl::cat(category));
 static cl::opt<int> profileSteps(
     "profile",
-    cl::desc("Time every instruction of this many serialized GPU steps and "
-             "print where the time goes"),
+    cl::desc("Time every instruction of this many serialized steps (GPU, "
+             "or CPU ranks as threads) and print where the time goes, next "
+             "to the cost model's prediction"),
     cl::init(0), cl::cat(category));
+static cl::opt<std::string>
+    profileJson("profile-json",
+                cl::desc("Also write rank 0's --profile as JSON to this file"),
+                cl::value_desc("file"), cl::cat(category));
 static cl::opt<bool> noCudaGraph("no-cuda-graph",
                                  cl::desc("Run GPU steps eagerly"),
                                  cl::cat(category));
@@ -206,6 +211,7 @@ int main(int argc, char **argv) {
   request.benchmarkIterations = benchmarkIterations;
   request.benchmarkWarmup = benchmarkWarmup;
   request.profileSteps = profileSteps;
+  request.profileJsonPath = profileJson;
   request.noGraph = noCudaGraph;
   request.allowTf32 = tf32;
   request.timelinePath = timelinePath;
@@ -246,6 +252,7 @@ int main(int argc, char **argv) {
   options.virtualStages = virtualStages;
   options.precision = precision;
   options.embedWeights = embedWeights;
+  options.costRates = deviceOption == "gpu" ? "h200" : "cpu";
   options.explain = explain || !explainJson.empty();
   options.emit = emit;
   options.onStage = [&](const char *name) { timer.stage(name); };

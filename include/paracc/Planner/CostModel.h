@@ -18,6 +18,18 @@
 
 namespace mlir::paracc {
 
+/// Which of a device's FLOP rates an op's arithmetic runs at.
+enum class ComputeKind {
+  /// Matrix products (matmul, gemm, linear): the GEMM library's rate.
+  Product,
+  /// Fused attention's forward and its backward: their kernels' rates.
+  Attention,
+  AttentionGrad,
+  /// Everything else (norms, activations, elementwise, reductions):
+  /// vector units, usually limited by memory instead.
+  Vector,
+};
+
 /// What one op computes and moves.
 struct OpCost {
   /// Floating-point operations (a multiply-add counts two).
@@ -28,19 +40,27 @@ struct OpCost {
   /// Kernel launches (0 for weights, constants and reshapes, which are
   /// views).
   int64_t launches = 0;
+  ComputeKind kind = ComputeKind::Vector;
+};
+
+/// FLOP/s of one kind of arithmetic, by element type.
+struct FlopRates {
+  /// f32 (and every type that is not bf16/f16).
+  double f32 = 0;
+  /// bf16 and f16.
+  double lowPrecision = 0;
 };
 
 /// A device's sustained rates.
 struct DeviceRates {
   std::string name;
-  /// FLOP/s of f32 products (and of every op whose type is not bf16/f16).
-  double flopsF32 = 0;
-  /// FLOP/s of bf16 and f16 products.
-  double flopsLowPrecision = 0;
+  FlopRates products, attention, attentionGrad, vector;
   /// Memory bandwidth, bytes/s.
   double memoryBytesPerSecond = 0;
   /// Point-to-point bandwidth between two pipeline stages, bytes/s.
   double linkBytesPerSecond = 0;
+  /// Collectives' bus bandwidth (the bytes each rank sends, per second).
+  double collectiveBytesPerSecond = 0;
   /// Fixed cost of one op (launch, dispatch), seconds.
   double launchSeconds = 0;
 };
@@ -61,12 +81,36 @@ int64_t bytesOfTensorType(Type type);
 /// nothing.
 OpCost estimateCost(Operation *op);
 
-/// Roofline time: max(flops / FLOP rate for `elementType`, bytes / memory
-/// bandwidth) + launches x launch time.
+/// Roofline time: max(flops / the FLOP rate of the cost's kind and
+/// `elementType`, bytes / memory bandwidth) + launches x launch time.
 double predictSeconds(const OpCost &cost, const DeviceRates &rates,
                       Type elementType);
 
-/// The element type that picks an op's FLOP rate: its first result's.
+/// What a dist collective or transfer moves.
+struct CollectiveCost {
+  /// Bytes of the tensor it works on: its input for all_reduce,
+  /// reduce_scatter, all_to_all, broadcast and send, its output for
+  /// all_gather and recv.
+  int64_t messageBytes = 0;
+  /// Bytes each rank sends: ring algorithms; a send's message; none for a
+  /// recv, whose bytes its send counts.
+  double trafficBytes = 0;
+  /// How trafficBytes follows from messageBytes.
+  const char *formula = "";
+};
+
+/// The cost of `op` if it is a dist collective or transfer over a group of
+/// `groupSize` ranks; std::nullopt for anything else.
+std::optional<CollectiveCost> estimateCollectiveCost(Operation *op,
+                                                     int64_t groupSize);
+
+/// Its time: the traffic at the collective bus bandwidth (a send's at the
+/// point-to-point one) plus one launch.
+double predictCollectiveSeconds(Operation *op, const CollectiveCost &cost,
+                                const DeviceRates &rates);
+
+/// The element type that picks an op's FLOP rate: a product's or
+/// attention's first operand's, any other op's first result's.
 Type costElementType(Operation *op);
 
 /// A training step's time over the forward time of `op`: forward plus

@@ -9,6 +9,7 @@
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Encoding/KernelFolding.h"
 #include "paracc/Encoding/OpEncoding.h"
+#include "paracc/Planner/CostModel.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/MemoryPlan.h"
@@ -36,6 +37,8 @@ private:
   /// Writes `func` (the function tables below start empty).
   FailureOr<flatbuffers::Offset<fb::Function>> writeFunction(func::FuncOp f);
   int32_t valueId(Value v);
+  /// The rates instructions' predicted times use (none: not recorded).
+  std::optional<DeviceRates> costRates;
   flatbuffers::Offset<fb::TensorType> tensorType(Type t);
   flatbuffers::Offset<fb::Sharding> sharding(Attribute shardDims);
   fb::DataRef appendData(const void *data, size_t size);
@@ -371,6 +374,20 @@ LogicalResult Writer::addAssign(graph::AssignOp op) {
   return success();
 }
 
+/// The ranks a collective's `axes` group together (1 without a mesh).
+static int64_t collectiveGroupSize(Operation *op) {
+  auto func = op->getParentOfType<func::FuncOp>();
+  dist::MeshAttr mesh = func ? dist::getMesh(func) : dist::MeshAttr();
+  auto axes = op->getAttrOfType<ArrayAttr>("axes");
+  if (!mesh || !axes)
+    return 1;
+  std::vector<StringAttr> names;
+  for (Attribute a : axes)
+    if (auto name = dyn_cast<StringAttr>(a))
+      names.push_back(name);
+  return mesh.getGroupSize(names);
+}
+
 static std::string locationName(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
@@ -429,9 +446,24 @@ LogicalResult Writer::addInstr(Operation *op) {
   } else {
     action = lastAction;
   }
+  // The cost model's view of the instruction: a compute op's FLOPs and
+  // bytes, a collective's or transfer's traffic over its group.
+  OpCost cost;
+  double predicted = 0;
+  if (costRates && dist && op->getDialect() == dist) {
+    if (std::optional<CollectiveCost> c =
+            estimateCollectiveCost(op, collectiveGroupSize(op))) {
+      cost.bytes = int64_t(c->trafficBytes);
+      predicted = predictCollectiveSeconds(op, *c, *costRates);
+    }
+  } else if (costRates) {
+    cost = estimateCost(op);
+    predicted = predictSeconds(cost, *costRates, costElementType(op));
+  }
   instrs.push_back(fb::CreateInstrDirect(
       fbb, uint16_t(encoded->opcode), &inputs, &outputs, &encoded->attrs.ints,
-      &encoded->attrs.floats, name.empty() ? nullptr : name.c_str(), action));
+      &encoded->attrs.floats, name.empty() ? nullptr : name.c_str(), action,
+      cost.flops, cost.bytes, predicted));
   return success();
 }
 
@@ -543,6 +575,13 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
   if (funcs.empty())
     return failure();
   embedWeights = options.embedWeights;
+  if (!options.costRates.empty()) {
+    FailureOr<DeviceRates> known =
+        ratesByNameOrError(funcs.front(), options.costRates);
+    if (failed(known))
+      return failure();
+    costRates = *known;
+  }
   std::vector<flatbuffers::Offset<fb::Function>> functions;
   for (func::FuncOp f : funcs) {
     FailureOr<flatbuffers::Offset<fb::Function>> written = writeFunction(f);
@@ -588,7 +627,8 @@ FailureOr<std::vector<uint8_t>> Writer::run(const ExecutableOptions &options) {
       fbb, ::paracc::rt::kExecutableFormatVersion, options.producer.c_str(),
       mesh, &stateTable, &functions,
       options.training.empty() ? nullptr : options.training.c_str(),
-      normParts.empty() ? nullptr : &normParts, pipelineAxis);
+      normParts.empty() ? nullptr : &normParts, pipelineAxis,
+      costRates ? costRates->name.c_str() : nullptr);
   fb::FinishProgramBuffer(fbb, program);
   return ::paracc::rt::packExecutable(fbb.GetBufferPointer(), fbb.GetSize(),
                                       data);

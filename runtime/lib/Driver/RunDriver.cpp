@@ -481,6 +481,8 @@ paracc::rt::requestArguments(const RunRequest &request) {
   if (request.profileSteps)
     args.insert(args.end(),
                 {"--profile", std::to_string(request.profileSteps)});
+  if (!request.profileJsonPath.empty())
+    args.insert(args.end(), {"--profile-json", request.profileJsonPath});
   if (request.noGraph)
     args.push_back("--no-cuda-graph");
   if (request.allowTf32)
@@ -489,6 +491,17 @@ paracc::rt::requestArguments(const RunRequest &request) {
 }
 
 /// Compares/saves `outputs` as the request asks and prints the report.
+/// Writes `profile` to --profile-json's file, when one was asked for.
+static Status writeProfileOutput(const Profile &profile,
+                                 const RunRequest &request,
+                                 std::ostream &out) {
+  if (request.profileJsonPath.empty())
+    return Status::ok();
+  PARACC_RETURN_IF_ERROR(writeProfileJson(request.profileJsonPath, profile));
+  out << "wrote the profile to " << request.profileJsonPath << "\n";
+  return Status::ok();
+}
+
 static int report(const Executable &exe, const std::vector<Tensor> &outputs,
                   const std::vector<NamedTensor> &expected,
                   const RunRequest &request, std::ostream &out,
@@ -700,13 +713,18 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
     }
   }
   if (request.profileSteps > 0) {
-    auto table = (*gpu)->profile(request.profileSteps);
-    if (!table) {
-      err << "error: " << table.status().message() << "\n";
+    auto profile = (*gpu)->profile(request.profileSteps);
+    if (!profile) {
+      err << "error: " << profile.status().message() << "\n";
       return kExitError;
     }
-    if (rank == 0)
-      out << *table;
+    if (rank == 0) {
+      out << profile->format();
+      if (Status st = writeProfileOutput(*profile, request, out); !st) {
+        err << "error: " << st.message() << "\n";
+        return kExitError;
+      }
+    }
   }
   if (rank == 0)
     out << (*gpu)->summary() << "\n";
@@ -723,21 +741,42 @@ paracc::rt::runOnCpuRanks(std::shared_ptr<const Executable> exe,
     if (!request.timelinePath.empty())
       return errorf("--timeline records CPU ranks run as threads; drop "
                     "--ranks-as processes");
+    if (request.profileSteps > 0)
+      return errorf("--profile times CPU ranks run as threads; drop "
+                    "--ranks-as processes");
     return runInProcesses(*exe, inputs, request);
   }
   auto communicators = inProcessCommunicators(exe->mesh());
   if (!communicators)
     return communicators.status();
-  if (request.timelinePath.empty())
+  const bool profiling = request.profileSteps > 0 && request.measuredProfile;
+  if (request.timelinePath.empty() && !profiling)
     return runOnCpu(exe, inputs, *communicators);
   PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe->main(), inputs));
   auto ranks = CpuRanks::create(exe, 0, *communicators);
   if (!ranks)
     return ranks.status();
-  PARACC_RETURN_IF_ERROR((*ranks)->recordTimeline(true));
+  PARACC_RETURN_IF_ERROR(
+      (*ranks)->recordTimeline(!request.timelinePath.empty()));
   auto outputs = (*ranks)->run(inputs);
   if (!outputs)
     return outputs.status();
+  if (profiling) {
+    // After the checked run, on the same state: rank 0's instructions.
+    *request.measuredProfile =
+        Profile(0, request.profileSteps, "CPU", exe->costRates());
+    (*ranks)->profileRank(0, request.measuredProfile);
+    for (int i = 0; i < request.profileSteps; ++i) {
+      auto again = (*ranks)->run(inputs);
+      if (!again) {
+        (*ranks)->profileRank(0, nullptr);
+        return again.status();
+      }
+    }
+    (*ranks)->profileRank(0, nullptr);
+  }
+  if (request.timelinePath.empty())
+    return outputs;
   std::vector<TimelineEvent> events = (*ranks)->timeline();
   PARACC_RETURN_IF_ERROR(writeTimeline(request.timelinePath, events, *exe));
   if (request.measuredBubble)
@@ -830,13 +869,15 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
         << "; running on the CPU\n";
   }
 #endif
-  if (request.benchmarkIterations > 0 || request.profileSteps > 0)
-    err << "note: --benchmark and --profile time GPU steps; this run is on "
-           "the CPU and only checks\n";
+  if (request.benchmarkIterations > 0)
+    err << "note: --benchmark times GPU steps; this run is on the CPU and "
+           "only checks\n";
   auto start = std::chrono::steady_clock::now();
   BubbleMeasurement bubble;
+  Profile profile;
   RunRequest timed = request;
   timed.measuredBubble = &bubble;
+  timed.measuredProfile = &profile;
   auto outputs = runOnCpuRanks(exe, *inputs, timed);
   double seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - start)
@@ -849,8 +890,17 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
       << (request.processes && exe->mesh().numRanks() > 1 ? "processes"
                                                           : "threads")
       << ") in "
-      << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms\n";
+      << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms"
+      << (request.profileSteps > 0 ? " (with the profiled steps)" : "")
+      << "\n";
   out.unsetf(std::ios::fixed);
+  if (request.profileSteps > 0) {
+    out << profile.format();
+    if (Status st = writeProfileOutput(profile, request, out); !st) {
+      err << "error: " << st.message() << "\n";
+      return kExitError;
+    }
+  }
   if (!request.timelinePath.empty())
     out << "wrote the timeline to " << request.timelinePath << " and "
         << timelineSvgPath(request.timelinePath) << "; measured bubble "

@@ -419,6 +419,12 @@ Status Decoder::decodeFunction(const fb::Function *f, size_t index,
       info.opcode = static_cast<OpCode>(in->opcode());
       info.name = in->name() ? in->name()->str() : "";
       info.action = in->action();
+      info.flops = in->flops();
+      info.bytes = in->bytes();
+      info.predictedSeconds = in->predicted_seconds();
+      if (info.flops < 0 || info.bytes < 0 || !(info.predictedSeconds >= 0) ||
+          info.predictedSeconds > 1e9)
+        return errorf(context, ": malformed cost");
       if (info.action < -1 || info.action >= int32_t(out.actions.size()))
         return errorf(context, ": action ", info.action, " out of range");
       if (in->inputs())
@@ -541,6 +547,7 @@ Status Executable::decode(const std::string &what) {
     functions_.push_back(std::move(f));
   }
   pipelineAxis_ = program.pipeline_axis();
+  costRates_ = program.cost_rates() ? program.cost_rates()->str() : "";
   return linkPipeline(what);
 }
 

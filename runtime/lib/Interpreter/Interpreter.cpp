@@ -276,9 +276,15 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
   for (const WeightInfo &w : f.weights)
     values[w.value] = state_[w.state];
   for (size_t i = 0; i < f.instrs.size(); ++i) {
-    auto begin = timeline_ ? std::chrono::steady_clock::now()
-                           : std::chrono::steady_clock::time_point();
+    const bool timed = timeline_ || profile_;
+    auto begin = timed ? std::chrono::steady_clock::now()
+                       : std::chrono::steady_clock::time_point();
     Status st = runInstr(i, values);
+    if (profile_ && st)
+      profile_->add(f, f.instrs[i],
+                    std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - begin)
+                        .count());
     if (timeline_ && st) {
       const InstrInfo &instr = f.instrs[i];
       uint64_t bytes = 0;
@@ -380,6 +386,11 @@ Status CpuRanks::recordTimeline(bool on) {
     recorders_.clear();
   }
   return Status::ok();
+}
+
+void CpuRanks::profileRank(int64_t rank, Profile *profile) {
+  if (rank >= 0 && rank < int64_t(executors_.size()))
+    executors_[rank]->setProfile(profile);
 }
 
 std::vector<TimelineEvent> CpuRanks::timeline() const {

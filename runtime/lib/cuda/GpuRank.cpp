@@ -922,68 +922,15 @@ Status GpuRank::run(const std::vector<Tensor> &inputs,
   return Status::ok();
 }
 
-/// What a profile groups an instruction under: its mnemonic, and for
-/// products and collectives the shapes that decide their cost.
-static std::string profileLabel(const InstrInfo &in,
-                                const std::function<DeviceTensor(int32_t)> &t) {
-  std::ostringstream os;
-  os << opCodeMnemonic(in.opcode);
-  auto shape = [&](int32_t v) {
-    DeviceTensor d = t(v);
-    os << " " << dtypeName(d.dtype) << shapeToString(d.shape);
-  };
-  switch (in.opcode) {
-  case OpCode::Linear:
-  case OpCode::MatMul:
-  case OpCode::Gemm:
-    shape(in.inputs[0]);
-    shape(in.inputs[1]);
-    if (in.opcode == OpCode::Linear && !in.attrs.ints.empty() &&
-        in.attrs.ints[0] != 0)
-      os << " +activation";
-    break;
-  case OpCode::ForeachAdamW:
-  case OpCode::ForeachSumSquare:
-  case OpCode::ForeachCast: {
-    // Many tensors: their count, their elements and the types that decide
-    // the cost (the gradients', the cast's).
-    const size_t n = in.opcode == OpCode::ForeachAdamW ? in.outputs.size() / 3
-                                                       : in.inputs.size();
-    int64_t elements = 0;
-    for (size_t j = 0; j < n && j < in.inputs.size(); ++j)
-      elements += t(in.inputs[j]).numElements();
-    os << " " << n << " tensors, " << elements << " elements";
-    if (in.opcode == OpCode::ForeachAdamW && n > 0 && 2 * n <= in.inputs.size())
-      os << ", grads " << dtypeName(t(in.inputs[n]).dtype);
-    else if (in.opcode == OpCode::ForeachCast && n > 0 && !in.outputs.empty())
-      os << ", " << dtypeName(t(in.inputs[0]).dtype) << " to "
-         << dtypeName(t(in.outputs[0]).dtype);
-    break;
-  }
-  default:
-    if (!in.inputs.empty())
-      shape(in.inputs[0]);
-    else if (!in.outputs.empty())
-      shape(in.outputs[0]);
-  }
-  return os.str();
-}
-
-StatusOr<std::string> GpuRank::profile(int steps) {
+StatusOr<Profile> GpuRank::profile(int steps) {
   Impl &m = *impl_;
   int64_t rank = m.rank;
   const Executable &x = *m.exe;
   std::vector<cudaEvent_t> marks(m.steps.size() + 1);
   for (cudaEvent_t &e : marks)
     PARACC_CUDA(cudaEventCreate(&e), "profiling");
-  struct Entry {
-    double ms = 0;
-    int64_t count = 0;
-  };
-  std::map<std::string, Entry> byLabel;
-  double total = 0;
+  Profile profile(rank, steps, "GPU", x.costRates());
   Status st = Status::ok();
-  auto tensorOf = [&](int32_t v) { return m.tensor(v); };
   for (int step = 0; step < steps && st; ++step) {
     m.events.clear();
     std::vector<Pending> pending;
@@ -1010,41 +957,13 @@ StatusOr<std::string> GpuRank::profile(int steps) {
       float ms = 0;
       st = withCuda(cudaEventElapsedTime(&ms, marks[i], marks[i + 1]), rank,
                     "profiling");
-      Entry &e = byLabel[profileLabel(x.instrs()[s.instr], tensorOf)];
-      e.ms += ms;
-      ++e.count;
-      total += ms;
+      profile.add(x.main(), x.instrs()[s.instr], ms);
     }
   }
   for (cudaEvent_t &e : marks)
     cudaEventDestroy(e);
   PARACC_RETURN_IF_ERROR(st);
-  std::vector<std::pair<std::string, Entry>> rows(byLabel.begin(),
-                                                  byLabel.end());
-  std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-    return a.second.ms > b.second.ms;
-  });
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(3) << "profile (rank " << rank
-     << ", " << steps << " eager step(s), every instruction serialized): "
-     << total / steps << " ms/step\n";
-  os << "      ms/step       %   count/step  instruction\n";
-  size_t shown = 0;
-  double rest = 0;
-  for (const auto &[label, e] : rows) {
-    if (++shown > 40) {
-      rest += e.ms;
-      continue;
-    }
-    os << std::setw(13) << e.ms / steps << std::setw(8) << std::setprecision(1)
-       << 100 * e.ms / std::max(total, 1e-9) << std::setw(13)
-       << e.count / steps << "  " << label << "\n"
-       << std::setprecision(3);
-  }
-  if (rest > 0)
-    os << std::setw(13) << rest / steps << "  (" << rows.size() - 40
-       << " more)\n";
-  return os.str();
+  return profile;
 }
 
 StatusOr<double> GpuRank::benchmark(int warmup, int iterations) {

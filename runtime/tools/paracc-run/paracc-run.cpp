@@ -28,6 +28,7 @@ static const char *kUsage =
     "                  [--save-outputs DIR] [--rtol R] [--atol A] [--seed N]\n"
     "                  [--ranks-as threads|processes] [--device auto|cpu|gpu]\n"
     "                  [--benchmark N] [--warmup N] [--profile N]\n"
+    "                  [--profile-json FILE]\n"
     "                  [--no-cuda-graph] [--tf32] [--timeline FILE.json]\n"
     "       paracc-run STEP.pcx --data FILE|--data-dir DIR [--data-dtype u16|u32]\n"
     "                  [--data-seed N] [--steps N] [--lr LR]\n"
@@ -97,6 +98,8 @@ int main(int argc, char **argv) {
       ok = parseNumber(value("--benchmark"), request.benchmarkIterations);
     } else if (arg == "--profile") {
       ok = parseNumber(value("--profile"), request.profileSteps);
+    } else if (arg == "--profile-json") {
+      request.profileJsonPath = value("--profile-json");
     } else if (arg == "--warmup") {
       // Timed steps before the measured ones; when training, the learning
       // rate's linear warm-up.

@@ -30,6 +30,10 @@ struct ExecutableOptions {
   /// type, is referenced: path, offset, size and fingerprint; the runtime
   /// maps the file.
   bool embedWeights = false;
+  /// The cost model's rate table ("cpu", "h200") whose predicted time each
+  /// compute instruction records, for profiles to print next to the
+  /// measured one; empty: none recorded.
+  std::string costRates;
 };
 
 /// Lowers `op` to executable bytes, or fails with a diagnostic (an op

@@ -102,6 +102,10 @@ struct InstrInfo {
   /// The pipeline action it belongs to (an index into the function's
   /// `actions`), or -1.
   int32_t action = -1;
+  /// The compiler's cost model: FLOPs and bytes counted, and the predicted
+  /// seconds at the rates `Executable::costRates()` names (0: not modelled).
+  int64_t flops = 0, bytes = 0;
+  double predictedSeconds = 0;
 };
 
 /// A pipeline stage's work for one micro-batch's forward, backward or
@@ -171,6 +175,9 @@ public:
 
   /// The mesh axis that selects a pipelined function's stage (-1: none).
   int pipelineAxis() const { return pipelineAxis_; }
+  /// The cost model's rate table behind the instructions' predicted times
+  /// ("cpu", "h200"; empty when the compiler recorded none).
+  const std::string &costRates() const { return costRates_; }
   /// The pipeline stage of `rank` (0 without a pipeline).
   int64_t stageOf(int64_t rank) const;
   /// The function `rank` runs for the function at `index` (any stage of a
@@ -229,6 +236,7 @@ private:
   std::vector<StateInfo> state_;
   std::vector<FunctionInfo> functions_;
   int pipelineAxis_ = -1;
+  std::string costRates_;
   /// Per function: its signature's index in `signatures_`, and its stages'
   /// function indices (one entry, itself, when it is not pipelined).
   std::vector<size_t> signatureOf_;

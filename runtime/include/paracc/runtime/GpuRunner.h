@@ -15,6 +15,7 @@
 #define PARACC_RUNTIME_GPURUNNER_H
 
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/Profile.h"
 #include "paracc/runtime/RankGroup.h"
 
 #include <array>
@@ -61,9 +62,9 @@ public:
   StatusOr<double> benchmark(int warmup, int iterations);
   /// Runs `steps` eager steps with every instruction serialized (a
   /// collective completes before the next instruction starts) and an event
-  /// pair around each: a table of the milliseconds per step by instruction
-  /// kind and shape, largest first. Collective over all ranks.
-  StatusOr<std::string> profile(int steps);
+  /// pair around each: the milliseconds per step by instruction kind and
+  /// shape, next to the cost model's prediction. Collective over all ranks.
+  StatusOr<Profile> profile(int steps);
   /// Gathers every rank's output shards into global outputs on rank 0
   /// (others get an empty vector). Collective over all ranks.
   Status gatherOutputs(const std::vector<Tensor> &local,

@@ -12,6 +12,7 @@
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/InstrWalk.h"
+#include "paracc/runtime/Profile.h"
 #include "paracc/runtime/RankGroup.h"
 
 #include <functional>
@@ -43,6 +44,9 @@ public:
   Status setState(size_t index, Tensor shard);
   /// Records the following runs' instructions into `recorder` (null: off).
   void setTimeline(TimelineRecorder *recorder) { timeline_ = recorder; }
+  /// Times each instruction of the following runs into `profile` (null:
+  /// off).
+  void setProfile(Profile *profile) { profile_ = profile; }
 
 private:
   /// Runs instruction `index` of the selected function; an error names it.
@@ -60,6 +64,7 @@ private:
   /// The selected function's instructions, decoded for this rank.
   std::vector<DecodedInstr> decoded_;
   TimelineRecorder *timeline_ = nullptr;
+  Profile *profile_ = nullptr;
 };
 
 /// This rank's shard of state buffer `s`, from the data segment (a view
@@ -92,6 +97,9 @@ public:
   std::string describe() const override;
   Status recordTimeline(bool on) override;
   std::vector<TimelineEvent> timeline() const override;
+  /// Times each instruction of `rank`'s following runs into `profile`
+  /// (null: off).
+  void profileRank(int64_t rank, Profile *profile);
 
 protected:
   Status runRanks(const std::vector<std::vector<Tensor>> &inputs,

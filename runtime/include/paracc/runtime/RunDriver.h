@@ -14,6 +14,7 @@
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/RankGroup.h"
+#include "paracc/runtime/Profile.h"
 #include "paracc/runtime/Timeline.h"
 #include "paracc/runtime/TensorProtoIO.h"
 
@@ -56,8 +57,11 @@ struct RunRequest {
   int benchmarkIterations = 0;
   int benchmarkWarmup = 5;
   /// After the checked run, time every instruction of this many eager,
-  /// serialized steps (GPU) and print where the time goes.
+  /// serialized steps (GPU, or CPU ranks as threads) and print where the
+  /// time goes, next to the cost model's prediction.
   int profileSteps = 0;
+  /// Also write rank 0's profile here, as JSON (Profile::json).
+  std::string profileJsonPath;
   /// Run the GPU step eagerly instead of as a CUDA graph.
   bool noGraph = false;
   /// f32 matrix products on TF32 tensor cores.
@@ -67,6 +71,8 @@ struct RunRequest {
   std::string timelinePath;
   /// Where a recorded run's measured bubble goes (optional).
   BubbleMeasurement *measuredBubble = nullptr;
+  /// Where rank 0's profile goes when profileSteps > 0 (optional).
+  Profile *measuredProfile = nullptr;
 };
 
 /// The paracc-run arguments that reproduce `request` (for launched ranks).
