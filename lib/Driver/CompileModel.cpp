@@ -214,6 +214,8 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
     return prt::kExitError;
   if (options.explain) {
     ExplainReport report = analyzePlan(module);
+    if (std::optional<DeviceRates> rates = ratesByName(options.costRates))
+      report.predicted = predictStep(module, *rates);
     const ExplainReport *base = baseline ? &*baseline : nullptr;
     llvm::raw_string_ostream text(result.explainText);
     printExplainText(report, text, base);

@@ -152,8 +152,11 @@ static int64_t defaultMemoryBudget(StringRef device, int64_t ranks) {
 
 /// The --explain report of the partitioned step, with the arena and peak of
 /// the written executable's memory plan (the rank that needs most).
-static void explainStep(const CompiledStep &step, CompiledTraining &result) {
+static void explainStep(const CompiledStep &step, StringRef costRates,
+                        CompiledTraining &result) {
   ExplainReport report = analyzePlan(*step.module);
+  if (std::optional<DeviceRates> rates = ratesByName(costRates))
+    report.predicted = predictStep(*step.module, *rates);
   const prt::Executable &exe = *step.exe;
   // (A gradient check's step has no optimizer: its categories are the
   // forward and backward's alone.)
@@ -376,7 +379,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     return prt::kExitOk;
   }
   if (options.explain)
-    explainStep(*compiled, result);
+    explainStep(*compiled, writerOptions.costRates, result);
   result.executable = std::move(compiled->bytes);
   result.exe = std::move(compiled->exe);
   return prt::kExitOk;

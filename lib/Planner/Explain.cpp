@@ -542,6 +542,26 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
   for (const std::string &n : r.notes)
     os << "  note: " << n << "\n";
 
+  if (r.predicted) {
+    os << "\n== Predicted step time (cost model, " << r.predicted->rates
+       << " rates; one rank, every instruction one after the other)\n";
+    for (const FunctionPrediction &f : r.predicted->functions) {
+      double compute = f.computeSeconds * 1e3,
+             collectives = f.collectiveSeconds * 1e3;
+      os << "  " << f.name;
+      if (f.stage >= 0)
+        os << ", stage " << f.stage;
+      os << llvm::format(": compute %.3f ms + %lld collective(s) %.3f ms = "
+                         "%.3f ms serialized",
+                         compute, (long long)f.collectives, collectives,
+                         compute + collectives);
+      if (f.collectives > 0)
+        os << llvm::format(", %.3f ms if they all overlapped compute",
+                           std::max(compute, collectives));
+      os << "\n";
+    }
+  }
+
   if (r.pipeline)
     printPipelineText(*r.pipeline, os);
 
@@ -683,6 +703,19 @@ static llvm::json::Object toJson(const ExplainReport &r) {
   }
   if (r.pipeline)
     root["pipeline"] = pipelineToJson(*r.pipeline);
+  if (r.predicted) {
+    llvm::json::Array functions;
+    for (const FunctionPrediction &f : r.predicted->functions)
+      functions.push_back(llvm::json::Object{
+          {"name", f.name},
+          {"stage", f.stage},
+          {"compute_ms", f.computeSeconds * 1e3},
+          {"collective_ms", f.collectiveSeconds * 1e3},
+          {"collectives", f.collectives},
+          {"serialized_ms", (f.computeSeconds + f.collectiveSeconds) * 1e3}});
+    root["predicted_step"] = llvm::json::Object{
+        {"rates", r.predicted->rates}, {"functions", std::move(functions)}};
+  }
   if (r.recompute) {
     const RecomputeSummary &c = *r.recompute;
     root["recompute"] =

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "paracc/Planner/StagePartition.h"
+#include "paracc/Planner/StepPrediction.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -108,6 +109,9 @@ struct ExplainReport {
   std::optional<PipelinePlan> pipeline;
   /// Activation recompute (training).
   std::optional<RecomputeSummary> recompute;
+  /// The cost model's step time per function (set by the driver, which
+  /// knows the device's rates).
+  std::optional<StepPrediction> predicted;
 };
 
 /// Bytes as people read them: "512 B", "1.50 GiB".

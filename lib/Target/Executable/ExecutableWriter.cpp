@@ -9,7 +9,7 @@
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Encoding/KernelFolding.h"
 #include "paracc/Encoding/OpEncoding.h"
-#include "paracc/Planner/CostModel.h"
+#include "paracc/Planner/StepPrediction.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/MemoryPlan.h"
@@ -374,20 +374,6 @@ LogicalResult Writer::addAssign(graph::AssignOp op) {
   return success();
 }
 
-/// The ranks a collective's `axes` group together (1 without a mesh).
-static int64_t collectiveGroupSize(Operation *op) {
-  auto func = op->getParentOfType<func::FuncOp>();
-  dist::MeshAttr mesh = func ? dist::getMesh(func) : dist::MeshAttr();
-  auto axes = op->getAttrOfType<ArrayAttr>("axes");
-  if (!mesh || !axes)
-    return 1;
-  std::vector<StringAttr> names;
-  for (Attribute a : axes)
-    if (auto name = dyn_cast<StringAttr>(a))
-      names.push_back(name);
-  return mesh.getGroupSize(names);
-}
-
 static std::string locationName(Location loc) {
   if (auto name = dyn_cast<NameLoc>(loc))
     return name.getName().str();
@@ -448,22 +434,13 @@ LogicalResult Writer::addInstr(Operation *op) {
   }
   // The cost model's view of the instruction: a compute op's FLOPs and
   // bytes, a collective's or transfer's traffic over its group.
-  OpCost cost;
-  double predicted = 0;
-  if (costRates && dist && op->getDialect() == dist) {
-    if (std::optional<CollectiveCost> c =
-            estimateCollectiveCost(op, collectiveGroupSize(op))) {
-      cost.bytes = int64_t(c->trafficBytes);
-      predicted = predictCollectiveSeconds(op, *c, *costRates);
-    }
-  } else if (costRates) {
-    cost = estimateCost(op);
-    predicted = predictSeconds(cost, *costRates, costElementType(op));
-  }
+  OpPrediction cost;
+  if (costRates)
+    cost = predictOp(op, *costRates);
   instrs.push_back(fb::CreateInstrDirect(
       fbb, uint16_t(encoded->opcode), &inputs, &outputs, &encoded->attrs.ints,
       &encoded->attrs.floats, name.empty() ? nullptr : name.c_str(), action,
-      cost.flops, cost.bytes, predicted));
+      cost.cost.flops, cost.cost.bytes, cost.seconds));
   return success();
 }
 
