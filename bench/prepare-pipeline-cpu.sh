@@ -11,6 +11,8 @@
 #      against paracc's cut, predicted and measured stage times.
 #   3. p = 4, the Llama model of 1., m = 4 and 8: 1F1B against the
 #      interleaved schedule with 2 chunks per rank (8 virtual stages).
+#   4. The one-rank steps of 1. and 2. (*_one), which
+#      bench/profile-cpu-ranks.sh profiles per op, several at once.
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,7 +32,7 @@ strip "$out/paracc-run" "$out/lib/"*.so* 2>/dev/null || true
 tar -C "$out" -cf - paracc-run lib | xz -T2 -6 >"$out/bin.tar.xz"
 rm -rf "$out/paracc-run" "$out/lib"
 cp "$shared/models/gpt2_tiny/train/tokens.u16" "$out/"
-cp bench/pipeline_summary.py "$out/"
+cp bench/pipeline_summary.py bench/cost_model_summary.py "$out/"
 
 gen() { $py -m scripts.modelgen --shape-only "$@" >/dev/null; }
 # 1. Bubble: 8 layers over 8 stages, 16 sequences of 128 tokens per step.
@@ -53,6 +55,7 @@ train() { # NAME MODEL ARGS...
     --explain-json "$out/$name.explain.json" >/dev/null
 }
 train llama8_one llama8
+train gpt2head_one gpt2head
 for m in 1 16; do
   train "llama8_pp8_m${m}_1f1b" llama8 --mesh pp8 --microbatches $m --schedule 1f1b
 done

@@ -13,15 +13,18 @@ using namespace mlir::paracc;
 namespace g = mlir::paracc::graph;
 
 // The rates are per rank:
-// - CPU: one core per rank, calibrated by bench/run-pipeline-cpu.sh
-//   (bench/results/2026-12-01-cpu-pipeline: 16-core device host, OpenBLAS
-//   on one thread per rank): the first table (40 GFLOP/s, 5 GB/s) predicted
-//   every stage's time 2.8-3.9x too low (layers 2.8-3.3x, the LM head and
-//   its loss 3.4x, the embedding's backward 3.9x), so the rates are a third
-//   of it: ~13 GFLOP/s f32 (bf16/f16 converted, at half that), ~1.7 GB/s of
-//   streaming per rank, a ~2 GB/s shared-memory transfer between ranks and
-//   ~2 us of dispatch per op in the interpreter. (The relative costs, which
-//   decide the cut, were within ~20 % of the measured ones.)
+// - CPU: one core per rank, calibrated per op by bench/profile-cpu-ranks.sh
+//   (bench/results/2026-12-03-h200-costmodel/cpu-device-host: 8 one-rank
+//   training steps at once on the device host's 16 cores, OpenBLAS on one
+//   thread each, sharing the memory bandwidth as a pipeline's ranks do):
+//   products at 22 GFLOP/s f32 (21-24 measured), paracc's attention
+//   kernels at 2.2 forward and 2.9 backward (scalar loops), the other ops'
+//   arithmetic at 0.5 GFLOP/s (a transcendental function counting 8) and
+//   their streaming at 3 GB/s, 5 us of dispatch per op (6.7-7.8 measured
+//   on the smallest); bf16/f16, converted to f32 around the kernels, at
+//   half. A ~2 GB/s shared-memory transfer between ranks. (The first
+//   table, one FLOP rate for every op, was calibrated per pipeline stage,
+//   bench/results/2026-12-01-cpu-pipeline; per op it was off by x2.1-2.4.)
 // - H200: calibrated per op by `bench/run-gpu.sh costmodel`
 //   (bench/results/2026-12-03-h200-costmodel: GPT-406M's bf16 forward and
 //   bf16/f32 training steps, every instruction timed on its own):
@@ -40,8 +43,15 @@ namespace g = mlir::paracc::graph;
 // - The CPU's collectives: Gloo between threads or processes of one host,
 //   at the transfer rate.
 DeviceRates mlir::paracc::cpuRates() {
-  const FlopRates any{13e9, 6.5e9};
-  return {"cpu", any, any, any, any, 1.7e9, 2e9, 2e9, 2e-6};
+  return {"cpu",
+          /*products=*/{22e9, 11e9},
+          /*attention=*/{2.2e9, 1.1e9},
+          /*attentionGrad=*/{2.9e9, 1.45e9},
+          /*vector=*/{0.5e9, 0.25e9},
+          3e9,
+          2e9,
+          2e9,
+          5e-6};
 }
 
 DeviceRates mlir::paracc::h200Rates() {
@@ -173,7 +183,13 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
                  g::CrossEntropyGradOp, g::NllLossOp>(op)) {
     // Statistics, normalization and scale: a few ops per input element.
     c.flops = 5 * numElements(op->getOperand(0));
-  } else if (isa<g::GeluOp, g::GeluGradOp>(op)) {
+  } else if (isa<g::GeluOp, g::GeluGradOp, g::ExpOp, g::LogOp, g::TanhOp,
+                 g::ErfOp, g::SigmoidOp, g::SiluOp, g::PowOp, g::SinOp,
+                 g::CosOp, g::TanOp, g::AsinOp, g::AcosOp, g::AtanOp,
+                 g::SinhOp, g::CoshOp, g::AsinhOp, g::AcoshOp, g::AtanhOp>(
+                 op)) {
+    // A transcendental function per element: ~8 operations' worth (what
+    // the CPU's scalar loops take; the GPU is memory-bound on them anyway).
     c.flops = 8 * out;
   } else if (op->getNumOperands() == 1 &&
              numElements(op->getOperand(0)) > out) {
