@@ -20,7 +20,15 @@ cd "$root"
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
-run=${PARACC_RUN:-$(dirname "$paracc")/paracc-run}
+# paracc-run without CUDA (a CUDA build would carry cuDNN and cuBLAS along):
+# built into build-cpurt unless PARACC_RUN names one.
+if [ -z "${PARACC_RUN:-}" ]; then
+  cmake -S runtime -B build-cpurt -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DPARACC_ENABLE_CUDA=OFF -DPARACC_RUNTIME_TESTS=OFF \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
+  ninja -C build-cpurt paracc-run >/dev/null
+fi
+run=${PARACC_RUN:-build-cpurt/bin/paracc-run}
 out=.devrun/pipeline
 rm -rf "$out" && mkdir -p "$out/lib" "$out/models"
 
