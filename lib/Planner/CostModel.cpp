@@ -181,8 +181,10 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   } else if (isa<g::LayerNormOp, g::RmsNormOp, g::SoftmaxOp, g::LogSoftmaxOp,
                  g::LayerNormGradOp, g::RmsNormGradOp, g::SoftmaxCrossEntropyOp,
                  g::CrossEntropyGradOp, g::NllLossOp>(op)) {
-    // Statistics, normalization and scale: a few ops per input element.
-    c.flops = 5 * numElements(op->getOperand(0));
+    // Statistics, normalization and scale: a few ops per element of the
+    // larger of the input and the result (a loss's gradient is shaped like
+    // the logits, its first operand like the per-token losses).
+    c.flops = 5 * std::max(numElements(op->getOperand(0)), out);
   } else if (isa<g::GeluOp, g::GeluGradOp, g::ExpOp, g::LogOp, g::TanhOp,
                  g::ErfOp, g::SigmoidOp, g::SiluOp, g::PowOp, g::SinOp,
                  g::CosOp, g::TanOp, g::AsinOp, g::AcosOp, g::AtanOp,
