@@ -8,18 +8,8 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
-dir=.devrun/pipeline
-OUT=${OUT:-out}
-res=$dir/out
-mkdir -p "$OUT" "$dir/bin" "$res"
-tar -C "$dir/bin" -xJf "$dir/bin.tar.xz"
-tar -C "$dir" -xJf "$dir/steps.tar.xz"
-run() {
-  "$dir/bin/lib/ld-linux-x86-64.so.2" --library-path "$dir/bin/lib" \
-    "$dir/bin/paracc-run" "$@"
-}
-export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-nproc
+source bench/pipeline-cpu-env.sh
+nproc --all
 steps=${STEPS:-5}
 for pcx in "$dir"/${1:-*}.pcx; do
   name=$(basename "$pcx" .pcx)
