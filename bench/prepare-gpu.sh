@@ -20,8 +20,11 @@ bash bench/build-gpu-runtime.sh
 compile() { # DIR/NAME MODEL [paracc options]
   local name=$1 model=$2
   shift 2
-  # (Weights go with the executable to the GPU machine.)
-  "$paracc" "$model" --embed-weights -o "$dev/$name.pcx" "$@" >/dev/null
+  # (Weights go with the executable to the GPU machine; --device gpu: the
+  # H200 cost table's predictions, per instruction for --profile and per
+  # step in the explain report, which bench prints next to the measured.)
+  "$paracc" "$model" --embed-weights --device gpu -o "$dev/$name.pcx" \
+    --explain-json "$dev/$name.explain.json" "$@" >/dev/null
 }
 g=$shared/models/gpt2_tiny
 compile one/gpt2_tiny "$g/model.onnx"

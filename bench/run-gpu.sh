@@ -141,6 +141,9 @@ bench() {
   "$runbin" "$dev/$pcx" --device gpu --benchmark 20 --warmup 5 --rtol 1e9 --atol 1e9 \
     >"$out/bench-$name.log" 2>&1
   note "bench $name: exit $?; $(grep -E 'benchmark:|arena|error' "$out/bench-$name.log" | tr '\n' ' ')"
+  local explain="$dev/${pcx%.pcx}.explain.json"
+  [ -f "$explain" ] && note "  $(python3 "$root/bench/predicted_step.py" "$explain")"
+  return 0
 }
 
 peer() {
