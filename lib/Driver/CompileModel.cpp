@@ -214,7 +214,8 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
     return prt::kExitError;
   if (options.explain) {
     ExplainReport report = analyzePlan(module);
-    if (std::optional<DeviceRates> rates = ratesByName(options.costRates))
+    if (std::optional<DeviceRates> rates =
+            ratesByName(ratesForDevice(options.device)))
       report.predicted = predictStep(module, *rates);
     const ExplainReport *base = baseline ? &*baseline : nullptr;
     llvm::raw_string_ostream text(result.explainText);
@@ -230,7 +231,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   // Every function: one, or one per pipeline stage.
   ExecutableOptions writerOptions;
   writerOptions.embedWeights = options.embedWeights;
-  writerOptions.costRates = options.costRates;
+  writerOptions.costRates = ratesForDevice(options.device).str();
   FailureOr<std::vector<uint8_t>> bytes =
       writeExecutable(module, weights, writerOptions);
   if (failed(bytes))

@@ -326,7 +326,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;
   writerOptions.embedWeights = options.embedWeights;
-  writerOptions.costRates = options.device == "gpu" ? "h200" : "cpu";
+  writerOptions.costRates = ratesForDevice(options.device).str();
   if (!checking)
     writerOptions.training = optimizerIdentity(*options.optimizer);
   auto compileStep = [&](StringRef policy,

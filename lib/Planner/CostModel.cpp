@@ -74,6 +74,10 @@ std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
   return std::nullopt;
 }
 
+llvm::StringRef mlir::paracc::ratesForDevice(llvm::StringRef device) {
+  return device == "gpu" ? "h200" : "cpu";
+}
+
 FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,
                                                         llvm::StringRef name) {
   if (std::optional<DeviceRates> rates = ratesByName(name))

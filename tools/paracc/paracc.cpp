@@ -252,7 +252,7 @@ int main(int argc, char **argv) {
   options.virtualStages = virtualStages;
   options.precision = precision;
   options.embedWeights = embedWeights;
-  options.costRates = deviceOption == "gpu" ? "h200" : "cpu";
+  options.device = deviceOption;
   options.explain = explain || !explainJson.empty();
   options.emit = emit;
   options.onStage = [&](const char *name) { timer.stage(name); };

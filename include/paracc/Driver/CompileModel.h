@@ -67,9 +67,10 @@ struct ModelCompileOptions {
   /// Copy the weights into the executable instead of referencing the
   /// model's external-data file (ExecutableOptions::embedWeights).
   bool embedWeights = false;
-  /// The cost model's rates the executable's predicted instruction times
-  /// use ("cpu", "h200"; ExecutableOptions::costRates).
-  std::string costRates = "cpu";
+  /// Where it runs (auto, cpu, gpu): the cost model's rates behind the
+  /// executable's predicted instruction times and --explain's step
+  /// (ratesForDevice).
+  std::string device = "auto";
   /// Make CompiledModel::explainText and explainJson.
   bool explain = false;
   /// "imported" or "compiled": print the IR into CompiledModel::ir and stop

@@ -71,6 +71,9 @@ DeviceRates cpuRates();
 DeviceRates h200Rates();
 /// "cpu" or "h200"; std::nullopt for anything else.
 std::optional<DeviceRates> ratesByName(llvm::StringRef name);
+/// The rate table of the device a program is compiled for: "h200" for
+/// "gpu", "cpu" for anything else (cpu, auto).
+llvm::StringRef ratesForDevice(llvm::StringRef device);
 /// The same, or an error on `op` naming the known ones.
 FailureOr<DeviceRates> ratesByNameOrError(Operation *op, llvm::StringRef name);
 

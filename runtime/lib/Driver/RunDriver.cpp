@@ -490,7 +490,6 @@ paracc::rt::requestArguments(const RunRequest &request) {
   return args;
 }
 
-/// Compares/saves `outputs` as the request asks and prints the report.
 /// Writes `profile` to --profile-json's file, when one was asked for.
 static Status writeProfileOutput(const Profile &profile,
                                  const RunRequest &request,
@@ -502,6 +501,7 @@ static Status writeProfileOutput(const Profile &profile,
   return Status::ok();
 }
 
+/// Compares/saves `outputs` as the request asks and prints the report.
 static int report(const Executable &exe, const std::vector<Tensor> &outputs,
                   const std::vector<NamedTensor> &expected,
                   const RunRequest &request, std::ostream &out,
@@ -765,15 +765,10 @@ paracc::rt::runOnCpuRanks(std::shared_ptr<const Executable> exe,
     // After the checked run, on the same state: rank 0's instructions.
     *request.measuredProfile =
         Profile(0, request.profileSteps, "CPU", exe->costRates());
+    // (The ranks end with this function; the profile outlives them.)
     (*ranks)->profileRank(0, request.measuredProfile);
-    for (int i = 0; i < request.profileSteps; ++i) {
-      auto again = (*ranks)->run(inputs);
-      if (!again) {
-        (*ranks)->profileRank(0, nullptr);
-        return again.status();
-      }
-    }
-    (*ranks)->profileRank(0, nullptr);
+    for (int i = 0; i < request.profileSteps; ++i)
+      PARACC_RETURN_IF_ERROR((*ranks)->run(inputs).status());
   }
   if (request.timelinePath.empty())
     return outputs;

@@ -280,11 +280,11 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
     auto begin = timed ? std::chrono::steady_clock::now()
                        : std::chrono::steady_clock::time_point();
     Status st = runInstr(i, values);
+    auto end = timed ? std::chrono::steady_clock::now() : begin;
     if (profile_ && st)
-      profile_->add(f, f.instrs[i],
-                    std::chrono::duration<double, std::milli>(
-                        std::chrono::steady_clock::now() - begin)
-                        .count());
+      profile_->add(
+          f, f.instrs[i],
+          std::chrono::duration<double, std::milli>(end - begin).count());
     if (timeline_ && st) {
       const InstrInfo &instr = f.instrs[i];
       uint64_t bytes = 0;
@@ -292,8 +292,7 @@ Status RankExecutor::run(const std::vector<Tensor> &inputs,
         bytes = values[instr.inputs[0]].byteSize();
       else if (instr.opcode == OpCode::Recv)
         bytes = values[instr.outputs[0]].byteSize();
-      timeline_->record(f, instr, begin, std::chrono::steady_clock::now(),
-                        bytes);
+      timeline_->record(f, instr, begin, end, bytes);
     }
     if (!st)
       return st; // named by runInstr

@@ -2,11 +2,11 @@
 
 #include "paracc/runtime/Profile.h"
 
+#include "paracc/runtime/Checkpoint.h"
 #include "paracc/runtime/Kernels.h"
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <sstream>
 
@@ -95,13 +95,19 @@ std::vector<ProfileRow> Profile::rowsPerStep() const {
   return rows;
 }
 
-std::string Profile::format(size_t maxRows) const {
-  std::vector<ProfileRow> rows = rowsPerStep();
+/// The measured and predicted milliseconds of all `rows`.
+static std::pair<double, double> totalsOf(const std::vector<ProfileRow> &rows) {
   double measured = 0, predicted = 0;
   for (const ProfileRow &r : rows) {
     measured += r.measuredMs;
     predicted += r.predictedMs;
   }
+  return {measured, predicted};
+}
+
+std::string Profile::format(size_t maxRows) const {
+  std::vector<ProfileRow> rows = rowsPerStep();
+  const auto [measured, predicted] = totalsOf(rows);
   const bool modelled = !costRates_.empty();
   std::ostringstream os;
   os << std::fixed << std::setprecision(3) << "profile (rank " << rank_
@@ -161,11 +167,7 @@ static std::string jsonString(const std::string &s) {
 
 std::string Profile::json() const {
   std::vector<ProfileRow> rows = rowsPerStep();
-  double measured = 0, predicted = 0;
-  for (const ProfileRow &r : rows) {
-    measured += r.measuredMs;
-    predicted += r.predictedMs;
-  }
+  const auto [measured, predicted] = totalsOf(rows);
   std::ostringstream os;
   os << std::setprecision(9) << "{\"rank\": " << rank_
      << ", \"steps\": " << steps_ << ", \"device\": " << jsonString(device_)
@@ -185,17 +187,6 @@ std::string Profile::json() const {
 
 Status paracc::rt::writeProfileJson(const std::string &path,
                                     const Profile &profile) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::binary | std::ios::trunc);
-    out << profile.json();
-    out.flush();
-    if (!out)
-      return errorf("cannot write the profile '", path, "'");
-  }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    return errorf("cannot write the profile '", path, "'");
-  }
-  return Status::ok();
+  const std::string text = profile.json();
+  return writeFileAtomically(path, text.data(), text.size());
 }

@@ -28,7 +28,6 @@
 #include <algorithm>
 #include <chrono>
 #include <iomanip>
-#include <map>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
