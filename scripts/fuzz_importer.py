@@ -9,11 +9,13 @@ broken exporter or a hostile file would make (a dim set to 0, -1, 1 or
 2^40; an attribute's value changed or dropped; an input of a node dropped,
 duplicated or renamed to a missing value; an op type swapped; the opset
 changed; an initializer's data truncated or its type changed; a node
-removed; an output's type changed), writes it and runs
+removed; an output's type changed; a byte that is not text written into a
+name, an op type or a domain), writes it and runs
 ``PARACC model.onnx --emit=compiled --mesh M`` (or runs the model with
 ``--run``). A run passes when paracc exits 0 or with an error message and a
 code below 128; it fails on a signal (crash, abort), an LLVM assertion or
-"LLVM ERROR" / a stack dump in its output, or a hang (60 s). The failing
+"LLVM ERROR" / a stack dump in its output, output that is not valid UTF-8
+(messages quote names from the model), or a hang (60 s). The failing
 models are kept in WORKDIR/failures with the command that failed. Exits 1
 if any run failed.
 """
@@ -21,6 +23,7 @@ if any run failed.
 import argparse
 import copy
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,6 +37,9 @@ DIMS = [0, -1, 1, 3, 1 << 40, (1 << 62) + 1]
 OP_TYPES = ["Add", "MatMul", "Reshape", "Transpose", "Softmax", "Gather",
             "Concat", "Split", "Slice", "LayerNormalization", "Gemm", "Where",
             "Cast", "Expand", "ReduceMean", "Unsqueeze", "NoSuchOp"]
+# Bytes a broken file can put in a name: a lone continuation byte, a lead
+# byte without its continuation, an invalid byte, ESC, DEL.
+NOT_TEXT = [0x80, 0xE5, 0xFF, 0x1B, 0x7F, 0xC0]
 DTYPES = [TensorProto.FLOAT, TensorProto.INT64, TensorProto.FLOAT16,
           TensorProto.BFLOAT16, TensorProto.BOOL, TensorProto.STRING,
           TensorProto.DOUBLE, 0]
@@ -141,9 +147,41 @@ def mutate_output_type(m, rng):
     return f"output {o.name} type -> {o.type.tensor_type.elem_type}"
 
 
+def mutate_string(m, rng, byte_edits):
+    """Picks a string of the model (a node, value or initializer name, an op
+    type, an opset domain) to get a byte that is not text once serialized:
+    protobuf's Python API only stores valid UTF-8."""
+    g = m.graph
+    strings = ([n.op_type for n in g.node] + [n.name for n in g.node] +
+               [x for n in g.node for x in list(n.input) + list(n.output)] +
+               [t.name for t in g.initializer] +
+               [v.name for v in list(g.input) + list(g.output)] +
+               [o.domain for o in m.opset_import])
+    strings = [x for x in strings if len(x.encode()) >= 2]
+    if not strings:
+        return "no strings"
+    text = rng.choice(strings).encode()
+    index, byte = rng.randrange(len(text)), rng.choice(NOT_TEXT)
+    byte_edits.append((text, index, byte, rng.random()))
+    return f"{text!r}[{index}] -> {byte:#x}"
+
+
+def serialize(m, byte_edits):
+    """The model's bytes, with each string edit applied to one of the
+    string's occurrences as a length-prefixed field."""
+    data = bytearray(m.SerializeToString())
+    for text, index, byte, pick in byte_edits:
+        field = bytes([len(text)]) + text if len(text) < 128 else text
+        spots = [m.start() for m in re.finditer(re.escape(field), data)]
+        if spots:
+            at = spots[int(pick * len(spots))] + len(field) - len(text)
+            data[at + index] = byte
+    return bytes(data)
+
+
 MUTATIONS = [mutate_dim, mutate_attribute, mutate_inputs, mutate_op_type,
              mutate_opset, mutate_initializer, mutate_remove_node,
-             mutate_output_type]
+             mutate_output_type, mutate_string]
 
 
 def main():
@@ -169,22 +207,35 @@ def main():
     failures = 0
     for i in range(args.runs):
         m = copy.deepcopy(base)
-        edits = [rng.choice(MUTATIONS)(m, rng) for _ in range(rng.randint(1, 3))]
+        byte_edits = []
+        edits = []
+        for _ in range(rng.randint(1, 3)):
+            mutation = rng.choice(MUTATIONS)
+            edits.append(mutation(m, rng, byte_edits)
+                         if mutation is mutate_string else mutation(m, rng))
+        blob = serialize(m, byte_edits)
         path = work / "model.onnx"
-        path.write_bytes(m.SerializeToString())
+        path.write_bytes(blob)
         mesh = rng.choice(meshes)
         cmd = [args.paracc, str(path), "--mesh", mesh, "--device", "cpu"]
         if not args.run:
             cmd.append("--emit=compiled")
         try:
-            p = subprocess.run(cmd, capture_output=True, text=True, timeout=60,
-                               errors="replace")
-            code, text = p.returncode, p.stdout[-4000:] + p.stderr[-4000:]
+            p = subprocess.run(cmd, capture_output=True, timeout=60)
+            code = p.returncode
+            raw = p.stdout[-4000:] + p.stderr[-4000:]
+            text = raw.decode(errors="replace")
+            try:
+                p.stdout.decode()
+                p.stderr.decode()
+                not_utf8 = False
+            except UnicodeDecodeError:
+                not_utf8 = True
         except subprocess.TimeoutExpired:
-            code, text = "hang", ""
+            code, text, not_utf8 = "hang", "", False
         codes[code] = codes.get(code, 0) + 1
         bad = code == "hang" or code < 0 or code >= 128 or any(
-            b in text for b in BAD_MARKERS)
+            b in text for b in BAD_MARKERS) or not_utf8
         if code != 0 and not bad and "error" not in text:
             bad = True  # a failure without a message
         last = text.strip().splitlines()[-1] if text.strip() else ""
@@ -193,8 +244,9 @@ def main():
         if bad:
             failures += 1
             keep = work / "failures" / f"run{i}.onnx"
-            keep.write_bytes(m.SerializeToString())
-            print(f"FAIL run {i} (exit {code}): {'; '.join(edits)}\n"
+            keep.write_bytes(blob)
+            why = " output not UTF-8" if not_utf8 else ""
+            print(f"FAIL run {i} (exit {code}{why}): {'; '.join(edits)}\n"
                   f"  {' '.join(cmd[:1] + [str(keep)] + cmd[2:])}\n"
                   f"  {last}")
     summary = ", ".join(f"exit {k}: {v}" for k, v in sorted(codes.items(), key=str))

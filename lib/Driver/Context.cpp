@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "paracc/Pipelines/Pipelines.h"
+#include "paracc/runtime/PrintableText.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -21,8 +22,10 @@ void mlir::paracc::printDiagnostic(Diagnostic &diag, llvm::raw_ostream &os) {
                      : diag.getSeverity() == DiagnosticSeverity::Warning
                          ? "warning"
                          : "note";
-  os << (file.empty() ? "paracc" : file) << ": " << kind << ": " << diag.str()
-     << "\n";
+  // Paths, names and op types in a message come from the input file: print
+  // them as text whatever bytes they hold.
+  os << (file.empty() ? "paracc" : ::paracc::rt::printableText(file)) << ": "
+     << kind << ": " << ::paracc::rt::printableText(diag.str()) << "\n";
   for (Diagnostic &note : diag.getNotes())
     printDiagnostic(note, os);
 }

@@ -116,7 +116,7 @@ def run_python(code: str, **env_changes) -> subprocess.CompletedProcess:
         else:
             env[key] = value
     return subprocess.run([sys.executable, "-c", textwrap.dedent(code)],
-                          env=env, capture_output=True, text=True,
+                          env=env, capture_output=True, text=True, errors="replace",
                           timeout=120, cwd=Path(__file__).parent)
 
 

@@ -456,7 +456,7 @@ int mlir::paracc::runTrain() {
   // (`*exe` is the executable's owner, as the runners take it.)
   std::shared_ptr<prt::Executable> *exe = &compiled.exe;
   if (explainOption)
-    llvm::outs() << compiled.explainText;
+    llvm::outs() << prt::printableText(compiled.explainText);
   if (!explainJson.empty() &&
       failed(writeTextFile(explainJson, compiled.explainJson)))
     return prt::kExitError;

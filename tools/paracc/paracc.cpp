@@ -15,6 +15,7 @@
 #include "paracc/Driver/DriverOptions.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "paracc/runtime/PrintableText.h"
 #include "paracc/runtime/RunDriver.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
@@ -183,6 +184,9 @@ private:
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  // The runtime's messages quote names read from the model: keep them text
+  // (the compiler's diagnostics go through printDiagnostic, which does too).
+  prt::PrintableStreamScope printableOut(std::cout), printableErr(std::cerr);
   cl::HideUnrelatedOptions({&category, &trainCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
@@ -268,7 +272,7 @@ int main(int argc, char **argv) {
   if (int code = compileModel(context, source, options, compiled, llvm::errs()))
     return code;
   if (explain)
-    llvm::outs() << compiled.explainText;
+    llvm::outs() << prt::printableText(compiled.explainText);
   if (!explainJson.empty() &&
       failed(writeTextFile(explainJson, compiled.explainJson)))
     return prt::kExitError;

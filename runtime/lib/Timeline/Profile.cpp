@@ -1,6 +1,7 @@
 //===- Profile.cpp - Per-instruction times next to the cost model --------===//
 
 #include "paracc/runtime/Profile.h"
+#include "paracc/runtime/PrintableText.h"
 
 #include "paracc/runtime/Checkpoint.h"
 #include "paracc/runtime/Kernels.h"
@@ -150,7 +151,8 @@ std::string Profile::format(size_t maxRows) const {
 
 static std::string jsonString(const std::string &s) {
   std::string out = "\"";
-  for (char c : s) {
+  // JSON is UTF-8: labels quoting a damaged executable's names are escaped.
+  for (char c : printableText(s)) {
     if (c == '"' || c == '\\') {
       out += '\\';
       out += c;

@@ -229,8 +229,15 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
       {"saved_on_mesh", mesh.empty() ? "1" : mesh},
       {"state", stateDescription(exe)},
       {"blocks", blocks}};
+  std::string manifestText;
+  try {
+    manifestText = manifest.dump(2) + "\n";
+  } catch (const nlohmann::json::type_error &e) {
+    // A name that is not UTF-8 (a damaged executable) cannot be JSON.
+    return errorf("cannot write the checkpoint's manifest: ", e.what());
+  }
   PARACC_RETURN_IF_ERROR(
-      writeAtomically(tmp + "/manifest.json", manifest.dump(2) + "\n"));
+      writeAtomically(tmp + "/manifest.json", manifestText));
   std::string final = dir + "/" + name;
   // The folder of a step saved before (a rerun) is replaced.
   PARACC_RETURN_IF_ERROR(removeTree(final));

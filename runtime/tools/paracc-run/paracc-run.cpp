@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "paracc/runtime/PrintableText.h"
 #include "paracc/runtime/ProcessRanks.h"
 #include "paracc/runtime/RunDriver.h"
 #include "paracc/runtime/Training.h"
@@ -49,6 +50,8 @@ template <typename T> static bool parseNumber(const char *s, T &out) {
 }
 
 int main(int argc, char **argv) {
+  // Messages quote names and paths read from the executable: keep them text.
+  PrintableStreamScope printableOut(std::cout), printableErr(std::cerr);
   RunRequest request;
   request.workerBinary = siblingWorkerBinary();
   TrainingRequest training;

@@ -44,7 +44,7 @@ def main() -> int:
         cmd = [paracc, path, "--input", f"x={data_path}", "--save-outputs", save]
         if mesh:
             cmd += ["--mesh", mesh]
-        done = subprocess.run(cmd, capture_output=True, text=True)
+        done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
         if done.returncode != 0:
             print(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
             return 1

@@ -22,7 +22,7 @@ def run(paracc, out, name, args, extra):
     report = os.path.join(out, f"{name}.json")
     cmd = [paracc, "train", *args, "--save-gradients", grads,
            "--explain-json", report, *extra]
-    done = subprocess.run(cmd, capture_output=True, text=True)
+    done = subprocess.run(cmd, capture_output=True, text=True, errors="replace")
     if done.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
     with open(report) as f:

@@ -9,20 +9,24 @@
 #ifndef PARACC_RUNTIME_STATUS_H
 #define PARACC_RUNTIME_STATUS_H
 
+#include "paracc/runtime/PrintableText.h"
+
 #include <optional>
 #include <string>
 #include <utility>
 
 namespace paracc::rt {
 
-/// Success, or an error with a message.
+/// Success, or an error with a message. The message is kept as printable
+/// UTF-8 (printableText): it often quotes bytes read from a file.
 class [[nodiscard]] Status {
 public:
   Status() = default;
   static Status ok() { return Status(); }
   static Status error(std::string message) {
     Status s;
-    s.message_ = std::move(message);
+    s.message_ = isPrintableText(message) ? std::move(message)
+                                          : printableText(message);
     s.failed_ = true;
     return s;
   }
