@@ -28,9 +28,10 @@ NOT_TEXT = [0x80, 0xE5, 0xFF, 0x1B, 0x7F, 0xC0]
 
 
 def string_fields(data):
-    """(offset, length) of each FlatBuffers string of 3+ printable bytes."""
+    """(offset, length) of each FlatBuffers string of 3+ bytes that are not
+    controls (printable ASCII or UTF-8: a checkout's path may be either)."""
     fields = []
-    for m in re.finditer(rb"[\x20-\x7e]{3,}\x00", data):
+    for m in re.finditer(rb"[^\x00-\x1f\x7f]{3,}\x00", data):
         start, length = m.start(), m.end() - m.start() - 1
         # The run may start before the string: find where its length fits.
         for begin in range(start, start + length - 2):
