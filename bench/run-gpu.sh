@@ -27,6 +27,10 @@
 #             at seq 1024 and 4096 (bench/prepare-gpu-recompute.sh): step
 #             time, predicted vs measured peak memory, the peer with and
 #             without per-block checkpointing
+#   exports   real transformers decoders exported by torch.onnx (the 386M
+#             Llama, Llama-3.2-1B's shape; bench/prepare-gpu-exports.sh):
+#             paracc's bf16 training step and forward next to the same
+#             transformers model under PyTorch eager and torch.compile
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -319,6 +323,57 @@ PY
   [ -n "${NO_PEER:-}" ] && return
   peer eager-train python3 "$dev/common/peers/bench_torch.py" --mode eager
   peer compile-train python3 "$dev/common/peers/bench_torch.py" --mode compile
+}
+
+# exports (bench/prepare-gpu-exports.sh): each training executable for 25
+# steps on random tokens (the median step after 5), each forward with
+# --benchmark, then the peer's eager and compiled runs of the same model and
+# shapes. EXPORT_RUNS="TAG ..." (the .pcx names) and EXPORT_PEERS="eager
+# compile" pick what runs; EXPORT_PROFILE=1 adds a --profile 2 of each
+# training step.
+stage_exports() {
+  local e="$dev/exports" x="/tmp/paracc-exports" pcx tag name mode batch seq m
+  python3 -c "import numpy as np; np.random.default_rng(1).integers(0, 50000, 8 * 4096 * 32).astype(np.uint32).tofile('$out/tokens.u32')"
+  mkdir -p "$x"
+  for pcx in "$e"/*.pcx.xz; do
+    xz -dc "$pcx" >"$x/$(basename "$pcx" .xz)"
+    cp "${pcx%.pcx.xz}.explain.json" "$x/"
+  done
+  local runs=("$x"/*.pcx)
+  [ -n "${EXPORT_RUNS:-}" ] && read -ra runs <<<"$(printf "$x/%s.pcx " $EXPORT_RUNS)"
+  for pcx in "${runs[@]}"; do
+    tag=$(basename "$pcx" .pcx)
+    IFS=_ read -r name mode batch seq <<<"$tag"
+    batch=${batch#b}
+    seq=${seq#s}
+    if [ "$mode" = train ]; then
+      "$runbin" "$pcx" --device gpu --data "$out/tokens.u32" --data-dtype u32 --steps 25         --lr 1e-4 --log-json "$out/exports-$tag.jsonl" >"$out/exports-$tag.log" 2>&1
+      note "exports $tag: exit $?; $(grep -E 'error|arena|peak' "$out/exports-$tag.log" | head -2 | tr '\n' ' ')"
+      python3 - "$out/exports-$tag.jsonl" "$batch" "$seq" <<'PY' | tee -a "$summary"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+tokens = int(sys.argv[2]) * int(sys.argv[3])
+if len(rows) > 5:
+    ms = statistics.median(r["ms"] for r in rows[5:])
+    print(f"  paracc median step {ms:.2f} ms, {tokens / ms * 1e3:,.0f} tok/s; "
+          f"losses {[round(r['loss'], 3) for r in rows[:6]]}")
+PY
+      if [ -n "${EXPORT_PROFILE:-}" ]; then
+        "$runbin" "$pcx" --device gpu --profile 2 --rtol 1e9 --atol 1e9 \
+          >"$out/exports-$tag-profile.log" 2>&1
+        grep -A25 '^profile' "$out/exports-$tag-profile.log" >>"$summary"
+      fi
+    else
+      dev="/tmp" bench "exports-$tag" "paracc-exports/$tag.pcx"
+    fi
+    [ -n "${NO_PEER:-}" ] && continue
+    for m in ${EXPORT_PEERS:-eager compile}; do
+      local fwd=()
+      [ "$mode" = fwd ] && fwd=(--fwd)
+      peer "$tag-$m" python3 "$dev/common/peers/hf_decoder_torch.py" "$e/$name.peer.json" \
+        --mode "$m" --batch "$batch" --seq "$seq" "${fwd[@]}"
+    done
+  done
 }
 
 # recompute (bench/prepare-gpu-recompute.sh): GPT-406M bf16 training at

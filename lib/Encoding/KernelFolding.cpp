@@ -61,10 +61,11 @@ DenseElementsAttr mlir::paracc::attrFromTensor(RankedTensorType type,
       type, ArrayRef<char>(tensor.as<char>(), tensor.byteSize()));
 }
 
-FailureOr<SmallVector<DenseElementsAttr>>
-mlir::paracc::evaluateWithKernels(Operation *op,
-                                  ArrayRef<DenseElementsAttr> operands,
-                                  int64_t maxResultElements) {
+FailureOr<std::vector<rt::Tensor>>
+mlir::paracc::evaluateOnTensors(Operation *op,
+                                ArrayRef<const rt::Tensor *> operands,
+                                int64_t maxResultElements,
+                                std::optional<rt::DType> resultDType) {
   std::optional<rt::OpCode> opcode;
   {
     // Only graph ops with a kernel fold; anything else stays.
@@ -75,19 +76,43 @@ mlir::paracc::evaluateWithKernels(Operation *op,
     if (!opcode || rt::isCollective(*opcode))
       return failure();
   }
-  SmallVector<RankedTensorType> resultTypes;
+  std::vector<rt::Tensor> outputs;
   for (Type t : op->getResultTypes()) {
     auto ranked = dyn_cast<RankedTensorType>(t);
     if (!ranked || !ranked.hasStaticShape() ||
         ranked.getNumElements() > maxResultElements ||
         !toDType(ranked.getElementType()))
       return failure();
-    resultTypes.push_back(ranked);
+    auto out = rt::Tensor::allocate(
+        resultDType ? *resultDType : *toDType(ranked.getElementType()),
+        rt::Shape(ranked.getShape().begin(), ranked.getShape().end()));
+    if (!out)
+      return failure();
+    outputs.push_back(std::move(*out));
   }
   FailureOr<EncodedOp> encoded = encodeOp(op);
   if (failed(encoded))
     return failure();
+  std::vector<const rt::Tensor *> inputPtrs(operands.begin(), operands.end());
+  std::vector<rt::Tensor *> outputPtrs;
+  for (rt::Tensor &t : outputs)
+    outputPtrs.push_back(&t);
+  rt::Status status =
+      rt::runCpuKernel(encoded->opcode, encoded->attrs, inputPtrs, outputPtrs);
+  if (!status) {
+    // With other element types than the op's (resultDType) a kernel may
+    // refuse what the op itself would run: that is a plain failure.
+    if (!resultDType)
+      op->emitError("cannot evaluate on constants: ") << status.message();
+    return failure();
+  }
+  return outputs;
+}
 
+FailureOr<SmallVector<DenseElementsAttr>>
+mlir::paracc::evaluateWithKernels(Operation *op,
+                                  ArrayRef<DenseElementsAttr> operands,
+                                  int64_t maxResultElements) {
   std::vector<rt::Tensor> inputs;
   for (DenseElementsAttr attr : operands) {
     FailureOr<rt::Tensor> t = tensorFromAttr(attr);
@@ -95,30 +120,16 @@ mlir::paracc::evaluateWithKernels(Operation *op,
       return failure();
     inputs.push_back(std::move(*t));
   }
-  std::vector<rt::Tensor> outputs;
-  for (RankedTensorType t : resultTypes) {
-    auto out = rt::Tensor::allocate(
-        *toDType(t.getElementType()),
-        rt::Shape(t.getShape().begin(), t.getShape().end()));
-    if (!out)
-      return failure();
-    outputs.push_back(std::move(*out));
-  }
-  std::vector<const rt::Tensor *> inputPtrs;
+  SmallVector<const rt::Tensor *> inputPtrs;
   for (rt::Tensor &t : inputs)
     inputPtrs.push_back(&t);
-  std::vector<rt::Tensor *> outputPtrs;
-  for (rt::Tensor &t : outputs)
-    outputPtrs.push_back(&t);
-  rt::Status status =
-      rt::runCpuKernel(encoded->opcode, encoded->attrs, inputPtrs, outputPtrs);
-  if (!status) {
-    op->emitError("cannot evaluate on constants: ") << status.message();
+  FailureOr<std::vector<rt::Tensor>> outputs =
+      evaluateOnTensors(op, inputPtrs, maxResultElements);
+  if (failed(outputs))
     return failure();
-  }
   SmallVector<DenseElementsAttr> results;
-  for (auto [type, tensor] : llvm::zip(resultTypes, outputs))
-    results.push_back(attrFromTensor(type, tensor));
+  for (auto [type, tensor] : llvm::zip(op->getResultTypes(), *outputs))
+    results.push_back(attrFromTensor(cast<RankedTensorType>(type), tensor));
   return results;
 }
 

@@ -176,7 +176,7 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i((g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0));
       })
       .Case<AttentionOp, AttentionGradOp>([&](auto g) {
-        a.i(g.getCausal()).i(g.getSequenceFirst());
+        a.i(g.getCausal()).i(g.getSequenceFirst()).i(g.getWindow());
         a.f(g.getScale().convertToDouble());
       });
   return a.attrs;

@@ -131,15 +131,19 @@ static int64_t resultElements(Operation *op) {
 
 /// 4 B H Sq Sk D (two products, q kᵀ and p v), halved when causal.
 static int64_t attentionFlops(Value q, Value k, Value v, bool causal,
-                              bool sequenceFirst) {
+                              bool sequenceFirst, int64_t window) {
   // [..., Sq, D] or, sequence first, [..., Sq, H, D].
   int64_t seqFromEnd = sequenceFirst ? 3 : 2;
   int64_t sq = dimFromEnd(q, seqFromEnd);
   int64_t sk = dimFromEnd(k, seqFromEnd);
   int64_t d = dimFromEnd(q, 1), dv = dimFromEnd(v, 1);
   int64_t batchHeads = numElements(q) / std::max<int64_t>(sq * d, 1);
-  int64_t flops = 2 * batchHeads * sq * sk * (d + dv);
-  return causal ? flops / 2 : flops;
+  // The (query, key) pairs computed: all, about half under a causal mask,
+  // about Sq x window under a sliding window.
+  int64_t pairs = sq * sk;
+  if (causal)
+    pairs = window > 0 && window < sk ? std::min(sq, sk) * window : pairs / 2;
+  return 2 * batchHeads * pairs * (d + dv);
 }
 
 OpCost mlir::paracc::estimateCost(Operation *op) {
@@ -169,12 +173,14 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   } else if (auto att = dyn_cast<g::AttentionOp>(op)) {
     c.kind = ComputeKind::Attention;
     c.flops = attentionFlops(att.getQ(), att.getK(), att.getV(),
-                             att.getCausal(), att.getSequenceFirst());
+                             att.getCausal(), att.getSequenceFirst(),
+                             att.getWindow());
   } else if (auto grad = dyn_cast<g::AttentionGradOp>(op)) {
     // Recomputes the probabilities and takes four more products.
     c.kind = ComputeKind::AttentionGrad;
     c.flops = attentionFlops(grad.getQ(), grad.getK(), grad.getV(),
-                             grad.getCausal(), grad.getSequenceFirst()) *
+                             grad.getCausal(), grad.getSequenceFirst(),
+                             grad.getWindow()) *
               5 / 2;
   } else if (isa<g::GatherOp, g::GatherElementsOp, g::GatherNDOp>(op)) {
     // Reads the rows it takes, not the whole table.

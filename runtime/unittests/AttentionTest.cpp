@@ -18,6 +18,7 @@ struct Problem {
   int64_t b = 2, h = 3, sq = 5, sk = 7, d = 4, dv = 6;
   bool causal = false;
   bool sequenceFirst = false;
+  int64_t window = 0; // with causal: only the last `window` visible keys
   Shape mask; // empty: none; else broadcast to [B, H, Sq, Sk]
 };
 
@@ -56,6 +57,8 @@ std::vector<double> reference(const Problem &p, const Tensor &q,
             s[j] += getElem(*mask, broadcastIndex({bi, hi, i, j},
                                                   mask->shape(), scores));
           if (p.causal && j > i + p.sk - p.sq)
+            s[j] = -INFINITY;
+          if (p.window > 0 && j <= i + p.sk - p.sq - p.window)
             s[j] = -INFINITY;
           maxv = std::max(maxv, s[j]);
         }
@@ -101,7 +104,7 @@ void check(const Problem &p) {
   }
   const double scale = 0.7;
   InstrAttrs attrs;
-  attrs.ints = {p.causal ? 1 : 0, p.sequenceFirst ? 1 : 0};
+  attrs.ints = {p.causal ? 1 : 0, p.sequenceFirst ? 1 : 0, p.window};
   attrs.floats = {scale};
   Tensor y = run1(OpCode::Attention, attrs, in, DType::F32,
                   shapeOf(p, p.sq, p.dv));
@@ -125,6 +128,58 @@ TEST(AttentionTest, BothLayoutsMatchTheReference) {
       p.mask = {p.h, p.sq, p.sk}; // per head
       check(p);
     }
+}
+
+TEST(AttentionTest, SlidingWindow) {
+  for (bool seqFirst : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "sequence-first " << seqFirst);
+    Problem p;
+    p.sequenceFirst = seqFirst;
+    p.causal = true;
+    p.sq = p.sk = 11;
+    p.window = 3;
+    check(p);
+    p.sq = 6; // queries aligned at the end of the keys
+    p.window = 4;
+    p.mask = {p.b, 1, 1, p.sk};
+    check(p);
+    p.window = 1; // each query sees itself only
+    check(p);
+  }
+}
+
+TEST(AttentionTest, BlocksOfRowsAndKeys) {
+  // More rows and keys than one block of each (64 x 256): the online
+  // softmax across key blocks, causal and windowed block skipping, partial
+  // blocks at the ends, a mask read through its strides.
+  Problem p;
+  p.b = 1;
+  p.h = 2;
+  p.d = 8;
+  p.dv = 5;
+  p.sq = 150;
+  p.sk = 600;
+  check(p);
+  p.causal = true;
+  check(p);
+  p.window = 300;
+  p.mask = {p.b, 1, p.sq, p.sk};
+  check(p);
+  p.sequenceFirst = true;
+  p.window = 0;
+  p.mask = {p.h, 1, p.sk};
+  check(p);
+}
+
+TEST(AttentionTest, WindowNeedsCausal) {
+  Problem p;
+  Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+  InstrAttrs attrs;
+  attrs.ints = {0, 0, 2};
+  attrs.floats = {0.5};
+  EXPECT_EQ(runError(OpCode::Attention, attrs, {&q, &q, &q}, DType::F32,
+                     shapeOf(p, p.sq, p.d)),
+            "attention: a sliding window (2) needs causal masking");
 }
 
 TEST(AttentionTest, OneIntegerAttributeMeansTheDefaultLayout) {

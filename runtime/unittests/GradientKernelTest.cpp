@@ -264,6 +264,7 @@ struct AttnCase {
   int64_t b = 2, h = 2, sq = 3, sk = 5, d = 4, dv = 3;
   bool causal = false;
   bool sequenceFirst = false;
+  int64_t window = 0;   // With causal: a sliding window.
   Shape mask;           // Empty: none.
   bool maskRow = false; // Mask out the whole first query row.
   const char *what = "";
@@ -291,7 +292,7 @@ void checkAttentionGrad(const AttnCase &c, uint64_t seed) {
         setElem(mask, j, -INFINITY);
   }
   InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0};
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window};
   attrs.floats = {0.6};
   std::vector<const Tensor *> in = {&q, &k, &v};
   if (!c.mask.empty())
@@ -361,6 +362,17 @@ TEST(GradientKernelTest, AttentionGradMatchesFiniteDifferences) {
   c.causal = true;
   c.mask = {c.sq, c.sk};
   c.what = "causal, square, 2-D mask, Dv != D";
+  cases.push_back(c);
+  c = AttnCase();
+  c.sq = c.sk = 6;
+  c.causal = true;
+  c.window = 2;
+  c.what = "sliding window of 2";
+  cases.push_back(c);
+  c.sequenceFirst = true;
+  c.sq = 4;
+  c.mask = {c.b, 1, 1, c.sk};
+  c.what = "sequence-first, sliding window, Sq < Sk, key padding";
   cases.push_back(c);
   uint64_t seed = 100;
   for (const AttnCase &ac : cases) {

@@ -353,7 +353,7 @@ int mlir::paracc::runTrain() {
   }
   const bool wantExplain = explainOption || !explainJson.empty();
   if (!checking && dataPath.empty() && dataDir.empty() && outputPath.empty() &&
-      !wantExplain) {
+      !wantExplain && emit.empty()) {
     llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
                     "ids) or --data-dir DIR (input_N.pb batches), or "
                     "--test-data DIR --check-gradients REF.npz for one "

@@ -16,6 +16,9 @@
 #include "paracc/Support/RuntimeAlias.h"
 #include "paracc/runtime/Tensor.h"
 
+#include <optional>
+#include <vector>
+
 namespace mlir::paracc {
 
 /// Converts a dense constant to a runtime tensor (a copy).
@@ -23,6 +26,17 @@ FailureOr<rt::Tensor> tensorFromAttr(DenseElementsAttr attr);
 /// Converts a runtime tensor to a dense constant of `type`.
 DenseElementsAttr attrFromTensor(RankedTensorType type,
                                  const rt::Tensor &tensor);
+
+/// Runs the CPU kernel of graph op `op` on `operands` (its operands'
+/// values, in order) and returns its results, shaped like the op's results,
+/// of their element types or of `resultDType` (data movement run on other
+/// values than the op's, e.g. on element indices). Fails when the op has no
+/// kernel, a result would exceed `maxResultElements` or the kernel refuses
+/// (reported on the op only when the types are the op's own).
+FailureOr<std::vector<rt::Tensor>>
+evaluateOnTensors(Operation *op, ArrayRef<const rt::Tensor *> operands,
+                  int64_t maxResultElements,
+                  std::optional<rt::DType> resultDType = std::nullopt);
 
 /// Evaluates `op` on constant operands. Fails (silently) when the op has no
 /// kernel or a result would exceed `maxResultElements`; reports kernel errors

@@ -7,15 +7,21 @@ namespace paracc::rt {
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
   const InstrAttrs &attrs = args.attrs;
-  if (attrs.ints.size() != 1 && attrs.ints.size() != 2)
-    return args.fail("expected 1 or 2 integer attributes, got ",
+  if (attrs.ints.empty() || attrs.ints.size() > 3)
+    return args.fail("expected 1 to 3 integer attributes, got ",
                      attrs.ints.size());
   if (attrs.floats.size() != 1)
     return args.fail("expected 1 floating attribute, got ",
                      attrs.floats.size());
   PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "causal"));
-  if (attrs.ints.size() == 2)
+  if (attrs.ints.size() >= 2)
     PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "sequence_first"));
+  if (attrs.ints.size() == 3) {
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, int64_t(1) << 40, "window"));
+    if (attrs.ints[2] > 0 && attrs.ints[0] == 0)
+      return args.fail("a sliding window (", attrs.ints[2],
+                       ") needs causal masking");
+  }
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
   const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
@@ -25,7 +31,8 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, q.dtype(), "result"));
   g = AttentionGeometry();
   g.causal = attrs.ints[0] != 0;
-  g.sequenceFirst = attrs.ints.size() == 2 && attrs.ints[1] != 0;
+  g.sequenceFirst = attrs.ints.size() >= 2 && attrs.ints[1] != 0;
+  g.window = attrs.ints.size() == 3 ? attrs.ints[2] : 0;
   g.scale = attrs.floats[0];
   const int64_t r = q.rank();
   // The rows are dim s, the features the last dim; h the head dim, if any.

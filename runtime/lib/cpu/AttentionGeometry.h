@@ -1,8 +1,10 @@
 //===- AttentionGeometry.h - Shapes of an attention instruction -*- C++ -*-===//
 //
 // The operand checks and index arithmetic that the CPU and GPU attention
-// kernels share. An attention instruction has ints [causal] or [causal,
-// sequence_first] and floats [scale]. In the default layout q is
+// kernels share. An attention instruction has ints [causal], [causal,
+// sequence_first] or [causal, sequence_first, window] and floats [scale].
+// With causal, query i sees keys j <= i + Sk - Sq; with a window w > 0 too,
+// only the last w of those. In the default layout q is
 // [lead..., Sq, D], k [lead..., Sk, D], v [lead..., Sk, Dv] and the result
 // [lead..., Sq, Dv]; sequence-first operands put a head dim after the
 // sequence dim ([lead..., Sq, H, D], ...), as the linear layers produce
@@ -16,11 +18,16 @@
 
 #include "cpu/KernelUtil.h"
 
+#include <algorithm>
+#include <utility>
+
 namespace paracc::rt {
 
 struct AttentionGeometry {
   bool causal = false;
   bool sequenceFirst = false;
+  /// With causal, a sliding window of this many keys (0: none).
+  int64_t window = 0;
   double scale = 0;
   /// Independent attentions: the product of the leading dims (and H).
   int64_t batch = 0;
@@ -37,7 +44,32 @@ struct AttentionGeometry {
   }
   /// Elements between consecutive rows of one attention.
   int64_t rowStride(int64_t cols) const { return heads * cols; }
+  /// The keys query row i sees before the mask: [first, last) (first ==
+  /// last when none). Both bounds never decrease with i.
+  std::pair<int64_t, int64_t> visibleKeys(int64_t i) const {
+    if (!causal)
+      return {0, sk};
+    int64_t last = std::max<int64_t>(0, std::min(sk, i + sk - sq + 1));
+    int64_t first = window > 0 ? std::max<int64_t>(0, last - window) : 0;
+    return {first, last};
+  }
 };
+
+/// How the additive mask is read without expanding it: element (i, j) of
+/// attention b's scores is mask[offset(b) + i * row + j * col] (strides 0
+/// along the dims the mask broadcasts).
+struct AttentionMaskStrides {
+  int64_t row = 0, col = 0;
+  /// The scores' leading dims (lead..., H) and the mask's strides along them.
+  Shape leadShape;
+  std::vector<int64_t> leadStrides;
+  int64_t offset(int64_t b) const;
+};
+
+/// The strides of a mask of `maskShape` broadcast to `scoreShape` (checked
+/// by checkAttention to broadcast).
+AttentionMaskStrides attentionMaskStrides(const Shape &maskShape,
+                                          const Shape &scoreShape);
 
 /// Checks arity, attributes, element types (floating, one type) and shapes
 /// of an attention instruction and fills `g`.

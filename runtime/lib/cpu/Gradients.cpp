@@ -168,9 +168,9 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
   const int64_t sq = g.sq, sk = g.sk, dk = g.d, dv = g.dv;
   const int64_t kRow = g.rowStride(dk), vRow = g.rowStride(dv);
   const double scale = g.scale;
-  std::vector<double> maskValues;
-  if (mask)
-    maskValues = expandToDoubles<D>(*mask, g.scoreShape);
+  const AttentionMaskStrides maskStrides =
+      mask ? attentionMaskStrides(mask->shape(), g.scoreShape)
+           : AttentionMaskStrides();
   std::vector<double> p(sk), dp(sk), qi(dk), dyi(dv), dqAcc(dk);
   std::vector<double> dkAcc(static_cast<size_t>(sk * dk)),
       dvAcc(static_cast<size_t>(sk * dv));
@@ -179,22 +179,24 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
             *vb = vd + g.base(b, sk, dv), *dyb = dyd + g.base(b, sq, dv);
     std::fill(dkAcc.begin(), dkAcc.end(), 0.0);
     std::fill(dvAcc.begin(), dvAcc.end(), 0.0);
+    const S *maskB = mask ? mask->as<S>() + maskStrides.offset(b) : nullptr;
     for (int64_t i = 0; i < sq; ++i) {
       for (int64_t t = 0; t < dk; ++t)
         qi[t] = loadD<D>(qb, i * kRow + t);
       for (int64_t t = 0; t < dv; ++t)
         dyi[t] = loadD<D>(dyb, i * vRow + t);
-      const int64_t visible = g.causal ? std::min(sk, i + sk - sq + 1) : sk;
+      const auto [first, last] = g.visibleKeys(i);
       double maxv = -std::numeric_limits<double>::infinity();
       for (int64_t j = 0; j < sk; ++j) {
         double s = -std::numeric_limits<double>::infinity();
-        if (j < visible) {
+        if (j >= first && j < last) {
           double dot = 0.0;
           for (int64_t t = 0; t < dk; ++t)
             dot += qi[t] * loadD<D>(kb, j * kRow + t);
           s = dot * scale;
-          if (mask)
-            s += maskValues[(b * sq + i) * sk + j];
+          if (maskB)
+            s += double(load<D>(maskB + i * maskStrides.row +
+                                j * maskStrides.col));
         }
         p[j] = s;
         maxv = std::max(maxv, s);

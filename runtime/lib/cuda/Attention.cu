@@ -114,13 +114,19 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
 
   const int lastKey = lastVisibleKey(p, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
+  // Under a sliding window the tiles before the block's first visible key
+  // are never loaded either.
+  const int firstTile = imin(firstVisibleKey(p, m0) / kN, nTiles);
 
   // Prologue: Q (group 0) and the first K/V tile (group 1).
   loadTileAsync<kM, kD, kTcThreads>(sQ, q, stride, imin(kM, p.sq - m0));
   cpAsyncCommit();
-  if (nTiles > 0) {
-    loadTileAsync<kN, kD, kTcThreads>(sK, k, stride, imin(kN, p.sk));
-    loadTileAsync<kN, kD, kTcThreads>(sV, v, stride, imin(kN, p.sk));
+  if (firstTile < nTiles) {
+    const int f0 = firstTile * kN;
+    loadTileAsync<kN, kD, kTcThreads>(sK, k + int64_t(f0) * stride, stride,
+                                      imin(kN, p.sk - f0));
+    loadTileAsync<kN, kD, kTcThreads>(sV, v + int64_t(f0) * stride, stride,
+                                      imin(kN, p.sk - f0));
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
@@ -148,8 +154,8 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     o[t][0] = o[t][1] = o[t][2] = o[t][3] = 0.f;
   float rowMax[2] = {kNegInf, kNegInf}, rowSum[2] = {0.f, 0.f};
 
-  for (int j = 0; j < nTiles; ++j) {
-    const int buf = j & 1;
+  for (int j = firstTile; j < nTiles; ++j) {
+    const int buf = (j - firstTile) & 1;
     // Prefetch tile j + 1 into the other buffer (free since the barrier at
     // the end of iteration j - 1), then wait for tile j.
     if (j + 1 < nTiles) {
@@ -172,7 +178,8 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     // A warp whose rows are all past Sq, or all before this tile's first
     // key under causal masking, skips the tile (p = 0 for all of it).
     const bool warpActive =
-        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + p.diag);
+        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + p.diag) &&
+        !(p.window > 0 && n0 + kN - 1 <= warpRow0 + p.diag - p.window);
     if (warpActive) {
       // S = Q K^T: the B operand (k = head dim, n = key) is K's rows, so a
       // non-transposed ldmatrix of K gives it; one x4 covers 16 keys x 16 dims.
@@ -195,8 +202,9 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
 
       // Scale to base-2 units, add the mask, mask the keys past Sk and past
       // the causal diagonal (only tiles that reach them need it).
-      const bool edge =
-          n0 + kN > p.sk || (p.causal && n0 + kN - 1 > m0 + p.diag);
+      const bool edge = n0 + kN > p.sk ||
+                        (p.causal && n0 + kN - 1 > m0 + p.diag) ||
+                        p.window > 0;
 #pragma unroll
       for (int t = 0; t < kSTiles; ++t) {
 #pragma unroll
@@ -210,7 +218,7 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
                   toFloat(mask[row * p.maskRowStride + col * p.maskColStride]) *
                   kLog2e;
           }
-          if (edge && (col >= p.sk || (p.causal && col > row + p.diag)))
+          if (edge && (col >= p.sk || outsideBand(p, row, col)))
             x = kNegInf;
           s[t][e] = x;
         }
@@ -407,7 +415,7 @@ __global__ void __launch_bounds__(kGenThreads)
           x += toFloat(mask[row * p.maskRowStride + key * p.maskColStride]) *
                kLog2e;
       }
-      if (key >= p.sk || (p.causal && key > row + p.diag))
+      if (key >= p.sk || outsideBand(p, row, key))
         x = kNegInf;
       float mx = x;
 #pragma unroll
@@ -569,6 +577,7 @@ Status planAttention(const InstrAttrs &attrs,
   p.dv = static_cast<int32_t>(dv);
   p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
+  p.window = static_cast<int32_t>(std::min<int64_t>(g.window, kMaxSeq + 1));
   p.scaleLog2 = static_cast<float>(attrs.floats[0] * 1.4426950408889634);
   if (mask)
     PARACC_RETURN_IF_ERROR(setMaskStrides(args, mask->shape(), scoreShape, p));

@@ -169,7 +169,6 @@ constexpr float kPosInf = INFINITY;
 // Device helpers.
 //===----------------------------------------------------------------------===//
 
-__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 
 __device__ __forceinline__ float warpSum(float v) {
 #pragma unroll
@@ -502,8 +501,9 @@ __global__ void __launch_bounds__(kTcThreads, 1)
       // s[t][e] <- the score in base-2 units plus `bias` (0 in pass 1,
       // -LSE in pass 2): scaled, the mask added, the keys past Sk and past
       // the causal diagonal masked (only tiles that reach them need it).
-      const bool edge =
-          n0 + kN > p.sk || (p.causal && n0 + kN - 1 > warpRow0 + p.diag);
+      const bool edge = n0 + kN > p.sk ||
+                        (p.causal && n0 + kN - 1 > warpRow0 + p.diag) ||
+                        p.window > 0;
       auto toScores = [&](const float(&bias)[2]) {
 #pragma unroll
         for (int t = 0; t < kSTiles; ++t) {
@@ -518,7 +518,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
                          mask[row * p.maskRowStride + col * p.maskColStride]) *
                      kLog2e;
             }
-            if (edge && (col >= p.sk || (p.causal && col > row + p.diag)))
+            if (edge && (col >= p.sk || outsideBand(p, row, col)))
               x = kNegInf;
             s[t][e] = x;
           }
@@ -717,8 +717,9 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 
       // P^T = exp2(S^T - LSE) and dS^T = P^T * (dP^T - Delta); queries past
       // Sq (zero-filled, LSE 0) and past the diagonal are masked.
-      const bool edge =
-          i0 + kM > p.sq || (p.causal && warpKey0 + 15 > i0 + p.diag);
+      const bool edge = i0 + kM > p.sq ||
+                        (p.causal && warpKey0 + 15 > i0 + p.diag) ||
+                        p.window > 0;
 #pragma unroll
       for (int tt = 0; tt < kSTiles; ++tt) {
         const int c = tt * 8 + (lane & 3) * 2;
@@ -737,7 +738,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
                        mask[query * p.maskRowStride + key * p.maskColStride]) *
                    kLog2e;
           }
-          if (edge && (query >= p.sq || (p.causal && key > query + p.diag)))
+          if (edge && (query >= p.sq || outsideBand(p, query, key)))
             x = kNegInf;
           const float pr = fastExp2(x);
           s[tt][e] = pr;
@@ -962,7 +963,7 @@ __global__ void __launch_bounds__(kGenThreads)
             x += toFloat(mask[row * p.maskRowStride + key * p.maskColStride]) *
                  kLog2e;
         }
-        if (key >= p.sk || (p.causal && key > row + p.diag))
+        if (key >= p.sk || outsideBand(p, row, key))
           x = kNegInf;
         if (pass == 0) {
           const float newMax = fmaxf(rowMax[r], warpMax(x));
@@ -1122,7 +1123,7 @@ __global__ void __launch_bounds__(kGenThreads)
           x += toFloat(mask[query * p.maskRowStride + key * p.maskColStride]) *
                kLog2e;
       }
-      if (query >= p.sq || (p.causal && key > query + p.diag))
+      if (query >= p.sq || outsideBand(p, query, key))
         x = kNegInf;
       pr[r] = fastExp2(x - lseQ);
       ds[r] = pr[r] * (dpv[r] - deltaQ);
@@ -1410,6 +1411,8 @@ Status planAttentionGrad(const InstrAttrs &attrs,
   p.dv = static_cast<int32_t>(dvDim);
   p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
+  p.window = static_cast<int32_t>(
+      std::min<int64_t>(g.window, std::numeric_limits<int32_t>::max()));
   p.scale = static_cast<float>(g.scale);
   p.scaleLog2 = static_cast<float>(g.scale * 1.4426950408889634);
   if (mask)

@@ -46,8 +46,9 @@ struct AttentionParams {
   /// 1, or H for sequence-first operands (AttentionGeometry.h).
   int32_t heads = 1;
   int32_t sq = 0, sk = 0, d = 0, dv = 0;
-  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq.
-  int32_t causal = 0, diag = 0;
+  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq; with
+  /// a sliding window w > 0 only keys j > i + diag - w of those.
+  int32_t causal = 0, diag = 0, window = 0;
   /// The scale times log2(e): scores are kept in base-2 units.
   float scaleLog2 = 0;
   /// Mask element strides along Sq and Sk (0 where broadcast).
@@ -222,6 +223,7 @@ __device__ __forceinline__ uint32_t packPair<__half>(float lo, float hi) {
 }
 
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 
 /// The element offset of the mask for batch index `b`.
 __device__ __forceinline__ int64_t maskBatchOffset(const AttentionParams &p,
@@ -233,6 +235,21 @@ __device__ __forceinline__ int64_t maskBatchOffset(const AttentionParams &p,
     b /= n;
   }
   return offset;
+}
+
+/// Whether key `col` lies outside query `row`'s causal band (past the
+/// diagonal, or before a sliding window).
+__device__ __forceinline__ bool outsideBand(const AttentionParams &p, int row,
+                                            int col) {
+  return p.causal &&
+         (col > row + p.diag || (p.window > 0 && col <= row + p.diag - p.window));
+}
+
+/// Index of the first key any query row from m0 on may see (0 without a
+/// sliding window).
+__device__ __forceinline__ int firstVisibleKey(const AttentionParams &p,
+                                               int m0) {
+  return p.window > 0 ? imax(0, m0 + p.diag - p.window + 1) : 0;
 }
 
 /// Index of the last key any of the query rows [m0, m0 + rows) may see, or

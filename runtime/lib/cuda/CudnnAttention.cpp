@@ -191,6 +191,8 @@ bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
     return why = "head dims not equal multiples of 8 up to 128", false;
   if (g.causal && g.sq != g.sk)
     return why = "causal with Sq != Sk", false;
+  if (g.window > 0)
+    return why = "a sliding window", false;
   if (!(g.scale > 0))
     return why = "a scale that is not positive", false;
   if (g.batch == 0 || g.sq == 0 || g.sk == 0 || g.heads <= 0 ||

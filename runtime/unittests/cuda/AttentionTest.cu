@@ -106,6 +106,8 @@ struct Case {
   Shape lead;
   int64_t sq = 0, sk = 0, d = 0, dv = 0;
   bool causal = false;
+  /// With causal: a sliding window of this many keys (0: none).
+  int64_t window = 0;
   std::optional<Shape> maskShape;
   MaskFill maskFill = MaskFill::Random;
   /// 0: 1/sqrt(d).
@@ -132,6 +134,8 @@ std::string caseName(const Case &c) {
   os << dtypeName(c.dtype) << " lead=" << shapeStr(c.lead) << " sq=" << c.sq
      << " sk=" << c.sk << " d=" << c.d << " dv=" << c.dv
      << (c.causal ? " causal" : "");
+  if (c.window)
+    os << " window=" << c.window;
   if (c.maskShape) {
     os << " mask=" << shapeStr(*c.maskShape);
     os << (c.maskFill == MaskFill::Random    ? ":rand"
@@ -282,6 +286,28 @@ std::vector<Case> makeCases() {
     c = mk(f32, {2, 3}, 65, 65, 64, 64, true);
     c.maskShape = Shape{2, 3, 65, 65};
     c.maskFill = MaskFill::FullRows;
+    add(c);
+  }
+  // Sliding windows: both kernels, windows narrower and wider than a tile,
+  // Sq < Sk, with a key-padding mask, sequence-first.
+  for (DType dt : {DType::BF16, DType::F16, DType::F32}) {
+    const int64_t d = dt == DType::F32 ? 40 : 64;
+    for (int64_t window : {1, 5, 100, 300}) {
+      Case c = mk(dt, {2, 2}, 257, 257, d, d, true);
+      c.window = window;
+      add(c);
+    }
+    Case c = mk(dt, {2}, 100, 300, 128, 128, true);
+    c.window = 70;
+    add(c);
+    c = mk(dt, {2, 3}, 129, 129, d, d, true);
+    c.window = 33;
+    c.maskShape = Shape{2, 1, 1, 129};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(dt, {2, 4}, 129, 129, 64, 64, true);
+    c.window = 17;
+    c.sequenceFirst = true;
     add(c);
   }
   // Sequence-first operands: both kernels, masks, Sq != Sk.
@@ -500,9 +526,7 @@ bool runCase(const Case &c, uint64_t seed) {
     fillMask(mask, c.maskFill, rng);
 
   InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0};
-  if (c.sequenceFirst)
-    attrs.ints.push_back(1);
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window};
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
@@ -820,6 +844,22 @@ std::vector<Case> makeGradCases() {
     c.recompute = true;
     add(c);
   }
+  // Sliding windows (tensor cores with atomics and with recompute, SIMT).
+  for (DType dt : {bf, f32})
+    for (int64_t window : {1, 7, 100}) {
+      Case c = mk(dt, {2, 2}, 200, 200, 64, 64, true);
+      c.window = window;
+      add(c);
+      c.recompute = true;
+      add(c);
+      c = mk(dt, {2, 3}, 100, 160, dt == f32 ? 40 : 128,
+             dt == f32 ? 40 : 128, true);
+      c.window = window;
+      c.maskShape = Shape{2, 1, 1, 160};
+      c.maskFill = MaskFill::WithInf;
+      c.sequenceFirst = true;
+      add(c);
+    }
   // Sequence-first operands.
   for (DType dt : {bf, f32})
     for (bool causal : {false, true}) {
@@ -967,9 +1007,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
     fillMask(mask, c.maskFill, rng);
 
   InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0};
-  if (c.sequenceFirst)
-    attrs.ints.push_back(1);
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window};
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};

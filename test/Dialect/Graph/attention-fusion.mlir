@@ -290,10 +290,12 @@ func.func @causal_trilu_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>,
 // Not fused
 //===----------------------------------------------------------------------===//
 
-// A lower trilu shifted off the causal diagonal (k = 1) is no causal mask.
+// A lower trilu shifted off the causal diagonal (k = 1) is no causal band:
+// it stays a mask, additive 0/-inf (every row sees a key).
 // CHECK-LABEL: func.func @shifted_trilu_mask
-// CHECK-NOT: graph.attention
-// CHECK: return
+// CHECK: %[[M:.*]] = graph.constant dense<{{.*}}0xFF800000{{.*}}> : tensor<8x8xf32>
+// CHECK-NEXT: graph.attention %arg0, %arg1, %arg2, %[[M]] {scale = 1.000000e+00 : f64}
+// CHECK-NOT: graph.softmax
 func.func @shifted_trilu_mask(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32> {
   %ones = graph.constant dense<1.0> : tensor<8x8xf32>
   %tri = graph.trilu %ones {upper = false, k = 1 : i64} : tensor<8x8xf32>
@@ -548,11 +550,10 @@ func.func @rank_2(%q: tensor<4x8xf32>, %k: tensor<4x8xf32>, %v: tensor<4x8xf32>)
 // Edge cases
 //===----------------------------------------------------------------------===//
 
-// Empty sequences: the zero-sized constant mask is not inspected as a
-// causal mask (that divided by Sq * Sk = 0); it stays an explicit mask.
+// Empty sequences: a zero-sized constant mask hides nothing (and is not
+// inspected as a band, which would divide by Sq * Sk = 0).
 // CHECK-LABEL: func.func @empty_sequence
-// CHECK: %[[M:.*]] = graph.constant dense<0.000000e+00> : tensor<0x0xf32>
-// CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}}, %[[M]] {scale = 1.000000e+00 : f64} : (tensor<1x0x16xf32>, tensor<1x0x16xf32>, tensor<1x0x32xf32>, tensor<0x0xf32>) -> tensor<1x0x32xf32>
+// CHECK-NEXT: graph.attention %{{.*}}, %{{.*}}, %{{.*}} {scale = 1.000000e+00 : f64} : (tensor<1x0x16xf32>, tensor<1x0x16xf32>, tensor<1x0x32xf32>) -> tensor<1x0x32xf32>
 func.func @empty_sequence(%q: tensor<1x0x16xf32>, %k: tensor<1x0x16xf32>, %v: tensor<1x0x32xf32>) -> tensor<1x0x32xf32> {
   %m = graph.constant dense<0.0> : tensor<0x0xf32>
   %kt = graph.transpose %k, [0, 2, 1] : tensor<1x0x16xf32> -> tensor<1x16x0xf32>

@@ -58,6 +58,24 @@ func.func @attention_ods_causal_bool(%q: tensor<2x8x16xf32>) {
 
 // -----
 
+func.func @attention_window_needs_causal(%q: tensor<2x8x16xf32>) {
+  // expected-error @+2 {{requires window >= 0, and causal with a window > 0, got window 4 without causal}}
+  // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
+  %0 = graph.attention %q, %q, %q {scale = 1.0 : f64, window = 4 : i64} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @attention_window_non_negative(%q: tensor<2x8x16xf32>) {
+  // expected-error @+2 {{requires window >= 0, and causal with a window > 0, got window -1}}
+  // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
+  %0 = graph.attention %q, %q, %q {scale = 1.0 : f64, causal = true, window = -1 : i64} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xf32>
+  return
+}
+
+// -----
+
 func.func @attention_operand_ranks_ge_2(%q: tensor<16xf32>) {
   // expected-error @+2 {{requires q, k and v of the same rank >= 2}}
   // expected-error @+1 {{'graph.attention' op failed to infer returned types}}

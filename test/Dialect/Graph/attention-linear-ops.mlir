@@ -21,19 +21,19 @@ func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>,
         tensor<2x4x8x32xf32>) {
   // No mask, not causal: causal is elided.
   // CHECK: %[[A0:.*]] = graph.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = false, scale = 2.500000e-01 : f64, sequence_first = false}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = false, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
   %0 = graph.attention %q, %k, %v {scale = 0.25 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>)
       -> tensor<2x4x8x32xf32>
   // Causal without a mask.
   // CHECK: %[[A1:.*]] = graph.attention %[[Q]], %[[K]], %[[V]] {causal = true, scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 1.250000e-01 : f64, sequence_first = false}>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 1.250000e-01 : f64, sequence_first = false, window = 0 : i64}>
   %1 = graph.attention %q, %k, %v {causal = true, scale = 0.125 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>)
       -> tensor<2x4x8x32xf32>
   // A [Sq, Sk] mask broadcast over batch and heads, with causal.
   // CHECK: %[[A2:.*]] = graph.attention %[[Q]], %[[K]], %[[V]], %[[M]] {causal = true, scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 2.500000e-01 : f64, sequence_first = false}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
   %2 = graph.attention %q, %k, %v, %m {causal = true, scale = 0.25 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>,
          tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
@@ -57,7 +57,7 @@ func.func @attention_shapes(%q: tensor<3x5x16xbf16>, %k: tensor<3x9x16xbf16>,
                             %m2: tensor<7xf16>)
     -> (tensor<3x5x4xbf16>, tensor<6x2xf16>) {
   // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} {causal = true, scale = -1.000000e+00 : f64} : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = -1.000000e+00 : f64, sequence_first = false}> : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = -1.000000e+00 : f64, sequence_first = false, window = 0 : i64}> : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
   %0 = graph.attention %q, %k, %v {causal = true, scale = -1.0 : f64}
       : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>)
       -> tensor<3x5x4xbf16>
@@ -78,7 +78,7 @@ func.func @attention_sequence_first(%q: tensor<2x5x4x16xf32>,
                                     %m: tensor<4x1x9xf32>)
     -> tensor<2x5x4x8xf32> {
   // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {causal = true, scale = 2.500000e-01 : f64, sequence_first = true} : (tensor<2x5x4x16xf32>, tensor<2x9x4x16xf32>, tensor<2x9x4x8xf32>, tensor<4x1x9xf32>) -> tensor<2x5x4x8xf32>
-  // GENERIC: <{causal = true, scale = 2.500000e-01 : f64, sequence_first = true}>
+  // GENERIC: <{causal = true, scale = 2.500000e-01 : f64, sequence_first = true, window = 0 : i64}>
   %0 = graph.attention %q, %k, %v, %m {causal = true, scale = 0.25 : f64, sequence_first = true}
       : (tensor<2x5x4x16xf32>, tensor<2x9x4x16xf32>, tensor<2x9x4x8xf32>,
          tensor<4x1x9xf32>) -> tensor<2x5x4x8xf32>

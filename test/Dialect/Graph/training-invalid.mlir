@@ -50,6 +50,22 @@ func.func @attention_grad_dy_shape(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>
 
 // -----
 
+func.func @attention_grad_window(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires window >= 0, and causal with a window > 0, got window 3 without causal}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q {scale = 1.0 : f64, window = 3 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_grad_window_non_negative(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires window >= 0, and causal with a window > 0, got window -2}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q {scale = 1.0 : f64, causal = true, window = -2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
 func.func @attention_grad_ranks(%dy: tensor<4xf32>, %q: tensor<4xf32>) {
   // expected-error @+1 {{'graph.attention_grad' op requires q, k and v of the same rank >= 2}}
   %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q {scale = 1.0 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)

@@ -1,6 +1,7 @@
 """Checks paracc's gradients against finite differences of onnxruntime.
 
 usage: fd_gradients.py MODEL.onnx DATA_DIR GRADS.npz [--rtol R]
+                       [--parameters-from-gradients]
 
 MODEL is a loss model (one scalar output) with float32 initializers; DATA_DIR
 has its inputs (input_N.pb); GRADS.npz is what `paracc train --save-gradients`
@@ -9,7 +10,11 @@ float64 (initializers, constants, casts, inputs and outputs) and, for every
 parameter p, the directional derivative along a random unit direction v,
 (L(p + h v) - L(p - h v)) / 2h with h = 1e-4 in float64, is compared with
 paracc's <grad p, v>. Prints each parameter's relative error; exits 1 if one
-exceeds --rtol.
+exceeds --rtol. Every float32 initializer is a parameter, or with
+--parameters-from-gradients those GRADS.npz has (what paracc trains: the
+exporters also write folded constants, e.g. rotary tables and scalars, as
+float initializers); the tests then check their count against the PyTorch
+model's.
 """
 
 import argparse
@@ -49,11 +54,14 @@ def main() -> int:
     p.add_argument("data")
     p.add_argument("grads")
     p.add_argument("--rtol", type=float, default=1e-3)
+    p.add_argument("--parameters-from-gradients", action="store_true")
     args = p.parse_args()
     model = onnx.load(args.model)
+    grads = np.load(args.grads)
     params = {i.name: numpy_helper.to_array(i).astype(np.float64)
               for i in model.graph.initializer
-              if i.data_type == TensorProto.FLOAT}
+              if i.data_type == TensorProto.FLOAT and
+              (not args.parameters_from_gradients or i.name in grads.files)}
     model = to_float64(model)
     # The parameters become inputs so that one session evaluates any point.
     names = list(params)
@@ -79,7 +87,6 @@ def main() -> int:
         feed.update(values)
         return float(sess.run([out], feed)[0])
 
-    grads = np.load(args.grads)
     base = loss(params)
     print(f"loss: paracc {float(grads['loss']):.7f} onnxruntime (f64) {base:.7f}")
     rng = np.random.default_rng(0)

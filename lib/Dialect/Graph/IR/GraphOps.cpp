@@ -455,6 +455,14 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
   if (k.getElementType() != q.getElementType() ||
       v.getElementType() != q.getElementType())
     return emitOptionalError(loc, "requires q, k and v of one element type");
+  // attention_window: a sliding window is a band below a causal diagonal.
+  // (I64Attr reads as unsigned.)
+  int64_t window = static_cast<int64_t>(adaptor.getWindow());
+  if (window < 0 || (window > 0 && !adaptor.getCausal()))
+    return emitOptionalError(loc, "requires window >= 0, and causal with a "
+                                  "window > 0, got window ",
+                             window,
+                             adaptor.getCausal() ? "" : " without causal");
   // The checks below read the [..., S, D] view: a sequence-first operand
   // [..., S, H, D] with S and H swapped.
   auto view = [&](RankedTensorType t) {

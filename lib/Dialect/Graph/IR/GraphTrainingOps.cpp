@@ -100,6 +100,12 @@ LogicalResult AttentionGradOp::verify() {
       shapeOf(getV()).size() != size_t(rank))
     return emitOpError("requires q, k and v of the same rank >= ")
            << (getSequenceFirst() ? 3 : 2);
+  // attention_grad_window
+  int64_t window = static_cast<int64_t>(getWindow()); // I64Attr: unsigned
+  if (window < 0 || (window > 0 && !getCausal()))
+    return emitOpError("requires window >= 0, and causal with a window > 0, "
+                       "got window ")
+           << window << (getCausal() ? "" : " without causal");
   return success();
 }
 

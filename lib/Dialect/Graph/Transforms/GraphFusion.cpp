@@ -9,6 +9,8 @@
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
+#include "AttentionFusion.h"
+#include "FusionMatchers.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -23,49 +25,6 @@ namespace mlir::paracc::graph {
 using namespace mlir;
 using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
-
-/// The value of a splat floating-point constant.
-static std::optional<APFloat> splatFloat(Value v) {
-  auto c = v.getDefiningOp<ConstantOp>();
-  if (!c)
-    return std::nullopt;
-  auto dense = dyn_cast<DenseFPElementsAttr>(c.getValue());
-  if (!dense || !dense.isSplat())
-    return std::nullopt;
-  return dense.getSplatValue<APFloat>();
-}
-
-static std::optional<double> splatValue(Value v) {
-  if (std::optional<APFloat> value = splatFloat(v))
-    return value->convertToDouble();
-  return std::nullopt;
-}
-
-/// Whether `v` is a splat of `expected`: within `tolerance` (relative, and
-/// absolute below 1), or exactly `expected` rounded to the constant's type,
-/// which is all an f16 or bf16 constant can hold.
-static bool isSplat(Value v, double expected, double tolerance = 1e-6) {
-  std::optional<APFloat> value = splatFloat(v);
-  if (!value)
-    return false;
-  APFloat rounded(expected);
-  bool losesInfo;
-  (void)rounded.convert(value->getSemantics(), APFloat::rmNearestTiesToEven,
-                        &losesInfo);
-  if (value->compare(rounded) == APFloat::cmpEqual)
-    return true;
-  return std::abs(value->convertToDouble() - expected) <=
-         tolerance * std::max(1.0, std::abs(expected));
-}
-
-/// For a commutative binary op, the operand that is not `known` (or null).
-static Value otherOperand(Operation *op, Value known) {
-  if (op->getOperand(0) == known)
-    return op->getOperand(1);
-  if (op->getOperand(1) == known)
-    return op->getOperand(0);
-  return nullptr;
-}
 
 namespace {
 /// What an inverse-RMS subexpression computes from.
@@ -307,7 +266,11 @@ struct GeluPattern : OpRewritePattern<MulOp> {
 
 /// reshape(transpose(reshape(x))) where the inner reshape merges the leading
 /// dims of x, the transpose keeps the merged dim first and the outer reshape
-/// splits it back: a transpose of x (GPT-2's export of k.transpose(-1, -2)).
+/// splits it again (into the same dims or others of the same product): a
+/// transpose of x, reshaped first when the split differs. GPT-2's export of
+/// k.transpose(-1, -2) splits into x's own dims; torch.onnx's sdpa splits
+/// [B, Hkv, G, S, D] (K repeated for grouped-query attention) merged into
+/// [B Hkv G, S, D] back into [B, H, D, S].
 struct ReshapeTransposeReshapePattern : OpRewritePattern<ReshapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReshapeOp outer,
@@ -325,18 +288,32 @@ struct ReshapeTransposeReshapePattern : OpRewritePattern<ReshapeOp> {
     if (k < 1 || perm.empty() || perm[0] != 0 ||
         x.drop_front(k) != mid.drop_front(1))
       return failure();
-    // out = [x[:k]..., transposed trailing dims...].
+    // out = [lead..., transposed trailing dims...] with prod(lead) = mid[0].
     ArrayRef<int64_t> tmid = t.getType().getShape();
-    if (out.size() != x.size() || out.take_front(k) != x.take_front(k) ||
-        out.drop_front(k) != tmid.drop_front(1))
+    int64_t m = int64_t(out.size()) - (int64_t(mid.size()) - 1);
+    if (m < 1 || out.drop_front(m) != tmid.drop_front(1))
       return failure();
+    int64_t lead = 1;
+    for (int64_t d : out.take_front(m))
+      lead *= d;
+    if (lead != mid[0])
+      return failure();
+    Value source = inner.getX();
+    if (out.take_front(m) != x.take_front(k)) {
+      SmallVector<int64_t> split(out.take_front(m));
+      llvm::append_range(split, mid.drop_front());
+      source = ReshapeOp::create(
+          rewriter, inner.getLoc(),
+          RankedTensorType::get(split, inner.getType().getElementType()),
+          source);
+    }
     SmallVector<int64_t> newPerm;
-    for (int64_t d = 0; d < k; ++d)
+    for (int64_t d = 0; d < m; ++d)
       newPerm.push_back(d);
     for (int64_t p : perm.drop_front())
-      newPerm.push_back(k + p - 1);
-    rewriter.replaceOpWithNewOp<TransposeOp>(outer, outer.getType(),
-                                             inner.getX(), newPerm);
+      newPerm.push_back(m + p - 1);
+    rewriter.replaceOpWithNewOp<TransposeOp>(outer, outer.getType(), source,
+                                             newPerm);
     return success();
   }
 };
@@ -375,228 +352,18 @@ struct SliceOfProductPattern : OpRewritePattern<SliceOp> {
   }
 };
 
-/// Whether a constant mask of `scoresShape` broadcast is causal: 0 (or true)
-/// where key j <= i + sk - sq, very negative (or false) elsewhere, the same
-/// for every leading index. With sq > sk the first rows see no key: the
-/// exporters' finite fill gives them a uniform softmax where the causal flag
-/// gives zeros, so such a mask is not causal here.
-static bool isCausalMask(DenseElementsAttr mask, ArrayRef<int64_t> scores,
-                         bool boolean) {
-  auto type = cast<RankedTensorType>(mask.getType());
-  int64_t r = scores.size();
-  if (type.getRank() < 2 || type.getRank() > r)
-    return false;
-  int64_t sq = scores[r - 2], sk = scores[r - 1];
-  if (type.getDimSize(type.getRank() - 2) != sq ||
-      type.getDimSize(type.getRank() - 1) != sk || sq == 0 || sq > sk)
-    return false;
-  int64_t slices = type.getNumElements() / (sq * sk);
-  SmallVector<double> values;
-  if (boolean) {
-    for (bool b : mask.getValues<bool>())
-      values.push_back(b ? 0.0 : -INFINITY);
-  } else if (isa<FloatType>(type.getElementType())) {
-    for (const APFloat &f : mask.getValues<APFloat>())
-      values.push_back(f.convertToDouble());
-  } else {
-    return false;
-  }
-  for (int64_t s = 0; s < slices; ++s)
-    for (int64_t i = 0; i < sq; ++i)
-      for (int64_t j = 0; j < sk; ++j) {
-        double m = values[(s * sq + i) * sk + j];
-        bool visible = j <= i + sk - sq;
-        if (visible ? m != 0.0 : !(m <= -1e9))
-          return false;
-      }
-  return true;
-}
-
-/// Whether a bool mask is causal by construction: lower trilu of a nonzero
-/// splat, [sq, sk] with k = sk - sq, cast to i1 (what exporters emit for
-/// sequences whose [S, S] mask is too large to fold into a constant).
-static bool isTriluCausalMask(Value cond, ArrayRef<int64_t> scores) {
-  auto condType = dyn_cast<RankedTensorType>(cond.getType());
-  if (!condType || !condType.getElementType().isInteger(1))
-    return false;
-  Value x = cond;
-  if (auto c = cond.getDefiningOp<CastOp>())
-    x = c.getX();
-  auto trilu = x.getDefiningOp<TriluOp>();
-  if (!trilu || trilu.getUpper())
-    return false;
-  std::optional<double> fill = splatValue(trilu.getX());
-  auto type = cast<RankedTensorType>(trilu.getType());
-  int64_t r = scores.size();
-  if (!fill || *fill == 0.0 || type.getRank() != 2 || r < 2)
-    return false;
-  int64_t sq = scores[r - 2], sk = scores[r - 1];
-  return type.getDimSize(0) == sq && type.getDimSize(1) == sk && sq > 0 &&
-         sq <= sk && trilu.getK() == sk - sq;
-}
-
-/// Whether every row (last dim) of a bool mask keeps a key. A row that keeps
-/// none is a uniform softmax (finite fill) or NaN in where(mask, s, fill),
-/// not the zeros of graph.attention's fully masked row.
-static bool everyRowVisible(DenseElementsAttr mask) {
-  auto type = cast<RankedTensorType>(mask.getType());
-  int64_t row = type.getRank() ? type.getShape().back() : 1, seen = 0;
-  bool visible = false;
-  for (bool b : mask.getValues<bool>()) {
-    visible |= b;
-    if (++seen % row == 0) {
-      if (!visible)
-        return false;
-      visible = false;
-    }
-  }
-  return true;
-}
-
-/// matmul(softmax(mask(scale * matmul(q, transpose(k)))), v), with the
-/// exporters' variants (scale on q and k, division, where-masks, a NaN
-/// guard after the softmax), becomes graph.attention.
-struct AttentionPattern : OpRewritePattern<MatMulOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(MatMulOp pv,
-                                PatternRewriter &rewriter) const override {
-    Value p = pv.getLhs(), v = pv.getRhs();
-    // An optional NaN guard: where(is_nan(p), 0, p).
-    if (auto guard = p.getDefiningOp<WhereOp>())
-      if (auto isNan = guard.getCond().getDefiningOp<IsNaNOp>())
-        if (isNan.getX() == guard.getB() && isSplat(guard.getA(), 0.0))
-          p = guard.getB();
-    auto softmax = p.getDefiningOp<SoftmaxOp>();
-    auto pType = cast<RankedTensorType>(p.getType());
-    if (!softmax || int64_t(softmax.getAxis()) != pType.getRank() - 1 ||
-        pType.getRank() < 3)
-      return failure();
-    Value s = softmax.getX();
-    Type elem = pType.getElementType();
-    double scale = 1.0;
-    Value mask;
-    DenseElementsAttr whereMask; // made an additive mask once matched
-    bool causal = false;
-    // The mask, outermost.
-    if (auto add = s.getDefiningOp<AddOp>()) {
-      for (int i = 0; i < 2 && !mask && !causal; ++i) {
-        Value m = add->getOperand(1 - i);
-        if (m.getType() == add.getType())
-          continue; // the scores are the full-shape operand
-        auto c = m.getDefiningOp<ConstantOp>();
-        auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-        if (dense && isCausalMask(dense, pType.getShape(), false))
-          causal = true;
-        else
-          mask = m;
-        s = add->getOperand(i);
-      }
-    } else if (auto where = s.getDefiningOp<WhereOp>()) {
-      auto c = where.getCond().getDefiningOp<ConstantOp>();
-      auto dense = c ? dyn_cast<DenseElementsAttr>(c.getValue()) : nullptr;
-      std::optional<double> fill = splatValue(where.getB());
-      if (!fill || !(*fill <= -1e9) ||
-          where.getA().getType() != where.getType())
-        return failure();
-      if (!dense && isTriluCausalMask(where.getCond(), pType.getShape()))
-        causal = true;
-      else if (!dense)
-        return failure();
-      else if (isCausalMask(dense, pType.getShape(), true))
-        causal = true;
-      else if (everyRowVisible(dense))
-        whereMask = dense;
-      else
-        return failure();
-      s = where.getA();
-    }
-    // Scales.
-    auto peelScale = [&](Value &x) {
-      while (true) {
-        if (auto mul = x.getDefiningOp<MulOp>()) {
-          std::optional<double> c = splatValue(mul.getRhs());
-          Value other = mul.getLhs();
-          if (!c) {
-            c = splatValue(mul.getLhs());
-            other = mul.getRhs();
-          }
-          if (!c || other.getType() != mul.getType())
-            return;
-          scale *= *c;
-          x = other;
-          continue;
-        }
-        if (auto div = x.getDefiningOp<DivOp>()) {
-          std::optional<double> c = splatValue(div.getRhs());
-          if (!c || *c == 0 || div.getLhs().getType() != div.getType())
-            return;
-          scale /= *c;
-          x = div.getLhs();
-          continue;
-        }
-        return;
-      }
-    };
-    peelScale(s);
-    // Neither the mask nor the NaN guard may broadcast the scores.
-    auto qk = s.getDefiningOp<MatMulOp>();
-    if (!qk || qk.getType() != pv.getLhs().getType())
-      return failure();
-    Value q = qk.getLhs(), kt = qk.getRhs();
-    peelScale(q);
-    peelScale(kt);
-    auto transpose = kt.getDefiningOp<TransposeOp>();
-    if (!transpose)
-      return failure();
-    ArrayRef<int64_t> perm = transpose.getPerm();
-    int64_t r = perm.size();
-    if (r < 2)
-      return failure();
-    for (int64_t d = 0; d < r - 2; ++d)
-      if (perm[d] != d)
-        return failure();
-    if (perm[r - 2] != r - 1 || perm[r - 1] != r - 2)
-      return failure();
-    Value k = transpose.getX();
-    auto qType = cast<RankedTensorType>(q.getType());
-    auto kType = cast<RankedTensorType>(k.getType());
-    auto vType = cast<RankedTensorType>(v.getType());
-    if (qType.getRank() != r || kType.getRank() != r || vType.getRank() != r ||
-        qType.getShape().drop_back(2) != kType.getShape().drop_back(2) ||
-        qType.getShape().drop_back(2) != vType.getShape().drop_back(2) ||
-        qType.getElementType() != elem)
-      return failure();
-    if (mask && cast<RankedTensorType>(mask.getType()).getElementType() != elem)
-      return failure();
-    if (whereMask) {
-      // where(c, s, fill) = s + (c ? 0 : -inf) when every row keeps a key.
-      auto condType = cast<RankedTensorType>(whereMask.getType());
-      SmallVector<APFloat> values;
-      const auto &sem = cast<FloatType>(elem).getFloatSemantics();
-      for (bool b : whereMask.getValues<bool>())
-        values.push_back(b ? APFloat::getZero(sem)
-                           : APFloat::getInf(sem, /*Negative=*/true));
-      rewriter.setInsertionPoint(pv);
-      mask = ConstantOp::create(
-          rewriter, pv.getLoc(),
-          DenseElementsAttr::get(condType.clone(elem), values));
-    }
-    rewriter.replaceOpWithNewOp<AttentionOp>(
-        pv, pv.getType(), q, k, v, mask, rewriter.getF64FloatAttr(scale),
-        rewriter.getBoolAttr(causal));
-    return success();
-  }
-};
-
 struct GraphFusionPass
     : public graph::impl::GraphFusionPassBase<GraphFusionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
                  GeluPattern, ReshapeTransposeReshapePattern,
-                 AttentionPattern, SliceOfProductPattern>(&getContext());
+                 SliceOfProductPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
+      return signalPassFailure();
+    // Attention last, over the whole function at once: the layers share a
+    // mask, analysed once (AttentionMasks.h).
+    fuseAttentions(getOperation());
   }
 };
 } // namespace

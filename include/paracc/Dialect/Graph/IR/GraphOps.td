@@ -384,10 +384,14 @@ def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
     `softmax(scale * q kᵀ + mask) v` over the last two dims, the leading
     (batch, head) dims equal across `q [..., Sq, D]`, `k [..., Sk, D]` and
     `v [..., Sk, Dv]`. With `causal`, query i sees keys j <= i (queries and
-    keys aligned at the end when Sq < Sk). The optional `mask` is additive and
-    broadcasts to `[..., Sq, Sk]`. A row whose keys are all masked yields
-    zeros. `--paracc-graph-fusion` forms this op from the exporters'
-    matmul/scale/mask/softmax/matmul chain; kernels compute it tile by tile
+    keys aligned at the end when Sq < Sk); with `window` w > 0 as well (a
+    sliding window, Mistral's), only the last w of those: keys j with
+    i - w < j <= i. The optional `mask` is additive and broadcasts to
+    `[..., Sq, Sk]`. A row whose keys are all masked yields zeros.
+    `--paracc-graph-fusion` forms this op from the exporters'
+    matmul/scale/mask/softmax/matmul chain, with masks built from indices
+    (causal, banded) turned into `causal` and `window` and a padding mask
+    kept as a small `[B, 1, 1, Sk]` operand; kernels compute it tile by tile
     without materializing the score matrix.
 
     With `sequence_first`, q, k, v and the result carry a head dim after the
@@ -402,7 +406,8 @@ def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
                        Optional<Graph_FloatTensor>:$mask,
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
-                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first);
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
+                       DefaultValuedAttr<I64Attr, "0">:$window);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
     $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`

@@ -103,7 +103,7 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
   let summary = "Gradient of graph.attention";
   let description = [{
     The gradients of `q`, `k` and `v` of `graph.attention` (same `scale`,
-    `causal`, `sequence_first` and mask) given `dy`, the gradient of its
+    `causal`, `sequence_first`, `window` and mask) given `dy`, the gradient of its
     result. Kernels recompute the attention probabilities tile by tile (the
     flash-attention backward), so no score matrix is kept between the
     forward and the backward; the mask gets no gradient.
@@ -121,7 +121,8 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
                        Optional<Graph_FloatTensor>:$mask,
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
-                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first);
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
+                       DefaultValuedAttr<I64Attr, "0">:$window);
   let results = (outs Graph_FloatTensor:$dq, Graph_FloatTensor:$dk,
                       Graph_FloatTensor:$dv);
   let assemblyFormat = [{

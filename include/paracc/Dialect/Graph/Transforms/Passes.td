@@ -45,14 +45,28 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
     - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`;
     - `reshape(transpose(reshape(x)))` where the inner reshape merges the
       leading dims, the transpose keeps the merged dim first and the outer
-      reshape splits it back becomes one `graph.transpose` of `x` (GPT-2's
-      export of `k.transpose(-1, -2)`);
-    - attention: `softmax(q k^T * scale [+ mask | where(mask)]) v`, with the
-      scale on the product or split over q and k^T, and an optional NaN
-      guard, becomes `graph.attention`. A constant lower-triangular mask sets
-      `causal` and is dropped; any other mask stays an operand. A `where`
-      mask is turned into an additive one only if every query row sees at
-      least one key, so that the fused op gives the original result;
+      reshape splits it again becomes one `graph.transpose` (of a reshape of
+      `x` when the split differs): GPT-2's export of `k.transpose(-1, -2)`,
+      and torch.onnx's sdpa, which transposes K repeated for grouped-query
+      attention as `[B Hkv G, S, D]`;
+    - attention (last, over the whole function; `AttentionFusion.cpp`):
+      `softmax(q k^T * scale [+ mask | where(c, ., fill)]) v`, with the scale
+      on the product or split over q and k^T, an optional NaN guard
+      `where(is_nan(p), 0, p)` and dropout with ratio 0, becomes
+      `graph.attention`. A mask's condition (`where(c, 0, fill)` added, or
+      selected) is analysed (`AttentionMasks.h`): its constant factors are
+      evaluated with the runtime's kernels, however the exporter built them
+      (folded, or from Range-derived indices at run time), and a causal band
+      becomes `causal` with its `window` (sliding window); a padding mask
+      read from an input (moves of its elements and casts to bool, checked
+      by running them on element indices) becomes a `[B, 1, 1, Sk]`
+      additive operand; another constant condition an additive constant.
+      Query rows that see no key must come out as the graph computes them:
+      with a -inf fill only under the NaN guard (both give 0); with a finite
+      fill (a uniform average of v in the graph) an additive constant keeps
+      the fill, and a padding mask gets `where(no key, mean(v), attention)`
+      after the op. Any other added mask stays the operand as it is; forms
+      whose empty rows cannot be reproduced are left unfused;
     - `slice(matmul(x, w))` with a 2-D `w`, the product used only by the
       slice and the slice keeping the last dim whole, becomes
       `matmul(slice(x), w)`: only the kept rows are computed (a language

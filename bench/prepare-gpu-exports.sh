@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Prepares .devrun/exports/ for `bash bench/run-gpu.sh exports`: real
+# transformers decoders exported by torch.onnx (scripts/exports/decoders.py
+# --bench: the 386M Llama of the real-exports issue and Llama-3.2-1B's
+# shape; random weights, nothing downloaded), compiled here for one GPU
+# (bf16, AdamW lr 1e-4 for the training steps), next to what the peer
+# (bench/peers/hf_decoder_torch.py) builds the same models from.
+#
+# Run from the repository root after scripts/setup.sh. Needs a Python with
+# torch, transformers and onnxscript: EXPORT_PYTHON (default python3).
+# EXPORT_RUNS="NAME:MODE:BATCH:SEQ ..." picks the runs (MODE train or fwd).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+dev=.devrun
+py=${EXPORT_PYTHON:-python3}
+paracc=${PARACC:-build/bin/paracc}
+runs=${EXPORT_RUNS:-"llama-386m:train:8:1024 llama-386m:train:2:4096 llama-386m:fwd:8:1024 llama-3.2-1b:train:8:1024 llama-3.2-1b:train:2:4096 llama-3.2-1b:fwd:8:1024"}
+out="$dev/exports"
+src=$(mktemp -d)
+trap 'rm -rf "$src"' EXIT
+rm -rf "$out" && mkdir -p "$out" "$dev/common/peers"
+[ -f "$dev/common/bin.tar.xz" ] || bash bench/build-gpu-runtime.sh
+for run in $runs; do
+  IFS=: read -r name mode batch seq <<<"$run"
+  tag="${name}_${mode}_b${batch}_s${seq}"
+  loss=()
+  [ "$mode" = train ] && loss=(--loss)
+  "$py" scripts/exports/decoders.py "$src/$tag" --bench "$name" --batch "$batch" \
+    --seq "$seq" "${loss[@]}" 2>&1 | grep -v '^\[torch\|^W1'
+  cp "$src/$tag/peer.json" "$out/$name.peer.json"
+  if [ "$mode" = train ]; then
+    "$paracc" train "$src/$tag/loss.onnx" --random-weights --batch "$batch" --seq "$seq" \
+      --precision bf16 --lr 1e-4 --device gpu -o "$out/$tag.pcx" \
+      --explain-json "$out/$tag.explain.json" >/dev/null
+  else
+    "$paracc" "$src/$tag/model.onnx" --random-weights --precision bf16 --device gpu \
+      -o "$out/$tag.pcx" --explain-json "$out/$tag.explain.json" >/dev/null
+  fi
+  # Mostly zeros (splat constants materialized): xz keeps the call under
+  # the device tool's 64 MiB.
+  xz -T2 -6 -f "$out/$tag.pcx"
+  echo "compiled $out/$tag.pcx.xz"
+done
+cp bench/peers/hf_decoder_torch.py "$dev/common/peers/"
+du -sh "$dev"/*
