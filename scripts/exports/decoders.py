@@ -3,6 +3,7 @@
 
 usage: decoders.py OUT_DIR [--only NAME ...] [--list]
        decoders.py OUT_DIR --bench NAME --batch B --seq S [--loss]
+                   [--with-weights]
 
 Builds small models of the families users export (Llama, Qwen2, Mistral with
 GQA and a sliding window, Phi-3) from transformers' config classes with
@@ -34,10 +35,11 @@ against PyTorch's here, and onnxruntime's is what the tests compare with.
 
 With --bench, a benchmark model of a real model's shape instead (BENCH:
 the 386M Llama of the real-exports issue, Llama-3.2-1B's and
-Qwen2.5-0.5B's shapes; random weights, nothing downloaded), exported at one
-batch and sequence (with --loss the training model), its weights left out
-(shape-only: paracc compiles it with --random-weights, the device draws
-them), and OUT_DIR/peer.json, what bench/peers/hf_decoder_torch.py builds
+Qwen2.5-0.5B's shapes, a small Llama for the CPU; random weights, nothing
+downloaded), exported at one batch and sequence (with --loss the training
+model), its weights left out (shape-only: paracc compiles it with
+--random-weights, the device draws them) unless --with-weights (then with
+OUT_DIR/input_ids.pb, for onnxruntime to run it too), and OUT_DIR/peer.json, what bench/peers/hf_decoder_torch.py builds
 the same transformers model from.
 
 Needs torch, transformers, onnxscript, onnx and onnxruntime (not the test
@@ -104,6 +106,11 @@ BENCH = {
         num_attention_heads=32, num_key_value_heads=8, head_dim=64,
         vocab_size=128256, max_position_embeddings=8192,
         tie_word_embeddings=True, rope_theta=500000.0)),
+    # A Llama-style model for the CPU backend (seq 2048, 4 heads, 2 KV).
+    "llama-cpu": ("llama", dict(
+        hidden_size=256, intermediate_size=688, num_hidden_layers=4,
+        num_attention_heads=4, num_key_value_heads=2, vocab_size=8192,
+        max_position_embeddings=4096, tie_word_embeddings=False)),
     "qwen2.5-0.5b": ("qwen2", dict(
         hidden_size=896, intermediate_size=4864, num_hidden_layers=24,
         num_attention_heads=14, num_key_value_heads=2, vocab_size=151936,
@@ -317,7 +324,7 @@ def strip_weights(path):
     onnx.save(model, path)
 
 
-def make_bench(name, out, batch, seq, with_loss):
+def make_bench(name, out, batch, seq, with_loss, with_weights=False):
     family, kwargs = BENCH[name]
     config_class, model_class, defaults = FAMILIES[family]
     config = config_class(**{**defaults, **kwargs})
@@ -337,7 +344,10 @@ def make_bench(name, out, batch, seq, with_loss):
             torch.onnx.export(Logits(model, False), (ids,), path, dynamo=True,
                               input_names=["input_ids"],
                               output_names=["logits"], external_data=True)
-    strip_weights(path)
+    if with_weights:
+        write_pb(ids.numpy(), os.path.join(out, "input_ids.pb"), "input_ids")
+    else:
+        strip_weights(path)
     params = sum(p.numel() for p in model.parameters())
     peer = {"name": name, "family": family,
             "config_class": config_class.__name__,
@@ -348,7 +358,7 @@ def make_bench(name, out, batch, seq, with_loss):
         json.dump(peer, f, indent=1)
     print(f"{name}: {params / 1e6:.1f}M parameters, [{batch},{seq}], "
           f"{len(onnx.load(path, load_external_data=False).graph.node)} nodes "
-          f"-> {path} (shape-only)")
+          f"-> {path}" + ("" if with_weights else " (shape-only)"))
 
 
 def main():
@@ -361,9 +371,12 @@ def main():
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--seq", type=int, default=1024)
     ap.add_argument("--loss", action="store_true")
+    ap.add_argument("--with-weights", action="store_true",
+                    help="keep the (random) weights and write input_ids.pb")
     args = ap.parse_args()
     if args.bench:
-        make_bench(args.bench, args.out, args.batch, args.seq, args.loss)
+        make_bench(args.bench, args.out, args.batch, args.seq, args.loss,
+                   args.with_weights)
         return 0
     if args.list:
         for name, spec in CASES.items():

@@ -7,6 +7,9 @@
 // than one block of scores exists at a time. Key blocks that no row of the
 // query block sees (causal, sliding window) are never touched, and the
 // additive mask is read through its broadcast strides, never expanded.
+// Blocks of 256 queries by up to 4096 keys keep the products large enough
+// for BLAS (at seq 2048 a block's keys are its whole causal prefix); the
+// exponentials, most of the rest of the time, run eight at a time.
 // f32, f16 and bf16 compute in f32 (operands widened once per attention),
 // f64 in f64. Operands in either layout of AttentionGeometry.h.
 //
@@ -27,23 +30,28 @@ namespace paracc::rt {
 namespace {
 
 constexpr int64_t kRowBlock = 256;
-constexpr int64_t kKeyBlock = 256;
+constexpr int64_t kKeyBlock = 4096;
 
 template <DType D>
 using ComputeOf = std::conditional_t<D == DType::F64, double, float>;
 
-/// e^x for x <= 0 (the shifted scores, -inf included) in f32, as a
-/// polynomial the compiler vectorizes: x = n ln 2 + r with |r| <= ln 2 / 2,
-/// e^r by its Taylor series to r^7 (relative error below 2e-7, about one
-/// f32 ulp), times 2^n built in the exponent bits; 0 below -87 (e^-87 is
-/// the smallest normal f32). std::exp, one call per score, took most of a
-/// row block's time.
-inline float expOf(float x) {
-  const float y = std::max(x, -87.0f);
-  // Round to nearest by adding 1.5 * 2^23 (plain SSE2, unlike nearbyint).
-  const float n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const float r = (y - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
-  float p = 1.98412698e-4f;
+/// e^x for x <= 0 (the shifted scores, -inf included), eight f32 at a
+/// time (GCC/Clang vector extensions: two SSE registers each on plain
+/// x86-64, one AVX register where expAndSum's AVX2 clone runs): x = n ln 2
+/// + r with |r| <= ln 2 / 2, e^r by its Taylor series to r^7 (relative
+/// error below 2e-7, about one f32 ulp), times 2^n built in the exponent
+/// bits; 0 below -87 (e^-87 is the smallest normal f32). std::exp, one
+/// call per score, took most of the kernel's time.
+typedef float F8 __attribute__((vector_size(32)));
+typedef int32_t I8 __attribute__((vector_size(32)));
+
+__attribute__((always_inline)) inline F8 exp8(F8 x) {
+  const F8 zero = {};
+  const F8 y = x < -87.0f ? zero - 87.0f : x;
+  // Round to nearest by adding 1.5 * 2^23.
+  const F8 n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
+  const F8 r = (y - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
+  F8 p = zero + 1.98412698e-4f;
   p = p * r + 1.38888889e-3f;
   p = p * r + 8.33333333e-3f;
   p = p * r + 4.16666667e-2f;
@@ -51,12 +59,70 @@ inline float expOf(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return x < -87.0f ? 0.0f : p * scale;
+  const I8 bits = (__builtin_convertvector(n, I8) + 127) << 23;
+  const F8 scale = (F8)bits; // the same bits
+  return x < -87.0f ? zero : p * scale;
+}
+
+inline float expOf(float x) {
+  F8 v = {};
+  v[0] = x;
+  return exp8(v)[0];
 }
 inline double expOf(double x) { return std::exp(x); }
+
+/// Reductions in kLanes independent lanes, so that the loops vectorize
+/// without reassociating a float sum (the lanes add up at the end, in a
+/// fixed order: the result does not depend on the data's alignment).
+constexpr int64_t kLanes = 16;
+
+template <typename C> C rowMaxOf(const C *s, int64_t n) {
+  C lanes[kLanes];
+  std::fill(lanes, lanes + kLanes, -std::numeric_limits<C>::infinity());
+  int64_t c = 0;
+  for (; c + kLanes <= n; c += kLanes)
+    for (int64_t l = 0; l < kLanes; ++l)
+      lanes[l] = std::max(lanes[l], s[c + l]);
+  for (; c < n; ++c)
+    lanes[0] = std::max(lanes[0], s[c]);
+  C mx = lanes[0];
+  for (int64_t l = 1; l < kLanes; ++l)
+    mx = std::max(mx, lanes[l]);
+  return mx;
+}
+
+/// s[c] = e^(s[c] - max) for c < n; returns their sum (in eight lanes,
+/// added up at the end in a fixed order).
+__attribute__((target_clones("avx2", "default"))) float
+expAndSum(float *s, int64_t n, float max) {
+  F8 sum = {};
+  int64_t c = 0;
+  for (; c + 8 <= n; c += 8) {
+    F8 x;
+    std::memcpy(&x, s + c, sizeof x);
+    x = exp8(x - max);
+    std::memcpy(s + c, &x, sizeof x);
+    sum += x;
+  }
+  if (c < n) {
+    F8 x = {};
+    std::memcpy(&x, s + c, size_t(n - c) * sizeof(float));
+    x = exp8(x - max);
+    std::memcpy(s + c, &x, size_t(n - c) * sizeof(float));
+    for (int64_t l = 0; l < n - c; ++l)
+      sum[l] += x[l];
+  }
+  float total = 0;
+  for (int l = 0; l < 8; ++l)
+    total += sum[l];
+  return total;
+}
+double expAndSum(double *s, int64_t n, double max) {
+  double sum = 0;
+  for (int64_t c = 0; c < n; ++c)
+    sum += s[c] = std::exp(s[c] - max);
+  return sum;
+}
 
 /// Copies rows [0, rows) of an attention's operand (`cols` features, rows
 /// `stride` apart) into a contiguous [rows, cols] buffer of type C.
@@ -77,51 +143,56 @@ template <DType D> void attentionTyped(const KernelArgs &args,
   const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
   const S *qd = q.as<S>(), *kd = k.as<S>(), *vd = v.as<S>();
   S *yd = args.out[0]->as<S>();
-  const int64_t sq = g.sq, sk = g.sk, d = g.d, dv = g.dv;
+  const int64_t sq = g.sq, d = g.d, dv = g.dv;
   const AttentionMaskStrides maskStrides =
       mask ? attentionMaskStrides(mask->shape(), g.scoreShape)
            : AttentionMaskStrides();
   const S *maskData = mask ? mask->as<S>() : nullptr;
   constexpr C kNegInf = -std::numeric_limits<C>::infinity();
+  const int64_t rowBlocks = (sq + kRowBlock - 1) / kRowBlock;
+  const int64_t tasks = g.batch * rowBlocks;
 
-  std::vector<C> qb, kb, vb;
-  std::vector<C> scores(static_cast<size_t>(kRowBlock * kKeyBlock));
-  std::vector<C> out(static_cast<size_t>(kRowBlock * dv));
-  std::vector<C> rowMax(kRowBlock), rowSum(kRowBlock);
-  for (int64_t b = 0; b < g.batch; ++b) {
-    widenRows<D>(qd + g.base(b, sq, d), sq, d, g.rowStride(d), qb);
-    widenRows<D>(kd + g.base(b, sk, d), sk, d, g.rowStride(d), kb);
-    widenRows<D>(vd + g.base(b, sk, dv), sk, dv, g.rowStride(dv), vb);
-    const S *maskB = maskData ? maskData + maskStrides.offset(b) : nullptr;
-    S *yb = yd + g.base(b, sq, dv);
-    for (int64_t i0 = 0; i0 < sq; i0 += kRowBlock) {
+  // Task t: attention b = t / rowBlocks, query rows from i0 = (t % rowBlocks)
+  // * kRowBlock; its operands widened into the thread's own buffers.
+  auto runTasks = [&](int64_t first, int64_t step) {
+    std::vector<C> qb, kb, vb;
+    std::vector<C> scores(static_cast<size_t>(kRowBlock * kKeyBlock));
+    std::vector<C> out(static_cast<size_t>(kRowBlock * dv));
+    std::vector<C> rowMax(kRowBlock), rowSum(kRowBlock);
+    for (int64_t t = first; t < tasks; t += step) {
+      const int64_t b = t / rowBlocks, i0 = (t % rowBlocks) * kRowBlock;
       const int64_t rows = std::min(kRowBlock, sq - i0);
       // The keys any row of the block sees: the bounds grow with the row.
       const int64_t keyBegin = g.visibleKeys(i0).first;
       const int64_t keyEnd = g.visibleKeys(i0 + rows - 1).second;
+      widenRows<D>(qd + g.base(b, sq, d) + i0 * g.rowStride(d), rows, d,
+                   g.rowStride(d), qb);
+      widenRows<D>(kd + g.base(b, g.sk, d) + keyBegin * g.rowStride(d),
+                   keyEnd - keyBegin, d, g.rowStride(d), kb);
+      widenRows<D>(vd + g.base(b, g.sk, dv) + keyBegin * g.rowStride(dv),
+                   keyEnd - keyBegin, dv, g.rowStride(dv), vb);
+      const S *maskB = maskData ? maskData + maskStrides.offset(b) : nullptr;
       std::fill(out.begin(), out.begin() + rows * dv, C(0));
       std::fill(rowMax.begin(), rowMax.end(), kNegInf);
       std::fill(rowSum.begin(), rowSum.end(), C(0));
       for (int64_t j0 = keyBegin; j0 < keyEnd; j0 += kKeyBlock) {
         const int64_t cols = std::min(kKeyBlock, keyEnd - j0);
-        gemm2d<C>(false, true, rows, cols, d, g.scale, qb.data() + i0 * d, d,
-                  kb.data() + j0 * d, d, 0.0, scores.data(), kKeyBlock);
+        gemm2d<C>(false, true, rows, cols, d, g.scale, qb.data(), d,
+                  kb.data() + (j0 - keyBegin) * d, d, 0.0, scores.data(),
+                  kKeyBlock);
         for (int64_t r = 0; r < rows; ++r) {
           const int64_t i = i0 + r;
           // The block's columns this row sees: [lo, hi).
-          const auto [first, last] = g.visibleKeys(i);
-          const int64_t lo = std::clamp<int64_t>(first - j0, 0, cols);
-          const int64_t hi = std::clamp<int64_t>(last - j0, lo, cols);
+          const auto [firstKey, lastKey] = g.visibleKeys(i);
+          const int64_t lo = std::clamp<int64_t>(firstKey - j0, 0, cols);
+          const int64_t hi = std::clamp<int64_t>(lastKey - j0, lo, cols);
           C *s = scores.data() + r * kKeyBlock;
           if (maskB) {
             const S *m = maskB + i * maskStrides.row + j0 * maskStrides.col;
             for (int64_t c = lo; c < hi; ++c)
               s[c] += static_cast<C>(load<D>(m + c * maskStrides.col));
           }
-          C mx = kNegInf;
-          for (int64_t c = lo; c < hi; ++c)
-            mx = std::max(mx, s[c]);
-          const C newMax = std::max(rowMax[r], mx);
+          const C newMax = std::max(rowMax[r], rowMaxOf(s + lo, hi - lo));
           std::fill(s, s + lo, C(0));
           std::fill(s + hi, s + cols, C(0));
           if (newMax == kNegInf) {
@@ -130,29 +201,37 @@ template <DType D> void attentionTyped(const KernelArgs &args,
             continue;
           }
           const C alpha = expOf(rowMax[r] - newMax);
-          C sum = 0;
-          for (int64_t c = lo; c < hi; ++c) {
-            s[c] = expOf(s[c] - newMax);
-            sum += s[c];
-          }
+          const C sum = expAndSum(s + lo, hi - lo, newMax);
           rowSum[r] = rowSum[r] * alpha + sum;
           rowMax[r] = newMax;
           if (alpha != C(1))
-            for (int64_t t = 0; t < dv; ++t)
-              out[r * dv + t] *= alpha;
+            for (int64_t c = 0; c < dv; ++c)
+              out[r * dv + c] *= alpha;
         }
         gemm2d<C>(false, false, rows, dv, cols, 1.0, scores.data(), kKeyBlock,
-                  vb.data() + j0 * dv, dv, 1.0, out.data(), dv);
+                  vb.data() + (j0 - keyBegin) * dv, dv, 1.0, out.data(), dv);
       }
       // A row with no visible key (every score -inf) yields zeros.
+      S *yb = yd + g.base(b, sq, dv);
       for (int64_t r = 0; r < rows; ++r) {
         const C inv = rowSum[r] > 0 ? C(1) / rowSum[r] : C(0);
         S *y = yb + (i0 + r) * g.rowStride(dv);
-        for (int64_t t = 0; t < dv; ++t)
-          store<D>(y + t, ComputeT<D>(out[r * dv + t] * inv));
+        for (int64_t c = 0; c < dv; ++c)
+          store<D>(y + c, ComputeT<D>(out[r * dv + c] * inv));
       }
     }
+  };
+  // The tasks over the cores (each task computed the same way whichever
+  // thread runs it); inside a parallel region already, on this thread.
+  const int64_t threads =
+      detail::inParallelRegion
+          ? 1
+          : std::min<int64_t>(tasks, detail::productThreads());
+  if (threads <= 1) {
+    runTasks(0, 1);
+    return;
   }
+  detail::runInParallel(threads, [&](int64_t p) { runTasks(p, threads); });
 }
 
 } // namespace

@@ -536,7 +536,7 @@ bool runCase(const Case &c, uint64_t seed) {
   if (c.maskShape)
     cpuIn.push_back(&mask);
   InstrAttrs refAttrs = attrs;
-  refAttrs.ints.resize(1); // The reference reads the usual layout.
+  refAttrs.ints[1] = 0; // The reference reads the usual layout.
   Status st = runCpuKernel(OpCode::Attention, refAttrs, cpuIn, {&yRef});
   if (!st.isOk()) {
     std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
@@ -1017,7 +1017,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
   if (c.maskShape)
     cpuIn.push_back(&mask);
   InstrAttrs refAttrs = attrs;
-  refAttrs.ints.resize(1);
+  refAttrs.ints[1] = 0; // The reference reads the usual layout.
   Status st = runCpuKernel(OpCode::AttentionGrad, refAttrs, cpuIn,
                            {&dqRef, &dkRef, &dvRef});
   if (!st.isOk()) {
