@@ -17,17 +17,30 @@ py=${EXPORT_PYTHON:-python3}
 paracc=${PARACC:-build/bin/paracc}
 runs=${EXPORT_RUNS:-"llama-386m:train:8:1024 llama-386m:train:2:4096 llama-386m:fwd:8:1024 llama-3.2-1b:train:8:1024 llama-3.2-1b:train:2:4096 llama-3.2-1b:fwd:8:1024"}
 out="$dev/exports"
-src=$(mktemp -d)
-trap 'rm -rf "$src"' EXIT
-rm -rf "$out" && mkdir -p "$out" "$dev/common/peers"
+# Exports are kept (they take minutes) in EXPORT_CACHE, keyed by the run.
+src=${EXPORT_CACHE:-$HOME/.cache/paracc-exports}
+rm -rf "$out" && mkdir -p "$out" "$dev/common/peers" "$src"
 [ -f "$dev/common/bin.tar.xz" ] || bash bench/build-gpu-runtime.sh
+# The GPU against PyTorch on real exports first: two of the test exports'
+# 30 AdamW steps (f32; the Mistral one with its sliding window), for
+# run-gpu.sh to compare with their reference.json.
+for c in llama-sdpa mistral-window; do
+  e=test/e2e/Inputs/exports/$c
+  "$paracc" train "$e/loss.onnx" --batch 2 --seq 16 --betas 0.9,0.95 --eps 1e-8 \
+    --weight-decay 0.1 --device gpu -o "$out/check_$c.pcx" >/dev/null
+  cp "$e/tokens.u16" "$out/check_$c.tokens.u16"
+  cp "$e/reference.json" "$out/check_$c.reference.json"
+done
+cp test/e2e/Inputs/compare_training.py "$out/"
 for run in $runs; do
   IFS=: read -r name mode batch seq <<<"$run"
   tag="${name}_${mode}_b${batch}_s${seq}"
   loss=()
   [ "$mode" = train ] && loss=(--loss)
-  "$py" scripts/exports/decoders.py "$src/$tag" --bench "$name" --batch "$batch" \
-    --seq "$seq" "${loss[@]}" 2>&1 | grep -v '^\[torch\|^W1'
+  if [ ! -f "$src/$tag/peer.json" ]; then
+    "$py" scripts/exports/decoders.py "$src/$tag" --bench "$name" --batch "$batch" \
+      --seq "$seq" "${loss[@]}" 2>&1 | grep -v '^\[torch\|^W1'
+  fi
   cp "$src/$tag/peer.json" "$out/$name.peer.json"
   if [ "$mode" = train ]; then
     "$paracc" train "$src/$tag/loss.onnx" --random-weights --batch "$batch" --seq "$seq" \

@@ -339,6 +339,15 @@ stage_exports() {
     xz -dc "$pcx" >"$x/$(basename "$pcx" .xz)"
     cp "${pcx%.pcx.xz}.explain.json" "$x/"
   done
+  # Real exports trained on the GPU against PyTorch (f32, 30 steps).
+  for c in llama-sdpa mistral-window; do
+    [ -f "$e/check_$c.pcx" ] || continue
+    "$runbin" "$e/check_$c.pcx" --device gpu --data "$e/check_$c.tokens.u16" --steps 30 \
+      --lr 3e-3 --log-json "$out/exports-check-$c.jsonl" >"$out/exports-check-$c.log" 2>&1
+    note "exports check $c (GPU, 30 steps vs PyTorch): exit $?"
+    python3 "$e/compare_training.py" "$out/exports-check-$c.jsonl" \
+      "$e/check_$c.reference.json" adamw | tail -2 | tee -a "$summary"
+  done
   local runs=("$x"/*.pcx)
   [ -n "${EXPORT_RUNS:-}" ] && read -ra runs <<<"$(printf "$x/%s.pcx " $EXPORT_RUNS)"
   for pcx in "${runs[@]}"; do

@@ -124,6 +124,7 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
       .Case<LayerNormOp, RmsNormOp, LayerNormGradOp, RmsNormGradOp>(
           [&](auto g) { a.i(g.getAxis()).f(g.getEpsilon().convertToDouble()); })
       .Case([&](GeluGradOp g) { a.i(g.getApproximate() == "tanh"); })
+      .Case([&](RotaryOp g) { a.i(g.getTransposed()); })
       .Case([&](CrossEntropyGradOp g) {
         a.i(g.getLogProb())
             .i(g.getIgnoreIndex().has_value())

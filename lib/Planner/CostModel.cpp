@@ -196,7 +196,8 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     // the logits, its first operand like the per-token losses).
     c.flops = 5 * std::max(numElements(op->getOperand(0)), out);
   } else if (isa<g::GeluOp, g::GeluGradOp, g::ExpOp, g::LogOp, g::TanhOp,
-                 g::ErfOp, g::SigmoidOp, g::SiluOp, g::PowOp, g::SinOp,
+                 g::ErfOp, g::SigmoidOp, g::SiluOp, g::SiluMulOp,
+                 g::SiluMulGradOp, g::RotaryOp, g::PowOp, g::SinOp,
                  g::CosOp, g::TanOp, g::AsinOp, g::AcosOp, g::AtanOp,
                  g::SinhOp, g::CoshOp, g::AsinhOp, g::AcoshOp, g::AtanhOp>(
                  op)) {

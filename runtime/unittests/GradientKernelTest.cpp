@@ -257,6 +257,114 @@ TEST(GradientKernelTest, GeluGradMatchesFiniteDifferences) {
 }
 
 //===----------------------------------------------------------------------===//
+// SiluMul and SiluMulGrad.
+//===----------------------------------------------------------------------===//
+
+TEST(GradientKernelTest, SiluMulIsSiluTimesUp) {
+  Tensor gate = randomTensor(DType::F64, {6, 5}, 60, -6, 6);
+  Tensor up = randomTensor(DType::F64, {6, 5}, 61);
+  Tensor y = run1(OpCode::SiluMul, {}, {&gate, &up}, DType::F64, {6, 5});
+  Tensor silu = run1(OpCode::Silu, {}, {&gate}, DType::F64, {6, 5});
+  Tensor ref = run1(OpCode::Mul, {}, {&silu, &up}, DType::F64, {6, 5});
+  expectNear(values(y), values(ref), 1e-14);
+}
+
+TEST(GradientKernelTest, SiluMulGradMatchesFiniteDifferences) {
+  Tensor gate = randomTensor(DType::F64, {6, 5}, 62, -6, 6);
+  Tensor up = randomTensor(DType::F64, {6, 5}, 63);
+  Tensor dy = randomTensor(DType::F64, {6, 5}, 64);
+  auto forward = [&]() {
+    return run1(OpCode::SiluMul, {}, {&gate, &up}, DType::F64, {6, 5});
+  };
+  std::vector<Tensor> g =
+      runAll(OpCode::SiluMulGrad, {}, {&dy, &gate, &up},
+           {{DType::F64, {6, 5}}, {DType::F64, {6, 5}}});
+  expectNear(values(g[0]), finiteDiff(forward, gate, dy), 1e-7);
+  expectNear(values(g[1]), finiteDiff(forward, up, dy), 1e-7);
+  // In f32, and in place (the results in dy's and gate's buffers).
+  Tensor gate32 = convert(gate, DType::F32), up32 = convert(up, DType::F32),
+         dy32 = convert(dy, DType::F32);
+  std::vector<Tensor> g32 =
+      runAll(OpCode::SiluMulGrad, {}, {&dy32, &gate32, &up32},
+           {{DType::F32, {6, 5}}, {DType::F32, {6, 5}}});
+  expectNear(values(g32[0]), values(g[0]), 1e-5);
+  expectNear(values(g32[1]), values(g[1]), 1e-5);
+  ASSERT_TRUE(runCpuKernel(OpCode::SiluMulGrad, {}, {&dy32, &gate32, &up32},
+                           {&dy32, &gate32})
+                  .isOk());
+  expectNear(values(dy32), values(g32[0]), 0);
+  expectNear(values(gate32), values(g32[1]), 0);
+}
+
+TEST(GradientKernelTest, SiluMulChecksItsOperands) {
+  Tensor a = alloc(DType::F32, {4}), b = alloc(DType::F32, {5}),
+         i = alloc(DType::I64, {4});
+  EXPECT_NE(runError(OpCode::SiluMul, {}, {&a, &b}, DType::F32, {4})
+                .find("up"),
+            std::string::npos);
+  EXPECT_NE(runError(OpCode::SiluMul, {}, {&i, &i}, DType::I64, {4})
+                .find("gate"),
+            std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
+// Rotary.
+//===----------------------------------------------------------------------===//
+
+TEST(GradientKernelTest, RotaryIsTheRotateHalfFormula) {
+  // x [2, 3, 4, 6] (B, H, S, D), tables [4, 6] broadcast over B and H.
+  const Shape shape = {2, 3, 4, 6}, table = {4, 6};
+  Tensor x = randomTensor(DType::F64, shape, 70);
+  Tensor c = randomTensor(DType::F64, table, 71);
+  Tensor sn = randomTensor(DType::F64, table, 72);
+  Tensor y = run1(OpCode::Rotary, {{0}, {}}, {&x, &c, &sn}, DType::F64, shape);
+  std::vector<double> ref(size_t(x.numElements()));
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    const int64_t j = i % 6, row = i / 6, pos = row % 4;
+    const double rot = j < 3 ? -getElem(x, i + 3) : getElem(x, i - 3);
+    ref[i] = getElem(x, i) * getElem(c, pos * 6 + j) +
+             rot * getElem(sn, pos * 6 + j);
+  }
+  expectNear(values(y), ref, 1e-14);
+}
+
+TEST(GradientKernelTest, RotaryTransposedIsTheGradient) {
+  // The embedding is linear in x: its gradient is the transposed map, so
+  // finite differences of the forward equal it exactly (up to rounding).
+  const Shape shape = {2, 5, 8}, table = {5, 1, 8};
+  Tensor x = randomTensor(DType::F64, {5, 2, 8}, 73);
+  Tensor c = randomTensor(DType::F64, table, 74);
+  Tensor sn = randomTensor(DType::F64, table, 75);
+  Tensor dy = randomTensor(DType::F64, {5, 2, 8}, 76);
+  auto forward = [&]() {
+    return run1(OpCode::Rotary, {{0}, {}}, {&x, &c, &sn}, DType::F64,
+                {5, 2, 8});
+  };
+  Tensor dx =
+      run1(OpCode::Rotary, {{1}, {}}, {&dy, &c, &sn}, DType::F64, {5, 2, 8});
+  expectNear(values(dx), finiteDiff(forward, x, dy), 1e-8);
+  // f32, against f64.
+  Tensor x32 = convert(x, DType::F32), c32 = convert(c, DType::F32),
+         s32 = convert(sn, DType::F32);
+  Tensor y32 =
+      run1(OpCode::Rotary, {{0}, {}}, {&x32, &c32, &s32}, DType::F32, {5, 2, 8});
+  expectNear(values(y32), values(forward()), 1e-5);
+}
+
+TEST(GradientKernelTest, RotaryChecksItsOperands) {
+  Tensor odd = alloc(DType::F32, {2, 5}), t = alloc(DType::F32, {5});
+  EXPECT_NE(runError(OpCode::Rotary, {{0}, {}}, {&odd, &t, &t}, DType::F32,
+                     {2, 5})
+                .find("even last dim"),
+            std::string::npos);
+  Tensor x = alloc(DType::F32, {2, 4}), bad = alloc(DType::F32, {3});
+  EXPECT_NE(runError(OpCode::Rotary, {{0}, {}}, {&x, &bad, &bad}, DType::F32,
+                     {2, 4})
+                .find("does not broadcast"),
+            std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
 // AttentionGrad.
 //===----------------------------------------------------------------------===//
 

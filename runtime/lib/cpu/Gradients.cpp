@@ -383,6 +383,69 @@ Status runGeluGradKernel(const KernelArgs &args) {
   });
 }
 
+//===----------------------------------------------------------------------===//
+// SiluMul and SiluMulGrad.
+//===----------------------------------------------------------------------===//
+
+/// sigmoid(x) in double, without overflow for large |x|.
+static double sigmoidOf(double x) {
+  if (x >= 0)
+    return 1.0 / (1.0 + std::exp(-x));
+  const double e = std::exp(x);
+  return e / (1.0 + e);
+}
+
+/// One floating type and shape for every operand and result.
+static Status checkSameFloat(const KernelArgs &args, size_t ins, size_t outs,
+                             const char *const *names) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(ins, ins, outs));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  const Tensor &first = *args.in[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(first, TypeSet::Float, names[0]));
+  for (size_t i = 0; i < ins + outs; ++i) {
+    const Tensor &t = i < ins ? *args.in[i] : *args.out[i - ins];
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, first.dtype(), names[i]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(t, first.shape(), names[i]));
+  }
+  return Status::ok();
+}
+
+Status runSiluMulKernel(const KernelArgs &args) {
+  static const char *const kNames[] = {"gate", "up", "result"};
+  PARACC_RETURN_IF_ERROR(checkSameFloat(args, 2, 1, kNames));
+  // Elementwise: a result may be an operand's very buffer.
+  return visitDTypeIn<TypeSet::Float>(args.in[0]->dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *gate = args.in[0]->as<S>(), *up = args.in[1]->as<S>();
+    S *y = args.out[0]->as<S>();
+    for (int64_t i = 0, n = args.in[0]->numElements(); i < n; ++i) {
+      const double g = loadD<D>(gate, i), u = loadD<D>(up, i);
+      storeD<D>(y, i, g * sigmoidOf(g) * u);
+    }
+    return Status::ok();
+  });
+}
+
+Status runSiluMulGradKernel(const KernelArgs &args) {
+  static const char *const kNames[] = {"dy", "gate", "up", "dgate", "dup"};
+  PARACC_RETURN_IF_ERROR(checkSameFloat(args, 3, 2, kNames));
+  return visitDTypeIn<TypeSet::Float>(args.in[0]->dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *dy = args.in[0]->as<S>(), *gate = args.in[1]->as<S>(),
+            *up = args.in[2]->as<S>();
+    S *dgate = args.out[0]->as<S>(), *dup = args.out[1]->as<S>();
+    for (int64_t i = 0, n = args.in[0]->numElements(); i < n; ++i) {
+      const double d = loadD<D>(dy, i), g = loadD<D>(gate, i),
+                   u = loadD<D>(up, i), s = sigmoidOf(g);
+      storeD<D>(dgate, i, d * u * s * (1.0 + g * (1.0 - s)));
+      storeD<D>(dup, i, d * g * s);
+    }
+    return Status::ok();
+  });
+}
+
 Status runAttentionGradKernel(const KernelArgs &args) {
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttentionGrad(args, g));

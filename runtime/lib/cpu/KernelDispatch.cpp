@@ -95,6 +95,12 @@ Status dispatch(const KernelArgs &args) {
     return runNormGradKernel(args);
   case OpCode::GeluGrad:
     return runGeluGradKernel(args);
+  case OpCode::SiluMul:
+    return runSiluMulKernel(args);
+  case OpCode::SiluMulGrad:
+    return runSiluMulGradKernel(args);
+  case OpCode::Rotary:
+    return runRotaryKernel(args);
   case OpCode::AttentionGrad:
     return runAttentionGradKernel(args);
   case OpCode::CrossEntropyGrad:
@@ -129,7 +135,8 @@ bool allowsExactInPlace(OpCode op) {
   // GeluGrad and the optimizer updates are elementwise too (the optimizers'
   // scalar operands are read before any result is written).
   return op == OpCode::Cast || op == OpCode::Clip || op == OpCode::Reshape ||
-         op == OpCode::GeluGrad || op == OpCode::AdamW || op == OpCode::Sgd ||
+         op == OpCode::GeluGrad || op == OpCode::SiluMul ||
+         op == OpCode::SiluMulGrad || op == OpCode::AdamW || op == OpCode::Sgd ||
          op == OpCode::ForeachAdamW || op == OpCode::ForeachCast;
 }
 

@@ -522,6 +522,9 @@ Status runSgdKernel(const KernelArgs &args);
 Status runForeachAdamWKernel(const KernelArgs &args);
 Status runForeachSumSquareKernel(const KernelArgs &args);
 Status runForeachCastKernel(const KernelArgs &args);
+Status runSiluMulKernel(const KernelArgs &args);
+Status runSiluMulGradKernel(const KernelArgs &args);
+Status runRotaryKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

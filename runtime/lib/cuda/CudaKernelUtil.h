@@ -183,6 +183,11 @@ Status launchDropout(const KernelArgs &args, cudaStream_t stream);
 /// LayerNormGrad, RmsNormGrad.
 Status launchNormGrad(const KernelArgs &args, cudaStream_t stream);
 Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream);
+/// SiluMul, SiluMulGrad (one floating type and shape).
+Status launchSiluMul(const KernelArgs &args, cudaStream_t stream);
+Status launchSiluMulGrad(const KernelArgs &args, cudaStream_t stream);
+/// Rotary.cu: Rotary (f32/bf16/f16).
+Status launchRotary(const KernelArgs &args, cudaStream_t stream);
 /// CrossEntropyGrad (a label out of range makes its gradient NaN).
 Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream);
 /// GatherGrad (an index out of range contributes nothing).

@@ -133,6 +133,12 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchNormGrad(args, stream);
   case OpCode::GeluGrad:
     return launchGeluGrad(args, stream);
+  case OpCode::SiluMul:
+    return launchSiluMul(args, stream);
+  case OpCode::SiluMulGrad:
+    return launchSiluMulGrad(args, stream);
+  case OpCode::Rotary:
+    return launchRotary(args, stream);
   case OpCode::CrossEntropyGrad:
     return launchCrossEntropyGrad(args, stream);
   case OpCode::GatherGrad:
@@ -312,6 +318,11 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
            (t.size() < 3 || at(2) == at(0)) && (t.size() < 4 || at(3) == at(0));
   case OpCode::GeluGrad:
     return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == at(0));
+  case OpCode::SiluMul:
+  case OpCode::SiluMulGrad:
+  case OpCode::Rotary:
+    return isFloatGpu(at(0)) &&
+           std::all_of(t.begin(), t.end(), [&](DType d) { return d == at(0); });
   case OpCode::CrossEntropyGrad:
     // dloss, scores, labels[, weight of the scores' type].
     return isFloatGpu(at(0)) &&

@@ -29,6 +29,7 @@
 //    column-wise in a fixed order: deterministic, no atomics. Without
 //    scratch memory one worker does everything (slow, still correct).
 //  - GeluGrad: elementwise, 16-byte vectors, may run exactly in place.
+//  - SiluMul, SiluMulGrad: SwiGLU's product and its gradient, likewise.
 //  - CrossEntropyGrad, SoftmaxCrossEntropy: scores [N, C, D]. With D == 1
 //    and C >= 64 one warp (short rows) or block per row: an online max/sum
 //    pass, then a pass that writes (both over 16-byte vectors when
@@ -612,6 +613,86 @@ __global__ void __launch_bounds__(256)
   const int64_t t = nv * V + first;
   if (t < n)
     dx[t] = stc<D>(ldc<D>(dy[t]) * geluDerivative(ldc<D>(x[t]), tanhForm));
+}
+
+//===----------------------------------------------------------------------===//
+// SiluMul, SiluMulGrad.
+//===----------------------------------------------------------------------===//
+
+/// sigmoid(x) in f32 without overflow for large |x|.
+__device__ __forceinline__ float sigmoidF(float x) {
+  const float e = expf(-fabsf(x));
+  const float r = 1.0f / (1.0f + e);
+  return x >= 0.0f ? r : e * r;
+}
+
+/// y = gate * sigmoid(gate) * up over n elements, V at a time (then a
+/// scalar tail). No restrict: y may be an operand's very buffer.
+template <DType D, int V>
+__global__ void __launch_bounds__(256)
+    siluMulKernel(const DevS<D> *gate, const DevS<D> *up, DevS<D> *y,
+                  int64_t n) {
+  using S = DevS<D>;
+  const int64_t nv = n / V;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  for (int64_t i = first; i < nv; i += stride) {
+    const VecT<S, V> g = loadVec<V>(gate, i);
+    const VecT<S, V> u = loadVec<V>(up, i);
+    VecT<S, V> o;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      const float x = ldc<D>(g.v[k]);
+      o.v[k] = stc<D>(x * sigmoidF(x) * ldc<D>(u.v[k]));
+    }
+    storeVec<V>(y, i, o);
+  }
+  const int64_t t = nv * V + first;
+  if (t < n) {
+    const float x = ldc<D>(gate[t]);
+    y[t] = stc<D>(x * sigmoidF(x) * ldc<D>(up[t]));
+  }
+}
+
+/// dgate = dy * up * s * (1 + gate * (1 - s)), dup = dy * gate * s with s
+/// = sigmoid(gate); every operand element is read before the results at
+/// its position are written.
+template <DType D, int V>
+__global__ void __launch_bounds__(256)
+    siluMulGradKernel(const DevS<D> *dy, const DevS<D> *gate,
+                      const DevS<D> *up, DevS<D> *dgate, DevS<D> *dup,
+                      int64_t n) {
+  using S = DevS<D>;
+  const int64_t nv = n / V;
+  const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+  const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  auto one = [](float d, float g, float u, float &dg, float &du) {
+    const float s = sigmoidF(g);
+    dg = d * u * s * (1.0f + g * (1.0f - s));
+    du = d * g * s;
+  };
+  for (int64_t i = first; i < nv; i += stride) {
+    const VecT<S, V> d = loadVec<V>(dy, i);
+    const VecT<S, V> g = loadVec<V>(gate, i);
+    const VecT<S, V> u = loadVec<V>(up, i);
+    VecT<S, V> og, ou;
+#pragma unroll
+    for (int k = 0; k < V; ++k) {
+      float dg, du;
+      one(ldc<D>(d.v[k]), ldc<D>(g.v[k]), ldc<D>(u.v[k]), dg, du);
+      og.v[k] = stc<D>(dg);
+      ou.v[k] = stc<D>(du);
+    }
+    storeVec<V>(dgate, i, og);
+    storeVec<V>(dup, i, ou);
+  }
+  const int64_t t = nv * V + first;
+  if (t < n) {
+    float dg, du;
+    one(ldc<D>(dy[t]), ldc<D>(gate[t]), ldc<D>(up[t]), dg, du);
+    dgate[t] = stc<D>(dg);
+    dup[t] = stc<D>(du);
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -1554,6 +1635,78 @@ Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream) {
         else
           geluGradKernel<D, 1>
               <<<grid, 256, 0, stream>>>(pdy, px, pdx, n, tanhForm);
+        return checkLaunch(args);
+      });
+}
+
+/// One floating type and shape for every operand and result.
+static Status checkSameFloatShapes(const KernelArgs &args, size_t ins,
+                                   size_t outs, const char *const *names) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(ins, ins, outs));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  const Tensor &first = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkGpuDType(args, first, TypeSet::Float, names[0]));
+  for (size_t i = 0; i < ins + outs; ++i) {
+    const Tensor &t = i < ins ? *args.in[i] : *args.out[i - ins];
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, first.dtype(), names[i]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(t, first.shape(), names[i]));
+  }
+  return Status::ok();
+}
+
+Status launchSiluMul(const KernelArgs &args, cudaStream_t stream) {
+  static const char *const kNames[] = {"gate", "up", "result"};
+  PARACC_RETURN_IF_ERROR(checkSameFloatShapes(args, 2, 1, kNames));
+  const int64_t n = args.in[0]->numElements();
+  if (n == 0)
+    return Status::ok();
+  return visitGpuDType<TypeSet::Float>(
+      args, args.in[0]->dtype(), [&](auto tag) -> Status {
+        constexpr DType D = decltype(tag)::value;
+        using S = DevS<D>;
+        constexpr int kV = kVec16<S>;
+        const S *g = static_cast<const S *>(args.in[0]->data());
+        const S *u = static_cast<const S *>(args.in[1]->data());
+        S *y = static_cast<S *>(args.out[0]->data());
+        const bool vec = kV > 1 && isAligned(g, 16) && isAligned(u, 16) &&
+                         isAligned(y, 16);
+        const int v = vec ? kV : 1;
+        const unsigned grid =
+            gridFor(std::max<int64_t>(n / v, n % v), 256, int64_t(1) << 20);
+        if (vec)
+          siluMulKernel<D, kV><<<grid, 256, 0, stream>>>(g, u, y, n);
+        else
+          siluMulKernel<D, 1><<<grid, 256, 0, stream>>>(g, u, y, n);
+        return checkLaunch(args);
+      });
+}
+
+Status launchSiluMulGrad(const KernelArgs &args, cudaStream_t stream) {
+  static const char *const kNames[] = {"dy", "gate", "up", "dgate", "dup"};
+  PARACC_RETURN_IF_ERROR(checkSameFloatShapes(args, 3, 2, kNames));
+  const int64_t n = args.in[0]->numElements();
+  if (n == 0)
+    return Status::ok();
+  return visitGpuDType<TypeSet::Float>(
+      args, args.in[0]->dtype(), [&](auto tag) -> Status {
+        constexpr DType D = decltype(tag)::value;
+        using S = DevS<D>;
+        constexpr int kV = kVec16<S>;
+        const S *d = static_cast<const S *>(args.in[0]->data());
+        const S *g = static_cast<const S *>(args.in[1]->data());
+        const S *u = static_cast<const S *>(args.in[2]->data());
+        S *dg = static_cast<S *>(args.out[0]->data());
+        S *du = static_cast<S *>(args.out[1]->data());
+        const bool vec = kV > 1 && isAligned(d, 16) && isAligned(g, 16) &&
+                         isAligned(u, 16) && isAligned(dg, 16) &&
+                         isAligned(du, 16);
+        const int v = vec ? kV : 1;
+        const unsigned grid =
+            gridFor(std::max<int64_t>(n / v, n % v), 256, int64_t(1) << 20);
+        if (vec)
+          siluMulGradKernel<D, kV><<<grid, 256, 0, stream>>>(d, g, u, dg, du, n);
+        else
+          siluMulGradKernel<D, 1><<<grid, 256, 0, stream>>>(d, g, u, dg, du, n);
         return checkLaunch(args);
       });
 }

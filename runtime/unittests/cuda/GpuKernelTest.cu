@@ -1507,6 +1507,41 @@ void testGeluGrad() {
             cat("special values, approximation ", approx));
 }
 
+void testSiluMul() {
+  for (DType dt : kFloats) {
+    for (const Shape &s : kSizes) {
+      runSame(OpCode::SiluMul, {},
+              {randomTensor(dt, s, -8, 8), randomTensor(dt, s, -2, 2)});
+      runCase(OpCode::SiluMulGrad, {},
+              {randomTensor(dt, s, -1, 1), randomTensor(dt, s, -8, 8),
+               randomTensor(dt, s, -2, 2)},
+              {{dt, s}, {dt, s}});
+    }
+    // Misaligned (the scalar path).
+    runSame(OpCode::SiluMul, {},
+            {randomTensor(dt, {1029}, -8, 8), randomTensor(dt, {1029}, -2, 2)},
+            "misaligned", {std::nullopt, dtypeSize(dt)});
+  }
+}
+
+void testRotary() {
+  // Tables [S, D], [1, S, 1, D] (sequence-first) and per-element.
+  struct RotaryCase {
+    Shape x, table;
+  };
+  const std::vector<RotaryCase> cases = {{{2, 4, 33, 64}, {33, 64}},
+                                         {{2, 33, 4, 128}, {1, 33, 1, 128}},
+                                         {{3, 5, 8}, {3, 5, 8}},
+                                         {{7, 2}, {1, 2}}};
+  for (DType dt : kFloats)
+    for (const RotaryCase &c : cases)
+      for (int64_t transposed : {0, 1})
+        runSame(OpCode::Rotary, ints({transposed}),
+                {randomTensor(dt, c.x, -2, 2), randomTensor(dt, c.table, -1, 1),
+                 randomTensor(dt, c.table, -1, 1)},
+                cat("transposed ", transposed));
+}
+
 void testCrossEntropyGrad() {
   const std::vector<Shape> shapes = {{37, 1000}, {6, 5000}, {3, 50304},
                                      {64, 50},   {9, 4097}, {4, 7, 3, 5},
@@ -2479,6 +2514,10 @@ void testErrors() {
       {OpCode::LayerNormGrad, {DType::BF16, DType::BF16, DType::BF16}, true},
       {OpCode::RmsNormGrad, {DType::F64, DType::F64, DType::F64}, false},
       {OpCode::GeluGrad, {DType::F16, DType::F16}, true},
+      {OpCode::SiluMul, {DType::BF16, DType::BF16}, true},
+      {OpCode::SiluMulGrad, {DType::F32, DType::F32, DType::F32}, true},
+      {OpCode::SiluMul, {DType::BF16, DType::F32}, false},
+      {OpCode::Rotary, {DType::BF16, DType::BF16, DType::BF16}, true},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::I64}, true},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::F32}, false},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::BF16, DType::I64}, true},
@@ -2572,6 +2611,8 @@ int main() {
       {"fill_random", testFillRandom},
       {"norm grads", testNormGrads},
       {"gelu grad", testGeluGrad},
+      {"silu_mul", testSiluMul},
+      {"rotary", testRotary},
       {"dropout", testDropout},
       {"cross entropy grad", testCrossEntropyGrad},
       {"gather grad", testGatherGrad},

@@ -381,6 +381,83 @@ func.func @silu_sigmoid_first(%x: tensor<2x8xbf16>) -> tensor<2x8xbf16> {
 
 // -----
 
+// SwiGLU (Llama's MLP, as torch.onnx exports it): x * sigmoid(x) times the
+// up projection is one graph.silu_mul.
+// CHECK-LABEL: func.func @swiglu
+// CHECK-SAME: (%[[G:[^:]+]]: tensor<2x8xf32>, %[[U:[^:]+]]: tensor<2x8xf32>)
+// CHECK-NEXT: %[[Y:.*]] = graph.silu_mul %[[G]], %[[U]] : tensor<2x8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @swiglu(%g: tensor<2x8xf32>, %u: tensor<2x8xf32>) -> tensor<2x8xf32> {
+  %0 = graph.sigmoid %g : tensor<2x8xf32>
+  %1 = graph.mul %g, %0 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  %2 = graph.mul %u, %1 : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<2x8xf32>
+  return %2 : tensor<2x8xf32>
+}
+
+// -----
+
+// Negative: an up projection that broadcasts stays a silu and a mul.
+// CHECK-LABEL: func.func @swiglu_broadcast
+// CHECK-NOT: graph.silu_mul
+// CHECK: graph.silu
+// CHECK-NEXT: graph.mul
+func.func @swiglu_broadcast(%g: tensor<2x8xf32>, %u: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = graph.silu %g : tensor<2x8xf32>
+  %1 = graph.mul %0, %u : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %1 : tensor<2x8xf32>
+}
+
+// -----
+
+// The rotary embedding as transformers writes it (x * cos + rotate_half(x)
+// * sin, rotate_half = concat(-x[..., 4:], x[..., :4])) with constant
+// tables.
+// CHECK-LABEL: func.func @rotary
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<2x3x5x8xf32>)
+// CHECK-DAG: %[[C:.*]] = graph.constant dense<5.000000e-01> : tensor<1x1x5x8xf32>
+// CHECK-DAG: %[[S:.*]] = graph.constant dense<2.500000e-01> : tensor<1x1x5x8xf32>
+// CHECK: %[[Y:.*]] = graph.rotary %[[X]], %[[C]], %[[S]] : (tensor<2x3x5x8xf32>, tensor<1x1x5x8xf32>, tensor<1x1x5x8xf32>) -> tensor<2x3x5x8xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @rotary(%x: tensor<2x3x5x8xf32>) -> tensor<2x3x5x8xf32> {
+  %c = graph.constant dense<0.5> : tensor<1x1x5x8xf32>
+  %s = graph.constant dense<0.25> : tensor<1x1x5x8xf32>
+  %0 = graph.mul %x, %c : (tensor<2x3x5x8xf32>, tensor<1x1x5x8xf32>) -> tensor<2x3x5x8xf32>
+  %1 = graph.slice %x, starts = [0, 0, 0, 0], limits = [2, 3, 5, 4], steps = [1, 1, 1, 1] : tensor<2x3x5x8xf32> -> tensor<2x3x5x4xf32>
+  %2 = graph.slice %x, starts = [0, 0, 0, 4], limits = [2, 3, 5, 8], steps = [1, 1, 1, 1] : tensor<2x3x5x8xf32> -> tensor<2x3x5x4xf32>
+  %3 = graph.neg %2 : tensor<2x3x5x4xf32>
+  %4 = graph.concat %3, %1 {axis = 3 : i64} : (tensor<2x3x5x4xf32>, tensor<2x3x5x4xf32>) -> tensor<2x3x5x8xf32>
+  %5 = graph.mul %4, %s : (tensor<2x3x5x8xf32>, tensor<1x1x5x8xf32>) -> tensor<2x3x5x8xf32>
+  %6 = graph.add %0, %5 : (tensor<2x3x5x8xf32>, tensor<2x3x5x8xf32>) -> tensor<2x3x5x8xf32>
+  return %6 : tensor<2x3x5x8xf32>
+}
+
+// -----
+
+// Negative: tables that are arguments (they could be trained) stay as
+// they are; so do halves taken the other way round.
+// CHECK-LABEL: func.func @rotary_not
+// CHECK-NOT: graph.rotary
+// CHECK: return
+func.func @rotary_not(%x: tensor<3x8xf32>, %c: tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<3x8xf32>) {
+  %s = graph.constant dense<0.25> : tensor<3x8xf32>
+  %0 = graph.mul %x, %c : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %1 = graph.slice %x, starts = [0, 0], limits = [3, 4], steps = [1, 1] : tensor<3x8xf32> -> tensor<3x4xf32>
+  %2 = graph.slice %x, starts = [0, 4], limits = [3, 8], steps = [1, 1] : tensor<3x8xf32> -> tensor<3x4xf32>
+  %3 = graph.neg %2 : tensor<3x4xf32>
+  %4 = graph.concat %3, %1 {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x8xf32>
+  %5 = graph.mul %4, %s : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %6 = graph.add %0, %5 : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %7 = graph.neg %1 : tensor<3x4xf32>
+  %8 = graph.concat %7, %2 {axis = 1 : i64} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x8xf32>
+  %9 = graph.mul %8, %s : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %cc = graph.constant dense<0.5> : tensor<3x8xf32>
+  %10 = graph.mul %x, %cc : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  %11 = graph.add %10, %9 : (tensor<3x8xf32>, tensor<3x8xf32>) -> tensor<3x8xf32>
+  return %6, %11 : tensor<3x8xf32>, tensor<3x8xf32>
+}
+
+// -----
+
 // Negative: the sigmoid of y gates x (a GLU, not a SiLU).
 // CHECK-LABEL: func.func @silu_sigmoid_of_other_value
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x8xf32>, %[[G:[^:]+]]: tensor<2x8xf32>)

@@ -1062,3 +1062,27 @@ func.func @trilu_rank_ge_2(%x: tensor<5xf32>) {
   %0 = graph.trilu %x {upper = true} : tensor<5xf32>
   return
 }
+
+// -----
+
+func.func @silu_mul_same_types(%g: tensor<2x8xf32>, %u: tensor<2x8xbf16>) {
+  // expected-error @+1 {{'graph.silu_mul' op failed to verify that all of {gate, up, result} have same type}}
+  %0 = "graph.silu_mul"(%g, %u) : (tensor<2x8xf32>, tensor<2x8xbf16>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_even_last_dim(%x: tensor<2x5xf32>, %t: tensor<5xf32>) {
+  // expected-error @+1 {{'graph.rotary' op requires x with an even last dim, got [2,5]}}
+  %0 = graph.rotary %x, %t, %t : (tensor<2x5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+func.func @rotary_tables_broadcast(%x: tensor<2x4xf32>, %t: tensor<3xf32>) {
+  // expected-error @+1 {{'graph.rotary' op requires cos and sin of x's element type that broadcast to [2,4], got 'tensor<3xf32>'}}
+  %0 = graph.rotary %x, %t, %t : (tensor<2x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return
+}

@@ -548,6 +548,15 @@ static OpShardingRule computeRule(Operation *op) {
       })
       .Case<g::LayerNormOp, g::RmsNormOp>(
           [](auto op) { return trailingWholeRule(op, op.getAxis()); })
+      .Case([](g::RotaryOp op) {
+        // Elementwise with the tables broadcast, but the last dim's halves
+        // mix: it stays whole.
+        OpShardingRule rule = broadcastRule(op);
+        int64_t last = op.getType().getRank() - 1;
+        rule.factorKinds[rule.results[0][last][0]] =
+            FactorKind::NeedReplication;
+        return rule;
+      })
       .Case<g::SoftmaxOp, g::LogSoftmaxOp, g::CumSumOp>([](auto op) {
         // Only the axis is whole; dims after it are parallel.
         OpShardingRule rule = broadcastRule(op);

@@ -85,6 +85,26 @@ LogicalResult siluGrad(GradientBuilder &g, SiluOp op, ResultGrads dy,
   return success();
 }
 
+LogicalResult siluMulGrad(GradientBuilder &g, SiluMulOp op, ResultGrads dy,
+                          Grads dx) {
+  auto grad = SiluMulGradOp::create(g.b, g.loc, op.getGate().getType(),
+                                    op.getUp().getType(), dy[0], op.getGate(),
+                                    op.getUp());
+  dx[0] = grad.getDgate();
+  dx[1] = grad.getDup();
+  return success();
+}
+
+LogicalResult rotaryGrad(GradientBuilder &g, RotaryOp op, ResultGrads dy,
+                         Grads dx) {
+  // Linear in x: the gradient is the transposed map. The tables are
+  // constants (the fusion only forms the op on constant ones).
+  dx[0] = RotaryOp::create(g.b, g.loc, op.getX().getType(), dy[0],
+                           op.getCos(), op.getSin(),
+                           g.b.getBoolAttr(!op.getTransposed()));
+  return success();
+}
+
 LogicalResult reluGrad(GradientBuilder &g, ReluOp op, ResultGrads dy,
                        Grads dx) {
   if (!g.isFloat(op.getX()))
@@ -250,6 +270,8 @@ void mlir::paracc::graph::registerElementwiseGradients(MLIRContext *ctx) {
   attachRule<ReciprocalOp, reciprocalGrad>(ctx);
   attachRule<SigmoidOp, sigmoidGrad>(ctx);
   attachRule<SiluOp, siluGrad>(ctx);
+  attachRule<SiluMulOp, siluMulGrad>(ctx);
+  attachRule<RotaryOp, rotaryGrad>(ctx);
   attachRule<ReluOp, reluGrad>(ctx);
   attachRule<ErfOp, erfGrad>(ctx);
   attachRule<SinOp, sinGrad>(ctx);

@@ -438,6 +438,25 @@ LogicalResult LogSoftmaxOp::verify() {
   return verifyAxis(*this, getAxis(), getX().getType().getRank());
 }
 
+LogicalResult RotaryOp::verify() {
+  auto x = getX().getType();
+  // rotary_even_last_dim
+  if (x.getRank() < 1 || x.getShape().back() % 2 != 0)
+    return emitOpError("requires x with an even last dim, got ")
+           << shapeString(x.getShape());
+  for (Value t : {getCos(), getSin()}) {
+    auto type = cast<RankedTensorType>(t.getType());
+    // rotary_tables_broadcast
+    auto b = broadcastShapes(std::nullopt, type.getShape(), x.getShape());
+    if (failed(b) || ArrayRef(*b) != x.getShape() ||
+        type.getElementType() != x.getElementType())
+      return emitOpError("requires cos and sin of x's element type that "
+                         "broadcast to ")
+             << shapeString(x.getShape()) << ", got " << type;
+  }
+  return success();
+}
+
 LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
                                             std::optional<Location> loc,
                                             Adaptor adaptor,

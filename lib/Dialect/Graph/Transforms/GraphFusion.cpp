@@ -12,6 +12,7 @@
 #include "AttentionFusion.h"
 #include "FusionMatchers.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -161,6 +162,117 @@ struct SiluPattern : OpRewritePattern<MulOp> {
           sigmoid.getType() == op.getType()) {
         rewriter.replaceOpWithNewOp<SiluOp>(op, op.getType(), sigmoid.getX());
         return success();
+      }
+    }
+    return failure();
+  }
+};
+
+/// silu(gate) * up of one type (SwiGLU's product).
+struct SiluMulPattern : OpRewritePattern<MulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MulOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int i = 0; i < 2; ++i) {
+      auto silu = op->getOperand(i).getDefiningOp<SiluOp>();
+      Value up = op->getOperand(1 - i);
+      if (silu && silu.getType() == op.getType() && up.getType() == op.getType()) {
+        rewriter.replaceOpWithNewOp<SiluMulOp>(op, op.getType(), silu.getX(),
+                                               up);
+        return success();
+      }
+    }
+    return failure();
+  }
+};
+
+/// Whether `v` is computed from graph.constants only (no weight, state or
+/// argument on the way): a table the compiler may treat as fixed.
+static bool isConstantOnly(Value v) {
+  SmallVector<Value> pending = {v};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!pending.empty()) {
+    Operation *op = pending.pop_back_val().getDefiningOp();
+    if (!op || isa<WeightOp, StateOp>(op) || op->getNumRegions())
+      return false;
+    if (!seen.insert(op).second || isa<ConstantOp>(op))
+      continue;
+    llvm::append_range(pending, op->getOperands());
+  }
+  return true;
+}
+
+/// Whether `slice` takes x[..., begin:end] (last dim) and all of the others.
+static bool slicesLastDim(SliceOp slice, Value x, int64_t begin, int64_t end) {
+  if (!slice || slice.getX() != x)
+    return false;
+  ArrayRef<int64_t> shape = cast<RankedTensorType>(x.getType()).getShape();
+  int64_t last = int64_t(shape.size()) - 1;
+  for (int64_t d = 0; d <= last; ++d) {
+    int64_t b = d == last ? begin : 0, e = d == last ? end : shape[d];
+    if (slice.getStarts()[d] != b || slice.getLimits()[d] != e ||
+        slice.getSteps()[d] != 1)
+      return false;
+  }
+  return true;
+}
+
+/// x * cos + rotate_half(x) * sin with rotate_half(x) =
+/// concat(-x[..., D/2:], x[..., :D/2]) and constant tables (transformers'
+/// apply_rotary_pos_emb as torch.onnx exports it), in any operand order.
+struct RotaryPattern : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// x when `v` is rotate_half(x).
+  static Value rotatedHalf(Value v) {
+    auto cat = v.getDefiningOp<ConcatOp>();
+    auto type = cast<RankedTensorType>(v.getType());
+    int64_t rank = type.getRank();
+    if (!cat || cat->getNumOperands() != 2 || rank < 1 ||
+        int64_t(cat.getAxis()) != rank - 1 || type.getShape().back() % 2)
+      return nullptr;
+    int64_t d = type.getShape().back(), h = d / 2;
+    auto neg = cat->getOperand(0).getDefiningOp<NegOp>();
+    auto hi = neg ? neg.getX().getDefiningOp<SliceOp>() : SliceOp();
+    auto lo = cat->getOperand(1).getDefiningOp<SliceOp>();
+    if (!hi || !lo || hi.getX() != lo.getX() ||
+        hi.getX().getType() != v.getType() ||
+        !slicesLastDim(hi, hi.getX(), h, d) ||
+        !slicesLastDim(lo, lo.getX(), 0, h))
+      return nullptr;
+    return hi.getX();
+  }
+
+  LogicalResult matchAndRewrite(AddOp op,
+                                PatternRewriter &rewriter) const override {
+    for (int i = 0; i < 2; ++i) {
+      auto direct = op->getOperand(i).getDefiningOp<MulOp>();
+      auto rotated = op->getOperand(1 - i).getDefiningOp<MulOp>();
+      if (!direct || !rotated)
+        continue;
+      for (int j = 0; j < 2; ++j) {
+        Value x = direct->getOperand(j), cos = direct->getOperand(1 - j);
+        if (x.getType() != op.getType())
+          continue;
+        for (int k = 0; k < 2; ++k) {
+          Value sin = rotated->getOperand(1 - k);
+          if (rotatedHalf(rotated->getOperand(k)) != x ||
+              !isConstantOnly(cos) || !isConstantOnly(sin))
+            continue;
+          auto elem = op.getType().getElementType();
+          auto table = [&](Value t) {
+            auto type = cast<RankedTensorType>(t.getType());
+            auto b = broadcastShapes(std::nullopt, type.getShape(),
+                                     op.getType().getShape());
+            return type.getElementType() == elem && succeeded(b) &&
+                   ArrayRef(*b) == op.getType().getShape();
+          };
+          if (!table(cos) || !table(sin))
+            continue;
+          rewriter.replaceOpWithNewOp<RotaryOp>(op, op.getType(), x, cos, sin,
+                                                rewriter.getBoolAttr(false));
+          return success();
+        }
       }
     }
     return failure();
@@ -357,7 +469,8 @@ struct GraphFusionPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
-                 GeluPattern, ReshapeTransposeReshapePattern,
+                 SiluMulPattern, RotaryPattern, GeluPattern,
+                 ReshapeTransposeReshapePattern,
                  SliceOfProductPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

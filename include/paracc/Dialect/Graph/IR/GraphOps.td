@@ -97,6 +97,53 @@ def Graph_SigmoidOp
     : Graph_UnaryOp<"sigmoid", Graph_FloatTensor, "1/(1+exp(-x))">;
 def Graph_ReluOp : Graph_UnaryOp<"relu", Graph_SignedTensor, "max(x, 0)">;
 def Graph_SiluOp : Graph_UnaryOp<"silu", Graph_FloatTensor, "x*sigmoid(x)">;
+def Graph_SiluMulOp : Graph_Op<"silu_mul",
+    [Pure, AllTypesMatch<["gate", "up", "result"]>]> {
+  let summary = "The SwiGLU product silu(gate) * up";
+  let description = [{
+    `gate * sigmoid(gate) * up`, elementwise, of one shape: the gated linear
+    unit of Llama-family MLPs, `act(x W_gate) * (x W_up)` with SiLU.
+    `--paracc-graph-fusion` forms it from `mul(silu(gate), up)`, so that the
+    forward is one pass over its operands and the backward
+    (`graph.silu_mul_grad`) another, instead of a kernel per multiplication
+    of the decomposed form.
+
+    ```mlir
+    %y = graph.silu_mul %gate, %up : tensor<8x1024x2816xbf16>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$gate, Graph_FloatTensor:$up);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$gate `,` $up attr-dict `:` type($result)";
+}
+def Graph_RotaryOp : Graph_Op<"rotary",
+    [Pure, AllTypesMatch<["x", "result"]>]> {
+  let summary = "Rotary position embedding, the rotate-half form";
+  let description = [{
+    `x * cos + rotate_half(x) * sin` over the last dim of `x` (even, D), with
+    `rotate_half(x) = concat(-x[..., D/2:], x[..., :D/2])`: transformers'
+    `apply_rotary_pos_emb` (Llama, Qwen2, Mistral, Phi-3). `cos` and `sin`
+    broadcast to `x` and have its element type. With `transposed`, the
+    transposed map instead, `x * cos + rotate_half^T(x * sin)` with
+    `rotate_half^T(z) = concat(z[..., D/2:], -z[..., :D/2])`: the gradient
+    with respect to `x` (the embedding is linear in `x`).
+    `--paracc-graph-fusion` forms it from the exporters' slices, negation,
+    concatenation, products and sum when `cos` and `sin` are constants.
+
+    ```mlir
+    %y = graph.rotary %x, %cos, %sin : (tensor<8x16x1024x64xbf16>,
+        tensor<1x1x1024x64xbf16>, tensor<1x1x1024x64xbf16>) -> tensor<8x16x1024x64xbf16>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$cos,
+                       Graph_FloatTensor:$sin,
+                       DefaultValuedAttr<BoolAttr, "false">:$transposed);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $cos `,` $sin attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
 def Graph_SinOp : Graph_UnaryOp<"sin", Graph_FloatTensor, "sin(x)">;
 def Graph_CosOp : Graph_UnaryOp<"cos", Graph_FloatTensor, "cos(x)">;
 def Graph_TanOp : Graph_UnaryOp<"tan", Graph_FloatTensor, "tan(x)">;

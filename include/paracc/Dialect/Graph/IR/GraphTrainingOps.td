@@ -97,6 +97,23 @@ def Graph_GeluGradOp : Graph_Op<"gelu_grad",
   let hasVerifier = 1;
 }
 
+def Graph_SiluMulGradOp : Graph_Op<"silu_mul_grad",
+    [Pure, AllTypesMatch<["dy", "gate", "up", "dgate", "dup"]>]> {
+  let summary = "Gradient of graph.silu_mul";
+  let description = [{
+    With `s = sigmoid(gate)`: `dup = dy * gate * s` and
+    `dgate = dy * up * s * (1 + gate * (1 - s))`, elementwise, in one pass.
+
+    ```mlir
+    %dgate, %dup = graph.silu_mul_grad %dy, %gate, %up : tensor<8x1024x2816xbf16>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$gate,
+                       Graph_FloatTensor:$up);
+  let results = (outs Graph_FloatTensor:$dgate, Graph_FloatTensor:$dup);
+  let assemblyFormat = "$dy `,` $gate `,` $up attr-dict `:` type($gate)";
+}
+
 def Graph_AttentionGradOp : Graph_Op<"attention_grad",
     [Pure, AllTypesMatch<["q", "dq"]>, AllTypesMatch<["k", "dk"]>,
      AllTypesMatch<["v", "dv"]>]> {

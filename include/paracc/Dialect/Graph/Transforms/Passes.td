@@ -39,7 +39,10 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
 
     - RMSNorm: `x * reciprocal(sqrt(reduce_mean(x^2) + eps)) * w`, and the
       `x / sqrt(...)` and `rsqrt` forms, becomes `graph.rms_norm`;
-    - SiLU: `x * sigmoid(x)` becomes `graph.silu`;
+    - SiLU: `x * sigmoid(x)` becomes `graph.silu`, and SwiGLU's
+      `silu(gate) * up` (one type) `graph.silu_mul`;
+    - rotary position embedding: `x * cos + concat(-x[..., D/2:],
+      x[..., :D/2]) * sin` with constant tables becomes `graph.rotary`;
     - GELU (tanh form): `0.5 x (1 + tanh(0.79788456 (x + 0.044715 x^3)))`
       becomes `graph.gelu {approximate = "tanh"}`;
     - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`;

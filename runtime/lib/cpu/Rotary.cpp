@@ -1,0 +1,90 @@
+//===- Rotary.cpp - Rotary position embedding ------------------*- C++ -*-===//
+//
+// The Rotary instruction (OpCodes.def) on the CPU: row by row over the last
+// dim of x, the tables read through their broadcast strides.
+//
+//===----------------------------------------------------------------------===//
+
+#include "cpu/KernelUtil.h"
+
+namespace paracc::rt {
+
+namespace {
+
+/// Element strides of `operand` broadcast to `shape` (0 along broadcast
+/// dims), aligned at the end.
+std::vector<int64_t> broadcastStridesTo(const Shape &operand,
+                                        const Shape &shape) {
+  std::vector<int64_t> strides(shape.size(), 0);
+  int64_t stride = 1;
+  for (int64_t i = int64_t(operand.size()) - 1; i >= 0; --i) {
+    const int64_t d = i + int64_t(shape.size()) - int64_t(operand.size());
+    if (operand[i] != 1)
+      strides[d] = stride;
+    stride *= operand[i];
+  }
+  return strides;
+}
+
+} // namespace
+
+Status runRotaryKernel(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "transposed"));
+  const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
+  Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(cos, x.dtype(), "cos"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(sin, x.dtype(), "sin"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1 || x.shape().back() % 2 != 0)
+    return args.fail("x needs an even last dim, got ", x.typeString());
+  for (const Tensor *t : {&cos, &sin})
+    if (!broadcastsTo(t->shape(), x.shape()))
+      return args.fail(t == &cos ? "cos " : "sin ", t->typeString(),
+                       " does not broadcast to ", x.typeString());
+  const bool transposed = args.attrs.ints[0] != 0;
+  const Shape &shape = x.shape();
+  const int64_t d = shape.back(), h = d / 2, rows = x.numElements() / std::max<int64_t>(d, 1);
+  const std::vector<int64_t> cs = broadcastStridesTo(cos.shape(), shape),
+                             ss = broadcastStridesTo(sin.shape(), shape);
+  return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *xd = x.as<S>(), *cd = cos.as<S>(), *sd = sin.as<S>();
+    S *yd = y.as<S>();
+    std::vector<double> row(static_cast<size_t>(d));
+    for (int64_t r = 0; r < rows; ++r) {
+      // The tables' row offsets from the row's multi-index.
+      int64_t co = 0, so = 0, rest = r;
+      for (int64_t k = int64_t(shape.size()) - 2; k >= 0; --k) {
+        const int64_t i = rest % shape[k];
+        rest /= shape[k];
+        co += i * cs[k];
+        so += i * ss[k];
+      }
+      const int64_t cc = cs.back(), sc = ss.back();
+      // The row is read whole before it is written: y may be x's buffer.
+      for (int64_t j = 0; j < d; ++j)
+        row[j] = double(load<D>(xd + r * d + j));
+      for (int64_t j = 0; j < d; ++j) {
+        const double c = double(load<D>(cd + co + j * cc));
+        double v;
+        if (!transposed) {
+          const double s = double(load<D>(sd + so + j * sc));
+          v = row[j] * c + (j < h ? -row[j + h] : row[j - h]) * s;
+        } else {
+          const int64_t m = j < h ? j + h : j - h;
+          const double s = double(load<D>(sd + so + m * sc));
+          v = row[j] * c + (j < h ? row[m] * s : -row[m] * s);
+        }
+        store<D>(yd + r * d + j, ComputeT<D>(v));
+      }
+    }
+    return Status::ok();
+  });
+}
+
+} // namespace paracc::rt
