@@ -362,3 +362,46 @@ func.func @gemm_not_fused(%a: tensor<8x64xf32>, %b: tensor<64x32xf32>, %bt: tens
   %5 = graph.gemm %a, %b, %c1 : (tensor<8x64xf32>, tensor<64x32xf32>, tensor<1xf32>) -> tensor<8x32xf32>
   return %0, %1, %2, %3, %4, %5 : tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>, tensor<8x32xf32>
 }
+
+// -----
+
+// A tied head, logits = h embedding^T: the product reads the table
+// transposed (no transpose of the table).
+// CHECK-LABEL: func.func @tied_head
+// CHECK-SAME: (%[[H:[^:]+]]: tensor<2x3x16xf32>, %[[E:[^:]+]]: tensor<50x16xf32>)
+// CHECK-NEXT: %[[A:.*]] = graph.reshape %[[H]] : tensor<2x3x16xf32> -> tensor<6x16xf32>
+// CHECK-NEXT: %[[G:.*]] = graph.gemm %[[A]], %[[E]] {trans_b = true} : (tensor<6x16xf32>, tensor<50x16xf32>) -> tensor<6x50xf32>
+// CHECK-NEXT: %[[Y:.*]] = graph.reshape %[[G]] : tensor<6x50xf32> -> tensor<2x3x50xf32>
+// CHECK-NEXT: return %[[Y]]
+func.func @tied_head(%h: tensor<2x3x16xf32>, %e: tensor<50x16xf32>) -> tensor<2x3x50xf32> {
+  %t = graph.transpose %e, [1, 0] : tensor<50x16xf32> -> tensor<16x50xf32>
+  %y = graph.matmul %h, %t : (tensor<2x3x16xf32>, tensor<16x50xf32>) -> tensor<2x3x50xf32>
+  return %y : tensor<2x3x50xf32>
+}
+
+// -----
+
+// Its weight gradient, transpose(h^T dy): the gemm of dy^T and h.
+// CHECK-LABEL: func.func @transpose_of_gemm
+// CHECK-SAME: (%[[H:[^:]+]]: tensor<6x16xf32>, %[[D:[^:]+]]: tensor<6x50xf32>)
+// CHECK-NEXT: %[[G:.*]] = graph.gemm %[[D]], %[[H]] {trans_a = true} : (tensor<6x50xf32>, tensor<6x16xf32>) -> tensor<50x16xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @transpose_of_gemm(%h: tensor<6x16xf32>, %d: tensor<6x50xf32>) -> tensor<50x16xf32> {
+  %g = graph.gemm %h, %d {trans_a = true} : (tensor<6x16xf32>, tensor<6x50xf32>) -> tensor<16x50xf32>
+  %t = graph.transpose %g, [1, 0] : tensor<16x50xf32> -> tensor<50x16xf32>
+  return %t : tensor<50x16xf32>
+}
+
+// -----
+
+// Its input gradient, dy (e^T)^T: the table read with the flag flipped
+// (then a plain product, a linear).
+// CHECK-LABEL: func.func @gemm_of_transpose
+// CHECK-SAME: (%[[D:[^:]+]]: tensor<6x50xf32>, %[[E:[^:]+]]: tensor<50x16xf32>)
+// CHECK-NEXT: %[[G:.*]] = graph.linear %[[D]], %[[E]] : (tensor<6x50xf32>, tensor<50x16xf32>) -> tensor<6x16xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @gemm_of_transpose(%d: tensor<6x50xf32>, %e: tensor<50x16xf32>) -> tensor<6x16xf32> {
+  %t = graph.transpose %e, [1, 0] : tensor<50x16xf32> -> tensor<16x50xf32>
+  %g = graph.gemm %d, %t {trans_b = true} : (tensor<6x50xf32>, tensor<16x50xf32>) -> tensor<6x16xf32>
+  return %g : tensor<6x16xf32>
+}

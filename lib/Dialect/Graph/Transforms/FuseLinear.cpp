@@ -49,6 +49,7 @@ struct FuseLinearPattern : RewritePattern {
       if (mm.getRhs().getType().getRank() != 2 ||
           mm.getLhs().getType().getRank() < 2)
         return failure();
+
       x = mm.getLhs();
       w = mm.getRhs();
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
@@ -109,10 +110,99 @@ struct FuseLinearPattern : RewritePattern {
   }
 };
 
+/// matmul(x, transpose(w)) with a 2-D w and no epilogue: a gemm that reads
+/// w transposed (a tied language-model head, logits = h embedding^T, would
+/// otherwise transpose the whole table every step).
+struct TransposedWeightPattern : OpRewritePattern<MatMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MatMulOp mm,
+                                PatternRewriter &rewriter) const override {
+    auto t = mm.getRhs().getDefiningOp<TransposeOp>();
+    auto x = cast<RankedTensorType>(mm.getLhs().getType());
+    if (!t || t.getType().getRank() != 2 || t.getPerm()[0] != 1 ||
+        x.getRank() < 2 || !isa<FloatType>(x.getElementType()))
+      return failure();
+    // A product with an epilogue to fuse becomes a linear instead
+    // (FuseLinearPattern, the transpose feeding it).
+    if (mm->hasOneUse() && isa<AddOp, GeluOp, ReluOp>(*mm->user_begin()))
+      return failure();
+    int64_t k = x.getShape().back();
+    int64_t rows = x.getNumElements() / std::max<int64_t>(k, 1);
+    Location loc = mm.getLoc();
+    Value a = mm.getLhs();
+    if (x.getRank() != 2)
+      a = ReshapeOp::create(rewriter, loc, x.clone({rows, k}), a);
+    auto gemm = GemmOp::create(rewriter, loc, a, t.getX(), /*c=*/Value(),
+                               rewriter.getBoolAttr(false),
+                               rewriter.getBoolAttr(true),
+                               rewriter.getF64FloatAttr(1.0),
+                               rewriter.getF64FloatAttr(1.0));
+    gemm->setDiscardableAttrs(mm->getDiscardableAttrDictionary());
+    Value y = gemm.getResult();
+    if (x.getRank() != 2)
+      y = ReshapeOp::create(rewriter, loc, mm.getType(), y);
+    rewriter.replaceOp(mm, y);
+    return success();
+  }
+};
+
+/// transpose(gemm(a, b)) without a C operand: gemm(b, a) with the operands'
+/// transposes swapped and flipped, (A B)^T = B^T A^T (the tied head's
+/// weight gradient, which would otherwise be transposed after the product).
+struct TransposeOfGemmPattern : OpRewritePattern<TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(TransposeOp t,
+                                PatternRewriter &rewriter) const override {
+    auto gemm = t.getX().getDefiningOp<GemmOp>();
+    if (!gemm || gemm.getC() || !gemm->hasOneUse() ||
+        t.getType().getRank() != 2 || t.getPerm()[0] != 1)
+      return failure();
+    auto swapped = GemmOp::create(
+        rewriter, gemm.getLoc(), gemm.getB(), gemm.getA(), /*c=*/Value(),
+        rewriter.getBoolAttr(!gemm.getTransB()),
+        rewriter.getBoolAttr(!gemm.getTransA()), gemm.getAlphaAttr(),
+        gemm.getBetaAttr());
+    swapped->setDiscardableAttrs(gemm->getDiscardableAttrDictionary());
+    rewriter.replaceOp(t, swapped.getResult());
+    rewriter.eraseOp(gemm);
+    return success();
+  }
+};
+
+/// gemm(transpose(a), b) and gemm(a, transpose(b)) of 2-D transposes: the
+/// gemm reads the operand with its flag flipped.
+struct GemmOfTransposePattern : OpRewritePattern<GemmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GemmOp gemm,
+                                PatternRewriter &rewriter) const override {
+    auto transposed = [](Value v) -> TransposeOp {
+      auto t = v.getDefiningOp<TransposeOp>();
+      return t && t.getType().getRank() == 2 && t.getPerm()[0] == 1
+                 ? t
+                 : TransposeOp();
+    };
+    TransposeOp ta = transposed(gemm.getA()), tb = transposed(gemm.getB());
+    if (!ta && !tb)
+      return failure();
+    rewriter.modifyOpInPlace(gemm, [&] {
+      if (ta) {
+        gemm.getAMutable().assign(ta.getX());
+        gemm.setTransA(!gemm.getTransA());
+      }
+      if (tb) {
+        gemm.getBMutable().assign(tb.getX());
+        gemm.setTransB(!gemm.getTransB());
+      }
+    });
+    return success();
+  }
+};
+
 struct FuseLinearPass : public graph::impl::FuseLinearPassBase<FuseLinearPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseLinearPattern>(&getContext());
+    patterns.add<FuseLinearPattern, TransposedWeightPattern,
+                 TransposeOfGemmPattern, GemmOfTransposePattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

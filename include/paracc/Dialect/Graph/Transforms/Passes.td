@@ -103,6 +103,12 @@ def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
     the add of a tensor of the same type (a residual) when the sum has no
     other user, become one `graph.linear`. Runs after partitioning (tensor
     parallelism recognises matmuls and their bias adds as separate ops).
+    Transposes around products fold into the product: `matmul(x,
+    transpose(w))` with a 2-D `w` becomes a `graph.gemm` with `trans_b`
+    (a tied language-model head), a gemm of a 2-D transpose reads its
+    operand with the flag flipped (its input gradient), and
+    `transpose(gemm(a, b))` becomes the gemm of `b` and `a` with their flags
+    swapped and flipped (its weight gradient).
 
     Before:
     ```mlir
