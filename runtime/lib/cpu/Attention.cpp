@@ -17,6 +17,7 @@
 
 #include "cpu/AttentionGeometry.h"
 #include "cpu/BlasGemm.h"
+#include "cpu/VectorMath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,42 +35,6 @@ constexpr int64_t kKeyBlock = 4096;
 
 template <DType D>
 using ComputeOf = std::conditional_t<D == DType::F64, double, float>;
-
-/// e^x for x <= 0 (the shifted scores, -inf included), eight f32 at a
-/// time (GCC/Clang vector extensions: two SSE registers each on plain
-/// x86-64, one AVX register where expAndSum's AVX2 clone runs): x = n ln 2
-/// + r with |r| <= ln 2 / 2, e^r by its Taylor series to r^7 (relative
-/// error below 2e-7, about one f32 ulp), times 2^n built in the exponent
-/// bits; 0 below -87 (e^-87 is the smallest normal f32). std::exp, one
-/// call per score, took most of the kernel's time.
-typedef float F8 __attribute__((vector_size(32)));
-typedef int32_t I8 __attribute__((vector_size(32)));
-
-__attribute__((always_inline)) inline F8 exp8(F8 x) {
-  const F8 zero = {};
-  const F8 y = x < -87.0f ? zero - 87.0f : x;
-  // Round to nearest by adding 1.5 * 2^23.
-  const F8 n = (y * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-  const F8 r = (y - n * 0.693145751953125f) - n * 1.428606765330187e-06f;
-  F8 p = zero + 1.98412698e-4f;
-  p = p * r + 1.38888889e-3f;
-  p = p * r + 8.33333333e-3f;
-  p = p * r + 4.16666667e-2f;
-  p = p * r + 1.66666667e-1f;
-  p = p * r + 0.5f;
-  p = p * r + 1.0f;
-  p = p * r + 1.0f;
-  const I8 bits = (__builtin_convertvector(n, I8) + 127) << 23;
-  const F8 scale = (F8)bits; // the same bits
-  return x < -87.0f ? zero : p * scale;
-}
-
-inline float expOf(float x) {
-  F8 v = {};
-  v[0] = x;
-  return exp8(v)[0];
-}
-inline double expOf(double x) { return std::exp(x); }
 
 /// Reductions in kLanes independent lanes, so that the loops vectorize
 /// without reassociating a float sum (the lanes add up at the end, in a
@@ -89,39 +54,6 @@ template <typename C> C rowMaxOf(const C *s, int64_t n) {
   for (int64_t l = 1; l < kLanes; ++l)
     mx = std::max(mx, lanes[l]);
   return mx;
-}
-
-/// s[c] = e^(s[c] - max) for c < n; returns their sum (in eight lanes,
-/// added up at the end in a fixed order).
-__attribute__((target_clones("avx2", "default"))) float
-expAndSum(float *s, int64_t n, float max) {
-  F8 sum = {};
-  int64_t c = 0;
-  for (; c + 8 <= n; c += 8) {
-    F8 x;
-    std::memcpy(&x, s + c, sizeof x);
-    x = exp8(x - max);
-    std::memcpy(s + c, &x, sizeof x);
-    sum += x;
-  }
-  if (c < n) {
-    F8 x = {};
-    std::memcpy(&x, s + c, size_t(n - c) * sizeof(float));
-    x = exp8(x - max);
-    std::memcpy(s + c, &x, size_t(n - c) * sizeof(float));
-    for (int64_t l = 0; l < n - c; ++l)
-      sum[l] += x[l];
-  }
-  float total = 0;
-  for (int l = 0; l < 8; ++l)
-    total += sum[l];
-  return total;
-}
-double expAndSum(double *s, int64_t n, double max) {
-  double sum = 0;
-  for (int64_t c = 0; c < n; ++c)
-    sum += s[c] = std::exp(s[c] - max);
-  return sum;
 }
 
 /// Copies rows [0, rows) of an attention's operand (`cols` features, rows
@@ -200,7 +132,7 @@ template <DType D> void attentionTyped(const KernelArgs &args,
             std::fill(s + lo, s + hi, C(0));
             continue;
           }
-          const C alpha = expOf(rowMax[r] - newMax);
+          const C alpha = expNonPositive(rowMax[r] - newMax);
           const C sum = expAndSum(s + lo, hi - lo, newMax);
           rowSum[r] = rowSum[r] * alpha + sum;
           rowMax[r] = newMax;

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/AttentionGeometry.h"
+#include "cpu/VectorMath.h"
 #include "cpu/TrainingChecks.h"
 
 #include <algorithm>
@@ -419,6 +420,11 @@ Status runSiluMulKernel(const KernelArgs &args) {
     using S = StorageT<D>;
     const S *gate = args.in[0]->as<S>(), *up = args.in[1]->as<S>();
     S *y = args.out[0]->as<S>();
+    if constexpr (D == DType::F32) {
+      // Eight at a time (VectorMath.h): one ulp from the double form.
+      siluMulF32(gate, up, y, args.in[0]->numElements());
+      return Status::ok();
+    }
     for (int64_t i = 0, n = args.in[0]->numElements(); i < n; ++i) {
       const double g = loadD<D>(gate, i), u = loadD<D>(up, i);
       storeD<D>(y, i, g * sigmoidOf(g) * u);
