@@ -170,18 +170,9 @@ template <DType D> void attentionTyped(const KernelArgs &args,
 
 AttentionMaskStrides attentionMaskStrides(const Shape &maskShape,
                                           const Shape &scoreShape) {
-  // Right-aligned numpy broadcast: a dim of 1 (or a missing one) reads
-  // element 0 along that dim of the scores.
+  // A dim of 1 (or a missing one) reads element 0 along that dim.
+  const std::vector<int64_t> strides = broadcastStrides(maskShape, scoreShape);
   const int64_t r = static_cast<int64_t>(scoreShape.size());
-  const int64_t mr = static_cast<int64_t>(maskShape.size());
-  std::vector<int64_t> strides(static_cast<size_t>(r), 0);
-  int64_t stride = 1;
-  for (int64_t i = mr - 1; i >= 0; --i) {
-    const int64_t dim = i + r - mr;
-    if (maskShape[i] != 1)
-      strides[dim] = stride;
-    stride *= maskShape[i];
-  }
   AttentionMaskStrides m;
   m.row = strides[r - 2];
   m.col = strides[r - 1];

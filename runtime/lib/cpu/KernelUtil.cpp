@@ -183,6 +183,18 @@ bool broadcastsTo(const Shape &from, const Shape &to) {
   return true;
 }
 
+std::vector<int64_t> broadcastStrides(const Shape &from, const Shape &to) {
+  std::vector<int64_t> strides(to.size(), 0);
+  int64_t stride = 1;
+  for (size_t i = from.size(); i-- > 0;) {
+    const size_t d = i + to.size() - from.size();
+    if (from[i] != 1)
+      strides[d] = stride;
+    stride *= from[i];
+  }
+  return strides;
+}
+
 std::vector<int64_t> contiguousStrides(const Shape &shape) {
   std::vector<int64_t> strides(shape.size());
   int64_t s = 1;

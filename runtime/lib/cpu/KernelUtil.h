@@ -398,6 +398,9 @@ Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
 bool broadcastShapes(const Shape &a, const Shape &b, Shape &result);
 /// Whether `from` broadcasts to exactly `to` (unidirectional).
 bool broadcastsTo(const Shape &from, const Shape &to);
+/// Element strides of a tensor of shape `from` read as its broadcast to
+/// `to` (aligned at the end; 0 along broadcast dims), one per dim of `to`.
+std::vector<int64_t> broadcastStrides(const Shape &from, const Shape &to);
 
 /// Element strides of each operand broadcast to an output shape, with
 /// dimensions of size 1 dropped and adjacent dimensions merged where every

@@ -9,25 +9,6 @@
 
 namespace paracc::rt {
 
-namespace {
-
-/// Element strides of `operand` broadcast to `shape` (0 along broadcast
-/// dims), aligned at the end.
-std::vector<int64_t> broadcastStridesTo(const Shape &operand,
-                                        const Shape &shape) {
-  std::vector<int64_t> strides(shape.size(), 0);
-  int64_t stride = 1;
-  for (int64_t i = int64_t(operand.size()) - 1; i >= 0; --i) {
-    const int64_t d = i + int64_t(shape.size()) - int64_t(operand.size());
-    if (operand[i] != 1)
-      strides[d] = stride;
-    stride *= operand[i];
-  }
-  return strides;
-}
-
-} // namespace
-
 Status runRotaryKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
   PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
@@ -48,8 +29,8 @@ Status runRotaryKernel(const KernelArgs &args) {
   const bool transposed = args.attrs.ints[0] != 0;
   const Shape &shape = x.shape();
   const int64_t d = shape.back(), h = d / 2, rows = x.numElements() / std::max<int64_t>(d, 1);
-  const std::vector<int64_t> cs = broadcastStridesTo(cos.shape(), shape),
-                             ss = broadcastStridesTo(sin.shape(), shape);
+  const std::vector<int64_t> cs = broadcastStrides(cos.shape(), shape),
+                             ss = broadcastStrides(sin.shape(), shape);
   return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) {
     constexpr DType D = decltype(tag)::value;
     using S = StorageT<D>;

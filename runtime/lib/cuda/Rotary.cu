@@ -138,19 +138,6 @@ __global__ void __launch_bounds__(256) rotaryKernel(RotaryParams p) {
   }
 }
 
-/// Strides of `operand` broadcast to `shape` (0 along broadcast dims).
-std::vector<int64_t> stridesTo(const Shape &operand, const Shape &shape) {
-  std::vector<int64_t> strides(shape.size(), 0);
-  int64_t stride = 1;
-  for (int64_t i = int64_t(operand.size()) - 1; i >= 0; --i) {
-    const int64_t d = i + int64_t(shape.size()) - int64_t(operand.size());
-    if (operand[i] != 1)
-      strides[d] = stride;
-    stride *= operand[i];
-  }
-  return strides;
-}
-
 } // namespace
 
 Status launchRotary(const KernelArgs &args, cudaStream_t stream) {
@@ -180,8 +167,8 @@ Status launchRotary(const KernelArgs &args, cudaStream_t stream) {
   p.n = x.numElements();
   p.d = static_cast<int32_t>(x.shape().back());
   p.transposed = args.attrs.ints[0];
-  const std::vector<int64_t> cs = stridesTo(cos.shape(), x.shape()),
-                             ss = stridesTo(sin.shape(), x.shape());
+  const std::vector<int64_t> cs = broadcastStrides(cos.shape(), x.shape()),
+                             ss = broadcastStrides(sin.shape(), x.shape());
   p.cosCol = cs.back();
   p.sinCol = ss.back();
   // Leading dims, merging neighbours along which both tables advance
