@@ -80,6 +80,10 @@ CASES = {
     "llama-sdpa-padded": ("llama", "dynamo", "sdpa", 2, 16, (3, 2), {}, False),
     "llama-sdpa-long": ("llama", "dynamo", "sdpa", 1, 2048, None, {}, False),
     "llama-eager": ("llama", "dynamo", "eager", 2, 16, None, {}, True),
+    # The loss as transformers computes it (model(labels=...).loss: the
+    # labels padded with -100 by Pad, then shifted).
+    "llama-builtin-loss": ("llama", "dynamo", "sdpa", 2, 16, None,
+                           {"loss": "builtin"}, True),
     "llama-legacy": ("llama", "legacy", "sdpa", 2, 16, (3, 2), {}, False),
     "qwen2-sdpa": ("qwen2", "dynamo", "sdpa", 2, 16, None, {}, True),
     "qwen2-legacy": ("qwen2", "legacy", "sdpa", 2, 16, (0, 0), {}, False),
@@ -153,11 +157,15 @@ class Logits(torch.nn.Module):
 
 
 class NextTokenLoss(torch.nn.Module):
-    def __init__(self, model):
+    def __init__(self, model, builtin=False):
         super().__init__()
         self.m = model
+        self.builtin = builtin
 
     def forward(self, input_ids, labels):
+        if self.builtin:
+            return self.m(input_ids=input_ids, labels=labels,
+                          use_cache=False).loss
         logits = self.m(input_ids=input_ids, use_cache=False).logits
         v = logits.shape[-1]
         return F.cross_entropy(logits[:, :-1].reshape(-1, v),
@@ -211,10 +219,10 @@ def token_stream(vocab, batch, seq, steps, seed):
     return np.array(out, dtype=np.uint16)
 
 
-def pytorch_run(model, tokens, batch, seq):
+def pytorch_run(model, tokens, batch, seq, builtin_loss=False):
     """AdamW on every parameter from the exported weights; the loss and the
     global gradient norm before each update."""
-    loss_module = NextTokenLoss(model).train()
+    loss_module = NextTokenLoss(model, builtin_loss).train()
     opt = torch.optim.AdamW(model.parameters(), lr=TRAIN_LR, betas=TRAIN_BETAS,
                             eps=TRAIN_EPS, weight_decay=TRAIN_WEIGHT_DECAY)
     steps = []
@@ -234,6 +242,8 @@ def pytorch_run(model, tokens, batch, seq):
 
 def make_case(name, spec, out_dir, seed):
     family, exporter, attn, batch, seq, padding, extra, with_loss = spec
+    extra = dict(extra)
+    builtin_loss = extra.pop("loss", None) == "builtin"
     model, config = make_model(family, attn, extra, seed)
     d = os.path.join(out_dir, name)
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
@@ -274,8 +284,8 @@ def make_case(name, spec, out_dir, seed):
             "seed": seed}
     if with_loss:
         loss_path = os.path.join(d, "loss.onnx")
-        export(NextTokenLoss(model).train(), (ids, ids), ["input_ids", "labels"],
-               ["loss"], loss_path, exporter)
+        export(NextTokenLoss(model, builtin_loss).train(), (ids, ids),
+               ["input_ids", "labels"], ["loss"], loss_path, exporter)
         ldir = os.path.join(d, "loss_test_data_set_0")
         os.makedirs(ldir, exist_ok=True)
         (loss,) = run_ort(loss_path, {"input_ids": ids.numpy(),
@@ -285,7 +295,7 @@ def make_case(name, spec, out_dir, seed):
         write_pb(np.asarray(loss), os.path.join(ldir, "output_0.pb"), "loss")
         tokens = token_stream(config.vocab_size, batch, seq, TRAIN_STEPS, seed)
         tokens.tofile(os.path.join(d, "tokens.u16"))
-        steps = pytorch_run(model, tokens, batch, seq)
+        steps = pytorch_run(model, tokens, batch, seq, builtin_loss)
         if abs(steps[0]["loss"] - float(
                 run_ort(loss_path, {"input_ids": tokens[:batch * seq].astype(
                     np.int64).reshape(batch, seq), "labels": tokens[

@@ -447,7 +447,107 @@ static LogicalResult importRange(NodeContext &c) {
   return success();
 }
 
+/// Pad in constant or edge mode: per axis, the negative pads sliced off,
+/// the positive ones concatenated (a splat of the constant, or the border
+/// element expanded). transformers' built-in loss pads the labels so.
+static LogicalResult importPad(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  auto type = tensorType(x);
+  int64_t rank = type.getRank();
+  std::string mode = c.stringAttr("mode", "constant");
+  if (mode != "constant" && mode != "edge")
+    return c.unsupported("mode '" + mode + "' (constant and edge are)");
+  SmallVector<int64_t> pads;
+  double value = 0;
+  SmallVector<int64_t> axes;
+  if (c.opset < 11) {
+    pads = c.intsAttr("pads");
+    value = c.floatAttr("value", 0.0);
+  } else {
+    ASSIGN_OR_FAIL(pads, c.intsInput(1, "pads"));
+    if (c.hasInput(2)) {
+      ASSIGN_OR_FAIL(value, c.floatInput(2, "constant_value"));
+    }
+    if (c.hasInput(3)) {
+      ASSIGN_OR_FAIL(SmallVector<int64_t> given, c.intsInput(3, "axes"));
+      for (int64_t a : given) {
+        ASSIGN_OR_FAIL(int64_t axis, c.normalizeAxis(a, rank, "axes"));
+        axes.push_back(axis);
+      }
+    }
+  }
+  if (axes.empty())
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  if (int64_t(pads.size()) != 2 * int64_t(axes.size()))
+    return c.error("requires " + Twine(2 * axes.size()) +
+                   " pads (begin and end per axis), got " +
+                   Twine(pads.size()));
+  Value y = x;
+  for (auto [i, axis] : llvm::enumerate(axes)) {
+    int64_t begin = pads[i], end = pads[i + axes.size()];
+    auto t = tensorType(y);
+    int64_t size = t.getDimSize(axis);
+    if (begin < 0 || end < 0) {
+      int64_t from = std::max<int64_t>(0, -begin);
+      int64_t to = size - std::max<int64_t>(0, -end);
+      if (from > to)
+        return c.error("pads remove more than axis " + Twine(axis) + " holds");
+      SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
+          steps(t.getRank(), 1);
+      starts[axis] = from;
+      limits[axis] = to;
+      ASSIGN_OR_FAIL(y, c.build<g::SliceOp>(y, starts, limits, steps));
+      begin = std::max<int64_t>(begin, 0);
+      end = std::max<int64_t>(end, 0);
+      t = tensorType(y);
+      size = t.getDimSize(axis);
+    }
+    if (begin == 0 && end == 0)
+      continue;
+    if (mode == "edge" && size == 0)
+      return c.error("edge padding of an empty axis " + Twine(axis));
+    auto piece = [&](int64_t count, bool atEnd) -> FailureOr<Value> {
+      SmallVector<int64_t> shape(t.getShape());
+      shape[axis] = count;
+      if (mode == "constant") {
+        Type elem = t.getElementType();
+        Attribute fill;
+        if (isa<FloatType>(elem))
+          fill = FloatAttr::get(elem, value);
+        else if (elem.isInteger(1))
+          fill = IntegerAttr::get(elem, value != 0);
+        else
+          fill = IntegerAttr::get(elem, int64_t(value));
+        return c.constant(
+            DenseElementsAttr::get(RankedTensorType::get(shape, elem), fill));
+      }
+      SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
+          steps(t.getRank(), 1);
+      starts[axis] = atEnd ? size - 1 : 0;
+      limits[axis] = starts[axis] + 1;
+      ASSIGN_OR_FAIL(Value border,
+                     c.build<g::SliceOp>(y, starts, limits, steps));
+      return c.expandTo(border, shape);
+    };
+    SmallVector<Value> parts;
+    if (begin > 0) {
+      ASSIGN_OR_FAIL(Value p, piece(begin, false));
+      parts.push_back(p);
+    }
+    parts.push_back(y);
+    if (end > 0) {
+      ASSIGN_OR_FAIL(Value p, piece(end, true));
+      parts.push_back(p);
+    }
+    ASSIGN_OR_FAIL(y, c.build<g::ConcatOp>(parts, axis));
+  }
+  c.setOutput(0, y);
+  return success();
+}
+
 void mlir::paracc::onnximport::registerShapeRules(RuleTable &t) {
+  t.add("Pad", 2, importPad);
   t.add("Reshape", 5, importReshape);
   t.add("Flatten", 1, importFlatten);
   t.add("Squeeze", 1, importSqueeze);
