@@ -65,14 +65,14 @@ train() { # NAME MODEL ARGS...
 train llama8_one llama8
 train gpt2head_one gpt2head
 for m in 1 16; do
-  train "llama8_pp8_m${m}_1f1b" llama8 --mesh pp8 --microbatches $m --schedule 1f1b
+  train "llama8_pp8_m${m}_1f1b" llama8 --mesh pp8 --microbatches $m --pipeline-schedule 1f1b
 done
-train llama8_pp8_m16_gpipe llama8 --mesh pp8 --microbatches 16 --schedule gpipe
-train llama8_pp8_m16_zbh1 llama8 --mesh pp8 --microbatches 16 --schedule zb-h1
+train llama8_pp8_m16_gpipe llama8 --mesh pp8 --microbatches 16 --pipeline-schedule gpipe
+train llama8_pp8_m16_zbh1 llama8 --mesh pp8 --microbatches 16 --pipeline-schedule zb-h1
 for m in 4 8; do
-  train "llama8_pp4_m${m}_1f1b" llama8 --mesh pp4 --microbatches $m --schedule 1f1b
+  train "llama8_pp4_m${m}_1f1b" llama8 --mesh pp4 --microbatches $m --pipeline-schedule 1f1b
   train "llama8_pp4_m${m}_interleaved" llama8 --mesh pp4 --microbatches $m \
-    --schedule interleaved --virtual-stages 2
+    --pipeline-schedule interleaved --virtual-stages 2
 done
 for m in gpt2head gpt2head32k; do
   train ${m}_pp4_auto $m --mesh pp4 --microbatches 8

@@ -283,16 +283,16 @@ stage_train1() {
   local t="$dev/train"
   train tiny-const tiny_const.pcx 30 1e-3
   python3 "$t/compare_training.py" "$out/train-tiny-const.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
-  train tiny-cosine tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4
+  train tiny-cosine tiny_cosine.pcx 30 3e-3 --lr-schedule cosine --warmup 5 --min-lr 3e-4
   python3 "$t/compare_training.py" "$out/train-tiny-cosine.jsonl" "$t/reference.json" adamw_clip_cosine | tail -2 | tee -a "$summary"
   # Checkpoints on the GPU: the cosine run again, saved every 10 steps,
   # then resumed from step 10 by a second process; steps 11-30 must be the
   # uninterrupted run's.
   rm -rf "$out/ck"
-  train tiny-cosine-ckpt tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4 \
+  train tiny-cosine-ckpt tiny_cosine.pcx 30 3e-3 --lr-schedule cosine --warmup 5 --min-lr 3e-4 \
     --checkpoint-dir "$out/ck" --checkpoint-every 10
   echo step-00000010 >"$out/ck/latest"
-  train tiny-cosine-resumed tiny_cosine.pcx 30 3e-3 --schedule cosine --warmup 5 --min-lr 3e-4 \
+  train tiny-cosine-resumed tiny_cosine.pcx 30 3e-3 --lr-schedule cosine --warmup 5 --min-lr 3e-4 \
     --checkpoint-dir "$out/ck" --resume
   python3 - "$out/train-tiny-cosine.jsonl" "$out/train-tiny-cosine-resumed.jsonl" <<'PY' | tee -a "$summary"
 import json, sys

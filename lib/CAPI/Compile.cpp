@@ -16,8 +16,25 @@
 using namespace mlir::paracc;
 using namespace paracc::capi;
 
+/// The value of option `key` when it is set, from E's table; false with
+/// `err` written when it is not one of E's values.
+template <typename E>
+static bool enumOption(const paracc_options *options, const char *key,
+                       E &value, llvm::raw_ostream &err) {
+  if (!hasOption(options, key))
+    return true;
+  const std::string text = optionValue(options, key, "");
+  if (std::optional<E> v = parseOptionValue<E>(text)) {
+    value = *v;
+    return true;
+  }
+  err << "paracc: error: option '" << key << "': " << badOptionValue<E>(text)
+      << "\n";
+  return false;
+}
+
 /// The compile options that `options` sets (the paracc tool's defaults
-/// otherwise); false with `err` written on a bad input shape.
+/// otherwise); false with `err` written on a bad input shape or value.
 static bool compileOptions(const paracc_options *options,
                            ModelCompileOptions &result,
                            llvm::raw_ostream &err) {
@@ -25,9 +42,13 @@ static bool compileOptions(const paracc_options *options,
   result.sequenceParallel = optionFlag(options, "sp");
   result.microbatches = optionInteger(options, "microbatches", 1);
   result.stages = optionValue(options, "stages", "auto");
-  result.schedule = optionValue(options, "schedule", "1f1b");
+  // "schedule": the key's name before pipeline-schedule.
+  if (!enumOption(options, "schedule", result.schedule, err) ||
+      !enumOption(options, "pipeline-schedule", result.schedule, err) ||
+      !enumOption(options, "precision", result.precision, err) ||
+      !enumOption(options, "device", result.device, err))
+    return false;
   result.virtualStages = optionInteger(options, "virtual-stages", 0);
-  result.precision = optionValue(options, "precision", "f32");
   result.import.allowMissingWeightData = optionFlag(options, "random-weights");
   result.embedWeights = optionFlag(options, "embed-weights");
   result.seed = uint64_t(optionInteger(options, "seed", 0));
@@ -87,7 +108,8 @@ static bool trainingOptions(const paracc_options *options,
           optionNumber(options, "clip-grad-norm", 0), optimizer, err)))
     return false;
   result.optimizer = optimizer;
-  result.recompute = optionValue(options, "recompute", "none");
+  if (!enumOption(options, "recompute", result.recompute, err))
+    return false;
   if (hasOption(options, "memory-budget")) {
     std::string error;
     result.memoryBudget =
@@ -97,7 +119,7 @@ static bool trainingOptions(const paracc_options *options,
       return false;
     }
   }
-  result.device = optionValue(options, "device", "auto");
+  result.device = common.device;
   result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
   result.zero = optionInteger(options, "zero", 0);
   result.embedWeights = optionFlag(options, "embed-weights");

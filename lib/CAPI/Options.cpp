@@ -21,7 +21,8 @@ constexpr KnownOption kKnownOptions[] = {
     {"sp", Kind::Flag},
     {"microbatches", Kind::Integer},
     {"stages", Kind::Text},
-    {"schedule", Kind::Text},
+    {"pipeline-schedule", Kind::Text},
+    {"schedule", Kind::Text}, // pipeline-schedule's name before.
     {"virtual-stages", Kind::Integer},
     {"precision", Kind::Text},
     {"input-shape", Kind::Repeated},

@@ -132,7 +132,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
     if (options.onStage)
       options.onStage(name);
   };
-  const std::string &precision = options.precision;
+  const Precision precision = options.precision;
   if (!options.emit.empty() && options.emit != "imported" &&
       options.emit != "compiled") {
     err << "paracc: error: --emit must be 'imported' or 'compiled', got '"
@@ -142,8 +142,8 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
-                                 options.microbatches, precision, axisNames,
-                                 axisSizes, err)))
+                                 options.microbatches, axisNames, axisSizes,
+                                 err)))
     return prt::kExitError;
   const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
   const int64_t virtualStages =

@@ -143,8 +143,8 @@ static LogicalResult checkLossOutput(func::FuncOp func, StringRef modelPath,
 
 /// auto's budget without --memory-budget: 90 % of one H200's memory on the
 /// GPU, of the host's memory shared by the ranks on the CPU.
-static int64_t defaultMemoryBudget(StringRef device, int64_t ranks) {
-  if (device == "gpu")
+static int64_t defaultMemoryBudget(Device device, int64_t ranks) {
+  if (device == Device::Gpu)
     return int64_t(0.9 * 141e9);
   int64_t host = int64_t(sysconf(_SC_PHYS_PAGES)) * sysconf(_SC_PAGE_SIZE);
   return int64_t(0.9 * double(host) / double(std::max<int64_t>(ranks, 1)));
@@ -206,12 +206,6 @@ int mlir::paracc::compileTraining(MLIRContext &context,
         << options.emit << "'\n";
     return prt::kExitError;
   }
-  if (!parseRecomputePolicy(options.recompute)) {
-    err << "paracc: error: --recompute must be none, full, selective or "
-           "auto, got '"
-        << options.recompute << "'\n";
-    return prt::kExitError;
-  }
   if (!options.loss.empty() && options.loss != "next-token-ce" &&
       options.loss != "ce") {
     err << "paracc: error: --loss must be next-token-ce or ce, got '"
@@ -221,8 +215,8 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
-                                 options.microbatches, options.precision,
-                                 axisNames, axisSizes, err)))
+                                 options.microbatches, axisNames, axisSizes,
+                                 err)))
     return prt::kExitError;
 
   WeightStore &weights = result.weights;
@@ -298,7 +292,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   }
   // Mixed precision: the forward computes in bf16/f16 from f32 master
   // weights, so differentiating it gives f32 gradients for the optimizer.
-  if (options.precision != "f32") {
+  if (options.precision != Precision::F32) {
     PassManager precision(&context);
     precision.addNestedPass<func::FuncOp>(
         graph::createConvertPrecisionPass({options.precision, true}));
@@ -329,7 +323,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   writerOptions.costRates = ratesForDevice(options.device).str();
   if (!checking)
     writerOptions.training = optimizerIdentity(*options.optimizer);
-  auto compileStep = [&](StringRef policy,
+  auto compileStep = [&](RecomputePolicy policy,
                          int64_t activationBudget) -> FailureOr<CompiledStep> {
     CompiledStep step;
     step.module = module.clone();
@@ -338,7 +332,8 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     partition.sequenceParallel = distOptions.sequenceParallel;
     partition.schedule = distOptions.schedule;
     partition.virtualStages = distOptions.virtualStages;
-    partition.recompute = policy.str();
+    partition.training = true;
+    partition.recompute = policy;
     partition.recomputeBudget = activationBudget;
     partition.rates = writerOptions.costRates;
     partition.zero = options.zero;
@@ -347,7 +342,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     else
       lower.addPass(dist::createRecomputePass(
           {partition.recompute, partition.recomputeBudget, partition.rates}));
-    buildLoweringPipeline(lower, "f32", options.bucketMb);
+    buildLoweringPipeline(lower, Precision::F32, options.bucketMb);
     if (failed(lower.run(*step.module)))
       return failure();
     // Every function: the step, or one per pipeline stage.

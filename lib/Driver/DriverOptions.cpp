@@ -20,29 +20,24 @@ int64_t mlir::paracc::meshAxisSize(ArrayRef<std::string> names,
   return 0;
 }
 
-int64_t mlir::paracc::resolveVirtualStages(StringRef schedule,
+int64_t mlir::paracc::resolveVirtualStages(PipelineSchedule schedule,
                                            int64_t virtualStages) {
   if (virtualStages != 0)
     return virtualStages;
-  return schedule == "interleaved" ? 2 : 1;
+  return schedule == PipelineSchedule::Interleaved ? 2 : 1;
 }
 
 LogicalResult mlir::paracc::checkPipelineOptions(
-    int64_t stages, StringRef schedule, int64_t virtualStages,
+    int64_t stages, PipelineSchedule schedule, int64_t virtualStages,
     int64_t microbatches, StringRef ranges, llvm::raw_ostream &err) {
-  if (!isKnownSchedule(schedule)) {
-    err << "paracc: error: unknown pipeline schedule '" << schedule
-        << "' (expected gpipe, 1f1b, zb-h1 or interleaved)\n";
-    return failure();
-  }
   if (virtualStages < 1) {
     err << "paracc: error: --virtual-stages must be at least 1, got "
         << virtualStages << "\n";
     return failure();
   }
-  if (virtualStages > 1 && schedule != "interleaved") {
+  if (virtualStages > 1 && schedule != PipelineSchedule::Interleaved) {
     err << "paracc: error: --virtual-stages " << virtualStages
-        << " needs --schedule interleaved (the '" << schedule
+        << " needs --pipeline-schedule interleaved (the '" << schedule
         << "' schedule runs one stage per rank)\n";
     return failure();
   }
@@ -50,8 +45,8 @@ LogicalResult mlir::paracc::checkPipelineOptions(
     err << "paracc: error: --stages needs a pp axis in --mesh\n";
     return failure();
   }
-  if (stages == 0 && schedule == "interleaved") {
-    err << "paracc: error: --schedule interleaved needs a pp axis in "
+  if (stages == 0 && schedule == PipelineSchedule::Interleaved) {
+    err << "paracc: error: --pipeline-schedule interleaved needs a pp axis in "
            "--mesh\n";
     return failure();
   }
@@ -70,7 +65,7 @@ LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
                                                int64_t virtualStages,
                                                StringRef ranges,
                                                int64_t microbatches,
-                                               StringRef schedule,
+                                               PipelineSchedule schedule,
                                                bool training) {
   PassManager pm(module.getContext());
   dist::PipelineStagesPassOptions options;
@@ -78,7 +73,7 @@ LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
   options.virtualStages = virtualStages;
   options.ranges = ranges == "auto" ? "" : ranges.str();
   options.microbatches = microbatches;
-  options.schedule = schedule.str();
+  options.schedule = schedule;
   options.training = training;
   pm.addPass(dist::createPipelineStagesPass(options));
   return pm.run(module);
@@ -180,13 +175,8 @@ void mlir::paracc::setModuleMesh(ModuleOp module, ArrayRef<std::string> names,
 
 LogicalResult mlir::paracc::checkCompileOptions(
     StringRef mesh, bool sequenceParallel, int64_t microbatches,
-    StringRef precision, SmallVectorImpl<std::string> &names,
-    SmallVectorImpl<int64_t> &sizes, llvm::raw_ostream &err) {
-  if (precision != "f32" && precision != "bf16" && precision != "f16") {
-    err << "paracc: error: --precision must be f32, bf16 or f16, got '"
-        << precision << "'\n";
-    return failure();
-  }
+    SmallVectorImpl<std::string> &names, SmallVectorImpl<int64_t> &sizes,
+    llvm::raw_ostream &err) {
   if (microbatches < 1 || microbatches > 64) {
     err << "paracc: error: --microbatches must be in [1, 64]\n";
     return failure();
@@ -203,7 +193,7 @@ LogicalResult mlir::paracc::checkCompileOptions(
 
 LogicalResult mlir::paracc::addMicrobatchAxis(
     ModuleOp module, int64_t stages, int64_t virtualStages, StringRef ranges,
-    int64_t microbatches, StringRef schedule, bool training,
+    int64_t microbatches, PipelineSchedule schedule, bool training,
     SmallVectorImpl<std::string> &names, SmallVectorImpl<int64_t> &sizes) {
   if (stages > 0) {
     // paracc-pipeline turns the axis into each stage's actions.

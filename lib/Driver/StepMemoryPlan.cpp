@@ -93,7 +93,7 @@ static std::string largestCategory(const StepMemory &m) {
 }
 
 FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
-    llvm::StringRef policy, std::optional<int64_t> memoryBudget,
+    RecomputePolicy policy, std::optional<int64_t> memoryBudget,
     int64_t defaultBudget, StepCompiler compile, llvm::raw_ostream &log,
     llvm::raw_ostream &err) {
   auto overBudget = [&](const CompiledStep &step, int64_t budget) {
@@ -104,7 +104,7 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
                  << " (largest: " << largestCategory(step.memory)
                  << "); --recompute auto chooses what to recompute to fit\n";
   };
-  if (policy != "auto") {
+  if (policy != RecomputePolicy::Auto) {
     FailureOr<CompiledStep> step = compile(policy, -1);
     if (succeeded(step) && memoryBudget && step->memory.peak > *memoryBudget) {
       overBudget(*step, *memoryBudget);
@@ -114,7 +114,7 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
   }
 
   const int64_t budget = memoryBudget.value_or(defaultBudget);
-  FailureOr<CompiledStep> none = compile("none", -1);
+  FailureOr<CompiledStep> none = compile(RecomputePolicy::None, -1);
   if (failed(none))
     return failure();
   log << "recompute auto: keeping every activation needs "
@@ -122,7 +122,7 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
       << formatBytes(double(budget)) << "\n";
   if (none->memory.peak <= budget)
     return none;
-  FailureOr<CompiledStep> full = compile("full", -1);
+  FailureOr<CompiledStep> full = compile(RecomputePolicy::Full, -1);
   if (failed(full))
     return failure();
   if (full->memory.peak > budget) {
@@ -148,7 +148,7 @@ FailureOr<CompiledStep> mlir::paracc::compileWithinBudget(
     offset = std::max<int64_t>(none->memory.arena - r->activationPeakBytes, 0);
   int64_t arena = budget - resident - offset;
   for (int attempt = 0; attempt < 4 && arena > 0; ++attempt) {
-    FailureOr<CompiledStep> step = compile("auto", arena);
+    FailureOr<CompiledStep> step = compile(RecomputePolicy::Auto, arena);
     if (failed(step))
       return failure();
     log << "recompute auto: live activations of at most "

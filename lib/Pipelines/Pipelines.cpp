@@ -40,7 +40,7 @@ void mlir::paracc::buildPartitionPipeline(
   pm.addPass(dist::createPropagateShardingPass());
   if (options.zero >= 1)
     pm.addPass(dist::createShardOptimizerStatePass({options.dpAxis}));
-  if (!options.recompute.empty())
+  if (options.training)
     pm.addPass(dist::createRecomputePass(
         {options.recompute, options.recomputeBudget, options.rates}));
   pm.addPass(dist::createPartitionPass());
@@ -71,7 +71,7 @@ void mlir::paracc::buildAutodiffPipeline(
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
-                                         StringRef precision,
+                                         Precision precision,
                                          double bucketMb) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
@@ -84,8 +84,8 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
   if (bucketMb > 0)
     fn.addPass(dist::createBucketAllReducesPass({bucketMb}));
   fn.addPass(graph::createAttentionLayoutPass());
-  if (precision != "f32")
-    fn.addPass(graph::createConvertPrecisionPass({precision.str()}));
+  if (precision != Precision::F32)
+    fn.addPass(graph::createConvertPrecisionPass({precision}));
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createGroupParameterUpdatesPass());
 }

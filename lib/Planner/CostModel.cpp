@@ -74,8 +74,8 @@ std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
   return std::nullopt;
 }
 
-llvm::StringRef mlir::paracc::ratesForDevice(llvm::StringRef device) {
-  return device == "gpu" ? "h200" : "cpu";
+llvm::StringRef mlir::paracc::ratesForDevice(Device device) {
+  return device == Device::Gpu ? "h200" : "cpu";
 }
 
 FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,

@@ -630,7 +630,7 @@ static llvm::json::Object pipelineToJson(const PipelinePlan &p) {
   const int64_t ranks =
       int64_t(p.stages.size()) / std::max<int64_t>(p.virtualStages, 1);
   return llvm::json::Object{
-      {"schedule", p.schedule},
+      {"schedule", stringifyOption(p.schedule)},
       {"microbatches", p.microbatches},
       {"virtual_stages", p.virtualStages},
       {"training", p.training},

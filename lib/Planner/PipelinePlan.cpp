@@ -37,7 +37,8 @@ DictionaryAttr mlir::paracc::pipelinePlanToAttr(const PipelinePlan &plan,
       b.getNamedAttr("stages", stagesToAttr(plan.stages, b)),
       b.getNamedAttr("uniform_stages", stagesToAttr(plan.uniformStages, b)),
       b.getNamedAttr("layers", b.getI64IntegerAttr(plan.layers)),
-      b.getNamedAttr("schedule", b.getStringAttr(plan.schedule)),
+      b.getNamedAttr("schedule",
+                     b.getStringAttr(stringifyOption(plan.schedule))),
       b.getNamedAttr("microbatches", b.getI64IntegerAttr(plan.microbatches)),
       b.getNamedAttr("virtual_stages",
                      b.getI64IntegerAttr(plan.virtualStages)),
@@ -121,7 +122,11 @@ mlir::paracc::pipelinePlanFromAttr(DictionaryAttr attr) {
   PipelinePlan plan;
   Reader r{attr};
   plan.layers = r.integer("layers");
-  plan.schedule = r.string("schedule");
+  std::optional<PipelineSchedule> schedule =
+      parseOptionValue<PipelineSchedule>(r.string("schedule"));
+  if (!schedule)
+    return std::nullopt;
+  plan.schedule = *schedule;
   plan.microbatches = r.integer("microbatches");
   if (auto v = attr.getAs<IntegerAttr>("virtual_stages"))
     plan.virtualStages = v.getInt();

@@ -11,36 +11,10 @@
 
 #include "paracc/Planner/Recompute.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::paracc;
-
-std::optional<RecomputePolicy>
-mlir::paracc::parseRecomputePolicy(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<RecomputePolicy>>(name)
-      .Case("none", RecomputePolicy::None)
-      .Case("full", RecomputePolicy::Full)
-      .Case("selective", RecomputePolicy::Selective)
-      .Case("auto", RecomputePolicy::Auto)
-      .Default(std::nullopt);
-}
-
-llvm::StringRef mlir::paracc::recomputePolicyName(RecomputePolicy policy) {
-  switch (policy) {
-  case RecomputePolicy::None:
-    return "none";
-  case RecomputePolicy::Full:
-    return "full";
-  case RecomputePolicy::Selective:
-    return "selective";
-  case RecomputePolicy::Auto:
-    return "auto";
-  }
-  return "none";
-}
 
 namespace {
 /// The reruns of a set of dropped nodes, grown one drop at a time.

@@ -17,22 +17,18 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-bool mlir::paracc::isKnownSchedule(llvm::StringRef schedule) {
-  return schedule == "gpipe" || schedule == "1f1b" || schedule == "zb-h1" ||
-         schedule == "interleaved";
-}
-
-std::string mlir::paracc::checkScheduleShape(llvm::StringRef schedule,
+std::string mlir::paracc::checkScheduleShape(PipelineSchedule schedule,
                                              int64_t stages,
                                              int64_t virtualStages,
                                              int64_t microbatches) {
   if (virtualStages < 1)
     return "expected at least 1 virtual stage per rank, got " +
            std::to_string(virtualStages);
-  if (schedule != "interleaved") {
+  if (schedule != PipelineSchedule::Interleaved) {
     if (virtualStages > 1)
       return "virtual stages need the 'interleaved' schedule (the '" +
-             schedule.str() + "' schedule runs one stage per rank)";
+             stringifyOption(schedule).str() +
+             "' schedule runs one stage per rank)";
     return "";
   }
   if (stages < 2)
@@ -48,11 +44,12 @@ std::string mlir::paracc::checkScheduleShape(llvm::StringRef schedule,
 }
 
 int64_t mlir::paracc::scheduleInFlight(llvm::ArrayRef<ScheduledAction> order,
-                                       llvm::StringRef schedule,
+                                       PipelineSchedule schedule,
                                        int64_t chunk) {
   // The activations go with the micro-batch's last backward part.
   PipelinePhase last =
-      schedule == "zb-h1" ? PipelinePhase::Weight : PipelinePhase::Backward;
+      schedule == PipelineSchedule::ZeroBubbleH1 ? PipelinePhase::Weight
+                                                 : PipelinePhase::Backward;
   int64_t now = 0, most = 0;
   for (const ScheduledAction &a : order) {
     if (chunk >= 0 && a.chunk != chunk)
@@ -101,13 +98,13 @@ static std::vector<ScheduledAction> interleavedOrder(int64_t s, int64_t p,
 
 std::vector<ScheduledAction>
 mlir::paracc::scheduleOrder(int64_t s, int64_t p, int64_t m,
-                            llvm::StringRef schedule, bool withBackward,
+                            PipelineSchedule schedule, bool withBackward,
                             int64_t virtualStages) {
   using P = PipelinePhase;
-  if (schedule == "interleaved")
+  if (schedule == PipelineSchedule::Interleaved)
     return interleavedOrder(s, p, m, virtualStages, withBackward);
   std::vector<ScheduledAction> order;
-  if (!withBackward || schedule == "gpipe") {
+  if (!withBackward || schedule == PipelineSchedule::GPipe) {
     for (int64_t i = 0; i < m; ++i)
       order.push_back({i, P::Forward});
     if (withBackward)
@@ -120,7 +117,7 @@ mlir::paracc::scheduleOrder(int64_t s, int64_t p, int64_t m,
   // backwards later. A later stage defers more: its backwards are what the
   // earlier stages wait for, and the s deferred weight gradients keep at
   // most p micro-batches in flight on every stage, 1F1B's first stage's.
-  const bool zeroBubble = schedule == "zb-h1";
+  const bool zeroBubble = schedule == PipelineSchedule::ZeroBubbleH1;
   const int64_t delay = s;
   int64_t warmup = std::min(p - s, m);
   int64_t nextForward = 0, nextBackward = 0, nextWeight = 0;
@@ -153,7 +150,7 @@ std::vector<int64_t> mlir::paracc::stagesInFlight(const PipelinePlan &plan) {
 ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
                                               llvm::ArrayRef<double> backward,
                                               int64_t microbatches,
-                                              llvm::StringRef schedule,
+                                              PipelineSchedule schedule,
                                               llvm::ArrayRef<double> transfer,
                                               int64_t virtualStages) {
   ScheduleResult result;
@@ -170,7 +167,7 @@ ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
   };
 
   // zb-h1: the backward's halves, input and weight gradients.
-  const bool split = schedule == "zb-h1";
+  const bool split = schedule == PipelineSchedule::ZeroBubbleH1;
   std::vector<std::vector<ScheduledAction>> orders;
   for (int64_t s = 0; s < p; ++s)
     orders.push_back(scheduleOrder(s, p, m, schedule, withBackward, v));

@@ -609,7 +609,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     if stages is not None:
         pairs.append(("stages", _stages_text(stages)))
     if schedule is not None:
-        pairs.append(("schedule", schedule))
+        pairs.append(("pipeline-schedule", schedule))
     if virtual_stages is not None:
         pairs.append(("virtual-stages", virtual_stages))
     if precision is not None:

@@ -36,7 +36,7 @@ COMMON = dict(batch=2, seq=64, betas=(0.9, 0.95), eps=1e-8, weight_decay=0.1,
 RUNS = {
     # --steps 30 --lr 1e-3 --betas 0.9,0.95 --eps 1e-8 --weight-decay 0.1
     "adamw_const": dict(steps=30, lr=1e-3),
-    # ... --lr 3e-3 --clip-grad-norm 1.0 --schedule cosine --warmup 5
+    # ... --lr 3e-3 --clip-grad-norm 1.0 --lr-schedule cosine --warmup 5
     #     --min-lr 3e-4
     "adamw_clip_cosine": dict(steps=30, lr=3e-3, clip_grad_norm=1.0,
                               lr_schedule="cosine", warmup=5, min_lr=3e-4),
@@ -396,6 +396,11 @@ def test_missing_data_file(tmp_path):
     (dict(lr_schedule="linear"), r"lr-schedule must be constant or cosine, got 'linear'"),
     (dict(resume=True), r"need checkpoint-dir"),
     (dict(memory_budget="lots"), r"'lots' is not a size"),
+    # The closed sets parse through the compiler's one table per option.
+    (dict(precision="f8"), r"option 'precision': 'f8' is not a precision \(f32, bf16 or f16\)"),
+    (dict(recompute="sometimes"), r"option 'recompute': 'sometimes' is not a recompute policy"),
+    (dict(mesh="pp2", schedule="2f2b"),
+     r"option 'pipeline-schedule': '2f2b' is not a pipeline schedule \(gpipe, 1f1b, zb-h1 or interleaved\)"),
 ])
 def test_bad_options_are_the_c_apis_errors(options, pattern):
     with pytest.raises(paracc.ParaccError, match=pattern):

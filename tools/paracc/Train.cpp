@@ -149,12 +149,24 @@ cl::opt<double> clipOption("clip-grad-norm",
                                     "(0: off)"),
                            cl::init(0.0), cl::sub(trainSubCommand()),
                            cl::cat(trainCategory()));
-cl::opt<std::string> scheduleOption(
+cl::opt<LrSchedule> lrScheduleOption(
+    "lr-schedule",
+    cl::desc("The learning-rate schedule: constant (default) or cosine (with "
+             "--warmup, --min-lr)"),
+    cl::init(LrSchedule::Constant), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
+cl::opt<PipelineSchedule> pipelineScheduleOption(
+    "pipeline-schedule",
+    cl::desc("Under pp, the pipeline schedule: 1f1b (default), gpipe, zb-h1 "
+             "or interleaved"),
+    cl::init(kDefaultPipelineSchedule), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
+cl::opt<std::string> oldScheduleOption(
     "schedule",
-    cl::desc("The learning-rate schedule, constant (default) or cosine (with "
-             "--warmup, --min-lr), and/or under pp the pipeline schedule, "
-             "1f1b (default), gpipe, zb-h1 or interleaved: e.g. cosine,zb-h1"),
-    cl::init("constant"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+    cl::desc("Deprecated: --lr-schedule and --pipeline-schedule in one "
+             "(e.g. cosine,zb-h1)"),
+    cl::Hidden, cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<std::string> trainTimeline(
     "timeline",
     cl::desc("Write the last step's timeline (every rank's actions and "
@@ -173,8 +185,8 @@ cl::opt<std::string> trainStages(
     cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> trainVirtualStages(
     "virtual-stages",
-    cl::desc("Under --schedule interleaved: model chunks per rank (default "
-             "2; the graph is cut into pp x N stages)"),
+    cl::desc("Under --pipeline-schedule interleaved: model chunks per rank "
+             "(default 2; the graph is cut into pp x N stages)"),
     cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> warmupOption("warmup", cl::desc("Linear warm-up steps"),
                               cl::init(0), cl::sub(trainSubCommand()),
@@ -220,11 +232,12 @@ cl::opt<std::string> exportOnnx("export-onnx",
                                 cl::value_desc("FILE.onnx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
-cl::opt<std::string> deviceOption(
+cl::opt<Device> deviceOption(
     "device",
     cl::desc("Where to train: auto (GPUs when there is one per rank, else "
              "the CPU), cpu or gpu"),
-    cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+    cl::init(Device::Auto), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<bool> tf32Option("tf32",
                          cl::desc("f32 products on TF32 tensor cores (GPU)"),
                          cl::sub(trainSubCommand()), cl::cat(trainCategory()));
@@ -233,11 +246,12 @@ cl::opt<bool> noGraphOption("no-cuda-graph",
                                      "as a CUDA graph"),
                             cl::sub(trainSubCommand()),
                             cl::cat(trainCategory()));
-cl::opt<std::string> precisionOption(
+cl::opt<Precision> precisionOption(
     "precision",
     cl::desc("Compute type: f32 (default), or bf16/f16 with f32 master "
              "weights, optimizer state and loss"),
-    cl::init("f32"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+    cl::init(Precision::F32), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<bool> explainOption(
     "explain",
     cl::desc("Print the plan: decisions, the step's collectives, memory per "
@@ -259,13 +273,14 @@ cl::opt<int64_t> zeroOption(
              "dp axis: gradients reduce-scattered, each rank updates its "
              "shard, parameters all-gathered)"),
     cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<std::string> recomputeOption(
+cl::opt<RecomputePolicy> recomputeOption(
     "recompute",
     cl::desc("Activations recomputed in the backward instead of kept: none, "
              "full (each layer from its input), selective (cheap ops: norms, "
              "activations, softmax) or auto (the least recompute within "
              "--memory-budget)"),
-    cl::init("none"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+    cl::init(RecomputePolicy::None), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<std::string> memoryBudgetOption(
     "memory-budget",
     cl::desc("Peak memory per rank the step must fit (e.g. 40GiB, 512MiB); "
@@ -296,31 +311,43 @@ cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
 
 
 
-/// --schedule's names: a learning-rate schedule and a pipeline schedule.
-static bool isPipelineSchedule(StringRef name) {
-  return name == "1f1b" || name == "gpipe" || name == "interleaved" ||
-         name == "zb-h1";
-}
-static std::string learningRateSchedule() {
+/// The learning-rate and pipeline schedules: --lr-schedule and
+/// --pipeline-schedule, or the deprecated --schedule that named both
+/// ("cosine,zb-h1"; each name from either table) where those are not given.
+static LogicalResult resolveSchedules(LrSchedule &lr,
+                                      PipelineSchedule &pipeline) {
+  lr = lrScheduleOption;
+  pipeline = pipelineScheduleOption;
+  if (!oldScheduleOption.getNumOccurrences())
+    return success();
+  llvm::errs() << "paracc: warning: --schedule is deprecated and will be "
+                  "removed: use --lr-schedule and --pipeline-schedule\n";
   SmallVector<StringRef> names;
-  StringRef(scheduleOption).split(names, ',');
-  for (StringRef n : names)
-    if (!isPipelineSchedule(n))
-      return n.str();
-  return "constant";
-}
-static std::string pipelineSchedule() {
-  SmallVector<StringRef> names;
-  StringRef(scheduleOption).split(names, ',');
-  for (StringRef n : names)
-    if (isPipelineSchedule(n))
-      return n.str();
-  return "1f1b";
+  StringRef(oldScheduleOption).split(names, ',');
+  for (StringRef n : names) {
+    if (std::optional<LrSchedule> v = parseOptionValue<LrSchedule>(n)) {
+      if (!lrScheduleOption.getNumOccurrences())
+        lr = *v;
+    } else if (std::optional<PipelineSchedule> p =
+                   parseOptionValue<PipelineSchedule>(n)) {
+      if (!pipelineScheduleOption.getNumOccurrences())
+        pipeline = *p;
+    } else {
+      llvm::errs() << "paracc: error: --schedule: '" << n
+                   << "' is neither a learning-rate schedule ("
+                   << optionChoices<LrSchedule>()
+                   << ") nor a pipeline schedule ("
+                   << optionChoices<PipelineSchedule>() << ")\n";
+      return failure();
+    }
+  }
+  return success();
 }
 
 /// The training options, checked, as the optimizer pass's options and the
 /// loop's schedule.
 static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
+                                          LrSchedule lrSchedule,
                                           prt::LrSchedule &schedule) {
   std::optional<double> weightDecay;
   if (weightDecayOption.getNumOccurrences())
@@ -329,7 +356,7 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
                                    weightDecay, momentumOption, clipOption,
                                    opt, llvm::errs())))
     return failure();
-  schedule.kind = learningRateSchedule();
+  schedule.kind = stringifyOption(lrSchedule).str();
   schedule.lr = lrOption;
   schedule.minLr = minLrOption;
   schedule.warmup = warmupOption;
@@ -374,9 +401,14 @@ int mlir::paracc::runTrain() {
     }
     shapesFrom = batches->folder(0);
   }
+  LrSchedule lrSchedule;
+  PipelineSchedule pipelineSchedule;
+  if (failed(resolveSchedules(lrSchedule, pipelineSchedule)))
+    return prt::kExitError;
   graph::OptimizerPassOptions optimizerOptions;
   prt::LrSchedule schedule;
-  if (!checking && failed(parseTrainingOptions(optimizerOptions, schedule)))
+  if (!checking &&
+      failed(parseTrainingOptions(optimizerOptions, lrSchedule, schedule)))
     return prt::kExitError;
   if ((resume || checkpointEvery > 0) && checkpointDir.empty()) {
     llvm::errs() << "paracc: error: --resume and --checkpoint-every need "
@@ -423,7 +455,7 @@ int mlir::paracc::runTrain() {
   options.sequenceParallel = sequenceParallel;
   options.microbatches = trainMicrobatches;
   options.stages = trainStages;
-  options.schedule = pipelineSchedule();
+  options.schedule = pipelineSchedule;
   options.virtualStages = trainVirtualStages;
   options.precision = precisionOption;
   options.loss = lossOption;
@@ -479,7 +511,7 @@ int mlir::paracc::runTrain() {
     request.checkpointDir = checkpointDir;
     request.checkpointEvery = checkpointEvery;
     request.resume = resume;
-    request.device = deviceOption;
+    request.device = stringifyOption(deviceOption.getValue()).str();
     request.allowTf32 = tf32Option;
     request.noGraph = noGraphOption;
     request.timelinePath = trainTimeline;

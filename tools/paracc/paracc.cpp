@@ -108,30 +108,33 @@ static cl::opt<std::string> timelinePath(
     cl::desc("Write the run's timeline (every rank's actions and transfers) "
              "as a Chrome trace to FILE, and an SVG Gantt chart next to it"),
     cl::value_desc("FILE"), cl::init(""), cl::cat(category));
-static cl::opt<std::string> pipelineSchedule(
-    "schedule",
+static cl::opt<PipelineSchedule> pipelineSchedule(
+    "pipeline-schedule",
     cl::desc("Pipeline schedule: gpipe, 1f1b (default), zb-h1 or interleaved"),
-    cl::init("1f1b"), cl::cat(category));
+    cl::init(kDefaultPipelineSchedule), cl::cat(category));
+static cl::opt<PipelineSchedule> oldPipelineSchedule(
+    "schedule", cl::desc("Deprecated: --pipeline-schedule"),
+    cl::init(kDefaultPipelineSchedule), cl::Hidden, cl::cat(category));
 static cl::opt<int64_t> virtualStages(
     "virtual-stages",
-    cl::desc("Under --schedule interleaved: model chunks per rank (default "
-             "2; the graph is cut into pp x N stages)"),
+    cl::desc("Under --pipeline-schedule interleaved: model chunks per rank "
+             "(default 2; the graph is cut into pp x N stages)"),
     cl::init(0), cl::cat(category));
 static cl::opt<std::string>
     ranksAs("ranks-as",
             cl::desc("Run the CPU ranks as 'threads' (default) or "
                      "'processes'"),
             cl::init("threads"), cl::cat(category));
-static cl::opt<std::string>
+static cl::opt<Precision>
     precision("precision",
               cl::desc("Compute in f32 (default), bf16 or f16 (f32 "
                        "accumulation); inputs and outputs stay f32"),
-              cl::init("f32"), cl::cat(category));
-static cl::opt<std::string>
+              cl::init(Precision::F32), cl::cat(category));
+static cl::opt<Device>
     deviceOption("device",
                  cl::desc("Where to run: auto (a GPU if there is one), cpu, "
                           "gpu"),
-                 cl::init("auto"), cl::cat(category));
+                 cl::init(Device::Auto), cl::cat(category));
 static cl::opt<int> benchmarkIterations(
     "benchmark", cl::desc("Time this many GPU steps after the checked run"),
     cl::init(0), cl::cat(category));
@@ -211,7 +214,7 @@ int main(int argc, char **argv) {
     return prt::kExitError;
   }
   request.processes = ranksAs == "processes";
-  request.device = deviceOption;
+  request.device = stringifyOption(deviceOption.getValue()).str();
   request.benchmarkIterations = benchmarkIterations;
   request.benchmarkWarmup = benchmarkWarmup;
   request.profileSteps = profileSteps;
@@ -253,6 +256,12 @@ int main(int argc, char **argv) {
   options.microbatches = microbatches;
   options.stages = stagesOption;
   options.schedule = pipelineSchedule;
+  if (oldPipelineSchedule.getNumOccurrences()) {
+    llvm::errs() << "paracc: warning: --schedule is deprecated and will be "
+                    "removed: use --pipeline-schedule\n";
+    if (!pipelineSchedule.getNumOccurrences())
+      options.schedule = oldPipelineSchedule;
+  }
   options.virtualStages = virtualStages;
   options.precision = precision;
   options.embedWeights = embedWeights;

@@ -13,6 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "paracc/Compiler/Options.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -57,20 +58,17 @@ struct ModelCompileOptions {
   int64_t microbatches = 1;
   /// Pipeline stages: "auto" or layer ranges ("0-2,3-5").
   std::string stages = "auto";
-  /// Pipeline schedule: gpipe, 1f1b, zb-h1 or interleaved.
-  std::string schedule = "1f1b";
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
   /// Model chunks per rank under the interleaved schedule (0: 2 there, 1
   /// otherwise).
   int64_t virtualStages = 0;
-  /// f32, bf16 or f16.
-  std::string precision = "f32";
+  Precision precision = Precision::F32;
   /// Copy the weights into the executable instead of referencing the
   /// model's external-data file (ExecutableOptions::embedWeights).
   bool embedWeights = false;
-  /// Where it runs (auto, cpu, gpu): the cost model's rates behind the
-  /// executable's predicted instruction times and --explain's step
-  /// (ratesForDevice).
-  std::string device = "auto";
+  /// Where it runs: the cost model's rates behind the executable's
+  /// predicted instruction times and --explain's step (ratesForDevice).
+  Device device = Device::Auto;
   /// Make CompiledModel::explainText and explainJson.
   bool explain = false;
   /// "imported" or "compiled": print the IR into CompiledModel::ir and stop

@@ -35,11 +35,11 @@ struct TrainingCompileOptions {
   bool sequenceParallel = false;
   int64_t microbatches = 1;
   std::string stages = "auto";
-  std::string schedule = "1f1b";
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
   /// Model chunks per rank, interleaved (0: 2 there, 1 otherwise).
   int64_t virtualStages = 0;
   /// f32, or bf16/f16 compute with f32 master weights.
-  std::string precision = "f32";
+  Precision precision = Precision::F32;
   /// "" (the model returns its loss), "next-token-ce" or "ce".
   std::string loss;
   /// Parameters matching this regular expression are not trained.
@@ -47,12 +47,12 @@ struct TrainingCompileOptions {
   /// The optimizer; none: the step returns the gradients (a gradient
   /// check's step, each parameter's gradient whole).
   std::optional<graph::OptimizerPassOptions> optimizer;
-  /// none, full, selective or auto, and the peak per rank to fit.
-  std::string recompute = "none";
+  /// What to recompute, and (auto) the peak per rank to fit.
+  RecomputePolicy recompute = RecomputePolicy::None;
   std::optional<int64_t> memoryBudget;
-  /// Where the step runs (auto, cpu, gpu): the cost model's rates and
-  /// auto's default budget.
-  std::string device = "auto";
+  /// Where the step runs: the cost model's rates and auto's default
+  /// budget.
+  Device device = Device::Auto;
   /// All-reduce buckets of this many MiB (0: one all-reduce each).
   double bucketMb = 25.0;
   /// ZeRO stage: 0, or 1 (optimizer state sharded over the dp axis, which

@@ -10,6 +10,7 @@
 #define PARACC_DRIVER_DRIVEROPTIONS_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "paracc/Compiler/Options.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -22,10 +23,10 @@ LogicalResult parseMesh(StringRef text, SmallVectorImpl<std::string> &names,
                         SmallVectorImpl<int64_t> &sizes, llvm::raw_ostream &err);
 
 /// The options every compile checks before importing: the mesh (parsed
-/// into `names` and `sizes`), precision f32/bf16/f16, micro-batches in
-/// [1, 64], --sp only with a mesh.
+/// into `names` and `sizes`), micro-batches in [1, 64], --sp only with a
+/// mesh.
 LogicalResult checkCompileOptions(StringRef mesh, bool sequenceParallel,
-                                  int64_t microbatches, StringRef precision,
+                                  int64_t microbatches,
                                   SmallVectorImpl<std::string> &names,
                                   SmallVectorImpl<int64_t> &sizes,
                                   llvm::raw_ostream &err);
@@ -36,11 +37,11 @@ int64_t meshAxisSize(ArrayRef<std::string> names, ArrayRef<int64_t> sizes,
 
 /// The virtual stages (model chunks per rank) that --virtual-stages asks
 /// for: 0 means 2 under the interleaved schedule and 1 otherwise.
-int64_t resolveVirtualStages(StringRef schedule, int64_t virtualStages);
+int64_t resolveVirtualStages(PipelineSchedule schedule, int64_t virtualStages);
 
 /// Checks the pipeline options against the mesh's pp size (0: no pp);
 /// `virtualStages` resolved.
-LogicalResult checkPipelineOptions(int64_t stages, StringRef schedule,
+LogicalResult checkPipelineOptions(int64_t stages, PipelineSchedule schedule,
                                    int64_t virtualStages, int64_t microbatches,
                                    StringRef ranges, llvm::raw_ostream &err);
 
@@ -48,8 +49,8 @@ LogicalResult checkPipelineOptions(int64_t stages, StringRef schedule,
 /// (`--paracc-pipeline-stages`): `ranges` is "auto" or layer ranges.
 LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
                                  int64_t virtualStages, StringRef ranges,
-                                 int64_t microbatches, StringRef schedule,
-                                 bool training);
+                                 int64_t microbatches,
+                                 PipelineSchedule schedule, bool training);
 
 /// Gives the mesh its virtual last axis "mb" of `microbatches`: under pp
 /// (`stages` > 0) after cutting the forward graph into stages
@@ -58,7 +59,7 @@ LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
 LogicalResult addMicrobatchAxis(ModuleOp module, int64_t stages,
                                 int64_t virtualStages, StringRef ranges,
                                 int64_t microbatches,
-                                StringRef schedule, bool training,
+                                PipelineSchedule schedule, bool training,
                                 SmallVectorImpl<std::string> &names,
                                 SmallVectorImpl<int64_t> &sizes);
 

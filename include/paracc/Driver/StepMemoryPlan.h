@@ -42,11 +42,10 @@ struct CompiledStep {
 StepMemory measureStepMemory(ModuleOp module,
                              const ::paracc::rt::Executable &exe);
 
-/// Compiles the differentiated step under `policy` ("none", "full",
-/// "selective", "auto") with, for auto, a budget for the live activation
-/// bytes per rank (-1: none).
+/// Compiles the differentiated step under `policy` with, for auto, a
+/// budget for the live activation bytes per rank (-1: none).
 using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
-    llvm::StringRef policy, int64_t activationBudget)>;
+    RecomputePolicy policy, int64_t activationBudget)>;
 
 /// The step for `policy` whose peak per rank stays within `memoryBudget`:
 /// for auto the least recompute that fits (auto without a budget: the
@@ -54,7 +53,7 @@ using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
 /// over a given budget. A budget even full recompute cannot meet is an
 /// error naming the smallest peak and its largest category (to `err`).
 /// `log` gets one line per compile that auto tries.
-FailureOr<CompiledStep> compileWithinBudget(llvm::StringRef policy,
+FailureOr<CompiledStep> compileWithinBudget(RecomputePolicy policy,
                                             std::optional<int64_t> memoryBudget,
                                             int64_t defaultBudget,
                                             StepCompiler compile,

@@ -5,6 +5,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "paracc/Compiler/Options.h"
 
 namespace mlir::paracc {
 
@@ -32,10 +33,10 @@ struct DistributePipelineOptions
   Option<std::string> ppAxis{*this, "pp-axis",
                              llvm::cl::desc("Pipeline mesh axis"),
                              llvm::cl::init("pp")};
-  Option<std::string> schedule{
+  Option<PipelineSchedule> schedule{
       *this, "schedule",
       llvm::cl::desc("Pipeline schedule (gpipe, 1f1b, zb-h1, interleaved)"),
-      llvm::cl::init("gpipe")};
+      llvm::cl::init(kDefaultPipelineSchedule)};
   Option<int64_t> virtualStages{
       *this, "virtual-stages",
       llvm::cl::desc("Model chunks per rank under the interleaved schedule"),
@@ -45,12 +46,15 @@ struct DistributePipelineOptions
       llvm::cl::desc("Virtual last mesh axis of interleaved micro-batches "
                      "(none when the mesh does not have it)"),
       llvm::cl::init("mb")};
-  Option<std::string> recompute{
+  Option<bool> training{
+      *this, "training",
+      llvm::cl::desc("A training step: the recompute pass runs"),
+      llvm::cl::init(false)};
+  Option<RecomputePolicy> recompute{
       *this, "recompute",
       llvm::cl::desc("Training: activations recomputed in the backward "
-                     "(none, full, selective, auto; empty: no "
-                     "--paracc-recompute)"),
-      llvm::cl::init("")};
+                     "(none, full, selective, auto)"),
+      llvm::cl::init(RecomputePolicy::None)};
   Option<int64_t> recomputeBudget{
       *this, "recompute-budget",
       llvm::cl::desc("recompute=auto: saved-activation bytes per rank "
@@ -102,8 +106,8 @@ void buildAutodiffPipeline(OpPassManager &pm,
 /// The last steps before the executable: fuse matmul + bias + activation
 /// into graph.linear, all-reduces into buckets of `bucketMb` MiB (training;
 /// 0: none)
-/// and, unless `precision` is "f32", compute in it.
-void buildLoweringPipeline(OpPassManager &pm, StringRef precision,
+/// and, unless `precision` is f32, compute in it.
+void buildLoweringPipeline(OpPassManager &pm, Precision precision,
                            double bucketMb = 0.0);
 
 /// Registers paracc's dialects (graph, dist, and func, which holds their

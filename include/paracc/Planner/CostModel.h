@@ -11,6 +11,7 @@
 #define PARACC_PLANNER_COSTMODEL_H
 
 #include "mlir/IR/Operation.h"
+#include "paracc/Compiler/Options.h"
 #include "mlir/IR/Types.h"
 
 #include <optional>
@@ -73,7 +74,7 @@ DeviceRates h200Rates();
 std::optional<DeviceRates> ratesByName(llvm::StringRef name);
 /// The rate table of the device a program is compiled for: "h200" for
 /// "gpu", "cpu" for anything else (cpu, auto).
-llvm::StringRef ratesForDevice(llvm::StringRef device);
+llvm::StringRef ratesForDevice(Device device);
 /// The same, or an error on `op` naming the known ones.
 FailureOr<DeviceRates> ratesByNameOrError(Operation *op, llvm::StringRef name);
 

@@ -12,6 +12,8 @@
 #ifndef PARACC_PLANNER_RECOMPUTE_H
 #define PARACC_PLANNER_RECOMPUTE_H
 
+#include "paracc/Compiler/Options.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -21,25 +23,6 @@
 #include <vector>
 
 namespace mlir::paracc {
-
-/// What `--recompute` asks for.
-enum class RecomputePolicy {
-  /// Keep every activation the backward reads.
-  None,
-  /// Keep each layer's input, recompute the layer in the backward
-  /// (Megatron's full recompute, torch.utils.checkpoint per block).
-  Full,
-  /// Recompute what is cheap to redo and large to keep (norms, activation
-  /// functions, softmax and masks); keep the products' outputs and the
-  /// residual stream (Korthikanti et al. 2022).
-  Selective,
-  /// The least recompute time whose kept bytes fit a budget.
-  Auto,
-};
-
-/// "none", "full", "selective" or "auto"; std::nullopt otherwise.
-std::optional<RecomputePolicy> parseRecomputePolicy(llvm::StringRef name);
-llvm::StringRef recomputePolicyName(RecomputePolicy policy);
 
 /// The forward ops of a step that depend on its inputs (ops on weights
 /// alone are not recomputed), in program order.

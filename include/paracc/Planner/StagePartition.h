@@ -12,6 +12,7 @@
 #ifndef PARACC_PLANNER_STAGEPARTITION_H
 #define PARACC_PLANNER_STAGEPARTITION_H
 
+#include "paracc/Compiler/Options.h"
 #include "paracc/Planner/CostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -60,7 +61,7 @@ struct PipelinePlan {
   std::vector<StageSummary> stages, uniformStages;
   int64_t layers = 0;
   int64_t microbatches = 1;
-  std::string schedule = "gpipe";
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
   /// Model chunks per rank (the interleaved schedule's v; 1 otherwise).
   int64_t virtualStages = 1;
   bool training = false;
@@ -122,8 +123,7 @@ struct StagePartitionOptions {
   /// ("0-2,3-5,6-7"); empty: the balanced cut.
   std::string ranges;
   int64_t microbatches = 1;
-  /// A schedule isKnownSchedule accepts.
-  std::string schedule = "gpipe";
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
   bool training = false;
   DeviceRates rates = cpuRates();
   /// Per-rank memory budget in bytes (StageSummary::memoryBytes, summed
@@ -164,15 +164,11 @@ struct ScheduledAction {
   int64_t chunk = 0;
 };
 
-/// Whether `schedule` names a schedule paracc runs: gpipe, 1f1b, zb-h1,
-/// interleaved.
-bool isKnownSchedule(llvm::StringRef schedule);
-
 /// Why the pipeline options cannot run together ("" when they can): more
 /// than one virtual stage outside the interleaved schedule, interleaving
 /// without a pipeline of two or more stages, or micro-batches that are not
 /// a multiple of the stages under interleaving.
-std::string checkScheduleShape(llvm::StringRef schedule, int64_t stages,
+std::string checkScheduleShape(PipelineSchedule schedule, int64_t stages,
                                int64_t virtualStages, int64_t microbatches);
 
 /// The order in which stage `stage` of `stages` runs its actions under
@@ -200,10 +196,10 @@ std::string checkScheduleShape(llvm::StringRef schedule, int64_t stages,
 /// order keeps at once (a forward started, its last backward part not
 /// done); with `chunk` >= 0 only that chunk's.
 int64_t scheduleInFlight(llvm::ArrayRef<ScheduledAction> order,
-                         llvm::StringRef schedule, int64_t chunk = -1);
+                         PipelineSchedule schedule, int64_t chunk = -1);
 std::vector<ScheduledAction> scheduleOrder(int64_t stage, int64_t stages,
                                            int64_t microbatches,
-                                           llvm::StringRef schedule,
+                                           PipelineSchedule schedule,
                                            bool withBackward,
                                            int64_t virtualStages = 1);
 
@@ -234,7 +230,8 @@ struct ScheduleResult {
 /// on rank k mod p) and `transfer[k]` delays what virtual stage k sends.
 ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
                                 llvm::ArrayRef<double> backward,
-                                int64_t microbatches, llvm::StringRef schedule,
+                                int64_t microbatches,
+                                PipelineSchedule schedule,
                                 llvm::ArrayRef<double> transfer = {},
                                 int64_t virtualStages = 1);
 

@@ -1,11 +1,11 @@
-// RUN: paracc-opt %s -split-input-file -verify-diagnostics --paracc-pipeline
+// RUN: paracc-opt %s -split-input-file -verify-diagnostics --paracc-pipeline="schedule=gpipe"
 // RUN: not paracc-opt %s -split-input-file --paracc-pipeline="schedule=zigzag" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
 
 // --paracc-pipeline's errors, one case per constraint.
 
 // The schedule is gpipe, 1f1b, zb-h1 or interleaved (checked once per
 // module with a pp axis).
-// SCHEDULE: error: unknown pipeline schedule 'zigzag' (expected gpipe, 1f1b, zb-h1 or interleaved)
+// SCHEDULE: for the --schedule option: 'zigzag' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)
 
 // collective_over_pipeline_axis: the pipeline makes the only traffic
 // between stages.

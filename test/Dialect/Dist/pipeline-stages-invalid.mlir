@@ -1,24 +1,24 @@
 // RUN: split-file %s %t
-// RUN: cat %t/too-many-stages.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=6" -verify-diagnostics
-// RUN: cat %t/memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 training=true memory-budget=1024" -verify-diagnostics
-// RUN: cat %t/ranges-memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1-2 memory-budget=1024" -verify-diagnostics
-// RUN: cat %t/ranges-syntax.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0-x,1-2" -verify-diagnostics
-// RUN: cat %t/ranges-empty.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,2-1" -verify-diagnostics
-// RUN: cat %t/ranges-past-last.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1-3" -verify-diagnostics
-// RUN: cat %t/ranges-start.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=1,2" -verify-diagnostics
-// RUN: cat %t/ranges-gap.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,2" -verify-diagnostics
-// RUN: cat %t/ranges-overlap.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0-1,1-2" -verify-diagnostics
-// RUN: cat %t/ranges-cover.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1" -verify-diagnostics
-// RUN: cat %t/ranges-count.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1,2" -verify-diagnostics
-// RUN: paracc-opt %t/no-layers.mlir --paracc-pipeline-stages="stages=2" -verify-diagnostics
+// RUN: cat %t/too-many-stages.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=6 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 training=true memory-budget=1024 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1-2 memory-budget=1024 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-syntax.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0-x,1-2 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-empty.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,2-1 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-past-last.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1-3 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-start.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=1,2 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-gap.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,2 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-overlap.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0-1,1-2 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-cover.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1 schedule=gpipe" -verify-diagnostics
+// RUN: cat %t/ranges-count.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 ranges=0,1,2 schedule=gpipe" -verify-diagnostics
+// RUN: paracc-opt %t/no-layers.mlir --paracc-pipeline-stages="stages=2 schedule=gpipe" -verify-diagnostics
 // RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 schedule=zigzag" 2>&1 | FileCheck %s --check-prefix=SCHEDULE
-// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 rates=tpu" 2>&1 | FileCheck %s --check-prefix=RATES
-// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=0" 2>&1 | FileCheck %s --check-prefix=STAGES
-// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 microbatches=0" 2>&1 | FileCheck %s --check-prefix=MICROBATCHES
-// RUN: not paracc-opt %t/two-functions.mlir --paracc-pipeline-stages="stages=2" 2>&1 | FileCheck %s --check-prefix=FUNCTIONS
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 rates=tpu schedule=gpipe" 2>&1 | FileCheck %s --check-prefix=RATES
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=0 schedule=gpipe" 2>&1 | FileCheck %s --check-prefix=STAGES
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 microbatches=0 schedule=gpipe" 2>&1 | FileCheck %s --check-prefix=MICROBATCHES
+// RUN: not paracc-opt %t/two-functions.mlir --paracc-pipeline-stages="stages=2 schedule=gpipe" 2>&1 | FileCheck %s --check-prefix=FUNCTIONS
 // RUN: cat %t/too-many-virtual-stages.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=3 virtual-stages=2 microbatches=3 schedule=interleaved" -verify-diagnostics
 // RUN: cat %t/interleaved-memory-budget.mlir %t/graph.mlir | paracc-opt --paracc-pipeline-stages="stages=2 virtual-stages=2 microbatches=2 schedule=interleaved memory-budget=700" -verify-diagnostics
-// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 virtual-stages=2" 2>&1 | FileCheck %s --check-prefix=VIRTUAL
+// RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 virtual-stages=2 schedule=gpipe" 2>&1 | FileCheck %s --check-prefix=VIRTUAL
 // RUN: not paracc-opt %t/graph.mlir --paracc-pipeline-stages="stages=2 microbatches=3 schedule=interleaved" 2>&1 | FileCheck %s --check-prefix=GROUPS
 
 // One case per error of --paracc-pipeline-stages, named after the check. The
@@ -26,7 +26,7 @@
 // residual adds each and a head; each case file holds the expected error,
 // on the function, and is prepended to it.
 
-// SCHEDULE: error: unknown pipeline schedule 'zigzag', expected 'gpipe', '1f1b', 'zb-h1' or 'interleaved'
+// SCHEDULE: for the --schedule option: 'zigzag' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)
 // VIRTUAL: error: virtual stages need the 'interleaved' schedule (the 'gpipe' schedule runs one stage per rank)
 // GROUPS: error: the 'interleaved' schedule runs the micro-batches in groups of the 2 stages: 3 micro-batch(es) is not a multiple of 2
 // RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'

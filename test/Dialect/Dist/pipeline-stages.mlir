@@ -1,6 +1,6 @@
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2" | FileCheck %s
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 ranges=0,1-3" | FileCheck %s --check-prefix=RANGES
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=4 rates=h200" | FileCheck %s --check-prefix=BUBBLE
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 schedule=gpipe" | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 ranges=0,1-3 schedule=gpipe" | FileCheck %s --check-prefix=RANGES
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=4 rates=h200 schedule=gpipe" | FileCheck %s --check-prefix=BUBBLE
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=8 schedule=1f1b training=true rates=h200" | FileCheck %s --check-prefix=BUBBLE-1F1B
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages | FileCheck %s --check-prefix=OFF
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 virtual-stages=2 microbatches=4 schedule=interleaved training=true rates=h200" | FileCheck %s --check-prefix=INTERLEAVED

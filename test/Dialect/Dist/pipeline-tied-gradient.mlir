@@ -1,5 +1,5 @@
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline | FileCheck %s
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline | FileCheck %s --check-prefix=XFER
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=gpipe" | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=gpipe" | FileCheck %s --check-prefix=XFER
 
 // --paracc-pipeline's split of cross-stage sums: a micro-batch sum
 // (dist.all_reduce over "mb") of a per-micro-batch `graph.add %a, %b` whose

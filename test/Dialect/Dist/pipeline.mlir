@@ -1,4 +1,4 @@
-// RUN: paracc-opt %s -split-input-file --paracc-pipeline | FileCheck %s
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=gpipe" | FileCheck %s
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=1f1b" | FileCheck %s --check-prefix=ONEF
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline="schedule=zb-h1" | FileCheck %s --check-prefix=ZB
 

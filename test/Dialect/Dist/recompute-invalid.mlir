@@ -3,7 +3,7 @@
 // RUN: not paracc-opt %s --paracc-recompute="policy=full" 2>&1 | FileCheck %s --check-prefix=LAYERS
 // RUN: paracc-opt %s --paracc-recompute="policy=auto budget=0" | FileCheck %s --check-prefix=AUTO
 
-// POLICY: error: unknown recompute policy 'sometimes', expected 'none', 'full', 'selective' or 'auto'
+// POLICY: for the --policy option: 'sometimes' is not a recompute policy (none, full, selective or auto)
 // RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
 
 // full and selective need layers (a residual stream); auto works without:

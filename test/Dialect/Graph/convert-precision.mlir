@@ -10,7 +10,7 @@
 // function's signature stays f32: f32 arguments are cast on entry and f32
 // results cast back before returning. Other element types are left alone.
 
-// ERR: error: --paracc-convert-precision: type must be bf16 or f16, got 'f8'
+// ERR: for the --type option: 'f8' is not a precision (f32, bf16 or f16)
 // ERR-F32: error: --paracc-convert-precision: type must be bf16 or f16, got 'f32'
 
 // CHECK-LABEL: func.func @mlp

@@ -38,12 +38,6 @@ struct PipelineStagesPass
           << int64_t(microbatches);
       return signalPassFailure();
     }
-    if (!isKnownSchedule(schedule)) {
-      module.emitError("unknown pipeline schedule '")
-          << std::string(schedule)
-          << "', expected 'gpipe', '1f1b', 'zb-h1' or 'interleaved'";
-      return signalPassFailure();
-    }
     if (std::string why = checkScheduleShape(schedule, stages, virtualStages,
                                              microbatches);
         !why.empty()) {

@@ -366,13 +366,7 @@ struct RecomputePass : public dist::impl::RecomputePassBase<RecomputePass> {
 
 void RecomputePass::runOnOperation() {
   ModuleOp module = getOperation();
-  std::optional<RecomputePolicy> chosen = parseRecomputePolicy(policy);
-  if (!chosen) {
-    module.emitError("unknown recompute policy '")
-        << std::string(policy)
-        << "', expected 'none', 'full', 'selective' or 'auto'";
-    return signalPassFailure();
-  }
+  const RecomputePolicy chosen = policy;
   FailureOr<DeviceRates> deviceRates = ratesByNameOrError(module, rates);
   if (failed(deviceRates))
     return signalPassFailure();
@@ -394,7 +388,7 @@ void RecomputePass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration() || func.getNumResults() == 0)
       continue;
-    StepRecompute step(func, dialect, *chosen, budget, *deviceRates, inFlight,
+    StepRecompute step(func, dialect, chosen, budget, *deviceRates, inFlight,
                        ranks);
     FailureOr<FunctionPlan> plan = step.run();
     if (failed(plan))
@@ -409,7 +403,7 @@ void RecomputePass::runOnOperation() {
   }
   Builder b(&getContext());
   NamedAttribute entries[] = {
-      b.getNamedAttr("policy", b.getStringAttr(recomputePolicyName(*chosen))),
+      b.getNamedAttr("policy", b.getStringAttr(stringifyOption(chosen))),
       b.getNamedAttr("saved_bytes",
                      b.getI64IntegerAttr(largest(total.savedBytes))),
       b.getNamedAttr("kept_bytes",

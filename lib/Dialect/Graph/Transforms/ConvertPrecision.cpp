@@ -84,14 +84,14 @@ struct ConvertPrecisionPass
     func::FuncOp func = getOperation();
     OpBuilder b(&getContext());
     FloatType target;
-    if (type == "bf16")
+    if (type == Precision::BF16)
       target = b.getBF16Type();
-    else if (type == "f16")
+    else if (type == Precision::F16)
       target = b.getF16Type();
     else {
       func.emitError("--paracc-convert-precision: type must be bf16 or f16, "
                      "got '")
-          << type << "'";
+          << stringifyOption(Precision(type)) << "'";
       return signalPassFailure();
     }
     if (func.isExternal())

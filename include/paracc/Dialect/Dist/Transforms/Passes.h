@@ -5,6 +5,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "paracc/Compiler/Options.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 

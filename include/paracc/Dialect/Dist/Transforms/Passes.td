@@ -412,9 +412,10 @@ def PipelinePass : Pass<"paracc-pipeline", "ModuleOp"> {
            "The pipeline mesh axis">,
     Option<"microbatchAxis", "microbatch-axis", "std::string", "\"mb\"",
            "The virtual micro-batch mesh axis (last)">,
-    Option<"schedule", "schedule", "std::string", "\"gpipe\"",
-           "The order of each stage's micro-batches: gpipe, 1f1b, zb-h1 or "
-           "interleaved">,
+    Option<"schedule", "schedule", "::mlir::paracc::PipelineSchedule",
+           "::mlir::paracc::kDefaultPipelineSchedule",
+           "The order of each stage's micro-batches: gpipe, 1f1b (default), "
+           "zb-h1 or interleaved">,
     Option<"virtualStages", "virtual-stages", "int64_t", "1",
            "Model chunks per rank under the interleaved schedule">,
   ];
@@ -497,8 +498,9 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
            "the modelled time)">,
     Option<"microbatches", "microbatches", "int64_t", "1",
            "Micro-batches per step, for the bubble">,
-    Option<"schedule", "schedule", "std::string", "\"gpipe\"",
-           "Pipeline schedule: gpipe, 1f1b, zb-h1 or interleaved">,
+    Option<"schedule", "schedule", "::mlir::paracc::PipelineSchedule",
+           "::mlir::paracc::kDefaultPipelineSchedule",
+           "Pipeline schedule: gpipe, 1f1b (default), zb-h1 or interleaved">,
     Option<"virtualStages", "virtual-stages", "int64_t", "1",
            "Model chunks per rank under the interleaved schedule (the graph "
            "is cut into stages x virtual-stages)">,
@@ -571,7 +573,8 @@ def RecomputePass : Pass<"paracc-recompute", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"policy", "policy", "std::string", "\"none\"",
+    Option<"policy", "policy", "::mlir::paracc::RecomputePolicy",
+           "::mlir::paracc::RecomputePolicy::None",
            "What to recompute: none, full, selective or auto">,
     Option<"budget", "budget", "int64_t", "-1",
            "auto: the saved-activation bytes each rank may keep (-1: no "

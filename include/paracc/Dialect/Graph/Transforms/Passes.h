@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "paracc/Compiler/Options.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
 namespace mlir::paracc::graph {

@@ -283,7 +283,8 @@ def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
     products, norms and attention run in `type`.
   }];
   let options = [
-    Option<"type", "type", "std::string", "\"bf16\"",
+    Option<"type", "type", "::mlir::paracc::Precision",
+           "::mlir::paracc::Precision::BF16",
            "The element type to compute in: bf16 or f16">,
     Option<"masterWeights", "master-weights", "bool", "false",
            "Keep weights and losses in f32 (mixed-precision training)">,

@@ -1,0 +1,220 @@
+//===- Options.h - The compiler's option values, declared once -*- C++ -*-===//
+//
+// The closed sets of values that paracc's options take (pipeline schedule,
+// learning-rate schedule, recompute policy, precision, device), each an
+// enum with one table of spellings. The table serves every front door:
+// the tools' command lines and the pass pipelines' options (through the
+// llvm::cl::parser specializations below, whose errors name the option and
+// list the values), the C API's key=value options (parseOptionValue) and
+// the messages and reports that print a value (stringifyOption).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_COMPILER_OPTIONS_H
+#define PARACC_COMPILER_OPTIONS_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace mlir::paracc {
+
+/// The order in which a pipeline's stages run micro-batches.
+enum class PipelineSchedule {
+  /// Every forward, then every backward (Huang et al. 2019).
+  GPipe,
+  /// One forward, one backward in the steady state (PipeDream-Flush).
+  OneFOneB,
+  /// 1F1B with the weight gradients split off to fill bubbles (Qi et al.
+  /// 2023, ZB-H1).
+  ZeroBubbleH1,
+  /// Several model chunks per rank, micro-batches in groups of the stage
+  /// count (Narayanan et al. 2021).
+  Interleaved,
+};
+
+/// What every front door and pass assumes when no schedule is given.
+constexpr PipelineSchedule kDefaultPipelineSchedule = PipelineSchedule::OneFOneB;
+
+/// The learning rate over the steps of a run.
+enum class LrSchedule { Constant, Cosine };
+
+/// What `--recompute` asks for.
+enum class RecomputePolicy {
+  /// Keep every activation the backward reads.
+  None,
+  /// Keep each layer's input, recompute the layer in the backward
+  /// (Megatron's full recompute, torch.utils.checkpoint per block).
+  Full,
+  /// Recompute what is cheap to redo and large to keep (norms, activation
+  /// functions, softmax and masks); keep the products' outputs and the
+  /// residual stream (Korthikanti et al. 2022).
+  Selective,
+  /// The least recompute time whose kept bytes fit a budget.
+  Auto,
+};
+
+/// The compute precision: f32, or bf16/f16 with f32 master weights in
+/// training.
+enum class Precision { F32, BF16, F16 };
+
+/// Where a program runs: the cost model's rates and auto recompute's
+/// default budget follow it.
+enum class Device { Auto, Cpu, Gpu };
+
+/// One spelling of an option value.
+template <typename E> struct OptionSpelling {
+  E value;
+  const char *name;
+};
+
+/// OptionTraits<E>::spellings() is E's table (the first spelling of a value
+/// is the one printed); OptionTraits<E>::what names the set in messages.
+template <typename E> struct OptionTraits;
+
+template <> struct OptionTraits<PipelineSchedule> {
+  static constexpr const char *what = "pipeline schedule";
+  static llvm::ArrayRef<OptionSpelling<PipelineSchedule>> spellings();
+};
+template <> struct OptionTraits<LrSchedule> {
+  static constexpr const char *what = "learning-rate schedule";
+  static llvm::ArrayRef<OptionSpelling<LrSchedule>> spellings();
+};
+template <> struct OptionTraits<RecomputePolicy> {
+  static constexpr const char *what = "recompute policy";
+  static llvm::ArrayRef<OptionSpelling<RecomputePolicy>> spellings();
+};
+template <> struct OptionTraits<Precision> {
+  static constexpr const char *what = "precision";
+  static llvm::ArrayRef<OptionSpelling<Precision>> spellings();
+};
+template <> struct OptionTraits<Device> {
+  static constexpr const char *what = "device";
+  static llvm::ArrayRef<OptionSpelling<Device>> spellings();
+};
+
+/// The value spelt `name`, or std::nullopt.
+template <typename E>
+std::optional<E> parseOptionValue(llvm::StringRef name) {
+  for (const OptionSpelling<E> &s : OptionTraits<E>::spellings())
+    if (name == s.name)
+      return s.value;
+  return std::nullopt;
+}
+
+/// The printed spelling of `value`.
+template <typename E> llvm::StringRef stringifyOption(E value) {
+  for (const OptionSpelling<E> &s : OptionTraits<E>::spellings())
+    if (s.value == value)
+      return s.name;
+  return "?";
+}
+
+/// "gpipe, 1f1b, zb-h1 or interleaved".
+template <typename E> std::string optionChoices() {
+  std::string out;
+  auto all = OptionTraits<E>::spellings();
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (i > 0)
+      out += i + 1 == all.size() ? " or " : ", ";
+    out += all[i].name;
+  }
+  return out;
+}
+
+/// "'x' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)":
+/// the message of every front door, after its own name of the option.
+template <typename E> std::string badOptionValue(llvm::StringRef name) {
+  return "'" + name.str() + "' is not a " + OptionTraits<E>::what + " (" +
+         optionChoices<E>() + ")";
+}
+
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     PipelineSchedule v) {
+  return os << stringifyOption(v);
+}
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LrSchedule v) {
+  return os << stringifyOption(v);
+}
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
+                                     RecomputePolicy v) {
+  return os << stringifyOption(v);
+}
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Precision v) {
+  return os << stringifyOption(v);
+}
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Device v) {
+  return os << stringifyOption(v);
+}
+
+/// The llvm::cl parser of an option enum: cl::opt<E> in the tools and
+/// Option<E> in pass pipelines parse through E's table.
+template <typename E> class OptionEnumParser : public llvm::cl::basic_parser<E> {
+public:
+  using llvm::cl::basic_parser<E>::basic_parser;
+
+  bool parse(llvm::cl::Option &option, llvm::StringRef, llvm::StringRef arg,
+             E &value) {
+    if (std::optional<E> v = parseOptionValue<E>(arg)) {
+      value = *v;
+      return false;
+    }
+    return option.error(badOptionValue<E>(arg));
+  }
+  llvm::StringRef getValueName() const override { return "value"; }
+  void printOptionDiff(const llvm::cl::Option &option, E value,
+                       const llvm::cl::OptionValue<E> &defaultValue,
+                       size_t globalWidth) const {
+    this->printOptionName(option, globalWidth);
+    llvm::outs() << "= " << stringifyOption(value);
+    if (defaultValue.hasValue())
+      llvm::outs() << " (default: " << stringifyOption(defaultValue.getValue())
+                   << ")";
+    llvm::outs() << "\n";
+  }
+  void print(llvm::raw_ostream &os, const E &value) {
+    os << stringifyOption(value);
+  }
+};
+
+} // namespace mlir::paracc
+
+namespace llvm::cl {
+template <>
+class parser<mlir::paracc::PipelineSchedule>
+    : public mlir::paracc::OptionEnumParser<mlir::paracc::PipelineSchedule> {
+public:
+  using OptionEnumParser::OptionEnumParser;
+};
+template <>
+class parser<mlir::paracc::LrSchedule>
+    : public mlir::paracc::OptionEnumParser<mlir::paracc::LrSchedule> {
+public:
+  using OptionEnumParser::OptionEnumParser;
+};
+template <>
+class parser<mlir::paracc::RecomputePolicy>
+    : public mlir::paracc::OptionEnumParser<mlir::paracc::RecomputePolicy> {
+public:
+  using OptionEnumParser::OptionEnumParser;
+};
+template <>
+class parser<mlir::paracc::Precision>
+    : public mlir::paracc::OptionEnumParser<mlir::paracc::Precision> {
+public:
+  using OptionEnumParser::OptionEnumParser;
+};
+template <>
+class parser<mlir::paracc::Device>
+    : public mlir::paracc::OptionEnumParser<mlir::paracc::Device> {
+public:
+  using OptionEnumParser::OptionEnumParser;
+};
+} // namespace llvm::cl
+
+#endif // PARACC_COMPILER_OPTIONS_H
