@@ -57,10 +57,10 @@ static paracc_status *trainingRequest(const char *fn,
   request.schedule.warmup = optionInteger(options, "warmup", 0);
   request.schedule.steps = request.steps;
   if (prt::Status st = request.schedule.validate(); !st) {
-    // (The runtime names the tool's flag; here the schedule is lr-schedule.)
+    // (The runtime names the tools' flag; here it is the key.)
     std::string message = st.message();
-    if (startsWith(message, "--schedule"))
-      message = "lr-schedule" + message.substr(10);
+    if (startsWith(message, "--lr-schedule"))
+      message = message.substr(2);
     return makeStatus(PARACC_ERROR, "paracc: error: " + message);
   }
   request.logJsonPath = optionValue(options, "log-json", "");

@@ -33,7 +33,7 @@ static const char *kUsage =
     "                  [--no-cuda-graph] [--tf32] [--timeline FILE.json]\n"
     "       paracc-run STEP.pcx --data FILE|--data-dir DIR [--data-dtype u16|u32]\n"
     "                  [--data-seed N] [--steps N] [--lr LR]\n"
-    "                  [--schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
+    "                  [--lr-schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
     "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
     "                  [--checkpoint-every N] [--resume] [--device ...]\n"
     "                  [--timeline FILE.json] [--ranks-as threads|processes]\n";
@@ -125,8 +125,9 @@ int main(int argc, char **argv) {
       ok = parseNumber(value("--steps"), training.steps);
     } else if (arg == "--lr") {
       ok = parseNumber(value("--lr"), training.schedule.lr);
-    } else if (arg == "--schedule") {
-      training.schedule.kind = value("--schedule");
+    } else if (arg == "--lr-schedule" || arg == "--schedule") {
+      // (--schedule: the flag's name before paracc train split it.)
+      training.schedule.kind = value(arg.c_str());
     } else if (arg == "--min-lr") {
       ok = parseNumber(value("--min-lr"), training.schedule.minLr);
     } else if (arg == "--log-json") {
