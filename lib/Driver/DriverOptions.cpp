@@ -137,6 +137,7 @@ LogicalResult mlir::paracc::parseShapeOption(StringRef option,
     shape.push_back(d);
   }
   options.inputShapes[name] = shape;
+  options.namedByUser.insert(name);
   return success();
 }
 

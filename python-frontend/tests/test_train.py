@@ -399,6 +399,7 @@ def test_missing_data_file(tmp_path):
     # The closed sets parse through the compiler's one table per option.
     (dict(precision="f8"), r"option 'precision': 'f8' is not a precision \(f32, bf16 or f16\)"),
     (dict(recompute="sometimes"), r"option 'recompute': 'sometimes' is not a recompute policy"),
+    (dict(input_shapes={"ids": (2, 64)}), r"--input-shape names 'ids', which is not an input of the model"),
     (dict(mesh="pp2", schedule="2f2b"),
      r"option 'pipeline-schedule': '2f2b' is not a pipeline schedule \(gpipe, 1f1b, zb-h1 or interleaved\)"),
 ])

@@ -292,6 +292,17 @@ GraphImporter::importInputs(const onnx::GraphProto &graph,
     argTypes.push_back(RankedTensorType::get(shape, elementType));
     argNames.push_back(input.name());
   }
+  for (const auto &named : options.namedByUser) {
+    if (llvm::is_contained(argNames, named.getKey().str()))
+      continue;
+    std::string inputs;
+    for (const std::string &n : argNames)
+      inputs += (inputs.empty() ? "'" : ", '") + n + "'";
+    return emitError(FileLineColLoc::get(&context, path, 0, 0))
+           << "--input-shape names '" << named.getKey()
+           << "', which is not an input of the model (its inputs: "
+           << (inputs.empty() ? std::string("none") : inputs) << ")";
+  }
   return success();
 }
 

@@ -14,6 +14,7 @@
 #include "mlir/IR/OwningOpRef.h"
 #include "paracc/Support/WeightStore.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 
@@ -26,6 +27,9 @@ struct ONNXImportOptions {
   /// Concrete shapes of graph inputs by position (the ONNX backend-test
   /// convention for unnamed input_N.pb files); used where no name matches.
   SmallVector<std::optional<SmallVector<int64_t>>> inputShapesByPosition;
+  /// Names in `inputShapes` that the user gave (--input-shape): each must be
+  /// one of the model's inputs.
+  llvm::StringSet<> namedByUser;
   /// Parse the file as protobuf text format instead of binary.
   bool textFormat = false;
   /// Keep initializers of floating type with at least this many elements as
