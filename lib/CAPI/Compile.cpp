@@ -137,8 +137,9 @@ static paracc_status *compile(const ModelSource &source,
     return makeStatus(PARACC_ERROR, messages);
   mlir::MLIRContext context;
   setUpParaccContext(context, err);
-  auto failedWith = [&](int code) {
-    return makeStatus(paracc_code(code),
+  auto failedWith = [&](CompileStatus status) {
+    return makeStatus(status == CompileStatus::Unsupported ? PARACC_UNSUPPORTED
+                                                           : PARACC_ERROR,
                       messages.empty() ? "paracc: error: compile failed"
                                        : messages);
   };
@@ -151,9 +152,10 @@ static paracc_status *compile(const ModelSource &source,
     std::string notes;
     llvm::raw_string_ostream notesStream(notes);
     CompiledTraining compiled;
-    if (int code = compileTraining(context, source, trainOpts, compiled,
-                                   notesStream, err))
-      return failedWith(code);
+    if (CompileStatus status = compileTraining(context, source, trainOpts,
+                                               compiled, notesStream, err);
+        status != CompileStatus::Ok)
+      return failedWith(status);
     result->exe = std::move(compiled.exe);
     result->explainJson = std::move(compiled.explainJson);
     result->explainText = std::move(compiled.explainText);
@@ -161,8 +163,10 @@ static paracc_status *compile(const ModelSource &source,
     return nullptr;
   }
   CompiledModel compiled;
-  if (int code = compileModel(context, source, compileOpts, compiled, err))
-    return failedWith(code);
+  if (CompileStatus status =
+          compileModel(context, source, compileOpts, compiled, err);
+      status != CompileStatus::Ok)
+    return failedWith(status);
   auto exe =
       ::paracc::rt::Executable::loadBuffer(std::move(compiled.executable));
   if (!exe)

@@ -12,7 +12,6 @@
 #include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/NpzIO.h"
-#include "paracc/runtime/RunDriver.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -75,7 +74,7 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
         emitError(FileLineColLoc::get(&context, source.path, 0, 0))
             << "cannot read '" << source.path
             << "': " << buffer.getError().message();
-        result.code = prt::kExitError;
+        result.status = CompileStatus::Error;
         return result;
       }
       file = std::move(*buffer);
@@ -85,21 +84,21 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
     if (looksLikeStableHLO(text)) {
       StableHLOParameters params;
       if (failed(readParameters(context, source, params))) {
-        result.code = prt::kExitError;
+        result.status = CompileStatus::Error;
         return result;
       }
       StableHLOImportResult imported =
           importStableHLO(context, text, source.path, weights, params);
       result.module = std::move(imported.module);
       if (!result.module)
-        result.code =
-            imported.unsupported ? prt::kExitUnsupported : prt::kExitError;
+        result.status =
+            imported.unsupported ? CompileStatus::Unsupported : CompileStatus::Error;
       return result;
     }
     result.module = parseSourceString<ModuleOp>(text, ParserConfig(&context),
                                                 source.path);
     if (!result.module)
-      result.code = prt::kExitError;
+      result.status = CompileStatus::Error;
     return result;
   }
   ONNXImportOptions importOptions = options;
@@ -111,9 +110,9 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
                    : importONNXFile(context, source.path, importOptions,
                                     weights);
   if (!imported.module)
-    result.code = imported.failure == ImportFailure::Unsupported
-                      ? prt::kExitUnsupported
-                      : prt::kExitError;
+    result.status = imported.failure == ImportFailure::Unsupported
+                      ? CompileStatus::Unsupported
+                      : CompileStatus::Error;
   result.module = std::move(imported.module);
   return result;
 }
@@ -125,7 +124,7 @@ static std::string printed(ModuleOp module) {
   return text;
 }
 
-int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
+CompileStatus mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
                                const ModelCompileOptions &options,
                                CompiledModel &result, llvm::raw_ostream &err) {
   auto stage = [&](const char *name) {
@@ -137,25 +136,25 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
       options.emit != "compiled") {
     err << "paracc: error: --emit must be 'imported' or 'compiled', got '"
         << options.emit << "'\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
                                  options.microbatches, axisNames, axisSizes,
                                  err)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
   const int64_t virtualStages =
       resolveVirtualStages(options.schedule, options.virtualStages);
   if (failed(checkPipelineOptions(pipelineStages, options.schedule,
                                   virtualStages, options.microbatches,
                                   options.stages, err)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (pipelineStages == 0 && options.microbatches > 1 && axisNames.empty()) {
     err << "paracc: error: --microbatches overlaps collectives with compute "
            "and needs a --mesh\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
 
   WeightStore weights;
@@ -164,23 +163,23 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   ImportedModel imported =
       importModel(context, source, options.import, weights);
   if (!imported.module)
-    return imported.code;
+    return imported.status;
   ModuleOp module = *imported.module;
   stage("import");
   if (options.emit == "imported") {
     result.ir = printed(module);
-    return prt::kExitOk;
+    return CompileStatus::Ok;
   }
 
   PassManager pm(&context);
   buildCompilePipeline(pm, CompilePipelineOptions());
   if (failed(pm.run(module)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
                                options.stages, options.microbatches,
                                options.schedule, /*training=*/false, axisNames,
                                axisSizes)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   auto lower = [&](ModuleOp m) {
     PassManager lpm(&context);
     buildLoweringPipeline(lpm, precision);
@@ -202,16 +201,16 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
     if (options.explain && options.sequenceParallel) {
       OwningOpRef<ModuleOp> copy = module.clone();
       if (failed(distribute(*copy, false)) || failed(lower(*copy)))
-        return prt::kExitError;
+        return CompileStatus::Error;
       baseline = analyzePlan(*copy);
     }
     if (failed(distribute(module, options.sequenceParallel)))
-      return prt::kExitError;
+      return CompileStatus::Error;
   }
   // The report reads the lowered program: its collectives move the bytes of
   // the chosen precision.
   if (failed(lower(module)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (options.explain) {
     ExplainReport report = analyzePlan(module);
     if (std::optional<DeviceRates> rates =
@@ -226,7 +225,7 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   stage("compile");
   if (options.emit == "compiled") {
     result.ir = printed(module);
-    return prt::kExitOk;
+    return CompileStatus::Ok;
   }
   // Every function: one, or one per pipeline stage.
   ExecutableOptions writerOptions;
@@ -235,8 +234,8 @@ int mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
   FailureOr<std::vector<uint8_t>> bytes =
       writeExecutable(module, weights, writerOptions);
   if (failed(bytes))
-    return prt::kExitError;
+    return CompileStatus::Error;
   result.executable = std::move(*bytes);
   stage("lower");
-  return prt::kExitOk;
+  return CompileStatus::Ok;
 }

@@ -14,7 +14,6 @@
 #include "paracc/Planner/Recompute.h"
 #include "paracc/Planner/StagePartition.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
-#include "paracc/runtime/RunDriver.h"
 
 #include <cmath>
 #include <unistd.h>
@@ -192,7 +191,7 @@ static std::string printed(ModuleOp module) {
   return text;
 }
 
-int mlir::paracc::compileTraining(MLIRContext &context,
+CompileStatus mlir::paracc::compileTraining(MLIRContext &context,
                                   const ModelSource &source,
                                   const TrainingCompileOptions &options,
                                   CompiledTraining &result,
@@ -204,20 +203,20 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     err << "paracc: error: --emit must be 'differentiated' or 'compiled', "
            "got '"
         << options.emit << "'\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
   if (!options.loss.empty() && options.loss != "next-token-ce" &&
       options.loss != "ce") {
     err << "paracc: error: --loss must be next-token-ce or ce, got '"
         << options.loss << "'\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
   SmallVector<std::string> axisNames;
   SmallVector<int64_t> axisSizes;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
                                  options.microbatches, axisNames, axisSizes,
                                  err)))
-    return prt::kExitError;
+    return CompileStatus::Error;
 
   WeightStore &weights = result.weights;
   weights.randomFill = options.import.allowMissingWeightData;
@@ -225,19 +224,19 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   ImportedModel imported =
       importModel(context, source, options.import, weights);
   if (!imported.module)
-    return imported.code;
+    return imported.status;
   ModuleOp module = *imported.module;
   PassManager compile(&context);
   buildCompilePipeline(compile, CompilePipelineOptions());
   if (failed(compile.run(module)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   func::FuncOp main;
   for (auto f : module.getOps<func::FuncOp>())
     if (!main)
       main = f;
   if (!main) {
     err << "paracc: error: the module has no function\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
   if (!options.loss.empty()) {
     PassManager addLoss(&context);
@@ -247,10 +246,10 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     // into the product (only the kept rows are computed).
     addLoss.addNestedPass<func::FuncOp>(graph::createGraphFusionPass());
     if (failed(addLoss.run(module)))
-      return prt::kExitError;
+      return CompileStatus::Error;
   }
   if (failed(checkLossOutput(main, source.path, err)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   main.walk([&](graph::DropoutOp d) {
     d.setSeedAttr(IntegerAttr::get(IntegerType::get(&context, 64),
                                    int64_t(options.dropoutSeed)));
@@ -261,7 +260,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
   if (pipelineStages == 0 && options.microbatches > 1) {
     err << "paracc: error: --microbatches is the pipeline's micro-batch "
            "count and needs a pp axis in --mesh\n";
-    return prt::kExitError;
+    return CompileStatus::Error;
   }
   const int64_t virtualStages =
       resolveVirtualStages(options.schedule, options.virtualStages);
@@ -270,12 +269,12 @@ int mlir::paracc::compileTraining(MLIRContext &context,
                                   options.stages, err)) ||
       failed(checkZeroOption(options.zero, options.mesh, axisNames, axisSizes,
                              err)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
                                options.stages, options.microbatches,
                                options.schedule, /*training=*/true, axisNames,
                                axisSizes)))
-    return prt::kExitError;
+    return CompileStatus::Error;
 
   // Annotate the forward, differentiate, then partition forward and
   // backward together.
@@ -288,7 +287,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     PassManager annotate(&context);
     buildShardingAnnotationPipeline(annotate, distOptions);
     if (failed(annotate.run(module)))
-      return prt::kExitError;
+      return CompileStatus::Error;
   }
   // Mixed precision: the forward computes in bf16/f16 from f32 master
   // weights, so differentiating it gives f32 gradients for the optimizer.
@@ -297,7 +296,7 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     precision.addNestedPass<func::FuncOp>(
         graph::createConvertPrecisionPass({options.precision, true}));
     if (failed(precision.run(module)))
-      return prt::kExitError;
+      return CompileStatus::Error;
   }
   PassManager differentiate(&context);
   AutodiffPipelineOptions autodiffOptions;
@@ -308,10 +307,10 @@ int mlir::paracc::compileTraining(MLIRContext &context,
     differentiate.addNestedPass<func::FuncOp>(
         graph::createOptimizerPass(*options.optimizer));
   if (failed(differentiate.run(module)))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (options.emit == "differentiated") {
     result.ir = printed(module);
-    return prt::kExitOk;
+    return CompileStatus::Ok;
   }
   // (Pipeline stages' functions take the program function's name.)
   if (!checking)
@@ -368,14 +367,14 @@ int mlir::paracc::compileTraining(MLIRContext &context,
       options.recompute, options.memoryBudget,
       defaultMemoryBudget(options.device, worldSize), compileStep, out, err);
   if (failed(compiled))
-    return prt::kExitError;
+    return CompileStatus::Error;
   if (options.emit == "compiled") {
     result.ir = printed(*compiled->module);
-    return prt::kExitOk;
+    return CompileStatus::Ok;
   }
   if (options.explain)
     explainStep(*compiled, writerOptions.costRates, result);
   result.executable = std::move(compiled->bytes);
   result.exe = std::move(compiled->exe);
-  return prt::kExitOk;
+  return CompileStatus::Ok;
 }

@@ -3,12 +3,25 @@
 #include "DriverSupport.h"
 
 #include "paracc/runtime/Checkpoint.h"
+#include "paracc/runtime/RunDriver.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
+
+int mlir::paracc::exitCode(CompileStatus status) {
+  switch (status) {
+  case CompileStatus::Ok:
+    return ::paracc::rt::kExitOk;
+  case CompileStatus::Error:
+    return ::paracc::rt::kExitError;
+  case CompileStatus::Unsupported:
+    return ::paracc::rt::kExitUnsupported;
+  }
+  return ::paracc::rt::kExitError;
+}
 
 LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
                                                 const uint8_t *bytes,

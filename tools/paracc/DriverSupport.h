@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "paracc/Driver/CompileStatus.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "llvm/Support/CommandLine.h"
@@ -19,6 +20,9 @@
 #include <string>
 
 namespace mlir::paracc {
+
+/// The tool's exit code for a compile's status (RunDriver.h's codes).
+int exitCode(CompileStatus status);
 
 /// Writes an executable's bytes to `path` ("wrote PATH (N bytes)").
 LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,

@@ -477,9 +477,11 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompiledTraining compiled;
-  if (int code = compileTraining(context, source, options, compiled,
-                                 llvm::outs(), llvm::errs()))
-    return code;
+  if (CompileStatus status = compileTraining(context, source, options,
+                                             compiled, llvm::outs(),
+                                             llvm::errs());
+      status != CompileStatus::Ok)
+    return exitCode(status);
   if (!emit.empty()) {
     llvm::outs() << compiled.ir;
     return prt::kExitOk;

@@ -278,8 +278,10 @@ int main(int argc, char **argv) {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompiledModel compiled;
-  if (int code = compileModel(context, source, options, compiled, llvm::errs()))
-    return code;
+  if (CompileStatus status =
+          compileModel(context, source, options, compiled, llvm::errs());
+      status != CompileStatus::Ok)
+    return exitCode(status);
   if (explain)
     llvm::outs() << prt::printableText(compiled.explainText);
   if (!explainJson.empty() &&

@@ -14,6 +14,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "paracc/Compiler/Options.h"
+#include "paracc/Driver/CompileStatus.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -87,10 +88,10 @@ struct CompiledModel {
   std::string ir;
 };
 
-/// An imported module, or the exit code of a failed import (2, 3).
+/// An imported module, or why there is none.
 struct ImportedModel {
   OwningOpRef<ModuleOp> module;
-  int code = 0;
+  CompileStatus status = CompileStatus::Ok;
 };
 
 /// Imports `source` (ONNX binary or text, graph-dialect MLIR) into a module
@@ -100,9 +101,8 @@ ImportedModel importModel(MLIRContext &context, const ModelSource &source,
                           WeightStore &weights);
 
 /// Compiles `source` for inference. Errors go to the context's diagnostic
-/// handler and to `err` (options). Returns the tools' exit code: 0, 2 (an
-/// error) or 3 (something the model uses is not supported).
-int compileModel(MLIRContext &context, const ModelSource &source,
+/// handler and to `err` (options).
+CompileStatus compileModel(MLIRContext &context, const ModelSource &source,
                  const ModelCompileOptions &options, CompiledModel &result,
                  llvm::raw_ostream &err);
 

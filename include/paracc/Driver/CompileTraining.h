@@ -94,8 +94,8 @@ LogicalResult parseOptimizerOptions(StringRef optimizer, StringRef betas,
 
 /// Compiles the loss model `source` into a training step. Progress notes
 /// (auto recompute's tries) go to `out`, errors to the context's handler
-/// and `err`. Returns the tools' exit code (0, 2, 3).
-int compileTraining(MLIRContext &context, const ModelSource &source,
+/// and `err`.
+CompileStatus compileTraining(MLIRContext &context, const ModelSource &source,
                     const TrainingCompileOptions &options,
                     CompiledTraining &result, llvm::raw_ostream &out,
                     llvm::raw_ostream &err);
