@@ -2,7 +2,7 @@
 
 #include "paracc/runtime/LinearAddends.h"
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 namespace paracc::rt {
 

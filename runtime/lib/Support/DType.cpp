@@ -6,7 +6,7 @@
 
 #include "paracc/runtime/DType.h"
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 #include <cmath>
 

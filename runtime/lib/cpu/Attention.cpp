@@ -15,7 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
+#include "cpu/CpuKernels.h"
 #include "cpu/BlasGemm.h"
 #include "cpu/VectorMath.h"
 

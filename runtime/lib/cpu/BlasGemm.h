@@ -16,7 +16,7 @@
 #ifndef PARACC_RUNTIME_CPU_BLASGEMM_H
 #define PARACC_RUNTIME_CPU_BLASGEMM_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 #ifdef PARACC_HAVE_CBLAS
 #include <cblas.h>

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/DropoutCheck.h"
-#include "cpu/KernelUtil.h"
+#include "Kernels/DropoutCheck.h"
+#include "cpu/CpuKernels.h"
 #include "paracc/runtime/DropoutMask.h"
 
 namespace paracc::rt {

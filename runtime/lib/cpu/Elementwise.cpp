@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ElementwiseChecks.h"
+#include "Kernels/ElementwiseChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
+#include "cpu/CpuKernels.h"
 
 namespace paracc::rt {
 

@@ -8,9 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
+#include "cpu/CpuKernels.h"
 #include "cpu/VectorMath.h"
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
 
 #include <algorithm>
 #include <cmath>

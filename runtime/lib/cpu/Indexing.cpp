@@ -6,7 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ShapeChecks.h"
+#include "Kernels/ShapeChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <cstring>
 

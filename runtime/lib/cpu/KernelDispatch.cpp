@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/CpuKernels.h"
 
 #include <cstring>
 #include <exception>

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/CpuKernels.h"
 
 #include <cmath>
 

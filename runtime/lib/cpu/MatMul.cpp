@@ -8,7 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cpu/BlasGemm.h"
-#include "cpu/KernelUtil.h"
+#include "cpu/CpuKernels.h"
 
 #include <algorithm>
 #include <climits>

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
-#include "cpu/ReductionChecks.h"
+#include "cpu/CpuKernels.h"
+#include "Kernels/ReductionChecks.h"
 
 #include <cmath>
 #include <cstring>

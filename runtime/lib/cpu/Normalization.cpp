@@ -4,7 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ReductionChecks.h"
+#include "Kernels/ReductionChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <cmath>
 

@@ -7,7 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ReductionChecks.h"
+#include "Kernels/ReductionChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <cmath>
 #include <cstring>

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "cpu/CpuKernels.h"
 
 namespace paracc::rt {
 

@@ -90,7 +90,7 @@
 #include "cuda/AttentionKernel.h"
 #include "cuda/CudnnAttention.h"
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
 #include "cuda/AttentionPrimitives.cuh"
 
 #include <cuda_bf16.h>

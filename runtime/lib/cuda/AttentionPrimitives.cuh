@@ -14,7 +14,7 @@
 #ifndef PARACC_RUNTIME_CUDA_ATTENTIONPRIMITIVES_CUH
 #define PARACC_RUNTIME_CUDA_ATTENTIONPRIMITIVES_CUH
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

@@ -1,7 +1,7 @@
 //===- CudaKernelUtil.h - Host-side helpers of the CUDA kernels -*- C++ -*-===//
 //
 // Private to the CUDA backend. The kernel families validate their operands
-// with the CPU kernels' KernelArgs (cpu/KernelUtil.h) over host views of the
+// with the CPU kernels' KernelArgs (Kernels/KernelUtil.h) over host views of the
 // device tensors (Tensor::borrow of device pointers, never dereferenced on
 // the host), so that GPU and CPU report the same errors. This header
 // declares the GPU element type sets, the launch helpers and the entry point
@@ -13,7 +13,7 @@
 #ifndef PARACC_RUNTIME_CUDA_CUDAKERNELUTIL_H
 #define PARACC_RUNTIME_CUDA_CUDAKERNELUTIL_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 #include "cuda/CudaKernels.h"
 
 #include <cstdint>

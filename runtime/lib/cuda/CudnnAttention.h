@@ -26,7 +26,7 @@
 #ifndef PARACC_RUNTIME_CUDA_CUDNNATTENTION_H
 #define PARACC_RUNTIME_CUDA_CUDNNATTENTION_H
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
 #include "cuda/CudaKernels.h"
 
 #include <cstddef>

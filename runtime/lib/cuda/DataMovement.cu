@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ShapeChecks.h"
+#include "Kernels/ShapeChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>

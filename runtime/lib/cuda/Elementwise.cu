@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ElementwiseChecks.h"
+#include "Kernels/ElementwiseChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>

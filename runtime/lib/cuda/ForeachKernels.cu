@@ -3,7 +3,7 @@
 // GPU kernels of the multi-tensor ("foreach") instructions with the
 // semantics of cpu/Optimizers.cpp and cpu/Foreach.cpp: ForeachAdamW,
 // ForeachSumSquare and ForeachCast. Operands are checked with the CPU's
-// checks (cpu/TrainingChecks.h, same messages).
+// checks (Kernels/TrainingChecks.h, same messages).
 //
 // Launch design: one launch covers up to kMaxTensors tensors, whose table
 // travels by value in the kernel's parameters (pointers, element counts,
@@ -47,7 +47,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
 #include "cuda/AdamWMath.cuh"
 #include "cuda/DeviceUtil.cuh"
 

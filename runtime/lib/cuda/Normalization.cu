@@ -20,7 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ReductionChecks.h"
+#include "Kernels/ReductionChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>

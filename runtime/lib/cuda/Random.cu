@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/DropoutCheck.h"
+#include "Kernels/DropoutCheck.h"
 #include "cuda/DeviceUtil.cuh"
 #include "paracc/runtime/DropoutMask.h"
 

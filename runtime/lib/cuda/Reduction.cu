@@ -24,7 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/ReductionChecks.h"
+#include "Kernels/ReductionChecks.h"
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>

@@ -60,7 +60,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
 #include "cuda/AdamWMath.cuh"
 #include "cuda/DeviceUtil.cuh"
 

@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 #include <algorithm>
 

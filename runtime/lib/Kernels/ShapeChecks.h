@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_SHAPECHECKS_H
-#define PARACC_RUNTIME_CPU_SHAPECHECKS_H
+#ifndef PARACC_RUNTIME_KERNELS_SHAPECHECKS_H
+#define PARACC_RUNTIME_KERNELS_SHAPECHECKS_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 namespace paracc::rt {
 
@@ -60,4 +60,4 @@ Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_SHAPECHECKS_H
+#endif // PARACC_RUNTIME_KERNELS_SHAPECHECKS_H

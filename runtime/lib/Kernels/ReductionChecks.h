@@ -9,10 +9,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
-#define PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
+#ifndef PARACC_RUNTIME_KERNELS_REDUCTIONCHECKS_H
+#define PARACC_RUNTIME_KERNELS_REDUCTIONCHECKS_H
 
-#include "cpu/ShapeChecks.h"
+#include "Kernels/ShapeChecks.h"
 
 namespace paracc::rt {
 
@@ -42,4 +42,4 @@ Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_REDUCTIONCHECKS_H
+#endif // PARACC_RUNTIME_KERNELS_REDUCTIONCHECKS_H

@@ -1,13 +1,14 @@
-//===- KernelUtil.h - Shared helpers of the CPU kernels -------*- C++ -*-===//
+//===- KernelUtil.h - What every backend's kernels share -------*- C++ -*-===//
 //
-// Private to the runtime library: element type traits and dispatch, operand
-// validation, numpy broadcasting plans and strided copies shared by the
-// kernel families, and the entry points of those families.
+// Private to the runtime library: element type traits and dispatch, the
+// kernel ABI (KernelArgs) and operand validation, numpy broadcasting plans
+// and strided copies, shared by the CPU and CUDA backends and the
+// executable's loader. The CPU kernels' entry points are cpu/CpuKernels.h.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_LIB_CPU_KERNELUTIL_H
-#define PARACC_RUNTIME_LIB_CPU_KERNELUTIL_H
+#ifndef PARACC_RUNTIME_KERNELS_KERNELUTIL_H
+#define PARACC_RUNTIME_KERNELS_KERNELUTIL_H
 
 #include "paracc/runtime/DType.h"
 #include "paracc/runtime/Kernels.h"
@@ -486,49 +487,6 @@ inline std::vector<double> expandToDoubles(const Tensor &t, const Shape &shape) 
   return out;
 }
 
-Status runUnaryKernel(const KernelArgs &args);
-Status runBinaryKernel(const KernelArgs &args);
-Status runWhereKernel(const KernelArgs &args);
-Status runCastKernel(const KernelArgs &args);
-Status runClipKernel(const KernelArgs &args);
-Status runMatMulKernel(const KernelArgs &args);
-Status runGemmKernel(const KernelArgs &args);
-Status runNormKernel(const KernelArgs &args);
-Status runSoftmaxKernel(const KernelArgs &args);
-Status runGatherKernel(const KernelArgs &args);
-Status runGatherElementsKernel(const KernelArgs &args);
-Status runGatherNDKernel(const KernelArgs &args);
-Status runReshapeKernel(const KernelArgs &args);
-Status runTransposeKernel(const KernelArgs &args);
-Status runSliceKernel(const KernelArgs &args);
-Status runConcatKernel(const KernelArgs &args);
-Status runSplitKernel(const KernelArgs &args);
-Status runExpandKernel(const KernelArgs &args);
-Status runReduceKernel(const KernelArgs &args);
-Status runArgReduceKernel(const KernelArgs &args);
-Status runLossKernel(const KernelArgs &args);
-Status runRangeKernel(const KernelArgs &args);
-Status runCumSumKernel(const KernelArgs &args);
-Status runTriluKernel(const KernelArgs &args);
-Status runDropoutKernel(const KernelArgs &args);
-Status runAttentionKernel(const KernelArgs &args);
-Status runLinearKernel(const KernelArgs &args);
-// Training (Gradients.cpp, Optimizers.cpp).
-Status runNormGradKernel(const KernelArgs &args);
-Status runGeluGradKernel(const KernelArgs &args);
-Status runAttentionGradKernel(const KernelArgs &args);
-Status runCrossEntropyGradKernel(const KernelArgs &args);
-Status runGatherGradKernel(const KernelArgs &args);
-Status runAdamWKernel(const KernelArgs &args);
-Status runSgdKernel(const KernelArgs &args);
-// Multi-tensor forms (Optimizers.cpp, Foreach.cpp).
-Status runForeachAdamWKernel(const KernelArgs &args);
-Status runForeachSumSquareKernel(const KernelArgs &args);
-Status runForeachCastKernel(const KernelArgs &args);
-Status runSiluMulKernel(const KernelArgs &args);
-Status runSiluMulGradKernel(const KernelArgs &args);
-Status runRotaryKernel(const KernelArgs &args);
-
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_LIB_CPU_KERNELUTIL_H
+#endif // PARACC_RUNTIME_KERNELS_KERNELUTIL_H

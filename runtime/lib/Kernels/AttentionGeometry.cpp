@@ -1,6 +1,6 @@
 //===- AttentionGeometry.cpp - Shapes of an attention instruction -*- C++ -*-=//
 
-#include "cpu/AttentionGeometry.h"
+#include "Kernels/AttentionGeometry.h"
 
 namespace paracc::rt {
 

@@ -1,6 +1,6 @@
 //===- ElementwiseChecks.cpp - Operand checks of elementwise ops ----------===//
 
-#include "cpu/ElementwiseChecks.h"
+#include "Kernels/ElementwiseChecks.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 //===- TrainingChecks.cpp - Operand checks of the training ops -----------===//
 
-#include "cpu/TrainingChecks.h"
+#include "Kernels/TrainingChecks.h"
 
 #include <cmath>
 

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_TRAININGCHECKS_H
-#define PARACC_RUNTIME_CPU_TRAININGCHECKS_H
+#ifndef PARACC_RUNTIME_KERNELS_TRAININGCHECKS_H
+#define PARACC_RUNTIME_KERNELS_TRAININGCHECKS_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 namespace paracc::rt {
 
@@ -50,4 +50,4 @@ Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_TRAININGCHECKS_H
+#endif // PARACC_RUNTIME_KERNELS_TRAININGCHECKS_H

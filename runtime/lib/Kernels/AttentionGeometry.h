@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_ATTENTIONGEOMETRY_H
-#define PARACC_RUNTIME_CPU_ATTENTIONGEOMETRY_H
+#ifndef PARACC_RUNTIME_KERNELS_ATTENTIONGEOMETRY_H
+#define PARACC_RUNTIME_KERNELS_ATTENTIONGEOMETRY_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 #include <algorithm>
 #include <utility>
@@ -77,4 +77,4 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g);
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_ATTENTIONGEOMETRY_H
+#endif // PARACC_RUNTIME_KERNELS_ATTENTIONGEOMETRY_H

@@ -7,10 +7,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_ELEMENTWISECHECKS_H
-#define PARACC_RUNTIME_CPU_ELEMENTWISECHECKS_H
+#ifndef PARACC_RUNTIME_KERNELS_ELEMENTWISECHECKS_H
+#define PARACC_RUNTIME_KERNELS_ELEMENTWISECHECKS_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 namespace paracc::rt {
 
@@ -32,4 +32,4 @@ Status checkClip(const KernelArgs &args, OperandTypeCheck checkType);
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_ELEMENTWISECHECKS_H
+#endif // PARACC_RUNTIME_KERNELS_ELEMENTWISECHECKS_H

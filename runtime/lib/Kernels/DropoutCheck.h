@@ -4,10 +4,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PARACC_RUNTIME_CPU_DROPOUTCHECK_H
-#define PARACC_RUNTIME_CPU_DROPOUTCHECK_H
+#ifndef PARACC_RUNTIME_KERNELS_DROPOUTCHECK_H
+#define PARACC_RUNTIME_KERNELS_DROPOUTCHECK_H
 
-#include "cpu/KernelUtil.h"
+#include "Kernels/KernelUtil.h"
 
 namespace paracc::rt {
 
@@ -17,4 +17,4 @@ Status checkDropout(const KernelArgs &args);
 
 } // namespace paracc::rt
 
-#endif // PARACC_RUNTIME_CPU_DROPOUTCHECK_H
+#endif // PARACC_RUNTIME_KERNELS_DROPOUTCHECK_H

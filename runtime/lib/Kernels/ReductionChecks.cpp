@@ -1,6 +1,6 @@
 //===- ReductionChecks.cpp - Operand checks of the reducing ops -----------===//
 
-#include "cpu/ReductionChecks.h"
+#include "Kernels/ReductionChecks.h"
 
 #include <cmath>
 

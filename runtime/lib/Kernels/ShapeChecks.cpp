@@ -1,6 +1,6 @@
 //===- ShapeChecks.cpp - Operand checks of the data-movement ops ----------===//
 
-#include "cpu/ShapeChecks.h"
+#include "Kernels/ShapeChecks.h"
 
 #include <algorithm>
 
