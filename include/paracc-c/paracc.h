@@ -117,8 +117,9 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
 
 /* Compile and run options as key/value texts, the paracc tool's flags
  * without their dashes:
- *   compiling: mesh ("dp2,tp2"), sp ("1"), microbatches, stages, schedule,
- *     precision (f32|bf16|f16), input-shape ("NAME=2x64"; repeatable),
+ *   compiling: mesh ("dp2,tp2"), sp ("1"), microbatches, stages,
+ *     pipeline-schedule (gpipe|1f1b|zb-h1|interleaved; "schedule" is its
+ *     old name), precision (f32|bf16|f16), input-shape ("NAME=2x64"; repeatable),
  *     random-weights ("1"), seed, params (StableHLO: the entry function's
  *     leading parameter arguments, a count or an .npz of their values);
  *   compiling a training step: train ("1"), loss (next-token-ce|ce: a
@@ -126,7 +127,7 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  *     [batch, seq] inputs), freeze (a regular expression), optimizer
  *     (adamw|sgd), betas ("0.9,0.95"), eps, weight-decay, momentum,
  *     clip-grad-norm, recompute (none|full|selective|auto), memory-budget
- *     ("40GiB"), bucket-mb, dropout-seed; "schedule" is the pipeline's;
+ *     ("40GiB"), bucket-mb, dropout-seed;
  *   running (paracc_session_create, paracc_trainer_create): device
  *     (auto|cpu|gpu), tf32 ("1"), no-cuda-graph ("1");
  *   training (paracc_trainer_create): data (a token file) or data-dir
@@ -134,12 +135,18 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  *     lr, lr-schedule (constant|cosine), warmup, min-lr, log-json (a JSON
  *     line per step), checkpoint-dir, checkpoint-every, resume ("1"),
  *     progress ("1": a progress line per step on standard output).
- * An unknown key is an error that names the known ones. */
+ * An unknown key is an error that names the known ones, a value outside a
+ * choice's set an error that names the key and the values. */
 PARACC_C_EXPORT paracc_status *paracc_options_create(paracc_options **out);
 PARACC_C_EXPORT paracc_status *paracc_options_set(paracc_options *options,
                                                   const char *key,
                                                   const char *value);
 PARACC_C_EXPORT void paracc_options_free(paracc_options *options);
+/* Every key paracc_options_set takes, as a JSON array of {"key", "kind"}
+ * (text, flag, integer, number, repeated or choice); a choice also has
+ * "values" (what it takes) and "what" (its name in messages): what a front
+ * end builds its own options and messages from. The string is static. */
+PARACC_C_EXPORT const char *paracc_options_describe(void);
 
 /* --- compiling ----------------------------------------------------------- */
 

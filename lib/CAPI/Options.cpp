@@ -2,6 +2,11 @@
 
 #include "CAPIObjects.h"
 
+#include "paracc/Compiler/Options.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -9,22 +14,47 @@
 using namespace paracc::capi;
 
 namespace {
-enum class Kind { Text, Flag, Integer, Number, Repeated };
+enum class Kind { Text, Flag, Integer, Number, Repeated, Choice };
+
+/// The values of a Choice option: the compiler's table of an option enum
+/// (paracc/Compiler/Options.h).
+struct OptionChoices {
+  const char *what;
+  std::vector<std::string> (*values)();
+  std::string (*bad)(const std::string &value);
+};
+template <typename E> const OptionChoices *choicesOf() {
+  using namespace mlir::paracc;
+  static const OptionChoices choices{
+      OptionTraits<E>::what,
+      [] {
+        std::vector<std::string> values;
+        for (const OptionSpelling<E> &s : OptionTraits<E>::spellings())
+          values.push_back(s.name);
+        return values;
+      },
+      [](const std::string &value) { return badOptionValue<E>(value); }};
+  return &choices;
+}
+
 struct KnownOption {
   const char *key;
   Kind kind;
+  const OptionChoices *choices = nullptr;
 };
 /// The keys paracc_options_set takes: the paracc tool's flags.
-constexpr KnownOption kKnownOptions[] = {
+const KnownOption kKnownOptions[] = {
     // Compiling.
     {"mesh", Kind::Text},
     {"sp", Kind::Flag},
     {"microbatches", Kind::Integer},
     {"stages", Kind::Text},
-    {"pipeline-schedule", Kind::Text},
-    {"schedule", Kind::Text}, // pipeline-schedule's name before.
+    {"pipeline-schedule", Kind::Choice,
+     choicesOf<mlir::paracc::PipelineSchedule>()},
+    // pipeline-schedule's name before.
+    {"schedule", Kind::Choice, choicesOf<mlir::paracc::PipelineSchedule>()},
     {"virtual-stages", Kind::Integer},
-    {"precision", Kind::Text},
+    {"precision", Kind::Choice, choicesOf<mlir::paracc::Precision>()},
     {"input-shape", Kind::Repeated},
     {"random-weights", Kind::Flag},
     {"embed-weights", Kind::Flag},
@@ -42,13 +72,13 @@ constexpr KnownOption kKnownOptions[] = {
     {"weight-decay", Kind::Number},
     {"momentum", Kind::Number},
     {"clip-grad-norm", Kind::Number},
-    {"recompute", Kind::Text},
+    {"recompute", Kind::Choice, choicesOf<mlir::paracc::RecomputePolicy>()},
     {"memory-budget", Kind::Text},
     {"bucket-mb", Kind::Number},
     {"zero", Kind::Integer},
     {"dropout-seed", Kind::Integer},
     // Running.
-    {"device", Kind::Text},
+    {"device", Kind::Choice, choicesOf<mlir::paracc::Device>()},
     {"tf32", Kind::Flag},
     {"no-cuda-graph", Kind::Flag},
     // Training.
@@ -58,7 +88,7 @@ constexpr KnownOption kKnownOptions[] = {
     {"data-seed", Kind::Integer},
     {"steps", Kind::Integer},
     {"lr", Kind::Number},
-    {"lr-schedule", Kind::Text},
+    {"lr-schedule", Kind::Choice, choicesOf<mlir::paracc::LrSchedule>()},
     {"warmup", Kind::Integer},
     {"min-lr", Kind::Number},
     {"log-json", Kind::Text},
@@ -189,11 +219,42 @@ paracc_status *paracc_options_set(paracc_options *options, const char *key,
     if (known->kind == Kind::Number && !isNumberText(text))
       return invalidArgument(fn, std::string("option '") + key +
                                      "' must be a number, got '" + text + "'");
+    if (known->kind == Kind::Choice) {
+      const std::vector<std::string> values = known->choices->values();
+      if (std::find(values.begin(), values.end(), text) == values.end())
+        return invalidArgument(fn, std::string("option '") + key + "': " +
+                                       known->choices->bad(text));
+    }
     options->entries.emplace_back(key, std::move(text));
     return nullptr;
   });
 }
 
 void paracc_options_free(paracc_options *options) { delete options; }
+
+const char *paracc_options_describe(void) {
+  static const std::string described = [] {
+    llvm::json::Array all;
+    for (const KnownOption &o : kKnownOptions) {
+      static const char *const kKinds[] = {"text",   "flag",     "integer",
+                                           "number", "repeated", "choice"};
+      llvm::json::Object entry{{"key", o.key},
+                               {"kind", kKinds[int(o.kind)]}};
+      if (o.choices) {
+        llvm::json::Array values;
+        for (const std::string &v : o.choices->values())
+          values.push_back(v);
+        entry["values"] = std::move(values);
+        entry["what"] = o.choices->what;
+      }
+      all.push_back(std::move(entry));
+    }
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << llvm::json::Value(std::move(all));
+    return text;
+  }();
+  return described.c_str();
+}
 
 } // extern "C"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import json
 import os
 import threading
 from pathlib import Path
@@ -181,6 +182,7 @@ _SIGNATURES = {
     "paracc_options_create": (_p, [_pp]),
     "paracc_options_set": (_p, [_p, _str, _str]),
     "paracc_options_free": (None, [_p]),
+    "paracc_options_describe": (_str, []),
     # compiling
     "paracc_compile_file": (_p, [_str, _p, _pp]),
     "paracc_compile_buffer": (_p, [_p, _size, ctypes.c_int32, _str, _str, _p, _pp]),
@@ -335,11 +337,46 @@ def decode(raw: bytes | None) -> str:
 # --- options -------------------------------------------------------------------
 
 
+_OPTION_TABLE = None
+# The Python keywords whose C API key is not the keyword with dashes.
+_KEYWORD_OF_KEY = {"pipeline-schedule": "schedule"}
+
+
+def option_table() -> dict:
+    """The C API's options (paracc_options_describe) by key: each one's
+    kind and, for a choice, its values and its name in messages."""
+    global _OPTION_TABLE
+    if _OPTION_TABLE is None:
+        described = json.loads(decode(lib().paracc_options_describe()))
+        _OPTION_TABLE = {o["key"]: o for o in described}
+    return _OPTION_TABLE
+
+
+def check_choices(pairs) -> None:
+    """Raises ParaccInvalidArgument, naming the Python keyword, for a value
+    outside its option's set (the compiler's table, through the C API)."""
+    table = option_table()
+    for key, value in pairs:
+        option = table.get(key)
+        if not option or option["kind"] != "choice":
+            continue
+        if str(value) not in option["values"]:
+            values = option["values"]
+            choices = ", ".join(values[:-1]) + " or " + values[-1]
+            keyword = _KEYWORD_OF_KEY.get(key, key.replace("-", "_"))
+            raise ParaccInvalidArgument(
+                f"{keyword}={value!r} is not a {option['what']} ({choices})")
+
+
 class Options:
-    """A paracc_options, freed on exit: ``with Options(pairs) as handle``."""
+    """A paracc_options, freed on exit: ``with Options(pairs) as handle``.
+    A value outside its option's choices is an error naming the Python
+    keyword (check_choices)."""
 
     def __init__(self, pairs=()):
         self.handle = None
+        pairs = list(pairs)
+        check_choices(pairs)
         L = lib()
         handle = ctypes.c_void_p()
         check(L.paracc_options_create(ctypes.byref(handle)))

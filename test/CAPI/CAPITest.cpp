@@ -130,7 +130,35 @@ TEST(CAPI, OptionsRejectUnknownKeysAndBadValues) {
             PARACC_INVALID_ARGUMENT);
   EXPECT_EQ(Result(paracc_options_create(nullptr)).code,
             PARACC_INVALID_ARGUMENT);
+  // A choice outside its set: the key and the compiler's values.
+  Result precision(paracc_options_set(options, "precision", "f8"));
+  EXPECT_EQ(precision.code, PARACC_INVALID_ARGUMENT);
+  EXPECT_NE(precision.message.find("option 'precision': 'f8' is not a "
+                                   "precision (f32, bf16 or f16)"),
+            std::string::npos)
+      << precision.message;
+  Result schedule(paracc_options_set(options, "pipeline-schedule", "2f2b"));
+  EXPECT_NE(schedule.message.find("option 'pipeline-schedule': '2f2b' is not "
+                                  "a pipeline schedule (gpipe, 1f1b, zb-h1 "
+                                  "or interleaved)"),
+            std::string::npos)
+      << schedule.message;
+  EXPECT_EQ(Result(paracc_options_set(options, "recompute", "auto")).code,
+            PARACC_OK);
   paracc_options_free(options);
+}
+
+TEST(CAPI, OptionsDescribeEveryKey) {
+  const std::string described = paracc_options_describe();
+  EXPECT_EQ(described.front(), '[');
+  for (const char *entry :
+       {"{\"key\":\"mesh\",\"kind\":\"text\"}",
+        "{\"key\":\"microbatches\",\"kind\":\"integer\"}",
+        "{\"key\":\"precision\",\"kind\":\"choice\",\"values\":[\"f32\","
+        "\"bf16\",\"f16\"],\"what\":\"precision\"}",
+        "\"key\":\"lr-schedule\",\"kind\":\"choice\",\"values\":["
+        "\"constant\",\"cosine\"]"})
+    EXPECT_NE(described.find(entry), std::string::npos) << entry;
 }
 
 // GPT-2 on dp2,tp2 through the C API equals onnxruntime's logits, also
