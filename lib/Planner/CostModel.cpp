@@ -217,45 +217,23 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
 
 std::optional<CollectiveCost>
 mlir::paracc::estimateCollectiveCost(Operation *op, int64_t groupSize) {
-  if (!isa<dist::AllReduceOp, dist::AllGatherOp, dist::ReduceScatterOp,
-           dist::AllToAllOp, dist::BroadcastOp, dist::SendOp, dist::RecvOp>(
-          op))
+  auto collective = dyn_cast<dist::CollectiveOpInterface>(op);
+  if (!collective)
     return std::nullopt;
   CollectiveCost c;
-  const double n = double(std::max<int64_t>(groupSize, 1));
-  if (isa<dist::AllGatherOp>(op)) {
-    c.messageBytes = bytesOfTensorType(op->getResult(0).getType());
-    c.trafficBytes = (n - 1) / n * double(c.messageBytes);
-    c.formula = "(n-1)/n x output bytes";
-  } else if (isa<dist::BroadcastOp>(op)) {
-    // Pipelined (NCCL's ring): every member but the last forwards the
-    // whole message once.
-    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
-    c.trafficBytes = groupSize > 1 ? double(c.messageBytes) : 0;
-    c.formula = "input bytes (pipelined ring)";
-  } else if (isa<dist::SendOp>(op)) {
-    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
-    c.trafficBytes = double(c.messageBytes);
-    c.formula = "input bytes (to one peer, none at the group's end)";
-  } else if (isa<dist::RecvOp>(op)) {
-    c.messageBytes = bytesOfTensorType(op->getResult(0).getType());
-    c.trafficBytes = 0;
-    c.formula = "0 (received; the send counts them)";
-  } else {
-    c.messageBytes = bytesOfTensorType(op->getOperand(0).getType());
-    bool reduce = isa<dist::AllReduceOp>(op);
-    c.trafficBytes = (reduce ? 2 : 1) * (n - 1) / n * double(c.messageBytes);
-    c.formula = reduce ? "2 (n-1)/n x input bytes (ring)"
-                       : "(n-1)/n x input bytes";
-  }
+  c.messageBytes = collective.getMessageBytes();
+  c.trafficBytes = collective.getTrafficBytes(groupSize);
+  c.formula = collective.getTrafficFormula();
   return c;
 }
 
 double mlir::paracc::predictCollectiveSeconds(Operation *op,
                                               const CollectiveCost &cost,
                                               const DeviceRates &rates) {
-  double rate = isa<dist::SendOp>(op) ? rates.linkBytesPerSecond
-                                      : rates.collectiveBytesPerSecond;
+  auto collective = dyn_cast<dist::CollectiveOpInterface>(op);
+  double rate = collective && collective.isPointToPoint()
+                    ? rates.linkBytesPerSecond
+                    : rates.collectiveBytesPerSecond;
   return (rate > 0 ? cost.trafficBytes / rate : 0) + rates.launchSeconds;
 }
 

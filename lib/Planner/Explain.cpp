@@ -203,10 +203,9 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
                                dist::tensorParallelRoleLabel(*role),
                                reason ? reason.str() : ""});
       }
-      if (op->getDialect() && op->getDialect()->getNamespace() == "dist" &&
-          !isa<dist::AxisIndexOp, dist::LocalShardOp>(op)) {
+      if (auto collective = dyn_cast<dist::CollectiveOpInterface>(op)) {
         ExplainReport::Collective c;
-        auto axes = op->getAttrOfType<ArrayAttr>("axes");
+        ArrayAttr axes = collective.getGroupAxes();
         std::vector<StringAttr> names;
         for (Attribute a : axes) {
           c.axes.push_back(cast<StringAttr>(a).str());

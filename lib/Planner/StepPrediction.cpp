@@ -10,11 +10,11 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-/// The ranks a collective's `axes` group together (1 without a mesh).
-static int64_t collectiveGroupSize(Operation *op) {
+/// The ranks a collective's axes group together (1 without a mesh).
+static int64_t collectiveGroupSize(dist::CollectiveOpInterface op) {
   auto func = op->getParentOfType<func::FuncOp>();
   dist::MeshAttr mesh = func ? dist::getMesh(func) : dist::MeshAttr();
-  auto axes = op->getAttrOfType<ArrayAttr>("axes");
+  ArrayAttr axes = op.getGroupAxes();
   if (!mesh || !axes)
     return 1;
   std::vector<StringAttr> names;
@@ -29,8 +29,11 @@ OpPrediction mlir::paracc::predictOp(Operation *op, const DeviceRates &rates) {
   if (isa_and_nonnull<dist::DistDialect>(op->getDialect())) {
     // Collectives and transfers; rank coordinates and local slices are
     // free.
+    auto collective = dyn_cast<dist::CollectiveOpInterface>(op);
     if (std::optional<CollectiveCost> c =
-            estimateCollectiveCost(op, collectiveGroupSize(op))) {
+            collective ? estimateCollectiveCost(op, collectiveGroupSize(
+                                                        collective))
+                       : std::nullopt) {
       p.collective = true;
       p.cost.bytes = int64_t(c->trafficBytes);
       p.cost.launches = 1;

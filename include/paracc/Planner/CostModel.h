@@ -100,7 +100,7 @@ struct CollectiveCost {
   /// recv, whose bytes its send counts.
   double trafficBytes = 0;
   /// How trafficBytes follows from messageBytes.
-  const char *formula = "";
+  llvm::StringRef formula;
 };
 
 /// The cost of `op` if it is a dist collective or transfer over a group of

@@ -87,14 +87,12 @@ LogicalResult Interleaver::classify() {
     // receives on its own: the transfers are cloned per micro-batch (in
     // micro-batch order on both sides, so they still pair), even when what
     // they send is the same for all.
-    dep |= isa<SendOp, RecvOp>(op);
+    auto collective = dyn_cast<CollectiveOpInterface>(op);
+    dep |= collective && collective.isPointToPoint();
     if (isa<g::WeightOp>(op) &&
         microbatchDim(op.getAttrOfType<ArrayAttr>(kShardDimsAttrName), axisIndex) >= 0)
       return op.emitOpError("is split over the micro-batch axis");
-    auto axes = op.getAttrOfType<ArrayAttr>("axes");
-    bool collective = isa<AllReduceOp, AllGatherOp, ReduceScatterOp,
-                          AllToAllOp, BroadcastOp, SendOp, RecvOp>(op);
-    if (collective && hasMeshAxis(axes, axis.getValue())) {
+    if (collective && hasMeshAxis(collective.getGroupAxes(), axis.getValue())) {
       if (!isa<AllReduceOp>(op))
         return op.emitOpError("over the micro-batch axis is not supported");
       // The clones' values meet here; the result is the same for all.

@@ -236,11 +236,11 @@ LogicalResult PipelineBuilder::classify() {
       dep |= hasMeshAxis(index.getAxes(), mbAxis.getValue());
     if (auto shard = dyn_cast<LocalShardOp>(op))
       dep |= llvm::is_contained(shard.getSharding().getUsedAxes(), mbAxis);
-    if (isa<SendOp, RecvOp>(op))
+    auto collective = dyn_cast<CollectiveOpInterface>(op);
+    if (collective && collective.isPointToPoint())
       return op.emitOpError("is in the program before pipelining; the "
                             "pipeline makes its own transfers");
-    auto axes = op.getAttrOfType<ArrayAttr>("axes");
-    if (axes && hasMeshAxis(axes, axis.getValue()))
+    if (collective && hasMeshAxis(collective.getGroupAxes(), axis.getValue()))
       return op.emitOpError("is a collective over the pipeline axis '")
              << axis.getValue() << "'";
     // Where the operands are, for the stage of ops without one: the
@@ -260,8 +260,8 @@ LogicalResult PipelineBuilder::classify() {
     IntegerAttr stageAttr = dist->getStageAttrHelper().getAttr(&op);
     // (An axis index over it is a micro-batch's own number: per
     // micro-batch, not a meeting of them.)
-    bool collectiveOverMb = !isa<AxisIndexOp>(op) && axes &&
-                            hasMeshAxis(axes, mbAxis.getValue());
+    bool collectiveOverMb =
+        collective && hasMeshAxis(collective.getGroupAxes(), mbAxis.getValue());
     if (collectiveOverMb) {
       // The micro-batches meet: a sum (or max) of their values, once; on
       // every stage that uses it when the values are made where used (a

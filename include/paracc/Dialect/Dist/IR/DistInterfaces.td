@@ -23,4 +23,32 @@ def ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
   ];
 }
 
+def CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
+  let cppNamespace = "::mlir::paracc::dist";
+  let description = [{
+    A collective or point-to-point transfer over a group of ranks named by
+    mesh axes (every `dist` op that communicates). The cost model, the
+    --explain report, the step prediction and the pipeline and micro-batch
+    passes read a collective's group, message and traffic through this
+    interface, never through an op's class or an attribute's name.
+  }];
+  let methods = [
+    InterfaceMethod<"The mesh axes that name the group (major to minor).",
+      "::mlir::ArrayAttr", "getGroupAxes", (ins)>,
+    InterfaceMethod<[{The bytes of the tensor it works on: the input of an
+      all-reduce, reduce-scatter, all-to-all, broadcast or send, the output
+      of an all-gather or recv.}],
+      "int64_t", "getMessageBytes", (ins)>,
+    InterfaceMethod<[{The bytes each member sends over links in a group of
+      `groupSize` ranks (ring algorithms; a send's message; none for a recv,
+      whose send counts them).}],
+      "double", "getTrafficBytes", (ins "int64_t":$groupSize)>,
+    InterfaceMethod<"How the traffic follows from the message, for reports.",
+      "::llvm::StringRef", "getTrafficFormula", (ins)>,
+    InterfaceMethod<[{Whether the bytes go to one peer (a link's rate) rather
+      than through a group collective (the collective bus rate).}],
+      "bool", "isPointToPoint", (ins)>,
+  ];
+}
+
 #endif // PARACC_DIALECT_DIST_IR_DISTINTERFACES_TD

@@ -10,6 +10,7 @@
 #define PARACC_DIALECT_DIST_IR_DISTOPS_TD
 
 include "paracc/Dialect/Dist/IR/DistAttrs.td"
+include "paracc/Dialect/Dist/IR/DistInterfaces.td"
 include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -18,7 +19,9 @@ def Dist_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I1, I8, I16, I32,
                                        I64, UI8, UI16, UI32, UI64]>;
 
 class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
-    : Dist_Op<mnemonic, traits>;
+    : Dist_Op<mnemonic,
+              !listconcat(traits,
+                          [DeclareOpInterfaceMethods<CollectiveOpInterface>])>;
 
 def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce",
     [AllTypesMatch<["x", "result"]>]> {

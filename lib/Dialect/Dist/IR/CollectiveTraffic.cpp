@@ -1,0 +1,101 @@
+//===- CollectiveTraffic.cpp - What each collective moves -------*- C++ -*-===//
+//
+// CollectiveOpInterface (DistInterfaces.td) for the dist ops that
+// communicate: the group's axes, the message and the bytes each member
+// sends, with the algorithms NCCL and Gloo use (rings; a pipelined
+// broadcast; one peer for a transfer).
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::paracc::dist;
+
+/// Bytes of a static tensor type (0 otherwise); i1 counts a byte.
+static int64_t bytesOf(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return 0;
+  Type element = tensor.getElementType();
+  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  return tensor.getNumElements() * std::max<int64_t>((bits + 7) / 8, 1);
+}
+
+/// (n - 1) / n of `bytes` for a group of n: what each member sends in a
+/// ring all-gather or reduce-scatter.
+static double ringShare(int64_t groupSize, int64_t bytes) {
+  const double n = double(std::max<int64_t>(groupSize, 1));
+  return (n - 1) / n * double(bytes);
+}
+
+// all_reduce: a reduce-scatter and an all-gather of the input.
+ArrayAttr AllReduceOp::getGroupAxes() { return getAxesAttr(); }
+int64_t AllReduceOp::getMessageBytes() { return bytesOf(getX().getType()); }
+double AllReduceOp::getTrafficBytes(int64_t groupSize) {
+  return 2 * ringShare(groupSize, getMessageBytes());
+}
+StringRef AllReduceOp::getTrafficFormula() {
+  return "2 (n-1)/n x input bytes (ring)";
+}
+bool AllReduceOp::isPointToPoint() { return false; }
+
+ArrayAttr AllGatherOp::getGroupAxes() { return getAxesAttr(); }
+int64_t AllGatherOp::getMessageBytes() {
+  return bytesOf(getResult().getType());
+}
+double AllGatherOp::getTrafficBytes(int64_t groupSize) {
+  return ringShare(groupSize, getMessageBytes());
+}
+StringRef AllGatherOp::getTrafficFormula() { return "(n-1)/n x output bytes"; }
+bool AllGatherOp::isPointToPoint() { return false; }
+
+ArrayAttr ReduceScatterOp::getGroupAxes() { return getAxesAttr(); }
+int64_t ReduceScatterOp::getMessageBytes() {
+  return bytesOf(getX().getType());
+}
+double ReduceScatterOp::getTrafficBytes(int64_t groupSize) {
+  return ringShare(groupSize, getMessageBytes());
+}
+StringRef ReduceScatterOp::getTrafficFormula() {
+  return "(n-1)/n x input bytes";
+}
+bool ReduceScatterOp::isPointToPoint() { return false; }
+
+ArrayAttr AllToAllOp::getGroupAxes() { return getAxesAttr(); }
+int64_t AllToAllOp::getMessageBytes() { return bytesOf(getX().getType()); }
+double AllToAllOp::getTrafficBytes(int64_t groupSize) {
+  return ringShare(groupSize, getMessageBytes());
+}
+StringRef AllToAllOp::getTrafficFormula() { return "(n-1)/n x input bytes"; }
+bool AllToAllOp::isPointToPoint() { return false; }
+
+// broadcast: pipelined (NCCL's ring), every member but the last forwards
+// the whole message once.
+ArrayAttr BroadcastOp::getGroupAxes() { return getAxesAttr(); }
+int64_t BroadcastOp::getMessageBytes() { return bytesOf(getX().getType()); }
+double BroadcastOp::getTrafficBytes(int64_t groupSize) {
+  return groupSize > 1 ? double(getMessageBytes()) : 0;
+}
+StringRef BroadcastOp::getTrafficFormula() {
+  return "input bytes (pipelined ring)";
+}
+bool BroadcastOp::isPointToPoint() { return false; }
+
+ArrayAttr SendOp::getGroupAxes() { return getAxesAttr(); }
+int64_t SendOp::getMessageBytes() { return bytesOf(getX().getType()); }
+double SendOp::getTrafficBytes(int64_t) { return double(getMessageBytes()); }
+StringRef SendOp::getTrafficFormula() {
+  return "input bytes (to one peer, none at the group's end)";
+}
+bool SendOp::isPointToPoint() { return true; }
+
+ArrayAttr RecvOp::getGroupAxes() { return getAxesAttr(); }
+int64_t RecvOp::getMessageBytes() { return bytesOf(getResult().getType()); }
+double RecvOp::getTrafficBytes(int64_t) { return 0; }
+StringRef RecvOp::getTrafficFormula() {
+  return "0 (received; the send counts them)";
+}
+bool RecvOp::isPointToPoint() { return true; }
