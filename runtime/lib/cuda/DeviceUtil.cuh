@@ -110,6 +110,22 @@ __device__ __forceinline__ void storeVec(T *p, int64_t i, const VecT<T, N> &v) {
   reinterpret_cast<VecT<T, N> *>(p)[i] = v;
 }
 
+/// Element i of an i32 or i64 tensor. A buffer that is not aligned to its
+/// element (any even address works on the CPU) is read in 16-bit pieces,
+/// little-endian; the test is uniform across threads.
+__device__ __forceinline__ int64_t readLabel(const void *p, bool is32,
+                                             int64_t i) {
+  const size_t width = is32 ? 4 : 8;
+  if (reinterpret_cast<uintptr_t>(p) % width == 0)
+    return is32 ? int64_t(static_cast<const int32_t *>(p)[i])
+                : static_cast<const int64_t *>(p)[i];
+  const auto *h = static_cast<const uint16_t *>(p) + i * int64_t(width / 2);
+  uint64_t v = 0;
+  for (size_t k = 0; k < width / 2; ++k)
+    v |= uint64_t(h[k]) << (16 * k);
+  return is32 ? int64_t(int32_t(uint32_t(v))) : int64_t(v);
+}
+
 /// Sixteen bytes, as the element of widened copies.
 struct alignas(16) Bytes16 {
   uint32_t w[4];

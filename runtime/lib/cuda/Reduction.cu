@@ -308,6 +308,45 @@ __global__ void __launch_bounds__(256)
   }
 }
 
+/// Short reduced axes between wide kept ones (GQA's key/value gradient:
+/// [B, Hkv, group, S, D] summed over group): one thread per output vector
+/// walking the c rows, every load 16 bytes and independent of the others.
+/// The shared-memory combine of columnReduceVecKernel left half of its
+/// threads idle and cost more than the loads for c of 2 to 8.
+template <DType D, RK K>
+__global__ void __launch_bounds__(256)
+    shortColumnReduceKernel(const DevS<D> *x, DevS<D> *y, int64_t outer,
+                            int64_t c, int64_t inner) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  using S = DevS<D>;
+  constexpr int kVec = 16 / sizeof(S);
+  const int64_t innerV = inner / kVec;
+  const int64_t n = outer * innerV;
+  for (int64_t u = int64_t(blockIdx.x) * blockDim.x + threadIdx.x; u < n;
+       u += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t o = u / innerV, i = (u - o * innerV) * kVec;
+    const S *p = x + o * c * inner + i;
+    A acc[kVec];
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      acc[e] = R::identity();
+    for (int64_t j = 0; j < c; ++j) {
+      const uint4 raw = *reinterpret_cast<const uint4 *>(p + j * inner);
+      const S *v = reinterpret_cast<const S *>(&raw);
+#pragma unroll
+      for (int e = 0; e < kVec; ++e)
+        acc[e] = R::combine(acc[e], R::from(ldc<D>(v[e])));
+    }
+    uint4 raw;
+    S *out = reinterpret_cast<S *>(&raw);
+#pragma unroll
+    for (int e = 0; e < kVec; ++e)
+      out[e] = R::finalize(acc[e], c);
+    *reinterpret_cast<uint4 *>(y + o * inner + i) = raw;
+  }
+}
+
 /// Combines the chunks' partials of a split column reduction: a block owns
 /// 32 outputs, its 8 warps take every 8th chunk and shared memory adds the
 /// 8 sums in warp order (a fixed order: deterministic). One thread per
@@ -528,7 +567,17 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t sms = deviceSMCount();
     if constexpr (kIsFloatD<D> && addsUp(K)) {
       constexpr int64_t kVec = 16 / sizeof(DevS<D>);
-      if (inner % kVec == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0)
+      const bool aligned = inner % kVec == 0 &&
+                           reinterpret_cast<uintptr_t>(px) % 16 == 0;
+      if (aligned && c <= 16 && reinterpret_cast<uintptr_t>(py) % 16 == 0 &&
+          outer * inner / kVec >= 256 * sms) {
+        const int64_t n = outer * inner / kVec;
+        shortColumnReduceKernel<D, K>
+            <<<unsigned(std::min(ceilDiv(n, int64_t(256)), kMaxGrid)), 256, 0,
+               stream>>>(px, py, outer, c, inner);
+        return checkLaunch(args);
+      }
+      if (aligned)
         return reduceColumnsVec<D, K>(args, px, py, outer, c, inner, sms,
                                       stream);
     }

@@ -2,7 +2,7 @@
 //
 // GPU kernels of the training instructions with the semantics of
 // cpu/Gradients.cpp, cpu/Loss.cpp and cpu/Optimizers.cpp: LayerNormGrad,
-// RmsNormGrad, GeluGrad, CrossEntropyGrad, GatherGrad, the forward losses
+// RmsNormGrad, GeluGrad, CrossEntropyGrad, the forward losses
 // SoftmaxCrossEntropy and NllLoss, and the AdamW and Sgd updates. Operands
 // are checked with the CPU kernels' checks (same messages, replicated here
 // with KernelArgs because the CPU's are private to its files), except the
@@ -11,7 +11,6 @@
 //  - a label outside [0, C) that is not ignore_index (an error on the CPU)
 //    makes the gradient row of its position NaN (CrossEntropyGrad), or its
 //    loss and weight NaN (so the sum and the mean are NaN too);
-//  - an index outside [-dim, dim) (GatherGrad) contributes nothing;
 //  - a step that is not a finite count >= 1 (AdamW, Sgd) makes every result
 //    element NaN.
 //
@@ -40,14 +39,6 @@
 //    over its rows, writes one partial to scratch memory and a one-block
 //    kernel adds the partials in a fixed order (without scratch memory one
 //    block does it all). Deterministic for a given device.
-//  - GatherGrad: ddata [outer, axis, inner] is split into tiles of up to
-//    1024 target rows, one block per (outer, tile). The block scans all
-//    indices, collects the ones that hit its tile in index order, sorts
-//    them by target (stable counting sort in shared memory) and writes
-//    every target row once: the sum of its dy rows, in index order, in f32,
-//    or zeros. Deterministic, no atomics, no zero-fill pass; a tile hit by
-//    more than 2048 indices is summed 2048 at a time into the result
-//    (rounding to bf16/f16 once per 2048).
 //  - AdamW, Sgd (f32): elementwise, float4 when aligned, the step's scalars
 //    (lr, step, grad_scale) read from device memory by thread 0 of each
 //    block, which computes the bias corrections in double. The tensor math
@@ -66,6 +57,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace paracc::rt::cuda {
 
@@ -111,22 +103,6 @@ int64_t residentBlocks(K kernel, int threads, size_t smem) {
 
 /// The element type of a label or index tensor.
 bool isIndex32(const Tensor &t) { return t.dtype() == DType::I32; }
-
-/// Element i of an i32 or i64 tensor. A buffer that is not aligned to its
-/// element (any even address works on the CPU) is read in 16-bit pieces,
-/// little-endian; the test is uniform across threads.
-__device__ __forceinline__ int64_t readLabel(const void *p, bool is32,
-                                             int64_t i) {
-  const size_t width = is32 ? 4 : 8;
-  if (reinterpret_cast<uintptr_t>(p) % width == 0)
-    return is32 ? int64_t(static_cast<const int32_t *>(p)[i])
-                : static_cast<const int64_t *>(p)[i];
-  const auto *h = static_cast<const uint16_t *>(p) + i * int64_t(width / 2);
-  uint64_t v = 0;
-  for (size_t k = 0; k < width / 2; ++k)
-    v |= uint64_t(h[k]) << (16 * k);
-  return is32 ? int64_t(int32_t(uint32_t(v))) : int64_t(v);
-}
 
 /// Sums N values over the threads of a row slot (the blockDim.x threads of
 /// one threadIdx.y, a multiple of 32); every thread of the block calls it
@@ -207,8 +183,12 @@ __device__ __forceinline__ void emitNormGradSum(const NormGradParams &p,
 /// kChunks vectors of V elements of the row (vectors threadIdx.x + c * W)
 /// and accumulates dscale/dbias for them over the block's rows. With R > 1
 /// the slots' sums meet in dynamic shared memory ([R][2][d] floats).
-template <DType D, int V, int kChunks>
-__global__ void __launch_bounds__(kNormGradThreads)
+/// kLayerNorm is p.layerNorm (RmsNormGrad keeps no dbias sums and no mean);
+/// with one chunk the registers are capped so that four blocks stay
+/// resident per multiprocessor (at 80 registers three did, and the kernel
+/// ran at a third of the memory's speed).
+template <DType D, int V, int kChunks, bool kLayerNorm>
+__global__ void __launch_bounds__(kNormGradThreads, kChunks == 1 ? 4 : 1)
     normGradKernel(NormGradParams p) {
   using S = DevS<D>;
   extern __shared__ float comb[];
@@ -221,9 +201,9 @@ __global__ void __launch_bounds__(kNormGradThreads)
   const int tx = int(threadIdx.x), slot = int(threadIdx.y);
   const int64_t nv = p.d / V;
   const float fd = float(p.d);
-  const bool ln = p.layerNorm;
+  constexpr bool ln = kLayerNorm;
 
-  float sc[kChunks][V], accS[kChunks][V], accB[kChunks][V];
+  float sc[kChunks][V], accS[kChunks][V], accB[kChunks][ln ? V : 1];
   bool valid[kChunks];
 #pragma unroll
   for (int c = 0; c < kChunks; ++c) {
@@ -236,7 +216,8 @@ __global__ void __launch_bounds__(kNormGradThreads)
     for (int k = 0; k < V; ++k) {
       sc[c][k] = valid[c] ? ldc<D>(t.v[k]) : 0.0f;
       accS[c][k] = 0.0f;
-      accB[c][k] = 0.0f;
+      if constexpr (ln)
+        accB[c][k] = 0.0f;
     }
   }
 
@@ -261,7 +242,7 @@ __global__ void __launch_bounds__(kNormGradThreads)
       }
     }
     float mean = 0.0f;
-    if (ln) {
+    if constexpr (ln) {
       float s[1] = {0.0f};
 #pragma unroll
       for (int c = 0; c < kChunks; ++c)
@@ -316,7 +297,8 @@ __global__ void __launch_bounds__(kNormGradThreads)
         o.v[k] = stc<D>(rstd * (g - meanG - xv[c][k] * meanGX) +
                         (p.acc ? ldc<D>(a.v[k]) : 0.0f));
         accS[c][k] += dv[c][k] * xv[c][k];
-        accB[c][k] += dv[c][k];
+        if constexpr (ln)
+          accB[c][k] += dv[c][k];
       }
       storeVec<V>(dx + off, tx + int64_t(c) * W, o);
     }
@@ -331,7 +313,7 @@ __global__ void __launch_bounds__(kNormGradThreads)
 #pragma unroll
       for (int k = 0; k < V; ++k)
         emitNormGradSum<D>(p, blockIdx.x, (tx + int64_t(c) * W) * V + k,
-                           accS[c][k], accB[c][k]);
+                           accS[c][k], ln ? accB[c][ln ? k : 0] : 0.0f);
     }
     return;
   }
@@ -343,7 +325,7 @@ __global__ void __launch_bounds__(kNormGradThreads)
     for (int k = 0; k < V; ++k) {
       const int64_t j = (tx + int64_t(c) * W) * V + k;
       comb[(slot * 2) * p.d + j] = accS[c][k];
-      comb[(slot * 2 + 1) * p.d + j] = accB[c][k];
+      comb[(slot * 2 + 1) * p.d + j] = ln ? accB[c][ln ? k : 0] : 0.0f;
     }
   }
   __syncthreads();
@@ -542,11 +524,17 @@ Status normGradTyped(const KernelArgs &args, int64_t d, cudaStream_t stream) {
              maxWorkers});
         return run(kernel, dim3(w, r), smem, workers, false);
       };
-      if (chunks == 1)
-        return launch(normGradKernel<D, V, 1>);
-      if (chunks == 2)
-        return launch(normGradKernel<D, V, 2>);
-      return launch(normGradKernel<D, V, 4>);
+      auto withChunks = [&](auto lnTag) -> Status {
+        constexpr bool kLn = decltype(lnTag)::value;
+        if (chunks == 1)
+          return launch(normGradKernel<D, V, 1, kLn>);
+        if (chunks == 2)
+          return launch(normGradKernel<D, V, 2, kLn>);
+        return launch(normGradKernel<D, V, 4, kLn>);
+      };
+      if (p.layerNorm)
+        return withChunks(std::true_type());
+      return withChunks(std::false_type());
     }
     auto kernel = normGradLongKernel<D, V>;
     const int64_t workers = std::min(
@@ -1271,187 +1259,6 @@ Status lossTyped(const KernelArgs &args, CeParams p, cudaStream_t stream) {
 }
 
 //===----------------------------------------------------------------------===//
-// GatherGrad.
-//===----------------------------------------------------------------------===//
-
-constexpr int kGatherThreads = 256;
-constexpr int kGatherWarps = kGatherThreads / 32;
-/// Matches (indices hitting the tile) collected per round.
-constexpr int kGatherCap = 2048;
-/// Target rows per tile.
-constexpr int kGatherMaxTile = 1024;
-
-struct GatherGradParams {
-  const void *dy = nullptr;
-  const void *idx = nullptr;
-  void *ddata = nullptr;
-  int64_t outer = 0, axisDim = 0, nIdx = 0;
-  int64_t innerV = 0; // Vectors per row of ddata and dy.
-  int64_t tileRows = 0, numTiles = 0;
-  int rowThreads = 32; // Threads per target row (a multiple of 32).
-};
-
-/// One block per (outer, tile of target rows), see the file comment.
-template <DType D, typename IdxT, int V>
-__global__ void __launch_bounds__(kGatherThreads)
-    gatherGradKernel(GatherGradParams p) {
-  using S = DevS<D>;
-  using Vec = VecT<S, V>;
-  __shared__ int32_t listJ[kGatherCap];
-  __shared__ int16_t listT[kGatherCap];
-  __shared__ int32_t sorted[kGatherCap];
-  __shared__ int32_t start[kGatherMaxTile + 1];
-  __shared__ int32_t cursor[kGatherMaxTile];
-  __shared__ int32_t warpCount[kGatherWarps];
-  const Vec *dy = static_cast<const Vec *>(p.dy);
-  constexpr bool kIdx32 = sizeof(IdxT) == 4;
-  Vec *dd = static_cast<Vec *>(p.ddata);
-  const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
-  const unsigned laneLt = (1u << lane) - 1u;
-  const int groups = kGatherThreads / p.rowThreads;
-  const int group = tid / p.rowThreads, col = tid - group * p.rowThreads;
-  const int64_t blocks = p.outer * p.numTiles;
-
-  for (int64_t b = blockIdx.x; b < blocks; b += gridDim.x) {
-    const int64_t o = b / p.numTiles;
-    const int64_t t0 = (b - o * p.numTiles) * p.tileRows;
-    const int nT =
-        int(p.axisDim - t0 < p.tileRows ? p.axisDim - t0 : p.tileRows);
-    const Vec *dyo = dy + o * p.nIdx * p.innerV;
-    Vec *ddo = dd + (o * p.axisDim + t0) * p.innerV;
-    int64_t pos = 0;
-    bool firstRound = true;
-    do {
-      // The next matches, in index order.
-      int count = 0;
-      while (pos < p.nIdx && count <= kGatherCap - kGatherThreads) {
-        const int64_t j = pos + tid;
-        bool match = false;
-        int lt = 0;
-        if (j < p.nIdx) {
-          int64_t v = readLabel(p.idx, kIdx32, j);
-          if (v < 0)
-            v += p.axisDim;
-          match = v >= t0 && v < t0 + nT;
-          lt = int(v - t0);
-        }
-        const unsigned bal = __ballot_sync(0xffffffffu, match);
-        if (lane == 0)
-          warpCount[warp] = __popc(bal);
-        __syncthreads();
-        int before = 0, total = 0;
-#pragma unroll
-        for (int w = 0; w < kGatherWarps; ++w) {
-          const int cnt = warpCount[w];
-          before += w < warp ? cnt : 0;
-          total += cnt;
-        }
-        if (match) {
-          const int e = count + before + __popc(bal & laneLt);
-          listJ[e] = int32_t(j);
-          listT[e] = int16_t(lt);
-        }
-        count += total;
-        pos += kGatherThreads;
-        __syncthreads();
-      }
-
-      // Stable counting sort of the matches by target row.
-      for (int t = tid; t < nT; t += kGatherThreads)
-        start[t] = 0;
-      __syncthreads();
-      for (int e = tid; e < count; e += kGatherThreads)
-        atomicAdd(&start[listT[e]], 1);
-      __syncthreads();
-      if (warp == 0) {
-        int running = 0;
-        for (int base = 0; base < nT; base += 32) {
-          const int t = base + lane;
-          const int cnt = t < nT ? start[t] : 0;
-          int incl = cnt;
-#pragma unroll
-          for (int off = 1; off < 32; off <<= 1) {
-            const int u = __shfl_up_sync(0xffffffffu, incl, off);
-            if (lane >= off)
-              incl += u;
-          }
-          if (t < nT) {
-            start[t] = running + incl - cnt;
-            cursor[t] = running + incl - cnt;
-          }
-          running += __shfl_sync(0xffffffffu, incl, 31);
-        }
-        if (lane == 0)
-          start[nT] = running;
-        __syncwarp();
-        for (int base = 0; base < count; base += 32) {
-          const int e = base + lane;
-          const bool has = e < count;
-          const int t = has ? int(listT[e]) : -1 - lane;
-          const unsigned peers = __match_any_sync(0xffffffffu, t);
-          if (has)
-            sorted[cursor[t] + __popc(peers & laneLt)] = listJ[e];
-          __syncwarp();
-          if (has && lane == 31 - __clz(peers))
-            cursor[t] += __popc(peers);
-          __syncwarp();
-        }
-      }
-      __syncthreads();
-
-      // Every target row (first round) or every hit one: its dy rows
-      // summed in index order.
-      if (group < groups) {
-        for (int t = group; t < nT; t += groups) {
-          const int e0 = start[t], e1 = start[t + 1];
-          if (!firstRound && e0 == e1)
-            continue;
-          Vec *outRow = ddo + int64_t(t) * p.innerV;
-          for (int64_t vi = col; vi < p.innerV; vi += p.rowThreads) {
-            float acc[V];
-#pragma unroll
-            for (int k = 0; k < V; ++k)
-              acc[k] = 0.0f;
-            int e = e0;
-            for (; e + 4 <= e1; e += 4) {
-              Vec r[4];
-#pragma unroll
-              for (int u = 0; u < 4; ++u)
-                r[u] = dyo[int64_t(sorted[e + u]) * p.innerV + vi];
-#pragma unroll
-              for (int u = 0; u < 4; ++u)
-#pragma unroll
-                for (int k = 0; k < V; ++k)
-                  acc[k] += ldc<D>(r[u].v[k]);
-            }
-            for (; e < e1; ++e) {
-              const Vec r = dyo[int64_t(sorted[e]) * p.innerV + vi];
-#pragma unroll
-              for (int k = 0; k < V; ++k)
-                acc[k] += ldc<D>(r.v[k]);
-            }
-            Vec out;
-            if (firstRound) {
-#pragma unroll
-              for (int k = 0; k < V; ++k)
-                out.v[k] = stc<D>(acc[k]);
-            } else {
-              const Vec prev = outRow[vi];
-#pragma unroll
-              for (int k = 0; k < V; ++k)
-                out.v[k] = stc<D>(ldc<D>(prev.v[k]) + acc[k]);
-            }
-            outRow[vi] = out;
-          }
-        }
-      }
-      firstRound = false;
-      __syncthreads(); // The lists are rebuilt next.
-    } while (pos < p.nIdx);
-  }
-}
-
-//===----------------------------------------------------------------------===//
 // AdamW, Sgd.
 //===----------------------------------------------------------------------===//
 
@@ -1759,88 +1566,6 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
             return rows(IntTag<kV>());
         }
         return rows(IntTag<1>());
-      });
-}
-
-Status launchGatherGrad(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  const Tensor &dy = *args.in[0], &indices = *args.in[1];
-  Tensor &ddata = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, ddata, TypeSet::Float, "result"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  if (ddata.rank() < 1)
-    return args.fail("result must have rank >= 1, got ", ddata.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
-  Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
-  dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
-  dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
-                 ddata.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < axis; ++i)
-    outer *= ddata.dim(i);
-  for (int64_t i = axis + 1; i < ddata.rank(); ++i)
-    inner *= ddata.dim(i);
-  const int64_t axisDim = ddata.dim(axis);
-  const int64_t nIdx = indices.numElements();
-  if (ddata.numElements() == 0)
-    return Status::ok();
-  if (nIdx == 0) {
-    if (cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream) !=
-        cudaSuccess)
-      return checkLaunch(args);
-    return Status::ok();
-  }
-  if (nIdx > INT32_MAX)
-    return args.fail(nIdx, " indices are more than the GPU kernel handles");
-
-  return visitGpuDType<TypeSet::Float>(
-      args, ddata.dtype(), [&](auto tag) -> Status {
-        constexpr DType D = decltype(tag)::value;
-        using S = DevS<D>;
-        constexpr int kV = kVec16<S>;
-        const bool vec = kV > 1 && inner % kV == 0 &&
-                         isAligned(dy.data(), 16) &&
-                         isAligned(ddata.data(), 16);
-        GatherGradParams p;
-        p.dy = dy.data();
-        p.idx = indices.data();
-        p.ddata = ddata.data();
-        p.outer = outer;
-        p.axisDim = axisDim;
-        p.nIdx = nIdx;
-        p.innerV = vec ? inner / kV : inner;
-        p.rowThreads =
-            int(std::min<int64_t>(kGatherThreads, roundUp32(p.innerV)));
-        // Tiles: enough blocks to fill the device (each scans every index),
-        // at most kGatherMaxTile target rows each.
-        const int64_t targetBlocks = 4 * int64_t(deviceSMCount());
-        int64_t tiles =
-            std::clamp<int64_t>(ceilDiv(targetBlocks, outer), 1, axisDim);
-        tiles = std::max(tiles, ceilDiv(axisDim, kGatherMaxTile));
-        p.tileRows = ceilDiv(axisDim, tiles);
-        p.numTiles = ceilDiv(axisDim, p.tileRows);
-        const unsigned grid = gridFor(outer * p.numTiles, 1);
-        auto go = [&](auto vTag, auto idxTag) -> Status {
-          constexpr int V = decltype(vTag)::value;
-          using IdxT = decltype(idxTag);
-          gatherGradKernel<D, IdxT, V><<<grid, kGatherThreads, 0, stream>>>(p);
-          return checkLaunch(args);
-        };
-        auto withIdx = [&](auto vTag) -> Status {
-          if (isIndex32(indices))
-            return go(vTag, int32_t{});
-          return go(vTag, int64_t{});
-        };
-        if constexpr (kV > 1) {
-          if (vec)
-            return withIdx(IntTag<kV>());
-        }
-        return withIdx(IntTag<1>());
       });
 }
 

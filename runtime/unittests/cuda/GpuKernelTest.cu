@@ -1062,6 +1062,9 @@ void testReductions() {
       // Column sums with 16-byte loads: chunked (bias gradients), a partial
       // column tile, an outer dimension.
       {{4096, 1024}, {0}},    {{1000, 40}, {0}},     {{2, 700, 264}, {1}},
+      // Short reduced axes between wide kept ones, one thread per output
+      // vector (GQA's repeated K/V gradient).
+      {{2, 8, 4, 512, 64}, {2}}, {{3, 16, 36000}, {1}},
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
                                    OpCode::ReduceMax, OpCode::ReduceMin,
@@ -1640,6 +1643,8 @@ void testGatherGrad() {
           {{4, 9, 6}, -1, randomTensor(it, {2, 2}, -6, 5), "axis -1"},
           {{9, 6}, 0, scalar(it, 2), "scalar index"},
           {{5000, 32}, 0, randomTensor(it, {4, 512}, 0, 4999), "vocabulary"},
+          {{20000, 256}, 0, randomTensor(it, {8, 1024}, -20000, 19999),
+           "large table"},
           {{3, 2000, 8}, 1, randomTensor(it, {300}, -2000, 1999), "outer 3"},
           {{50, 64}, 0, alloc(it, {0}), "no indices"},
       };
@@ -1654,9 +1659,9 @@ void testGatherGrad() {
                 {randomTensor(dt, dyShape, -2, 2), c.idx}, {{dt, c.data}},
                 c.what, {tol});
       }
-      // More than 2048 indices into one tile: summed in rounds of 2048
-      // matches, each round's sum rounded to the result type (sums of ~1500
-      // values of +-2: about 45, whose bf16 ulp is 0.25).
+      // 3000 indices into 2 rows: each row a sum of ~1500 values of +-2
+      // in f32 (the CPU's in double), rounded once (about 45, whose bf16
+      // ulp is 0.25).
       Tensor hot = randomTensor(it, {3000}, 0, 1);
       runCase(OpCode::GatherGrad, ints({0}),
               {randomTensor(dt, {3000, 64}, -2, 2), hot}, {{dt, {1000, 64}}},
