@@ -87,12 +87,7 @@ FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,
 }
 
 int64_t mlir::paracc::bytesOfTensorType(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return 0;
-  Type element = tensor.getElementType();
-  int64_t bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
-  return tensor.getNumElements() * std::max<int64_t>((bits + 7) / 8, 1);
+  return dist::staticTensorBytes(type);
 }
 
 static int64_t numElements(Value v) {

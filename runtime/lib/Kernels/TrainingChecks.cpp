@@ -6,6 +6,35 @@
 
 namespace paracc::rt {
 
+Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                       int64_t &outer, int64_t &axisDim, int64_t &inner) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  const Tensor &dy = *args.in[0], &indices = *args.in[1];
+  const Tensor &ddata = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, ddata, TypeSet::Float, "result"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
+  if (ddata.rank() < 1)
+    return args.fail("result must have rank >= 1, got ", ddata.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(
+      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
+  Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
+  dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
+  dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
+                 ddata.shape().end());
+  PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
+  outer = 1;
+  inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= ddata.dim(d);
+  for (int64_t d = axis + 1; d < ddata.rank(); ++d)
+    inner *= ddata.dim(d);
+  axisDim = ddata.dim(axis);
+  return Status::ok();
+}
+
 Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized) {
   const bool isLayerNorm = args.op == OpCode::LayerNormGrad;

@@ -1,6 +1,6 @@
 //===- TrainingChecks.h - Operand checks of the training ops ---*- C++ -*-===//
 //
-// The checks of LayerNormGrad/RmsNormGrad and of the optimizer updates
+// The checks of LayerNormGrad/RmsNormGrad, GatherGrad and the optimizer updates
 // (AdamW, Sgd), shared by the CPU kernels and the GPU kernels so that both
 // reject the same instructions with the same messages (as ReductionChecks.h
 // does for the reducing ops).
@@ -20,6 +20,12 @@ namespace paracc::rt {
 /// elements each row normalizes. `checkType` checks x's element type.
 Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized);
+
+/// GatherGrad: in(dy, indices) out(ddata) with ints [axis]; dy is ddata's
+/// shape with the axis replaced by the indices' shape. Sets ddata's view
+/// [outer, axisDim, inner]. `checkType` checks the result's element type.
+Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                       int64_t &outer, int64_t &axisDim, int64_t &inner);
 
 /// Operands [0, nTensors) and every result are f32 of the first operand's
 /// shape; the operands after them are f32 scalars. `names` lists the

@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels/AttentionGeometry.h"
+#include "Kernels/TrainingChecks.h"
 #include "cpu/CpuKernels.h"
 #include "cpu/VectorMath.h"
-#include "Kernels/TrainingChecks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -510,29 +510,11 @@ Status runCrossEntropyGradKernel(const KernelArgs &args) {
 }
 
 Status runGatherGradKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  const Tensor &dy = *args.in[0], &indices = *args.in[1];
-  Tensor &ddata = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(ddata, TypeSet::Float, "result"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  if (ddata.rank() < 1)
-    return args.fail("result must have rank >= 1, got ", ddata.typeString());
-  int64_t axis;
+  int64_t outer, axisDim, inner;
   PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
-  Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
-  dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
-  dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
-                 ddata.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= ddata.dim(d);
-  for (int64_t d = axis + 1; d < ddata.rank(); ++d)
-    inner *= ddata.dim(d);
-  const int64_t axisDim = ddata.dim(axis);
+      checkGatherGrad(args, checkCpuDType, outer, axisDim, inner));
+  const Tensor &indices = *args.in[1];
+  Tensor &ddata = *args.out[0];
   std::vector<int64_t> idx(static_cast<size_t>(indices.numElements()));
   for (int64_t i = 0; i < indices.numElements(); ++i) {
     const int64_t v = readIndex(indices, i);

@@ -21,6 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels/TrainingChecks.h"
 #include "cuda/CudaKernelUtil.h"
 #include "cuda/DeviceUtil.cuh"
 
@@ -210,29 +211,11 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
 } // namespace
 
 Status launchGatherGrad(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+  int64_t outer, axisDim, inner;
+  PARACC_RETURN_IF_ERROR(
+      checkGatherGrad(args, checkGpuDType, outer, axisDim, inner));
   const Tensor &dy = *args.in[0], &indices = *args.in[1];
   Tensor &ddata = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, ddata, TypeSet::Float, "result"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
-  PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
-  if (ddata.rank() < 1)
-    return args.fail("result must have rank >= 1, got ", ddata.typeString());
-  int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
-  Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
-  dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
-  dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
-                 ddata.shape().end());
-  PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < axis; ++i)
-    outer *= ddata.dim(i);
-  for (int64_t i = axis + 1; i < ddata.rank(); ++i)
-    inner *= ddata.dim(i);
-  const int64_t axisDim = ddata.dim(axis);
   const int64_t pairs = outer * indices.numElements();
   if (ddata.numElements() == 0)
     return Status::ok();

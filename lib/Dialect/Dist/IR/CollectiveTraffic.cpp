@@ -14,8 +14,7 @@
 using namespace mlir;
 using namespace mlir::paracc::dist;
 
-/// Bytes of a static tensor type (0 otherwise); i1 counts a byte.
-static int64_t bytesOf(Type type) {
+int64_t mlir::paracc::dist::staticTensorBytes(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape())
     return 0;
@@ -33,7 +32,7 @@ static double ringShare(int64_t groupSize, int64_t bytes) {
 
 // all_reduce: a reduce-scatter and an all-gather of the input.
 ArrayAttr AllReduceOp::getGroupAxes() { return getAxesAttr(); }
-int64_t AllReduceOp::getMessageBytes() { return bytesOf(getX().getType()); }
+int64_t AllReduceOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
 double AllReduceOp::getTrafficBytes(int64_t groupSize) {
   return 2 * ringShare(groupSize, getMessageBytes());
 }
@@ -44,7 +43,7 @@ bool AllReduceOp::isPointToPoint() { return false; }
 
 ArrayAttr AllGatherOp::getGroupAxes() { return getAxesAttr(); }
 int64_t AllGatherOp::getMessageBytes() {
-  return bytesOf(getResult().getType());
+  return staticTensorBytes(getResult().getType());
 }
 double AllGatherOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
@@ -54,7 +53,7 @@ bool AllGatherOp::isPointToPoint() { return false; }
 
 ArrayAttr ReduceScatterOp::getGroupAxes() { return getAxesAttr(); }
 int64_t ReduceScatterOp::getMessageBytes() {
-  return bytesOf(getX().getType());
+  return staticTensorBytes(getX().getType());
 }
 double ReduceScatterOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
@@ -65,7 +64,7 @@ StringRef ReduceScatterOp::getTrafficFormula() {
 bool ReduceScatterOp::isPointToPoint() { return false; }
 
 ArrayAttr AllToAllOp::getGroupAxes() { return getAxesAttr(); }
-int64_t AllToAllOp::getMessageBytes() { return bytesOf(getX().getType()); }
+int64_t AllToAllOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
 double AllToAllOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
 }
@@ -75,7 +74,7 @@ bool AllToAllOp::isPointToPoint() { return false; }
 // broadcast: pipelined (NCCL's ring), every member but the last forwards
 // the whole message once.
 ArrayAttr BroadcastOp::getGroupAxes() { return getAxesAttr(); }
-int64_t BroadcastOp::getMessageBytes() { return bytesOf(getX().getType()); }
+int64_t BroadcastOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
 double BroadcastOp::getTrafficBytes(int64_t groupSize) {
   return groupSize > 1 ? double(getMessageBytes()) : 0;
 }
@@ -85,7 +84,7 @@ StringRef BroadcastOp::getTrafficFormula() {
 bool BroadcastOp::isPointToPoint() { return false; }
 
 ArrayAttr SendOp::getGroupAxes() { return getAxesAttr(); }
-int64_t SendOp::getMessageBytes() { return bytesOf(getX().getType()); }
+int64_t SendOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
 double SendOp::getTrafficBytes(int64_t) { return double(getMessageBytes()); }
 StringRef SendOp::getTrafficFormula() {
   return "input bytes (to one peer, none at the group's end)";
@@ -93,7 +92,7 @@ StringRef SendOp::getTrafficFormula() {
 bool SendOp::isPointToPoint() { return true; }
 
 ArrayAttr RecvOp::getGroupAxes() { return getAxesAttr(); }
-int64_t RecvOp::getMessageBytes() { return bytesOf(getResult().getType()); }
+int64_t RecvOp::getMessageBytes() { return staticTensorBytes(getResult().getType()); }
 double RecvOp::getTrafficBytes(int64_t) { return 0; }
 StringRef RecvOp::getTrafficFormula() {
   return "0 (received; the send counts them)";

@@ -18,6 +18,10 @@
 
 namespace mlir::paracc::dist {
 
+/// Bytes of a static tensor type (0 for anything else; i1 counts a byte):
+/// what a collective moves of it (CollectiveTraffic.cpp).
+int64_t staticTensorBytes(Type type);
+
 // The names of declared attributes (DistDialect.td) that passes read
 // before the dialect is at hand.
 /// The module attribute holding the mesh.
