@@ -21,10 +21,6 @@ constexpr int64_t kMaxMaskElements = int64_t(1) << 28;
 /// materialized in the executable).
 constexpr int64_t kMaxConstantCondition = int64_t(1) << 22;
 
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
-
 /// Whether a cast from `from` to `to` keeps "is zero": true stays non-zero.
 bool keepsZeroness(Type from, Type to) {
   if (to.isInteger(1) || from.isInteger(1))
