@@ -39,7 +39,8 @@ enum class PipelineSchedule {
 };
 
 /// What every front door and pass assumes when no schedule is given.
-constexpr PipelineSchedule kDefaultPipelineSchedule = PipelineSchedule::OneFOneB;
+constexpr PipelineSchedule kDefaultPipelineSchedule =
+    PipelineSchedule::OneFOneB;
 
 /// The learning rate over the steps of a run.
 enum class LrSchedule { Constant, Cosine };
@@ -99,8 +100,7 @@ template <> struct OptionTraits<Device> {
 };
 
 /// The value spelt `name`, or std::nullopt.
-template <typename E>
-std::optional<E> parseOptionValue(llvm::StringRef name) {
+template <typename E> std::optional<E> parseOptionValue(llvm::StringRef name) {
   for (const OptionSpelling<E> &s : OptionTraits<E>::spellings())
     if (name == s.name)
       return s.value;
@@ -141,8 +141,7 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LrSchedule v) {
   return os << stringifyOption(v);
 }
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
-                                     RecomputePolicy v) {
+inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, RecomputePolicy v) {
   return os << stringifyOption(v);
 }
 inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Precision v) {
@@ -154,7 +153,8 @@ inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Device v) {
 
 /// The llvm::cl parser of an option enum: cl::opt<E> in the tools and
 /// Option<E> in pass pipelines parse through E's table.
-template <typename E> class OptionEnumParser : public llvm::cl::basic_parser<E> {
+template <typename E>
+class OptionEnumParser : public llvm::cl::basic_parser<E> {
 public:
   using llvm::cl::basic_parser<E>::basic_parser;
 

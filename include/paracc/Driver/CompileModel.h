@@ -103,8 +103,8 @@ ImportedModel importModel(MLIRContext &context, const ModelSource &source,
 /// Compiles `source` for inference. Errors go to the context's diagnostic
 /// handler and to `err` (options).
 CompileStatus compileModel(MLIRContext &context, const ModelSource &source,
-                 const ModelCompileOptions &options, CompiledModel &result,
-                 llvm::raw_ostream &err);
+                           const ModelCompileOptions &options,
+                           CompiledModel &result, llvm::raw_ostream &err);
 
 } // namespace mlir::paracc
 

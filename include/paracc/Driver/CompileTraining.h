@@ -96,9 +96,9 @@ LogicalResult parseOptimizerOptions(StringRef optimizer, StringRef betas,
 /// (auto recompute's tries) go to `out`, errors to the context's handler
 /// and `err`.
 CompileStatus compileTraining(MLIRContext &context, const ModelSource &source,
-                    const TrainingCompileOptions &options,
-                    CompiledTraining &result, llvm::raw_ostream &out,
-                    llvm::raw_ostream &err);
+                              const TrainingCompileOptions &options,
+                              CompiledTraining &result, llvm::raw_ostream &out,
+                              llvm::raw_ostream &err);
 
 } // namespace mlir::paracc
 

@@ -25,25 +25,31 @@ struct ParseError {
 /// The ops whose pretty form is read (the importer converts them all).
 bool isKnownOp(StringRef name) {
   return llvm::StringSwitch<bool>(name)
-      .Cases("stablehlo.add", "stablehlo.subtract", "stablehlo.multiply",
-             "stablehlo.divide", "stablehlo.maximum", "stablehlo.minimum",
-             "stablehlo.power", "stablehlo.remainder", true)
-      .Cases("stablehlo.and", "stablehlo.or", "stablehlo.xor",
-             "stablehlo.negate", "stablehlo.abs", "stablehlo.sign",
-             "stablehlo.sqrt", "stablehlo.rsqrt", true)
-      .Cases("stablehlo.exponential", "stablehlo.log", "stablehlo.tanh",
-             "stablehlo.logistic", "stablehlo.floor", "stablehlo.ceil",
-             "stablehlo.round_nearest_even", "stablehlo.not", true)
-      .Cases("stablehlo.sine", "stablehlo.cosine", "stablehlo.tan",
-             "stablehlo.exponential_minus_one", "stablehlo.log_plus_one",
+      .Cases({"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply",
+              "stablehlo.divide", "stablehlo.maximum", "stablehlo.minimum",
+              "stablehlo.power", "stablehlo.remainder"},
              true)
-      .Cases("chlo.tan", "chlo.erf", "chlo.sinh", "chlo.cosh", "chlo.asin",
-             "chlo.acos", "chlo.atan", "chlo.square", true)
-      .Cases("stablehlo.select", "stablehlo.convert", "stablehlo.reshape",
-             "stablehlo.constant", "stablehlo.broadcast_in_dim",
-             "stablehlo.transpose", "stablehlo.concatenate", true)
-      .Cases("stablehlo.dot_general", "stablehlo.iota", "stablehlo.compare",
-             "stablehlo.slice", "stablehlo.reduce", true)
+      .Cases({"stablehlo.and", "stablehlo.or", "stablehlo.xor",
+              "stablehlo.negate", "stablehlo.abs", "stablehlo.sign",
+              "stablehlo.sqrt", "stablehlo.rsqrt"},
+             true)
+      .Cases({"stablehlo.exponential", "stablehlo.log", "stablehlo.tanh",
+              "stablehlo.logistic", "stablehlo.floor", "stablehlo.ceil",
+              "stablehlo.round_nearest_even", "stablehlo.not"},
+             true)
+      .Cases({"stablehlo.sine", "stablehlo.cosine", "stablehlo.tan",
+              "stablehlo.exponential_minus_one", "stablehlo.log_plus_one"},
+             true)
+      .Cases({"chlo.tan", "chlo.erf", "chlo.sinh", "chlo.cosh", "chlo.asin",
+              "chlo.acos", "chlo.atan", "chlo.square"},
+             true)
+      .Cases({"stablehlo.select", "stablehlo.convert", "stablehlo.reshape",
+              "stablehlo.constant", "stablehlo.broadcast_in_dim",
+              "stablehlo.transpose", "stablehlo.concatenate"},
+             true)
+      .Cases({"stablehlo.dot_general", "stablehlo.iota", "stablehlo.compare",
+              "stablehlo.slice", "stablehlo.reduce"},
+             true)
       .Default(false);
 }
 

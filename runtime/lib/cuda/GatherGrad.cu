@@ -48,8 +48,8 @@ template <typename Key> struct KeyParams {
 /// Pair p = o * nIdx + j: key o * (axis + 1) + target (axis when out of
 /// range), value p (dy's row).
 template <typename Key>
-__global__ void __launch_bounds__(kKeyThreads) gatherGradKeysKernel(
-    KeyParams<Key> p) {
+__global__ void __launch_bounds__(kKeyThreads)
+    gatherGradKeysKernel(KeyParams<Key> p) {
   const int64_t n = p.outer * p.nIdx;
   for (int64_t i = int64_t(blockIdx.x) * kKeyThreads + threadIdx.x; i < n;
        i += int64_t(gridDim.x) * kKeyThreads) {
@@ -75,8 +75,8 @@ template <typename Key> struct RowParams {
 /// Block b looks at sorted pair b; the first pair of a run of equal keys
 /// sums the run's dy rows and writes the target row.
 template <DType D, typename Key, int V>
-__global__ void __launch_bounds__(kRowThreads) gatherGradRowsKernel(
-    RowParams<Key> p) {
+__global__ void __launch_bounds__(kRowThreads)
+    gatherGradRowsKernel(RowParams<Key> p) {
   using S = DevS<D>;
   using Vec = VecT<S, V>;
   const Vec *dy = static_cast<const Vec *>(p.dy);
@@ -142,13 +142,11 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
   if (cub::DeviceRadixSort::SortPairs(
           nullptr, sortBytes, static_cast<const Key *>(nullptr),
           static_cast<Key *>(nullptr), static_cast<const int32_t *>(nullptr),
-          static_cast<int32_t *>(nullptr), n, 0, endBit,
-          stream) != cudaSuccess)
+          static_cast<int32_t *>(nullptr), n, 0, endBit, stream) != cudaSuccess)
     return checkLaunch(args);
   const size_t keyBytes = alignUp(size_t(n) * sizeof(Key));
   const size_t rowBytes = alignUp(size_t(n) * sizeof(int32_t));
-  StreamScratch scratch(alignUp(sortBytes) + 2 * (keyBytes + rowBytes),
-                        stream);
+  StreamScratch scratch(alignUp(sortBytes) + 2 * (keyBytes + rowBytes), stream);
   auto *base = scratch.get<char>();
   if (!base)
     return args.fail("cannot allocate ",
@@ -156,12 +154,12 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
                      " bytes of device memory to sort the indices");
   void *sortTemp = base;
   Key *keysIn = reinterpret_cast<Key *>(base + alignUp(sortBytes));
-  Key *keysOut = reinterpret_cast<Key *>(reinterpret_cast<char *>(keysIn) +
-                                         keyBytes);
-  int32_t *rowsIn = reinterpret_cast<int32_t *>(
-      reinterpret_cast<char *>(keysOut) + keyBytes);
-  int32_t *rowsOut = reinterpret_cast<int32_t *>(
-      reinterpret_cast<char *>(rowsIn) + rowBytes);
+  Key *keysOut =
+      reinterpret_cast<Key *>(reinterpret_cast<char *>(keysIn) + keyBytes);
+  int32_t *rowsIn =
+      reinterpret_cast<int32_t *>(reinterpret_cast<char *>(keysOut) + keyBytes);
+  int32_t *rowsOut =
+      reinterpret_cast<int32_t *>(reinterpret_cast<char *>(rowsIn) + rowBytes);
 
   KeyParams<Key> kp;
   kp.idx = indices.data();
@@ -178,8 +176,7 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
                                       rowsIn, rowsOut, n, 0, endBit,
                                       stream) != cudaSuccess)
     return checkLaunch(args);
-  if (cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream) !=
-      cudaSuccess)
+  if (cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream) != cudaSuccess)
     return checkLaunch(args);
 
   using St = DevS<D>;
@@ -194,9 +191,8 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
   rp.n = n;
   rp.axisDim = axisDim;
   rp.innerV = vec ? inner / kV : inner;
-  const int threads =
-      int(std::clamp<int64_t>(ceilDiv(rp.innerV, int64_t(32)) * 32, 32,
-                              kRowThreads));
+  const int threads = int(std::clamp<int64_t>(
+      ceilDiv(rp.innerV, int64_t(32)) * 32, 32, kRowThreads));
   const unsigned rowGrid = unsigned(std::min<int64_t>(int64_t(1) << 30, n));
   if constexpr (kV > 1) {
     if (vec) {

@@ -32,7 +32,9 @@ static double ringShare(int64_t groupSize, int64_t bytes) {
 
 // all_reduce: a reduce-scatter and an all-gather of the input.
 ArrayAttr AllReduceOp::getGroupAxes() { return getAxesAttr(); }
-int64_t AllReduceOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
+int64_t AllReduceOp::getMessageBytes() {
+  return staticTensorBytes(getX().getType());
+}
 double AllReduceOp::getTrafficBytes(int64_t groupSize) {
   return 2 * ringShare(groupSize, getMessageBytes());
 }
@@ -64,7 +66,9 @@ StringRef ReduceScatterOp::getTrafficFormula() {
 bool ReduceScatterOp::isPointToPoint() { return false; }
 
 ArrayAttr AllToAllOp::getGroupAxes() { return getAxesAttr(); }
-int64_t AllToAllOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
+int64_t AllToAllOp::getMessageBytes() {
+  return staticTensorBytes(getX().getType());
+}
 double AllToAllOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
 }
@@ -74,7 +78,9 @@ bool AllToAllOp::isPointToPoint() { return false; }
 // broadcast: pipelined (NCCL's ring), every member but the last forwards
 // the whole message once.
 ArrayAttr BroadcastOp::getGroupAxes() { return getAxesAttr(); }
-int64_t BroadcastOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
+int64_t BroadcastOp::getMessageBytes() {
+  return staticTensorBytes(getX().getType());
+}
 double BroadcastOp::getTrafficBytes(int64_t groupSize) {
   return groupSize > 1 ? double(getMessageBytes()) : 0;
 }
@@ -84,7 +90,9 @@ StringRef BroadcastOp::getTrafficFormula() {
 bool BroadcastOp::isPointToPoint() { return false; }
 
 ArrayAttr SendOp::getGroupAxes() { return getAxesAttr(); }
-int64_t SendOp::getMessageBytes() { return staticTensorBytes(getX().getType()); }
+int64_t SendOp::getMessageBytes() {
+  return staticTensorBytes(getX().getType());
+}
 double SendOp::getTrafficBytes(int64_t) { return double(getMessageBytes()); }
 StringRef SendOp::getTrafficFormula() {
   return "input bytes (to one peer, none at the group's end)";
@@ -92,7 +100,9 @@ StringRef SendOp::getTrafficFormula() {
 bool SendOp::isPointToPoint() { return true; }
 
 ArrayAttr RecvOp::getGroupAxes() { return getAxesAttr(); }
-int64_t RecvOp::getMessageBytes() { return staticTensorBytes(getResult().getType()); }
+int64_t RecvOp::getMessageBytes() {
+  return staticTensorBytes(getResult().getType());
+}
 double RecvOp::getTrafficBytes(int64_t) { return 0; }
 StringRef RecvOp::getTrafficFormula() {
   return "0 (received; the send counts them)";
