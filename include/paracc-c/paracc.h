@@ -119,9 +119,9 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  * without their dashes:
  *   compiling: mesh ("dp2,tp2"), sp ("1"), microbatches, stages,
  *     pipeline-schedule (gpipe|1f1b|zb-h1|interleaved; "schedule" is its
- *     old name), precision (f32|bf16|f16), input-shape ("NAME=2x64"; repeatable),
- *     random-weights ("1"), seed, params (StableHLO: the entry function's
- *     leading parameter arguments, a count or an .npz of their values);
+ *     old name), precision (f32|bf16|f16), input-shape ("NAME=2x64";
+ * repeatable), random-weights ("1"), seed, params (StableHLO: the entry
+ * function's leading parameter arguments, a count or an .npz of their values);
  *   compiling a training step: train ("1"), loss (next-token-ce|ce: a
  *     logits model gets the loss added), batch and seq (a token model's
  *     [batch, seq] inputs), freeze (a regular expression), optimizer

@@ -19,8 +19,8 @@ using namespace paracc::capi;
 /// The value of option `key` when it is set, from E's table; false with
 /// `err` written when it is not one of E's values.
 template <typename E>
-static bool enumOption(const paracc_options *options, const char *key,
-                       E &value, llvm::raw_ostream &err) {
+static bool enumOption(const paracc_options *options, const char *key, E &value,
+                       llvm::raw_ostream &err) {
   if (!hasOption(options, key))
     return true;
   const std::string text = optionValue(options, key, "");

@@ -222,8 +222,8 @@ paracc_status *paracc_options_set(paracc_options *options, const char *key,
     if (known->kind == Kind::Choice) {
       const std::vector<std::string> values = known->choices->values();
       if (std::find(values.begin(), values.end(), text) == values.end())
-        return invalidArgument(fn, std::string("option '") + key + "': " +
-                                       known->choices->bad(text));
+        return invalidArgument(fn, std::string("option '") + key +
+                                       "': " + known->choices->bad(text));
     }
     options->entries.emplace_back(key, std::move(text));
     return nullptr;
@@ -238,8 +238,7 @@ const char *paracc_options_describe(void) {
     for (const KnownOption &o : kKnownOptions) {
       static const char *const kKinds[] = {"text",   "flag",     "integer",
                                            "number", "repeated", "choice"};
-      llvm::json::Object entry{{"key", o.key},
-                               {"kind", kKinds[int(o.kind)]}};
+      llvm::json::Object entry{{"key", o.key}, {"kind", kKinds[int(o.kind)]}};
       if (o.choices) {
         llvm::json::Array values;
         for (const std::string &v : o.choices->values())

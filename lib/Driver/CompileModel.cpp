@@ -4,7 +4,6 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "mlir/Pass/PassManager.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "paracc/Importer/StableHLO/StableHLOImporter.h"
@@ -12,6 +11,7 @@
 #include "paracc/Planner/Explain.h"
 #include "paracc/Target/Executable/ExecutableWriter.h"
 #include "paracc/runtime/NpzIO.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -91,8 +91,8 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
           importStableHLO(context, text, source.path, weights, params);
       result.module = std::move(imported.module);
       if (!result.module)
-        result.status =
-            imported.unsupported ? CompileStatus::Unsupported : CompileStatus::Error;
+        result.status = imported.unsupported ? CompileStatus::Unsupported
+                                             : CompileStatus::Error;
       return result;
     }
     result.module = parseSourceString<ModuleOp>(text, ParserConfig(&context),
@@ -111,8 +111,8 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
                                     weights);
   if (!imported.module)
     result.status = imported.failure == ImportFailure::Unsupported
-                      ? CompileStatus::Unsupported
-                      : CompileStatus::Error;
+                        ? CompileStatus::Unsupported
+                        : CompileStatus::Error;
   result.module = std::move(imported.module);
   return result;
 }
@@ -124,9 +124,11 @@ static std::string printed(ModuleOp module) {
   return text;
 }
 
-CompileStatus mlir::paracc::compileModel(MLIRContext &context, const ModelSource &source,
-                               const ModelCompileOptions &options,
-                               CompiledModel &result, llvm::raw_ostream &err) {
+CompileStatus mlir::paracc::compileModel(MLIRContext &context,
+                                         const ModelSource &source,
+                                         const ModelCompileOptions &options,
+                                         CompiledModel &result,
+                                         llvm::raw_ostream &err) {
   auto stage = [&](const char *name) {
     if (options.onStage)
       options.onStage(name);

@@ -191,12 +191,11 @@ static std::string printed(ModuleOp module) {
   return text;
 }
 
-CompileStatus mlir::paracc::compileTraining(MLIRContext &context,
-                                  const ModelSource &source,
-                                  const TrainingCompileOptions &options,
-                                  CompiledTraining &result,
-                                  llvm::raw_ostream &out,
-                                  llvm::raw_ostream &err) {
+CompileStatus
+mlir::paracc::compileTraining(MLIRContext &context, const ModelSource &source,
+                              const TrainingCompileOptions &options,
+                              CompiledTraining &result, llvm::raw_ostream &out,
+                              llvm::raw_ostream &err) {
   const bool checking = !options.optimizer;
   if (!options.emit.empty() && options.emit != "differentiated" &&
       options.emit != "compiled") {

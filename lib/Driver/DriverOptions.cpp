@@ -27,9 +27,10 @@ int64_t mlir::paracc::resolveVirtualStages(PipelineSchedule schedule,
   return schedule == PipelineSchedule::Interleaved ? 2 : 1;
 }
 
-LogicalResult mlir::paracc::checkPipelineOptions(
-    int64_t stages, PipelineSchedule schedule, int64_t virtualStages,
-    int64_t microbatches, StringRef ranges, llvm::raw_ostream &err) {
+LogicalResult
+mlir::paracc::checkPipelineOptions(int64_t stages, PipelineSchedule schedule,
+                                   int64_t virtualStages, int64_t microbatches,
+                                   StringRef ranges, llvm::raw_ostream &err) {
   if (virtualStages < 1) {
     err << "paracc: error: --virtual-stages must be at least 1, got "
         << virtualStages << "\n";
@@ -60,13 +61,9 @@ LogicalResult mlir::paracc::checkPipelineOptions(
   return success();
 }
 
-LogicalResult mlir::paracc::planPipelineStages(ModuleOp module,
-                                               int64_t stages,
-                                               int64_t virtualStages,
-                                               StringRef ranges,
-                                               int64_t microbatches,
-                                               PipelineSchedule schedule,
-                                               bool training) {
+LogicalResult mlir::paracc::planPipelineStages(
+    ModuleOp module, int64_t stages, int64_t virtualStages, StringRef ranges,
+    int64_t microbatches, PipelineSchedule schedule, bool training) {
   PassManager pm(module.getContext());
   dist::PipelineStagesPassOptions options;
   options.stages = stages;

@@ -70,8 +70,7 @@ void mlir::paracc::buildAutodiffPipeline(
   fn.addPass(createCSEPass());
 }
 
-void mlir::paracc::buildLoweringPipeline(OpPassManager &pm,
-                                         Precision precision,
+void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
                                          double bucketMb) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());

@@ -47,9 +47,9 @@ int64_t mlir::paracc::scheduleInFlight(llvm::ArrayRef<ScheduledAction> order,
                                        PipelineSchedule schedule,
                                        int64_t chunk) {
   // The activations go with the micro-batch's last backward part.
-  PipelinePhase last =
-      schedule == PipelineSchedule::ZeroBubbleH1 ? PipelinePhase::Weight
-                                                 : PipelinePhase::Backward;
+  PipelinePhase last = schedule == PipelineSchedule::ZeroBubbleH1
+                           ? PipelinePhase::Weight
+                           : PipelinePhase::Backward;
   int64_t now = 0, most = 0;
   for (const ScheduledAction &a : order) {
     if (chunk >= 0 && a.chunk != chunk)

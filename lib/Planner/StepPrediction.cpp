@@ -31,9 +31,9 @@ OpPrediction mlir::paracc::predictOp(Operation *op, const DeviceRates &rates) {
     // free.
     auto collective = dyn_cast<dist::CollectiveOpInterface>(op);
     if (std::optional<CollectiveCost> c =
-            collective ? estimateCollectiveCost(op, collectiveGroupSize(
-                                                        collective))
-                       : std::nullopt) {
+            collective
+                ? estimateCollectiveCost(op, collectiveGroupSize(collective))
+                : std::nullopt) {
       p.collective = true;
       p.cost.bytes = int64_t(c->trafficBytes);
       p.cost.launches = 1;

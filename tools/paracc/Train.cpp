@@ -308,9 +308,6 @@ cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
                              cl::cat(trainCategory()));
 } // namespace
 
-
-
-
 /// The learning-rate and pipeline schedules: --lr-schedule and
 /// --pipeline-schedule, or the deprecated --schedule that named both
 /// ("cosine,zb-h1"; each name from either table) where those are not given.
@@ -367,8 +364,6 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
   }
   return success();
 }
-
-
 
 int mlir::paracc::runTrain() {
   bool checking = !checkGradientsPath.empty() || !saveGradientsPath.empty();
@@ -477,9 +472,8 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompiledTraining compiled;
-  if (CompileStatus status = compileTraining(context, source, options,
-                                             compiled, llvm::outs(),
-                                             llvm::errs());
+  if (CompileStatus status = compileTraining(context, source, options, compiled,
+                                             llvm::outs(), llvm::errs());
       status != CompileStatus::Ok)
     return exitCode(status);
   if (!emit.empty()) {

@@ -112,9 +112,10 @@ static cl::opt<PipelineSchedule> pipelineSchedule(
     "pipeline-schedule",
     cl::desc("Pipeline schedule: gpipe, 1f1b (default), zb-h1 or interleaved"),
     cl::init(kDefaultPipelineSchedule), cl::cat(category));
-static cl::opt<PipelineSchedule> oldPipelineSchedule(
-    "schedule", cl::desc("Deprecated: --pipeline-schedule"),
-    cl::init(kDefaultPipelineSchedule), cl::Hidden, cl::cat(category));
+static cl::opt<PipelineSchedule>
+    oldPipelineSchedule("schedule", cl::desc("Deprecated: --pipeline-schedule"),
+                        cl::init(kDefaultPipelineSchedule), cl::Hidden,
+                        cl::cat(category));
 static cl::opt<int64_t> virtualStages(
     "virtual-stages",
     cl::desc("Under --pipeline-schedule interleaved: model chunks per rank "

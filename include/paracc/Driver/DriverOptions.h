@@ -58,8 +58,8 @@ LogicalResult planPipelineStages(ModuleOp module, int64_t stages,
 /// `microbatches` > 1, the micro-batches interleaved on every rank.
 LogicalResult addMicrobatchAxis(ModuleOp module, int64_t stages,
                                 int64_t virtualStages, StringRef ranges,
-                                int64_t microbatches,
-                                PipelineSchedule schedule, bool training,
+                                int64_t microbatches, PipelineSchedule schedule,
+                                bool training,
                                 SmallVectorImpl<std::string> &names,
                                 SmallVectorImpl<int64_t> &sizes);
 

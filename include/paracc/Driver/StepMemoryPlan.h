@@ -53,12 +53,10 @@ using StepCompiler = llvm::function_ref<FailureOr<CompiledStep>(
 /// over a given budget. A budget even full recompute cannot meet is an
 /// error naming the smallest peak and its largest category (to `err`).
 /// `log` gets one line per compile that auto tries.
-FailureOr<CompiledStep> compileWithinBudget(RecomputePolicy policy,
-                                            std::optional<int64_t> memoryBudget,
-                                            int64_t defaultBudget,
-                                            StepCompiler compile,
-                                            llvm::raw_ostream &log,
-                                            llvm::raw_ostream &err);
+FailureOr<CompiledStep>
+compileWithinBudget(RecomputePolicy policy, std::optional<int64_t> memoryBudget,
+                    int64_t defaultBudget, StepCompiler compile,
+                    llvm::raw_ostream &log, llvm::raw_ostream &err);
 
 } // namespace mlir::paracc
 

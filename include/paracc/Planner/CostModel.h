@@ -11,8 +11,8 @@
 #define PARACC_PLANNER_COSTMODEL_H
 
 #include "mlir/IR/Operation.h"
-#include "paracc/Compiler/Options.h"
 #include "mlir/IR/Types.h"
+#include "paracc/Compiler/Options.h"
 
 #include <optional>
 #include <string>

@@ -230,8 +230,7 @@ struct ScheduleResult {
 /// on rank k mod p) and `transfer[k]` delays what virtual stage k sends.
 ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
                                 llvm::ArrayRef<double> backward,
-                                int64_t microbatches,
-                                PipelineSchedule schedule,
+                                int64_t microbatches, PipelineSchedule schedule,
                                 llvm::ArrayRef<double> transfer = {},
                                 int64_t virtualStages = 1);
 

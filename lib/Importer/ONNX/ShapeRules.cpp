@@ -481,8 +481,7 @@ static LogicalResult importPad(NodeContext &c) {
       axes.push_back(d);
   if (int64_t(pads.size()) != 2 * int64_t(axes.size()))
     return c.error("requires " + Twine(2 * axes.size()) +
-                   " pads (begin and end per axis), got " +
-                   Twine(pads.size()));
+                   " pads (begin and end per axis), got " + Twine(pads.size()));
   Value y = x;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     int64_t begin = pads[i], end = pads[i + axes.size()];

@@ -475,7 +475,8 @@ bool rangesOverlap(const void *a, size_t aSize, const void *b, size_t bSize);
 
 /// `t` (which broadcasts to `shape`) expanded to numel(shape) doubles.
 template <DType D>
-inline std::vector<double> expandToDoubles(const Tensor &t, const Shape &shape) {
+inline std::vector<double> expandToDoubles(const Tensor &t,
+                                           const Shape &shape) {
   std::vector<double> out(static_cast<size_t>(shapeNumElements(shape)));
   const auto *p = static_cast<const StorageT<D> *>(t.data());
   const StridedPlan plan = makeBroadcastPlan(shape, {&t.shape()});

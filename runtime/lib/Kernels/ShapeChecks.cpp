@@ -102,8 +102,8 @@ static Status checkAxisPieces(const KernelArgs &args, const Tensor &whole,
       ok = d == axis || t.dim(d) == ref.dim(d);
     if (!ok)
       return concat ? args.fail("operand ", i, " ", t.typeString(),
-                                " does not match operand 0 ",
-                                ref.typeString(), " outside axis ", axis)
+                                " does not match operand 0 ", ref.typeString(),
+                                " outside axis ", axis)
                     : args.fail("result ", i, " ", t.typeString(),
                                 " does not match the operand ",
                                 ref.typeString(), " outside axis ", axis);

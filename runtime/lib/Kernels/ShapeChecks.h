@@ -16,8 +16,7 @@
 namespace paracc::rt {
 
 /// The result has the operand's element type.
-Status checkSameDType(const KernelArgs &args, const Tensor &x,
-                      const Tensor &y);
+Status checkSameDType(const KernelArgs &args, const Tensor &x, const Tensor &y);
 
 /// Reshape: same element type and count.
 Status checkReshape(const KernelArgs &args);

@@ -37,8 +37,7 @@ double LrSchedule::at(int64_t step) const {
 
 Status LrSchedule::validate() const {
   if (kind != "constant" && kind != "cosine")
-    return errorf("--lr-schedule must be constant or cosine, got '", kind,
-                  "'");
+    return errorf("--lr-schedule must be constant or cosine, got '", kind, "'");
   if (!std::isfinite(lr) || !(lr > 0))
     return errorf("--lr must be a finite number > 0, got ", lr);
   if (!std::isfinite(minLr) || !(minLr >= 0))

@@ -16,8 +16,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels/AttentionGeometry.h"
-#include "cpu/CpuKernels.h"
 #include "cpu/BlasGemm.h"
+#include "cpu/CpuKernels.h"
 #include "cpu/VectorMath.h"
 
 #include <algorithm>

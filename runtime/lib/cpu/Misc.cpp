@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "cpu/CpuKernels.h"
 #include "Kernels/ReductionChecks.h"
+#include "cpu/CpuKernels.h"
 
 #include <cmath>
 #include <cstring>

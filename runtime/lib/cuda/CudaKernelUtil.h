@@ -1,8 +1,8 @@
 //===- CudaKernelUtil.h - Host-side helpers of the CUDA kernels -*- C++ -*-===//
 //
 // Private to the CUDA backend. The kernel families validate their operands
-// with the CPU kernels' KernelArgs (Kernels/KernelUtil.h) over host views of the
-// device tensors (Tensor::borrow of device pointers, never dereferenced on
+// with the CPU kernels' KernelArgs (Kernels/KernelUtil.h) over host views of
+// the device tensors (Tensor::borrow of device pointers, never dereferenced on
 // the host), so that GPU and CPU report the same errors. This header
 // declares the GPU element type sets, the launch helpers and the entry point
 // of every kernel family; KernelDispatch.cu calls them after the checks

@@ -567,8 +567,8 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t sms = deviceSMCount();
     if constexpr (kIsFloatD<D> && addsUp(K)) {
       constexpr int64_t kVec = 16 / sizeof(DevS<D>);
-      const bool aligned = inner % kVec == 0 &&
-                           reinterpret_cast<uintptr_t>(px) % 16 == 0;
+      const bool aligned =
+          inner % kVec == 0 && reinterpret_cast<uintptr_t>(px) % 16 == 0;
       if (aligned && c <= 16 && reinterpret_cast<uintptr_t>(py) % 16 == 0 &&
           outer * inner / kVec >= 256 * sms) {
         const int64_t n = outer * inner / kVec;
