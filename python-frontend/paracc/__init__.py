@@ -25,7 +25,8 @@ from ._capi import (
     library_path,
 )
 from ._model import Model, Session, compile, load, load_tensor
-from ._train import StepRecord, Trainer, train
+from ._run import train
+from ._train import StepRecord, Trainer
 
 __version__ = "0.1.0"
 

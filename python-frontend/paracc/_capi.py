@@ -18,6 +18,7 @@ import ctypes.util
 import json
 import os
 import threading
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -332,6 +333,43 @@ def check(status) -> None:
 
 def decode(raw: bytes | None) -> str:
     return (raw or b"").decode("utf-8", "replace")
+
+
+# --- tensors -------------------------------------------------------------------
+
+
+class Tensors:
+    """A paracc_tensor array over numpy buffers, keeping every object its
+    pointers refer to alive for as long as it lives."""
+
+    def __init__(self, count: int):
+        self.array = (paracc_tensor * max(count, 1))()
+        self.count = count
+        self.keep: list[Any] = []
+
+    def set(self, i: int, name: str | None, code: int, a: np.ndarray):
+        t = self.array[i]
+        if name is not None:
+            encoded = name.encode("utf-8")
+            self.keep.append(encoded)
+            t.name = encoded
+        else:
+            t.name = None
+        t.dtype = code
+        t.rank = a.ndim
+        if a.ndim:
+            shape = (ctypes.c_int64 * a.ndim)(*a.shape)
+            self.keep.append(shape)
+            t.shape = shape
+        else:
+            t.shape = None
+        self.keep.append(a)
+        t.data = a.ctypes.data
+        t.size_bytes = a.nbytes
+
+    @property
+    def pointer(self):
+        return self.array if self.count else None
 
 
 # --- options -------------------------------------------------------------------

@@ -19,8 +19,10 @@ from ._capi import (
     check,
     decode,
     lib,
-    paracc_tensor,
 )
+from ._options import trainer_pairs, training_pairs
+from ._state import _read_state, _state_blocks
+from ._train import Trainer
 
 _FORMATS = {
     "onnx": _capi.FORMAT_ONNX,
@@ -55,40 +57,6 @@ def _public_dtype(code: int):
         return _capi.dtype_name(code)
 
 
-class _Tensors:
-    """A paracc_tensor array over numpy buffers, keeping every object its
-    pointers refer to alive for as long as it lives."""
-
-    def __init__(self, count: int):
-        self.array = (paracc_tensor * max(count, 1))()
-        self.count = count
-        self.keep: list[Any] = []
-
-    def set(self, i: int, name: str | None, code: int, a: np.ndarray):
-        t = self.array[i]
-        if name is not None:
-            encoded = name.encode("utf-8")
-            self.keep.append(encoded)
-            t.name = encoded
-        else:
-            t.name = None
-        t.dtype = code
-        t.rank = a.ndim
-        if a.ndim:
-            shape = (ctypes.c_int64 * a.ndim)(*a.shape)
-            self.keep.append(shape)
-            t.shape = shape
-        else:
-            t.shape = None
-        self.keep.append(a)
-        t.data = a.ctypes.data
-        t.size_bytes = a.nbytes
-
-    @property
-    def pointer(self):
-        return self.array if self.count else None
-
-
 def _as_input(value, what: str) -> tuple[int, np.ndarray]:
     """(paracc_dtype, buffer) for one input: the caller's own array when it
     is C-contiguous in native byte order, else a C-contiguous copy of the
@@ -105,75 +73,6 @@ def _as_input(value, what: str) -> tuple[int, np.ndarray]:
         # Same values, same type: only the layout (or byte order) changes.
         a = np.array(a, dtype=a.dtype.newbyteorder("="), order="C", copy=True)
     return code, a
-
-
-def _state_indices(state, key, fn: str) -> list[int]:
-    """The indices of state buffer `key` (an index, or a name: several when
-    tensor parallelism holds the parameter as blocks)."""
-    if isinstance(key, str):
-        found = [i for i, (name, _, _) in enumerate(state) if name == key]
-        if not found:
-            raise ParaccInvalidArgument(f"{fn}: no state named '{key}'")
-        return found
-    if isinstance(key, (bool, np.bool_)) or not isinstance(
-            key, (int, np.integer)):
-        raise TypeError(f"{fn}: key must be an index or a name, got "
-                        f"{type(key).__name__}")
-    return [int(key)]
-
-
-def _state_blocks(handle, count: int):
-    """Per state buffer: (kind, the whole parameter's shape or None,
-    the block's offsets) from paracc_executable_state_block."""
-    L = lib()
-    blocks = []
-    for i in range(count):
-        kind = ctypes.c_int()
-        rank = ctypes.c_int32()
-        shape = ctypes.POINTER(ctypes.c_int64)()
-        offsets = ctypes.POINTER(ctypes.c_int64)()
-        check(L.paracc_executable_state_block(
-            handle, i, ctypes.byref(kind), ctypes.byref(rank),
-            ctypes.byref(shape), ctypes.byref(offsets)))
-        whole = tuple(int(shape[d]) for d in range(rank.value)) or None
-        at = tuple(int(offsets[d]) for d in range(rank.value))
-        blocks.append((int(kind.value), whole, at))
-    return blocks
-
-
-def _read_one(read, handle, state, index: int) -> np.ndarray:
-    if 0 <= index < len(state):
-        name, code, shape = state[index]
-    else:
-        # Out of range: a 1-element buffer, for the C API to report the
-        # index (with its message) before looking at it.
-        name, code, shape = str(index), _capi.DTYPE_F32, ()
-    a = np.empty(shape, dtype=_capi.numpy_dtype(code, f"state '{name}'"))
-    out = _Tensors(1)
-    out.set(0, None, code, a)
-    check(read(handle, index, out.pointer))
-    return a
-
-
-def _read_state(read, handle, state, key, fn: str,
-                blocks=None) -> np.ndarray:
-    """State buffer `key` read with `read` (the C API's
-    paracc_session_read_state or paracc_trainer_read_state) into a new
-    array: by index one buffer; by name the whole parameter, its blocks
-    (a tensor-parallel mesh splits fused parameters into blocks) put
-    where paracc_executable_state_block says they lie."""
-    indices = _state_indices(state, key, fn)
-    if len(indices) == 1 and (blocks is None or isinstance(key, int)
-                              or blocks[indices[0]][1] is None):
-        return _read_one(read, handle, state, indices[0])
-    whole = blocks[indices[0]][1]
-    dtype = _capi.numpy_dtype(state[indices[0]][1], f"state '{key}'")
-    result = np.empty(whole, dtype=dtype)
-    for i in indices:
-        part = _read_one(read, handle, state, i)
-        offsets = blocks[i][2]
-        result[tuple(slice(o, o + n) for o, n in zip(offsets, part.shape))] = part
-    return result
 
 
 class Session:
@@ -213,14 +112,14 @@ class Session:
     def run(self, inputs=None) -> dict[str, np.ndarray]:
         """Runs the model once; see :meth:`Model.run`."""
         given = _normalize_inputs(inputs)
-        ins = _Tensors(len(given))
+        ins = _capi.Tensors(len(given))
         for i, (name, value) in enumerate(given):
             what = (f"input '{name}'" if name is not None else
                     f"input {i}" + (f" ('{self._inputs[i][0]}')"
                                     if i < len(self._inputs) else ""))
             code, a = _as_input(value, what)
             ins.set(i, name, code, a)
-        outs = _Tensors(len(self._outputs))
+        outs = _capi.Tensors(len(self._outputs))
         results: dict[str, np.ndarray] = {}
         for i, (name, code, shape) in enumerate(self._outputs):
             a = np.empty(shape, dtype=_capi.numpy_dtype(
@@ -425,7 +324,6 @@ class Model:
         ``train=True``); see :func:`paracc.train`. Options left at None (or
         False) are not passed: the C API's defaults apply. `device`
         defaults to the model's."""
-        from ._train import Trainer, trainer_pairs
 
         if not self.is_training:
             raise ParaccInvalidArgument(
@@ -583,7 +481,6 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     bucket_mb, dropout_seed, zero (None: the C API's default). Its
     :meth:`Model.trainer` starts training runs.
     """
-    from ._train import training_pairs
 
     if training and not train:
         raise ParaccInvalidArgument(
@@ -696,7 +593,7 @@ def load_tensor(path: str | os.PathLike) -> np.ndarray:
     check(L.paracc_host_tensor_load(os.fsencode(os.fspath(path)),
                                     ctypes.byref(out)))
     try:
-        view = paracc_tensor()
+        view = _capi.paracc_tensor()
         L.paracc_host_tensor_view(out.value, ctypes.byref(view))
         dims = tuple(int(view.shape[i]) for i in range(view.rank))
         dt = _capi.numpy_dtype(view.dtype, f"tensor '{decode(view.name)}'")
