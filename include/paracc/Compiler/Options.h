@@ -134,21 +134,10 @@ template <typename E> std::string badOptionValue(llvm::StringRef name) {
          optionChoices<E>() + ")";
 }
 
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os,
-                                     PipelineSchedule v) {
-  return os << stringifyOption(v);
-}
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, LrSchedule v) {
-  return os << stringifyOption(v);
-}
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, RecomputePolicy v) {
-  return os << stringifyOption(v);
-}
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Precision v) {
-  return os << stringifyOption(v);
-}
-inline llvm::raw_ostream &operator<<(llvm::raw_ostream &os, Device v) {
-  return os << stringifyOption(v);
+/// Prints an option enum's spelling (MLIR's pass options print values so).
+template <typename E, typename = decltype(OptionTraits<E>::spellings())>
+llvm::raw_ostream &operator<<(llvm::raw_ostream &os, E value) {
+  return os << stringifyOption(value);
 }
 
 /// The llvm::cl parser of an option enum: cl::opt<E> in the tools and
@@ -184,37 +173,19 @@ public:
 
 } // namespace mlir::paracc
 
-namespace llvm::cl {
-template <>
-class parser<mlir::paracc::PipelineSchedule>
-    : public mlir::paracc::OptionEnumParser<mlir::paracc::PipelineSchedule> {
-public:
-  using OptionEnumParser::OptionEnumParser;
-};
-template <>
-class parser<mlir::paracc::LrSchedule>
-    : public mlir::paracc::OptionEnumParser<mlir::paracc::LrSchedule> {
-public:
-  using OptionEnumParser::OptionEnumParser;
-};
-template <>
-class parser<mlir::paracc::RecomputePolicy>
-    : public mlir::paracc::OptionEnumParser<mlir::paracc::RecomputePolicy> {
-public:
-  using OptionEnumParser::OptionEnumParser;
-};
-template <>
-class parser<mlir::paracc::Precision>
-    : public mlir::paracc::OptionEnumParser<mlir::paracc::Precision> {
-public:
-  using OptionEnumParser::OptionEnumParser;
-};
-template <>
-class parser<mlir::paracc::Device>
-    : public mlir::paracc::OptionEnumParser<mlir::paracc::Device> {
-public:
-  using OptionEnumParser::OptionEnumParser;
-};
-} // namespace llvm::cl
+/// llvm::cl's parser of option enum E is OptionEnumParser<E>.
+#define PARACC_OPTION_ENUM_PARSER(E)                                          \
+  template <>                                                                  \
+  class llvm::cl::parser<mlir::paracc::E>                                      \
+      : public mlir::paracc::OptionEnumParser<mlir::paracc::E> {              \
+  public:                                                                      \
+    using OptionEnumParser::OptionEnumParser;                                  \
+  };
+PARACC_OPTION_ENUM_PARSER(PipelineSchedule)
+PARACC_OPTION_ENUM_PARSER(LrSchedule)
+PARACC_OPTION_ENUM_PARSER(RecomputePolicy)
+PARACC_OPTION_ENUM_PARSER(Precision)
+PARACC_OPTION_ENUM_PARSER(Device)
+#undef PARACC_OPTION_ENUM_PARSER
 
 #endif // PARACC_COMPILER_OPTIONS_H

@@ -482,6 +482,15 @@ static LogicalResult importPad(NodeContext &c) {
   if (int64_t(pads.size()) != 2 * int64_t(axes.size()))
     return c.error("requires " + Twine(2 * axes.size()) +
                    " pads (begin and end per axis), got " + Twine(pads.size()));
+  // y[..., from:to, ...] along `axis`.
+  auto sliceAxis = [&](Value y, int64_t axis, int64_t from, int64_t to) {
+    auto t = tensorType(y);
+    SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
+        steps(t.getRank(), 1);
+    starts[axis] = from;
+    limits[axis] = to;
+    return c.build<g::SliceOp>(y, starts, limits, steps);
+  };
   Value y = x;
   for (auto [i, axis] : llvm::enumerate(axes)) {
     int64_t begin = pads[i], end = pads[i + axes.size()];
@@ -492,11 +501,7 @@ static LogicalResult importPad(NodeContext &c) {
       int64_t to = size - std::max<int64_t>(0, -end);
       if (from > to)
         return c.error("pads remove more than axis " + Twine(axis) + " holds");
-      SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
-          steps(t.getRank(), 1);
-      starts[axis] = from;
-      limits[axis] = to;
-      ASSIGN_OR_FAIL(y, c.build<g::SliceOp>(y, starts, limits, steps));
+      ASSIGN_OR_FAIL(y, sliceAxis(y, axis, from, to));
       begin = std::max<int64_t>(begin, 0);
       end = std::max<int64_t>(end, 0);
       t = tensorType(y);
@@ -521,12 +526,8 @@ static LogicalResult importPad(NodeContext &c) {
         return c.constant(
             DenseElementsAttr::get(RankedTensorType::get(shape, elem), fill));
       }
-      SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
-          steps(t.getRank(), 1);
-      starts[axis] = atEnd ? size - 1 : 0;
-      limits[axis] = starts[axis] + 1;
-      ASSIGN_OR_FAIL(Value border,
-                     c.build<g::SliceOp>(y, starts, limits, steps));
+      const int64_t at = atEnd ? size - 1 : 0;
+      ASSIGN_OR_FAIL(Value border, sliceAxis(y, axis, at, at + 1));
       return c.expandTo(border, shape);
     };
     SmallVector<Value> parts;

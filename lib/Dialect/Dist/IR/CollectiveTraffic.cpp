@@ -1,9 +1,10 @@
 //===- CollectiveTraffic.cpp - What each collective moves -------*- C++ -*-===//
 //
 // CollectiveOpInterface (DistInterfaces.td) for the dist ops that
-// communicate: the group's axes, the message and the bytes each member
-// sends, with the algorithms NCCL and Gloo use (rings; a pipelined
-// broadcast; one peer for a transfer).
+// communicate: the message and the bytes each member sends, with the
+// algorithms NCCL and Gloo use (rings; a pipelined broadcast; one peer for
+// a transfer). The group's axes are every op's `axes` (the interface's
+// default); only send and recv are point-to-point.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,6 @@ static double ringShare(int64_t groupSize, int64_t bytes) {
 }
 
 // all_reduce: a reduce-scatter and an all-gather of the input.
-ArrayAttr AllReduceOp::getGroupAxes() { return getAxesAttr(); }
 int64_t AllReduceOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }
@@ -41,9 +41,7 @@ double AllReduceOp::getTrafficBytes(int64_t groupSize) {
 StringRef AllReduceOp::getTrafficFormula() {
   return "2 (n-1)/n x input bytes (ring)";
 }
-bool AllReduceOp::isPointToPoint() { return false; }
 
-ArrayAttr AllGatherOp::getGroupAxes() { return getAxesAttr(); }
 int64_t AllGatherOp::getMessageBytes() {
   return staticTensorBytes(getResult().getType());
 }
@@ -51,9 +49,7 @@ double AllGatherOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
 }
 StringRef AllGatherOp::getTrafficFormula() { return "(n-1)/n x output bytes"; }
-bool AllGatherOp::isPointToPoint() { return false; }
 
-ArrayAttr ReduceScatterOp::getGroupAxes() { return getAxesAttr(); }
 int64_t ReduceScatterOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }
@@ -63,9 +59,7 @@ double ReduceScatterOp::getTrafficBytes(int64_t groupSize) {
 StringRef ReduceScatterOp::getTrafficFormula() {
   return "(n-1)/n x input bytes";
 }
-bool ReduceScatterOp::isPointToPoint() { return false; }
 
-ArrayAttr AllToAllOp::getGroupAxes() { return getAxesAttr(); }
 int64_t AllToAllOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }
@@ -73,11 +67,9 @@ double AllToAllOp::getTrafficBytes(int64_t groupSize) {
   return ringShare(groupSize, getMessageBytes());
 }
 StringRef AllToAllOp::getTrafficFormula() { return "(n-1)/n x input bytes"; }
-bool AllToAllOp::isPointToPoint() { return false; }
 
 // broadcast: pipelined (NCCL's ring), every member but the last forwards
 // the whole message once.
-ArrayAttr BroadcastOp::getGroupAxes() { return getAxesAttr(); }
 int64_t BroadcastOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }
@@ -87,9 +79,7 @@ double BroadcastOp::getTrafficBytes(int64_t groupSize) {
 StringRef BroadcastOp::getTrafficFormula() {
   return "input bytes (pipelined ring)";
 }
-bool BroadcastOp::isPointToPoint() { return false; }
 
-ArrayAttr SendOp::getGroupAxes() { return getAxesAttr(); }
 int64_t SendOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }
@@ -99,7 +89,6 @@ StringRef SendOp::getTrafficFormula() {
 }
 bool SendOp::isPointToPoint() { return true; }
 
-ArrayAttr RecvOp::getGroupAxes() { return getAxesAttr(); }
 int64_t RecvOp::getMessageBytes() {
   return staticTensorBytes(getResult().getType());
 }

@@ -49,7 +49,6 @@ struct FuseLinearPattern : RewritePattern {
       if (mm.getRhs().getType().getRank() != 2 ||
           mm.getLhs().getType().getRank() < 2)
         return failure();
-
       x = mm.getLhs();
       w = mm.getRhs();
     } else if (auto gemm = dyn_cast<GemmOp>(op)) {
@@ -110,6 +109,17 @@ struct FuseLinearPattern : RewritePattern {
   }
 };
 
+/// A 2-D transpose that swaps the dims (not the identity).
+bool isMatrixTranspose(TransposeOp t) {
+  return t.getType().getRank() == 2 && t.getPerm()[0] == 1;
+}
+
+/// The matrix transpose that defines `v`, else null.
+TransposeOp matrixTransposeOf(Value v) {
+  auto t = v.getDefiningOp<TransposeOp>();
+  return t && isMatrixTranspose(t) ? t : TransposeOp();
+}
+
 /// matmul(x, transpose(w)) with a 2-D w and no epilogue: a gemm that reads
 /// w transposed (a tied language-model head, logits = h embedding^T, would
 /// otherwise transpose the whole table every step).
@@ -117,10 +127,9 @@ struct TransposedWeightPattern : OpRewritePattern<MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(MatMulOp mm,
                                 PatternRewriter &rewriter) const override {
-    auto t = mm.getRhs().getDefiningOp<TransposeOp>();
+    TransposeOp t = matrixTransposeOf(mm.getRhs());
     auto x = cast<RankedTensorType>(mm.getLhs().getType());
-    if (!t || t.getType().getRank() != 2 || t.getPerm()[0] != 1 ||
-        x.getRank() < 2 || !isa<FloatType>(x.getElementType()))
+    if (!t || x.getRank() < 2 || !isa<FloatType>(x.getElementType()))
       return failure();
     // A product with an epilogue to fuse becomes a linear instead
     // (FuseLinearPattern, the transpose feeding it).
@@ -155,7 +164,7 @@ struct TransposeOfGemmPattern : OpRewritePattern<TransposeOp> {
                                 PatternRewriter &rewriter) const override {
     auto gemm = t.getX().getDefiningOp<GemmOp>();
     if (!gemm || gemm.getC() || !gemm->hasOneUse() ||
-        t.getType().getRank() != 2 || t.getPerm()[0] != 1)
+        !isMatrixTranspose(t))
       return failure();
     auto swapped = GemmOp::create(
         rewriter, gemm.getLoc(), gemm.getB(), gemm.getA(), /*c=*/Value(),
@@ -175,13 +184,8 @@ struct GemmOfTransposePattern : OpRewritePattern<GemmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(GemmOp gemm,
                                 PatternRewriter &rewriter) const override {
-    auto transposed = [](Value v) -> TransposeOp {
-      auto t = v.getDefiningOp<TransposeOp>();
-      return t && t.getType().getRank() == 2 && t.getPerm()[0] == 1
-                 ? t
-                 : TransposeOp();
-    };
-    TransposeOp ta = transposed(gemm.getA()), tb = transposed(gemm.getB());
+    TransposeOp ta = matrixTransposeOf(gemm.getA()),
+                tb = matrixTransposeOf(gemm.getB());
     if (!ta && !tb)
       return failure();
     rewriter.modifyOpInPlace(gemm, [&] {

@@ -34,7 +34,8 @@ def CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
   }];
   let methods = [
     InterfaceMethod<"The mesh axes that name the group (major to minor).",
-      "::mlir::ArrayAttr", "getGroupAxes", (ins)>,
+      "::mlir::ArrayAttr", "getGroupAxes", (ins), [{}],
+      [{ return $_op.getAxesAttr(); }]>,
     InterfaceMethod<[{The bytes of the tensor it works on: the input of an
       all-reduce, reduce-scatter, all-to-all, broadcast or send, the output
       of an all-gather or recv.}],
@@ -47,7 +48,7 @@ def CollectiveOpInterface : OpInterface<"CollectiveOpInterface"> {
       "::llvm::StringRef", "getTrafficFormula", (ins)>,
     InterfaceMethod<[{Whether the bytes go to one peer (a link's rate) rather
       than through a group collective (the collective bus rate).}],
-      "bool", "isPointToPoint", (ins)>,
+      "bool", "isPointToPoint", (ins), [{}], [{ return false; }]>,
   ];
 }
 

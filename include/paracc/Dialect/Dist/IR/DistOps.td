@@ -18,10 +18,14 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Dist_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64, I1, I8, I16, I32,
                                        I64, UI8, UI16, UI32, UI64]>;
 
-class Dist_CollectiveOp<string mnemonic, list<Trait> traits = []>
+/// An op that communicates: CollectiveOpInterface (CollectiveTraffic.cpp),
+/// with `overridden` naming the interface's defaulted methods it defines.
+class Dist_CollectiveOp<string mnemonic, list<Trait> traits = [],
+                        list<string> overridden = []>
     : Dist_Op<mnemonic,
               !listconcat(traits,
-                          [DeclareOpInterfaceMethods<CollectiveOpInterface>])>;
+                          [DeclareOpInterfaceMethods<CollectiveOpInterface,
+                                                     overridden>])>;
 
 def Dist_AllReduceOp : Dist_CollectiveOp<"all_reduce",
     [AllTypesMatch<["x", "result"]>]> {
@@ -119,7 +123,7 @@ def Dist_BroadcastOp : Dist_CollectiveOp<"broadcast",
 }
 
 def Dist_SendOp : Dist_CollectiveOp<"send",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>], ["isPointToPoint"]> {
   let summary = "Send a tensor to the member `to` places further in the group";
   let description = [{
     Point-to-point transfer between pipeline stages, written SPMD style:
@@ -165,7 +169,7 @@ def Dist_SendOp : Dist_CollectiveOp<"send",
 }
 
 def Dist_RecvOp : Dist_CollectiveOp<"recv",
-    [MemoryEffects<[MemRead, MemWrite]>]> {
+    [MemoryEffects<[MemRead, MemWrite]>], ["isPointToPoint"]> {
   let summary = "Receive a tensor from the member `from` places away";
   let description = [{
     The counterpart of `dist.send`: the member whose index within the group
