@@ -3,10 +3,9 @@
 #include "CAPIObjects.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "paracc/Driver/CompileModel.h"
-#include "paracc/Driver/CompileTraining.h"
-#include "paracc/Driver/StepMemoryPlan.h"
+#include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
+#include "paracc/Driver/StepMemoryPlan.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -36,8 +35,7 @@ static bool enumOption(const paracc_options *options, const char *key, E &value,
 /// The compile options that `options` sets (the paracc tool's defaults
 /// otherwise); false with `err` written on a bad input shape or value.
 static bool compileOptions(const paracc_options *options,
-                           ModelCompileOptions &result,
-                           llvm::raw_ostream &err) {
+                           CompileOptions &result, llvm::raw_ostream &err) {
   result.mesh = optionValue(options, "mesh", "");
   result.sequenceParallel = optionFlag(options, "sp");
   result.microbatches = optionInteger(options, "microbatches", 1);
@@ -60,24 +58,13 @@ static bool compileOptions(const paracc_options *options,
   return true;
 }
 
-/// The training compile's options: the inference ones (mesh, precision,
-/// pipeline, shapes), the loss, the optimizer, recompute; false with `err`
+/// The training compile's options (besides the shared ones): the shapes of
+/// a token model, the loss, the optimizer, recompute; false with `err`
 /// written when one is wrong.
 static bool trainingOptions(const paracc_options *options,
-                            const ModelCompileOptions &common,
-                            TrainingCompileOptions &result,
-                            llvm::raw_ostream &err) {
-  result.import = common.import;
-  result.seed = common.seed;
-  result.mesh = common.mesh;
-  result.sequenceParallel = common.sequenceParallel;
-  result.microbatches = common.microbatches;
-  result.stages = common.stages;
-  result.schedule = common.schedule;
-  result.virtualStages = common.virtualStages;
-  result.precision = common.precision;
-  result.explain = true;
-  if (result.import.inputShapes.empty()) {
+                            CompileOptions &compile, llvm::raw_ostream &err) {
+  TrainingOptions &result = compile.training.emplace();
+  if (compile.import.inputShapes.empty()) {
     // Token models: every input is [batch, seq].
     if (!hasOption(options, "batch") || !hasOption(options, "seq")) {
       err << "paracc: error: train=1 needs batch and seq (a token model's "
@@ -91,7 +78,7 @@ static bool trainingOptions(const paracc_options *options,
       return false;
     }
     for (int i = 0; i < 16; ++i)
-      result.import.inputShapesByPosition.push_back(
+      compile.import.inputShapesByPosition.push_back(
           mlir::SmallVector<int64_t>{batch, seq});
   }
   result.loss = optionValue(options, "loss", "");
@@ -119,62 +106,48 @@ static bool trainingOptions(const paracc_options *options,
       return false;
     }
   }
-  result.device = common.device;
   result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
   result.zero = optionInteger(options, "zero", 0);
-  result.embedWeights = optionFlag(options, "embed-weights");
   result.dropoutSeed = uint64_t(optionInteger(options, "dropout-seed", 0));
   return true;
 }
 
-static paracc_status *compile(const ModelSource &source,
-                              const paracc_options *options,
-                              paracc_executable **out) {
+static paracc_status *compileToExecutable(const ModelSource &source,
+                                          const paracc_options *options,
+                                          paracc_executable **out) {
   std::string messages;
   llvm::raw_string_ostream err(messages);
-  ModelCompileOptions compileOpts;
-  if (!compileOptions(options, compileOpts, err))
+  CompileOptions compileOpts;
+  if (!compileOptions(options, compileOpts, err) ||
+      (optionFlag(options, "train") &&
+       !trainingOptions(options, compileOpts, err)))
     return makeStatus(PARACC_ERROR, messages);
   mlir::MLIRContext context;
   setUpParaccContext(context, err);
-  auto failedWith = [&](CompileStatus status) {
-    return makeStatus(status == CompileStatus::Unsupported ? PARACC_UNSUPPORTED
-                                                           : PARACC_ERROR,
+  // auto recompute's notes on the compiles it tries are not errors.
+  std::string notes;
+  llvm::raw_string_ostream notesStream(notes);
+  CompileDiagnostics diagnostics(err, notesStream);
+  mlir::FailureOr<CompiledProgram> compiled =
+      compile(context, source, compileOpts, diagnostics);
+  if (mlir::failed(compiled))
+    return makeStatus(diagnostics.unsupported ? PARACC_UNSUPPORTED
+                                              : PARACC_ERROR,
                       messages.empty() ? "paracc: error: compile failed"
                                        : messages);
-  };
   auto result = std::make_unique<paracc_executable>();
-  if (optionFlag(options, "train")) {
-    TrainingCompileOptions trainOpts;
-    if (!trainingOptions(options, compileOpts, trainOpts, err))
-      return makeStatus(PARACC_ERROR, messages);
-    // auto recompute's notes on the compiles it tries are not errors.
-    std::string notes;
-    llvm::raw_string_ostream notesStream(notes);
-    CompiledTraining compiled;
-    if (CompileStatus status = compileTraining(context, source, trainOpts,
-                                               compiled, notesStream, err);
-        status != CompileStatus::Ok)
-      return failedWith(status);
-    result->exe = std::move(compiled.exe);
-    result->explainJson = std::move(compiled.explainJson);
-    result->explainText = std::move(compiled.explainText);
-    *out = result.release();
-    return nullptr;
+  if (compiled->exe) {
+    result->exe = std::move(compiled->exe);
+  } else {
+    auto exe =
+        ::paracc::rt::Executable::loadBuffer(std::move(compiled->executable));
+    if (!exe)
+      return makeStatus(PARACC_ERROR,
+                        "paracc: error: " + exe.status().message());
+    result->exe = std::move(*exe);
   }
-  CompiledModel compiled;
-  if (CompileStatus status =
-          compileModel(context, source, compileOpts, compiled, err);
-      status != CompileStatus::Ok)
-    return failedWith(status);
-  auto exe =
-      ::paracc::rt::Executable::loadBuffer(std::move(compiled.executable));
-  if (!exe)
-    return makeStatus(PARACC_ERROR,
-                      "paracc: error: " + exe.status().message());
-  result->exe = std::move(*exe);
-  result->explainJson = std::move(compiled.explainJson);
-  result->explainText = std::move(compiled.explainText);
+  result->explainJson = std::move(compiled->explainJson);
+  result->explainText = std::move(compiled->explainText);
   *out = result.release();
   return nullptr;
 }
@@ -192,7 +165,7 @@ paracc_status *paracc_compile_file(const char *path,
     ModelSource source;
     source.path = path;
     source.parameters = optionValue(options, "params", "");
-    return compile(source, options, out);
+    return compileToExecutable(source, options, out);
   });
 }
 
@@ -225,7 +198,7 @@ paracc_status *paracc_compile_buffer(const void *bytes, size_t size,
     source.bytes = std::string(static_cast<const char *>(bytes), size);
     source.externalDataDir = data_dir ? data_dir : "";
     source.parameters = optionValue(options, "params", "");
-    return compile(source, options, out);
+    return compileToExecutable(source, options, out);
   });
 }
 

@@ -7,6 +7,8 @@
 
 #include "paracc/Compiler/Options.h"
 
+#include "llvm/ADT/Twine.h"
+
 using namespace mlir::paracc;
 
 llvm::ArrayRef<OptionSpelling<PipelineSchedule>>
@@ -56,4 +58,76 @@ llvm::ArrayRef<OptionSpelling<Device>> OptionTraits<Device>::spellings() {
       {Device::Gpu, "gpu"},
   };
   return table;
+}
+
+llvm::ArrayRef<OptionSpelling<CompilePhase>>
+OptionTraits<CompilePhase>::spellings() {
+  static const OptionSpelling<CompilePhase> table[] = {
+      {CompilePhase::Imported, "imported"},
+      {CompilePhase::Cleaned, "cleaned"},
+      {CompilePhase::Staged, "staged"},
+      {CompilePhase::Annotated, "annotated"},
+      {CompilePhase::Differentiated, "differentiated"},
+      {CompilePhase::Optimized, "optimized"},
+      {CompilePhase::Propagated, "propagated"},
+      {CompilePhase::Recomputed, "recomputed"},
+      {CompilePhase::Partitioned, "partitioned"},
+      {CompilePhase::Pipelined, "pipelined"},
+      {CompilePhase::Lowered, "lowered"},
+  };
+  return table;
+}
+
+int64_t MeshSpec::size(llvm::StringRef name) const {
+  for (const Axis &a : axes)
+    if (a.name == name)
+      return a.size;
+  return 0;
+}
+
+int64_t MeshSpec::ranks() const {
+  int64_t n = 1;
+  for (const Axis &a : axes)
+    n *= a.size;
+  return n;
+}
+
+std::optional<MeshSpec> mlir::paracc::parseMeshSpec(llvm::StringRef text,
+                                                    llvm::StringRef optionName,
+                                                    std::string &error) {
+  MeshSpec mesh;
+  if (text.empty() || text == "1")
+    return mesh;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  int64_t ranks = 1;
+  for (llvm::StringRef part : parts) {
+    size_t digits = part.find_first_of("0123456789");
+    llvm::StringRef name = part.take_front(digits);
+    int64_t size = 0;
+    if (digits == llvm::StringRef::npos || name.empty() ||
+        part.drop_front(digits).getAsInteger(10, size) || size < 1) {
+      error = ("bad " + optionName + " axis '" + part +
+               "'; expected NAME<size> such as dp2 or tp4")
+                  .str();
+      return std::nullopt;
+    }
+    if (name != "dp" && name != "tp" && name != "pp") {
+      error = ("mesh axis '" + name +
+               "' is not supported yet (supported: dp, pp, tp)")
+                  .str();
+      return std::nullopt;
+    }
+    if (mesh.size(name) != 0) {
+      error = ("mesh axis '" + name + "' given twice").str();
+      return std::nullopt;
+    }
+    ranks *= size;
+    if (ranks > 4096) {
+      error = "the mesh has more than 4096 ranks";
+      return std::nullopt;
+    }
+    mesh.axes.push_back({name.str(), size});
+  }
+  return mesh;
 }

@@ -1,10 +1,9 @@
-//===- CompileModel.cpp - A model to an inference executable ----*- C++ -*-===//
+//===- CompileModel.cpp - Import, and the inference compile -----*- C++ -*-===//
 
-#include "paracc/Driver/CompileModel.h"
+#include "CompileSteps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/Pass/PassManager.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "paracc/Importer/StableHLO/StableHLOImporter.h"
 #include "paracc/Pipelines/Pipelines.h"
@@ -57,11 +56,10 @@ static LogicalResult readParameters(MLIRContext &context,
   return success();
 }
 
-ImportedModel mlir::paracc::importModel(MLIRContext &context,
-                                        const ModelSource &source,
-                                        const ONNXImportOptions &options,
-                                        WeightStore &weights) {
-  ImportedModel result;
+OwningOpRef<ModuleOp> mlir::paracc::importModel(
+    MLIRContext &context, const ModelSource &source,
+    const ONNXImportOptions &options, WeightStore &weights,
+    CompileDiagnostics &diagnostics) {
   ModelSource::Format format = formatOf(source);
   if (format == ModelSource::Format::MLIR) {
     std::unique_ptr<llvm::MemoryBuffer> file;
@@ -74,8 +72,7 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
         emitError(FileLineColLoc::get(&context, source.path, 0, 0))
             << "cannot read '" << source.path
             << "': " << buffer.getError().message();
-        result.status = CompileStatus::Error;
-        return result;
+        return nullptr;
       }
       file = std::move(*buffer);
       text = file->getBuffer();
@@ -83,23 +80,15 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
     // StableHLO (as JAX prints it), or paracc's own graph dialect.
     if (looksLikeStableHLO(text)) {
       StableHLOParameters params;
-      if (failed(readParameters(context, source, params))) {
-        result.status = CompileStatus::Error;
-        return result;
-      }
+      if (failed(readParameters(context, source, params)))
+        return nullptr;
       StableHLOImportResult imported =
           importStableHLO(context, text, source.path, weights, params);
-      result.module = std::move(imported.module);
-      if (!result.module)
-        result.status = imported.unsupported ? CompileStatus::Unsupported
-                                             : CompileStatus::Error;
-      return result;
+      diagnostics.unsupported = !imported.module && imported.unsupported;
+      return std::move(imported.module);
     }
-    result.module = parseSourceString<ModuleOp>(text, ParserConfig(&context),
-                                                source.path);
-    if (!result.module)
-      result.status = CompileStatus::Error;
-    return result;
+    return parseSourceString<ModuleOp>(text, ParserConfig(&context),
+                                       source.path);
   }
   ONNXImportOptions importOptions = options;
   importOptions.textFormat = format == ModelSource::Format::ONNXText;
@@ -109,110 +98,93 @@ ImportedModel mlir::paracc::importModel(MLIRContext &context,
                                       weights)
                    : importONNXFile(context, source.path, importOptions,
                                     weights);
-  if (!imported.module)
-    result.status = imported.failure == ImportFailure::Unsupported
-                        ? CompileStatus::Unsupported
-                        : CompileStatus::Error;
-  result.module = std::move(imported.module);
-  return result;
+  diagnostics.unsupported =
+      !imported.module && imported.failure == ImportFailure::Unsupported;
+  return std::move(imported.module);
 }
 
-static std::string printed(ModuleOp module) {
+std::string mlir::paracc::printIR(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os);
+  os << "\n";
   return text;
 }
 
-CompileStatus mlir::paracc::compileModel(MLIRContext &context,
-                                         const ModelSource &source,
-                                         const ModelCompileOptions &options,
-                                         CompiledModel &result,
-                                         llvm::raw_ostream &err) {
+LogicalResult mlir::paracc::compileInference(MLIRContext &context,
+                                             const ModelSource &source,
+                                             const CompileOptions &options,
+                                             CompiledProgram &result,
+                                             CompileDiagnostics &diagnostics) {
+  llvm::raw_ostream &err = diagnostics.errors;
   auto stage = [&](const char *name) {
     if (options.onStage)
       options.onStage(name);
   };
-  const Precision precision = options.precision;
-  if (!options.emit.empty() && options.emit != "imported" &&
-      options.emit != "compiled") {
-    err << "paracc: error: --emit must be 'imported' or 'compiled', got '"
-        << options.emit << "'\n";
-    return CompileStatus::Error;
+  const CompilePhase last = options.compileTo.value_or(CompilePhase::Lowered);
+  if (last > CompilePhase::Annotated && last != CompilePhase::Propagated &&
+      last < CompilePhase::Partitioned) {
+    err << "paracc: error: --compile-to=" << last
+        << " is a phase of training (paracc train)\n";
+    return failure();
   }
-  SmallVector<std::string> axisNames;
-  SmallVector<int64_t> axisSizes;
+  MeshSpec mesh;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
-                                 options.microbatches, axisNames, axisSizes,
-                                 err)))
-    return CompileStatus::Error;
-  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
+                                 options.microbatches, mesh, err)))
+    return failure();
   const int64_t virtualStages =
       resolveVirtualStages(options.schedule, options.virtualStages);
-  if (failed(checkPipelineOptions(pipelineStages, options.schedule,
+  if (failed(checkPipelineOptions(mesh.size("pp"), options.schedule,
                                   virtualStages, options.microbatches,
                                   options.stages, err)))
-    return CompileStatus::Error;
-  if (pipelineStages == 0 && options.microbatches > 1 && axisNames.empty()) {
+    return failure();
+  if (mesh.size("pp") == 0 && options.microbatches > 1 && mesh.empty()) {
     err << "paracc: error: --microbatches overlaps collectives with compute "
            "and needs a --mesh\n";
-    return CompileStatus::Error;
+    return failure();
   }
 
   WeightStore weights;
   weights.randomFill = options.import.allowMissingWeightData;
   weights.randomSeed = options.seed;
-  ImportedModel imported =
-      importModel(context, source, options.import, weights);
-  if (!imported.module)
-    return imported.status;
-  ModuleOp module = *imported.module;
+  OwningOpRef<ModuleOp> imported =
+      importModel(context, source, options.import, weights, diagnostics);
+  if (!imported)
+    return failure();
+  ModuleOp module = *imported;
   stage("import");
-  if (options.emit == "imported") {
-    result.ir = printed(module);
-    return CompileStatus::Ok;
-  }
 
-  PassManager pm(&context);
-  buildCompilePipeline(pm, CompilePipelineOptions());
-  if (failed(pm.run(module)))
-    return CompileStatus::Error;
-  if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
-                               options.stages, options.microbatches,
-                               options.schedule, /*training=*/false, axisNames,
-                               axisSizes)))
-    return CompileStatus::Error;
-  auto lower = [&](ModuleOp m) {
-    PassManager lpm(&context);
-    buildLoweringPipeline(lpm, precision);
-    return lpm.run(m);
+  ParaccPipelineOptions pipeline;
+  setSharedPipelineOptions(options, pipeline);
+  // Runs the phases after `from` up to `to` on `m`.
+  auto runPhases = [&](ModuleOp m, CompilePhase from, CompilePhase to) {
+    pipeline.from = from;
+    pipeline.to = to;
+    return runParaccPipeline(m, pipeline);
   };
+  if (failed(runPhases(module, CompilePhase::Imported,
+                       std::min(last, CompilePhase::Staged))))
+    return failure();
+  // With --sp, the report compares against the same mesh without it.
   std::optional<ExplainReport> baseline;
-  if (!axisNames.empty()) {
-    setModuleMesh(module, axisNames, axisSizes);
-    auto distribute = [&](ModuleOp m, bool sp) {
-      PassManager dpm(&context);
-      DistributePipelineOptions distOptions;
-      distOptions.sequenceParallel = sp;
-      distOptions.schedule = options.schedule;
-      distOptions.virtualStages = virtualStages;
-      buildDistributePipeline(dpm, distOptions);
-      return dpm.run(m);
-    };
-    // With --sp, the report compares against the same mesh without it.
-    if (options.explain && options.sequenceParallel) {
-      OwningOpRef<ModuleOp> copy = module.clone();
-      if (failed(distribute(*copy, false)) || failed(lower(*copy)))
-        return CompileStatus::Error;
-      baseline = analyzePlan(*copy);
-    }
-    if (failed(distribute(module, options.sequenceParallel)))
-      return CompileStatus::Error;
+  if (options.explain && options.sequenceParallel &&
+      last == CompilePhase::Lowered) {
+    OwningOpRef<ModuleOp> copy = module.clone();
+    pipeline.sequenceParallel = false;
+    if (failed(runPhases(*copy, CompilePhase::Staged, CompilePhase::Lowered)))
+      return failure();
+    pipeline.sequenceParallel = true;
+    baseline = analyzePlan(*copy);
+  }
+  if (last > CompilePhase::Staged &&
+      failed(runPhases(module, CompilePhase::Staged, last)))
+    return failure();
+  if (last != CompilePhase::Lowered) {
+    result.ir = printIR(module);
+    return success();
   }
   // The report reads the lowered program: its collectives move the bytes of
   // the chosen precision.
-  if (failed(lower(module)))
-    return CompileStatus::Error;
   if (options.explain) {
     ExplainReport report = analyzePlan(module);
     if (std::optional<DeviceRates> rates =
@@ -225,9 +197,9 @@ CompileStatus mlir::paracc::compileModel(MLIRContext &context,
     printExplainJson(report, json, base);
   }
   stage("compile");
-  if (options.emit == "compiled") {
-    result.ir = printed(module);
-    return CompileStatus::Ok;
+  if (options.compileTo) {
+    result.ir = printIR(module);
+    return success();
   }
   // Every function: one, or one per pipeline stage.
   ExecutableOptions writerOptions;
@@ -236,8 +208,8 @@ CompileStatus mlir::paracc::compileModel(MLIRContext &context,
   FailureOr<std::vector<uint8_t>> bytes =
       writeExecutable(module, weights, writerOptions);
   if (failed(bytes))
-    return CompileStatus::Error;
+    return failure();
   result.executable = std::move(*bytes);
   stage("lower");
-  return CompileStatus::Ok;
+  return success();
 }

@@ -1,11 +1,9 @@
 //===- CompileTraining.cpp - A loss model to a training step ----*- C++ -*-===//
 
-#include "paracc/Driver/CompileTraining.h"
+#include "CompileSteps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Pass/PassManager.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
-#include "paracc/Dialect/Dist/Transforms/Passes.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "paracc/Driver/StepMemoryPlan.h"
@@ -83,9 +81,8 @@ LogicalResult mlir::paracc::parseOptimizerOptions(
 
 /// Checks --zero: stage 1 only, over a dp axis of size > 1, without a
 /// pipeline.
-static LogicalResult checkZeroOption(int64_t zero, StringRef mesh,
-                                     ArrayRef<std::string> axisNames,
-                                     ArrayRef<int64_t> axisSizes,
+static LogicalResult checkZeroOption(int64_t zero, StringRef meshText,
+                                     const MeshSpec &mesh,
                                      llvm::raw_ostream &err) {
   if (zero == 0)
     return success();
@@ -97,13 +94,13 @@ static LogicalResult checkZeroOption(int64_t zero, StringRef mesh,
            "supported\n";
     return failure();
   }
-  if (meshAxisSize(axisNames, axisSizes, "dp") < 2) {
+  if (mesh.size("dp") < 2) {
     err << "paracc: error: --zero 1 shards the optimizer state over the "
            "data-parallel axis and needs --mesh with dp of size > 1, got '"
-        << mesh << "'\n";
+        << meshText << "'\n";
     return failure();
   }
-  if (meshAxisSize(axisNames, axisSizes, "pp") > 0) {
+  if (mesh.size("pp") > 0) {
     err << "paracc: error: --zero 1 is not supported with a pp axis in "
            "--mesh (pipeline stages update their own parameters)\n";
     return failure();
@@ -152,7 +149,7 @@ static int64_t defaultMemoryBudget(Device device, int64_t ranks) {
 /// The --explain report of the partitioned step, with the arena and peak of
 /// the written executable's memory plan (the rank that needs most).
 static void explainStep(const CompiledStep &step, StringRef costRates,
-                        CompiledTraining &result) {
+                        CompiledProgram &result) {
   ExplainReport report = analyzePlan(*step.module);
   if (std::optional<DeviceRates> rates = ratesByName(costRates))
     report.predicted = predictStep(*step.module, *rates);
@@ -184,164 +181,113 @@ static void explainStep(const CompiledStep &step, StringRef costRates,
   printExplainJson(report, json);
 }
 
-static std::string printed(ModuleOp module) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  module->print(os);
-  return text;
-}
-
-CompileStatus
-mlir::paracc::compileTraining(MLIRContext &context, const ModelSource &source,
-                              const TrainingCompileOptions &options,
-                              CompiledTraining &result, llvm::raw_ostream &out,
-                              llvm::raw_ostream &err) {
-  const bool checking = !options.optimizer;
-  if (!options.emit.empty() && options.emit != "differentiated" &&
-      options.emit != "compiled") {
-    err << "paracc: error: --emit must be 'differentiated' or 'compiled', "
-           "got '"
-        << options.emit << "'\n";
-    return CompileStatus::Error;
-  }
-  if (!options.loss.empty() && options.loss != "next-token-ce" &&
-      options.loss != "ce") {
+LogicalResult mlir::paracc::compileTrainingStep(
+    MLIRContext &context, const ModelSource &source,
+    const CompileOptions &options, const TrainingOptions &training,
+    CompiledProgram &result, CompileDiagnostics &diagnostics) {
+  llvm::raw_ostream &err = diagnostics.errors;
+  const bool checking = !training.optimizer;
+  const CompilePhase last = options.compileTo.value_or(CompilePhase::Lowered);
+  if (!training.loss.empty() && training.loss != "next-token-ce" &&
+      training.loss != "ce") {
     err << "paracc: error: --loss must be next-token-ce or ce, got '"
-        << options.loss << "'\n";
-    return CompileStatus::Error;
+        << training.loss << "'\n";
+    return failure();
   }
-  SmallVector<std::string> axisNames;
-  SmallVector<int64_t> axisSizes;
+  MeshSpec mesh;
   if (failed(checkCompileOptions(options.mesh, options.sequenceParallel,
-                                 options.microbatches, axisNames, axisSizes,
-                                 err)))
-    return CompileStatus::Error;
+                                 options.microbatches, mesh, err)))
+    return failure();
+  // Pipeline stages are cut on the forward graph; the backward's ops run on
+  // their forward ops' stages.
+  if (mesh.size("pp") == 0 && options.microbatches > 1) {
+    err << "paracc: error: --microbatches is the pipeline's micro-batch "
+           "count and needs a pp axis in --mesh\n";
+    return failure();
+  }
+  const int64_t virtualStages =
+      resolveVirtualStages(options.schedule, options.virtualStages);
+  if (failed(checkPipelineOptions(mesh.size("pp"), options.schedule,
+                                  virtualStages, options.microbatches,
+                                  options.stages, err)) ||
+      failed(checkZeroOption(training.zero, options.mesh, mesh, err)))
+    return failure();
 
   WeightStore &weights = result.weights;
   weights.randomFill = options.import.allowMissingWeightData;
   weights.randomSeed = options.seed;
-  ImportedModel imported =
-      importModel(context, source, options.import, weights);
-  if (!imported.module)
-    return imported.status;
-  ModuleOp module = *imported.module;
-  PassManager compile(&context);
-  buildCompilePipeline(compile, CompilePipelineOptions());
-  if (failed(compile.run(module)))
-    return CompileStatus::Error;
+  OwningOpRef<ModuleOp> imported =
+      importModel(context, source, options.import, weights, diagnostics);
+  if (!imported)
+    return failure();
+  ModuleOp module = *imported;
+
+  ParaccPipelineOptions pipeline;
+  setSharedPipelineOptions(options, pipeline);
+  pipeline.train = true;
+  pipeline.loss = training.loss;
+  pipeline.freeze = training.freeze;
+  pipeline.dropoutSeed = training.dropoutSeed;
+  if (checking) {
+    pipeline.optimizer = "none";
+  } else {
+    const graph::OptimizerPassOptions &o = *training.optimizer;
+    pipeline.optimizer = o.optimizer;
+    pipeline.beta1 = o.beta1;
+    pipeline.beta2 = o.beta2;
+    pipeline.eps = o.eps;
+    pipeline.weightDecay = o.weightDecay;
+    pipeline.momentum = o.momentum;
+    pipeline.clipGradNorm = o.clipGradNorm;
+  }
+  pipeline.zero = training.zero;
+  pipeline.bucketMb = training.bucketMb;
+  // Runs the phases after `from` up to `to` on `m`.
+  auto runPhases = [&](ModuleOp m, CompilePhase from, CompilePhase to) {
+    pipeline.from = from;
+    pipeline.to = to;
+    return runParaccPipeline(m, pipeline);
+  };
+  if (failed(runPhases(module, CompilePhase::Imported,
+                       std::min(last, CompilePhase::Cleaned))))
+    return failure();
   func::FuncOp main;
   for (auto f : module.getOps<func::FuncOp>())
     if (!main)
       main = f;
   if (!main) {
     err << "paracc: error: the module has no function\n";
-    return CompileStatus::Error;
-  }
-  if (!options.loss.empty()) {
-    PassManager addLoss(&context);
-    addLoss.addNestedPass<func::FuncOp>(
-        graph::createAddLossPass({options.loss}));
-    // The next-token shift slices the logits: the fusions take the slice
-    // into the product (only the kept rows are computed).
-    addLoss.addNestedPass<func::FuncOp>(graph::createGraphFusionPass());
-    if (failed(addLoss.run(module)))
-      return CompileStatus::Error;
+    return failure();
   }
   if (failed(checkLossOutput(main, source.path, err)))
-    return CompileStatus::Error;
-  main.walk([&](graph::DropoutOp d) {
-    d.setSeedAttr(IntegerAttr::get(IntegerType::get(&context, 64),
-                                   int64_t(options.dropoutSeed)));
-  });
-  // Pipeline stages are cut on the forward graph; the backward's ops run on
-  // their forward ops' stages.
-  const int64_t pipelineStages = meshAxisSize(axisNames, axisSizes, "pp");
-  if (pipelineStages == 0 && options.microbatches > 1) {
-    err << "paracc: error: --microbatches is the pipeline's micro-batch "
-           "count and needs a pp axis in --mesh\n";
-    return CompileStatus::Error;
+    return failure();
+  // Annotate the forward, differentiate, add the optimizer; then partition
+  // forward and backward together.
+  if (last > CompilePhase::Cleaned &&
+      failed(runPhases(module, CompilePhase::Cleaned,
+                       std::min(last, CompilePhase::Optimized))))
+    return failure();
+  if (last <= CompilePhase::Optimized) {
+    result.ir = printIR(module);
+    return success();
   }
-  const int64_t virtualStages =
-      resolveVirtualStages(options.schedule, options.virtualStages);
-  if (failed(checkPipelineOptions(pipelineStages, options.schedule,
-                                  virtualStages, options.microbatches,
-                                  options.stages, err)) ||
-      failed(checkZeroOption(options.zero, options.mesh, axisNames, axisSizes,
-                             err)))
-    return CompileStatus::Error;
-  if (failed(addMicrobatchAxis(module, pipelineStages, virtualStages,
-                               options.stages, options.microbatches,
-                               options.schedule, /*training=*/true, axisNames,
-                               axisSizes)))
-    return CompileStatus::Error;
-
-  // Annotate the forward, differentiate, then partition forward and
-  // backward together.
-  DistributePipelineOptions distOptions;
-  distOptions.sequenceParallel = options.sequenceParallel;
-  distOptions.schedule = options.schedule;
-  distOptions.virtualStages = virtualStages;
-  if (!axisNames.empty()) {
-    setModuleMesh(module, axisNames, axisSizes);
-    PassManager annotate(&context);
-    buildShardingAnnotationPipeline(annotate, distOptions);
-    if (failed(annotate.run(module)))
-      return CompileStatus::Error;
-  }
-  // Mixed precision: the forward computes in bf16/f16 from f32 master
-  // weights, so differentiating it gives f32 gradients for the optimizer.
-  if (options.precision != Precision::F32) {
-    PassManager precision(&context);
-    precision.addNestedPass<func::FuncOp>(
-        graph::createConvertPrecisionPass({options.precision, true}));
-    if (failed(precision.run(module)))
-      return CompileStatus::Error;
-  }
-  PassManager differentiate(&context);
-  AutodiffPipelineOptions autodiffOptions;
-  autodiffOptions.freeze = options.freeze;
-  autodiffOptions.wholeParameters = checking;
-  buildAutodiffPipeline(differentiate, autodiffOptions);
-  if (!checking)
-    differentiate.addNestedPass<func::FuncOp>(
-        graph::createOptimizerPass(*options.optimizer));
-  if (failed(differentiate.run(module)))
-    return CompileStatus::Error;
-  if (options.emit == "differentiated") {
-    result.ir = printed(module);
-    return CompileStatus::Ok;
-  }
-  // (Pipeline stages' functions take the program function's name.)
-  if (!checking)
-    main.setSymName("step");
   // Partition, recompute and lower a copy of the differentiated step; auto
   // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;
   writerOptions.embedWeights = options.embedWeights;
   writerOptions.costRates = ratesForDevice(options.device).str();
   if (!checking)
-    writerOptions.training = optimizerIdentity(*options.optimizer);
+    writerOptions.training = optimizerIdentity(*training.optimizer);
   auto compileStep = [&](RecomputePolicy policy,
                          int64_t activationBudget) -> FailureOr<CompiledStep> {
     CompiledStep step;
     step.module = module.clone();
-    PassManager lower(&context);
-    DistributePipelineOptions partition;
-    partition.sequenceParallel = distOptions.sequenceParallel;
-    partition.schedule = distOptions.schedule;
-    partition.virtualStages = distOptions.virtualStages;
-    partition.training = true;
-    partition.recompute = policy;
-    partition.recomputeBudget = activationBudget;
-    partition.rates = writerOptions.costRates;
-    partition.zero = options.zero;
-    if (!axisNames.empty())
-      buildPartitionPipeline(lower, partition);
-    else
-      lower.addPass(dist::createRecomputePass(
-          {partition.recompute, partition.recomputeBudget, partition.rates}));
-    buildLoweringPipeline(lower, Precision::F32, options.bucketMb);
-    if (failed(lower.run(*step.module)))
+    step.policy = policy;
+    step.activationBudget = activationBudget;
+    pipeline.recompute = policy;
+    pipeline.recomputeBudget = activationBudget;
+    if (failed(runPhases(*step.module, CompilePhase::Optimized,
+                         CompilePhase::Lowered)))
       return failure();
     // Every function: the step, or one per pipeline stage.
     FailureOr<std::vector<uint8_t>> bytes =
@@ -358,22 +304,28 @@ mlir::paracc::compileTraining(MLIRContext &context, const ModelSource &source,
     step.memory = measureStepMemory(*step.module, *step.exe);
     return step;
   };
-  int64_t worldSize = 1;
-  for (auto [name, size] : llvm::zip(axisNames, axisSizes))
-    if (name != "mb")
-      worldSize *= size;
   FailureOr<CompiledStep> compiled = compileWithinBudget(
-      options.recompute, options.memoryBudget,
-      defaultMemoryBudget(options.device, worldSize), compileStep, out, err);
+      training.recompute, training.memoryBudget,
+      defaultMemoryBudget(options.device, mesh.ranks()), compileStep,
+      diagnostics.notes, err);
   if (failed(compiled))
-    return CompileStatus::Error;
-  if (options.emit == "compiled") {
-    result.ir = printed(*compiled->module);
-    return CompileStatus::Ok;
+    return failure();
+  if (last != CompilePhase::Lowered) {
+    // The phases of the step that was chosen, stopped at `last`.
+    pipeline.recompute = compiled->policy;
+    pipeline.recomputeBudget = compiled->activationBudget;
+    if (failed(runPhases(module, CompilePhase::Optimized, last)))
+      return failure();
+    result.ir = printIR(module);
+    return success();
+  }
+  if (options.compileTo) {
+    result.ir = printIR(*compiled->module);
+    return success();
   }
   if (options.explain)
     explainStep(*compiled, writerOptions.costRates, result);
   result.executable = std::move(compiled->bytes);
   result.exe = std::move(compiled->exe);
-  return CompileStatus::Ok;
+  return success();
 }

@@ -14,8 +14,8 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-void mlir::paracc::buildCompilePipeline(OpPassManager &pm,
-                                        const CompilePipelineOptions &) {
+void mlir::paracc::buildCleanupPipeline(OpPassManager &pm,
+                                        const CleanupPipelineOptions &) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createFoldConstantsPass());
@@ -35,24 +35,45 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   pm.addPass(dist::createUserShardingsPass());
 }
 
-void mlir::paracc::buildPartitionPipeline(
-    OpPassManager &pm, const DistributePipelineOptions &options) {
+/// Propagation: every value gets a sharding (ZeRO shards the optimizer
+/// state).
+static void addPropagationPasses(OpPassManager &pm,
+                                 const DistributePipelineOptions &options) {
   pm.addPass(dist::createPropagateShardingPass());
   if (options.zero >= 1)
     pm.addPass(dist::createShardOptimizerStatePass({options.dpAxis}));
-  if (options.training)
-    pm.addPass(dist::createRecomputePass(
-        {options.recompute, options.recomputeBudget, options.rates}));
+}
+
+static void addRecomputePass(OpPassManager &pm,
+                             const DistributePipelineOptions &options) {
+  pm.addPass(dist::createRecomputePass(
+      {options.recompute, options.recomputeBudget, options.rates}));
+}
+
+static void addPartitionPasses(OpPassManager &pm) {
   pm.addPass(dist::createPartitionPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
-  // A pipeline takes the micro-batch axis; otherwise micro-batches are
-  // interleaved on every rank.
+}
+
+/// A pipeline takes the micro-batch axis; otherwise micro-batches are
+/// interleaved on every rank.
+static void addPipelinePasses(OpPassManager &pm,
+                              const DistributePipelineOptions &options) {
   pm.addPass(dist::createPipelinePass({options.ppAxis, options.microbatchAxis,
                                        options.schedule,
                                        options.virtualStages}));
   pm.addPass(dist::createInterleaveMicrobatchesPass({options.microbatchAxis}));
+}
+
+void mlir::paracc::buildPartitionPipeline(
+    OpPassManager &pm, const DistributePipelineOptions &options) {
+  addPropagationPasses(pm, options);
+  if (options.training)
+    addRecomputePass(pm, options);
+  addPartitionPasses(pm);
+  addPipelinePasses(pm, options);
 }
 
 void mlir::paracc::buildDistributePipeline(
@@ -89,15 +110,131 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   fn.addPass(graph::createGroupParameterUpdatesPass());
 }
 
+graph::OptimizerPassOptions ParaccPipelineOptions::optimizerOptions() const {
+  graph::OptimizerPassOptions o;
+  o.optimizer = optimizer;
+  o.beta1 = beta1;
+  o.beta2 = beta2;
+  o.eps = eps;
+  o.weightDecay = weightDecay;
+  o.momentum = momentum;
+  o.clipGradNorm = clipGradNorm;
+  // The runtime runs the training step by this name.
+  o.stepName = "step";
+  return o;
+}
+
+void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
+                                       const ParaccPipelineOptions &options) {
+  auto runs = [&](CompilePhase phase) {
+    return options.from < phase && phase <= options.to;
+  };
+  const bool train = options.train;
+  // A mesh that does not parse is refused by paracc-set-mesh, the first
+  // pass that reads it; the phases are built as for one rank.
+  std::string ignored;
+  MeshSpec mesh =
+      parseMeshSpec(options.mesh, "mesh", ignored).value_or(MeshSpec());
+  const bool sharded = !mesh.empty();
+  const int64_t pipelineStages = mesh.size("pp");
+  const int64_t virtualStages =
+      options.virtualStages != 0
+          ? int64_t(options.virtualStages)
+          : options.schedule == PipelineSchedule::Interleaved ? 2 : 1;
+  DistributePipelineOptions dist;
+  dist.sequenceParallel = options.sequenceParallel;
+  dist.schedule = options.schedule;
+  dist.virtualStages = virtualStages;
+  dist.training = train;
+  dist.recompute = options.recompute;
+  dist.recomputeBudget = options.recomputeBudget;
+  dist.rates = options.rates;
+  dist.zero = options.zero;
+
+  if (runs(CompilePhase::Cleaned)) {
+    buildCleanupPipeline(pm, CleanupPipelineOptions());
+    if (train) {
+      OpPassManager &fn = pm.nest<func::FuncOp>();
+      if (!options.loss.empty()) {
+        fn.addPass(graph::createAddLossPass({options.loss}));
+        // The next-token shift slices the logits: the fusions take the
+        // slice into the product (only the kept rows are computed).
+        fn.addPass(graph::createGraphFusionPass());
+      }
+      fn.addPass(graph::createSeedDropoutPass({options.dropoutSeed}));
+    }
+  }
+  if (runs(CompilePhase::Staged) &&
+      (sharded || !options.mesh.empty() || options.microbatches != 1)) {
+    pm.addPass(dist::createSetMeshPass({options.mesh, options.microbatches}));
+    // Stages are cut on the forward graph; the backward's ops run on their
+    // forward ops' stages.
+    if (pipelineStages > 0) {
+      dist::PipelineStagesPassOptions stages;
+      stages.stages = pipelineStages;
+      stages.virtualStages = virtualStages;
+      stages.ranges =
+          options.stages == "auto" ? std::string() : std::string(options.stages);
+      stages.microbatches = options.microbatches;
+      stages.schedule = options.schedule;
+      stages.training = train;
+      pm.addPass(dist::createPipelineStagesPass(stages));
+    }
+  }
+  if (runs(CompilePhase::Annotated) && sharded)
+    buildShardingAnnotationPipeline(pm, dist);
+  if (runs(CompilePhase::Differentiated) && train) {
+    // Mixed precision: the forward computes in bf16/f16 from f32 master
+    // weights, so differentiating it gives f32 gradients for the optimizer.
+    if (options.precision != Precision::F32)
+      pm.addNestedPass<func::FuncOp>(
+          graph::createConvertPrecisionPass({options.precision, true}));
+    AutodiffPipelineOptions autodiff;
+    autodiff.freeze = options.freeze;
+    autodiff.wholeParameters = options.optimizer == "none";
+    buildAutodiffPipeline(pm, autodiff);
+  }
+  if (runs(CompilePhase::Optimized) && train && options.optimizer != "none")
+    pm.addNestedPass<func::FuncOp>(
+        graph::createOptimizerPass(options.optimizerOptions()));
+  if (runs(CompilePhase::Propagated) && sharded)
+    addPropagationPasses(pm, dist);
+  if (runs(CompilePhase::Recomputed) && train)
+    addRecomputePass(pm, dist);
+  if (runs(CompilePhase::Partitioned) && sharded)
+    addPartitionPasses(pm);
+  if (runs(CompilePhase::Pipelined) && sharded)
+    addPipelinePasses(pm, dist);
+  // Training converted the forward's precision before differentiating; its
+  // gradients go in buckets.
+  if (runs(CompilePhase::Lowered))
+    buildLoweringPipeline(pm, train ? Precision::F32 : options.precision,
+                          train ? double(options.bucketMb) : 0.0);
+}
+
+LogicalResult
+mlir::paracc::runParaccPipeline(ModuleOp module,
+                                const ParaccPipelineOptions &options) {
+  PassManager pm(module.getContext());
+  buildParaccPipeline(pm, options);
+  return pm.run(module);
+}
+
 void mlir::paracc::registerParaccPasses() {
   graph::registerGraphPasses();
   dist::registerDistPasses();
   PassPipelineRegistration<DistributePipelineOptions>(
       "paracc-distribute", "Shard the module over its dist.mesh",
       buildDistributePipeline);
-  PassPipelineRegistration<CompilePipelineOptions>(
-      "paracc-compile", "The compilation pipeline of the paracc driver",
-      buildCompilePipeline);
+  PassPipelineRegistration<CleanupPipelineOptions>(
+      "paracc-cleanup",
+      "Clean up an imported graph: fold, canonicalize, fuse",
+      buildCleanupPipeline);
+  PassPipelineRegistration<ParaccPipelineOptions>(
+      "paracc-compile",
+      "The whole compile of the paracc tool and paracc train, by phases "
+      "(from, to)",
+      buildParaccPipeline);
 }
 
 void mlir::paracc::registerParaccDialects(DialectRegistry &registry) {

@@ -11,16 +11,10 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-int mlir::paracc::exitCode(CompileStatus status) {
-  switch (status) {
-  case CompileStatus::Ok:
-    return ::paracc::rt::kExitOk;
-  case CompileStatus::Error:
-    return ::paracc::rt::kExitError;
-  case CompileStatus::Unsupported:
-    return ::paracc::rt::kExitUnsupported;
-  }
-  return ::paracc::rt::kExitError;
+int mlir::paracc::failedCompileExitCode(
+    const CompileDiagnostics &diagnostics) {
+  return diagnostics.unsupported ? ::paracc::rt::kExitUnsupported
+                                 : ::paracc::rt::kExitError;
 }
 
 LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
@@ -47,4 +41,28 @@ LogicalResult mlir::paracc::writeTextFile(StringRef path, StringRef text) {
   }
   out << text;
   return success();
+}
+
+FailureOr<std::optional<CompilePhase>> mlir::paracc::resolveCompileTo(
+    const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
+    ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases) {
+  if (emit.empty()) {
+    if (compileTo.getNumOccurrences() == 0)
+      return std::optional<CompilePhase>();
+    return std::optional<CompilePhase>(compileTo.getValue());
+  }
+  if (compileTo.getNumOccurrences() != 0) {
+    llvm::errs() << "paracc: error: --emit is the older spelling of "
+                    "--compile-to; give one of them\n";
+    return failure();
+  }
+  for (auto [name, phase] : emitAliases)
+    if (emit == name)
+      return std::optional<CompilePhase>(phase);
+  llvm::errs() << "paracc: error: --emit must be";
+  for (auto [i, alias] : llvm::enumerate(emitAliases))
+    llvm::errs() << (i == 0 ? " '" : " or '") << alias.first << "'";
+  llvm::errs() << ", got '" << emit << "' (--compile-to takes a phase: "
+               << optionChoices<CompilePhase>() << ")\n";
+  return failure();
 }

@@ -12,17 +12,20 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "paracc/Driver/CompileStatus.h"
+#include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <optional>
 #include <string>
+#include <utility>
 
 namespace mlir::paracc {
 
-/// The tool's exit code for a compile's status (RunDriver.h's codes).
-int exitCode(CompileStatus status);
+/// The tool's exit code for a failed compile (RunDriver.h's codes):
+/// unsupported, or an error.
+int failedCompileExitCode(const CompileDiagnostics &diagnostics);
 
 /// Writes an executable's bytes to `path` ("wrote PATH (N bytes)").
 LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
@@ -30,6 +33,14 @@ LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
 
 /// Writes `text` to `path` (the --explain-json report).
 LogicalResult writeTextFile(StringRef path, StringRef text);
+
+/// The phase at which --compile-to (or its older alias --emit, whose values
+/// map to phases by `emitAliases`) stops the compile; std::nullopt when
+/// neither is given. A bad --emit value, or both flags, is an error (to
+/// llvm::errs()).
+FailureOr<std::optional<CompilePhase>> resolveCompileTo(
+    const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
+    ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases);
 
 /// `paracc train`: its subcommand, its option category, its entry point
 /// (Train.cpp).

@@ -16,7 +16,7 @@
 
 #include "DriverSupport.h"
 #include "ExportONNX.h"
-#include "paracc/Driver/CompileTraining.h"
+#include "paracc/Driver/Compile.h"
 #include "paracc/Driver/StepMemoryPlan.h"
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
@@ -88,11 +88,19 @@ cl::opt<std::string> ranksAs("ranks-as",
                                       "(default) or 'processes'"),
                              cl::init("threads"), cl::sub(trainSubCommand()),
                              cl::cat(trainCategory()));
-cl::opt<std::string> emit("emit",
-                          cl::desc("Print the IR and stop: 'differentiated' "
-                                   "(before partitioning) or 'compiled'"),
-                          cl::value_desc("stage"), cl::init(""),
-                          cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<CompilePhase> compileTo(
+    "compile-to",
+    cl::desc("Print the IR after this phase and stop: imported, cleaned, "
+             "staged, annotated, differentiated, optimized, propagated, "
+             "recomputed, partitioned, pipelined or lowered"),
+    cl::value_desc("phase"), cl::init(CompilePhase::Lowered),
+    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string>
+    emit("emit",
+         cl::desc("Older spelling of --compile-to: 'differentiated' "
+                  "(optimized) or 'compiled' (lowered)"),
+         cl::value_desc("stage"), cl::init(""), cl::sub(trainSubCommand()),
+         cl::cat(trainCategory()));
 cl::opt<std::string> dataPath("data",
                               cl::desc("Flat token file (uint16 .u16 / "
                                        "nanoGPT .bin, or --data-dtype u32)"),
@@ -375,7 +383,7 @@ int mlir::paracc::runTrain() {
   }
   const bool wantExplain = explainOption || !explainJson.empty();
   if (!checking && dataPath.empty() && dataDir.empty() && outputPath.empty() &&
-      !wantExplain && emit.empty()) {
+      !wantExplain && emit.empty() && !compileTo.getNumOccurrences()) {
     llvm::errs() << "paracc: error: paracc train needs --data FILE (token "
                     "ids) or --data-dir DIR (input_N.pb batches), or "
                     "--test-data DIR --check-gradients REF.npz for one "
@@ -434,7 +442,8 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   }
 
-  TrainingCompileOptions options;
+  CompileOptions options;
+  TrainingOptions &training = options.training.emplace();
   ONNXImportOptions &importOptions = options.import;
   if (!shapesFrom.empty()) {
     addTestDataShapes(shapesFrom, importOptions);
@@ -453,40 +462,46 @@ int mlir::paracc::runTrain() {
   options.schedule = pipelineSchedule;
   options.virtualStages = trainVirtualStages;
   options.precision = precisionOption;
-  options.loss = lossOption;
-  options.freeze = freeze;
+  training.loss = lossOption;
+  training.freeze = freeze;
   if (!checking)
-    options.optimizer = optimizerOptions;
-  options.recompute = recomputeOption;
-  options.memoryBudget = memoryBudget;
+    training.optimizer = optimizerOptions;
+  training.recompute = recomputeOption;
+  training.memoryBudget = memoryBudget;
   options.device = deviceOption;
-  options.bucketMb = bucketMbOption;
-  options.zero = zeroOption;
+  training.bucketMb = bucketMbOption;
+  training.zero = zeroOption;
   options.embedWeights = embedWeights;
-  options.dropoutSeed = dropoutSeed;
+  training.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;
-  options.emit = emit;
+  FailureOr<std::optional<CompilePhase>> stopAt =
+      resolveCompileTo(compileTo, emit,
+                       {{"differentiated", CompilePhase::Optimized},
+                        {"compiled", CompilePhase::Lowered}});
+  if (failed(stopAt))
+    return prt::kExitError;
+  options.compileTo = *stopAt;
   ModelSource source;
   source.path = modelPath;
 
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
-  CompiledTraining compiled;
-  if (CompileStatus status = compileTraining(context, source, options, compiled,
-                                             llvm::outs(), llvm::errs());
-      status != CompileStatus::Ok)
-    return exitCode(status);
-  if (!emit.empty()) {
-    llvm::outs() << compiled.ir;
+  CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
+  FailureOr<CompiledProgram> compiled =
+      compile(context, source, options, diagnostics);
+  if (failed(compiled))
+    return failedCompileExitCode(diagnostics);
+  if (options.compileTo) {
+    llvm::outs() << compiled->ir;
     return prt::kExitOk;
   }
-  std::vector<uint8_t> &written = compiled.executable;
+  std::vector<uint8_t> &written = compiled->executable;
   // (`*exe` is the executable's owner, as the runners take it.)
-  std::shared_ptr<prt::Executable> *exe = &compiled.exe;
+  std::shared_ptr<prt::Executable> *exe = &compiled->exe;
   if (explainOption)
-    llvm::outs() << prt::printableText(compiled.explainText);
+    llvm::outs() << prt::printableText(compiled->explainText);
   if (!explainJson.empty() &&
-      failed(writeTextFile(explainJson, compiled.explainJson)))
+      failed(writeTextFile(explainJson, compiled->explainJson)))
     return prt::kExitError;
   if (!outputPath.empty())
     return succeeded(
@@ -526,7 +541,7 @@ int mlir::paracc::runTrain() {
     for (const prt::StateInfo &s : (*exe)->state())
       if (s.kind != prt::StateKind::Parameter)
         trained.erase(s.name);
-    if (failed(exportTrainedONNX(modelPath, exportOnnx, compiled.weights,
+    if (failed(exportTrainedONNX(modelPath, exportOnnx, compiled->weights,
                                  trained)))
       return prt::kExitError;
     std::cout << "exported the trained model to " << exportOnnx << "\n";

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverSupport.h"
-#include "paracc/Driver/CompileModel.h"
+#include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "mlir/IR/Diagnostics.h"
@@ -81,8 +81,17 @@ static cl::opt<std::string> parameters(
 static cl::opt<bool> textFormat("onnx-text",
                                 cl::desc("Read the model as protobuf text"),
                                 cl::cat(category));
+static cl::opt<CompilePhase> compileTo(
+    "compile-to",
+    cl::desc("Print the IR after this phase and stop: imported, cleaned, "
+             "staged, annotated, propagated, partitioned, pipelined or "
+             "lowered"),
+    cl::value_desc("phase"), cl::init(CompilePhase::Lowered),
+    cl::cat(category));
 static cl::opt<std::string>
-    emit("emit", cl::desc("Print IR and stop: 'imported' or 'compiled'"),
+    emit("emit",
+         cl::desc("Older spelling of --compile-to: 'imported', or 'compiled' "
+                  "(lowered)"),
          cl::value_desc("stage"), cl::cat(category));
 static cl::opt<std::string>
     meshOption("mesh",
@@ -233,7 +242,7 @@ int main(int argc, char **argv) {
     }
     request.inputFiles.push_back({name.str(), file.str()});
   }
-  ModelCompileOptions options;
+  CompileOptions options;
   ONNXImportOptions &importOptions = options.import;
   importOptions.allowMissingWeightData = randomWeights;
   if (!testData.empty())
@@ -268,7 +277,13 @@ int main(int argc, char **argv) {
   options.embedWeights = embedWeights;
   options.device = deviceOption;
   options.explain = explain || !explainJson.empty();
-  options.emit = emit;
+  FailureOr<std::optional<CompilePhase>> stopAt =
+      resolveCompileTo(compileTo, emit,
+                       {{"imported", CompilePhase::Imported},
+                        {"compiled", CompilePhase::Lowered}});
+  if (failed(stopAt))
+    return prt::kExitError;
+  options.compileTo = *stopAt;
   options.onStage = [&](const char *name) { timer.stage(name); };
   ModelSource source;
   source.path = inputPath;
@@ -278,22 +293,22 @@ int main(int argc, char **argv) {
 
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
-  CompiledModel compiled;
-  if (CompileStatus status =
-          compileModel(context, source, options, compiled, llvm::errs());
-      status != CompileStatus::Ok)
-    return exitCode(status);
+  CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
+  FailureOr<CompiledProgram> compiled =
+      compile(context, source, options, diagnostics);
+  if (failed(compiled))
+    return failedCompileExitCode(diagnostics);
   if (explain)
-    llvm::outs() << prt::printableText(compiled.explainText);
+    llvm::outs() << prt::printableText(compiled->explainText);
   if (!explainJson.empty() &&
-      failed(writeTextFile(explainJson, compiled.explainJson)))
+      failed(writeTextFile(explainJson, compiled->explainJson)))
     return prt::kExitError;
-  if (!emit.empty()) {
-    llvm::outs() << compiled.ir;
+  if (options.compileTo) {
+    llvm::outs() << compiled->ir;
     return prt::kExitOk;
   }
   llvm::outs().flush();
-  std::vector<uint8_t> &bytes = compiled.executable;
+  std::vector<uint8_t> &bytes = compiled->executable;
   if (!outputPath.empty())
     return succeeded(writeExecutableFile(outputPath, bytes.data(), bytes.size()))
                ? prt::kExitOk

@@ -1,7 +1,8 @@
 //===- Options.h - The compiler's option values, declared once -*- C++ -*-===//
 //
 // The closed sets of values that paracc's options take (pipeline schedule,
-// learning-rate schedule, recompute policy, precision, device), each an
+// learning-rate schedule, recompute policy, precision, device, compile
+// phase), each an
 // enum with one table of spellings. The table serves every front door:
 // the tools' command lines and the pass pipelines' options (through the
 // llvm::cl::parser specializations below, whose errors name the option and
@@ -14,10 +15,12 @@
 #define PARACC_COMPILER_OPTIONS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -68,6 +71,58 @@ enum class Precision { F32, BF16, F16 };
 /// default budget follow it.
 enum class Device { Auto, Cpu, Gpu };
 
+/// The phases of a compile, in order (buildParaccPipeline): a phase's output
+/// is the next one's input, and `--compile-to=PHASE` prints it.
+enum class CompilePhase {
+  /// The importer's graph-dialect module (nothing run).
+  Imported,
+  /// Folded, canonicalized, exporters' decompositions fused; training: the
+  /// loss added, dropout seeded.
+  Cleaned,
+  /// The mesh set (with its micro-batch axis); under pp the forward graph
+  /// cut into stages.
+  Staged,
+  /// Sharding annotations of TP, SP, DP and the front end's own.
+  Annotated,
+  /// Training: the forward in its precision, differentiated.
+  Differentiated,
+  /// Training: the optimizer's update added, the function named `step`.
+  Optimized,
+  /// Every value sharded (and ZeRO's optimizer state).
+  Propagated,
+  /// Training: the activations to recompute chosen and cloned.
+  Recomputed,
+  /// One SPMD program on shards, with its collectives.
+  Partitioned,
+  /// One function per pipeline stage, or micro-batches interleaved.
+  Pipelined,
+  /// Fused and bucketed, in the compute precision: what the executable
+  /// writer reads.
+  Lowered,
+};
+
+/// A parsed device mesh ("dp2,tp4"): its axes, major to minor.
+struct MeshSpec {
+  struct Axis {
+    std::string name;
+    int64_t size;
+  };
+  llvm::SmallVector<Axis> axes;
+
+  /// The size of axis `name` (0: not there).
+  int64_t size(llvm::StringRef name) const;
+  /// Every rank of the mesh.
+  int64_t ranks() const;
+  bool empty() const { return axes.empty(); }
+};
+
+/// Parses a mesh ("dp2,tp4"; "" or "1": one rank). On failure `error` says
+/// why, naming the option as `optionName` (the caller's spelling: "--mesh",
+/// "mesh").
+std::optional<MeshSpec> parseMeshSpec(llvm::StringRef text,
+                                      llvm::StringRef optionName,
+                                      std::string &error);
+
 /// One spelling of an option value.
 template <typename E> struct OptionSpelling {
   E value;
@@ -97,6 +152,10 @@ template <> struct OptionTraits<Precision> {
 template <> struct OptionTraits<Device> {
   static constexpr const char *what = "device";
   static llvm::ArrayRef<OptionSpelling<Device>> spellings();
+};
+template <> struct OptionTraits<CompilePhase> {
+  static constexpr const char *what = "compile phase";
+  static llvm::ArrayRef<OptionSpelling<CompilePhase>> spellings();
 };
 
 /// The value spelt `name`, or std::nullopt.
@@ -186,6 +245,7 @@ PARACC_OPTION_ENUM_PARSER(LrSchedule)
 PARACC_OPTION_ENUM_PARSER(RecomputePolicy)
 PARACC_OPTION_ENUM_PARSER(Precision)
 PARACC_OPTION_ENUM_PARSER(Device)
+PARACC_OPTION_ENUM_PARSER(CompilePhase)
 #undef PARACC_OPTION_ENUM_PARSER
 
 #endif // PARACC_COMPILER_OPTIONS_H

@@ -34,6 +34,9 @@ struct CompiledStep {
   std::shared_ptr<::paracc::rt::Executable> exe;
   /// The categories, with the arena and peak of the rank that needs most.
   StepMemory memory;
+  /// What recompute it was compiled with.
+  RecomputePolicy policy = RecomputePolicy::None;
+  int64_t activationBudget = -1;
 };
 
 /// The memory of `module`'s step with `exe`'s memory plan: the arena and

@@ -5,20 +5,144 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "paracc/Compiler/Options.h"
+#include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 namespace mlir::paracc {
 
-/// Options of the compilation pipeline (`paracc-compile`).
-struct CompilePipelineOptions
-    : public PassPipelineOptions<CompilePipelineOptions> {};
+/// Options of the clean-up pass pipeline (`paracc-cleanup`).
+struct CleanupPipelineOptions
+    : public PassPipelineOptions<CleanupPipelineOptions> {};
 
 /// Cleans up the imported graph: folding, canonicalization, fusion of the
 /// exporters' decomposed norms and activations.
-void buildCompilePipeline(OpPassManager &pm,
-                          const CompilePipelineOptions &options);
+void buildCleanupPipeline(OpPassManager &pm,
+                          const CleanupPipelineOptions &options);
 
-/// Options of the distribution pipeline (`paracc-distribute`).
+/// The options of a whole compile (`paracc-compile`): what the paracc tool's
+/// and `paracc train`'s flags and the C API's keys set, in the pass
+/// pipeline's spelling.
+struct ParaccPipelineOptions
+    : public PassPipelineOptions<ParaccPipelineOptions> {
+  Option<CompilePhase> from{
+      *this, "from",
+      llvm::cl::desc("The phase the input has reached (imported: the "
+                     "importer's module)"),
+      llvm::cl::init(CompilePhase::Imported)};
+  Option<CompilePhase> to{*this, "to",
+                          llvm::cl::desc("The last phase to run"),
+                          llvm::cl::init(CompilePhase::Lowered)};
+  Option<std::string> mesh{
+      *this, "mesh",
+      llvm::cl::desc("Device mesh, e.g. dp2,tp4 (empty: one rank)"),
+      llvm::cl::init("")};
+  Option<bool> sequenceParallel{*this, "sp",
+                                llvm::cl::desc("Sequence parallelism"),
+                                llvm::cl::init(false)};
+  Option<int64_t> microbatches{
+      *this, "microbatches",
+      llvm::cl::desc("Micro-batches: the pipeline's under pp, else "
+                     "interleaved"),
+      llvm::cl::init(1)};
+  Option<std::string> stages{
+      *this, "stages",
+      llvm::cl::desc("Pipeline stages: auto, or layer ranges (0-2,3-5)"),
+      llvm::cl::init("auto")};
+  Option<PipelineSchedule> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Pipeline schedule (gpipe, 1f1b, zb-h1, interleaved)"),
+      llvm::cl::init(kDefaultPipelineSchedule)};
+  Option<int64_t> virtualStages{
+      *this, "virtual-stages",
+      llvm::cl::desc("Model chunks per rank (0: 2 under the interleaved "
+                     "schedule, else 1)"),
+      llvm::cl::init(0)};
+  Option<Precision> precision{
+      *this, "precision",
+      llvm::cl::desc("Compute precision (f32, bf16, f16; training keeps f32 "
+                     "master weights)"),
+      llvm::cl::init(Precision::F32)};
+  Option<std::string> rates{
+      *this, "rates",
+      llvm::cl::desc("Device rates of the cost model (cpu, h200)"),
+      llvm::cl::init("cpu")};
+  Option<bool> train{*this, "train",
+                     llvm::cl::desc("Compile a training step from a loss"),
+                     llvm::cl::init(false)};
+  Option<std::string> loss{
+      *this, "loss",
+      llvm::cl::desc("Training: the loss to add to a logits model "
+                     "(next-token-ce, ce; empty: the model returns its loss)"),
+      llvm::cl::init("")};
+  Option<std::string> freeze{
+      *this, "freeze",
+      llvm::cl::desc("Training: parameters matching this regular expression "
+                     "are not trained"),
+      llvm::cl::init("")};
+  Option<uint64_t> dropoutSeed{*this, "dropout-seed",
+                               llvm::cl::desc("Training: the dropout seed"),
+                               llvm::cl::init(0)};
+  Option<std::string> optimizer{
+      *this, "optimizer",
+      llvm::cl::desc("Training: adamw, sgd, or none (the step returns every "
+                     "parameter's whole gradient)"),
+      llvm::cl::init("adamw")};
+  Option<double> beta1{*this, "beta1", llvm::cl::desc("AdamW's beta1"),
+                       llvm::cl::init(0.9)};
+  Option<double> beta2{*this, "beta2", llvm::cl::desc("AdamW's beta2"),
+                       llvm::cl::init(0.999)};
+  Option<double> eps{*this, "eps", llvm::cl::desc("AdamW's eps"),
+                     llvm::cl::init(1e-8)};
+  Option<double> weightDecay{
+      *this, "weight-decay",
+      llvm::cl::desc("Decoupled (AdamW) or L2 (SGD) weight decay"),
+      llvm::cl::init(0.01)};
+  Option<double> momentum{*this, "momentum",
+                          llvm::cl::desc("SGD's momentum"),
+                          llvm::cl::init(0.0)};
+  Option<double> clipGradNorm{
+      *this, "clip-grad-norm",
+      llvm::cl::desc("Clip the gradients' global L2 norm (0: no clipping)"),
+      llvm::cl::init(0.0)};
+  Option<RecomputePolicy> recompute{
+      *this, "recompute",
+      llvm::cl::desc("Training: activations recomputed in the backward "
+                     "(none, full, selective, auto)"),
+      llvm::cl::init(RecomputePolicy::None)};
+  Option<int64_t> recomputeBudget{
+      *this, "recompute-budget",
+      llvm::cl::desc("recompute=auto: live activation bytes per rank (-1: no "
+                     "limit)"),
+      llvm::cl::init(-1)};
+  Option<int64_t> zero{
+      *this, "zero",
+      llvm::cl::desc("Training: ZeRO stage (0, or 1: optimizer state "
+                     "sharded over dp)"),
+      llvm::cl::init(0)};
+  Option<double> bucketMb{
+      *this, "bucket-mb",
+      llvm::cl::desc("Training: all-reduce buckets of this many MiB (0: one "
+                     "all-reduce each)"),
+      llvm::cl::init(25.0)};
+
+  /// The optimizer pass's options from these.
+  graph::OptimizerPassOptions optimizerOptions() const;
+};
+
+/// Adds the phases after `options.from` up to `options.to`: clean-up,
+/// stage planning and the mesh, sharding annotation, (training)
+/// differentiation and the optimizer, propagation, (training) recompute,
+/// partitioning, the pipeline's functions, lowering. Inference skips the
+/// training phases; one rank skips the mesh's.
+void buildParaccPipeline(OpPassManager &pm,
+                         const ParaccPipelineOptions &options);
+
+/// Runs buildParaccPipeline's passes on `module`.
+LogicalResult runParaccPipeline(ModuleOp module,
+                                const ParaccPipelineOptions &options);
+
+/// Options of the distribution pass pipeline (`paracc-distribute`).
 struct DistributePipelineOptions
     : public PassPipelineOptions<DistributePipelineOptions> {
   Option<bool> sequenceParallel{*this, "sp",

@@ -1,10 +1,13 @@
 // RUN: paracc-opt %s -split-input-file --paracc-optimizer="beta2=0.95 weight-decay=0.1 clip-grad-norm=1.0" | FileCheck %s
 // RUN: paracc-opt %s -split-input-file --paracc-optimizer="optimizer=sgd momentum=0.9" | FileCheck %s --check-prefix=SGD
+// RUN: paracc-opt %s -split-input-file --paracc-optimizer="step-name=train_step" | FileCheck %s --check-prefix=RENAMED
 
 // The gradient results become in-place updates: lr and step are new
 // inputs, the loss, the gradient norm and each parameter's sum of squared
 // gradients (named by gradient_norm_parts) the results.
 
+// step-name renames the function (the runtime runs the one named step).
+// RENAMED: func.func @train_step(%{{[^:]+}}: tensor<4x8xf32>, %{{[^:]+}}: tensor<f32> {graph.name = "lr"}
 // CHECK-LABEL: func.func @step
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<4x8xf32>, %[[LR:[^:]+]]: tensor<f32> {graph.name = "lr"}, %[[STEP:[^:]+]]: tensor<f32> {graph.name = "step"})
 // CHECK-SAME: -> (tensor<f32>, tensor<f32> {graph.name = "grad_norm"}, tensor<1xf32> {graph.gradient_norm_parts = ["w"], graph.name = "grad_sq"})

@@ -185,6 +185,8 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
        b.getNamedAttr(dialect->getGradientNormPartsAttrHelper().getName(),
                       b.getArrayAttr(partNames))}));
   func.setAllResultAttrs(keptAttrs);
+  if (!stepName.empty())
+    func.setSymName(stepName);
   return success();
 }
 

@@ -423,6 +423,33 @@ def PipelinePass : Pass<"paracc-pipeline", "ModuleOp"> {
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def SetMeshPass : Pass<"paracc-set-mesh", "ModuleOp"> {
+  let summary = "Give the module its device mesh, with the micro-batch axis";
+  let description = [{
+    Sets the module's `dist.mesh` from `mesh` ("dp2,tp4": axes major to
+    minor, each a name among dp, tp and pp and a size; "" or "1" leaves the
+    module without a mesh, one rank). The mesh gets a virtual last axis `mb`
+    of `microbatches` when it has a pp axis (the pipeline's micro-batches,
+    even 1: `--paracc-pipeline` turns the axis into each stage's actions)
+    or when `microbatches` > 1 without pp (micro-batches interleaved on
+    every rank, which `--paracc-interleave-microbatches` removes). A mesh
+    the module already has is replaced.
+
+    With `mesh=dp2,pp2 microbatches=4`, the module gets
+    ```mlir
+    module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2, mb = 4]>}
+    ```
+  }];
+  let options = [
+    Option<"mesh", "mesh", "std::string", "\"\"",
+           "Device mesh, e.g. dp2,tp4 (empty or 1: one rank)">,
+    Option<"microbatches", "microbatches", "int64_t", "1",
+           "Micro-batches per step: the pipeline's under pp, else "
+           "interleaved (in [1, 64])">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
   let summary = "Cut the forward graph into balanced pipeline stages";
   let description = [{

@@ -396,8 +396,30 @@ def OptimizerPass : Pass<"paracc-optimizer", "func::FuncOp"> {
     Option<"nesterov", "nesterov", "bool", "false", "SGD's Nesterov momentum">,
     Option<"clipGradNorm", "clip-grad-norm", "double", "0.0",
            "Clip the gradients' global L2 norm to this (0: no clipping)">,
+    Option<"stepName", "step-name", "std::string", "\"\"",
+           "Rename the function to this (the runtime runs the training step "
+           "named `step`; empty: keep its name)">,
   ];
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
+def SeedDropoutPass : Pass<"paracc-seed-dropout", "func::FuncOp"> {
+  let summary = "Give every dropout the run's seed";
+  let description = [{
+    Sets the `seed` attribute of every `graph.dropout` to `seed`. The
+    runtime draws each dropout's mask from the seed, the op's stream, the
+    step and the offsets, so one seed makes a training run reproducible and
+    two seeds give two independent runs.
+
+    With `seed=7`:
+    ```mlir
+    %y = graph.dropout %x, %step, %offsets
+        {ratio = 1.000000e-01 : f64, seed = 7 : i64, stream = 42 : i64} : ...
+    ```
+  }];
+  let options = [
+    Option<"seed", "seed", "uint64_t", "0", "The dropout masks' seed">,
+  ];
 }
 
 def AddLossPass : Pass<"paracc-add-loss", "func::FuncOp"> {

@@ -1,0 +1,52 @@
+//===- SetMesh.cpp - The module's device mesh -------------------*- C++ -*-===//
+
+#include "paracc/Dialect/Dist/Transforms/Passes.h"
+
+#include "paracc/Compiler/Options.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+
+namespace mlir::paracc::dist {
+#define GEN_PASS_DEF_SETMESHPASS
+#include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
+} // namespace mlir::paracc::dist
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+namespace {
+struct SetMeshPass : public dist::impl::SetMeshPassBase<SetMeshPass> {
+  using SetMeshPassBase::SetMeshPassBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    std::string error;
+    std::optional<MeshSpec> spec = parseMeshSpec(mesh, "mesh", error);
+    if (!spec) {
+      module.emitError(error);
+      return signalPassFailure();
+    }
+    if (microbatches < 1 || microbatches > 64) {
+      module.emitError("microbatches must be in [1, 64], got ")
+          << int64_t(microbatches);
+      return signalPassFailure();
+    }
+    if (spec->empty()) {
+      if (microbatches > 1) {
+        module.emitError("microbatches > 1 need a mesh");
+        return signalPassFailure();
+      }
+      return;
+    }
+    // The pipeline's micro-batches (even 1), or interleaved ones.
+    if (spec->size("pp") > 0 || microbatches > 1)
+      spec->axes.push_back({"mb", microbatches});
+    SmallVector<StringAttr> names;
+    SmallVector<int64_t> sizes;
+    for (const MeshSpec::Axis &axis : spec->axes) {
+      names.push_back(StringAttr::get(&getContext(), axis.name));
+      sizes.push_back(axis.size);
+    }
+    module->setAttr(dist::kMeshAttrName,
+                    dist::MeshAttr::get(&getContext(), names, sizes));
+  }
+};
+} // namespace
