@@ -2,7 +2,8 @@
 
 #include "CAPIObjects.h"
 
-#include "paracc/runtime/RunDriver.h"
+#include "paracc/runtime/Inputs.h"
+#include "paracc/runtime/RankGroup.h"
 
 #include <cstring>
 #include <sstream>

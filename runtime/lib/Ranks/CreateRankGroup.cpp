@@ -3,7 +3,10 @@
 #include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/ProcessRanks.h"
-#include "paracc/runtime/RunDriver.h"
+#ifdef PARACC_HAVE_GLOO
+#include "paracc/runtime/GlooCommunicator.h"
+#endif
+#include "paracc/runtime/RankGroup.h"
 
 #include <ostream>
 
@@ -58,4 +61,18 @@ paracc::rt::createRankGroup(std::shared_ptr<const Executable> exe,
   if (!cpu)
     return cpu.status();
   return std::unique_ptr<RankGroup>(std::move(*cpu));
+}
+
+StatusOr<CommunicatorFactory>
+paracc::rt::inProcessCommunicators(const Mesh &mesh) {
+  if (mesh.numRanks() == 1)
+    return CommunicatorFactory();
+#ifdef PARACC_HAVE_GLOO
+  auto world = GlooWorld::inProcess(mesh);
+  return CommunicatorFactory(
+      [world](int64_t rank) { return world->communicator(rank); });
+#else
+  return errorf("this runtime was built without Gloo and cannot run a ",
+                mesh.numRanks(), "-rank program on the CPU");
+#endif
 }

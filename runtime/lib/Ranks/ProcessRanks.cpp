@@ -3,7 +3,7 @@
 #include "paracc/runtime/ProcessRanks.h"
 
 #include "paracc/runtime/Interpreter.h"
-#include "paracc/runtime/RunDriver.h"
+#include "paracc/runtime/ExitCodes.h"
 #include "paracc/runtime/TensorProtoIO.h"
 #include "paracc/runtime/WorkerProcesses.h"
 #ifdef PARACC_HAVE_GLOO

@@ -1,7 +1,7 @@
 //===- WorkerProcesses.cpp - Starting and ending rank processes -----------===//
 
 #include "paracc/runtime/WorkerProcesses.h"
-#include "paracc/runtime/RunDriver.h"
+#include "paracc/runtime/ExitCodes.h"
 
 #include <chrono>
 #include <csignal>

@@ -12,9 +12,12 @@
 #ifndef PARACC_RUNTIME_RANKGROUP_H
 #define PARACC_RUNTIME_RANKGROUP_H
 
+#include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/Timeline.h"
 
+#include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -71,6 +74,37 @@ protected:
   std::shared_ptr<const Executable> exe_;
   size_t function_ = 0;
 };
+
+/// Makes each rank's communicator (null for a one-rank mesh).
+using CommunicatorFactory =
+    std::function<std::unique_ptr<Communicator>(int64_t)>;
+
+/// Communicators for ranks that are threads of this process (Gloo), or an
+/// error when the runtime has no Gloo and the mesh has several ranks.
+StatusOr<CommunicatorFactory> inProcessCommunicators(const Mesh &mesh);
+
+/// Where a RankGroup runs.
+struct RankGroupOptions {
+  /// "auto" (GPUs when the machine has one per rank), "cpu" or "gpu".
+  std::string device = "auto";
+  /// On GPUs: f32 products on TF32 tensor cores; eager steps instead of a
+  /// CUDA graph.
+  bool allowTf32 = false;
+  bool noGraph = false;
+  /// CPU ranks as processes running `workerBinary` (paracc-run), each
+  /// keeping its state, instead of threads (a one-rank mesh stays a
+  /// thread).
+  bool processes = false;
+  std::string workerBinary;
+};
+
+/// Every rank of function `function` of `exe`, with its state: GPUs when
+/// asked, or by default when the machine has one per rank; else CPU ranks
+/// as threads or processes. Why a GPU machine runs on the CPU goes to
+/// `notes`.
+StatusOr<std::unique_ptr<RankGroup>>
+createRankGroup(std::shared_ptr<const Executable> exe, size_t function,
+                const RankGroupOptions &options, std::ostream &notes);
 
 } // namespace paracc::rt
 

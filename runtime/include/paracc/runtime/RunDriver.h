@@ -13,6 +13,8 @@
 
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/Executable.h"
+#include "paracc/runtime/ExitCodes.h"
+#include "paracc/runtime/Inputs.h"
 #include "paracc/runtime/RankGroup.h"
 #include "paracc/runtime/Profile.h"
 #include "paracc/runtime/Timeline.h"
@@ -27,14 +29,6 @@
 #include <vector>
 
 namespace paracc::rt {
-
-/// Exit codes of the tools.
-enum ExitCode : int {
-  kExitOk = 0,
-  kExitMismatch = 1,
-  kExitError = 2,
-  kExitUnsupported = 3,
-};
 
 struct RunRequest {
   /// --input NAME=FILE pairs.
@@ -78,20 +72,9 @@ struct RunRequest {
 /// The paracc-run arguments that reproduce `request` (for launched ranks).
 std::vector<std::string> requestArguments(const RunRequest &request);
 
-/// Reads DIR/input_0.pb, input_1.pb, ... (stops at the first missing one).
-StatusOr<std::vector<NamedTensor>> readTestDataInputs(const std::string &dir);
-/// Reads DIR/output_N.pb likewise.
-StatusOr<std::vector<NamedTensor>> readTestDataOutputs(const std::string &dir);
 /// Reads the --input files.
 StatusOr<std::vector<NamedTensor>>
 readInputFiles(const std::vector<std::pair<std::string, std::string>> &files);
-
-/// Orders `given` tensors by the executable's inputs: by name when named,
-/// else by position; missing inputs are generated from `seed` (uniform
-/// floats, small non-negative integers); extra or mistyped ones are errors.
-StatusOr<std::vector<Tensor>> bindInputs(const Executable &exe,
-                                         const std::vector<NamedTensor> &given,
-                                         uint64_t seed);
 
 /// Comparison of one output with its expected value.
 struct Comparison {
@@ -111,37 +94,6 @@ int runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
 
 /// The path of paracc-run next to the running executable.
 std::string siblingWorkerBinary();
-
-/// Makes each rank's communicator (null for a one-rank mesh).
-using CommunicatorFactory =
-    std::function<std::unique_ptr<Communicator>(int64_t)>;
-
-/// Communicators for ranks that are threads of this process (Gloo), or an
-/// error when the runtime has no Gloo and the mesh has several ranks.
-StatusOr<CommunicatorFactory> inProcessCommunicators(const Mesh &mesh);
-
-/// Where a RankGroup runs.
-struct RankGroupOptions {
-  /// "auto" (GPUs when the machine has one per rank), "cpu" or "gpu".
-  std::string device = "auto";
-  /// On GPUs: f32 products on TF32 tensor cores; eager steps instead of a
-  /// CUDA graph.
-  bool allowTf32 = false;
-  bool noGraph = false;
-  /// CPU ranks as processes running `workerBinary` (paracc-run), each
-  /// keeping its state, instead of threads (a one-rank mesh stays a
-  /// thread).
-  bool processes = false;
-  std::string workerBinary;
-};
-
-/// Every rank of function `function` of `exe`, with its state: GPUs when
-/// asked, or by default when the machine has one per rank; else CPU ranks
-/// as threads or processes. Why a GPU machine runs on the CPU goes to
-/// `notes`.
-StatusOr<std::unique_ptr<RankGroup>>
-createRankGroup(std::shared_ptr<const Executable> exe, size_t function,
-                const RankGroupOptions &options, std::ostream &notes);
 
 /// Runs every rank of `exe` on the CPU (as threads, or as worker processes
 /// with `request.processes`) on the global `inputs`; returns the global
