@@ -43,22 +43,26 @@ LogicalResult mlir::paracc::writeTextFile(StringRef path, StringRef text) {
   return success();
 }
 
-FailureOr<std::optional<CompilePhase>> mlir::paracc::resolveCompileTo(
+LogicalResult mlir::paracc::resolveCompileTo(
     const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
-    ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases) {
+    ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases,
+    std::optional<CompilePhase> &phase) {
+  phase.reset();
   if (emit.empty()) {
-    if (compileTo.getNumOccurrences() == 0)
-      return std::optional<CompilePhase>();
-    return std::optional<CompilePhase>(compileTo.getValue());
+    if (compileTo.getNumOccurrences() != 0)
+      phase = compileTo.getValue();
+    return success();
   }
   if (compileTo.getNumOccurrences() != 0) {
     llvm::errs() << "paracc: error: --emit is the older spelling of "
                     "--compile-to; give one of them\n";
     return failure();
   }
-  for (auto [name, phase] : emitAliases)
-    if (emit == name)
-      return std::optional<CompilePhase>(phase);
+  for (auto [name, alias] : emitAliases)
+    if (emit == name) {
+      phase = alias;
+      return success();
+    }
   llvm::errs() << "paracc: error: --emit must be";
   for (auto [i, alias] : llvm::enumerate(emitAliases))
     llvm::errs() << (i == 0 ? " '" : " or '") << alias.first << "'";

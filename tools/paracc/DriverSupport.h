@@ -34,13 +34,14 @@ LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
 /// Writes `text` to `path` (the --explain-json report).
 LogicalResult writeTextFile(StringRef path, StringRef text);
 
-/// The phase at which --compile-to (or its older alias --emit, whose values
-/// map to phases by `emitAliases`) stops the compile; std::nullopt when
-/// neither is given. A bad --emit value, or both flags, is an error (to
-/// llvm::errs()).
-FailureOr<std::optional<CompilePhase>> resolveCompileTo(
-    const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
-    ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases);
+/// Sets `phase` to where --compile-to (or its older alias --emit, whose
+/// values map to phases by `emitAliases`) stops the compile; std::nullopt
+/// when neither is given. A bad --emit value, or both flags, is an error
+/// (to llvm::errs()).
+LogicalResult
+resolveCompileTo(const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
+                 ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases,
+                 std::optional<CompilePhase> &phase);
 
 /// `paracc train`: its subcommand, its option category, its entry point
 /// (Train.cpp).

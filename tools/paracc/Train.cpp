@@ -474,13 +474,11 @@ int mlir::paracc::runTrain() {
   options.embedWeights = embedWeights;
   training.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;
-  FailureOr<std::optional<CompilePhase>> stopAt =
-      resolveCompileTo(compileTo, emit,
-                       {{"differentiated", CompilePhase::Optimized},
-                        {"compiled", CompilePhase::Lowered}});
-  if (failed(stopAt))
+  if (failed(resolveCompileTo(compileTo, emit,
+                              {{"differentiated", CompilePhase::Optimized},
+                               {"compiled", CompilePhase::Lowered}},
+                              options.compileTo)))
     return prt::kExitError;
-  options.compileTo = *stopAt;
   ModelSource source;
   source.path = modelPath;
 

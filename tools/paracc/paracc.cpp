@@ -277,13 +277,11 @@ int main(int argc, char **argv) {
   options.embedWeights = embedWeights;
   options.device = deviceOption;
   options.explain = explain || !explainJson.empty();
-  FailureOr<std::optional<CompilePhase>> stopAt =
-      resolveCompileTo(compileTo, emit,
-                       {{"imported", CompilePhase::Imported},
-                        {"compiled", CompilePhase::Lowered}});
-  if (failed(stopAt))
+  if (failed(resolveCompileTo(compileTo, emit,
+                              {{"imported", CompilePhase::Imported},
+                               {"compiled", CompilePhase::Lowered}},
+                              options.compileTo)))
     return prt::kExitError;
-  options.compileTo = *stopAt;
   options.onStage = [&](const char *name) { timer.stage(name); };
   ModelSource source;
   source.path = inputPath;
