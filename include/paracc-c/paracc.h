@@ -142,9 +142,14 @@ PARACC_C_EXPORT paracc_status *paracc_options_set(paracc_options *options,
                                                   const char *key,
                                                   const char *value);
 PARACC_C_EXPORT void paracc_options_free(paracc_options *options);
-/* Every key paracc_options_set takes, as a JSON array of {"key", "kind"}
- * (text, flag, integer, number, repeated or choice); a choice also has
- * "values" (what it takes) and "what" (its name in messages): what a front
+/* Every key paracc_options_set takes, as a JSON array of {"key", "scope",
+ * "kind"}. The scope says which call reads it: "compile"
+ * (paracc_compile_*), "training-compile" (paracc_compile_* with train=1),
+ * "run" (where a session or trainer runs; device also picks the compile's
+ * cost model) or "trainer" (paracc_trainer_create). The kind: text, flag,
+ * integer, number, repeated (given once per value), choice, bytes ("40GiB",
+ * "512MiB", "4096B") or numbers (comma-separated); a choice also has
+ * "values" (what it takes) and "what" (its name in messages). What a front
  * end builds its own options and messages from. The string is static. */
 PARACC_C_EXPORT const char *paracc_options_describe(void);
 

@@ -14,7 +14,14 @@
 using namespace paracc::capi;
 
 namespace {
-enum class Kind { Text, Flag, Integer, Number, Repeated, Choice };
+/// What a key's value is. Bytes ("40GiB", "512MiB", "4096B") and Numbers
+/// (comma-separated, "0.9,0.95") are checked where they are read.
+enum class Kind { Text, Flag, Integer, Number, Repeated, Choice, Bytes, Numbers };
+
+/// Which call reads a key: paracc_compile_* (Compile; TrainingCompile with
+/// train=1), or paracc_trainer_create (Run: where it runs, also for a
+/// Session; Trainer: the training loop).
+enum class Scope { Compile, TrainingCompile, Run, Trainer };
 
 /// The values of a Choice option: the compiler's table of an option enum
 /// (paracc/Compiler/Options.h).
@@ -39,63 +46,64 @@ template <typename E> const OptionChoices *choicesOf() {
 
 struct KnownOption {
   const char *key;
+  Scope scope;
   Kind kind;
   const OptionChoices *choices = nullptr;
 };
 /// The keys paracc_options_set takes: the paracc tool's flags.
 const KnownOption kKnownOptions[] = {
     // Compiling.
-    {"mesh", Kind::Text},
-    {"sp", Kind::Flag},
-    {"microbatches", Kind::Integer},
-    {"stages", Kind::Text},
-    {"pipeline-schedule", Kind::Choice,
+    {"mesh", Scope::Compile, Kind::Text},
+    {"sp", Scope::Compile, Kind::Flag},
+    {"microbatches", Scope::Compile, Kind::Integer},
+    {"stages", Scope::Compile, Kind::Text},
+    {"pipeline-schedule", Scope::Compile, Kind::Choice,
      choicesOf<mlir::paracc::PipelineSchedule>()},
     // pipeline-schedule's name before.
-    {"schedule", Kind::Choice, choicesOf<mlir::paracc::PipelineSchedule>()},
-    {"virtual-stages", Kind::Integer},
-    {"precision", Kind::Choice, choicesOf<mlir::paracc::Precision>()},
-    {"input-shape", Kind::Repeated},
-    {"random-weights", Kind::Flag},
-    {"embed-weights", Kind::Flag},
-    {"seed", Kind::Integer},
-    {"params", Kind::Text},
+    {"schedule", Scope::Compile, Kind::Choice, choicesOf<mlir::paracc::PipelineSchedule>()},
+    {"virtual-stages", Scope::Compile, Kind::Integer},
+    {"precision", Scope::Compile, Kind::Choice, choicesOf<mlir::paracc::Precision>()},
+    {"input-shape", Scope::Compile, Kind::Repeated},
+    {"random-weights", Scope::Compile, Kind::Flag},
+    {"embed-weights", Scope::Compile, Kind::Flag},
+    {"seed", Scope::Compile, Kind::Integer},
+    {"params", Scope::Compile, Kind::Text},
     // Compiling a training step.
-    {"train", Kind::Flag},
-    {"loss", Kind::Text},
-    {"batch", Kind::Integer},
-    {"seq", Kind::Integer},
-    {"freeze", Kind::Text},
-    {"optimizer", Kind::Text},
-    {"betas", Kind::Text},
-    {"eps", Kind::Number},
-    {"weight-decay", Kind::Number},
-    {"momentum", Kind::Number},
-    {"clip-grad-norm", Kind::Number},
-    {"recompute", Kind::Choice, choicesOf<mlir::paracc::RecomputePolicy>()},
-    {"memory-budget", Kind::Text},
-    {"bucket-mb", Kind::Number},
-    {"zero", Kind::Integer},
-    {"dropout-seed", Kind::Integer},
+    {"train", Scope::TrainingCompile, Kind::Flag},
+    {"loss", Scope::TrainingCompile, Kind::Text},
+    {"batch", Scope::TrainingCompile, Kind::Integer},
+    {"seq", Scope::TrainingCompile, Kind::Integer},
+    {"freeze", Scope::TrainingCompile, Kind::Text},
+    {"optimizer", Scope::TrainingCompile, Kind::Text},
+    {"betas", Scope::TrainingCompile, Kind::Numbers},
+    {"eps", Scope::TrainingCompile, Kind::Number},
+    {"weight-decay", Scope::TrainingCompile, Kind::Number},
+    {"momentum", Scope::TrainingCompile, Kind::Number},
+    {"clip-grad-norm", Scope::TrainingCompile, Kind::Number},
+    {"recompute", Scope::TrainingCompile, Kind::Choice, choicesOf<mlir::paracc::RecomputePolicy>()},
+    {"memory-budget", Scope::TrainingCompile, Kind::Bytes},
+    {"bucket-mb", Scope::TrainingCompile, Kind::Number},
+    {"zero", Scope::TrainingCompile, Kind::Integer},
+    {"dropout-seed", Scope::TrainingCompile, Kind::Integer},
     // Running.
-    {"device", Kind::Choice, choicesOf<mlir::paracc::Device>()},
-    {"tf32", Kind::Flag},
-    {"no-cuda-graph", Kind::Flag},
+    {"device", Scope::Run, Kind::Choice, choicesOf<mlir::paracc::Device>()},
+    {"tf32", Scope::Run, Kind::Flag},
+    {"no-cuda-graph", Scope::Run, Kind::Flag},
     // Training.
-    {"data", Kind::Text},
-    {"data-dir", Kind::Text},
-    {"data-dtype", Kind::Text},
-    {"data-seed", Kind::Integer},
-    {"steps", Kind::Integer},
-    {"lr", Kind::Number},
-    {"lr-schedule", Kind::Choice, choicesOf<mlir::paracc::LrSchedule>()},
-    {"warmup", Kind::Integer},
-    {"min-lr", Kind::Number},
-    {"log-json", Kind::Text},
-    {"checkpoint-dir", Kind::Text},
-    {"checkpoint-every", Kind::Integer},
-    {"resume", Kind::Flag},
-    {"progress", Kind::Flag},
+    {"data", Scope::Trainer, Kind::Text},
+    {"data-dir", Scope::Trainer, Kind::Text},
+    {"data-dtype", Scope::Trainer, Kind::Text},
+    {"data-seed", Scope::Trainer, Kind::Integer},
+    {"steps", Scope::Trainer, Kind::Integer},
+    {"lr", Scope::Trainer, Kind::Number},
+    {"lr-schedule", Scope::Trainer, Kind::Choice, choicesOf<mlir::paracc::LrSchedule>()},
+    {"warmup", Scope::Trainer, Kind::Integer},
+    {"min-lr", Scope::Trainer, Kind::Number},
+    {"log-json", Scope::Trainer, Kind::Text},
+    {"checkpoint-dir", Scope::Trainer, Kind::Text},
+    {"checkpoint-every", Scope::Trainer, Kind::Integer},
+    {"resume", Scope::Trainer, Kind::Flag},
+    {"progress", Scope::Trainer, Kind::Flag},
 };
 
 const KnownOption *findOption(const char *key) {
@@ -236,9 +244,14 @@ const char *paracc_options_describe(void) {
   static const std::string described = [] {
     llvm::json::Array all;
     for (const KnownOption &o : kKnownOptions) {
-      static const char *const kKinds[] = {"text",   "flag",     "integer",
-                                           "number", "repeated", "choice"};
-      llvm::json::Object entry{{"key", o.key}, {"kind", kKinds[int(o.kind)]}};
+      static const char *const kKinds[] = {"text",     "flag",   "integer",
+                                           "number",   "repeated", "choice",
+                                           "bytes",    "numbers"};
+      static const char *const kScopes[] = {"compile", "training-compile",
+                                            "run", "trainer"};
+      llvm::json::Object entry{{"key", o.key},
+                               {"scope", kScopes[int(o.scope)]},
+                               {"kind", kKinds[int(o.kind)]}};
       if (o.choices) {
         llvm::json::Array values;
         for (const std::string &v : o.choices->values())

@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 
-from ._capi import ParaccInvalidArgument
+from ._capi import ParaccInvalidArgument, option_table
 
 
 # --- option values ------------------------------------------------------------
@@ -40,71 +40,76 @@ def _path(value) -> str:
     return os.fspath(value)
 
 
-def _betas(value) -> str:
+def _numbers(key: str, value) -> str:
+    # "0.9,0.95", or a sequence of numbers.
     if isinstance(value, str):
         return value
-    return ",".join(_number("betas", b) for b in value)
+    return ",".join(_number(key, v) for v in value)
 
 
-def _size(value) -> str:
+def _bytes(value) -> str:
     # "40GiB", "512MiB"; an int is a number of bytes.
     return str(int(value)) + "B" if isinstance(value, (int, np.integer)) \
         and not isinstance(value, bool) else str(value)
 
 
-# Training compile options: python keyword -> (C key, formatter).
-_COMPILE_KEYS = {
-    "loss": ("loss", str),
-    "batch": ("batch", lambda v: _integer("batch", v)),
-    "seq": ("seq", lambda v: _integer("seq", v)),
-    "freeze": ("freeze", str),
-    "optimizer": ("optimizer", str),
-    "betas": ("betas", _betas),
-    "eps": ("eps", lambda v: _number("eps", v)),
-    "weight_decay": ("weight-decay", lambda v: _number("weight-decay", v)),
-    "momentum": ("momentum", lambda v: _number("momentum", v)),
-    "clip_grad_norm": ("clip-grad-norm",
-                       lambda v: _number("clip-grad-norm", v)),
-    "recompute": ("recompute", str),
-    "memory_budget": ("memory-budget", _size),
-    "bucket_mb": ("bucket-mb", lambda v: _number("bucket-mb", v)),
-    "zero": ("zero", lambda v: _integer("zero", v)),
-    "dropout_seed": ("dropout-seed", lambda v: _integer("dropout-seed", v)),
-}
+def _formatter(option: dict):
+    """The text of a value of the C API's option `option` (its kind)."""
+    key, kind = option["key"], option["kind"]
+    if kind == "integer":
+        return lambda v: _integer(key, v)
+    if kind == "number":
+        return lambda v: _number(key, v)
+    if kind == "numbers":
+        return lambda v: _numbers(key, v)
+    if kind == "bytes":
+        return _bytes
+    if kind == "text":
+        return _path  # a str, or a path
+    return str
 
-# Trainer options (paracc_trainer_create).
-_TRAINER_KEYS = {
-    "data": ("data", _path),
-    "data_dir": ("data-dir", _path),
-    "data_dtype": ("data-dtype", str),
-    "data_seed": ("data-seed", lambda v: _integer("data-seed", v)),
-    "steps": ("steps", lambda v: _integer("steps", v)),
-    "lr": ("lr", lambda v: _number("lr", v)),
-    "lr_schedule": ("lr-schedule", str),
-    "warmup": ("warmup", lambda v: _integer("warmup", v)),
-    "min_lr": ("min-lr", lambda v: _number("min-lr", v)),
-    "log_json": ("log-json", _path),
-    "checkpoint_dir": ("checkpoint-dir", _path),
-    "checkpoint_every": ("checkpoint-every",
-                         lambda v: _integer("checkpoint-every", v)),
-    "device": ("device", str),
-}
-_TRAINER_FLAGS = {"resume": "resume", "progress": "progress", "tf32": "tf32",
-                  "no_cuda_graph": "no-cuda-graph"}
+
+def _keywords(scopes) -> tuple[dict, dict]:
+    """The C API's options of `scopes` (paracc_options_describe) by Python
+    keyword (the key with '_' for '-'): (keyword -> (key, formatter)) for
+    the options with a value and (keyword -> key) for the flags."""
+    keys, flags = {}, {}
+    for option in option_table().values():
+        if option["scope"] not in scopes:
+            continue
+        keyword = option["key"].replace("-", "_")
+        if option["kind"] == "flag":
+            flags[keyword] = option["key"]
+        else:
+            keys[keyword] = (option["key"], _formatter(option))
+    return keys, flags
+
+
+def _compile_keys() -> dict:
+    """Training compile options: Python keyword -> (C key, formatter);
+    train=1 itself is set by compile(train=True)."""
+    keys, _ = _keywords({"training-compile"})
+    return keys
+
+
+def _trainer_keys() -> tuple[dict, dict]:
+    """paracc_trainer_create's options: those with a value and the flags."""
+    return _keywords({"trainer", "run"})
 
 
 def training_pairs(device: str | None = None, **options) -> list[tuple[str, str]]:
     """The training compile's (key, value) options: train=1, the options
     that are not None, and `device` (the cost model's)."""
     pairs = [("train", "1")]
+    compile_keys = _compile_keys()
     for key, value in options.items():
-        if key not in _COMPILE_KEYS:
+        if key not in compile_keys:
             raise TypeError(
                 f"paracc.compile: unknown training option {key!r} (known: "
-                + ", ".join(_COMPILE_KEYS) + ")")
+                + ", ".join(compile_keys) + ")")
         if value is None:
             continue
-        c_key, text = _COMPILE_KEYS[key]
+        c_key, text = compile_keys[key]
         pairs.append((c_key, text(value)))
     if device is not None:
         pairs.append(("device", str(device)))
@@ -115,14 +120,15 @@ def trainer_pairs(**options) -> list[tuple[str, str]]:
     """paracc_trainer_create's (key, value) options: those that are not
     None, and the flags that are true."""
     pairs = []
+    trainer_keys, trainer_flags = _trainer_keys()
     for key, value in options.items():
-        if key in _TRAINER_FLAGS:
+        if key in trainer_flags:
             if value:
-                pairs.append((_TRAINER_FLAGS[key], "1"))
+                pairs.append((trainer_flags[key], "1"))
             continue
         if value is None:
             continue
-        c_key, text = _TRAINER_KEYS[key]
+        c_key, text = trainer_keys[key]
         pairs.append((c_key, text(value)))
     return pairs
 

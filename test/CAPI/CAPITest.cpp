@@ -152,12 +152,18 @@ TEST(CAPI, OptionsDescribeEveryKey) {
   const std::string described = paracc_options_describe();
   EXPECT_EQ(described.front(), '[');
   for (const char *entry :
-       {"{\"key\":\"mesh\",\"kind\":\"text\"}",
-        "{\"key\":\"microbatches\",\"kind\":\"integer\"}",
-        "{\"key\":\"precision\",\"kind\":\"choice\",\"values\":[\"f32\","
-        "\"bf16\",\"f16\"],\"what\":\"precision\"}",
-        "\"key\":\"lr-schedule\",\"kind\":\"choice\",\"values\":["
-        "\"constant\",\"cosine\"]"})
+       {"{\"key\":\"mesh\",\"kind\":\"text\",\"scope\":\"compile\"}",
+        "{\"key\":\"microbatches\",\"kind\":\"integer\",\"scope\":"
+        "\"compile\"}",
+        "{\"key\":\"precision\",\"kind\":\"choice\",\"scope\":\"compile\","
+        "\"values\":[\"f32\",\"bf16\",\"f16\"],\"what\":\"precision\"}",
+        "{\"key\":\"memory-budget\",\"kind\":\"bytes\",\"scope\":"
+        "\"training-compile\"}",
+        "{\"key\":\"betas\",\"kind\":\"numbers\",\"scope\":"
+        "\"training-compile\"}",
+        "{\"key\":\"no-cuda-graph\",\"kind\":\"flag\",\"scope\":\"run\"}",
+        "\"key\":\"lr-schedule\",\"kind\":\"choice\",\"scope\":"
+        "\"trainer\",\"values\":[\"constant\",\"cosine\"]"})
     EXPECT_NE(described.find(entry), std::string::npos) << entry;
 }
 
