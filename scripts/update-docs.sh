@@ -6,7 +6,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
 cmake --build "$build" --target mlir-doc
 mkdir -p "$root/docs/reference/Dialects" "$root/docs/reference/Passes"
-for f in Dialects/GraphOps Dialects/DistOps Passes/GraphPasses Passes/DistPasses; do
+for f in Dialects/GraphOps Dialects/DistOps Dialects/DistAttrs Passes/GraphPasses Passes/DistPasses; do
   cp "$build/docs/$f.md" "$root/docs/reference/$f.md"
 done
 echo "updated $root/docs/reference"

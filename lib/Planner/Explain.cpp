@@ -106,39 +106,30 @@ static std::string offsetString(int64_t offset) {
 
 std::optional<RecomputeSummary>
 mlir::paracc::readRecomputePlan(ModuleOp module) {
-  auto attr = module->getAttrOfType<DictionaryAttr>(
+  auto attr = module->getAttrOfType<dist::RecomputePlanAttr>(
       dist::DistDialect::RecomputePlanAttrHelper::getNameStr());
   if (!attr)
     return std::nullopt;
   RecomputeSummary s;
-  auto integer = [&](StringRef key, int64_t &out) {
-    if (auto a = attr.getAs<IntegerAttr>(key))
-      out = a.getInt();
-  };
-  auto real = [&](StringRef key, double &out) {
-    if (auto a = attr.getAs<FloatAttr>(key))
-      out = a.getValueAsDouble();
-  };
-  if (auto a = attr.getAs<StringAttr>("policy"))
-    s.policy = a.getValue().str();
-  if (auto a = attr.getAs<StringAttr>("rates"))
-    s.rates = a.getValue().str();
-  integer("saved_bytes", s.savedBytes);
-  integer("kept_bytes", s.keptBytes);
-  integer("budget_bytes", s.budgetBytes);
-  integer("activation_peak_bytes", s.activationPeakBytes);
-  integer("recomputed_ops", s.recomputedOps);
-  real("recomputed_flops", s.recomputedFlops);
-  real("step_flops", s.stepFlops);
-  real("recomputed_ms", s.recomputedMs);
+  s.policy = attr.getPolicy();
+  s.rates = attr.getRates().str();
+  s.savedBytes = attr.getSavedBytes();
+  s.keptBytes = attr.getKeptBytes();
+  s.budgetBytes = attr.getBudgetBytes();
+  s.activationPeakBytes = attr.getActivationPeakBytes();
+  s.recomputedOps = attr.getRecomputedOps();
+  s.recomputedFlops = attr.getRecomputedFlops().convertToDouble();
+  s.stepFlops = attr.getStepFlops().convertToDouble();
+  s.recomputedMs = attr.getRecomputedMs().convertToDouble();
   return s;
 }
 
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
   r.recompute = readRecomputePlan(module);
-  r.pipeline = pipelinePlanFromAttr(module->getAttrOfType<DictionaryAttr>(
-      dist::DistDialect::PipelinePlanAttrHelper::getNameStr()));
+  if (auto plan = module->getAttrOfType<dist::PipelinePlanAttr>(
+          dist::DistDialect::PipelinePlanAttrHelper::getNameStr()))
+    r.pipeline = pipelinePlanFromAttr(plan);
   if (auto n = module->getAttrOfType<IntegerAttr>(dist::kMicrobatchesAttrName))
     r.microbatches = n.getInt();
   dist::MeshAttr mesh = dist::getMesh(module);
@@ -718,7 +709,7 @@ static llvm::json::Object toJson(const ExplainReport &r) {
   if (r.recompute) {
     const RecomputeSummary &c = *r.recompute;
     root["recompute"] =
-        llvm::json::Object{{"policy", c.policy},
+        llvm::json::Object{{"policy", stringifyOption(c.policy)},
                            {"saved_bytes", c.savedBytes},
                            {"kept_bytes", c.keptBytes},
                            {"budget_bytes", c.budgetBytes},

@@ -183,6 +183,8 @@ ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
       return split ? backwardOf(k) / 2 : backwardOf(k);
     case PipelinePhase::Weight:
       return backwardOf(k) / 2;
+    case PipelinePhase::Once:
+      break;
     }
     return 0.0;
   };

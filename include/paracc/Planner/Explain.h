@@ -53,7 +53,7 @@ struct StepMemory {
 
 /// What --paracc-recompute chose (`dist.recompute_plan`), one rank's.
 struct RecomputeSummary {
-  std::string policy = "none";
+  RecomputePolicy policy = RecomputePolicy::None;
   /// Saved activations without recompute and with the choice (the stage
   /// that keeps most, its in-flight micro-batches counted).
   int64_t savedBytes = 0, keptBytes = 0;

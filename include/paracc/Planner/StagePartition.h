@@ -13,6 +13,7 @@
 #define PARACC_PLANNER_STAGEPARTITION_H
 
 #include "paracc/Compiler/Options.h"
+#include "paracc/Dialect/Dist/IR/DistDialect.h"
 #include "paracc/Planner/CostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -74,15 +75,10 @@ struct PipelinePlan {
   double bubblePredicted = 0, uniformBubblePredicted = 0;
 };
 
-/// Keys: stages, uniform_stages (arrays of dictionaries with layers =
-/// array<i64: first, last>, prologue, epilogue, params, param_bytes, flops,
-/// predicted_ms, memory_bytes, sent_bytes), layers, schedule, microbatches,
-/// virtual_stages (read as 1 when absent), training, rates, bubble_formula,
-/// bubble_predicted, uniform_bubble_predicted.
-DictionaryAttr pipelinePlanToAttr(const PipelinePlan &plan, MLIRContext *ctx);
-/// The inverse of pipelinePlanToAttr; std::nullopt when a key is missing or
-/// has the wrong kind.
-std::optional<PipelinePlan> pipelinePlanFromAttr(DictionaryAttr attr);
+/// The plan as the module's `dist.pipeline_plan`, and back.
+dist::PipelinePlanAttr pipelinePlanToAttr(const PipelinePlan &plan,
+                                          MLIRContext *ctx);
+PipelinePlan pipelinePlanFromAttr(dist::PipelinePlanAttr attr);
 
 /// The layer structure of a forward function, found from its residual
 /// stream: the longest chain of `graph.add` ops each of which reads the
@@ -152,9 +148,10 @@ std::optional<std::vector<std::pair<int64_t, int64_t>>>
 parseLayerRanges(llvm::StringRef ranges, int64_t layers, std::string &error);
 
 /// What a pipeline stage does for one micro-batch: its forward, its
-/// backward (the input gradients, and under zb-h1 only those), or under
-/// zb-h1 the weight gradients, deferred into the bubbles.
-enum class PipelinePhase : uint8_t { Forward = 0, Backward = 1, Weight = 2 };
+/// backward (the input gradients, and only those under zb-h1), or under
+/// zb-h1 the weight gradients, deferred into the bubbles (schedules have no
+/// `Once` actions: the once-per-step part runs after them).
+using PipelinePhase = dist::PipelinePhase;
 
 struct ScheduledAction {
   int64_t microbatch;

@@ -26,6 +26,21 @@ using namespace mlir;
 using namespace mlir::paracc;
 namespace fb = ::paracc::fb;
 
+/// The executable's phase of a pipeline action (not the once-per-step
+/// part, which is no action).
+static fb::ActionPhase actionPhase(dist::PipelinePhase phase) {
+  switch (phase) {
+  case dist::PipelinePhase::Forward:
+    return fb::ActionPhase::Forward;
+  case dist::PipelinePhase::Backward:
+    return fb::ActionPhase::Backward;
+  case dist::PipelinePhase::Weight:
+  case dist::PipelinePhase::Once:
+    break;
+  }
+  return fb::ActionPhase::Weight;
+}
+
 namespace {
 class Writer {
 public:
@@ -411,21 +426,19 @@ LogicalResult Writer::addInstr(Operation *op) {
   auto *dist = op->getContext()->getLoadedDialect<dist::DistDialect>();
   if (isa<dist::SendOp, dist::RecvOp>(op)) {
     action = -1;
-  } else if (DenseI64ArrayAttr key =
+  } else if (dist::PipelineActionAttr key =
                  dist ? dist->getPipelineActionAttrHelper().getAttr(op)
-                      : DenseI64ArrayAttr()) {
-    if ((key.size() != 2 && key.size() != 3) || key[0] < 0 || key[1] < 0 ||
-        key[1] > 3 || (key.size() == 3 && key[2] < 0))
-      return op->emitOpError("has a malformed dist.pipeline_action");
-    int64_t chunk = key.size() == 3 ? key[2] : 0;
-    if (key[1] == 3) {
-      action = lastAction = -1; // the once-per-step part
+                      : dist::PipelineActionAttr()) {
+    if (key.getPhase() == dist::PipelinePhase::Once) {
+      action = lastAction = -1;
     } else {
       auto [it, inserted] = actionIndex.try_emplace(
-          {key[0], key[1], chunk}, int32_t(actions.size()));
+          {key.getMicrobatch(), int64_t(key.getPhase()), key.getChunk()},
+          int32_t(actions.size()));
       if (inserted) {
-        actions.emplace_back(int32_t(key[0]), fb::ActionPhase(key[1]));
-        actionChunks.push_back(int32_t(chunk));
+        actions.emplace_back(int32_t(key.getMicrobatch()),
+                             actionPhase(key.getPhase()));
+        actionChunks.push_back(int32_t(key.getChunk()));
       }
       action = lastAction = it->second;
     }

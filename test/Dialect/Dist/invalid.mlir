@@ -636,3 +636,47 @@ func.func @shard_dims_axis_in_mesh(%x: tensor<2x4xf32> {dist.global_type = tenso
   return %x : tensor<2x4xf32>
 }
 }
+
+// -----
+
+// attr_kind: the plans and actions are declared attributes, not
+// dictionaries or arrays.
+// expected-error @+1 {{attribute 'dist.pipeline_plan' must be a #dist.pipeline_plan, got {layers = 4 : i64}}}
+module attributes {dist.pipeline_plan = {layers = 4 : i64}} {
+}
+
+// -----
+
+func.func @action_array(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{attribute 'dist.pipeline_action' must be a #dist.pipeline_action, got array<i64: 0, 1>}}
+  %0 = graph.exp %x {dist.pipeline_action = array<i64: 0, 1>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// pipeline_action_nonnegative
+func.func @pipeline_action_nonnegative(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{pipeline action has micro-batch -1 and chunk 0; both must be non-negative}}
+  %0 = graph.exp %x {dist.pipeline_action = #dist.pipeline_action<microbatch = -1, phase = forward>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// pipeline_action_once_first
+func.func @pipeline_action_once_first(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the once-per-step pipeline action has micro-batch 2; it must be 0}}
+  %0 = graph.exp %x {dist.pipeline_action = #dist.pipeline_action<microbatch = 2, phase = once>} : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// The plans' enum fields take the option tables' spellings.
+func.func @bad_schedule() attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [], uniform_stages = [], layers = 0, microbatches = 1,
+    // expected-error @+2 {{'2f2b' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)}}
+    // expected-error @+1 {{failed to parse Dist_PipelinePlanAttr parameter 'schedule'}}
+    schedule = "2f2b", virtual_stages = 1, training = false, rates = "cpu", bubble_formula = 0.0, bubble_predicted = 0.0, uniform_bubble_predicted = 0.0>} {
+  return
+}

@@ -206,3 +206,22 @@ func.func @mesh_on_function(%x: tensor<4xf32>) -> tensor<8xf32>
   // CHECK: return %[[R]]
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+// The pipeline and recompute plans and the pipeline actions: declared
+// attributes whose floats read back exactly.
+// CHECK: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 1, prologue = true, epilogue = false, params = 256, param_bytes = 1024, flops = 1664, predicted_ms = 0.047037333333333341, memory_bytes = 1024, sent_bytes = 128>, <first_layer = -1, last_layer = -1, prologue = false, epilogue = true, params = 8, param_bytes = 32, flops = 64, predicted_ms = 1.000000e-03, memory_bytes = 32, sent_bytes = 0>], uniform_stages = [], layers = 2, microbatches = 4, schedule = "zb-h1", virtual_stages = 1, training = true, rates = "h200", bubble_formula = 2.000000e-01, bubble_predicted = 2.100000e-01, uniform_bubble_predicted = 2.500000e-01>, dist.recompute_plan = #dist.recompute_plan<policy = "selective", saved_bytes = 768, kept_bytes = 640, budget_bytes = -1, activation_peak_bytes = 900, recomputed_ops = 3, recomputed_flops = 1.500000e+03, step_flops = 7.360000e+03, recomputed_ms = 3.147200e-02, rates = "cpu">}
+module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 1, prologue = true, epilogue = false, params = 256, param_bytes = 1024, flops = 1664, predicted_ms = 0.047037333333333341, memory_bytes = 1024, sent_bytes = 128>, <first_layer = -1, last_layer = -1, prologue = false, epilogue = true, params = 8, param_bytes = 32, flops = 64, predicted_ms = 0.001, memory_bytes = 32, sent_bytes = 0>], uniform_stages = [], layers = 2, microbatches = 4, schedule = "zb-h1", virtual_stages = 1, training = true, rates = "h200", bubble_formula = 0.2, bubble_predicted = 0.21, uniform_bubble_predicted = 0.25>,
+                   dist.recompute_plan = #dist.recompute_plan<policy = "selective", saved_bytes = 768, kept_bytes = 640, budget_bytes = -1, activation_peak_bytes = 900, recomputed_ops = 3, recomputed_flops = 1500.0, step_flops = 7360.0, recomputed_ms = 0.031472, rates = "cpu">} {
+// CHECK-LABEL: func.func @actions
+// CHECK: graph.exp %{{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>}
+// CHECK: graph.exp %{{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 3, phase = weight, chunk = 1>}
+// CHECK: graph.exp %{{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = once>}
+func.func @actions(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = graph.exp %x {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward, chunk = 0>} : tensor<4xf32>
+  %1 = graph.exp %0 {dist.pipeline_action = #dist.pipeline_action<microbatch = 3, phase = weight, chunk = 1>} : tensor<4xf32>
+  %2 = graph.exp %1 {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = once>} : tensor<4xf32>
+  return %2 : tensor<4xf32>
+}
+}

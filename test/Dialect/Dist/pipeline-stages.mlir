@@ -14,14 +14,14 @@
 // makes the simulated bubble the formula's (p - 1) / (m + p - 1) but for
 // the tiny transfers: 3/7 for GPipe with 4 micro-batches, 3/11 for 1F1B
 // training with 8.
-// BUBBLE: module attributes {dist.pipeline_plan = {bubble_formula = 0.42857142857142855 : f64, bubble_predicted = 0.4285{{[0-9]+}} : f64, layers = 4 : i64, microbatches = 4 : i64, rates = "h200", schedule = "gpipe", stages = [{{{[^}]*}}layers = array<i64: 0, 0>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 1, 1>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 2, 2>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 3, 3>{{[^}]*}}}], training = false, uniform_bubble_predicted = 0.4285{{[0-9]+}} : f64
+// BUBBLE: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 0, {{[^>]*}}>, <first_layer = 1, last_layer = 1, {{[^>]*}}>, <first_layer = 2, last_layer = 2, {{[^>]*}}>, <first_layer = 3, last_layer = 3, {{[^>]*}}>], uniform_stages = {{.*}}, layers = 4, microbatches = 4, schedule = "gpipe", virtual_stages = 1, training = false, rates = "h200", bubble_formula = 0.42857142857142855, bubble_predicted = 0.4285{{[0-9]+}}, uniform_bubble_predicted = 0.4285{{[0-9]+}}>
 // BUBBLE-LABEL: func.func @equal
-// BUBBLE-1F1B: module attributes {dist.pipeline_plan = {bubble_formula = 0.27272727272727271 : f64, bubble_predicted = 0.2727{{[0-9]+}} : f64, {{.*}}schedule = "1f1b"{{.*}}training = true
+// BUBBLE-1F1B: module attributes {dist.pipeline_plan = #dist.pipeline_plan<{{.*}}schedule = "1f1b", virtual_stages = 1, training = true, rates = "h200", bubble_formula = 0.27272727272727271, bubble_predicted = 0.2727{{[0-9]+}}
 // BUBBLE-1F1B-LABEL: func.func @equal
 // Interleaved, two ranks of two chunks: four virtual stages of one layer
 // each (rank k mod 2 runs stage k), and the bubble (p - 1) / (v m + p - 1)
 // = 1/9 with 4 micro-batches.
-// INTERLEAVED: module attributes {dist.pipeline_plan = {bubble_formula = 0.1111111111111111 : f64, bubble_predicted = 0.1111{{[0-9]+}} : f64, layers = 4 : i64, microbatches = 4 : i64, rates = "h200", schedule = "interleaved", stages = [{{{[^}]*}}layers = array<i64: 0, 0>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 1, 1>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 2, 2>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 3, 3>{{[^}]*}}}], training = true, {{.*}}virtual_stages = 2 : i64}
+// INTERLEAVED: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 0, {{[^>]*}}>, <first_layer = 1, last_layer = 1, {{[^>]*}}>, <first_layer = 2, last_layer = 2, {{[^>]*}}>, <first_layer = 3, last_layer = 3, {{[^>]*}}>], uniform_stages = {{.*}}, layers = 4, microbatches = 4, schedule = "interleaved", virtual_stages = 2, training = true, rates = "h200", bubble_formula = 0.1111111111111111, bubble_predicted = 0.1111{{[0-9]+}}
 // INTERLEAVED-LABEL: func.func @equal
 // INTERLEAVED: graph.add %arg0, %{{.*}} {dist.stage = 0 : i64}
 // INTERLEAVED: return {dist.stage = 3 : i64}
@@ -64,8 +64,8 @@ func.func @equal(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // layers per stage. The weights get no stage; the head's transpose of the
 // embedding, computed from a weight alone, goes to the stage of its user
 // although it comes first in the block.
-// CHECK: module attributes {dist.pipeline_plan = {{{.*}} stages = [{epilogue = false, {{[^}]*}}layers = array<i64: 0, 1>, {{[^}]*}}prologue = true, sent_bytes = 128 : i64}, {epilogue = true, {{[^}]*}}layers = array<i64: 2, 3>, {{[^}]*}}prologue = false, sent_bytes = 0 : i64}]
-// CHECK-SAME: uniform_stages = [{{{[^}]*}}layers = array<i64: 0, 1>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 2, 3>
+// CHECK: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 1, prologue = true, epilogue = false, {{[^>]*}}, sent_bytes = 128>, <first_layer = 2, last_layer = 3, prologue = false, epilogue = true, {{[^>]*}}, sent_bytes = 0>]
+// CHECK-SAME: uniform_stages = [<first_layer = 0, last_layer = 1, {{[^>]*}}>, <first_layer = 2, last_layer = 3, 
 // CHECK-LABEL: func.func @light
 // CHECK: %[[WTE:.*]] = graph.weight "wte" : tensor<16x8xf32>
 // CHECK: graph.transpose %[[WTE]], [1, 0] {dist.stage = 1 : i64}
@@ -78,7 +78,7 @@ func.func @equal(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 // CHECK: graph.layer_norm %{{.*}} {axis = 1 : i64, dist.stage = 1 : i64
 // CHECK: return {dist.stage = 1 : i64}
 // Explicit ranges: layer 0 with the embedding, layers 1-3 with the head.
-// RANGES: module attributes {dist.pipeline_plan = {{{.*}} stages = [{epilogue = false, {{[^}]*}}layers = array<i64: 0, 0>, {{[^}]*}}prologue = true, {{[^}]*}}}, {epilogue = true, {{[^}]*}}layers = array<i64: 1, 3>,
+// RANGES: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 0, prologue = true, epilogue = false, {{[^>]*}}>, <first_layer = 1, last_layer = 3, prologue = false, epilogue = true,
 // RANGES-LABEL: func.func @light
 // RANGES: graph.gather {{.*}}dist.stage = 0 : i64
 // RANGES: graph.add {{.*}}dist.stage = 0 : i64
@@ -120,8 +120,8 @@ func.func @light(%ids: tensor<4xi64>) -> tensor<4x16xf32> {
 
 // A vocabulary of 100000: the head outweighs the four layers and gets a
 // stage of its own (the equal-layer cut would give it two layers more).
-// CHECK: module attributes {dist.pipeline_plan = {{{.*}} stages = [{epilogue = false, {{[^}]*}}layers = array<i64: 0, 3>, {{[^}]*}}prologue = true, {{[^}]*}}}, {epilogue = true, {{[^}]*}}layers = array<i64: -1, -1>, {{[^}]*}}prologue = false, {{[^}]*}}}]
-// CHECK-SAME: uniform_stages = [{{{[^}]*}}layers = array<i64: 0, 1>{{[^}]*}}}, {{{[^}]*}}layers = array<i64: 2, 3>
+// CHECK: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 3, prologue = true, epilogue = false, {{[^>]*}}>, <first_layer = -1, last_layer = -1, prologue = false, epilogue = true, {{[^>]*}}>]
+// CHECK-SAME: uniform_stages = [<first_layer = 0, last_layer = 1, {{[^>]*}}>, <first_layer = 2, last_layer = 3, 
 // CHECK-LABEL: func.func @heavy_head
 // CHECK: graph.add {{.*}}dist.stage = 0 : i64
 // CHECK: graph.layer_norm {{.*}}dist.stage = 1 : i64

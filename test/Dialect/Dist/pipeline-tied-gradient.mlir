@@ -22,11 +22,11 @@
 // CHECK: dist.send %{{.+}} over ["pp"] to = 1 tag = 1 : tensor<2x8xf32>
 // CHECK: %[[D0:.+]] = dist.recv over ["pp"] from = 1 tag = 2 : tensor<2x8xf32>
 // CHECK: %[[M0:.+]] = graph.mul %[[D0]]
-// CHECK: %[[P0:.+]] = graph.reduce_sum %[[M0]], [0] {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 0 : i64
+// CHECK: %[[P0:.+]] = graph.reduce_sum %[[M0]], [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = backward>, dist.stage = 0 : i64
 // CHECK-NOT: graph.add
 // CHECK: %[[D1:.+]] = dist.recv over ["pp"] from = 1 tag = 3 : tensor<2x8xf32>
 // CHECK: %[[M1:.+]] = graph.mul %[[D1]]
-// CHECK: %[[P1:.+]] = graph.reduce_sum %[[M1]], [0] {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 0 : i64
+// CHECK: %[[P1:.+]] = graph.reduce_sum %[[M1]], [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>, dist.stage = 0 : i64
 // CHECK-NOT: dist.recv
 // CHECK: %[[G0:.+]] = graph.add %[[P0]], %[[P1]] {{.*}}dist.stage = 0 : i64} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT: %[[G1:.+]] = dist.recv over ["pp"] from = 1 tag = 4 : tensor<8xf32>
@@ -39,9 +39,9 @@
 // CHECK-LABEL: func.func @tied_stage1
 // CHECK: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
 // CHECK: %[[R1:.+]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<2x8xf32>
-// CHECK: %[[Q0:.+]] = graph.reduce_sum %[[R0]], [0] {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 1 : i64
+// CHECK: %[[Q0:.+]] = graph.reduce_sum %[[R0]], [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = backward>, dist.stage = 1 : i64
 // CHECK: dist.send %{{.+}} over ["pp"] to = -1 tag = 2 : tensor<2x8xf32>
-// CHECK: %[[Q1:.+]] = graph.reduce_sum %[[R1]], [0] {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64
+// CHECK: %[[Q1:.+]] = graph.reduce_sum %[[R1]], [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>, dist.stage = 1 : i64
 // CHECK: dist.send %{{.+}} over ["pp"] to = -1 tag = 3 : tensor<2x8xf32>
 // CHECK: %[[G1:.+]] = graph.add %[[Q0]], %[[Q1]] {{.*}}dist.stage = 1 : i64} : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT: dist.send %[[G1]] over ["pp"] to = -1 tag = 4 : tensor<8xf32>
@@ -91,17 +91,17 @@ func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.sh
 // the last stage adds the parts once and returns the result.
 
 // CHECK-LABEL: func.func @dp_parts_stage0
-// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 0 : i64
+// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 0 : i64
 // CHECK-NOT: graph.add
-// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 0 : i64
+// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 0 : i64
 // CHECK: %[[A:.+]] = graph.add %[[A0]], %[[A1]] {{.*}}: (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT: %[[AR:.+]] = dist.all_reduce %[[A]] over ["dp"] {{.*}}: tensor<8xf32>
 // CHECK-NEXT: dist.send %[[AR]] over ["pp"] to = 1 tag = 2 : tensor<8xf32>
 // CHECK-NEXT: return{{$}}
 // CHECK-LABEL: func.func @dp_parts_stage1
-// CHECK: %[[B0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64
+// CHECK: %[[B0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64
 // CHECK-NOT: graph.add
-// CHECK: %[[B1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64
+// CHECK: %[[B1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64
 // CHECK: %[[B:.+]] = graph.add %[[B0]], %[[B1]] {{.*}}: (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
 // CHECK-NEXT: %[[BR:.+]] = dist.all_reduce %[[B]] over ["dp"] {{.*}}: tensor<8xf32>
 // CHECK-NEXT: %[[AR:.+]] = dist.recv over ["pp"] from = -1 tag = 2 : tensor<8xf32>
@@ -138,22 +138,22 @@ func.func @dp_parts(%x: tensor<2x8xf32> {dist.global_type = tensor<8x8xf32>, dis
 // once and returns the result.
 
 // CHECK-LABEL: func.func @nested_stage0
-// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 0 : i64
-// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 0 : i64
+// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 0 : i64
+// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 0 : i64
 // CHECK: %[[A:.+]] = graph.add %[[A0]], %[[A1]]
 // CHECK-NEXT: %[[B:.+]] = dist.recv over ["pp"] from = 1 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK-NEXT: %[[AB:.+]] = graph.add %[[A]], %[[B]]
 // CHECK-NEXT: dist.send %[[AB]] over ["pp"] to = 2 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK-NEXT: return{{$}}
 // CHECK-LABEL: func.func @nested_stage1
-// CHECK: %[[B0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64
-// CHECK: %[[B1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64
+// CHECK: %[[B0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64
+// CHECK: %[[B1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64
 // CHECK: %[[B:.+]] = graph.add %[[B0]], %[[B1]]
 // CHECK-NEXT: dist.send %[[B]] over ["pp"] to = -1 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK-NEXT: return{{$}}
 // CHECK-LABEL: func.func @nested_stage2
-// CHECK: %[[C0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 2 : i64
-// CHECK: %[[C1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 2 : i64
+// CHECK: %[[C0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 2 : i64
+// CHECK: %[[C1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 2 : i64
 // CHECK: %[[C:.+]] = graph.add %[[C0]], %[[C1]]
 // CHECK-NEXT: %[[AB:.+]] = dist.recv over ["pp"] from = -2 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK-NEXT: %[[S:.+]] = graph.add %[[C]], %[[AB]]
@@ -197,19 +197,19 @@ func.func @nested(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.
 // term crosses once per micro-batch.
 
 // CHECK-LABEL: func.func @max_stage0
-// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 0 : i64
+// CHECK: %[[A0:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 0 : i64
 // CHECK: dist.send %[[A0]] over ["pp"] to = 1 tag = {{[0-9]+}} : tensor<8xf32>
-// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 0 : i64
+// CHECK: %[[A1:.+]] = graph.reduce_sum %{{.+}}, [0] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 0 : i64
 // CHECK: dist.send %[[A1]] over ["pp"] to = 1 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK-NOT: graph.add
 // CHECK: return{{$}}
 // CHECK-LABEL: func.func @max_stage1
 // CHECK: %[[RA0:.+]] = dist.recv over ["pp"] from = -1 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK: %[[B0:.+]] = graph.reduce_sum
-// CHECK: %[[T0:.+]] = graph.add %[[B0]], %[[RA0]] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64}
+// CHECK: %[[T0:.+]] = graph.add %[[B0]], %[[RA0]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64}
 // CHECK: %[[RA1:.+]] = dist.recv over ["pp"] from = -1 tag = {{[0-9]+}} : tensor<8xf32>
 // CHECK: %[[B1:.+]] = graph.reduce_sum
-// CHECK: %[[T1:.+]] = graph.add %[[B1]], %[[RA1]] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64}
+// CHECK: %[[T1:.+]] = graph.add %[[B1]], %[[RA1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64}
 // CHECK: %[[M:.+]] = graph.max %[[T0]], %[[T1]]
 // CHECK-NOT: graph.add
 // CHECK: return %[[M]] : tensor<8xf32>

@@ -21,10 +21,10 @@
 // CHECK-NOT: graph.weight "w2"
 // CHECK: %[[X0:.+]] = graph.slice %[[X]], starts = [0, 0], limits = [2, 8], steps = [1, 1]
 // CHECK: %[[W1:.+]] = graph.weight "w1"
-// CHECK: %[[H0:.+]] = graph.matmul %[[X0]], %[[W1]] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 0 : i64}
+// CHECK: %[[H0:.+]] = graph.matmul %[[X0]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 0 : i64}
 // CHECK: dist.send %[[H0]] over ["pp"] to = 1 : tensor<2x8xf32>
 // CHECK: %[[X1:.+]] = graph.slice %[[X]], starts = [2, 0], limits = [4, 8], steps = [1, 1]
-// CHECK: %[[H1:.+]] = graph.matmul %[[X1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 0 : i64}
+// CHECK: %[[H1:.+]] = graph.matmul %[[X1]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 0 : i64}
 // CHECK: dist.send %[[H1]] over ["pp"] to = 1 tag = 1 : tensor<2x8xf32>
 // CHECK-NOT: graph.weight "w2"
 // CHECK: return{{$}}
@@ -34,7 +34,7 @@
 // CHECK-NOT: graph.weight "w1"
 // CHECK: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
 // CHECK: %[[W2:.+]] = graph.weight "w2"
-// CHECK: %[[Y0:.+]] = graph.matmul %[[R0]], %[[W2]] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64}
+// CHECK: %[[Y0:.+]] = graph.matmul %[[R0]], %[[W2]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64}
 // CHECK: %[[X0:.+]] = graph.slice %[[X]], starts = [0, 0], limits = [2, 8]
 // CHECK: %[[Z0:.+]] = graph.add %[[Y0]], %[[X0]]
 // CHECK: %[[R1:.+]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<2x8xf32>
@@ -184,8 +184,8 @@ func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.sh
 // after F0, before B0. Forward ops on stage 1: mul, exp, reduce_sum;
 // backward ops: two muls by the exp (the gradient sent back, then w1's),
 // reduce_sum. Each stage updates its own weight. Cloned ops carry their
-// action, dist.pipeline_action = [micro-batch, phase] (0 forward,
-// 1 backward, 2 the once-per-step part).
+// action, dist.pipeline_action (micro-batch and phase: forward, backward,
+// or once, the once-per-step part).
 
 // CHECK-LABEL: func.func @step_stage0
 // CHECK: %[[W0:.+]] = graph.weight "w0"
@@ -208,18 +208,18 @@ func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.sh
 // CHECK-LABEL: func.func @step_stage1
 // CHECK: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
 // CHECK: %[[W1:.+]] = graph.weight "w1"
-// CHECK: %[[Y0:.+]] = graph.mul %[[R0]], %[[W1]] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64}
+// CHECK: %[[Y0:.+]] = graph.mul %[[R0]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64}
 // CHECK: %[[E0:.+]] = graph.exp %[[Y0]]
 // CHECK: %[[L0:.+]] = graph.reduce_sum %[[E0]], [0, 1]
 // CHECK: %[[R1:.+]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<2x8xf32>
-// CHECK: %[[Y1:.+]] = graph.mul %[[R1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64}
+// CHECK: %[[Y1:.+]] = graph.mul %[[R1]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64}
 // CHECK: %[[E1:.+]] = graph.exp %[[Y1]]
 // CHECK: %[[L1:.+]] = graph.reduce_sum %[[E1]], [0, 1]
-// CHECK: %[[DH0:.+]] = graph.mul %[[E0]], %[[W1]] {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 1 : i64}
+// CHECK: %[[DH0:.+]] = graph.mul %[[E0]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = backward>, dist.stage = 1 : i64}
 // CHECK: graph.mul %[[E0]], %[[R0]]
 // CHECK: graph.reduce_sum
 // CHECK: dist.send %[[DH0]] over ["pp"] to = -1 tag = 2 : tensor<2x8xf32>
-// CHECK: %[[DH1:.+]] = graph.mul %[[E1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64}
+// CHECK: %[[DH1:.+]] = graph.mul %[[E1]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>, dist.stage = 1 : i64}
 // CHECK: graph.mul %[[E1]], %[[R1]]
 // CHECK: graph.reduce_sum
 // CHECK: dist.send %[[DH1]] over ["pp"] to = -1 tag = 3 : tensor<2x8xf32>
@@ -241,22 +241,22 @@ func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.sh
 // ONEF-LABEL: func.func @step_stage1
 // ONEF: %[[R0:.+]] = dist.recv over ["pp"] from = -1 : tensor<2x8xf32>
 // ONEF: %[[W1:.+]] = graph.weight "w1"
-// ONEF: %[[Y0:.+]] = graph.mul %[[R0]], %[[W1]] {dist.pipeline_action = array<i64: 0, 0>, dist.stage = 1 : i64}
+// ONEF: %[[Y0:.+]] = graph.mul %[[R0]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = forward>, dist.stage = 1 : i64}
 // ONEF: %[[E0:.+]] = graph.exp %[[Y0]]
 // ONEF: %[[L0:.+]] = graph.reduce_sum %[[E0]], [0, 1]
 // ONEF: %[[R1:.+]] = dist.recv over ["pp"] from = -1 tag = 1 : tensor<2x8xf32>
 // ONEF-NOT: graph.exp
-// ONEF: %[[DH0:.+]] = graph.mul %[[E0]], %[[W1]] {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 1 : i64}
+// ONEF: %[[DH0:.+]] = graph.mul %[[E0]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = backward>, dist.stage = 1 : i64}
 // ONEF: graph.mul %[[E0]], %[[R0]]
 // ONEF: graph.reduce_sum {{.*}}, [0] {
 // ONEF: dist.send %[[DH0]] over ["pp"] to = -1 tag = 2 : tensor<2x8xf32>
-// ONEF: %[[Y1:.+]] = graph.mul %[[R1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64}
+// ONEF: %[[Y1:.+]] = graph.mul %[[R1]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64}
 // ONEF: %[[E1:.+]] = graph.exp %[[Y1]]
 // ONEF: %[[L1:.+]] = graph.reduce_sum %[[E1]], [0, 1]
-// ONEF: %[[DH1:.+]] = graph.mul %[[E1]], %[[W1]] {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64}
+// ONEF: %[[DH1:.+]] = graph.mul %[[E1]], %[[W1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>, dist.stage = 1 : i64}
 // ONEF: graph.mul %[[E1]], %[[R1]]
 // ONEF: dist.send %[[DH1]] over ["pp"] to = -1 tag = 3 : tensor<2x8xf32>
-// ONEF: %[[LOSS:.+]] = graph.add %[[L0]], %[[L1]] {dist.pipeline_action = array<i64: 0, 3>, dist.stage = 1 : i64}
+// ONEF: %[[LOSS:.+]] = graph.add %[[L0]], %[[L1]] {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = once>, dist.stage = 1 : i64}
 // ONEF: graph.assign "w1"
 // ONEF: return %[[LOSS]] : tensor<f32>
 // zb-h1: the backward splits into the input gradient (%dh, which stage 0
@@ -266,19 +266,19 @@ func.func @tied(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.sh
 // the first stage's backward is all weight gradient, run as it arrives.
 // ZB-LABEL: func.func @step_stage0
 // ZB: dist.recv over ["pp"] from = 1 tag = 2
-// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = array<i64: 0, 2>
-// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = array<i64: 0, 2>
+// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = weight>
+// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = weight>
 // ZB-NEXT: dist.recv over ["pp"] from = 1 tag = 3
-// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = array<i64: 1, 2>
+// ZB-NEXT: graph.mul {{.*}}dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = weight>
 // ZB-LABEL: func.func @step_stage1
-// ZB: %[[DH0:.+]] = graph.mul {{.*}} {dist.pipeline_action = array<i64: 0, 1>, dist.stage = 1 : i64}
+// ZB: %[[DH0:.+]] = graph.mul {{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = backward>, dist.stage = 1 : i64}
 // ZB-NEXT: dist.send %[[DH0]] over ["pp"] to = -1 tag = 2
-// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 0>, dist.stage = 1 : i64}
-// ZB: %[[DH1:.+]] = graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 1>, dist.stage = 1 : i64}
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>, dist.stage = 1 : i64}
+// ZB: %[[DH1:.+]] = graph.mul {{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = backward>, dist.stage = 1 : i64}
 // ZB-NEXT: dist.send %[[DH1]] over ["pp"] to = -1 tag = 3
-// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 0, 2>, dist.stage = 1 : i64}
-// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = array<i64: 0, 2>
-// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = array<i64: 1, 2>, dist.stage = 1 : i64}
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = weight>, dist.stage = 1 : i64}
+// ZB-NEXT: graph.reduce_sum {{.*}}dist.pipeline_action = #dist.pipeline_action<microbatch = 0, phase = weight>
+// ZB-NEXT: graph.mul {{.*}} {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = weight>, dist.stage = 1 : i64}
 module attributes {dist.mesh = #dist.mesh<[pp = 2, mb = 2]>} {
 func.func @step(%x: tensor<2x8xf32> {dist.global_type = tensor<4x8xf32>, dist.shard_dims = [array<i32: 1>, array<i32>]}) -> (tensor<f32> {dist.global_type = tensor<f32>, dist.shard_dims = []}) {
   %w0 = graph.weight "w0" {dist.shard_dims = [array<i32>]} : tensor<8xf32>

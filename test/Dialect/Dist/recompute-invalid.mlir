@@ -9,7 +9,7 @@
 // full and selective need layers (a residual stream); auto works without:
 // %g is held across the peak (the product's 256 bytes) and recomputed.
 // LAYERS: error: no repeated layers found: expected a residual stream
-// AUTO: dist.recompute_plan = {{{.*}}policy = "auto"{{.*}}recomputed_ops = 1 : i64
+// AUTO: dist.recompute_plan = #dist.recompute_plan<policy = "auto"{{.*}}recomputed_ops = 1,
 // AUTO: graph.add
 // AUTO-NEXT: graph.gelu {{.*}}dist.recomputed
 

@@ -13,7 +13,7 @@
 // full: each layer is recomputed from its input right before the
 // backward's first reader; the forward's own %n and %h are then read by
 // the forward alone.
-// FULL: module attributes {dist.recompute_plan = {activation_peak_bytes = 644 : i64, budget_bytes = -1 : i64, kept_bytes = 256 : i64, policy = "full", rates = "cpu", recomputed_flops = {{.*}}, recomputed_ms = {{.*}}, recomputed_ops = 6 : i64, saved_bytes = 768 : i64, step_flops = {{.*}}}}
+// FULL: module attributes {dist.recompute_plan = #dist.recompute_plan<policy = "full", saved_bytes = 768, kept_bytes = 256, budget_bytes = -1, activation_peak_bytes = 644, recomputed_ops = 6, recomputed_flops = {{.*}}, step_flops = {{.*}}, recomputed_ms = {{.*}}, rates = "cpu">}
 // FULL: %[[Y0:.*]] = graph.add %arg0
 // FULL: %[[Y1:.*]] = graph.add %[[Y0]]
 // FULL: graph.reduce_sum
@@ -30,7 +30,7 @@
 
 // selective: the norms are cheap (5 FLOPs per element) and recomputed; the
 // products' outputs are kept (3 x 128 + the checkpoints' 256).
-// SELECTIVE: dist.recompute_plan = {activation_peak_bytes = 900 : i64, {{.*}}kept_bytes = 640 : i64, policy = "selective"{{.*}}recomputed_ops = 3 : i64, saved_bytes = 768 : i64
+// SELECTIVE: dist.recompute_plan = #dist.recompute_plan<policy = "selective", saved_bytes = 768, kept_bytes = 640, budget_bytes = -1, activation_peak_bytes = 900, recomputed_ops = 3,
 // SELECTIVE: graph.weight "w2"
 // SELECTIVE: %[[H2:.*]] = graph.matmul
 // SELECTIVE: graph.reduce_sum
@@ -44,15 +44,15 @@
 // the norm's output, is saved for the backward anyway; on the CPU table a
 // product's arithmetic runs at BLAS speed, a norm's at the vector rate).
 // With nothing to spend it drops until nothing held across the peak can go.
-// AUTO0: dist.recompute_plan = {activation_peak_bytes = 644 : i64, budget_bytes = 0 : i64{{.*}}policy = "auto"
-// AUTO1100: dist.recompute_plan = {activation_peak_bytes = 1024 : i64, budget_bytes = 1100 : i64, kept_bytes = 896 : i64, policy = "auto"{{.*}}recomputed_ops = 1 : i64
+// AUTO0: dist.recompute_plan = #dist.recompute_plan<policy = "auto", saved_bytes = 768, kept_bytes = {{[0-9]+}}, budget_bytes = 0, activation_peak_bytes = 644,
+// AUTO1100: dist.recompute_plan = #dist.recompute_plan<policy = "auto", saved_bytes = 768, kept_bytes = 896, budget_bytes = 1100, activation_peak_bytes = 1024, recomputed_ops = 1,
 // AUTO1100: graph.reduce_sum
 // AUTO1100-NOT: dist.recomputed
 // AUTO1100: graph.matmul {{.*}} {dist.recomputed}
 // AUTO1100-NOT: dist.recomputed
 
 // none records the plan and changes nothing.
-// NONE: dist.recompute_plan = {activation_peak_bytes = 1152 : i64, budget_bytes = -1 : i64, kept_bytes = 768 : i64, policy = "none"{{.*}}recomputed_ops = 0 : i64, saved_bytes = 768 : i64
+// NONE: dist.recompute_plan = #dist.recompute_plan<policy = "none", saved_bytes = 768, kept_bytes = 768, budget_bytes = -1, activation_peak_bytes = 1152, recomputed_ops = 0,
 // NONE-NOT: dist.recomputed
 
 func.func @step(%x: tensor<4x8xf32>) -> (tensor<f32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {

@@ -25,8 +25,9 @@ enum class Kind {
   Integer,
   String,
   Unit,
-  Dictionary,
-  I64Array,
+  PipelinePlan,
+  RecomputePlan,
+  PipelineAction,
   Mesh,
   Sharding,
   ShardingList,
@@ -43,8 +44,9 @@ Kind kindOf(StringRef name) {
       .Cases({"pipeline_axis", "pipeline_function", "tp_reason", "sp_skipped"},
              Kind::String)
       .Cases({"recomputed", "sharded_update"}, Kind::Unit)
-      .Cases({"pipeline_plan", "recompute_plan"}, Kind::Dictionary)
-      .Case("pipeline_action", Kind::I64Array)
+      .Case("pipeline_plan", Kind::PipelinePlan)
+      .Case("recompute_plan", Kind::RecomputePlan)
+      .Case("pipeline_action", Kind::PipelineAction)
       .Case("mesh", Kind::Mesh)
       .Cases({"sharding", "user_sharding"}, Kind::Sharding)
       .Case("shardings", Kind::ShardingList)
@@ -63,10 +65,12 @@ StringRef describe(Kind kind) {
     return "a string";
   case Kind::Unit:
     return "a unit attribute";
-  case Kind::Dictionary:
-    return "a dictionary";
-  case Kind::I64Array:
-    return "an array<i64>";
+  case Kind::PipelinePlan:
+    return "a #dist.pipeline_plan";
+  case Kind::RecomputePlan:
+    return "a #dist.recompute_plan";
+  case Kind::PipelineAction:
+    return "a #dist.pipeline_action";
   case Kind::Mesh:
     return "a #dist.mesh";
   case Kind::Sharding:
@@ -98,10 +102,12 @@ bool hasKind(Attribute a, Kind kind) {
     return isa<StringAttr>(a);
   case Kind::Unit:
     return isa<UnitAttr>(a);
-  case Kind::Dictionary:
-    return isa<DictionaryAttr>(a);
-  case Kind::I64Array:
-    return isa<DenseI64ArrayAttr>(a);
+  case Kind::PipelinePlan:
+    return isa<PipelinePlanAttr>(a);
+  case Kind::RecomputePlan:
+    return isa<RecomputePlanAttr>(a);
+  case Kind::PipelineAction:
+    return isa<PipelineActionAttr>(a);
   case Kind::Mesh:
     return isa<MeshAttr>(a);
   case Kind::Sharding:

@@ -106,6 +106,22 @@ void MeshAttr::print(AsmPrinter &printer) const {
   printer << "]>";
 }
 
+LogicalResult
+PipelineActionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t microbatch, PipelinePhase phase,
+                           int64_t chunk) {
+  // pipeline_action_nonnegative
+  if (microbatch < 0 || chunk < 0)
+    return emitError() << "pipeline action has micro-batch " << microbatch
+                       << " and chunk " << chunk
+                       << "; both must be non-negative";
+  // pipeline_action_once_first
+  if (phase == PipelinePhase::Once && microbatch != 0)
+    return emitError() << "the once-per-step pipeline action has micro-batch "
+                       << microbatch << "; it must be 0";
+  return success();
+}
+
 LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                ArrayRef<StringAttr> names,
                                ArrayRef<int64_t> sizes) {

@@ -449,14 +449,15 @@ void PipelineBuilder::mark(Operation *op, int64_t s) {
   dist->getStageAttrHelper().setAttr(
       op, IntegerAttr::get(IntegerType::get(ctx, 64),
                            currentAction ? currentAction->stage : s));
-  // Phase 3: the once-per-step part; interleaved, the rank's chunk third.
-  SmallVector<int64_t, 3> key{0, 3};
-  if (currentAction)
-    key = {currentAction->microbatch, int64_t(currentAction->phase)};
-  if (chunks > 1)
-    key.push_back(currentAction ? currentAction->stage / stages : 0);
-  dist->getPipelineActionAttrHelper().setAttr(
-      op, DenseI64ArrayAttr::get(ctx, key));
+  // Outside every action: the once-per-step part; interleaved, the rank's
+  // chunk.
+  PipelineActionAttr action =
+      currentAction
+          ? PipelineActionAttr::get(ctx, currentAction->microbatch,
+                                    currentAction->phase,
+                                    currentAction->stage / stages)
+          : PipelineActionAttr::get(ctx, 0, Phase::Once, 0);
+  dist->getPipelineActionAttrHelper().setAttr(op, action);
 }
 
 LogicalResult PipelineBuilder::transfer(Value v, int64_t from, int64_t to,

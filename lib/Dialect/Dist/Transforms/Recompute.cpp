@@ -374,12 +374,12 @@ void RecomputePass::runOnOperation() {
   // Micro-batches in flight per (virtual) stage (one without a pipeline).
   std::vector<int64_t> inFlight;
   int64_t ranks = 0;
-  if (DictionaryAttr planAttr =
-          dialect->getPipelinePlanAttrHelper().getAttr(module))
-    if (std::optional<PipelinePlan> pipeline = pipelinePlanFromAttr(planAttr)) {
-      ranks = int64_t(pipeline->stages.size()) / pipeline->virtualStages;
-      inFlight = stagesInFlight(*pipeline);
-    }
+  if (PipelinePlanAttr planAttr =
+          dialect->getPipelinePlanAttrHelper().getAttr(module)) {
+    PipelinePlan pipeline = pipelinePlanFromAttr(planAttr);
+    ranks = int64_t(pipeline.stages.size()) / pipeline.virtualStages;
+    inFlight = stagesInFlight(pipeline);
+  }
 
   auto largest = [](ArrayRef<int64_t> v) {
     return v.empty() ? int64_t(0) : *llvm::max_element(v);
@@ -401,27 +401,13 @@ void RecomputePass::runOnOperation() {
     total.stepFlops += plan->stepFlops;
     total.recomputedSeconds += plan->recomputedSeconds;
   }
-  Builder b(&getContext());
-  NamedAttribute entries[] = {
-      b.getNamedAttr("policy", b.getStringAttr(stringifyOption(chosen))),
-      b.getNamedAttr("saved_bytes",
-                     b.getI64IntegerAttr(largest(total.savedBytes))),
-      b.getNamedAttr("kept_bytes",
-                     b.getI64IntegerAttr(largest(total.keptBytes))),
-      b.getNamedAttr("budget_bytes", b.getI64IntegerAttr(budget)),
-      b.getNamedAttr("activation_peak_bytes",
-                     b.getI64IntegerAttr(largest(total.peakBytes))),
-      b.getNamedAttr("recomputed_ops",
-                     b.getI64IntegerAttr(total.recomputedOps)),
-      b.getNamedAttr("recomputed_flops",
-                     b.getF64FloatAttr(total.recomputedFlops)),
-      b.getNamedAttr("step_flops", b.getF64FloatAttr(total.stepFlops)),
-      b.getNamedAttr("recomputed_ms",
-                     b.getF64FloatAttr(total.recomputedSeconds * 1e3)),
-      b.getNamedAttr("rates", b.getStringAttr(rates)),
-  };
-  dialect->getRecomputePlanAttrHelper().setAttr(module,
-                                                b.getDictionaryAttr(entries));
+  dialect->getRecomputePlanAttrHelper().setAttr(
+      module, RecomputePlanAttr::get(
+                  &getContext(), chosen, largest(total.savedBytes),
+                  largest(total.keptBytes), budget, largest(total.peakBytes),
+                  total.recomputedOps, APFloat(total.recomputedFlops),
+                  APFloat(total.stepFlops),
+                  APFloat(total.recomputedSeconds * 1e3), rates));
 }
 
 } // namespace

@@ -6,6 +6,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpImplementation.h"
+#include "paracc/Compiler/Options.h"
 
 // The attributes come first: the dialect's helpers for its declared
 // attributes (DistDialect.td) are typed with them.

@@ -40,10 +40,8 @@ def Dist_Dialect : Dialect {
   // stage (`pipeline_stage`), the mesh axis that selects it
   // (`pipeline_axis`) and the program function it is a part of
   // (`pipeline_function`); each op of a micro-batch's forward or backward
-  // gets `pipeline_action = [micro-batch, phase]` (phase 0 forward, 1
-  // backward, 2 weight gradients under zb-h1, 3 the once-per-step part;
-  // under the interleaved schedule a third element, the rank's model
-  // chunk), which the executable keeps for timelines. `--paracc-recompute` marks
+  // gets its `pipeline_action` (micro-batch, phase and, interleaved, the
+  // rank's model chunk), which the executable keeps for timelines. `--paracc-recompute` marks
   // the ops it emits again for the backward `recomputed` (so that CSE does
   // not merge them with the forward's) and the module with what it chose
   // (`recompute_plan`: policy, saved and kept activation bytes per rank,
@@ -67,13 +65,13 @@ def Dist_Dialect : Dialect {
   // indices it is split over, major to minor); the executable writer reads
   // them. The dialect verifies each attribute's kind wherever it appears.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
-                               "::mlir::DictionaryAttr":$pipeline_plan,
+                               "::mlir::paracc::dist::PipelinePlanAttr":$pipeline_plan,
                                "::mlir::IntegerAttr":$pipeline_stage,
                                "::mlir::StringAttr":$pipeline_axis,
                                "::mlir::StringAttr":$pipeline_function,
-                               "::mlir::DenseI64ArrayAttr":$pipeline_action,
+                               "::mlir::paracc::dist::PipelineActionAttr":$pipeline_action,
                                "::mlir::UnitAttr":$recomputed,
-                               "::mlir::DictionaryAttr":$recompute_plan,
+                               "::mlir::paracc::dist::RecomputePlanAttr":$recompute_plan,
                                "::mlir::UnitAttr":$sharded_update,
                                "::mlir::paracc::dist::MeshAttr":$mesh,
                                "::mlir::IntegerAttr":$microbatches,
