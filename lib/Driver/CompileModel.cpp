@@ -58,8 +58,10 @@ static LogicalResult readParameters(MLIRContext &context,
 
 OwningOpRef<ModuleOp> mlir::paracc::importModel(
     MLIRContext &context, const ModelSource &source,
-    const ONNXImportOptions &options, WeightStore &weights,
+    const CompileOptions &options, WeightStore &weights,
     CompileDiagnostics &diagnostics) {
+  weights.randomFill = options.import.allowMissingWeightData;
+  weights.randomSeed = options.seed;
   ModelSource::Format format = formatOf(source);
   if (format == ModelSource::Format::MLIR) {
     std::unique_ptr<llvm::MemoryBuffer> file;
@@ -90,7 +92,7 @@ OwningOpRef<ModuleOp> mlir::paracc::importModel(
     return parseSourceString<ModuleOp>(text, ParserConfig(&context),
                                        source.path);
   }
-  ONNXImportOptions importOptions = options;
+  ONNXImportOptions importOptions = options.import;
   importOptions.textFormat = format == ModelSource::Format::ONNXText;
   ONNXImportResult imported =
       source.bytes ? importONNXBuffer(context, *source.bytes, source.path,
@@ -145,10 +147,8 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
   }
 
   WeightStore weights;
-  weights.randomFill = options.import.allowMissingWeightData;
-  weights.randomSeed = options.seed;
   OwningOpRef<ModuleOp> imported =
-      importModel(context, source, options.import, weights, diagnostics);
+      importModel(context, source, options, weights, diagnostics);
   if (!imported)
     return failure();
   ModuleOp module = *imported;
@@ -156,13 +156,7 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
 
   ParaccPipelineOptions pipeline;
   setSharedPipelineOptions(options, pipeline);
-  // Runs the phases after `from` up to `to` on `m`.
-  auto runPhases = [&](ModuleOp m, CompilePhase from, CompilePhase to) {
-    pipeline.from = from;
-    pipeline.to = to;
-    return runParaccPipeline(m, pipeline);
-  };
-  if (failed(runPhases(module, CompilePhase::Imported,
+  if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                        std::min(last, CompilePhase::Staged))))
     return failure();
   // With --sp, the report compares against the same mesh without it.
@@ -171,13 +165,13 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
       last == CompilePhase::Lowered) {
     OwningOpRef<ModuleOp> copy = module.clone();
     pipeline.sequenceParallel = false;
-    if (failed(runPhases(*copy, CompilePhase::Staged, CompilePhase::Lowered)))
+    if (failed(runParaccPipeline(*copy, pipeline, CompilePhase::Staged, CompilePhase::Lowered)))
       return failure();
     pipeline.sequenceParallel = true;
     baseline = analyzePlan(*copy);
   }
   if (last > CompilePhase::Staged &&
-      failed(runPhases(module, CompilePhase::Staged, last)))
+      failed(runParaccPipeline(module, pipeline, CompilePhase::Staged, last)))
     return failure();
   if (last != CompilePhase::Lowered) {
     result.ir = printIR(module);

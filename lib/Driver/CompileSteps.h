@@ -14,12 +14,13 @@
 namespace mlir::paracc {
 
 /// Imports `source` (ONNX binary or text, graph-dialect MLIR, StableHLO)
-/// into a module of graph-dialect ops, its weights' data into `weights`.
-/// Null on failure, with `diagnostics.unsupported` set when the model uses
+/// into a module of graph-dialect ops, its weights' data into `weights`
+/// (weights without data filled from options.seed when allowed). Null on
+/// failure, with `diagnostics.unsupported` set when the model uses
 /// something paracc does not support.
 OwningOpRef<ModuleOp> importModel(MLIRContext &context,
                                   const ModelSource &source,
-                                  const ONNXImportOptions &options,
+                                  const CompileOptions &options,
                                   WeightStore &weights,
                                   CompileDiagnostics &diagnostics);
 

@@ -214,10 +214,8 @@ LogicalResult mlir::paracc::compileTrainingStep(
     return failure();
 
   WeightStore &weights = result.weights;
-  weights.randomFill = options.import.allowMissingWeightData;
-  weights.randomSeed = options.seed;
   OwningOpRef<ModuleOp> imported =
-      importModel(context, source, options.import, weights, diagnostics);
+      importModel(context, source, options, weights, diagnostics);
   if (!imported)
     return failure();
   ModuleOp module = *imported;
@@ -242,13 +240,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   }
   pipeline.zero = training.zero;
   pipeline.bucketMb = training.bucketMb;
-  // Runs the phases after `from` up to `to` on `m`.
-  auto runPhases = [&](ModuleOp m, CompilePhase from, CompilePhase to) {
-    pipeline.from = from;
-    pipeline.to = to;
-    return runParaccPipeline(m, pipeline);
-  };
-  if (failed(runPhases(module, CompilePhase::Imported,
+  if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                        std::min(last, CompilePhase::Cleaned))))
     return failure();
   func::FuncOp main;
@@ -264,7 +256,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   // Annotate the forward, differentiate, add the optimizer; then partition
   // forward and backward together.
   if (last > CompilePhase::Cleaned &&
-      failed(runPhases(module, CompilePhase::Cleaned,
+      failed(runParaccPipeline(module, pipeline, CompilePhase::Cleaned,
                        std::min(last, CompilePhase::Optimized))))
     return failure();
   if (last <= CompilePhase::Optimized) {
@@ -286,7 +278,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
     step.activationBudget = activationBudget;
     pipeline.recompute = policy;
     pipeline.recomputeBudget = activationBudget;
-    if (failed(runPhases(*step.module, CompilePhase::Optimized,
+    if (failed(runParaccPipeline(*step.module, pipeline, CompilePhase::Optimized,
                          CompilePhase::Lowered)))
       return failure();
     // Every function: the step, or one per pipeline stage.
@@ -314,7 +306,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
     // The phases of the step that was chosen, stopped at `last`.
     pipeline.recompute = compiled->policy;
     pipeline.recomputeBudget = compiled->activationBudget;
-    if (failed(runPhases(module, CompilePhase::Optimized, last)))
+    if (failed(runParaccPipeline(module, pipeline, CompilePhase::Optimized, last)))
       return failure();
     result.ir = printIR(module);
     return success();

@@ -212,9 +212,12 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
                           train ? double(options.bucketMb) : 0.0);
 }
 
-LogicalResult
-mlir::paracc::runParaccPipeline(ModuleOp module,
-                                const ParaccPipelineOptions &options) {
+LogicalResult mlir::paracc::runParaccPipeline(ModuleOp module,
+                                             ParaccPipelineOptions &options,
+                                             CompilePhase from,
+                                             CompilePhase to) {
+  options.from = from;
+  options.to = to;
   PassManager pm(module.getContext());
   buildParaccPipeline(pm, options);
   return pm.run(module);

@@ -138,9 +138,10 @@ struct ParaccPipelineOptions
 void buildParaccPipeline(OpPassManager &pm,
                          const ParaccPipelineOptions &options);
 
-/// Runs buildParaccPipeline's passes on `module`.
-LogicalResult runParaccPipeline(ModuleOp module,
-                                const ParaccPipelineOptions &options);
+/// Runs the phases after `from` up to `to` on `module` (buildParaccPipeline
+/// with `options`, whose from and to it sets).
+LogicalResult runParaccPipeline(ModuleOp module, ParaccPipelineOptions &options,
+                                CompilePhase from, CompilePhase to);
 
 /// Options of the distribution pass pipeline (`paracc-distribute`).
 struct DistributePipelineOptions
