@@ -5,8 +5,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
-#include "paracc/Driver/StepMemoryPlan.h"
 #include "paracc/Driver/DriverOptions.h"
+#include "paracc/Driver/StepMemoryPlan.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -131,10 +131,9 @@ static paracc_status *compileToExecutable(const ModelSource &source,
   mlir::FailureOr<CompiledProgram> compiled =
       compile(context, source, compileOpts, diagnostics);
   if (mlir::failed(compiled))
-    return makeStatus(diagnostics.unsupported ? PARACC_UNSUPPORTED
-                                              : PARACC_ERROR,
-                      messages.empty() ? "paracc: error: compile failed"
-                                       : messages);
+    return makeStatus(
+        diagnostics.unsupported ? PARACC_UNSUPPORTED : PARACC_ERROR,
+        messages.empty() ? "paracc: error: compile failed" : messages);
   auto result = std::make_unique<paracc_executable>();
   if (compiled->exe) {
     result->exe = std::move(compiled->exe);

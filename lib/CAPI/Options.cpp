@@ -16,7 +16,16 @@ using namespace paracc::capi;
 namespace {
 /// What a key's value is. Bytes ("40GiB", "512MiB", "4096B") and Numbers
 /// (comma-separated, "0.9,0.95") are checked where they are read.
-enum class Kind { Text, Flag, Integer, Number, Repeated, Choice, Bytes, Numbers };
+enum class Kind {
+  Text,
+  Flag,
+  Integer,
+  Number,
+  Repeated,
+  Choice,
+  Bytes,
+  Numbers
+};
 
 /// Which call reads a key: paracc_compile_* (Compile; TrainingCompile with
 /// train=1), or paracc_trainer_create (Run: where it runs, also for a
@@ -60,9 +69,11 @@ const KnownOption kKnownOptions[] = {
     {"pipeline-schedule", Scope::Compile, Kind::Choice,
      choicesOf<mlir::paracc::PipelineSchedule>()},
     // pipeline-schedule's name before.
-    {"schedule", Scope::Compile, Kind::Choice, choicesOf<mlir::paracc::PipelineSchedule>()},
+    {"schedule", Scope::Compile, Kind::Choice,
+     choicesOf<mlir::paracc::PipelineSchedule>()},
     {"virtual-stages", Scope::Compile, Kind::Integer},
-    {"precision", Scope::Compile, Kind::Choice, choicesOf<mlir::paracc::Precision>()},
+    {"precision", Scope::Compile, Kind::Choice,
+     choicesOf<mlir::paracc::Precision>()},
     {"input-shape", Scope::Compile, Kind::Repeated},
     {"random-weights", Scope::Compile, Kind::Flag},
     {"embed-weights", Scope::Compile, Kind::Flag},
@@ -80,7 +91,8 @@ const KnownOption kKnownOptions[] = {
     {"weight-decay", Scope::TrainingCompile, Kind::Number},
     {"momentum", Scope::TrainingCompile, Kind::Number},
     {"clip-grad-norm", Scope::TrainingCompile, Kind::Number},
-    {"recompute", Scope::TrainingCompile, Kind::Choice, choicesOf<mlir::paracc::RecomputePolicy>()},
+    {"recompute", Scope::TrainingCompile, Kind::Choice,
+     choicesOf<mlir::paracc::RecomputePolicy>()},
     {"memory-budget", Scope::TrainingCompile, Kind::Bytes},
     {"bucket-mb", Scope::TrainingCompile, Kind::Number},
     {"zero", Scope::TrainingCompile, Kind::Integer},
@@ -96,7 +108,8 @@ const KnownOption kKnownOptions[] = {
     {"data-seed", Scope::Trainer, Kind::Integer},
     {"steps", Scope::Trainer, Kind::Integer},
     {"lr", Scope::Trainer, Kind::Number},
-    {"lr-schedule", Scope::Trainer, Kind::Choice, choicesOf<mlir::paracc::LrSchedule>()},
+    {"lr-schedule", Scope::Trainer, Kind::Choice,
+     choicesOf<mlir::paracc::LrSchedule>()},
     {"warmup", Scope::Trainer, Kind::Integer},
     {"min-lr", Scope::Trainer, Kind::Number},
     {"log-json", Scope::Trainer, Kind::Text},
@@ -244,9 +257,9 @@ const char *paracc_options_describe(void) {
   static const std::string described = [] {
     llvm::json::Array all;
     for (const KnownOption &o : kKnownOptions) {
-      static const char *const kKinds[] = {"text",     "flag",   "integer",
-                                           "number",   "repeated", "choice",
-                                           "bytes",    "numbers"};
+      static const char *const kKinds[] = {"text",   "flag",     "integer",
+                                           "number", "repeated", "choice",
+                                           "bytes",  "numbers"};
       static const char *const kScopes[] = {"compile", "training-compile",
                                             "run", "trainer"};
       llvm::json::Object entry{{"key", o.key},

@@ -56,10 +56,10 @@ static LogicalResult readParameters(MLIRContext &context,
   return success();
 }
 
-OwningOpRef<ModuleOp> mlir::paracc::importModel(
-    MLIRContext &context, const ModelSource &source,
-    const CompileOptions &options, WeightStore &weights,
-    CompileDiagnostics &diagnostics) {
+OwningOpRef<ModuleOp>
+mlir::paracc::importModel(MLIRContext &context, const ModelSource &source,
+                          const CompileOptions &options, WeightStore &weights,
+                          CompileDiagnostics &diagnostics) {
   weights.randomFill = options.import.allowMissingWeightData;
   weights.randomSeed = options.seed;
   ModelSource::Format format = formatOf(source);
@@ -157,7 +157,7 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
   ParaccPipelineOptions pipeline;
   setSharedPipelineOptions(options, pipeline);
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
-                       std::min(last, CompilePhase::Staged))))
+                               std::min(last, CompilePhase::Staged))))
     return failure();
   // With --sp, the report compares against the same mesh without it.
   std::optional<ExplainReport> baseline;
@@ -165,7 +165,8 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
       last == CompilePhase::Lowered) {
     OwningOpRef<ModuleOp> copy = module.clone();
     pipeline.sequenceParallel = false;
-    if (failed(runParaccPipeline(*copy, pipeline, CompilePhase::Staged, CompilePhase::Lowered)))
+    if (failed(runParaccPipeline(*copy, pipeline, CompilePhase::Staged,
+                                 CompilePhase::Lowered)))
       return failure();
     pipeline.sequenceParallel = true;
     baseline = analyzePlan(*copy);

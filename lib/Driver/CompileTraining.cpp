@@ -241,7 +241,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   pipeline.zero = training.zero;
   pipeline.bucketMb = training.bucketMb;
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
-                       std::min(last, CompilePhase::Cleaned))))
+                               std::min(last, CompilePhase::Cleaned))))
     return failure();
   func::FuncOp main;
   for (auto f : module.getOps<func::FuncOp>())
@@ -257,7 +257,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   // forward and backward together.
   if (last > CompilePhase::Cleaned &&
       failed(runParaccPipeline(module, pipeline, CompilePhase::Cleaned,
-                       std::min(last, CompilePhase::Optimized))))
+                               std::min(last, CompilePhase::Optimized))))
     return failure();
   if (last <= CompilePhase::Optimized) {
     result.ir = printIR(module);
@@ -278,8 +278,9 @@ LogicalResult mlir::paracc::compileTrainingStep(
     step.activationBudget = activationBudget;
     pipeline.recompute = policy;
     pipeline.recomputeBudget = activationBudget;
-    if (failed(runParaccPipeline(*step.module, pipeline, CompilePhase::Optimized,
-                         CompilePhase::Lowered)))
+    if (failed(runParaccPipeline(*step.module, pipeline,
+                                 CompilePhase::Optimized,
+                                 CompilePhase::Lowered)))
       return failure();
     // Every function: the step, or one per pipeline stage.
     FailureOr<std::vector<uint8_t>> bytes =
@@ -296,17 +297,18 @@ LogicalResult mlir::paracc::compileTrainingStep(
     step.memory = measureStepMemory(*step.module, *step.exe);
     return step;
   };
-  FailureOr<CompiledStep> compiled = compileWithinBudget(
-      training.recompute, training.memoryBudget,
-      defaultMemoryBudget(options.device, mesh.ranks()), compileStep,
-      diagnostics.notes, err);
+  FailureOr<CompiledStep> compiled =
+      compileWithinBudget(training.recompute, training.memoryBudget,
+                          defaultMemoryBudget(options.device, mesh.ranks()),
+                          compileStep, diagnostics.notes, err);
   if (failed(compiled))
     return failure();
   if (last != CompilePhase::Lowered) {
     // The phases of the step that was chosen, stopped at `last`.
     pipeline.recompute = compiled->policy;
     pipeline.recomputeBudget = compiled->activationBudget;
-    if (failed(runParaccPipeline(module, pipeline, CompilePhase::Optimized, last)))
+    if (failed(
+            runParaccPipeline(module, pipeline, CompilePhase::Optimized, last)))
       return failure();
     result.ir = printIR(module);
     return success();

@@ -94,12 +94,11 @@ void mlir::paracc::addTestDataShapes(const std::string &dir,
   }
 }
 
-
 LogicalResult mlir::paracc::checkCompileOptions(StringRef meshText,
-                                               bool sequenceParallel,
-                                               int64_t microbatches,
-                                               MeshSpec &mesh,
-                                               llvm::raw_ostream &err) {
+                                                bool sequenceParallel,
+                                                int64_t microbatches,
+                                                MeshSpec &mesh,
+                                                llvm::raw_ostream &err) {
   if (microbatches < 1 || microbatches > 64) {
     err << "paracc: error: --microbatches must be in [1, 64]\n";
     return failure();

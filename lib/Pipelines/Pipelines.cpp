@@ -138,9 +138,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   const bool sharded = !mesh.empty();
   const int64_t pipelineStages = mesh.size("pp");
   const int64_t virtualStages =
-      options.virtualStages != 0
-          ? int64_t(options.virtualStages)
-          : options.schedule == PipelineSchedule::Interleaved ? 2 : 1;
+      options.virtualStages != 0 ? int64_t(options.virtualStages)
+      : options.schedule == PipelineSchedule::Interleaved ? 2
+                                                          : 1;
   DistributePipelineOptions dist;
   dist.sequenceParallel = options.sequenceParallel;
   dist.schedule = options.schedule;
@@ -173,8 +173,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
       dist::PipelineStagesPassOptions stages;
       stages.stages = pipelineStages;
       stages.virtualStages = virtualStages;
-      stages.ranges =
-          options.stages == "auto" ? std::string() : std::string(options.stages);
+      stages.ranges = options.stages == "auto" ? std::string()
+                                               : std::string(options.stages);
       stages.microbatches = options.microbatches;
       stages.schedule = options.schedule;
       stages.training = train;
@@ -213,9 +213,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
 }
 
 LogicalResult mlir::paracc::runParaccPipeline(ModuleOp module,
-                                             ParaccPipelineOptions &options,
-                                             CompilePhase from,
-                                             CompilePhase to) {
+                                              ParaccPipelineOptions &options,
+                                              CompilePhase from,
+                                              CompilePhase to) {
   options.from = from;
   options.to = to;
   PassManager pm(module.getContext());
@@ -230,8 +230,7 @@ void mlir::paracc::registerParaccPasses() {
       "paracc-distribute", "Shard the module over its dist.mesh",
       buildDistributePipeline);
   PassPipelineRegistration<CleanupPipelineOptions>(
-      "paracc-cleanup",
-      "Clean up an imported graph: fold, canonicalize, fuse",
+      "paracc-cleanup", "Clean up an imported graph: fold, canonicalize, fuse",
       buildCleanupPipeline);
   PassPipelineRegistration<ParaccPipelineOptions>(
       "paracc-compile",

@@ -713,7 +713,7 @@ static llvm::json::Object toJson(const ExplainReport &r) {
                            {"saved_bytes", c.savedBytes},
                            {"kept_bytes", c.keptBytes},
                            {"budget_bytes", c.budgetBytes},
-        {"activation_peak_bytes", c.activationPeakBytes},
+                           {"activation_peak_bytes", c.activationPeakBytes},
                            {"recomputed_ops", c.recomputedOps},
                            {"recomputed_flops", c.recomputedFlops},
                            {"step_flops", c.stepFlops},

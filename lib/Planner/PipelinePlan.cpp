@@ -2,16 +2,15 @@
 
 #include "paracc/Planner/StagePartition.h"
 
-
 using namespace mlir;
 using namespace mlir::paracc;
 
 static dist::StageSummaryAttr stageToAttr(const StageSummary &s,
                                           MLIRContext *ctx) {
-  return dist::StageSummaryAttr::get(
-      ctx, s.firstLayer, s.lastLayer, s.prologue, s.epilogue, s.params,
-      s.paramBytes, s.flops, APFloat(s.predictedMs), s.memoryBytes,
-      s.sentBytes);
+  return dist::StageSummaryAttr::get(ctx, s.firstLayer, s.lastLayer, s.prologue,
+                                     s.epilogue, s.params, s.paramBytes,
+                                     s.flops, APFloat(s.predictedMs),
+                                     s.memoryBytes, s.sentBytes);
 }
 
 static SmallVector<dist::StageSummaryAttr>
@@ -22,13 +21,14 @@ stagesToAttr(ArrayRef<StageSummary> stages, MLIRContext *ctx) {
   return attrs;
 }
 
-dist::PipelinePlanAttr mlir::paracc::pipelinePlanToAttr(const PipelinePlan &plan,
-                                                        MLIRContext *ctx) {
+dist::PipelinePlanAttr
+mlir::paracc::pipelinePlanToAttr(const PipelinePlan &plan, MLIRContext *ctx) {
   return dist::PipelinePlanAttr::get(
-      ctx, stagesToAttr(plan.stages, ctx), stagesToAttr(plan.uniformStages, ctx),
-      plan.layers, plan.microbatches, plan.schedule, plan.virtualStages,
-      plan.training, plan.rates, APFloat(plan.bubbleFormula),
-      APFloat(plan.bubblePredicted), APFloat(plan.uniformBubblePredicted));
+      ctx, stagesToAttr(plan.stages, ctx),
+      stagesToAttr(plan.uniformStages, ctx), plan.layers, plan.microbatches,
+      plan.schedule, plan.virtualStages, plan.training, plan.rates,
+      APFloat(plan.bubbleFormula), APFloat(plan.bubblePredicted),
+      APFloat(plan.uniformBubblePredicted));
 }
 
 static std::vector<StageSummary>
@@ -63,6 +63,7 @@ PipelinePlan mlir::paracc::pipelinePlanFromAttr(dist::PipelinePlanAttr attr) {
   plan.rates = attr.getRates().str();
   plan.bubbleFormula = attr.getBubbleFormula().convertToDouble();
   plan.bubblePredicted = attr.getBubblePredicted().convertToDouble();
-  plan.uniformBubblePredicted = attr.getUniformBubblePredicted().convertToDouble();
+  plan.uniformBubblePredicted =
+      attr.getUniformBubblePredicted().convertToDouble();
   return plan;
 }

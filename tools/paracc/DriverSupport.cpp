@@ -11,8 +11,7 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-int mlir::paracc::failedCompileExitCode(
-    const CompileDiagnostics &diagnostics) {
+int mlir::paracc::failedCompileExitCode(const CompileDiagnostics &diagnostics) {
   return diagnostics.unsupported ? ::paracc::rt::kExitUnsupported
                                  : ::paracc::rt::kExitError;
 }

@@ -10,11 +10,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "DriverSupport.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
 #include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/MLIRContext.h"
 #include "paracc/runtime/PrintableText.h"
 #include "paracc/runtime/RunDriver.h"
 #include "llvm/Support/CommandLine.h"

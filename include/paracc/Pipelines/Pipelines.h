@@ -3,9 +3,9 @@
 #ifndef PARACC_PIPELINES_PIPELINES_H
 #define PARACC_PIPELINES_PIPELINES_H
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "paracc/Compiler/Options.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
@@ -30,8 +30,7 @@ struct ParaccPipelineOptions
       llvm::cl::desc("The phase the input has reached (imported: the "
                      "importer's module)"),
       llvm::cl::init(CompilePhase::Imported)};
-  Option<CompilePhase> to{*this, "to",
-                          llvm::cl::desc("The last phase to run"),
+  Option<CompilePhase> to{*this, "to", llvm::cl::desc("The last phase to run"),
                           llvm::cl::init(CompilePhase::Lowered)};
   Option<std::string> mesh{
       *this, "mesh",
@@ -98,8 +97,7 @@ struct ParaccPipelineOptions
       *this, "weight-decay",
       llvm::cl::desc("Decoupled (AdamW) or L2 (SGD) weight decay"),
       llvm::cl::init(0.01)};
-  Option<double> momentum{*this, "momentum",
-                          llvm::cl::desc("SGD's momentum"),
+  Option<double> momentum{*this, "momentum", llvm::cl::desc("SGD's momentum"),
                           llvm::cl::init(0.0)};
   Option<double> clipGradNorm{
       *this, "clip-grad-norm",

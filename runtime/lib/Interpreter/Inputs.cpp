@@ -43,7 +43,6 @@ paracc::rt::readTestDataOutputs(const std::string &dir) {
   return readNumbered(dir, "output_");
 }
 
-
 /// Seeded inputs: floats uniform in [-1, 1), integers in [0, 8) (valid
 /// token ids for any vocabulary), bools alternating.
 static StatusOr<Tensor> randomInput(const ValueType &type, uint64_t seed) {
@@ -85,8 +84,7 @@ static StatusOr<Tensor> randomInput(const ValueType &type, uint64_t seed) {
       break;
     default:
       // Other integer types: small values in their first byte.
-      static_cast<uint8_t *>(t->data())[i * dtypeSize(type.dtype)] =
-          uint8_t(k);
+      static_cast<uint8_t *>(t->data())[i * dtypeSize(type.dtype)] = uint8_t(k);
       break;
     }
   }
@@ -128,8 +126,7 @@ paracc::rt::bindInputs(const Executable &exe,
       for (const auto &p : ports)
         known |= p.name == given[j].name;
       if (!known && j >= ports.size())
-        return errorf("the program has no input named '", given[j].name,
-                      "'");
+        return errorf("the program has no input named '", given[j].name, "'");
     }
     if (j < ports.size() && !bound[j].isValid()) {
       bound[j] = given[j].tensor;
@@ -146,10 +143,10 @@ paracc::rt::bindInputs(const Executable &exe,
     // A training step's schedule inputs, when not given: its first step
     // at a small learning rate (what a timed or profiled step needs).
     const PortInfo &port = ports[i];
-    const bool scheduleInput =
-        exe.findFunction("step") == 0 && port.globalType.shape.empty() &&
-        port.globalType.dtype == DType::F32 &&
-        (port.name == "lr" || port.name == "step");
+    const bool scheduleInput = exe.findFunction("step") == 0 &&
+                               port.globalType.shape.empty() &&
+                               port.globalType.dtype == DType::F32 &&
+                               (port.name == "lr" || port.name == "step");
     if (scheduleInput) {
       bound[i] = *Tensor::allocate(DType::F32, {});
       bound[i].as<float>()[0] = port.name == "lr" ? 1e-4f : 1.0f;
@@ -163,4 +160,3 @@ paracc::rt::bindInputs(const Executable &exe,
   PARACC_RETURN_IF_ERROR(checkGlobalInputs(exe.main(), bound));
   return bound;
 }
-

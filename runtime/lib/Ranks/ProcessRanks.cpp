@@ -2,8 +2,8 @@
 
 #include "paracc/runtime/ProcessRanks.h"
 
-#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/ExitCodes.h"
+#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/TensorProtoIO.h"
 #include "paracc/runtime/WorkerProcesses.h"
 #ifdef PARACC_HAVE_GLOO
@@ -58,8 +58,7 @@ ProcessRanks::create(std::shared_ptr<const Executable> exe, size_t function,
     // SIGPIPE here.)
     int fds[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
-      return errorf("cannot connect to worker ", r, ": ",
-                    std::strerror(errno));
+      return errorf("cannot connect to worker ", r, ": ", std::strerror(errno));
     WorkerStreams streams;
     streams.logPath = workerLogPath(group->dir_, size_t(r));
     streams.stdinFd = streams.stdoutFd = fds[1];
@@ -204,8 +203,8 @@ Status ProcessRanks::command(const std::vector<int64_t> &ranks,
     }
     int n = ::poll(fds.data(), fds.size(), timeoutMs);
     if (n < 0 && errno != EINTR)
-      return failure_ = errorf("waiting for the workers: ",
-                              std::strerror(errno));
+      return failure_ =
+                 errorf("waiting for the workers: ", std::strerror(errno));
     for (size_t i = 0; n > 0 && i < fds.size(); ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
         continue;
@@ -259,9 +258,8 @@ Status ProcessRanks::runRanks(const std::vector<std::vector<Tensor>> &inputs,
       PARACC_RETURN_IF_ERROR(writeTensorProtoFile(
           tensorPath(rankDir(r), "input", i), inputs[r][i], ""));
   }
-  PARACC_RETURN_IF_ERROR(
-      command(all, "run " + std::to_string(inputs.empty() ? 0
-                                                          : inputs[0].size())));
+  PARACC_RETURN_IF_ERROR(command(
+      all, "run " + std::to_string(inputs.empty() ? 0 : inputs[0].size())));
   outputs.assign(size_t(ranks), {});
   for (int64_t r = 0; r < ranks; ++r) {
     const FunctionInfo &f = exe_->functions()[exe_->rankFunction(function_, r)];
@@ -356,8 +354,7 @@ int paracc::rt::serveRank(std::shared_ptr<const Executable> exe, int64_t rank,
       if (!st)
         comm->abandon();
       for (size_t k = 0; st && k < outputs.size(); ++k)
-        st = writeTensorProtoFile(tensorPath(own, "output", k), outputs[k],
-                                  "");
+        st = writeTensorProtoFile(tensorPath(own, "output", k), outputs[k], "");
       answer = std::to_string(outputs.size());
     } else if (line.rfind("read", 0) == 0 && parseIndex(line, 4, n)) {
       if (n >= executor.state().size() || !executor.state()[n].isValid())

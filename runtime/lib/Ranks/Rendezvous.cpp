@@ -66,8 +66,7 @@ Status paracc::rt::shareBytes(int64_t rank, int64_t world,
   hints.ai_family = AF_INET;
   hints.ai_socktype = SOCK_STREAM;
   std::string service = std::to_string(port);
-  if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &info) != 0 ||
-      !info)
+  if (::getaddrinfo(host.c_str(), service.c_str(), &hints, &info) != 0 || !info)
     return errorf("rendezvous: cannot resolve MASTER_ADDR '", host, "'");
   sockaddr_in addr{};
   std::memcpy(&addr, info->ai_addr, sizeof(addr));
@@ -112,9 +111,8 @@ Status paracc::rt::shareBytes(int64_t rank, int64_t world,
   while (true) {
     Fd conn;
     conn.fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    if (conn.fd >= 0 &&
-        ::connect(conn.fd, reinterpret_cast<sockaddr *>(&addr),
-                  sizeof(addr)) == 0) {
+    if (conn.fd >= 0 && ::connect(conn.fd, reinterpret_cast<sockaddr *>(&addr),
+                                  sizeof(addr)) == 0) {
       uint64_t n = 0;
       if (!recvAll(conn.fd, &n, sizeof(n)) || n > (uint64_t(1) << 20))
         return errorf("rendezvous: rank ", rank, " got a bad reply");

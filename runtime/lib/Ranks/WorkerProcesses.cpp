@@ -3,11 +3,11 @@
 #include "paracc/runtime/WorkerProcesses.h"
 #include "paracc/runtime/ExitCodes.h"
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <cstring>
-#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
@@ -63,7 +63,7 @@ paracc::rt::waitForWorkers(const std::vector<pid_t> &pids) {
 }
 
 StatusOr<std::string> paracc::rt::makeWorkerFolder(const Executable &exe,
-                                                  const std::string &prefix) {
+                                                   const std::string &prefix) {
   std::string pattern = "/tmp/" + prefix + ".XXXXXX";
   if (!::mkdtemp(pattern.data()))
     return errorf("cannot create a temporary folder: ", std::strerror(errno));

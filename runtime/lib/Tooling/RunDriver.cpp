@@ -2,8 +2,8 @@
 
 #include "paracc/runtime/RunDriver.h"
 
-#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/GpuRunner.h"
+#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/Rendezvous.h"
 #include "paracc/runtime/WorkerProcesses.h"
 #ifdef PARACC_HAVE_GLOO
@@ -11,20 +11,20 @@
 #endif
 
 #include <chrono>
+#include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
+#include <iomanip>
+#include <ostream>
 #include <spawn.h>
+#include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-#include <cmath>
-#include <cstdio>
-#include <iomanip>
-#include <sstream>
-#include <ostream>
-#include <fcntl.h>
-#include <sys/stat.h>
 
 using namespace paracc::rt;
 
@@ -169,8 +169,8 @@ int paracc::rt::runWorker(std::shared_ptr<const Executable> exe, int64_t rank,
     global.push_back(std::move(t->tensor));
   }
   Status st = checkGlobalInputs(exe->main(), global);
-  auto local = st ? localInputs(*exe, global, rank)
-                  : StatusOr<std::vector<Tensor>>(st);
+  auto local =
+      st ? localInputs(*exe, global, rank) : StatusOr<std::vector<Tensor>>(st);
   if (!local) {
     err << "error: rank " << rank << ": " << local.status().message() << "\n";
     return kExitError;
@@ -221,9 +221,9 @@ runInProcesses(const Executable &exe, const std::vector<Tensor> &inputs,
   const std::string dir = *folder, program = workerProgramPath(dir);
   auto cleanup = [&] { removeWorkerFolder(dir); };
   for (size_t i = 0; i < inputs.size(); ++i) {
-    Status st = writeTensorProtoFile(dir + "/input_" + std::to_string(i) +
-                                         ".pb",
-                                     inputs[i], exe.inputs()[i].name);
+    Status st =
+        writeTensorProtoFile(dir + "/input_" + std::to_string(i) + ".pb",
+                             inputs[i], exe.inputs()[i].name);
     if (!st) {
       cleanup();
       return st;
@@ -316,9 +316,9 @@ paracc::rt::requestArguments(const RunRequest &request) {
     os << v;
     return os.str();
   };
-  args.insert(args.end(), {"--rtol", number(request.rtol), "--atol",
-                           number(request.atol), "--seed",
-                           std::to_string(request.seed), "--device", "gpu"});
+  args.insert(args.end(),
+              {"--rtol", number(request.rtol), "--atol", number(request.atol),
+               "--seed", std::to_string(request.seed), "--device", "gpu"});
   if (request.benchmarkIterations)
     args.insert(args.end(),
                 {"--benchmark", std::to_string(request.benchmarkIterations),
@@ -337,8 +337,7 @@ paracc::rt::requestArguments(const RunRequest &request) {
 
 /// Writes `profile` to --profile-json's file, when one was asked for.
 static Status writeProfileOutput(const Profile &profile,
-                                 const RunRequest &request,
-                                 std::ostream &out) {
+                                 const RunRequest &request, std::ostream &out) {
   if (request.profileJsonPath.empty())
     return Status::ok();
   PARACC_RETURN_IF_ERROR(writeProfileJson(request.profileJsonPath, profile));
@@ -360,7 +359,8 @@ static int report(const Executable &exe, const std::vector<Tensor> &outputs,
     }
     for (size_t i = 0; i < outputs.size(); ++i) {
       const std::string &name = exe.outputs()[i].name;
-      Tensor want = adoptSixteenBitFloat(expected[i].tensor, outputs[i].dtype());
+      Tensor want =
+          adoptSixteenBitFloat(expected[i].tensor, outputs[i].dtype());
       Comparison c =
           compareTensors(outputs[i], want, request.rtol, request.atol);
       out << "output " << i << " '" << name << "' " << outputs[i].typeString()
@@ -442,8 +442,7 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       std::vector<std::string> envStrings;
       for (char **e = environ; *e; ++e)
         envStrings.push_back(*e);
-      for (auto [k, v] :
-           std::vector<std::pair<std::string, std::string>>{
+      for (auto [k, v] : std::vector<std::pair<std::string, std::string>>{
                {"RANK", std::to_string(r)},
                {"WORLD_SIZE", std::to_string(ranks)},
                {"LOCAL_RANK", std::to_string(r)},
@@ -451,8 +450,9 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
                {"MASTER_PORT", std::to_string(port)},
                {"NCCL_NVLS_ENABLE", "0"}})
         envStrings.push_back(k + "=" + v);
-      auto pid = spawnWorker(std::move(args), std::move(envStrings),
-                             WorkerStreams{r == 0 ? "" : workerLogPath(dir, r)});
+      auto pid =
+          spawnWorker(std::move(args), std::move(envStrings),
+                      WorkerStreams{r == 0 ? "" : workerLogPath(dir, r)});
       if (!pid) {
         for (pid_t p : pids)
           ::kill(p, SIGKILL);
@@ -504,8 +504,8 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
       }
       bytes.assign(fresh->begin(), fresh->end());
     }
-    Status st = shareBytes(rank, ranks, env.masterAddr, env.masterPort, bytes,
-                           120);
+    Status st =
+        shareBytes(rank, ranks, env.masterAddr, env.masterPort, bytes, 120);
     if (!st || bytes.size() != id.size()) {
       err << "error: " << (st ? "bad NCCL id" : st.message()) << "\n";
       return kExitError;
@@ -536,11 +536,11 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
   }
   if (rank == 0)
     out << "ran " << ranks << " rank(s) on " << ranks << " GPU(s)\n";
-  int code = rank == 0 ? report(*exe, global, expected, request, out, err)
-                       : kExitOk;
+  int code =
+      rank == 0 ? report(*exe, global, expected, request, out, err) : kExitOk;
   if (request.benchmarkIterations > 0) {
-    auto ms = (*gpu)->benchmark(request.benchmarkWarmup,
-                                request.benchmarkIterations);
+    auto ms =
+        (*gpu)->benchmark(request.benchmarkWarmup, request.benchmarkIterations);
     if (!ms) {
       err << "error: " << ms.status().message() << "\n";
       return kExitError;
@@ -548,8 +548,8 @@ static int runOnGpus(std::shared_ptr<const Executable> exe,
     if (rank == 0) {
       int64_t tokens = tokensPerStep(inputs);
       out << std::fixed << std::setprecision(3) << "benchmark: " << *ms
-          << " ms/step (median of " << request.benchmarkIterations
-          << " after " << request.benchmarkWarmup << " warm-up)";
+          << " ms/step (median of " << request.benchmarkIterations << " after "
+          << request.benchmarkWarmup << " warm-up)";
       if (tokens)
         out << ", " << std::setprecision(0) << tokens / (*ms / 1e3)
             << " tokens/s (" << tokens << " tokens/step)";
@@ -691,8 +691,7 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
       err << "error: " << count.status().message() << "\n";
       return kExitError;
     }
-    err << "note: " << count.status().message()
-        << "; running on the CPU\n";
+    err << "note: " << count.status().message() << "; running on the CPU\n";
   }
 #endif
   if (request.benchmarkIterations > 0)
@@ -705,9 +704,9 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
   timed.measuredBubble = &bubble;
   timed.measuredProfile = &profile;
   auto outputs = runOnCpuRanks(exe, *inputs, timed);
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (!outputs) {
     err << "error: " << outputs.status().message() << "\n";
     return kExitError;
@@ -715,10 +714,8 @@ int paracc::rt::runAndReport(std::shared_ptr<const Executable> exe,
   out << "ran " << exe->mesh().numRanks() << " rank(s) on the CPU ("
       << (request.processes && exe->mesh().numRanks() > 1 ? "processes"
                                                           : "threads")
-      << ") in "
-      << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms"
-      << (request.profileSteps > 0 ? " (with the profiled steps)" : "")
-      << "\n";
+      << ") in " << std::fixed << std::setprecision(3) << seconds * 1e3 << " ms"
+      << (request.profileSteps > 0 ? " (with the profiled steps)" : "") << "\n";
   out.unsetf(std::ios::fixed);
   if (request.profileSteps > 0) {
     out << profile.format();

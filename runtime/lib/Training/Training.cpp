@@ -2,8 +2,8 @@
 
 #include "paracc/runtime/Training.h"
 #include "paracc/runtime/GpuRunner.h"
-#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/Inputs.h"
+#include "paracc/runtime/Interpreter.h"
 #include "paracc/runtime/RankGroup.h"
 
 #include <algorithm>

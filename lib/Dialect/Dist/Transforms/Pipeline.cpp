@@ -452,11 +452,10 @@ void PipelineBuilder::mark(Operation *op, int64_t s) {
   // Outside every action: the once-per-step part; interleaved, the rank's
   // chunk.
   PipelineActionAttr action =
-      currentAction
-          ? PipelineActionAttr::get(ctx, currentAction->microbatch,
-                                    currentAction->phase,
-                                    currentAction->stage / stages)
-          : PipelineActionAttr::get(ctx, 0, Phase::Once, 0);
+      currentAction ? PipelineActionAttr::get(ctx, currentAction->microbatch,
+                                              currentAction->phase,
+                                              currentAction->stage / stages)
+                    : PipelineActionAttr::get(ctx, 0, Phase::Once, 0);
   dist->getPipelineActionAttrHelper().setAttr(op, action);
 }
 

@@ -15,10 +15,10 @@
 #include "paracc/runtime/Executable.h"
 #include "paracc/runtime/ExitCodes.h"
 #include "paracc/runtime/Inputs.h"
-#include "paracc/runtime/RankGroup.h"
 #include "paracc/runtime/Profile.h"
-#include "paracc/runtime/Timeline.h"
+#include "paracc/runtime/RankGroup.h"
 #include "paracc/runtime/TensorProtoIO.h"
+#include "paracc/runtime/Timeline.h"
 
 #include <cstdint>
 #include <functional>
