@@ -336,6 +336,7 @@ stage_exports() {
   python3 -c "import numpy as np; np.random.default_rng(1).integers(0, 50000, 8 * 4096 * 32).astype(np.uint32).tofile('$out/tokens.u32')"
   mkdir -p "$x"
   for pcx in "$e"/*.pcx.xz; do
+    [ -e "$pcx" ] || continue # only the checks were prepared
     xz -dc "$pcx" >"$x/$(basename "$pcx" .xz)"
     cp "${pcx%.pcx.xz}.explain.json" "$x/"
   done
@@ -351,6 +352,7 @@ stage_exports() {
   local runs=("$x"/*.pcx)
   [ -n "${EXPORT_RUNS:-}" ] && read -ra runs <<<"$(printf "$x/%s.pcx " $EXPORT_RUNS)"
   for pcx in "${runs[@]}"; do
+    [ -e "$pcx" ] || continue
     tag=$(basename "$pcx" .pcx)
     IFS=_ read -r name mode batch seq <<<"$tag"
     batch=${batch#b}

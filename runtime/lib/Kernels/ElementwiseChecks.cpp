@@ -68,4 +68,19 @@ Status checkClip(const KernelArgs &args, OperandTypeCheck checkType) {
   return Status::ok();
 }
 
+Status checkUnaryArityAndAttrs(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  if (args.op == OpCode::Gelu) {
+    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
+  } else if (args.op == OpCode::IsInf) {
+    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "detect_positive"));
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "detect_negative"));
+  } else {
+    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
+  }
+  return Status::ok();
+}
+
 } // namespace paracc::rt

@@ -185,4 +185,125 @@ Status checkForeachCast(const KernelArgs &args) {
   return Status::ok();
 }
 
+Status checkSgd(const KernelArgs &args, SgdAttrs &attrs) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(6, 6, 2));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
+  static const char *const kNames[] = {
+      "param", "grad",       "momentum_buffer", "lr",
+      "step",  "grad_scale", "updated param",   "updated momentum_buffer"};
+  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 3, kNames));
+  const double inf = INFINITY;
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, inf, "momentum"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, -inf, inf, "dampening"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "weight_decay"));
+  attrs.momentum = args.attrs.floats[0];
+  attrs.dampening = args.attrs.floats[1];
+  attrs.weightDecay = args.attrs.floats[2];
+  const double nesterov = args.attrs.floats[3];
+  if (nesterov != 0.0 && nesterov != 1.0)
+    return args.fail("nesterov must be 0 or 1, got ", nesterov);
+  attrs.nesterov = nesterov == 1.0;
+  if (attrs.nesterov && (attrs.momentum <= 0.0 || attrs.dampening != 0.0))
+    return args.fail("nesterov momentum needs a momentum > 0 and zero "
+                     "dampening, got momentum ",
+                     attrs.momentum, " and dampening ", attrs.dampening);
+  return Status::ok();
+}
+
+Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
+                 LossShape &shape) {
+  const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
+  PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
+                               : args.checkArity(2, 3, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 2, "reduction"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
+  const Tensor &scores = *args.in[0];
+  const Tensor &labels = *args.in[1];
+  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
+  const Tensor &loss = *args.out[0];
+  const char *what = isSce ? "scores" : "log_prob";
+  PARACC_RETURN_IF_ERROR(checkType(args, scores, TypeSet::Float, what));
+  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
+  if (scores.rank() < 2)
+    return args.fail(what, " must have rank >= 2 ([N, C, d...]), got ",
+                     scores.typeString());
+  Shape labelShape = scores.shape();
+  labelShape.erase(labelShape.begin() + 1);
+  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
+  shape.c = scores.dim(1);
+  if (weight) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{shape.c}, "weight"));
+  }
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
+  // Reduction 0 (none) keeps a loss per label.
+  PARACC_RETURN_IF_ERROR(args.checkShape(
+      loss, args.attrs.ints[0] == 0 ? labelShape : Shape{}, "loss"));
+  if (args.out.size() > 1) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.out[1], scores.shape(), "log_prob"));
+  }
+  shape.n = scores.dim(0);
+  shape.d = 1;
+  for (int64_t i = 2; i < scores.rank(); ++i)
+    shape.d *= scores.dim(i);
+  return Status::ok();
+}
+
+Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                             LossShape &shape) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
+  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "log_prob_scores"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
+  const Tensor &dloss = *args.in[0], &scores = *args.in[1],
+               &labels = *args.in[2];
+  const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;
+  const Tensor &dscores = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, scores, TypeSet::Float, "scores"));
+  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
+  if (scores.rank() < 2)
+    return args.fail("scores must have rank >= 2 ([N, C, d...]), got ",
+                     scores.typeString());
+  Shape labelShape = scores.shape();
+  labelShape.erase(labelShape.begin() + 1);
+  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
+  PARACC_RETURN_IF_ERROR(checkLossDType(args, dloss, scores, weight, "dloss"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
+  const int64_t c = scores.dim(1);
+  shape.c = c;
+  if (weight) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
+  }
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dscores, scores.dtype(), "dscores"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(dscores, scores.shape(), "dscores"));
+  shape.n = scores.dim(0);
+  shape.d = 1;
+  for (int64_t i = 2; i < scores.rank(); ++i)
+    shape.d *= scores.dim(i);
+  return Status::ok();
+}
+
+Status checkAdamW(const KernelArgs &args) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(7, 7, 3));
+  static const char *const kNames[] = {"param",
+                                       "grad",
+                                       "exp_avg",
+                                       "exp_avg_sq",
+                                       "lr",
+                                       "step",
+                                       "grad_scale",
+                                       "updated param",
+                                       "updated exp_avg",
+                                       "updated exp_avg_sq"};
+  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 4, kNames));
+  return checkAdamWAttrs(args);
+}
+
 } // namespace paracc::rt

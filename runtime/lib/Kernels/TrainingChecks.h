@@ -49,6 +49,44 @@ Status checkForeachSumSquare(const KernelArgs &args);
 /// element type, result j of operand j's shape, no attributes.
 Status checkForeachCast(const KernelArgs &args);
 
+/// Sgd's floats, checked (OpCodes.def: momentum >= 0, dampening finite,
+/// weight_decay >= 0, nesterov 0 or 1 and only with momentum > 0 and no
+/// dampening).
+struct SgdAttrs {
+  double momentum = 0, dampening = 0, weightDecay = 0;
+  bool nesterov = false;
+};
+
+/// Sgd: in(param, grad, momentum_buffer, lr, step, grad_scale)
+/// out(param, momentum_buffer): the operands as checkOptimizerOperands
+/// says, and the floats into `attrs`.
+Status checkSgd(const KernelArgs &args, SgdAttrs &attrs);
+
+/// A loss's scores seen as [n, c, d] (d the product of the dims after the
+/// class axis).
+struct LossShape {
+  int64_t n = 0, c = 0, d = 1;
+};
+
+/// SoftmaxCrossEntropy / NegativeLogLikelihoodLoss: in(scores or log_prob,
+/// labels[, weight]) out(loss[, log_prob]) with ints [reduction,
+/// has_ignore_index, ignore_index]. `checkType` checks the scores' element
+/// type.
+Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
+                 LossShape &shape);
+
+/// CrossEntropyGrad: in(dloss, scores, labels[, weight]) out(dscores) with
+/// ints [log_prob_scores, has_ignore_index, ignore_index]; everything but
+/// the labels' range, which a kernel checks where it reads them.
+/// `checkType` checks the scores' element type.
+Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                             LossShape &shape);
+
+/// AdamW: in(param, grad, exp_avg, exp_avg_sq, lr, step, grad_scale)
+/// out(param, exp_avg, exp_avg_sq): the operands as checkOptimizerOperands
+/// says, the floats as checkAdamWAttrs.
+Status checkAdamW(const KernelArgs &args);
+
 /// floats[i] is finite and in [lo, hi) (or [lo, inf) when hi is infinite,
 /// or any finite value when lo is -inf too).
 Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,

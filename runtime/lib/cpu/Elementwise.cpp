@@ -451,18 +451,8 @@ Status runBinary(const KernelArgs &args, const Op &op) {
 } // namespace
 
 Status runUnaryKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  PARACC_RETURN_IF_ERROR(checkUnaryArityAndAttrs(args));
   const OpCode op = args.op;
-  if (op == OpCode::Gelu) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
-  } else if (op == OpCode::IsInf) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "detect_positive"));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "detect_negative"));
-  } else {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
-  }
   switch (op) {
   case OpCode::Neg:
     return runUnary<TypeSet::Numeric>(args, NegOp());

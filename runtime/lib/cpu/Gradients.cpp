@@ -464,36 +464,10 @@ Status runAttentionGradKernel(const KernelArgs &args) {
 }
 
 Status runCrossEntropyGradKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "log_prob_scores"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
-  const Tensor &dloss = *args.in[0], &scores = *args.in[1],
-               &labels = *args.in[2];
-  const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;
-  const Tensor &dscores = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(scores, TypeSet::Float, "scores"));
-  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
-  if (scores.rank() < 2)
-    return args.fail("scores must have rank >= 2 ([N, C, d...]), got ",
-                     scores.typeString());
-  Shape labelShape = scores.shape();
-  labelShape.erase(labelShape.begin() + 1);
-  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  PARACC_RETURN_IF_ERROR(checkLossDType(args, dloss, scores, weight, "dloss"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
-  const int64_t c = scores.dim(1);
-  if (weight) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
-    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
-  }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dscores, scores.dtype(), "dscores"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(dscores, scores.shape(), "dscores"));
-  const int64_t n = scores.dim(0);
-  int64_t d = 1;
-  for (int64_t i = 2; i < scores.rank(); ++i)
-    d *= scores.dim(i);
+  LossShape shape;
+  PARACC_RETURN_IF_ERROR(checkCrossEntropyGrad(args, checkCpuDType, shape));
+  const Tensor &scores = *args.in[1], &labels = *args.in[2];
+  const int64_t n = shape.n, c = shape.c, d = shape.d;
   // Every label is checked before any result is written.
   const bool hasIgnore = args.attrs.ints[1] != 0;
   const int64_t ignoreIndex = args.attrs.ints[2];

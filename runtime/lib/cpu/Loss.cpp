@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels/TrainingChecks.h"
 #include "cpu/CpuKernels.h"
 
 #include <cmath>
@@ -116,47 +117,14 @@ Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
 } // namespace
 
 Status runLossKernel(const KernelArgs &args) {
+  LossShape shape;
+  PARACC_RETURN_IF_ERROR(checkLoss(args, checkCpuDType, shape));
   const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
-  PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
-                               : args.checkArity(2, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 2, "reduction"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
-  const Tensor &scores = *args.in[0];
-  const Tensor &labels = *args.in[1];
-  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
-  const Tensor &loss = *args.out[0];
-  const char *what = isSce ? "scores" : "log_prob";
-  PARACC_RETURN_IF_ERROR(args.checkDType(scores, TypeSet::Float, what));
-  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
-  if (scores.rank() < 2)
-    return args.fail(what, " must have rank >= 2 ([N, C, d...]), got ",
-                     scores.typeString());
-  Shape labelShape = scores.shape();
-  labelShape.erase(labelShape.begin() + 1);
-  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  const int64_t c = scores.dim(1);
-  if (weight) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
-    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
-  }
-  PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(
-      loss, args.attrs.ints[0] == kNone ? labelShape : Shape{}, "loss"));
-  if (args.out.size() > 1) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
-    PARACC_RETURN_IF_ERROR(
-        args.checkShape(*args.out[1], scores.shape(), "log_prob"));
-  }
-  const int64_t n = scores.dim(0);
-  int64_t d = 1;
-  for (int64_t i = 2; i < scores.rank(); ++i)
-    d *= scores.dim(i);
-  return visitDTypeIn<TypeSet::Float>(scores.dtype(), [&](auto tag) -> Status {
-    return lossTyped<decltype(tag)::value>(args, isSce, n, c, d);
-  });
+  return visitDTypeIn<TypeSet::Float>(
+      args.in[0]->dtype(), [&](auto tag) -> Status {
+        return lossTyped<decltype(tag)::value>(args, isSce, shape.n, shape.c,
+                                               shape.d);
+      });
 }
 
 } // namespace paracc::rt

@@ -93,19 +93,7 @@ void adamwTensor(const AdamWConstants &c, const float *param,
 } // namespace
 
 Status runAdamWKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(7, 7, 3));
-  static const char *const kNames[] = {"param",
-                                       "grad",
-                                       "exp_avg",
-                                       "exp_avg_sq",
-                                       "lr",
-                                       "step",
-                                       "grad_scale",
-                                       "updated param",
-                                       "updated exp_avg",
-                                       "updated exp_avg_sq"};
-  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 4, kNames));
-  PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
+  PARACC_RETURN_IF_ERROR(checkAdamW(args));
   AdamWConstants c;
   PARACC_RETURN_IF_ERROR(adamwConstants(args, 4, c));
   adamwTensor<DType::F32>(c, args.in[0]->as<float>(), args.in[1]->as<float>(),
@@ -139,36 +127,17 @@ Status runForeachAdamWKernel(const KernelArgs &args) {
 }
 
 Status runSgdKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(6, 6, 2));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
-  static const char *const kNames[] = {
-      "param", "grad",       "momentum_buffer", "lr",
-      "step",  "grad_scale", "updated param",   "updated momentum_buffer"};
-  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 3, kNames));
-  const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, inf, "momentum"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, -inf, inf, "dampening"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "weight_decay"));
-  const double momentum = args.attrs.floats[0];
-  const double dampening = args.attrs.floats[1];
-  const double wd = args.attrs.floats[2];
-  const double nesterovAttr = args.attrs.floats[3];
-  if (nesterovAttr != 0.0 && nesterovAttr != 1.0)
-    return args.fail("nesterov must be 0 or 1, got ", nesterovAttr);
-  const bool nesterov = nesterovAttr == 1.0;
-  if (nesterov && (momentum <= 0.0 || dampening != 0.0))
-    return args.fail("nesterov momentum needs a momentum > 0 and zero "
-                     "dampening, got momentum ",
-                     momentum, " and dampening ", dampening);
+  SgdAttrs attrs;
+  PARACC_RETURN_IF_ERROR(checkSgd(args, attrs));
   double step;
   PARACC_RETURN_IF_ERROR(readStep(args, 4, step));
   const double lr = scalarOperand(args, 3);
   const float gradScale = *args.in[5]->as<float>();
   const bool firstStep = step == 1.0;
-  const bool useMomentum = momentum != 0.0;
-  const float wdf = static_cast<float>(wd);
-  const float momentumf = static_cast<float>(momentum);
-  const float gradWeight = static_cast<float>(1.0 - dampening);
+  const bool useMomentum = attrs.momentum != 0.0;
+  const float wdf = static_cast<float>(attrs.weightDecay);
+  const float momentumf = static_cast<float>(attrs.momentum);
+  const float gradWeight = static_cast<float>(1.0 - attrs.dampening);
   const float negLr = static_cast<float>(-lr);
 
   const float *param = args.in[0]->as<float>(), *grad = args.in[1]->as<float>(),
@@ -179,12 +148,12 @@ Status runSgdKernel(const KernelArgs &args) {
   for (int64_t i = 0; i < n; ++i) {
     float g = grad[i] * gradScale;
     float p = param[i], buf = buffer[i];
-    if (wd != 0.0)
-      g = g + wdf * p; // grad.add(param, alpha=wd)
+    if (attrs.weightDecay != 0.0)
+      g = g + wdf * p; // grad.add(param, alpha=weight_decay)
     if (useMomentum) {
       // The first step clones g into the (then absent) buffer.
       buf = firstStep ? g : buf * momentumf + gradWeight * g;
-      g = nesterov ? g + momentumf * buf : buf;
+      g = attrs.nesterov ? g + momentumf * buf : buf;
     }
     p = p + negLr * g; // param.add_(g, alpha=-lr)
     paramOut[i] = p;

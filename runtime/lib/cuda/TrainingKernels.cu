@@ -932,43 +932,6 @@ __global__ void __launch_bounds__(256) ceGradPositionKernel(CeParams p) {
   }
 }
 
-/// The checks of cpu/Gradients.cpp's runCrossEntropyGradKernel but the
-/// label ranges: scores seen as [n, c, d].
-Status checkCrossEntropyGrad(const KernelArgs &args, int64_t &n, int64_t &c,
-                             int64_t &d) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "log_prob_scores"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
-  const Tensor &dloss = *args.in[0], &scores = *args.in[1],
-               &labels = *args.in[2];
-  const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;
-  const Tensor &dscores = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, scores, TypeSet::Float, "scores"));
-  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
-  if (scores.rank() < 2)
-    return args.fail("scores must have rank >= 2 ([N, C, d...]), got ",
-                     scores.typeString());
-  Shape labelShape = scores.shape();
-  labelShape.erase(labelShape.begin() + 1);
-  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  PARACC_RETURN_IF_ERROR(checkLossDType(args, dloss, scores, weight, "dloss"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(dloss, labelShape, "dloss"));
-  c = scores.dim(1);
-  if (weight) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
-    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
-  }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dscores, scores.dtype(), "dscores"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(dscores, scores.shape(), "dscores"));
-  n = scores.dim(0);
-  d = 1;
-  for (int64_t i = 2; i < scores.rank(); ++i)
-    d *= scores.dim(i);
-  return Status::ok();
-}
-
 /// Whether the scores rows go to the row kernels (one warp or block per
 /// row) rather than one thread per position.
 bool useRowKernel(int64_t c, int64_t d) { return d == 1 && c >= 64; }
@@ -1161,49 +1124,6 @@ __global__ void __launch_bounds__(256)
   w = blockReduce(w, SumF(), smem);
   if (threadIdx.x == 0)
     storeReducedLoss<D>(p, l, w);
-}
-
-/// The checks of cpu/Loss.cpp's runLossKernel: scores seen as [n, c, d].
-Status checkLoss(const KernelArgs &args, int64_t &n, int64_t &c, int64_t &d) {
-  const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
-  PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
-                               : args.checkArity(2, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 2, "reduction"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
-  const Tensor &scores = *args.in[0];
-  const Tensor &labels = *args.in[1];
-  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
-  const Tensor &loss = *args.out[0];
-  const char *what = isSce ? "scores" : "log_prob";
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, scores, TypeSet::Float, what));
-  PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
-  if (scores.rank() < 2)
-    return args.fail(what, " must have rank >= 2 ([N, C, d...]), got ",
-                     scores.typeString());
-  Shape labelShape = scores.shape();
-  labelShape.erase(labelShape.begin() + 1);
-  PARACC_RETURN_IF_ERROR(args.checkShape(labels, labelShape, "labels"));
-  c = scores.dim(1);
-  if (weight) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*weight, scores.dtype(), "weight"));
-    PARACC_RETURN_IF_ERROR(args.checkShape(*weight, Shape{c}, "weight"));
-  }
-  PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(
-      loss, args.attrs.ints[0] == 0 ? labelShape : Shape{}, "loss"));
-  if (args.out.size() > 1) {
-    PARACC_RETURN_IF_ERROR(
-        args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
-    PARACC_RETURN_IF_ERROR(
-        args.checkShape(*args.out[1], scores.shape(), "log_prob"));
-  }
-  n = scores.dim(0);
-  d = 1;
-  for (int64_t i = 2; i < scores.rank(); ++i)
-    d *= scores.dim(i);
-  return Status::ok();
 }
 
 /// Blocks of a loss kernel that sums: enough to fill the device, few
@@ -1519,8 +1439,9 @@ Status launchSiluMulGrad(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
-  int64_t n, c, d;
-  PARACC_RETURN_IF_ERROR(checkCrossEntropyGrad(args, n, c, d));
+  LossShape shape;
+  PARACC_RETURN_IF_ERROR(checkCrossEntropyGrad(args, checkGpuDType, shape));
+  const int64_t n = shape.n, c = shape.c, d = shape.d;
   const Tensor &scores = *args.in[1];
   if (scores.numElements() == 0)
     return Status::ok();
@@ -1570,8 +1491,9 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
-  int64_t n, c, d;
-  PARACC_RETURN_IF_ERROR(checkLoss(args, n, c, d));
+  LossShape shape;
+  PARACC_RETURN_IF_ERROR(checkLoss(args, checkGpuDType, shape));
+  const int64_t n = shape.n, c = shape.c, d = shape.d;
   const Tensor &scores = *args.in[0];
   CeParams p;
   p.scores = scores.data();
@@ -1597,19 +1519,7 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(7, 7, 3));
-  static const char *const kNames[] = {"param",
-                                       "grad",
-                                       "exp_avg",
-                                       "exp_avg_sq",
-                                       "lr",
-                                       "step",
-                                       "grad_scale",
-                                       "updated param",
-                                       "updated exp_avg",
-                                       "updated exp_avg_sq"};
-  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 4, kNames));
-  PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
+  PARACC_RETURN_IF_ERROR(checkAdamW(args));
   // The step is checked on the device (an invalid one gives NaN results).
   AdamWParams p;
   auto in = [&](size_t i) {
@@ -1646,27 +1556,8 @@ Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchSgd(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(6, 6, 2));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
-  static const char *const kNames[] = {
-      "param", "grad",       "momentum_buffer", "lr",
-      "step",  "grad_scale", "updated param",   "updated momentum_buffer"};
-  PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 3, kNames));
-  const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, inf, "momentum"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, -inf, inf, "dampening"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "weight_decay"));
-  const double momentum = args.attrs.floats[0];
-  const double dampening = args.attrs.floats[1];
-  const double wd = args.attrs.floats[2];
-  const double nesterovAttr = args.attrs.floats[3];
-  if (nesterovAttr != 0.0 && nesterovAttr != 1.0)
-    return args.fail("nesterov must be 0 or 1, got ", nesterovAttr);
-  const bool nesterov = nesterovAttr == 1.0;
-  if (nesterov && (momentum <= 0.0 || dampening != 0.0))
-    return args.fail("nesterov momentum needs a momentum > 0 and zero "
-                     "dampening, got momentum ",
-                     momentum, " and dampening ", dampening);
+  SgdAttrs attrs;
+  PARACC_RETURN_IF_ERROR(checkSgd(args, attrs));
   // The step is checked on the device (an invalid one gives NaN results).
   SgdParams p;
   auto in = [&](size_t i) {
@@ -1684,12 +1575,12 @@ Status launchSgd(const KernelArgs &args, cudaStream_t stream) {
   p.paramOut = out(0);
   p.bufferOut = out(1);
   p.n = args.in[0]->numElements();
-  p.hasWd = wd != 0.0;
-  p.useMomentum = momentum != 0.0;
-  p.nesterov = nesterov;
-  p.wdf = static_cast<float>(wd);
-  p.momentumf = static_cast<float>(momentum);
-  p.gradWeight = static_cast<float>(1.0 - dampening);
+  p.hasWd = attrs.weightDecay != 0.0;
+  p.useMomentum = attrs.momentum != 0.0;
+  p.nesterov = attrs.nesterov;
+  p.wdf = static_cast<float>(attrs.weightDecay);
+  p.momentumf = static_cast<float>(attrs.momentum);
+  p.gradWeight = static_cast<float>(1.0 - attrs.dampening);
   if (p.n == 0)
     return Status::ok();
   bool vec = true;
