@@ -178,6 +178,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
       stages.microbatches = options.microbatches;
       stages.schedule = options.schedule;
       stages.training = train;
+      // Balanced with the rates of the device it runs on.
+      stages.rates = options.rates;
       pm.addPass(dist::createPipelineStagesPass(stages));
     }
   }

@@ -66,11 +66,65 @@ DeviceRates mlir::paracc::h200Rates() {
           5e-6};
 }
 
+// H100 and A100: not measured here (no such machine is lent); the H200's
+// calibrated rates scaled by the ratio of each device's spec-sheet peak to
+// the H200's (NVIDIA's datasheets, dense): products and attention by the
+// tensor-core bf16 peak (H200 and H100 SXM 989 TFLOP/s, A100 312) and the
+// f32 rates by the f32 peak (67 and 19.5 TFLOP/s), memory-bound ops by the
+// HBM bandwidth (H200 4.8 TB/s, H100 SXM 3.35, A100 80 GB 2.039, A100 40 GB
+// 1.555), NVLink by its per-direction bandwidth (NVLink 4: 450 GB/s, NVLink
+// 3: 300). That is, each device is assumed to reach the fraction of its
+// peak that the H200 reaches of its own; docs/PLANNER.md keeps the table
+// of sources and assumptions.
+static DeviceRates scaledFromH200(const char *name, double tensorPeak,
+                                  double f32Peak, double memoryPeak,
+                                  double nvlinkPerDirection) {
+  const DeviceRates h200 = h200Rates();
+  const double tensor = tensorPeak / 989e12, f32 = f32Peak / 67e12,
+               memory = memoryPeak / 4.8e12, link = nvlinkPerDirection / 450e9;
+  auto scaled = [&](FlopRates r) {
+    return FlopRates{r.f32 * f32, r.lowPrecision * tensor};
+  };
+  return {name,
+          scaled(h200.products),
+          scaled(h200.attention),
+          scaled(h200.attentionGrad),
+          FlopRates{h200.vector.f32 * f32, h200.vector.lowPrecision * f32},
+          h200.memoryBytesPerSecond * memory,
+          h200.linkBytesPerSecond * link,
+          h200.collectiveBytesPerSecond * link,
+          h200.launchSeconds};
+}
+
+DeviceRates mlir::paracc::h100Rates() {
+  return scaledFromH200("h100", 989e12, 67e12, 3.35e12, 450e9);
+}
+
+DeviceRates mlir::paracc::a100Rates() {
+  return scaledFromH200("a100", 312e12, 19.5e12, 2.039e12, 300e9);
+}
+
+DeviceRates mlir::paracc::a100With40GBRates() {
+  return scaledFromH200("a100-40g", 312e12, 19.5e12, 1.555e12, 300e9);
+}
+
+llvm::ArrayRef<llvm::StringLiteral> mlir::paracc::rateTableNames() {
+  static const llvm::StringLiteral names[] = {"cpu", "h200", "h100", "a100",
+                                              "a100-40g"};
+  return names;
+}
+
 std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
   if (name == "cpu")
     return cpuRates();
   if (name == "h200")
     return h200Rates();
+  if (name == "h100")
+    return h100Rates();
+  if (name == "a100")
+    return a100Rates();
+  if (name == "a100-40g")
+    return a100With40GBRates();
   return std::nullopt;
 }
 
@@ -82,8 +136,10 @@ FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,
                                                         llvm::StringRef name) {
   if (std::optional<DeviceRates> rates = ratesByName(name))
     return *rates;
-  return op->emitError("unknown device rates '")
-         << name << "', expected 'cpu' or 'h200'";
+  InFlightDiagnostic diag = op->emitError("unknown device rates '")
+                            << name << "', expected one of ";
+  llvm::interleaveComma(rateTableNames(), diag);
+  return diag;
 }
 
 int64_t mlir::paracc::bytesOfTensorType(Type type) {

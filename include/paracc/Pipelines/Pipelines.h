@@ -64,7 +64,8 @@ struct ParaccPipelineOptions
       llvm::cl::init(Precision::F32)};
   Option<std::string> rates{
       *this, "rates",
-      llvm::cl::desc("Device rates of the cost model (cpu, h200)"),
+      llvm::cl::desc("Device rates of the cost model (cpu, h200, h100, "
+                     "a100, a100-40g)"),
       llvm::cl::init("cpu")};
   Option<bool> train{*this, "train",
                      llvm::cl::desc("Compile a training step from a loss"),
@@ -185,7 +186,8 @@ struct DistributePipelineOptions
       llvm::cl::init(-1)};
   Option<std::string> rates{
       *this, "rates",
-      llvm::cl::desc("Device rates of the cost model (cpu, h200)"),
+      llvm::cl::desc("Device rates of the cost model (cpu, h200, h100, "
+                     "a100, a100-40g)"),
       llvm::cl::init("cpu")};
   Option<int64_t> zero{
       *this, "zero",

@@ -70,7 +70,14 @@ struct DeviceRates {
 DeviceRates cpuRates();
 /// One NVIDIA H200 with NVLink to its pipeline neighbours.
 DeviceRates h200Rates();
-/// "cpu" or "h200"; std::nullopt for anything else.
+/// H100 SXM 80 GB, A100 SXM 80 GB and 40 GB: the H200's calibrated rates
+/// scaled by the spec sheets' peaks (CostModel.cpp says how).
+DeviceRates h100Rates();
+DeviceRates a100Rates();
+DeviceRates a100With40GBRates();
+/// The names ratesByName knows: cpu, h200, h100, a100, a100-40g.
+llvm::ArrayRef<llvm::StringLiteral> rateTableNames();
+/// The table named `name` (rateTableNames); std::nullopt for anything else.
 std::optional<DeviceRates> ratesByName(llvm::StringRef name);
 /// The rate table of the device a program is compiled for: "h200" for
 /// "gpu", "cpu" for anything else (cpu, auto).

@@ -29,7 +29,7 @@
 // SCHEDULE: for the --schedule option: 'zigzag' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)
 // VIRTUAL: error: virtual stages need the 'interleaved' schedule (the 'gpipe' schedule runs one stage per rank)
 // GROUPS: error: the 'interleaved' schedule runs the micro-batches in groups of the 2 stages: 3 micro-batch(es) is not a multiple of 2
-// RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
+// RATES: error: unknown device rates 'tpu', expected one of cpu, h200, h100, a100, a100-40g
 // STAGES: error: expected at least 1 pipeline stage, got 0
 // MICROBATCHES: error: expected at least 1 micro-batch, got 0
 // FUNCTIONS: error: expected one function with a body to cut into pipeline stages, got 2

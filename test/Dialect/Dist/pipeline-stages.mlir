@@ -3,6 +3,7 @@
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=4 rates=h200 schedule=gpipe" | FileCheck %s --check-prefix=BUBBLE
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=8 schedule=1f1b training=true rates=h200" | FileCheck %s --check-prefix=BUBBLE-1F1B
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages | FileCheck %s --check-prefix=OFF
+// RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=4 microbatches=4 rates=a100 schedule=gpipe" | FileCheck %s --check-prefix=A100
 // RUN: paracc-opt %s -split-input-file --paracc-pipeline-stages="stages=2 virtual-stages=2 microbatches=4 schedule=interleaved training=true rates=h200" | FileCheck %s --check-prefix=INTERLEAVED
 
 // --paracc-pipeline-stages: the layers come from the residual chain (here
@@ -16,6 +17,9 @@
 // training with 8.
 // BUBBLE: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 0, {{[^>]*}}>, <first_layer = 1, last_layer = 1, {{[^>]*}}>, <first_layer = 2, last_layer = 2, {{[^>]*}}>, <first_layer = 3, last_layer = 3, {{[^>]*}}>], uniform_stages = {{.*}}, layers = 4, microbatches = 4, schedule = "gpipe", virtual_stages = 1, training = false, rates = "h200", bubble_formula = 0.42857142857142855, bubble_predicted = 0.4285{{[0-9]+}}, uniform_bubble_predicted = 0.4285{{[0-9]+}}>
 // BUBBLE-LABEL: func.func @equal
+// The A100's table (the H200's scaled by the spec sheets) plans too.
+// A100: module attributes {dist.pipeline_plan = #dist.pipeline_plan<stages = [<first_layer = 0, last_layer = 0, {{.*}}rates = "a100"
+// A100-LABEL: func.func @equal
 // BUBBLE-1F1B: module attributes {dist.pipeline_plan = #dist.pipeline_plan<{{.*}}schedule = "1f1b", virtual_stages = 1, training = true, rates = "h200", bubble_formula = 0.27272727272727271, bubble_predicted = 0.2727{{[0-9]+}}
 // BUBBLE-1F1B-LABEL: func.func @equal
 // Interleaved, two ranks of two chunks: four virtual stages of one layer

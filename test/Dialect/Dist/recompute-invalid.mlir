@@ -4,7 +4,7 @@
 // RUN: paracc-opt %s --paracc-recompute="policy=auto budget=0" | FileCheck %s --check-prefix=AUTO
 
 // POLICY: for the --policy option: 'sometimes' is not a recompute policy (none, full, selective or auto)
-// RATES: error: unknown device rates 'tpu', expected 'cpu' or 'h200'
+// RATES: error: unknown device rates 'tpu', expected one of cpu, h200, h100, a100, a100-40g
 
 // full and selective need layers (a residual stream); auto works without:
 // %g is held across the peak (the product's 256 bytes) and recomputed.

@@ -535,7 +535,8 @@ def PipelineStagesPass : Pass<"paracc-pipeline-stages", "ModuleOp"> {
            "Balance forward plus backward and count gradients and optimizer "
            "state in memory">,
     Option<"rates", "rates", "std::string", "\"cpu\"",
-           "Device rates of the cost model: cpu or h200">,
+           "Device rates of the cost model: cpu, h200, h100, a100 or "
+           "a100-40g">,
     Option<"memoryBudget", "memory-budget", "int64_t", "0",
            "Per-rank memory budget in bytes (0: none)">,
   ];
@@ -607,7 +608,8 @@ def RecomputePass : Pass<"paracc-recompute", "ModuleOp"> {
            "auto: the saved-activation bytes each rank may keep (-1: no "
            "limit)">,
     Option<"rates", "rates", "std::string", "\"cpu\"",
-           "Device rates of the cost model: cpu or h200">,
+           "Device rates of the cost model: cpu, h200, h100, a100 or "
+           "a100-40g">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
