@@ -294,7 +294,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
       return failure();
     }
     step.exe = std::move(*exe);
-    step.memory = measureStepMemory(*step.module, *step.exe);
+    step.memory = measureStepMemory(*step.module, *step.exe, options.device);
     return step;
   };
   FailureOr<CompiledStep> compiled =

@@ -60,9 +60,13 @@ static int64_t residentBytes(const prt::Executable &exe,
 }
 
 StepMemory mlir::paracc::measureStepMemory(ModuleOp module,
-                                           const prt::Executable &exe) {
+                                           const prt::Executable &exe,
+                                           Device device) {
   ExplainReport report = analyzePlan(module);
   StepMemory m = report.step.value_or(StepMemory());
+  // The CPU backend has no cuBLASLt workspace.
+  if (device != Device::Gpu)
+    m.workspace = std::max<int64_t>(m.workspace - kGpuGemmWorkspaceBytes, 0);
   // The rank that needs most: a pipeline's stages differ.
   int64_t arena = 0, peak = 0;
   for (const prt::FunctionInfo &f : exe.functions()) {

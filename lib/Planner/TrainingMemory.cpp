@@ -27,9 +27,6 @@ using namespace mlir;
 using namespace mlir::paracc;
 namespace g = mlir::paracc::graph;
 
-/// cuBLASLt's workspace per rank (GpuRank: GemmEngine::create).
-static constexpr int64_t kGemmWorkspaceBytes = int64_t(64) << 20;
-
 static int64_t tensorBytes(Type t) {
   auto type = dyn_cast<RankedTensorType>(t);
   if (!type || !type.hasStaticShape())
@@ -111,7 +108,7 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
                     tensorBytes(op.getResult(0).getType())});
     }
   }
-  m.workspace = kGemmWorkspaceBytes + attentionRows * 2 * int64_t(4);
+  m.workspace = kGpuGemmWorkspaceBytes + attentionRows * 2 * int64_t(4);
   m.communication = 2 * largestMessage;
 
   llvm::DenseSet<Operation *> forward = stepForward(step);

@@ -41,9 +41,11 @@ struct CompiledStep {
 
 /// The memory of `module`'s step with `exe`'s memory plan: the arena and
 /// peak (arena + state + constants + workspace + communication) of the
-/// function whose ranks need most.
+/// function whose ranks need most, on `device` (auto: the CPU's, which has
+/// no cuBLASLt workspace).
 StepMemory measureStepMemory(ModuleOp module,
-                             const ::paracc::rt::Executable &exe);
+                             const ::paracc::rt::Executable &exe,
+                             Device device);
 
 /// Compiles the differentiated step under `policy` with, for auto, a
 /// budget for the live activation bytes per rank (-1: none).

@@ -24,6 +24,9 @@
 
 namespace mlir::paracc {
 
+/// cuBLASLt's workspace per GPU rank (GpuRank: GemmEngine::create).
+constexpr int64_t kGpuGemmWorkspaceBytes = int64_t(64) << 20;
+
 /// A training step's memory per rank by category, in bytes. The compiler
 /// knows these before anything runs: the state buffers' shard types, the
 /// gradients the optimizer updates from, the forward values the backward
@@ -39,7 +42,8 @@ struct StepMemory {
   int64_t shardedUpdates = 0;
   /// Forward values (outside parameters and state) that the backward reads.
   int64_t activationsSaved = 0;
-  /// cuBLASLt's workspace and the attention backward's row statistics (GPU).
+  /// cuBLASLt's workspace (kGpuGemmWorkspaceBytes, on the GPU only) and
+  /// the attention backward's row statistics.
   int64_t workspace = 0;
   /// The collectives' staging buffers (GPU: twice the largest message).
   int64_t communication = 0;
