@@ -124,8 +124,8 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
       options.onStage(name);
   };
   const CompilePhase last = options.compileTo.value_or(CompilePhase::Lowered);
-  if (last > CompilePhase::Annotated && last != CompilePhase::Propagated &&
-      last < CompilePhase::Partitioned) {
+  if (last == CompilePhase::Differentiated || last == CompilePhase::Optimized ||
+      last == CompilePhase::Recomputed) {
     err << "paracc: error: --compile-to=" << last
         << " is a phase of training (paracc train)\n";
     return failure();

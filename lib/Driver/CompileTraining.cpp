@@ -226,18 +226,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   pipeline.loss = training.loss;
   pipeline.freeze = training.freeze;
   pipeline.dropoutSeed = training.dropoutSeed;
-  if (checking) {
-    pipeline.optimizer = "none";
-  } else {
-    const graph::OptimizerPassOptions &o = *training.optimizer;
-    pipeline.optimizer = o.optimizer;
-    pipeline.beta1 = o.beta1;
-    pipeline.beta2 = o.beta2;
-    pipeline.eps = o.eps;
-    pipeline.weightDecay = o.weightDecay;
-    pipeline.momentum = o.momentum;
-    pipeline.clipGradNorm = o.clipGradNorm;
-  }
+  pipeline.setOptimizerOptions(training.optimizer);
   pipeline.zero = training.zero;
   pipeline.bucketMb = training.bucketMb;
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,

@@ -9,13 +9,6 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-int64_t mlir::paracc::resolveVirtualStages(PipelineSchedule schedule,
-                                           int64_t virtualStages) {
-  if (virtualStages != 0)
-    return virtualStages;
-  return schedule == PipelineSchedule::Interleaved ? 2 : 1;
-}
-
 LogicalResult
 mlir::paracc::checkPipelineOptions(int64_t stages, PipelineSchedule schedule,
                                    int64_t virtualStages, int64_t microbatches,

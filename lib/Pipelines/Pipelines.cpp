@@ -124,6 +124,21 @@ graph::OptimizerPassOptions ParaccPipelineOptions::optimizerOptions() const {
   return o;
 }
 
+void ParaccPipelineOptions::setOptimizerOptions(
+    const std::optional<graph::OptimizerPassOptions> &o) {
+  if (!o) {
+    optimizer = "none";
+    return;
+  }
+  optimizer = o->optimizer;
+  beta1 = o->beta1;
+  beta2 = o->beta2;
+  eps = o->eps;
+  weightDecay = o->weightDecay;
+  momentum = o->momentum;
+  clipGradNorm = o->clipGradNorm;
+}
+
 void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
                                        const ParaccPipelineOptions &options) {
   auto runs = [&](CompilePhase phase) {
@@ -138,9 +153,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   const bool sharded = !mesh.empty();
   const int64_t pipelineStages = mesh.size("pp");
   const int64_t virtualStages =
-      options.virtualStages != 0 ? int64_t(options.virtualStages)
-      : options.schedule == PipelineSchedule::Interleaved ? 2
-                                                          : 1;
+      resolveVirtualStages(options.schedule, options.virtualStages);
   DistributePipelineOptions dist;
   dist.sequenceParallel = options.sequenceParallel;
   dist.schedule = options.schedule;
@@ -164,8 +177,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
       fn.addPass(graph::createSeedDropoutPass({options.dropoutSeed}));
     }
   }
+  // (An empty mesh with micro-batches is refused by paracc-set-mesh.)
   if (runs(CompilePhase::Staged) &&
-      (sharded || !options.mesh.empty() || options.microbatches != 1)) {
+      (!options.mesh.empty() || options.microbatches != 1)) {
     pm.addPass(dist::createSetMeshPass({options.mesh, options.microbatches}));
     // Stages are cut on the forward graph; the backward's ops run on their
     // forward ops' stages.

@@ -108,23 +108,19 @@ DeviceRates mlir::paracc::a100With40GBRates() {
   return scaledFromH200("a100-40g", 312e12, 19.5e12, 1.555e12, 300e9);
 }
 
-llvm::ArrayRef<llvm::StringLiteral> mlir::paracc::rateTableNames() {
-  static const llvm::StringLiteral names[] = {"cpu", "h200", "h100", "a100",
-                                              "a100-40g"};
-  return names;
+llvm::ArrayRef<RateTable> mlir::paracc::rateTables() {
+  static const RateTable tables[] = {{"cpu", cpuRates},
+                                     {"h200", h200Rates},
+                                     {"h100", h100Rates},
+                                     {"a100", a100Rates},
+                                     {"a100-40g", a100With40GBRates}};
+  return tables;
 }
 
 std::optional<DeviceRates> mlir::paracc::ratesByName(llvm::StringRef name) {
-  if (name == "cpu")
-    return cpuRates();
-  if (name == "h200")
-    return h200Rates();
-  if (name == "h100")
-    return h100Rates();
-  if (name == "a100")
-    return a100Rates();
-  if (name == "a100-40g")
-    return a100With40GBRates();
+  for (const RateTable &t : rateTables())
+    if (t.name == name)
+      return t.rates();
   return std::nullopt;
 }
 
@@ -138,7 +134,8 @@ FailureOr<DeviceRates> mlir::paracc::ratesByNameOrError(Operation *op,
     return *rates;
   InFlightDiagnostic diag = op->emitError("unknown device rates '")
                             << name << "', expected one of ";
-  llvm::interleaveComma(rateTableNames(), diag);
+  llvm::interleaveComma(rateTables(), diag,
+                        [&](const RateTable &t) { diag << t.name; });
   return diag;
 }
 

@@ -45,6 +45,15 @@ enum class PipelineSchedule {
 constexpr PipelineSchedule kDefaultPipelineSchedule =
     PipelineSchedule::OneFOneB;
 
+/// The virtual stages (model chunks per rank) that --virtual-stages asks
+/// for: 0 means 2 under the interleaved schedule and 1 otherwise.
+inline int64_t resolveVirtualStages(PipelineSchedule schedule,
+                                    int64_t virtualStages) {
+  if (virtualStages != 0)
+    return virtualStages;
+  return schedule == PipelineSchedule::Interleaved ? 2 : 1;
+}
+
 /// The learning rate over the steps of a run.
 enum class LrSchedule { Constant, Cosine };
 

@@ -27,10 +27,6 @@ LogicalResult checkCompileOptions(StringRef meshText, bool sequenceParallel,
                                   int64_t microbatches, MeshSpec &mesh,
                                   llvm::raw_ostream &err);
 
-/// The virtual stages (model chunks per rank) that --virtual-stages asks
-/// for: 0 means 2 under the interleaved schedule and 1 otherwise.
-int64_t resolveVirtualStages(PipelineSchedule schedule, int64_t virtualStages);
-
 /// Checks the pipeline options against the mesh's pp size (0: no pp);
 /// `virtualStages` resolved.
 LogicalResult checkPipelineOptions(int64_t stages, PipelineSchedule schedule,

@@ -125,8 +125,11 @@ struct ParaccPipelineOptions
                      "all-reduce each)"),
       llvm::cl::init(25.0)};
 
-  /// The optimizer pass's options from these.
+  /// The optimizer pass's options from these, and these from the
+  /// optimizer's (none: a gradient check's step, optimizer=none).
   graph::OptimizerPassOptions optimizerOptions() const;
+  void setOptimizerOptions(
+      const std::optional<graph::OptimizerPassOptions> &optimizer);
 };
 
 /// Adds the phases after `options.from` up to `options.to`: clean-up,

@@ -75,9 +75,14 @@ DeviceRates h200Rates();
 DeviceRates h100Rates();
 DeviceRates a100Rates();
 DeviceRates a100With40GBRates();
-/// The names ratesByName knows: cpu, h200, h100, a100, a100-40g.
-llvm::ArrayRef<llvm::StringLiteral> rateTableNames();
-/// The table named `name` (rateTableNames); std::nullopt for anything else.
+/// A rate table by name.
+struct RateTable {
+  llvm::StringLiteral name;
+  DeviceRates (*rates)();
+};
+/// Every table: cpu, h200, h100, a100, a100-40g.
+llvm::ArrayRef<RateTable> rateTables();
+/// The table named `name` (rateTables); std::nullopt for anything else.
 std::optional<DeviceRates> ratesByName(llvm::StringRef name);
 /// The rate table of the device a program is compiled for: "h200" for
 /// "gpu", "cpu" for anything else (cpu, auto).
