@@ -72,17 +72,31 @@ mlir::paracc::findLayers(func::FuncOp func,
   }
 
   // The residual stream: the longest chain of adds, each reading the
-  // previous one's result directly.
+  // previous one's result directly. In a lowered program a residual add may
+  // be fused into a product (graph.linear's residual) and, partitioned,
+  // reach the next one through a collective.
+  auto isResidualAdd = [](Operation *op) {
+    if (auto linear = dyn_cast<g::LinearOp>(op))
+      return bool(linear.getResidual());
+    return isa<g::AddOp>(op);
+  };
+  auto throughCollective = [](Operation *def) {
+    if (def && def->getDialect() &&
+        def->getDialect()->getNamespace() == "dist" &&
+        def->getNumOperands() == 1 && def->getNumResults() == 1)
+      return def->getOperand(0).getDefiningOp();
+    return def;
+  };
   llvm::DenseMap<Operation *, int64_t> chainLength;
   llvm::DenseMap<Operation *, Operation *> previous;
   Operation *last = nullptr;
   for (Operation *op : all) {
-    if (!isa<g::AddOp>(op) || weightOnly.contains(op))
+    if (!isResidualAdd(op) || weightOnly.contains(op))
       continue;
     int64_t length = 1;
     Operation *prev = nullptr;
     for (Value v : op->getOperands()) {
-      Operation *def = v.getDefiningOp();
+      Operation *def = throughCollective(v.getDefiningOp());
       if (def && chainLength.count(def) && chainLength[def] + 1 > length) {
         length = chainLength[def] + 1;
         prev = def;
@@ -106,7 +120,9 @@ mlir::paracc::findLayers(func::FuncOp func,
   if (!chain.empty()) {
     Operation *first = chain.front();
     Value lhs = first->getOperand(0), rhs = first->getOperand(1);
-    if (dependsOn(rhs, lhs, position))
+    if (auto linear = dyn_cast<g::LinearOp>(first))
+      cuts.push_back(linear.getResidual());
+    else if (dependsOn(rhs, lhs, position))
       cuts.push_back(lhs);
     else if (dependsOn(lhs, rhs, position))
       cuts.push_back(rhs);
@@ -200,4 +216,41 @@ mlir::paracc::findLayers(func::FuncOp func,
         unit == epilogue && !op->hasTrait<OpTrait::IsTerminator>();
   }
   return layers;
+}
+
+LogicalResult mlir::paracc::keepLayers(func::FuncOp func,
+                                       const LayerStructure &layers,
+                                       int64_t keep) {
+  if (keep < 1 || keep > layers.layers || layers.period < 1)
+    return failure();
+  if (keep == layers.layers)
+    return success();
+  auto erased = [&](Operation *op) {
+    int64_t unit = layers.unitOf.lookup(op);
+    return layers.unitOf.count(op) && unit > keep && unit <= layers.layers;
+  };
+  // Every value an erased op defines must be used only by erased ops,
+  // except the last layer's output, which the kept layers' output replaces.
+  Value last = layers.cuts[layers.layers * layers.period];
+  Value kept = layers.cuts[keep * layers.period];
+  for (Operation *op : layers.ops) {
+    if (!erased(op))
+      continue;
+    for (Value v : op->getResults())
+      for (Operation *user : v.getUsers())
+        if (!erased(user) && v != last)
+          return failure();
+  }
+  last.replaceAllUsesWith(kept);
+  for (Operation *op : llvm::reverse(layers.ops))
+    if (erased(op))
+      op->erase();
+  // The weights, constants and state only the erased layers read.
+  SmallVector<Operation *> unused;
+  for (Operation &op : func.getBody().front())
+    if (isParameter(&op) && op.use_empty())
+      unused.push_back(&op);
+  for (Operation *op : unused)
+    op->erase();
+  return success();
 }

@@ -51,7 +51,20 @@ class WeightInit:
 class _ShapeOnly:
     """Stands in for a numpy Generator when only shapes are wanted."""
 
-    def standard_normal(self, shape) -> np.ndarray:
-        """A zero-strided array of the shape (no memory, no draws)."""
-        shape = (shape,) if isinstance(shape, int) else tuple(shape)
-        return np.broadcast_to(np.float32(0), shape)
+    def standard_normal(self, shape) -> "_Shape":
+        """The shape alone (no memory, no draws)."""
+        return _Shape((shape,) if isinstance(shape, int) else tuple(shape))
+
+
+class _Shape:
+    """A parameter's shape that arithmetic leaves as it is (scaling a
+    zero-strided array would allocate the whole of it)."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+    def _same(self, other):
+        return self
+
+    __add__ = __radd__ = __sub__ = __rsub__ = _same
+    __mul__ = __rmul__ = __truediv__ = _same

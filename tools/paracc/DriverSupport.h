@@ -49,6 +49,11 @@ llvm::cl::SubCommand &trainSubCommand();
 llvm::cl::OptionCategory &trainCategory();
 int runTrain();
 
+/// `paracc plan` (Plan.cpp).
+llvm::cl::SubCommand &planSubCommand();
+llvm::cl::OptionCategory &planCategory();
+int runPlan();
+
 } // namespace mlir::paracc
 
 #endif // PARACC_TOOLS_PARACC_DRIVERSUPPORT_H

@@ -200,14 +200,18 @@ int main(int argc, char **argv) {
   // The runtime's messages quote names read from the model: keep them text
   // (the compiler's diagnostics go through printDiagnostic, which does too).
   prt::PrintableStreamScope printableOut(std::cout), printableErr(std::cerr);
-  cl::HideUnrelatedOptions({&category, &trainCategory()});
+  cl::HideUnrelatedOptions({&category, &trainCategory(), &planCategory()});
   cl::ParseCommandLineOptions(
       argc, argv,
       "paracc: compile and run a model on a mesh\n\n"
       "  paracc MODEL [options]        inference\n"
-      "  paracc train MODEL [options]  training (paracc train --help)\n");
+      "  paracc train MODEL [options]  training (paracc train --help)\n"
+      "  paracc plan MODEL [options]   the parallel plan for a cluster "
+      "(paracc plan --help)\n");
   if (trainSubCommand())
     return runTrain();
+  if (planSubCommand())
+    return runPlan();
   StageTimer timer;
 
   // Input tensors given up front fix the shapes the model is compiled for.

@@ -109,6 +109,15 @@ FailureOr<LayerStructure>
 findLayers(func::FuncOp func,
            llvm::function_ref<bool(Operation *)> include = nullptr);
 
+/// Keeps the first `keep` layers of `func` (found by findLayers) and its
+/// prologue and epilogue: the epilogue reads layer `keep`'s output, the
+/// other layers' ops and the weights only they read are erased. The
+/// planner costs a model of identical layers on such a copy. Fails (and
+/// leaves `func` unchanged) when another value than the residual stream
+/// crosses from the erased layers.
+LogicalResult keepLayers(func::FuncOp func, const LayerStructure &layers,
+                         int64_t keep);
+
 struct StagePartitionOptions {
   /// Number of pipeline stages (ranks on the pipeline axis).
   int64_t stages = 1;

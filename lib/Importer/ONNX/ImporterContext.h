@@ -92,9 +92,9 @@ FailureOr<DenseElementsAttr> constantFromTensorProto(const onnx::TensorProto &t,
 /// external data.
 FailureOr<WeightEntry> weightFromTensorProto(const onnx::TensorProto &t,
                                              const std::string &modelDir,
-                                             Location loc,
-                                             ImportStatus &status,
-                                             bool allowMissingData = false);
+                                             Location loc, ImportStatus &status,
+                                             bool allowMissingData = false,
+                                             bool shapesOnly = false);
 
 /// One node being imported.
 class NodeContext {

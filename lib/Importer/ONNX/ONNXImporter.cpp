@@ -332,7 +332,8 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
                     (init.dims_size() <= 2 || count > (int64_t(1) << 20));
     if (isWeight) {
       FailureOr<WeightEntry> entry = weightFromTensorProto(
-          init, modelDir, loc, status, options.allowMissingWeightData);
+          init, modelDir, loc, status, options.allowMissingWeightData,
+          options.shapesOnly);
       if (failed(entry))
         return failure();
       auto type = RankedTensorType::get(

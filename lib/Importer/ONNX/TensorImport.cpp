@@ -298,7 +298,7 @@ FailureOr<DenseElementsAttr> mlir::paracc::onnximport::constantFromTensorProto(
 
 FailureOr<WeightEntry> mlir::paracc::onnximport::weightFromTensorProto(
     const onnx::TensorProto &t, const std::string &modelDir, Location loc,
-    ImportStatus &status, bool allowMissingData) {
+    ImportStatus &status, bool allowMissingData, bool shapesOnly) {
   FailureOr<TensorInfo> info = tensorInfo(t, loc, status);
   if (failed(info))
     return failure();
@@ -310,8 +310,8 @@ FailureOr<WeightEntry> mlir::paracc::onnximport::weightFromTensorProto(
                 !t.has_raw_data() && t.float_data_size() == 0 &&
                 t.int32_data_size() == 0 && t.int64_data_size() == 0 &&
                 t.double_data_size() == 0 && t.uint64_data_size() == 0;
-  if (allowMissingData && noData)
-    return entry; // shape only: filled with random values later
+  if (shapesOnly || (allowMissingData && noData))
+    return entry; // shape only: filled with random values later, or planned
   std::vector<uint8_t> scratch;
   ExternalRef external;
   FailureOr<ArrayRef<uint8_t>> bytes =

@@ -39,6 +39,9 @@ struct ONNXImportOptions {
   /// for benchmarks); their weights are then filled with seeded random
   /// values (--random-weights).
   bool allowMissingWeightData = false;
+  /// Read no weight's data at all, inline or external (the external files
+  /// need not exist): a model imported to be planned from its shapes.
+  bool shapesOnly = false;
   /// Name of the function to create.
   std::string functionName = "main";
 };

@@ -1,0 +1,44 @@
+//===- Plan.h - A model's parallel plan, chosen from its shapes -*- C++ -*-===//
+//
+// `paracc plan` and `--mesh auto`: import a model without reading its
+// weights, compile copies of it cut to one and to two layers at each
+// tensor-parallel degree, sequence parallelism and recompute policy (the
+// difference of the two is what one layer costs, in paracc's own
+// partitioned and lowered IR), and search the plans of a cluster with
+// those costs (Planner/PlanSearch.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DRIVER_PLAN_H
+#define PARACC_DRIVER_PLAN_H
+
+#include "paracc/Driver/Compile.h"
+#include "paracc/Planner/PlanSearch.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace mlir::paracc {
+
+/// The model's profile on `cluster`'s device: `options` say how to import
+/// it (its input shapes: the micro-batch the profiles are compiled at) and
+/// its precision; `options.training` makes it a training step's. Tensor
+/// parallelism is profiled at 1 and every power of two up to the devices
+/// of a node (or `maxTensorParallel` when set). Fails with the message in
+/// `diagnostics` when the model cannot be imported or has no repeated
+/// layers.
+FailureOr<ModelProfile>
+profileModel(MLIRContext &context, const ModelSource &source,
+             const CompileOptions &options, const Cluster &cluster,
+             int64_t maxTensorParallel, CompileDiagnostics &diagnostics);
+
+/// The search's result as text: the choice and why, the top-K table, the
+/// flags that reproduce the choice.
+void printPlanText(const ModelProfile &model, const PlanRequest &request,
+                   const PlanSearchResult &result, llvm::raw_ostream &os);
+/// The same as JSON (plan, predicted, candidates, search, cluster, model).
+void printPlanJson(const ModelProfile &model, const PlanRequest &request,
+                   const PlanSearchResult &result, llvm::raw_ostream &os);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_DRIVER_PLAN_H

@@ -1,0 +1,175 @@
+//===- PlanSearch.h - The planner's search over parallel plans --*- C++ -*-===//
+//
+// The planner: given what one layer, the prologue and the epilogue of a
+// model cost when compiled at each tensor-parallel degree (a ModelProfile,
+// measured on paracc's own partitioned IR), it enumerates the plans of a
+// cluster (dp x pp x tp, sequence parallelism, micro-batch size and count,
+// pipeline schedule, recompute, ZeRO, the order of the mesh axes), prunes
+// those that do not fit in memory, predicts each remaining plan's step
+// (pipeline schedule simulated on the stage times, collectives over the
+// links they cross) and ranks them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_PLANNER_PLANSEARCH_H
+#define PARACC_PLANNER_PLANSEARCH_H
+
+#include "paracc/Compiler/Options.h"
+#include "paracc/Planner/Cluster.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::paracc {
+
+/// What one unit of a model (the prologue, one layer, the epilogue) costs
+/// per micro-batch of the profile's size on one rank.
+struct UnitCost {
+  /// Compute: the roofline part (which scales with the micro-batch) and the
+  /// launches' part (which does not), forward and backward (recompute
+  /// included), seconds at the cluster's rates.
+  double forwardBody = 0, forwardLaunch = 0;
+  double backwardBody = 0, backwardLaunch = 0;
+  /// Its tensor-parallel collectives: bytes of all-reduce messages and of
+  /// all-gather / reduce-scatter messages, and their number; forward and
+  /// backward.
+  double forwardAllReduceBytes = 0, forwardGatherBytes = 0;
+  double backwardAllReduceBytes = 0, backwardGatherBytes = 0;
+  double forwardCollectives = 0, backwardCollectives = 0;
+  /// The optimizer's update of its parameters (seconds, memory-bound).
+  double optimizerSeconds = 0;
+  /// Bytes on one rank: parameters (and master copies), gradients,
+  /// optimizer state; activations kept for the backward per micro-batch.
+  double parameterBytes = 0, gradientBytes = 0, optimizerStateBytes = 0;
+  double activationBytes = 0;
+  /// Forward FLOPs per micro-batch (one rank's).
+  double forwardFlops = 0;
+
+  UnitCost &operator+=(const UnitCost &o);
+  UnitCost &operator-=(const UnitCost &o);
+  UnitCost operator*(double k) const;
+};
+
+/// A model compiled at one tensor-parallel degree and recompute policy.
+struct TensorParallelProfile {
+  int64_t tp = 1;
+  bool sequenceParallel = false;
+  RecomputePolicy recompute = RecomputePolicy::None;
+  UnitCost prologue, layer, epilogue;
+  /// Bytes of the residual stream between two layers per micro-batch on
+  /// one rank (what a pipeline stage sends).
+  double cutBytes = 0;
+  /// The largest collective message (the runtime stages twice it) and the
+  /// executor's fixed workspace, bytes.
+  double largestMessageBytes = 0, workspaceBytes = 0;
+};
+
+/// What the planner knows of a model: its layers and its profiles.
+struct ModelProfile {
+  std::string name;
+  bool training = false;
+  Precision precision = Precision::F32;
+  int64_t layers = 0;
+  /// The micro-batch (sequences) and sequence length the profiles were
+  /// compiled at; costs scale linearly with the micro-batch.
+  int64_t batch = 1, sequence = 1;
+  /// Parameters (elements) of the whole model.
+  int64_t parameters = 0;
+  /// Model FLOPs per sequence: the forward's, x3 when training (without
+  /// recompute), the numerator of MFU.
+  double flopsPerSequence = 0;
+  std::vector<TensorParallelProfile> profiles;
+  /// Tensor-parallel degrees the compiler refused, and why.
+  std::vector<std::pair<int64_t, std::string>> refused;
+};
+
+/// One parallel plan.
+struct ParallelPlan {
+  /// Mesh axes, outermost first ("dp", "pp", "tp"; sizes 1 left out of
+  /// the text); the last axis's ranks are neighbours.
+  std::vector<std::pair<std::string, int64_t>> axes;
+  bool sequenceParallel = false;
+  int64_t microbatches = 1, microBatchSize = 1;
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
+  int64_t virtualStages = 1;
+  RecomputePolicy recompute = RecomputePolicy::None;
+  int64_t zero = 0;
+
+  int64_t size(llvm::StringRef axis) const;
+  /// "dp4,pp2,tp8".
+  std::string mesh() const;
+  /// The paracc flags that run it.
+  std::string flags(bool training) const;
+};
+
+/// What the planner predicts for a plan.
+struct PlanPrediction {
+  double stepSeconds = 0, tokensPerSecond = 0, tflopsPerDevice = 0, mfu = 0;
+  /// The largest rank's bytes, and its categories.
+  double peakMemoryBytes = 0;
+  double parameterBytes = 0, gradientBytes = 0, optimizerStateBytes = 0,
+         activationBytes = 0, bufferBytes = 0;
+  /// Simulated pipeline bubble (0 without pp).
+  double bubble = 0;
+  /// Parts of the step: the pipeline's makespan (compute and the exposed
+  /// tensor-parallel and point-to-point transfers), the data-parallel
+  /// reduction not hidden by the backward, the optimizer.
+  double pipelineSeconds = 0, exposedDataParallelSeconds = 0,
+         optimizerSeconds = 0;
+  /// Exposed communication by link class.
+  double exposedIntraSeconds = 0, exposedInterSeconds = 0;
+  /// Per pipeline rank: its layers.
+  std::vector<int64_t> stageLayers;
+};
+
+struct PlanCandidate {
+  ParallelPlan plan;
+  PlanPrediction predicted;
+};
+
+struct PlanRequest {
+  Cluster cluster;
+  /// Sequences per step (all data-parallel ranks together).
+  int64_t globalBatch = 1;
+  /// How many plans to keep.
+  int64_t top = 10;
+  /// Tensor parallelism may span nodes.
+  bool tensorParallelAcrossNodes = false;
+  /// Evaluate only this plan (no search).
+  std::optional<ParallelPlan> fixed;
+  /// Called about once a second while a search runs.
+  std::function<void(int64_t evaluated, int64_t total, double best)> progress;
+};
+
+struct PlanSearchResult {
+  /// The best plans, fastest first; empty when none fits.
+  std::vector<PlanCandidate> candidates;
+  /// Plans enumerated, costed, and set aside by memory before costing.
+  int64_t enumerated = 0, evaluated = 0, overMemory = 0;
+  double seconds = 0;
+  /// When none fits: the smallest peak memory reached and by which plan.
+  std::optional<PlanCandidate> smallest;
+  /// Why the second-best lost to the best, in words.
+  std::string whyNotNext;
+};
+
+/// Predicts one plan; an error message in `error` when it cannot run
+/// (mesh does not match the cluster, batch not divisible, too few layers,
+/// tp the compiler refused).
+std::optional<PlanPrediction> predictPlan(const ModelProfile &model,
+                                          const PlanRequest &request,
+                                          const ParallelPlan &plan,
+                                          std::string &error);
+
+/// Searches the plans of `request.cluster`.
+PlanSearchResult searchPlans(const ModelProfile &model,
+                             const PlanRequest &request);
+
+} // namespace mlir::paracc
+
+#endif // PARACC_PLANNER_PLANSEARCH_H

@@ -1,0 +1,421 @@
+//===- PlanProfile.cpp - What a model's layers cost, for the planner -----===//
+//
+// The planner costs a model from paracc's own compile of it, not from a
+// formula of transformer shapes: the model is imported without its weights'
+// data and cleaned, its layers found (findLayers), and two copies of it,
+// cut to one layer and to two, are compiled through the whole pass
+// pipeline (partitioned, recomputed, lowered) at each tensor-parallel
+// degree. Everything the two lowered programs cost that is not a forward
+// op of a known unit (the backward, the optimizer, memory) differs by one
+// layer's worth; what is left is the prologue's and the epilogue's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileSteps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Driver/DriverOptions.h"
+#include "paracc/Driver/Plan.h"
+#include "paracc/Pipelines/Pipelines.h"
+#include "paracc/Planner/Explain.h"
+#include "paracc/Planner/StagePartition.h"
+#include "paracc/Planner/StepPrediction.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+namespace g = mlir::paracc::graph;
+
+namespace {
+
+/// What one lowered program costs: its forward ops per unit, and the rest
+/// (backward, optimizer, memory) as one sum.
+struct ProgramCost {
+  UnitCost prologue, layers, epilogue, rest;
+  /// Parameter bytes read first by the prologue / the epilogue.
+  double prologueParameters = 0, epilogueParameters = 0;
+  double cutBytes = 0, largestMessage = 0, workspace = 0;
+  int64_t layerCount = 0;
+};
+
+} // namespace
+
+static bool isOptimizerOp(Operation *op) {
+  return isa<g::AdamWOp, g::SgdOp, g::ForeachAdamWOp>(op);
+}
+
+static double tensorBytes(Type type) { return double(bytesOfTensorType(type)); }
+
+/// Adds `op`'s compute or collective cost to `unit`, forward or backward.
+static void addOp(Operation *op, bool forward, const DeviceRates &rates,
+                  int64_t tp, UnitCost &unit, ProgramCost &program) {
+  if (std::optional<CollectiveCost> c = estimateCollectiveCost(op, tp)) {
+    program.largestMessage =
+        std::max(program.largestMessage, double(c->messageBytes));
+    double bytes = double(c->messageBytes);
+    bool reduce = isa<dist::AllReduceOp>(op);
+    if (isa<dist::SendOp, dist::RecvOp, dist::BroadcastOp>(op))
+      return;
+    (forward ? (reduce ? unit.forwardAllReduceBytes : unit.forwardGatherBytes)
+             : (reduce ? unit.backwardAllReduceBytes
+                       : unit.backwardGatherBytes)) += bytes;
+    (forward ? unit.forwardCollectives : unit.backwardCollectives) += 1;
+    return;
+  }
+  if (op->getDialect() && op->getDialect()->getNamespace() == "dist")
+    return;
+  // As the step's prediction (--explain) counts it.
+  OpPrediction predicted = predictOp(op, rates);
+  const OpCost &cost = predicted.cost;
+  double seconds = predicted.seconds;
+  double launch = double(cost.launches) * rates.launchSeconds;
+  if (isOptimizerOp(op)) {
+    unit.optimizerSeconds += seconds;
+  } else if (forward) {
+    unit.forwardBody += seconds - launch;
+    unit.forwardLaunch += launch;
+    unit.forwardFlops += double(cost.flops);
+  } else {
+    unit.backwardBody += seconds - launch;
+    unit.backwardLaunch += launch;
+  }
+}
+
+/// The cost of a lowered program of `tp` ranks per tensor-parallel group.
+static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
+                                             const DeviceRates &rates,
+                                             int64_t tp, Device device) {
+  func::FuncOp func;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!func && !f.isExternal())
+      func = f;
+  if (!func)
+    return failure();
+  llvm::DenseSet<Operation *> forward;
+  if (training)
+    forward = stepForward(func);
+  auto inForward = [&](Operation *op) {
+    return !training || forward.contains(op);
+  };
+  FailureOr<LayerStructure> layers = findLayers(func, inForward);
+  if (failed(layers))
+    return failure();
+  ProgramCost program;
+  program.layerCount = layers->layers;
+  auto unitCost = [&](int64_t unit) -> UnitCost & {
+    if (unit == 0)
+      return program.prologue;
+    if (unit > layers->layers)
+      return program.epilogue;
+    return program.layers;
+  };
+  // Ops of weights and constants alone (the compute-precision copies of
+  // the weights): kept once per step, not per micro-batch.
+  llvm::DenseSet<Operation *> weightOnly;
+  for (Operation &op : func.getBody().front()) {
+    if (isa<g::WeightOp, g::StateOp, g::ConstantOp>(op) ||
+        (op.getNumOperands() > 0 &&
+         llvm::all_of(op.getOperands(), [&](Value v) {
+           Operation *def = v.getDefiningOp();
+           return def && (isa<g::WeightOp, g::StateOp, g::ConstantOp>(def) ||
+                          weightOnly.contains(def));
+         })))
+      weightOnly.insert(&op);
+  }
+  for (Operation &op : func.getBody().front()) {
+    if (isa<g::WeightOp, g::StateOp, g::ConstantOp, func::ReturnOp>(op))
+      continue;
+    bool isForward = inForward(&op) && layers->unitOf.count(&op);
+    UnitCost &unit =
+        isForward ? unitCost(layers->unitOf.lookup(&op)) : program.rest;
+    addOp(&op, isForward, rates, tp, unit, program);
+    // Training: the forward values the backward reads (what a step keeps
+    // per micro-batch). Inference: the unit's working set.
+    if (isForward)
+      for (Value v : op.getResults())
+        if (!training || llvm::any_of(v.getUsers(), [&](Operation *user) {
+              return !inForward(user) && !isa<func::ReturnOp>(user);
+            }))
+          (weightOnly.contains(&op) ? unit.parameterBytes
+                                    : unit.activationBytes) +=
+              tensorBytes(v.getType());
+  }
+  // Parameters by the unit of their first forward reader.
+  for (auto w : func.getBody().front().getOps<g::WeightOp>()) {
+    int64_t unit = -1;
+    for (Operation *user : w->getUsers())
+      if (layers->unitOf.count(user))
+        unit = unit < 0 ? layers->unitOf.lookup(user)
+                        : std::min(unit, layers->unitOf.lookup(user));
+    if (unit == 0)
+      program.prologueParameters += tensorBytes(w.getType());
+    else if (unit > layers->layers)
+      program.epilogueParameters += tensorBytes(w.getType());
+  }
+  if (training) {
+    StepMemory memory = analyzeStepMemory(func);
+    program.rest.parameterBytes = memory.parameters;
+    program.rest.gradientBytes = memory.gradients;
+    program.rest.optimizerStateBytes = memory.optimizerState;
+    program.workspace = device == Device::Gpu ? memory.workspace : 0;
+  } else {
+    double params = 0;
+    for (auto w : func.getBody().front().getOps<g::WeightOp>())
+      params += tensorBytes(w.getType());
+    program.rest.parameterBytes = params;
+    program.workspace = device == Device::Gpu ? kGpuGemmWorkspaceBytes : 0;
+  }
+  if (layers->period > 0 && int64_t(layers->cuts.size()) > layers->period)
+    program.cutBytes = tensorBytes(layers->cuts[layers->period].getType());
+  return program;
+}
+
+/// The heads of an attention operand ([..., H, S, D], or [..., S, H, D]
+/// sequence-first); 0 when unknown.
+static int64_t headsOf(Value v, bool sequenceFirst) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.getRank() < 3)
+    return 0;
+  return type.getDimSize(type.getRank() - (sequenceFirst ? 2 : 3));
+}
+
+/// Why tensor parallelism of degree `tp` does not fit `func`'s attention
+/// ("" when it does): the heads and the KV heads must divide.
+static std::string checkHeads(func::FuncOp func, int64_t tp) {
+  std::string why;
+  func.walk([&](g::AttentionOp op) {
+    int64_t heads = headsOf(op.getQ(), op.getSequenceFirst());
+    int64_t kvHeads = headsOf(op.getK(), op.getSequenceFirst());
+    if (why.empty() &&
+        ((heads > 0 && heads % tp != 0) || (kvHeads > 0 && kvHeads % tp != 0)))
+      why = "tp " + std::to_string(tp) + " does not divide the " +
+            std::to_string(heads) + " heads and " + std::to_string(kvHeads) +
+            " KV heads of attention";
+  });
+  return why;
+}
+
+/// Splits `rest` (the non-layer part of the backward, optimizer and
+/// memory) between the prologue and the epilogue: parameters by whose
+/// weights they are, the rest by the units' forward time.
+static void splitRest(const UnitCost &rest, const ProgramCost &one,
+                      UnitCost &prologue, UnitCost &epilogue) {
+  double paramTotal = one.prologueParameters + one.epilogueParameters;
+  double paramShare =
+      paramTotal > 0 ? one.prologueParameters / paramTotal : 0.5;
+  double timeTotal = one.prologue.forwardBody + one.epilogue.forwardBody;
+  double timeShare = timeTotal > 0 ? one.prologue.forwardBody / timeTotal : 0.5;
+  auto share = [&](UnitCost &unit, double time, double param) {
+    unit.backwardBody += time * rest.backwardBody;
+    unit.backwardLaunch += time * rest.backwardLaunch;
+    unit.backwardAllReduceBytes += time * rest.backwardAllReduceBytes;
+    unit.backwardGatherBytes += time * rest.backwardGatherBytes;
+    unit.backwardCollectives += time * rest.backwardCollectives;
+    unit.activationBytes += time * rest.activationBytes;
+    unit.optimizerSeconds += param * rest.optimizerSeconds;
+    unit.parameterBytes += param * rest.parameterBytes;
+    unit.gradientBytes += param * rest.gradientBytes;
+    unit.optimizerStateBytes += param * rest.optimizerStateBytes;
+  };
+  share(prologue, timeShare, paramShare);
+  share(epilogue, 1 - timeShare, 1 - paramShare);
+}
+
+/// Clamps what differencing made slightly negative (rounding) to zero.
+static void clampNegative(UnitCost &u) {
+  for (double *f :
+       {&u.forwardBody, &u.forwardLaunch, &u.backwardBody, &u.backwardLaunch,
+        &u.forwardAllReduceBytes, &u.forwardGatherBytes,
+        &u.backwardAllReduceBytes, &u.backwardGatherBytes,
+        &u.forwardCollectives, &u.backwardCollectives, &u.optimizerSeconds,
+        &u.parameterBytes, &u.gradientBytes, &u.optimizerStateBytes,
+        &u.activationBytes, &u.forwardFlops})
+    *f = std::max(*f, 0.0);
+}
+
+FailureOr<ModelProfile>
+mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
+                           const CompileOptions &options,
+                           const Cluster &cluster, int64_t maxTensorParallel,
+                           CompileDiagnostics &diagnostics) {
+  llvm::raw_ostream &err = diagnostics.errors;
+  const bool training = options.training.has_value();
+  CompileOptions importOptions = options;
+  importOptions.import.shapesOnly = true;
+  importOptions.import.allowMissingWeightData = true;
+  WeightStore weights;
+  OwningOpRef<ModuleOp> module =
+      importModel(context, source, importOptions, weights, diagnostics);
+  if (!module)
+    return failure();
+
+  ParaccPipelineOptions pipeline;
+  CompileOptions shared = options;
+  shared.mesh = "";
+  setSharedPipelineOptions(shared, pipeline);
+  pipeline.rates = cluster.rates.name;
+  if (training) {
+    const TrainingOptions &t = *options.training;
+    pipeline.train = true;
+    pipeline.loss = t.loss;
+    pipeline.freeze = t.freeze;
+    pipeline.setOptimizerOptions(t.optimizer);
+    pipeline.bucketMb = t.bucketMb;
+  }
+  if (failed(runParaccPipeline(*module, pipeline, CompilePhase::Imported,
+                               CompilePhase::Cleaned)))
+    return failure();
+  func::FuncOp main;
+  for (auto f : module->getOps<func::FuncOp>())
+    if (!main && !f.isExternal())
+      main = f;
+  if (!main) {
+    err << "paracc: error: " << source.path << " has no function\n";
+    return failure();
+  }
+
+  ModelProfile profile;
+  profile.name = source.path;
+  profile.training = training;
+  profile.precision = options.precision;
+  FailureOr<LayerStructure> structure = findLayers(main);
+  if (failed(structure))
+    return failure();
+  profile.layers = structure->layers;
+  if (profile.layers < 2) {
+    err << "paracc: error: " << source.path << ": the planner needs a model "
+        << "of at least 2 repeated layers, found " << profile.layers << "\n";
+    return failure();
+  }
+  // The micro-batch and sequence: the first input's leading dims.
+  FunctionType type = main.getFunctionType();
+  if (type.getNumInputs() > 0)
+    if (auto t = dyn_cast<RankedTensorType>(type.getInput(0))) {
+      if (t.getRank() >= 1)
+        profile.batch = std::max<int64_t>(t.getDimSize(0), 1);
+      if (t.getRank() >= 2)
+        profile.sequence = std::max<int64_t>(t.getDimSize(1), 1);
+    }
+  for (auto w : main.getBody().front().getOps<g::WeightOp>())
+    profile.parameters += cast<RankedTensorType>(w.getType()).getNumElements();
+
+  // Copies cut to one and to two layers.
+  auto cut = [&](int64_t keep) -> OwningOpRef<ModuleOp> {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    func::FuncOp f;
+    for (auto candidate : copy->getOps<func::FuncOp>())
+      if (!f && !candidate.isExternal())
+        f = candidate;
+    FailureOr<LayerStructure> layers = findLayers(f);
+    if (failed(layers) || failed(keepLayers(f, *layers, keep)))
+      return nullptr;
+    return copy;
+  };
+  OwningOpRef<ModuleOp> oneLayer = cut(1), twoLayers = cut(2);
+  if (!oneLayer || !twoLayers) {
+    err << "paracc: error: " << source.path << ": its layers could not be "
+        << "cut apart (a value other than the residual stream crosses "
+        << "them), so the planner cannot cost one layer\n";
+    return failure();
+  }
+
+  int64_t maxTp =
+      maxTensorParallel > 0 ? maxTensorParallel : cluster.devicesPerNode;
+  std::vector<RecomputePolicy> recomputes = {RecomputePolicy::None};
+  if (training)
+    recomputes = {RecomputePolicy::None, RecomputePolicy::Selective,
+                  RecomputePolicy::Full};
+  for (int64_t tp = 1; tp <= maxTp && tp <= cluster.ranks(); tp *= 2) {
+    std::string refusal = checkHeads(main, tp);
+    for (bool sp : {false, true}) {
+      if (!refusal.empty())
+        break;
+      if (sp && tp == 1)
+        continue;
+      for (RecomputePolicy recompute : recomputes) {
+        std::optional<ProgramCost> costs[2];
+        for (int k = 0; k < 2 && refusal.empty(); ++k) {
+          OwningOpRef<ModuleOp> copy =
+              (k == 0 ? *oneLayer : *twoLayers).clone();
+          pipeline.mesh = tp > 1 ? "tp" + std::to_string(tp) : "";
+          pipeline.sequenceParallel = sp;
+          pipeline.recompute = recompute;
+          std::string message;
+          LogicalResult compiled = failure();
+          FailureOr<ProgramCost> cost = failure();
+          {
+            ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+              if (d.getSeverity() == DiagnosticSeverity::Error &&
+                  message.empty())
+                message = d.str();
+              return success();
+            });
+            compiled = runParaccPipeline(*copy, pipeline, CompilePhase::Cleaned,
+                                         CompilePhase::Lowered);
+            if (succeeded(compiled))
+              cost = measureProgram(*copy, training, cluster.rates, tp,
+                                    options.device);
+          }
+          if (failed(cost)) {
+            refusal = message.empty() ? "the compile failed" : message;
+            break;
+          }
+          costs[k] = *cost;
+        }
+        if (!refusal.empty())
+          break;
+        TensorParallelProfile p;
+        p.tp = tp;
+        p.sequenceParallel = sp;
+        p.recompute = recompute;
+        const ProgramCost &one = *costs[0], &two = *costs[1];
+        // One layer: the forward ops of its unit; the rest by difference.
+        p.layer = two.layers;
+        p.layer -= one.layers;
+        UnitCost restPerLayer = two.rest;
+        restPerLayer -= one.rest;
+        clampNegative(restPerLayer);
+        p.layer += restPerLayer;
+        clampNegative(p.layer);
+        UnitCost rest = one.rest;
+        rest -= restPerLayer;
+        clampNegative(rest);
+        p.prologue = one.prologue;
+        p.epilogue = one.epilogue;
+        splitRest(rest, one, p.prologue, p.epilogue);
+        p.cutBytes = one.cutBytes;
+        p.largestMessageBytes =
+            std::max(one.largestMessage, two.largestMessage);
+        p.workspaceBytes = one.workspace;
+        profile.profiles.push_back(p);
+      }
+      if (!refusal.empty())
+        break;
+    }
+    if (!refusal.empty()) {
+      profile.refused.push_back({tp, refusal});
+      // Profiles of a degree the compiler refused in part are dropped.
+      llvm::erase_if(profile.profiles, [&](const TensorParallelProfile &p) {
+        return p.tp == tp;
+      });
+    }
+  }
+  for (const TensorParallelProfile &p : profile.profiles)
+    if (p.tp == 1 && p.recompute == RecomputePolicy::None) {
+      double forwardFlops = p.prologue.forwardFlops + p.epilogue.forwardFlops +
+                            double(profile.layers) * p.layer.forwardFlops;
+      profile.flopsPerSequence =
+          forwardFlops / double(profile.batch) * (training ? 3.0 : 1.0);
+    }
+  if (profile.profiles.empty()) {
+    err << "paracc: error: " << source.path << ": no tensor-parallel degree "
+        << "compiles";
+    if (!profile.refused.empty())
+      err << " (tp 1: " << profile.refused.front().second << ")";
+    err << "\n";
+    return failure();
+  }
+  return profile;
+}

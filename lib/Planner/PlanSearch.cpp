@@ -1,0 +1,721 @@
+//===- PlanSearch.cpp - The planner's search over parallel plans ---------===//
+//
+// A plan's step, predicted from its model's profile:
+// - each unit (prologue, layer, epilogue) costs its profile's compute, the
+//   roofline part scaled by micro-batch size / profiled batch, plus its
+//   tensor-parallel collectives over the links the tp axis lies on (the
+//   runtime waits for them: exposed);
+// - the layers are cut into pp x v stages that balance forward + backward
+//   (every stage at least one layer), and the pipeline schedule is
+//   simulated on the stage times with the point-to-point transfers;
+// - the data-parallel gradient reduction overlaps the rank's last backward
+//   (the GPU runtime runs collectives on their own stream) and what is left
+//   shows; ZeRO-1 reduce-scatters (overlapped) and all-gathers the updated
+//   parameters after the optimizer (exposed) and shards the optimizer's
+//   state and update;
+// - memory per pipeline rank: parameters, gradients, optimizer state,
+//   activations times the micro-batches its schedule keeps in flight,
+//   twice the largest collective message, the executor's workspace.
+//
+//===----------------------------------------------------------------------===//
+
+#include "paracc/Planner/PlanSearch.h"
+
+#include "paracc/Planner/StagePartition.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+UnitCost &UnitCost::operator+=(const UnitCost &o) {
+  forwardBody += o.forwardBody;
+  forwardLaunch += o.forwardLaunch;
+  backwardBody += o.backwardBody;
+  backwardLaunch += o.backwardLaunch;
+  forwardAllReduceBytes += o.forwardAllReduceBytes;
+  forwardGatherBytes += o.forwardGatherBytes;
+  backwardAllReduceBytes += o.backwardAllReduceBytes;
+  backwardGatherBytes += o.backwardGatherBytes;
+  forwardCollectives += o.forwardCollectives;
+  backwardCollectives += o.backwardCollectives;
+  optimizerSeconds += o.optimizerSeconds;
+  parameterBytes += o.parameterBytes;
+  gradientBytes += o.gradientBytes;
+  optimizerStateBytes += o.optimizerStateBytes;
+  activationBytes += o.activationBytes;
+  forwardFlops += o.forwardFlops;
+  return *this;
+}
+
+UnitCost UnitCost::operator*(double k) const {
+  UnitCost c = *this;
+  for (double *f :
+       {&c.forwardBody, &c.forwardLaunch, &c.backwardBody, &c.backwardLaunch,
+        &c.forwardAllReduceBytes, &c.forwardGatherBytes,
+        &c.backwardAllReduceBytes, &c.backwardGatherBytes,
+        &c.forwardCollectives, &c.backwardCollectives, &c.optimizerSeconds,
+        &c.parameterBytes, &c.gradientBytes, &c.optimizerStateBytes,
+        &c.activationBytes, &c.forwardFlops})
+    *f *= k;
+  return c;
+}
+
+UnitCost &UnitCost::operator-=(const UnitCost &o) { return *this += o * -1.0; }
+
+int64_t ParallelPlan::size(StringRef axis) const {
+  for (const auto &[name, size] : axes)
+    if (name == axis)
+      return size;
+  return 1;
+}
+
+std::string ParallelPlan::mesh() const {
+  std::string text;
+  for (const auto &[name, size] : axes)
+    if (size > 1)
+      text += (text.empty() ? "" : ",") + name + std::to_string(size);
+  return text.empty() ? "one rank" : text;
+}
+
+std::string ParallelPlan::flags(bool training) const {
+  std::string f =
+      "--mesh " + (mesh() == "one rank" ? std::string("\"\"") : mesh());
+  if (sequenceParallel)
+    f += " --sp";
+  if (size("pp") > 1 || microbatches > 1)
+    f += " --microbatches " + std::to_string(microbatches);
+  if (training) {
+    if (size("pp") > 1) {
+      f += " --pipeline-schedule " + stringifyOption(schedule).str();
+      if (schedule == PipelineSchedule::Interleaved)
+        f += " --virtual-stages " + std::to_string(virtualStages);
+    }
+    if (recompute != RecomputePolicy::None)
+      f += " --recompute " + stringifyOption(recompute).str();
+    if (zero > 0)
+      f += " --zero " + std::to_string(zero);
+  }
+  return f;
+}
+
+namespace {
+
+/// A plan's numbers that do not depend on the simulation.
+struct StageTimes {
+  std::vector<double> forward, backward, transfer;
+  std::vector<int64_t> layers;
+};
+
+/// The cost of a plan, step by step.
+class PlanEvaluator {
+public:
+  PlanEvaluator(const ModelProfile &model, const PlanRequest &request)
+      : model(model), request(request), cluster(request.cluster) {}
+
+  /// Checks the plan against the model and the cluster ("" when it can
+  /// run) and finds its profile.
+  std::string check(const ParallelPlan &plan,
+                    const TensorParallelProfile *&profile) const;
+  /// Memory, and everything but the schedule's simulation; false when it
+  /// does not fit.
+  void prepare(const ParallelPlan &plan, const TensorParallelProfile &profile,
+               PlanPrediction &out, StageTimes &times) const;
+  /// A lower bound of the step (no bubble).
+  double lowerBound(const ParallelPlan &plan, const PlanPrediction &partial,
+                    const StageTimes &times) const;
+  /// Simulates the schedule and completes `out`.
+  void finish(const ParallelPlan &plan, PlanPrediction &out,
+              const StageTimes &times) const;
+
+private:
+  double tensorParallelSeconds(const ParallelPlan &plan, const UnitCost &unit,
+                               double scale, bool backward) const;
+  const std::vector<int64_t> &inFlight(const ParallelPlan &plan) const;
+
+  const ModelProfile &model;
+  const PlanRequest &request;
+  const Cluster &cluster;
+  /// Per (schedule, p, m, v): in-flight micro-batches of each virtual
+  /// stage.
+  mutable std::map<std::tuple<int, int64_t, int64_t, int64_t>,
+                   std::vector<int64_t>>
+      inFlightCache;
+};
+
+} // namespace
+
+static size_t axisIndex(const ParallelPlan &plan, StringRef name) {
+  for (size_t i = 0; i < plan.axes.size(); ++i)
+    if (plan.axes[i].first == name)
+      return i;
+  return plan.axes.size();
+}
+
+static GroupPlacement placementOf(const ParallelPlan &plan, StringRef name,
+                                  int64_t devicesPerNode) {
+  size_t i = axisIndex(plan, name);
+  if (i == plan.axes.size())
+    return {};
+  SmallVector<int64_t> sizes;
+  for (const auto &axis : plan.axes)
+    sizes.push_back(axis.second);
+  return placeAxis(sizes, i, devicesPerNode);
+}
+
+std::string PlanEvaluator::check(const ParallelPlan &plan,
+                                 const TensorParallelProfile *&profile) const {
+  int64_t dp = plan.size("dp"), pp = plan.size("pp"), tp = plan.size("tp");
+  for (const auto &[name, size] : plan.axes)
+    if ((name != "dp" && name != "pp" && name != "tp") || size < 1)
+      return "the planner knows the dp, pp and tp axes, not '" + name + "'";
+  if (dp * pp * tp != cluster.ranks())
+    return "the mesh " + plan.mesh() + " has " + std::to_string(dp * pp * tp) +
+           " rank(s), the cluster " + cluster.str() + " " +
+           std::to_string(cluster.ranks());
+  if (dp * plan.microBatchSize * plan.microbatches != request.globalBatch)
+    return "dp " + std::to_string(dp) + " x micro-batch size " +
+           std::to_string(plan.microBatchSize) + " x " +
+           std::to_string(plan.microbatches) +
+           " micro-batch(es) is not the "
+           "global batch " +
+           std::to_string(request.globalBatch);
+  if (pp == 1 && plan.microbatches != 1)
+    return "micro-batches need a pipeline (pp > 1)";
+  if (pp * plan.virtualStages > model.layers)
+    return std::to_string(pp * plan.virtualStages) + " pipeline stage(s) for " +
+           std::to_string(model.layers) + " layer(s)";
+  if (pp > 1 && model.training) {
+    std::string why = checkScheduleShape(plan.schedule, pp, plan.virtualStages,
+                                         plan.microbatches);
+    if (!why.empty())
+      return why;
+  }
+  if (plan.zero > 0 && (!model.training || dp < 2 || pp > 1 || plan.zero > 1))
+    return "ZeRO-1 needs training with dp > 1 and no pp";
+  if (plan.sequenceParallel && tp < 2)
+    return "sequence parallelism needs tp > 1";
+  if (!request.tensorParallelAcrossNodes &&
+      placementOf(plan, "tp", cluster.devicesPerNode).crossesNodes())
+    return "tp " + std::to_string(tp) + " would cross nodes of " +
+           std::to_string(cluster.devicesPerNode) + " device(s)";
+  profile = nullptr;
+  for (const TensorParallelProfile &p : model.profiles)
+    if (p.tp == tp && p.sequenceParallel == plan.sequenceParallel &&
+        p.recompute == plan.recompute)
+      profile = &p;
+  if (!profile) {
+    for (const auto &[degree, why] : model.refused)
+      if (degree == tp)
+        return "tp " + std::to_string(tp) + ": " + why;
+    return "no profile of the model at tp " + std::to_string(tp) +
+           (plan.sequenceParallel ? " with sp" : "") + " and recompute " +
+           stringifyOption(plan.recompute).str();
+  }
+  return "";
+}
+
+double PlanEvaluator::tensorParallelSeconds(const ParallelPlan &plan,
+                                            const UnitCost &unit, double scale,
+                                            bool backward) const {
+  GroupPlacement g = placementOf(plan, "tp", cluster.devicesPerNode);
+  if (g.size <= 1)
+    return 0;
+  double ar =
+      backward ? unit.backwardAllReduceBytes : unit.forwardAllReduceBytes;
+  double gather = backward ? unit.backwardGatherBytes : unit.forwardGatherBytes;
+  double count = backward ? unit.backwardCollectives : unit.forwardCollectives;
+  if (count <= 0)
+    return 0;
+  // Each collective at the average message size.
+  double arCount = (ar + gather) > 0 ? count * ar / (ar + gather) : 0;
+  double gatherCount = count - arCount;
+  double t = 0;
+  if (arCount > 0)
+    t += arCount * allReduceSeconds(cluster, g, scale * ar / arCount);
+  if (gatherCount > 0)
+    t += gatherCount *
+         allGatherSeconds(cluster, g, scale * gather / gatherCount);
+  return t;
+}
+
+const std::vector<int64_t> &
+PlanEvaluator::inFlight(const ParallelPlan &plan) const {
+  int64_t p = plan.size("pp"), m = plan.microbatches, v = plan.virtualStages;
+  auto key = std::make_tuple(int(plan.schedule), p, m, v);
+  auto it = inFlightCache.find(key);
+  if (it != inFlightCache.end())
+    return it->second;
+  std::vector<int64_t> perStage(p * v, 1);
+  if (p > 1 && model.training)
+    for (int64_t s = 0; s < p; ++s) {
+      std::vector<ScheduledAction> order =
+          scheduleOrder(s, p, m, plan.schedule, /*withBackward=*/true, v);
+      for (int64_t c = 0; c < v; ++c)
+        perStage[c * p + s] =
+            scheduleInFlight(order, plan.schedule, v > 1 ? c : -1);
+    }
+  return inFlightCache.emplace(key, std::move(perStage)).first->second;
+}
+
+/// Layers per stage: every stage at least one, the bottleneck of
+/// (layers x layer time + the stage's prologue / epilogue time) as small
+/// as it can be.
+static std::vector<int64_t> balanceLayers(int64_t layers, int64_t stages,
+                                          double layerTime, double first,
+                                          double last) {
+  std::vector<int64_t> counts(stages, 0);
+  auto extra = [&](int64_t k) {
+    return (k == 0 ? first : 0.0) + (k == stages - 1 ? last : 0.0);
+  };
+  auto capacity = [&](double bound, int64_t k) -> int64_t {
+    if (layerTime <= 0)
+      return layers;
+    double room = (bound - extra(k)) / layerTime;
+    return room < 1 ? 0 : int64_t(std::floor(room + 1e-9));
+  };
+  auto fits = [&](double bound) {
+    int64_t total = 0;
+    for (int64_t k = 0; k < stages; ++k) {
+      int64_t c = capacity(bound, k);
+      if (c < 1)
+        return false;
+      total += c;
+    }
+    return total >= layers;
+  };
+  double lo = 0, hi = (layers + 1) * std::max(layerTime, 1e-12) + first + last;
+  for (int i = 0; i < 60; ++i) {
+    double mid = (lo + hi) / 2;
+    (fits(mid) ? hi : lo) = mid;
+  }
+  int64_t left = layers;
+  for (int64_t k = 0; k < stages; ++k) {
+    // Leave at least one layer for each later stage.
+    int64_t later = stages - 1 - k;
+    counts[k] = std::clamp<int64_t>(capacity(hi, k), 1, left - later);
+    left -= counts[k];
+  }
+  // Whatever is left (rounding) goes to the least loaded stages.
+  while (left > 0) {
+    int64_t best = 0;
+    for (int64_t k = 1; k < stages; ++k)
+      if (counts[k] * layerTime + extra(k) <
+          counts[best] * layerTime + extra(best))
+        best = k;
+    ++counts[best];
+    --left;
+  }
+  return counts;
+}
+
+void PlanEvaluator::prepare(const ParallelPlan &plan,
+                            const TensorParallelProfile &profile,
+                            PlanPrediction &out, StageTimes &times) const {
+  const int64_t p = plan.size("pp"), v = plan.virtualStages,
+                dp = plan.size("dp"), stages = p * v;
+  const double scale = double(plan.microBatchSize) / model.batch;
+  auto forwardOf = [&](const UnitCost &u) {
+    return scale * u.forwardBody + u.forwardLaunch +
+           tensorParallelSeconds(plan, u, scale, false);
+  };
+  auto backwardOf = [&](const UnitCost &u) {
+    if (!model.training)
+      return 0.0;
+    return scale * u.backwardBody + u.backwardLaunch +
+           tensorParallelSeconds(plan, u, scale, true);
+  };
+  const double layerTime = forwardOf(profile.layer) + backwardOf(profile.layer);
+  times.layers =
+      balanceLayers(model.layers, stages, layerTime,
+                    forwardOf(profile.prologue) + backwardOf(profile.prologue),
+                    forwardOf(profile.epilogue) + backwardOf(profile.epilogue));
+
+  // Per virtual stage: its units, times and transfers.
+  GroupPlacement ppGroup = placementOf(plan, "pp", cluster.devicesPerNode);
+  std::vector<UnitCost> stageUnits(stages);
+  for (int64_t k = 0; k < stages; ++k) {
+    UnitCost u = profile.layer * double(times.layers[k]);
+    if (k == 0)
+      u += profile.prologue;
+    if (k == stages - 1)
+      u += profile.epilogue;
+    stageUnits[k] = u;
+    times.forward.push_back(forwardOf(u));
+    times.backward.push_back(backwardOf(u));
+    // Virtual stage k runs on rank k mod p; it sends to rank (k+1) mod p.
+    int64_t from = k % p, to = (k + 1) % p;
+    bool crosses = ppGroup.crossesNodes() &&
+                   (from / ppGroup.perNode != to / ppGroup.perNode);
+    times.transfer.push_back(
+        k + 1 < stages
+            ? pointToPointSeconds(cluster, crosses, scale * profile.cutBytes)
+            : 0.0);
+  }
+
+  // Per pipeline rank: memory, the data-parallel reduction, the optimizer.
+  const std::vector<int64_t> &flight = inFlight(plan);
+  GroupPlacement dpGroup = placementOf(plan, "dp", cluster.devicesPerNode);
+  const double buffers =
+      2 * scale * profile.largestMessageBytes + profile.workspaceBytes;
+  double worstTail = 0;
+  for (int64_t s = 0; s < p; ++s) {
+    double params = 0, grads = 0, state = 0, acts = 0, rankBackward = 0,
+           optimizer = 0;
+    for (int64_t c = 0; c < v; ++c) {
+      int64_t k = c * p + s;
+      const UnitCost &u = stageUnits[k];
+      params += u.parameterBytes;
+      grads += u.gradientBytes;
+      state += u.optimizerStateBytes;
+      double perMicrobatch = scale * u.activationBytes;
+      if (!model.training) {
+        // Inference keeps no activations: the largest unit's working set.
+        perMicrobatch =
+            scale * std::max({profile.layer.activationBytes,
+                              k == 0 ? profile.prologue.activationBytes : 0.0,
+                              k == stages - 1 ? profile.epilogue.activationBytes
+                                              : 0.0});
+      }
+      acts += perMicrobatch * (model.training ? flight[k] : 1);
+      rankBackward += times.backward[k];
+      optimizer += u.optimizerSeconds;
+    }
+    if (plan.zero > 0) {
+      state /= dp;
+      optimizer /= dp;
+    }
+    double exposed = 0;
+    if (model.training && dp > 1) {
+      // The last micro-batch's backward hides the reduction it overlaps.
+      double lastBackward = rankBackward;
+      if (plan.zero == 0) {
+        exposed = std::max(0.0, allReduceSeconds(cluster, dpGroup, grads) -
+                                    lastBackward);
+      } else {
+        exposed = std::max(0.0, allGatherSeconds(cluster, dpGroup, grads) -
+                                    lastBackward) +
+                  allGatherSeconds(cluster, dpGroup, params);
+      }
+    }
+    double total = params + grads + state + acts + buffers;
+    if (total > out.peakMemoryBytes) {
+      out.peakMemoryBytes = total;
+      out.parameterBytes = params;
+      out.gradientBytes = grads;
+      out.optimizerStateBytes = state;
+      out.activationBytes = acts;
+      out.bufferBytes = buffers;
+    }
+    if (exposed + optimizer >= worstTail) {
+      worstTail = exposed + optimizer;
+      out.exposedDataParallelSeconds = exposed;
+      out.optimizerSeconds = optimizer;
+    }
+  }
+  if (dpGroup.crossesNodes())
+    out.exposedInterSeconds += out.exposedDataParallelSeconds;
+  else
+    out.exposedIntraSeconds += out.exposedDataParallelSeconds;
+  // The tensor-parallel collectives of the busiest stage, every micro-batch.
+  GroupPlacement tpGroup = placementOf(plan, "tp", cluster.devicesPerNode);
+  double tpSeconds = 0;
+  for (int64_t k = 0; k < stages; ++k)
+    tpSeconds = std::max(
+        tpSeconds, tensorParallelSeconds(plan, stageUnits[k], scale, false) +
+                       (model.training ? tensorParallelSeconds(
+                                             plan, stageUnits[k], scale, true)
+                                       : 0.0));
+  tpSeconds *= plan.microbatches;
+  (tpGroup.crossesNodes() ? out.exposedInterSeconds
+                          : out.exposedIntraSeconds) += tpSeconds;
+  double sent = 0;
+  for (double t : times.transfer)
+    sent = std::max(sent, t);
+  (ppGroup.crossesNodes() ? out.exposedInterSeconds
+                          : out.exposedIntraSeconds) +=
+      sent * plan.microbatches * (model.training ? 2 : 1);
+  // Per pipeline rank, its layers (all chunks).
+  out.stageLayers.assign(p, 0);
+  for (int64_t k = 0; k < stages; ++k)
+    out.stageLayers[k % p] += times.layers[k];
+}
+
+double PlanEvaluator::lowerBound(const ParallelPlan &plan,
+                                 const PlanPrediction &partial,
+                                 const StageTimes &times) const {
+  const int64_t p = plan.size("pp");
+  double busiest = 0;
+  for (int64_t s = 0; s < p; ++s) {
+    double busy = 0;
+    for (int64_t c = 0; c < plan.virtualStages; ++c)
+      busy += times.forward[c * p + s] + times.backward[c * p + s];
+    busiest = std::max(busiest, busy);
+  }
+  return busiest * plan.microbatches + partial.exposedDataParallelSeconds +
+         partial.optimizerSeconds;
+}
+
+void PlanEvaluator::finish(const ParallelPlan &plan, PlanPrediction &out,
+                           const StageTimes &times) const {
+  const int64_t p = plan.size("pp");
+  if (p == 1) {
+    out.pipelineSeconds =
+        plan.microbatches * (times.forward[0] + times.backward[0]);
+    out.bubble = 0;
+  } else {
+    ScheduleResult r = simulateSchedule(
+        times.forward, times.backward, plan.microbatches,
+        model.training ? plan.schedule : PipelineSchedule::GPipe,
+        times.transfer, plan.virtualStages);
+    out.pipelineSeconds = r.makespan;
+    out.bubble = r.bubble;
+  }
+  out.stepSeconds = out.pipelineSeconds + out.exposedDataParallelSeconds +
+                    out.optimizerSeconds;
+  const double sequences = double(request.globalBatch);
+  out.tokensPerSecond = sequences * model.sequence / out.stepSeconds;
+  double flops = model.flopsPerSequence * sequences;
+  out.tflopsPerDevice = flops / out.stepSeconds / cluster.ranks() / 1e12;
+  double peak = model.precision == Precision::F32
+                    ? cluster.device.peakF32
+                    : cluster.device.peakLowPrecision;
+  out.mfu = out.tflopsPerDevice * 1e12 / peak;
+}
+
+std::optional<PlanPrediction>
+mlir::paracc::predictPlan(const ModelProfile &model, const PlanRequest &request,
+                          const ParallelPlan &plan, std::string &error) {
+  PlanEvaluator evaluator(model, request);
+  const TensorParallelProfile *profile = nullptr;
+  error = evaluator.check(plan, profile);
+  if (!error.empty())
+    return std::nullopt;
+  PlanPrediction out;
+  StageTimes times;
+  evaluator.prepare(plan, *profile, out, times);
+  evaluator.finish(plan, out, times);
+  return out;
+}
+
+/// Divisors of n, ascending.
+static std::vector<int64_t> divisors(int64_t n) {
+  std::vector<int64_t> d;
+  for (int64_t i = 1; i * i <= n; ++i)
+    if (n % i == 0) {
+      d.push_back(i);
+      if (i != n / i)
+        d.push_back(n / i);
+    }
+  llvm::sort(d);
+  return d;
+}
+
+/// Every plan of the search space (unchecked).
+static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
+                                                const PlanRequest &request) {
+  std::vector<ParallelPlan> plans;
+  const int64_t ranks = request.cluster.ranks();
+  llvm::SmallVector<int64_t> tps;
+  for (const TensorParallelProfile &p : model.profiles)
+    if (!llvm::is_contained(tps, p.tp) && ranks % p.tp == 0)
+      tps.push_back(p.tp);
+  std::vector<RecomputePolicy> recomputes = {RecomputePolicy::None};
+  if (model.training)
+    recomputes = {RecomputePolicy::None, RecomputePolicy::Selective,
+                  RecomputePolicy::Full};
+  for (int64_t tp : tps)
+    for (int64_t pp : divisors(ranks / tp)) {
+      if (pp > model.layers)
+        continue;
+      int64_t dp = ranks / tp / pp;
+      if (request.globalBatch % dp != 0)
+        continue;
+      int64_t local = request.globalBatch / dp;
+      // The mesh's axis orders (distinct ones only).
+      std::vector<std::vector<std::pair<std::string, int64_t>>> orders;
+      std::vector<std::pair<std::string, int64_t>> axes = {
+          {"dp", dp}, {"pp", pp}, {"tp", tp}};
+      llvm::sort(axes);
+      std::vector<std::string> seen;
+      // On one node every order lies on the same links.
+      const bool oneNode = request.cluster.nodes == 1;
+      do {
+        if (oneNode && !orders.empty())
+          break;
+        std::string key;
+        for (const auto &[name, size] : axes)
+          if (size > 1)
+            key += name + ",";
+        if (llvm::is_contained(seen, key))
+          continue;
+        seen.push_back(key);
+        orders.push_back(axes);
+      } while (std::next_permutation(axes.begin(), axes.end()));
+      for (const auto &order : orders)
+        for (int64_t mbs : divisors(local)) {
+          int64_t m = local / mbs;
+          if (pp == 1 && m != 1)
+            continue;
+          std::vector<std::pair<PipelineSchedule, int64_t>> schedules = {
+              {kDefaultPipelineSchedule, 1}};
+          if (pp > 1 && model.training) {
+            schedules = {{PipelineSchedule::GPipe, 1},
+                         {PipelineSchedule::OneFOneB, 1},
+                         {PipelineSchedule::ZeroBubbleH1, 1}};
+            for (int64_t v : {2, 4})
+              if (m % pp == 0 && pp * v <= model.layers)
+                schedules.push_back({PipelineSchedule::Interleaved, v});
+          }
+          for (auto [schedule, v] : schedules)
+            for (RecomputePolicy recompute : recomputes)
+              for (bool sp : {false, true}) {
+                if (sp && tp == 1)
+                  continue;
+                for (int64_t zero : {0, 1}) {
+                  if (zero && (!model.training || dp == 1 || pp > 1))
+                    continue;
+                  ParallelPlan plan;
+                  plan.axes = order;
+                  plan.sequenceParallel = sp;
+                  plan.microbatches = m;
+                  plan.microBatchSize = mbs;
+                  plan.schedule = schedule;
+                  plan.virtualStages = v;
+                  plan.recompute = recompute;
+                  plan.zero = zero;
+                  plans.push_back(std::move(plan));
+                }
+              }
+        }
+    }
+  return plans;
+}
+
+/// Whether two plans differ at most in the order of their mesh axes.
+static bool sameButOrder(const ParallelPlan &a, const ParallelPlan &b) {
+  for (StringRef axis : {"dp", "pp", "tp"})
+    if (a.size(axis) != b.size(axis))
+      return false;
+  return a.sequenceParallel == b.sequenceParallel &&
+         a.microbatches == b.microbatches &&
+         a.microBatchSize == b.microBatchSize && a.schedule == b.schedule &&
+         a.virtualStages == b.virtualStages && a.recompute == b.recompute &&
+         a.zero == b.zero;
+}
+
+/// Why `next` is slower than `best`, in words.
+static std::string explainLoss(const PlanCandidate &best,
+                               const PlanCandidate &next) {
+  const PlanPrediction &b = best.predicted, &n = next.predicted;
+  std::string why =
+      "the next best (" + next.plan.flags(true) + ") is " +
+      llvm::formatv("{0:F1}", 100 * (n.stepSeconds / b.stepSeconds - 1)).str() +
+      " % slower";
+  struct Part {
+    const char *what;
+    double delta;
+  };
+  Part parts[] = {
+      {"pipeline bubble",
+       n.bubble * n.pipelineSeconds - b.bubble * b.pipelineSeconds},
+      {"exposed inter-node communication",
+       n.exposedInterSeconds - b.exposedInterSeconds},
+      {"exposed intra-node communication",
+       n.exposedIntraSeconds - b.exposedIntraSeconds},
+      {"optimizer", n.optimizerSeconds - b.optimizerSeconds},
+      {"compute", (n.pipelineSeconds * (1 - n.bubble)) -
+                      (b.pipelineSeconds * (1 - b.bubble)) -
+                      (n.exposedIntraSeconds + n.exposedInterSeconds -
+                       n.exposedDataParallelSeconds) +
+                      (b.exposedIntraSeconds + b.exposedInterSeconds -
+                       b.exposedDataParallelSeconds)},
+  };
+  const Part *worst = &parts[0];
+  for (const Part &p : parts)
+    if (p.delta > worst->delta)
+      worst = &p;
+  if (worst->delta > 0)
+    why += llvm::formatv(", mostly {0} (+{1:F2} ms)", worst->what,
+                         worst->delta * 1e3)
+               .str();
+  return why;
+}
+
+PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
+                                           const PlanRequest &request) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  PlanSearchResult result;
+  PlanEvaluator evaluator(model, request);
+  std::vector<ParallelPlan> plans =
+      request.fixed ? std::vector<ParallelPlan>{*request.fixed}
+                    : enumeratePlans(model, request);
+  result.enumerated = plans.size();
+  const size_t keep = std::max<int64_t>(request.top, 2);
+  const double usable = double(request.cluster.usableBytes());
+  auto lastReport = start;
+  int64_t index = 0;
+  for (const ParallelPlan &plan : plans) {
+    ++index;
+    if (request.progress &&
+        Clock::now() - lastReport > std::chrono::seconds(1)) {
+      lastReport = Clock::now();
+      request.progress(index, plans.size(),
+                       result.candidates.empty()
+                           ? 0
+                           : result.candidates.front().predicted.stepSeconds);
+    }
+    const TensorParallelProfile *profile = nullptr;
+    if (!evaluator.check(plan, profile).empty())
+      continue;
+    PlanPrediction out;
+    StageTimes times;
+    evaluator.prepare(plan, *profile, out, times);
+    if (out.peakMemoryBytes > usable) {
+      ++result.overMemory;
+      if (!result.smallest ||
+          out.peakMemoryBytes < result.smallest->predicted.peakMemoryBytes)
+        result.smallest = PlanCandidate{plan, out};
+      continue;
+    }
+    if (result.candidates.size() >= keep &&
+        evaluator.lowerBound(plan, out, times) >=
+            result.candidates.back().predicted.stepSeconds)
+      continue;
+    evaluator.finish(plan, out, times);
+    ++result.evaluated;
+    // The same plan with its axes in another order, on the same links.
+    if (llvm::any_of(result.candidates, [&](const PlanCandidate &c) {
+          return sameButOrder(c.plan, plan) &&
+                 c.predicted.stepSeconds == out.stepSeconds &&
+                 c.predicted.peakMemoryBytes == out.peakMemoryBytes;
+        }))
+      continue;
+    PlanCandidate c{plan, out};
+    auto at = llvm::upper_bound(
+        result.candidates, c,
+        [](const PlanCandidate &a, const PlanCandidate &b) {
+          return a.predicted.stepSeconds < b.predicted.stepSeconds;
+        });
+    result.candidates.insert(at, std::move(c));
+    if (result.candidates.size() > keep)
+      result.candidates.pop_back();
+  }
+  if (result.candidates.size() > size_t(std::max<int64_t>(request.top, 1)))
+    result.candidates.resize(std::max<int64_t>(request.top, 1));
+  if (!result.candidates.empty())
+    result.smallest.reset();
+  if (result.candidates.size() >= 2)
+    result.whyNotNext = explainLoss(result.candidates[0], result.candidates[1]);
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  return result;
+}
