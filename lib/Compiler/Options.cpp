@@ -94,7 +94,8 @@ int64_t MeshSpec::ranks() const {
 
 std::optional<MeshSpec> mlir::paracc::parseMeshSpec(llvm::StringRef text,
                                                     llvm::StringRef optionName,
-                                                    std::string &error) {
+                                                    std::string &error,
+                                                    int64_t maxRanks) {
   MeshSpec mesh;
   if (text.empty() || text == "1")
     return mesh;
@@ -123,8 +124,8 @@ std::optional<MeshSpec> mlir::paracc::parseMeshSpec(llvm::StringRef text,
       return std::nullopt;
     }
     ranks *= size;
-    if (ranks > 4096) {
-      error = "the mesh has more than 4096 ranks";
+    if (ranks > maxRanks) {
+      error = "the mesh has more than " + std::to_string(maxRanks) + " ranks";
       return std::nullopt;
     }
     mesh.axes.push_back({name.str(), size});

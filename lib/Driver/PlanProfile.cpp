@@ -38,6 +38,14 @@ struct ProgramCost {
   double prologueParameters = 0, epilogueParameters = 0;
   double cutBytes = 0, largestMessage = 0, workspace = 0;
   int64_t layerCount = 0;
+  /// Values whose size does not follow the batch: weights, state,
+  /// constants, what is computed from them alone, and tensors of a
+  /// weight's type (weight gradients).
+  llvm::DenseSet<Value> fixedValues;
+  llvm::DenseSet<Type> weightTypes;
+  bool fixedSized(Value v) const {
+    return fixedValues.contains(v) || weightTypes.contains(v.getType());
+  }
 };
 
 } // namespace
@@ -73,12 +81,39 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
   double launch = double(cost.launches) * rates.launchSeconds;
   if (isOptimizerOp(op)) {
     unit.optimizerSeconds += seconds;
-  } else if (forward) {
-    unit.forwardBody += seconds - launch;
+    return;
+  }
+  // The roofline at other micro-batch sizes: FLOPs and the activations'
+  // bytes scale, weight-sized tensors' bytes do not.
+  double fixed = 0, all = 0;
+  auto account = [&](Value v) {
+    double b = tensorBytes(v.getType());
+    all += b;
+    if (program.fixedSized(v))
+      fixed += b;
+  };
+  for (Value v : op->getOperands())
+    account(v);
+  for (Value v : op->getResults())
+    account(v);
+  double fixedShare = all > 0 ? fixed / all : 0;
+  Type element = costElementType(op);
+  ScaledSeconds body;
+  for (int i = 0; i < ScaledSeconds::kScales; ++i) {
+    double r = ScaledSeconds::scaleAt(i);
+    OpCost scaled = cost;
+    scaled.flops = int64_t(double(cost.flops) * r);
+    scaled.bytes =
+        int64_t(double(cost.bytes) * (fixedShare + (1 - fixedShare) * r));
+    scaled.launches = 0;
+    body.seconds[i] = predictSeconds(scaled, rates, element);
+  }
+  if (forward) {
+    unit.forwardBody += body;
     unit.forwardLaunch += launch;
     unit.forwardFlops += double(cost.flops);
   } else {
-    unit.backwardBody += seconds - launch;
+    unit.backwardBody += body;
     unit.backwardLaunch += launch;
   }
 }
@@ -124,6 +159,11 @@ static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
          })))
       weightOnly.insert(&op);
   }
+  for (Operation *op : weightOnly)
+    for (Value v : op->getResults())
+      program.fixedValues.insert(v);
+  for (auto w : func.getBody().front().getOps<g::WeightOp>())
+    program.weightTypes.insert(w.getType());
   for (Operation &op : func.getBody().front()) {
     if (isa<g::WeightOp, g::StateOp, g::ConstantOp, func::ReturnOp>(op))
       continue;
@@ -197,6 +237,16 @@ static std::string checkHeads(func::FuncOp func, int64_t tp) {
   return why;
 }
 
+/// A program's compute (every op but the collectives) at `scale` x its
+/// micro-batch.
+static double computeSeconds(const ProgramCost &p, double scale) {
+  double total = 0;
+  for (const UnitCost *u : {&p.prologue, &p.layers, &p.epilogue, &p.rest})
+    total += u->forwardBody(scale) + u->forwardLaunch + u->backwardBody(scale) +
+             u->backwardLaunch + u->optimizerSeconds;
+  return total;
+}
+
 /// Splits `rest` (the non-layer part of the backward, optimizer and
 /// memory) between the prologue and the epilogue: parameters by whose
 /// weights they are, the rest by the units' forward time.
@@ -205,10 +255,12 @@ static void splitRest(const UnitCost &rest, const ProgramCost &one,
   double paramTotal = one.prologueParameters + one.epilogueParameters;
   double paramShare =
       paramTotal > 0 ? one.prologueParameters / paramTotal : 0.5;
-  double timeTotal = one.prologue.forwardBody + one.epilogue.forwardBody;
-  double timeShare = timeTotal > 0 ? one.prologue.forwardBody / timeTotal : 0.5;
+  double timeTotal =
+      one.prologue.forwardBody(1.0) + one.epilogue.forwardBody(1.0);
+  double timeShare =
+      timeTotal > 0 ? one.prologue.forwardBody(1.0) / timeTotal : 0.5;
   auto share = [&](UnitCost &unit, double time, double param) {
-    unit.backwardBody += time * rest.backwardBody;
+    unit.backwardBody += rest.backwardBody * time;
     unit.backwardLaunch += time * rest.backwardLaunch;
     unit.backwardAllReduceBytes += time * rest.backwardAllReduceBytes;
     unit.backwardGatherBytes += time * rest.backwardGatherBytes;
@@ -225,13 +277,14 @@ static void splitRest(const UnitCost &rest, const ProgramCost &one,
 
 /// Clamps what differencing made slightly negative (rounding) to zero.
 static void clampNegative(UnitCost &u) {
+  u.forwardBody.clampNegative();
+  u.backwardBody.clampNegative();
   for (double *f :
-       {&u.forwardBody, &u.forwardLaunch, &u.backwardBody, &u.backwardLaunch,
-        &u.forwardAllReduceBytes, &u.forwardGatherBytes,
-        &u.backwardAllReduceBytes, &u.backwardGatherBytes,
-        &u.forwardCollectives, &u.backwardCollectives, &u.optimizerSeconds,
-        &u.parameterBytes, &u.gradientBytes, &u.optimizerStateBytes,
-        &u.activationBytes, &u.forwardFlops})
+       {&u.forwardLaunch, &u.backwardLaunch, &u.forwardAllReduceBytes,
+        &u.forwardGatherBytes, &u.backwardAllReduceBytes,
+        &u.backwardGatherBytes, &u.forwardCollectives, &u.backwardCollectives,
+        &u.optimizerSeconds, &u.parameterBytes, &u.gradientBytes,
+        &u.optimizerStateBytes, &u.activationBytes, &u.forwardFlops})
     *f = std::max(*f, 0.0);
 }
 
@@ -279,6 +332,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   ModelProfile profile;
   profile.name = source.path;
   profile.training = training;
+  profile.optimizer = training && options.training->optimizer.has_value();
   profile.precision = options.precision;
   FailureOr<LayerStructure> structure = findLayers(main);
   if (failed(structure))
@@ -327,8 +381,35 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   if (training)
     recomputes = {RecomputePolicy::None, RecomputePolicy::Selective,
                   RecomputePolicy::Full};
+  // Compiles the copy of k + 1 layers on `mesh`; on failure the first error
+  // goes to `refusal`.
+  auto compileCopy = [&](int k, const std::string &mesh, bool sp,
+                         RecomputePolicy recompute, int64_t tp,
+                         std::string &refusal) -> FailureOr<ProgramCost> {
+    OwningOpRef<ModuleOp> copy = (k == 0 ? *oneLayer : *twoLayers).clone();
+    pipeline.mesh = mesh;
+    pipeline.sequenceParallel = sp;
+    pipeline.recompute = recompute;
+    std::string message;
+    FailureOr<ProgramCost> cost = failure();
+    {
+      ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
+        if (d.getSeverity() == DiagnosticSeverity::Error && message.empty())
+          message = d.str();
+        return success();
+      });
+      if (succeeded(runParaccPipeline(*copy, pipeline, CompilePhase::Cleaned,
+                                      CompilePhase::Lowered)))
+        cost =
+            measureProgram(*copy, training, cluster.rates, tp, options.device);
+    }
+    if (failed(cost))
+      refusal = message.empty() ? "the compile failed" : message;
+    return cost;
+  };
   for (int64_t tp = 1; tp <= maxTp && tp <= cluster.ranks(); tp *= 2) {
     std::string refusal = checkHeads(main, tp);
+    std::optional<ProgramCost> baseline[2];
     for (bool sp : {false, true}) {
       if (!refusal.empty())
         break;
@@ -337,32 +418,15 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
       for (RecomputePolicy recompute : recomputes) {
         std::optional<ProgramCost> costs[2];
         for (int k = 0; k < 2 && refusal.empty(); ++k) {
-          OwningOpRef<ModuleOp> copy =
-              (k == 0 ? *oneLayer : *twoLayers).clone();
-          pipeline.mesh = tp > 1 ? "tp" + std::to_string(tp) : "";
-          pipeline.sequenceParallel = sp;
-          pipeline.recompute = recompute;
-          std::string message;
-          LogicalResult compiled = failure();
-          FailureOr<ProgramCost> cost = failure();
-          {
-            ScopedDiagnosticHandler capture(&context, [&](Diagnostic &d) {
-              if (d.getSeverity() == DiagnosticSeverity::Error &&
-                  message.empty())
-                message = d.str();
-              return success();
-            });
-            compiled = runParaccPipeline(*copy, pipeline, CompilePhase::Cleaned,
-                                         CompilePhase::Lowered);
-            if (succeeded(compiled))
-              cost = measureProgram(*copy, training, cluster.rates, tp,
-                                    options.device);
-          }
-          if (failed(cost)) {
-            refusal = message.empty() ? "the compile failed" : message;
-            break;
-          }
-          costs[k] = *cost;
+          FailureOr<ProgramCost> cost =
+              compileCopy(k, tp > 1 ? "tp" + std::to_string(tp) : "", sp,
+                          recompute, tp, refusal);
+          if (succeeded(cost))
+            costs[k] = *cost;
+        }
+        if (recompute == RecomputePolicy::None && !sp && refusal.empty()) {
+          baseline[0] = costs[0];
+          baseline[1] = costs[1];
         }
         if (!refusal.empty())
           break;
@@ -393,6 +457,43 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
       }
       if (!refusal.empty())
         break;
+    }
+    // What a dp axis adds: a dp2 compile at half the profiled batch against
+    // the dp1 profile at that batch.
+    if (refusal.empty() && training && baseline[0] && baseline[1] &&
+        profile.batch % 2 == 0 && cluster.ranks() >= 2 * tp) {
+      std::string mesh = "dp2" + (tp > 1 ? ",tp" + std::to_string(tp) : "");
+      for (int64_t zero : {0, 1}) {
+        if (zero && !profile.optimizer)
+          continue;
+        std::string ignored;
+        pipeline.zero = zero;
+        FailureOr<ProgramCost> one =
+            compileCopy(0, mesh, false, RecomputePolicy::None, tp, ignored);
+        FailureOr<ProgramCost> two =
+            compileCopy(1, mesh, false, RecomputePolicy::None, tp, ignored);
+        pipeline.zero = 0;
+        if (failed(one) || failed(two))
+          continue;
+        // Against the one-rank profile at that batch, its update divided
+        // over dp under ZeRO as the search does.
+        auto expected = [&](const ProgramCost &base) {
+          double update = 0;
+          for (const UnitCost *u :
+               {&base.prologue, &base.layers, &base.epilogue, &base.rest})
+            update += u->optimizerSeconds;
+          return computeSeconds(base, 0.5) - (zero ? update / 2 : 0.0);
+        };
+        double extraOne = computeSeconds(*one, 1.0) - expected(*baseline[0]);
+        double extraTwo = computeSeconds(*two, 1.0) - expected(*baseline[1]);
+        double layer = std::max(extraTwo - extraOne, 0.0);
+        double rest = std::max(extraOne - layer, 0.0);
+        for (TensorParallelProfile &p : profile.profiles)
+          if (p.tp == tp) {
+            (zero ? p.zeroLayerSeconds : p.dataParallelLayerSeconds) = layer;
+            (zero ? p.zeroRestSeconds : p.dataParallelRestSeconds) = rest;
+          }
+      }
     }
     if (!refusal.empty()) {
       profile.refused.push_back({tp, refusal});

@@ -17,11 +17,11 @@ using namespace mlir::paracc;
 // and one 200 Gb/s NIC per A100 (DGX A100), less protocol overhead. A CPU
 // rank: 16 GiB and a 10 GbE link; its "peak" is the rate table's products.
 static const DeviceSpec kDevices[] = {
-    {"h200", 141'000'000'000, 989e12, 67e12, 45e9},
-    {"h100", 80'000'000'000, 989e12, 67e12, 45e9},
-    {"a100", 80'000'000'000, 312e12, 19.5e12, 22e9},
-    {"a100-40g", 40'000'000'000, 312e12, 19.5e12, 22e9},
-    {"cpu", int64_t(16) << 30, 22e9, 22e9, 1.1e9},
+    {"h200", 141'000'000'000, 989e12, 67e12, 45e9, true},
+    {"h100", 80'000'000'000, 989e12, 67e12, 45e9, true},
+    {"a100", 80'000'000'000, 312e12, 19.5e12, 22e9, true},
+    {"a100-40g", 40'000'000'000, 312e12, 19.5e12, 22e9, true},
+    {"cpu", int64_t(16) << 30, 22e9, 22e9, 1.1e9, false},
 };
 
 ArrayRef<DeviceSpec> mlir::paracc::deviceSpecs() { return kDevices; }

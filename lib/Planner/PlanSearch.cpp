@@ -36,6 +36,36 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
+double ScaledSeconds::operator()(double scale) const {
+  if (scale <= scaleAt(0))
+    return seconds[0] * scale / scaleAt(0);
+  int i = 1;
+  while (i < kScales - 1 && scaleAt(i) < scale)
+    ++i;
+  // Between points i - 1 and i (or beyond the last, along the last two).
+  double x0 = scaleAt(i - 1), x1 = scaleAt(i);
+  double y0 = seconds[i - 1], y1 = seconds[i];
+  return y0 + (y1 - y0) * (scale - x0) / (x1 - x0);
+}
+
+ScaledSeconds &ScaledSeconds::operator+=(const ScaledSeconds &o) {
+  for (int i = 0; i < kScales; ++i)
+    seconds[i] += o.seconds[i];
+  return *this;
+}
+
+ScaledSeconds ScaledSeconds::operator*(double k) const {
+  ScaledSeconds s = *this;
+  for (double &v : s.seconds)
+    v *= k;
+  return s;
+}
+
+void ScaledSeconds::clampNegative() {
+  for (double &v : seconds)
+    v = std::max(v, 0.0);
+}
+
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
   forwardBody += o.forwardBody;
   forwardLaunch += o.forwardLaunch;
@@ -58,13 +88,14 @@ UnitCost &UnitCost::operator+=(const UnitCost &o) {
 
 UnitCost UnitCost::operator*(double k) const {
   UnitCost c = *this;
+  c.forwardBody = forwardBody * k;
+  c.backwardBody = backwardBody * k;
   for (double *f :
-       {&c.forwardBody, &c.forwardLaunch, &c.backwardBody, &c.backwardLaunch,
-        &c.forwardAllReduceBytes, &c.forwardGatherBytes,
-        &c.backwardAllReduceBytes, &c.backwardGatherBytes,
-        &c.forwardCollectives, &c.backwardCollectives, &c.optimizerSeconds,
-        &c.parameterBytes, &c.gradientBytes, &c.optimizerStateBytes,
-        &c.activationBytes, &c.forwardFlops})
+       {&c.forwardLaunch, &c.backwardLaunch, &c.forwardAllReduceBytes,
+        &c.forwardGatherBytes, &c.backwardAllReduceBytes,
+        &c.backwardGatherBytes, &c.forwardCollectives, &c.backwardCollectives,
+        &c.optimizerSeconds, &c.parameterBytes, &c.gradientBytes,
+        &c.optimizerStateBytes, &c.activationBytes, &c.forwardFlops})
     *f *= k;
   return c;
 }
@@ -199,8 +230,8 @@ std::string PlanEvaluator::check(const ParallelPlan &plan,
     if (!why.empty())
       return why;
   }
-  if (plan.zero > 0 && (!model.training || dp < 2 || pp > 1 || plan.zero > 1))
-    return "ZeRO-1 needs training with dp > 1 and no pp";
+  if (plan.zero > 0 && (!model.optimizer || dp < 2 || pp > 1 || plan.zero > 1))
+    return "ZeRO-1 needs training with an optimizer, dp > 1 and no pp";
   if (plan.sequenceParallel && tp < 2)
     return "sequence parallelism needs tp > 1";
   if (!request.tensorParallelAcrossNodes &&
@@ -324,13 +355,13 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
                 dp = plan.size("dp"), stages = p * v;
   const double scale = double(plan.microBatchSize) / model.batch;
   auto forwardOf = [&](const UnitCost &u) {
-    return scale * u.forwardBody + u.forwardLaunch +
+    return u.forwardBody(scale) + u.forwardLaunch +
            tensorParallelSeconds(plan, u, scale, false);
   };
   auto backwardOf = [&](const UnitCost &u) {
     if (!model.training)
       return 0.0;
-    return scale * u.backwardBody + u.backwardLaunch +
+    return u.backwardBody(scale) + u.backwardLaunch +
            tensorParallelSeconds(plan, u, scale, true);
   };
   const double layerTime = forwardOf(profile.layer) + backwardOf(profile.layer);
@@ -390,13 +421,27 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       optimizer += u.optimizerSeconds;
     }
     if (plan.zero > 0) {
+      // The update reads the reduce-scattered gradients' shard.
       state /= dp;
+      grads /= dp;
       optimizer /= dp;
     }
     double exposed = 0;
     if (model.training && dp > 1) {
-      // The last micro-batch's backward hides the reduction it overlaps.
-      double lastBackward = rankBackward;
+      // The gradients packed into buckets and out.
+      int64_t rankLayers = 0;
+      for (int64_t c = 0; c < v; ++c)
+        rankLayers += times.layers[c * p + s];
+      double perLayer = plan.zero ? profile.zeroLayerSeconds
+                                  : profile.dataParallelLayerSeconds;
+      double rest =
+          plan.zero ? profile.zeroRestSeconds : profile.dataParallelRestSeconds;
+      optimizer += rankLayers * perLayer +
+                   (s == 0 || s == p - 1 ? rest / (p > 1 ? 2 : 1) : 0.0);
+      // The last micro-batch's backward hides the reduction it overlaps
+      // where the runtime overlaps collectives.
+      double lastBackward =
+          cluster.device.overlapsCollectives ? rankBackward : 0.0;
       if (plan.zero == 0) {
         exposed = std::max(0.0, allReduceSeconds(cluster, dpGroup, grads) -
                                     lastBackward);
@@ -581,7 +626,7 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
                 if (sp && tp == 1)
                   continue;
                 for (int64_t zero : {0, 1}) {
-                  if (zero && (!model.training || dp == 1 || pp > 1))
+                  if (zero && (!model.optimizer || dp == 1 || pp > 1))
                     continue;
                   ParallelPlan plan;
                   plan.axes = order;

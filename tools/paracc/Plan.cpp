@@ -16,8 +16,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <thread>
-
 using namespace mlir;
 using namespace mlir::paracc;
 namespace cl = llvm::cl;
@@ -43,7 +41,8 @@ cl::opt<std::string> clusterOption(
     "cluster",
     cl::desc("NODESxDEVICES:KIND[,intra=GB/s][,inter=GB/s][,memory=GiB]"
              "[,reserve=GiB] (kinds: h200, h100, a100, a100-40g, cpu), a "
-             ".json file, or local (this machine: its cores as CPU ranks)"),
+             ".json file, or local (this machine's GPUs, else its cores as "
+             "CPU ranks)"),
     cl::init("local"), PLAN_OPT);
 cl::opt<int64_t> globalBatch("global-batch",
                              cl::desc("Sequences per step (all data-parallel "
@@ -52,7 +51,7 @@ cl::opt<int64_t> globalBatch("global-batch",
                              cl::init(0), PLAN_OPT);
 cl::opt<int64_t>
     seqOption("seq",
-              cl::desc("Sequence length of a token model (inputs [1, SEQ] are "
+              cl::desc("Sequence length of a token model (inputs [2, SEQ] are "
                        "profiled); default: the model's own input shapes"),
               cl::init(0), PLAN_OPT);
 cl::opt<bool> trainOption("train",
@@ -115,7 +114,8 @@ cl::opt<bool> spOption("sp", cl::desc("With --mesh: sequence parallelism"),
 /// The plan --mesh and its companions describe.
 static std::optional<ParallelPlan> fixedPlan(int64_t batch,
                                              std::string &error) {
-  std::optional<MeshSpec> mesh = parseMeshSpec(meshOption, "--mesh", error);
+  std::optional<MeshSpec> mesh = parseMeshSpec(meshOption, "--mesh", error,
+                                               /*maxRanks=*/int64_t(1) << 24);
   if (!mesh)
     return std::nullopt;
   ParallelPlan plan;
@@ -141,17 +141,9 @@ static std::optional<ParallelPlan> fixedPlan(int64_t batch,
 
 int mlir::paracc::runPlan() {
   std::string error;
-  std::string clusterText = clusterOption;
-  if (clusterText == "local") {
-    // No GPU probe yet: this machine's cores as CPU ranks.
-    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    clusterText = "1x" + std::to_string(cores) + ":cpu";
-  }
-  std::optional<Cluster> cluster = parseCluster(clusterText, error);
-  if (!cluster) {
-    llvm::errs() << "paracc: error: --cluster: " << error << "\n";
+  std::optional<Cluster> cluster = resolveCluster(clusterOption, Device::Auto);
+  if (!cluster)
     return prt::kExitError;
-  }
   if (topOption < 1 || globalBatch < 0 || seqOption < 0) {
     llvm::errs() << "paracc: error: --top must be >= 1, --global-batch and "
                     "--seq >= 1\n";
@@ -166,7 +158,7 @@ int mlir::paracc::runPlan() {
   if (seqOption > 0)
     for (int i = 0; i < 16; ++i)
       options.import.inputShapesByPosition.push_back(
-          SmallVector<int64_t>{1, seqOption});
+          SmallVector<int64_t>{2, seqOption});
   options.precision = precisionOption;
   options.device = cluster->device.name == "cpu" ? Device::Cpu : Device::Gpu;
   if (trainOption) {

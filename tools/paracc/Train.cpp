@@ -47,9 +47,17 @@ namespace {
 cl::opt<std::string> modelPath(cl::Positional, cl::desc("<loss model>"),
                                cl::Required, cl::sub(trainSubCommand()),
                                cl::cat(trainCategory()));
-cl::opt<std::string> meshOption("mesh", cl::desc("Device mesh, e.g. dp2,tp2"),
-                                cl::init(""), cl::sub(trainSubCommand()),
-                                cl::cat(trainCategory()));
+cl::opt<std::string> meshOption(
+    "mesh",
+    cl::desc("Device mesh, e.g. dp2,tp2, or auto (the planner chooses the "
+             "mesh, sp, micro-batches, pipeline schedule, recompute and ZeRO "
+             "for --cluster)"),
+    cl::init(""), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> clusterOption(
+    "cluster",
+    cl::desc("With --mesh auto: NODESxDEVICES:KIND, a .json file, or local "
+             "(this machine's GPUs, else its cores as CPU ranks)"),
+    cl::init("local"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<bool> sequenceParallel(
     "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
     cl::sub(trainSubCommand()), cl::cat(trainCategory()));
@@ -485,6 +493,9 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
+  if (meshOption == "auto" && failed(applyAutoMesh(context, source, options,
+                                                   clusterOption, diagnostics)))
+    return failedCompileExitCode(diagnostics);
   FailureOr<CompiledProgram> compiled =
       compile(context, source, options, diagnostics);
   if (failed(compiled))

@@ -96,8 +96,14 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     meshOption("mesh",
                cl::desc("Device mesh, e.g. dp2,tp4 (axes major to minor: tp "
-                        "groups are consecutive ranks)"),
+                        "groups are consecutive ranks), or auto (the planner "
+                        "chooses for --cluster)"),
                cl::value_desc("AXES"), cl::init(""), cl::cat(category));
+static cl::opt<std::string> clusterOption(
+    "cluster",
+    cl::desc("With --mesh auto: NODESxDEVICES:KIND, a .json file, or local "
+             "(this machine's GPUs, else its cores as CPU ranks)"),
+    cl::init("local"), cl::cat(category));
 static cl::opt<bool> sequenceParallel(
     "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
     cl::cat(category));
@@ -296,6 +302,9 @@ int main(int argc, char **argv) {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
+  if (meshOption == "auto" && failed(applyAutoMesh(context, source, options,
+                                                   clusterOption, diagnostics)))
+    return failedCompileExitCode(diagnostics);
   FailureOr<CompiledProgram> compiled =
       compile(context, source, options, diagnostics);
   if (failed(compiled))

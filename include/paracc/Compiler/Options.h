@@ -130,7 +130,8 @@ struct MeshSpec {
 /// "mesh").
 std::optional<MeshSpec> parseMeshSpec(llvm::StringRef text,
                                       llvm::StringRef optionName,
-                                      std::string &error);
+                                      std::string &error,
+                                      int64_t maxRanks = 4096);
 
 /// One spelling of an option value.
 template <typename E> struct OptionSpelling {

@@ -31,6 +31,19 @@ profileModel(MLIRContext &context, const ModelSource &source,
              const CompileOptions &options, const Cluster &cluster,
              int64_t maxTensorParallel, CompileDiagnostics &diagnostics);
 
+/// `--mesh auto`: profiles the model of `source` as `options` compile it
+/// (its input shapes give the global batch), searches `cluster`'s plans and
+/// applies the fastest to `options`: the mesh, sp, micro-batches, the
+/// pipeline schedule and its chunks, and when training the recompute
+/// policy and the ZeRO stage. The choice and its prediction go to
+/// `diagnostics.notes`; no plan fitting is an error naming the smallest
+/// peak.
+FailureOr<PlanCandidate> chooseAutoPlan(MLIRContext &context,
+                                        const ModelSource &source,
+                                        CompileOptions &options,
+                                        const Cluster &cluster,
+                                        CompileDiagnostics &diagnostics);
+
 /// The search's result as text: the choice and why, the top-K table, the
 /// flags that reproduce the choice.
 void printPlanText(const ModelProfile &model, const PlanRequest &request,

@@ -37,6 +37,10 @@ struct DeviceSpec {
   double peakLowPrecision, peakF32;
   /// Default inter-node bandwidth per device (bytes/s).
   double interNodeBytesPerSecond;
+  /// Whether the runtime overlaps a collective with the compute that does
+  /// not need its result (the GPU's collectives run on their own stream;
+  /// the CPU backend's block).
+  bool overlapsCollectives;
 };
 
 /// Every device kind: h200, h100, a100, a100-40g, cpu.

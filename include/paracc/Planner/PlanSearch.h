@@ -19,6 +19,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <array>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -27,14 +29,30 @@
 
 namespace mlir::paracc {
 
+/// Compute seconds of a unit at micro-batch sizes of 2^-3 ... 2^6 times the
+/// profiled one (each op's roofline at that size: its FLOPs and the bytes
+/// of its activations scale, the bytes of weight-sized tensors do not),
+/// interpolated in between.
+struct ScaledSeconds {
+  static constexpr int kScales = 10, kFirstExponent = -3;
+  std::array<double, kScales> seconds{};
+
+  static double scaleAt(int i) { return std::ldexp(1.0, i + kFirstExponent); }
+  /// The seconds at `scale` x the profiled micro-batch.
+  double operator()(double scale) const;
+  ScaledSeconds &operator+=(const ScaledSeconds &o);
+  ScaledSeconds operator*(double k) const;
+  void clampNegative();
+};
+
 /// What one unit of a model (the prologue, one layer, the epilogue) costs
-/// per micro-batch of the profile's size on one rank.
+/// per micro-batch on one rank.
 struct UnitCost {
-  /// Compute: the roofline part (which scales with the micro-batch) and the
-  /// launches' part (which does not), forward and backward (recompute
+  /// Compute: the roofline part, by micro-batch size, and the launches'
+  /// part (which does not change with it), forward and backward (recompute
   /// included), seconds at the cluster's rates.
-  double forwardBody = 0, forwardLaunch = 0;
-  double backwardBody = 0, backwardLaunch = 0;
+  ScaledSeconds forwardBody, backwardBody;
+  double forwardLaunch = 0, backwardLaunch = 0;
   /// Its tensor-parallel collectives: bytes of all-reduce messages and of
   /// all-gather / reduce-scatter messages, and their number; forward and
   /// backward.
@@ -67,12 +85,22 @@ struct TensorParallelProfile {
   /// The largest collective message (the runtime stages twice it) and the
   /// executor's fixed workspace, bytes.
   double largestMessageBytes = 0, workspaceBytes = 0;
+  /// What a data-parallel axis adds to the compute once per step (packing
+  /// the gradients into buckets and out), per layer and for the rest,
+  /// seconds; measured on a dp2 compile when the profiled batch divides.
+  double dataParallelLayerSeconds = 0, dataParallelRestSeconds = 0;
+  /// The same with ZeRO-1 (its reduce-scatter and all-gather's slices),
+  /// beyond the optimizer's update divided over dp.
+  double zeroLayerSeconds = 0, zeroRestSeconds = 0;
 };
 
 /// What the planner knows of a model: its layers and its profiles.
 struct ModelProfile {
   std::string name;
   bool training = false;
+  /// Training with an optimizer (a gradient check's step has none: no
+  /// ZeRO).
+  bool optimizer = false;
   Precision precision = Precision::F32;
   int64_t layers = 0;
   /// The micro-batch (sequences) and sequence length the profiles were

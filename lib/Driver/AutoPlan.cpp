@@ -1,0 +1,57 @@
+//===- AutoPlan.cpp - --mesh auto: the planner's choice, compiled --------===//
+
+#include "paracc/Driver/Plan.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+
+FailureOr<PlanCandidate>
+mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
+                             CompileOptions &options, const Cluster &cluster,
+                             CompileDiagnostics &diagnostics) {
+  CompileOptions profiled = options;
+  profiled.mesh = "";
+  FailureOr<ModelProfile> model = profileModel(
+      context, source, profiled, cluster, /*maxTensorParallel=*/0, diagnostics);
+  if (failed(model))
+    return failure();
+  PlanRequest request;
+  request.cluster = cluster;
+  request.globalBatch = model->batch;
+  request.top = 2;
+  PlanSearchResult result = searchPlans(*model, request);
+  const bool training = options.training.has_value();
+  if (result.candidates.empty()) {
+    diagnostics.errors << "paracc: error: --mesh auto: no plan of "
+                       << cluster.str() << " fits in " << cluster.usableBytes()
+                       << " bytes per device";
+    if (result.smallest)
+      diagnostics.errors << llvm::formatv(
+          "; the smallest peak is {0} bytes ({1})",
+          int64_t(result.smallest->predicted.peakMemoryBytes),
+          result.smallest->plan.flags(training));
+    diagnostics.errors << "\n";
+    return failure();
+  }
+  const PlanCandidate &best = result.candidates.front();
+  const ParallelPlan &plan = best.plan;
+  options.mesh = plan.mesh() == "one rank" ? "" : plan.mesh();
+  options.sequenceParallel = plan.sequenceParallel;
+  options.microbatches = plan.microbatches;
+  options.schedule = plan.schedule;
+  options.virtualStages = plan.virtualStages;
+  if (training) {
+    options.training->recompute = plan.recompute;
+    options.training->zero = plan.zero;
+  }
+  diagnostics.notes << llvm::formatv(
+      "paracc: --mesh auto on {0}: {1} (predicted step {2:F4} s, peak "
+      "{3:F3} GiB per rank; {4} plans in {5:F2} s)\n",
+      cluster.str(), plan.flags(training), best.predicted.stepSeconds,
+      best.predicted.peakMemoryBytes / double(int64_t(1) << 30),
+      result.enumerated, result.seconds);
+  diagnostics.notes.flush();
+  return best;
+}
