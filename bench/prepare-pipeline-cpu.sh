@@ -20,25 +20,10 @@ cd "$root"
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
-# paracc-run without CUDA (a CUDA build would carry cuDNN and cuBLAS along):
-# built into build-cpurt unless PARACC_RUN names one.
-if [ -z "${PARACC_RUN:-}" ]; then
-  cmake -S runtime -B build-cpurt -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DPARACC_ENABLE_CUDA=OFF -DPARACC_RUNTIME_TESTS=OFF \
-    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >/dev/null
-  ninja -C build-cpurt paracc-run >/dev/null
-fi
-run=${PARACC_RUN:-build-cpurt/bin/paracc-run}
 out=.devrun/pipeline
-rm -rf "$out" && mkdir -p "$out/lib" "$out/models"
-
-# paracc-run, its libraries and the loader.
-cp "$run" "$out/paracc-run"
-for lib in $(ldd "$run" | awk '/=>/ {print $3}'); do cp -L "$lib" "$out/lib/"; done
-cp -L /lib64/ld-linux-x86-64.so.2 "$out/lib/"
-strip "$out/paracc-run" "$out/lib/"*.so* 2>/dev/null || true
-tar -C "$out" -cf - paracc-run lib | xz -T2 -6 >"$out/bin.tar.xz"
-rm -rf "$out/paracc-run" "$out/lib"
+rm -rf "$out" && mkdir -p "$out/models"
+# paracc-run without CUDA, its libraries and the loader.
+bash bench/pack-cpu-runtime.sh "$out"
 cp "$shared/models/gpt2_tiny/train/tokens.u16" "$out/"
 cp bench/pipeline_summary.py bench/cost_model_summary.py "$out/"
 

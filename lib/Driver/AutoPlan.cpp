@@ -31,7 +31,7 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
       diagnostics.errors << llvm::formatv(
           "; the smallest peak is {0} bytes ({1})",
           int64_t(result.smallest->predicted.peakMemoryBytes),
-          result.smallest->plan.flags(training));
+          result.smallest->plan.describe(training));
     diagnostics.errors << "\n";
     return failure();
   }
@@ -49,7 +49,7 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   diagnostics.notes << llvm::formatv(
       "paracc: --mesh auto on {0}: {1} (predicted step {2:F4} s, peak "
       "{3:F3} GiB per rank; {4} plans in {5:F2} s)\n",
-      cluster.str(), plan.flags(training), best.predicted.stepSeconds,
+      cluster.str(), plan.describe(training), best.predicted.stepSeconds,
       best.predicted.peakMemoryBytes / double(int64_t(1) << 30),
       result.enumerated, result.seconds);
   diagnostics.notes.flush();

@@ -47,7 +47,7 @@ void mlir::paracc::printPlanText(const ModelProfile &model,
           "({1}, {2}), over the {3:F2} GiB usable\n",
           gib(result.smallest->predicted.peakMemoryBytes),
           result.smallest->plan.mesh(),
-          result.smallest->plan.flags(model.training),
+          result.smallest->plan.describe(model.training),
           gib(double(c.usableBytes())));
     return;
   }
@@ -77,7 +77,15 @@ void mlir::paracc::printPlanText(const ModelProfile &model,
   }
   if (!result.whyNotNext.empty())
     os << "  why: " << result.whyNotNext << "\n";
-  os << "  flags: " << best.plan.flags(model.training) << "\n\n";
+  if (result.fasterOverMemory)
+    os << llvm::formatv(
+        "  ruled out by memory: {0} would take {1:F4} s but needs {2:F2} GiB "
+        "per device, over the {3:F2} GiB usable\n",
+        result.fasterOverMemory->plan.describe(model.training),
+        result.fasterOverMemory->predicted.stepSeconds,
+        gib(result.fasterOverMemory->predicted.peakMemoryBytes),
+        gib(double(c.usableBytes())));
+  os << "  flags: " << best.plan.describe(model.training) << "\n\n";
   os << llvm::formatv("{0,3} {1,-16} {2,-9} {3,-14} {4,-9} {5,4} {6,3} "
                       "{7,10} {8,11} {9,8} {10,6} {11,9} {12,7}\n",
                       "#", "mesh", "mbs x m", "schedule", "recompute", "zero",
@@ -184,6 +192,12 @@ void mlir::paracc::printPlanJson(const ModelProfile &model,
     root["plan"] = planJson(result.candidates.front().plan, model.training);
     root["predicted"] = predictedJson(result.candidates.front().predicted);
     root["why"] = result.whyNotNext;
+  }
+  if (result.fasterOverMemory) {
+    llvm::json::Object o =
+        planJson(result.fasterOverMemory->plan, model.training);
+    o["predicted"] = predictedJson(result.fasterOverMemory->predicted);
+    root["faster_over_memory"] = std::move(o);
   }
   if (result.smallest) {
     llvm::json::Object o = planJson(result.smallest->plan, model.training);

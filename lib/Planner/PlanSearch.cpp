@@ -30,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -118,24 +119,33 @@ std::string ParallelPlan::mesh() const {
 }
 
 std::string ParallelPlan::flags(bool training) const {
-  std::string f =
-      "--mesh " + (mesh() == "one rank" ? std::string("\"\"") : mesh());
+  std::vector<std::string> f;
+  // (One rank: no --mesh at all.)
+  if (mesh() != "one rank")
+    f.push_back("--mesh " + mesh());
   if (sequenceParallel)
-    f += " --sp";
+    f.push_back("--sp");
   if (size("pp") > 1 || microbatches > 1)
-    f += " --microbatches " + std::to_string(microbatches);
+    f.push_back("--microbatches " + std::to_string(microbatches));
   if (training) {
     if (size("pp") > 1) {
-      f += " --pipeline-schedule " + stringifyOption(schedule).str();
+      f.push_back("--pipeline-schedule " + stringifyOption(schedule).str());
       if (schedule == PipelineSchedule::Interleaved)
-        f += " --virtual-stages " + std::to_string(virtualStages);
+        f.push_back("--virtual-stages " + std::to_string(virtualStages));
     }
     if (recompute != RecomputePolicy::None)
-      f += " --recompute " + stringifyOption(recompute).str();
+      f.push_back("--recompute " + stringifyOption(recompute).str());
     if (zero > 0)
-      f += " --zero " + std::to_string(zero);
+      f.push_back("--zero " + std::to_string(zero));
   }
-  return f;
+  return llvm::join(f, " ");
+}
+
+std::string ParallelPlan::describe(bool training) const {
+  std::string f = flags(training);
+  if (mesh() != "one rank")
+    return f;
+  return f.empty() ? "one rank" : "one rank, " + f;
 }
 
 namespace {
@@ -662,7 +672,7 @@ static std::string explainLoss(const PlanCandidate &best,
                                const PlanCandidate &next) {
   const PlanPrediction &b = best.predicted, &n = next.predicted;
   std::string why =
-      "the next best (" + next.plan.flags(true) + ") is " +
+      "the next best (" + next.plan.describe(true) + ") is " +
       llvm::formatv("{0:F1}", 100 * (n.stepSeconds / b.stepSeconds - 1)).str() +
       " % slower";
   struct Part {
@@ -709,6 +719,8 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
   const double usable = double(request.cluster.usableBytes());
   auto lastReport = start;
   int64_t index = 0;
+  std::optional<PlanCandidate> fastestOverMemory;
+  double fastestOverMemoryBound = std::numeric_limits<double>::infinity();
   for (const ParallelPlan &plan : plans) {
     ++index;
     if (request.progress &&
@@ -730,6 +742,12 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
       if (!result.smallest ||
           out.peakMemoryBytes < result.smallest->predicted.peakMemoryBytes)
         result.smallest = PlanCandidate{plan, out};
+      // The over-memory plan that promises most, simulated at the end.
+      double bound = evaluator.lowerBound(plan, out, times);
+      if (bound < fastestOverMemoryBound) {
+        fastestOverMemoryBound = bound;
+        fastestOverMemory = PlanCandidate{plan, out};
+      }
       continue;
     }
     if (result.candidates.size() >= keep &&
@@ -761,6 +779,16 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
     result.smallest.reset();
   if (result.candidates.size() >= 2)
     result.whyNotNext = explainLoss(result.candidates[0], result.candidates[1]);
+  if (fastestOverMemory && !result.candidates.empty()) {
+    const TensorParallelProfile *profile = nullptr;
+    evaluator.check(fastestOverMemory->plan, profile);
+    PlanPrediction out;
+    StageTimes times;
+    evaluator.prepare(fastestOverMemory->plan, *profile, out, times);
+    evaluator.finish(fastestOverMemory->plan, out, times);
+    if (out.stepSeconds < result.candidates.front().predicted.stepSeconds)
+      result.fasterOverMemory = PlanCandidate{fastestOverMemory->plan, out};
+  }
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -216,7 +216,7 @@ int mlir::paracc::runPlan() {
       llvm::errs() << llvm::formatv(
           "; the smallest peak is {0} bytes ({1})",
           int64_t(result.smallest->predicted.peakMemoryBytes),
-          result.smallest->plan.flags(model->training));
+          result.smallest->plan.describe(model->training));
     llvm::errs() << "\n";
     return prt::kExitError;
   }

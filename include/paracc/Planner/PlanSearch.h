@@ -131,8 +131,10 @@ struct ParallelPlan {
   int64_t size(llvm::StringRef axis) const;
   /// "dp4,pp2,tp8".
   std::string mesh() const;
-  /// The paracc flags that run it.
+  /// The paracc flags that run it ("" for one rank without options).
   std::string flags(bool training) const;
+  /// The flags, or "one rank" and its options.
+  std::string describe(bool training) const;
 };
 
 /// What the planner predicts for a plan.
@@ -184,6 +186,9 @@ struct PlanSearchResult {
   std::optional<PlanCandidate> smallest;
   /// Why the second-best lost to the best, in words.
   std::string whyNotNext;
+  /// The fastest plan that memory ruled out, when it would have beaten the
+  /// choice.
+  std::optional<PlanCandidate> fasterOverMemory;
 };
 
 /// Predicts one plan; an error message in `error` when it cannot run
