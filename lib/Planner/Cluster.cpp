@@ -195,45 +195,33 @@ GroupPlacement mlir::paracc::placeAxis(ArrayRef<int64_t> sizes, size_t axis,
   return g;
 }
 
-/// A ring of `n` ranks moving `fraction` x bytes per rank over `link`.
-static double ringSeconds(const LinkClass &link, int64_t n, double steps,
-                          double trafficBytes) {
-  if (n <= 1)
+/// A collective that moves `passes` x (n - 1) / n of `bytes` per rank
+/// around a ring (an all-reduce 2: reduce-scatter and all-gather; an
+/// all-gather or a reduce-scatter 1): a ring in one node; across nodes the
+/// hierarchical form, in the node and then the 1/perNode shard between
+/// nodes, every device over its own NIC.
+static double ringCollectiveSeconds(const Cluster &c, GroupPlacement g,
+                                    double bytes, double passes) {
+  if (g.size <= 1 || bytes <= 0)
     return 0;
-  return trafficBytes / link.bytesPerSecond + steps * link.latencySeconds;
+  auto ring = [&](const LinkClass &link, int64_t n, double b) {
+    if (n <= 1)
+      return 0.0;
+    return passes * (double(n - 1) / n * b / link.bytesPerSecond +
+                     double(n - 1) * link.latencySeconds);
+  };
+  return ring(c.intra, g.perNode, bytes) +
+         ring(c.inter, g.nodes(), bytes / g.perNode);
 }
 
 double mlir::paracc::allReduceSeconds(const Cluster &c, GroupPlacement g,
                                       double bytes) {
-  if (g.size <= 1 || bytes <= 0)
-    return 0;
-  int64_t local = g.perNode, nodes = g.nodes();
-  if (nodes == 1)
-    return ringSeconds(c.intra, local, 2.0 * (local - 1),
-                       2.0 * (local - 1) / local * bytes);
-  // Reduce-scatter and all-gather in the node, all-reduce between nodes of
-  // each device's 1/local shard over its own NIC.
-  double inNode = 2 * ringSeconds(c.intra, local, local - 1,
-                                  double(local - 1) / local * bytes);
-  double shard = bytes / local;
-  double between = ringSeconds(c.inter, nodes, 2.0 * (nodes - 1),
-                               2.0 * (nodes - 1) / nodes * shard);
-  return inNode + between;
+  return ringCollectiveSeconds(c, g, bytes, 2);
 }
 
 double mlir::paracc::allGatherSeconds(const Cluster &c, GroupPlacement g,
                                       double bytes) {
-  if (g.size <= 1 || bytes <= 0)
-    return 0;
-  int64_t local = g.perNode, nodes = g.nodes();
-  if (nodes == 1)
-    return ringSeconds(c.intra, local, local - 1,
-                       double(local - 1) / local * bytes);
-  double inNode =
-      ringSeconds(c.intra, local, local - 1, double(local - 1) / local * bytes);
-  double between = ringSeconds(c.inter, nodes, nodes - 1,
-                               double(nodes - 1) / nodes * (bytes / local));
-  return inNode + between;
+  return ringCollectiveSeconds(c, g, bytes, 1);
 }
 
 double mlir::paracc::pointToPointSeconds(const Cluster &c, bool crossesNodes,

@@ -54,16 +54,28 @@ DeviceRates mlir::paracc::cpuRates() {
           5e-6};
 }
 
+// The attention's growth with the sequence (attentionHalfKeys): fitted to
+// cuDNN's causal bf16 attention through PyTorch's SDPA on the H200 at head
+// dim 64 (BENCHMARKS.md, the one-GPU speed issue: 350 / 257 TFLOP/s forward
+// / backward at S 1024, 445 / 380 at 4096, 463 / 427 at 16384), S / (S + S0)
+// with S0 = 407 forward and 778 backward (within 3 % at all three).
+static void setAttentionGrowth(DeviceRates &rates) {
+  rates.attentionHalfKeys = 407;
+  rates.attentionGradHalfKeys = 778;
+}
+
 DeviceRates mlir::paracc::h200Rates() {
-  return {"h200",
-          /*products=*/{50e12, 720e12},
-          /*attention=*/{6.4e12, 280e12},
-          /*attentionGrad=*/{4.6e12, 170e12},
-          /*vector=*/{60e12, 60e12},
-          2.5e12,
-          150e9,
-          220e9,
-          5e-6};
+  DeviceRates rates{"h200",
+                    /*products=*/{50e12, 720e12},
+                    /*attention=*/{6.4e12, 280e12},
+                    /*attentionGrad=*/{4.6e12, 170e12},
+                    /*vector=*/{60e12, 60e12},
+                    2.5e12,
+                    150e9,
+                    220e9,
+                    5e-6};
+  setAttentionGrowth(rates);
+  return rates;
 }
 
 // H100 and A100: not measured here (no such machine is lent); the H200's
@@ -85,15 +97,18 @@ static DeviceRates scaledFromH200(const char *name, double tensorPeak,
   auto scaled = [&](FlopRates r) {
     return FlopRates{r.f32 * f32, r.lowPrecision * tensor};
   };
-  return {name,
-          scaled(h200.products),
-          scaled(h200.attention),
-          scaled(h200.attentionGrad),
-          FlopRates{h200.vector.f32 * f32, h200.vector.lowPrecision * f32},
-          h200.memoryBytesPerSecond * memory,
-          h200.linkBytesPerSecond * link,
-          h200.collectiveBytesPerSecond * link,
-          h200.launchSeconds};
+  DeviceRates rates{
+      name,
+      scaled(h200.products),
+      scaled(h200.attention),
+      scaled(h200.attentionGrad),
+      FlopRates{h200.vector.f32 * f32, h200.vector.lowPrecision * f32},
+      h200.memoryBytesPerSecond * memory,
+      h200.linkBytesPerSecond * link,
+      h200.collectiveBytesPerSecond * link,
+      h200.launchSeconds};
+  setAttentionGrowth(rates);
+  return rates;
 }
 
 DeviceRates mlir::paracc::h100Rates() {
@@ -194,6 +209,23 @@ static int64_t attentionFlops(Value q, Value k, Value v, bool causal,
   return 2 * batchHeads * pairs * (d + dv);
 }
 
+/// The keys' length of an attention operand ([..., Sk, D], or
+/// [..., Sk, H, D] sequence-first); 0 when unknown.
+static int64_t attentionKeys(Value k, bool sequenceFirst) {
+  auto type = dyn_cast<RankedTensorType>(k.getType());
+  if (!type || type.getRank() < (sequenceFirst ? 3 : 2))
+    return 0;
+  return type.getDimSize(type.getRank() - (sequenceFirst ? 3 : 2));
+}
+
+/// The growth of attention's rate at `keys` over its rate at 1024 keys.
+static double attentionGrowth(int64_t keys, double halfKeys) {
+  if (halfKeys <= 0 || keys <= 0)
+    return 1.0;
+  double s = double(keys);
+  return (s / (s + halfKeys)) / (1024.0 / (1024.0 + halfKeys));
+}
+
 OpCost mlir::paracc::estimateCost(Operation *op) {
   OpCost c;
   if (isa<g::WeightOp, g::ConstantOp, g::StateOp>(op) ||
@@ -220,12 +252,14 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
                (linear.getActivation() != "none" ? 8 : 0));
   } else if (auto att = dyn_cast<g::AttentionOp>(op)) {
     c.kind = ComputeKind::Attention;
+    c.keys = attentionKeys(att.getK(), att.getSequenceFirst());
     c.flops = attentionFlops(att.getQ(), att.getK(), att.getV(),
                              att.getCausal(), att.getSequenceFirst(),
                              att.getWindow());
   } else if (auto grad = dyn_cast<g::AttentionGradOp>(op)) {
     // Recomputes the probabilities and takes four more products.
     c.kind = ComputeKind::AttentionGrad;
+    c.keys = attentionKeys(grad.getK(), grad.getSequenceFirst());
     c.flops = attentionFlops(grad.getQ(), grad.getK(), grad.getV(),
                              grad.getCausal(), grad.getSequenceFirst(),
                              grad.getWindow()) *
@@ -321,6 +355,10 @@ double mlir::paracc::predictSeconds(const OpCost &cost,
   bool low = elementType && (elementType.isBF16() || elementType.isF16());
   const FlopRates &flops = flopRatesOf(cost.kind, rates);
   double flopRate = low ? flops.lowPrecision : flops.f32;
+  if (low && cost.kind == ComputeKind::Attention)
+    flopRate *= attentionGrowth(cost.keys, rates.attentionHalfKeys);
+  else if (low && cost.kind == ComputeKind::AttentionGrad)
+    flopRate *= attentionGrowth(cost.keys, rates.attentionGradHalfKeys);
   double compute = flopRate > 0 ? double(cost.flops) / flopRate : 0;
   double memory = rates.memoryBytesPerSecond > 0
                       ? double(cost.bytes) / rates.memoryBytesPerSecond

@@ -42,6 +42,8 @@ struct OpCost {
   /// views).
   int64_t launches = 0;
   ComputeKind kind = ComputeKind::Vector;
+  /// Attention and its backward: the keys' length (its rate depends on it).
+  int64_t keys = 0;
 };
 
 /// FLOP/s of one kind of arithmetic, by element type.
@@ -64,6 +66,11 @@ struct DeviceRates {
   double collectiveBytesPerSecond = 0;
   /// Fixed cost of one op (launch, dispatch), seconds.
   double launchSeconds = 0;
+  /// Low-precision attention (forward, backward) runs faster on longer
+  /// sequences: its rate is the table's times (S / (S + S0)) / (1024 /
+  /// (1024 + S0)) for keys of length S (the tables are calibrated at 1024);
+  /// S0 = 0: the same rate at every length.
+  double attentionHalfKeys = 0, attentionGradHalfKeys = 0;
 };
 
 /// Two CPU cores running OpenBLAS.
