@@ -117,7 +117,9 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
 
 /* Compile and run options as key/value texts, the paracc tool's flags
  * without their dashes:
- *   compiling: mesh ("dp2,tp2"), sp ("1"), microbatches, stages,
+ *   compiling: mesh ("dp2,tp2"; "auto": the planner chooses for cluster),
+ *     cluster ("16x8:h100", a .json file, or local), sp ("1"), microbatches,
+ *     stages,
  *     pipeline-schedule (gpipe|1f1b|zb-h1|interleaved; "schedule" is its
  *     old name), precision (f32|bf16|f16), input-shape ("NAME=2x64";
  * repeatable), random-weights ("1"), seed, params (StableHLO: the entry

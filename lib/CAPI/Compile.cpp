@@ -37,6 +37,7 @@ static bool enumOption(const paracc_options *options, const char *key, E &value,
 static bool compileOptions(const paracc_options *options,
                            CompileOptions &result, llvm::raw_ostream &err) {
   result.mesh = optionValue(options, "mesh", "");
+  result.cluster = optionValue(options, "cluster", "local");
   result.sequenceParallel = optionFlag(options, "sp");
   result.microbatches = optionInteger(options, "microbatches", 1);
   result.stages = optionValue(options, "stages", "auto");

@@ -63,6 +63,7 @@ struct KnownOption {
 const KnownOption kKnownOptions[] = {
     // Compiling.
     {"mesh", Scope::Compile, Kind::Text},
+    {"cluster", Scope::Compile, Kind::Text},
     {"sp", Scope::Compile, Kind::Flag},
     {"microbatches", Scope::Compile, Kind::Integer},
     {"stages", Scope::Compile, Kind::Text},

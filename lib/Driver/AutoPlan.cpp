@@ -2,10 +2,30 @@
 
 #include "paracc/Driver/Plan.h"
 
+#include "paracc/runtime/GpuRunner.h"
 #include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::paracc;
+
+std::optional<Cluster> mlir::paracc::resolveCluster(StringRef text,
+                                                    Device device,
+                                                    std::string &error) {
+  std::string spec = text.str();
+  if (text == "local") {
+    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    spec = "1x" + std::to_string(cores) + ":cpu";
+#ifdef PARACC_HAVE_CUDA
+    if (device != Device::Cpu)
+      if (auto count = ::paracc::rt::cudaDeviceCount(); count && *count > 0)
+        spec = "1x" + std::to_string(*count) + ":h200";
+#endif
+  }
+  return parseCluster(spec, error);
+}
 
 FailureOr<PlanCandidate>
 mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,

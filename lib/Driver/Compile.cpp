@@ -3,6 +3,7 @@
 #include "paracc/Driver/Compile.h"
 
 #include "CompileSteps.h"
+#include "paracc/Driver/Plan.h"
 
 using namespace mlir;
 using namespace mlir::paracc;
@@ -11,6 +12,20 @@ FailureOr<CompiledProgram>
 mlir::paracc::compile(MLIRContext &context, const ModelSource &source,
                       const CompileOptions &options,
                       CompileDiagnostics &diagnostics) {
+  // mesh "auto": the planner's choice, compiled like a plan given by hand.
+  if (options.mesh == "auto") {
+    std::string error;
+    std::optional<Cluster> cluster =
+        resolveCluster(options.cluster, options.device, error);
+    if (!cluster) {
+      diagnostics.errors << "paracc: error: --cluster: " << error << "\n";
+      return failure();
+    }
+    CompileOptions planned = options;
+    if (failed(chooseAutoPlan(context, source, planned, *cluster, diagnostics)))
+      return failure();
+    return compile(context, source, planned, diagnostics);
+  }
   CompiledProgram result;
   LogicalResult compiled =
       options.training

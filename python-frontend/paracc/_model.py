@@ -451,13 +451,14 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
             name: str | None = None, embed_weights: bool = False,
             torch_export_options: Mapping[str, Any] | None = None,
             train: bool = False, virtual_stages: int | None = None,
-            **training) -> Model:
+            cluster: str | None = None, **training) -> Model:
     """Compiles a model for a device mesh and returns a :class:`Model`.
 
     `model`: a path (.onnx, .pbtxt, .mlir), ONNX bytes (`format`:
     "onnx", "onnx_text" or "mlir" for other bytes), an ``onnx.ModelProto``
     or a ``torch.nn.Module`` (exported with ``torch.onnx.export`` on
-    `example_inputs`). `mesh` ("dp2,tp2"; default one rank), `precision`
+    `example_inputs`). `mesh` ("dp2,tp2"; default one rank; "auto": the
+    planner chooses the plan for `cluster`, "16x8:h100" or "local"), `precision`
     (f32, bf16, f16), `sp`, `microbatches`, `stages` ("auto" or
     "0-2,3-5" or [(0, 2), (3, 5)]), `schedule` (gpipe, 1f1b, zb-h1,
     interleaved), `virtual_stages` (model chunks per rank, interleaved),
@@ -500,6 +501,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     pairs: list[tuple[str, Any]] = []
     if mesh is not None:
         pairs.append(("mesh", mesh))
+    if cluster is not None:
+        pairs.append(("cluster", cluster))
     pairs.append(("sp", _flag(sp)))
     if microbatches is not None:
         pairs.append(("microbatches", microbatches))

@@ -33,6 +33,15 @@ def test_dp2_tp2_matches_onnxruntime(gpt2_mesh, gpt2_input, gpt2_expected):
                                rtol=0, atol=ATOL)
 
 
+def test_mesh_auto_matches_onnxruntime(gpt2_model, gpt2_input, gpt2_expected):
+    # The planner chooses the plan of 4 CPU ranks.
+    with paracc.compile(gpt2_model, mesh="auto", cluster="1x4:cpu",
+                        device="cpu") as m:
+        assert m.num_ranks == 4
+        np.testing.assert_allclose(logits(m, gpt2_input), gpt2_expected,
+                                   rtol=0, atol=ATOL)
+
+
 def test_inputs_by_position_or_single_array(gpt2_mesh, gpt2_input):
     by_name = logits(gpt2_mesh, gpt2_input)
     for inputs in ([gpt2_input], (gpt2_input,), gpt2_input,

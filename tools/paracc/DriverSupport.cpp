@@ -10,9 +10,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <algorithm>
-#include <thread>
-
 using namespace mlir;
 using namespace mlir::paracc;
 
@@ -73,36 +70,4 @@ LogicalResult mlir::paracc::resolveCompileTo(
   llvm::errs() << ", got '" << emit << "' (--compile-to takes a phase: "
                << optionChoices<CompilePhase>() << ")\n";
   return failure();
-}
-
-std::optional<Cluster> mlir::paracc::resolveCluster(StringRef text,
-                                                    Device device) {
-  std::string spec = text.str();
-  if (text == "local") {
-    unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    spec = "1x" + std::to_string(cores) + ":cpu";
-#ifdef PARACC_HAVE_CUDA
-    // The GPU kind is not probed: the calibrated H200 table stands for it.
-    if (device != Device::Cpu)
-      if (auto count = ::paracc::rt::cudaDeviceCount(); count && *count > 0)
-        spec = "1x" + std::to_string(*count) + ":h200";
-#endif
-  }
-  std::string error;
-  std::optional<Cluster> cluster = parseCluster(spec, error);
-  if (!cluster)
-    llvm::errs() << "paracc: error: --cluster: " << error << "\n";
-  return cluster;
-}
-
-LogicalResult mlir::paracc::applyAutoMesh(MLIRContext &context,
-                                          const ModelSource &source,
-                                          CompileOptions &options,
-                                          StringRef clusterText,
-                                          CompileDiagnostics &diagnostics) {
-  std::optional<Cluster> cluster = resolveCluster(clusterText, options.device);
-  if (!cluster)
-    return failure();
-  return success(succeeded(
-      chooseAutoPlan(context, source, options, *cluster, diagnostics)));
 }

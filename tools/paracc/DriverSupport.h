@@ -15,7 +15,6 @@
 #include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
-#include "paracc/Planner/Cluster.h"
 #include "llvm/Support/CommandLine.h"
 
 #include <optional>
@@ -43,17 +42,6 @@ LogicalResult
 resolveCompileTo(const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
                  ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases,
                  std::optional<CompilePhase> &phase);
-
-/// The cluster of `--cluster TEXT` ("local": this machine, its GPUs when
-/// `device` may use them and there are any, else its cores as CPU ranks).
-/// Errors go to llvm::errs().
-std::optional<Cluster> resolveCluster(StringRef text, Device device);
-
-/// `--mesh auto`: the planner's choice for `cluster` applied to `options`
-/// (chooseAutoPlan), the choice printed. Fails with a message printed.
-LogicalResult applyAutoMesh(MLIRContext &context, const ModelSource &source,
-                            CompileOptions &options, StringRef clusterText,
-                            CompileDiagnostics &diagnostics);
 
 /// `paracc train`: its subcommand, its option category, its entry point
 /// (Train.cpp).

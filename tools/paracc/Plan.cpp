@@ -141,9 +141,12 @@ static std::optional<ParallelPlan> fixedPlan(int64_t batch,
 
 int mlir::paracc::runPlan() {
   std::string error;
-  std::optional<Cluster> cluster = resolveCluster(clusterOption, Device::Auto);
-  if (!cluster)
+  std::optional<Cluster> cluster =
+      resolveCluster(clusterOption, Device::Auto, error);
+  if (!cluster) {
+    llvm::errs() << "paracc: error: --cluster: " << error << "\n";
     return prt::kExitError;
+  }
   if (topOption < 1 || globalBatch < 0 || seqOption < 0) {
     llvm::errs() << "paracc: error: --top must be >= 1, --global-batch and "
                     "--seq >= 1\n";

@@ -464,6 +464,7 @@ int mlir::paracc::runTrain() {
   importOptions.allowMissingWeightData = randomWeights;
   options.seed = weightSeed;
   options.mesh = meshOption;
+  options.cluster = clusterOption;
   options.sequenceParallel = sequenceParallel;
   options.microbatches = trainMicrobatches;
   options.stages = trainStages;
@@ -493,9 +494,6 @@ int mlir::paracc::runTrain() {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
-  if (meshOption == "auto" && failed(applyAutoMesh(context, source, options,
-                                                   clusterOption, diagnostics)))
-    return failedCompileExitCode(diagnostics);
   FailureOr<CompiledProgram> compiled =
       compile(context, source, options, diagnostics);
   if (failed(compiled))

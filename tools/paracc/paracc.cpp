@@ -272,6 +272,7 @@ int main(int argc, char **argv) {
       return prt::kExitError;
   options.seed = seed;
   options.mesh = meshOption;
+  options.cluster = clusterOption;
   options.sequenceParallel = sequenceParallel;
   options.microbatches = microbatches;
   options.stages = stagesOption;
@@ -302,9 +303,6 @@ int main(int argc, char **argv) {
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
-  if (meshOption == "auto" && failed(applyAutoMesh(context, source, options,
-                                                   clusterOption, diagnostics)))
-    return failedCompileExitCode(diagnostics);
   FailureOr<CompiledProgram> compiled =
       compile(context, source, options, diagnostics);
   if (failed(compiled))

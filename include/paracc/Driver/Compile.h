@@ -79,8 +79,13 @@ struct CompileOptions {
   ONNXImportOptions import;
   /// Weights without data are filled with values from this seed.
   uint64_t seed = 0;
-  /// The device mesh ("dp2,tp4"; "" one rank).
+  /// The device mesh ("dp2,tp4"; "" one rank; "auto": the planner chooses
+  /// the mesh and the options below for `cluster`, Plan.h).
   std::string mesh;
+  /// With mesh "auto": the cluster to plan for (NODESxDEVICES:KIND, a .json
+  /// file, or "local": this machine's GPUs when `device` allows them, else
+  /// its cores as CPU ranks).
+  std::string cluster = "local";
   /// Sequence parallelism on the tensor-parallel axis.
   bool sequenceParallel = false;
   /// The pipeline's m under pp; in inference without pp, micro-batches

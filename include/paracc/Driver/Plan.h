@@ -31,6 +31,12 @@ profileModel(MLIRContext &context, const ModelSource &source,
              const CompileOptions &options, const Cluster &cluster,
              int64_t maxTensorParallel, CompileDiagnostics &diagnostics);
 
+/// The cluster `text` names (parseCluster), or for "local" this machine:
+/// its GPUs when `device` may use them and there are any (the H200's table
+/// standing for them: the kind is not probed), else its cores as CPU ranks.
+std::optional<Cluster> resolveCluster(llvm::StringRef text, Device device,
+                                      std::string &error);
+
 /// `--mesh auto`: profiles the model of `source` as `options` compile it
 /// (its input shapes give the global batch), searches `cluster`'s plans and
 /// applies the fastest to `options`: the mesh, sp, micro-batches, the
