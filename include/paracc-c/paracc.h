@@ -85,6 +85,7 @@ typedef struct paracc_executable paracc_executable;
 typedef struct paracc_session paracc_session;
 typedef struct paracc_host_tensor paracc_host_tensor;
 typedef struct paracc_trainer paracc_trainer;
+typedef struct paracc_plan paracc_plan;
 
 /* A dense row-major tensor in caller-owned memory. */
 typedef struct paracc_tensor {
@@ -130,6 +131,7 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  *     (adamw|sgd), betas ("0.9,0.95"), eps, weight-decay, momentum,
  *     clip-grad-norm, recompute (none|full|selective|auto), memory-budget
  *     ("40GiB"), bucket-mb, dropout-seed;
+ *   planning (paracc_plan_file): global-batch, top (and cluster);
  *   running (paracc_session_create, paracc_trainer_create): device
  *     (auto|cpu|gpu), tf32 ("1"), no-cuda-graph ("1");
  *   training (paracc_trainer_create): data (a token file) or data-dir
@@ -148,7 +150,8 @@ PARACC_C_EXPORT void paracc_options_free(paracc_options *options);
  * "kind"}. The scope says which call reads it: "compile"
  * (paracc_compile_*), "training-compile" (paracc_compile_* with train=1),
  * "run" (where a session or trainer runs; device also picks the compile's
- * cost model) or "trainer" (paracc_trainer_create). The kind: text, flag,
+ * cost model), "trainer" (paracc_trainer_create) or "plan"
+ * (paracc_plan_file). The kind: text, flag,
  * integer, number, repeated (given once per value), choice, bytes ("40GiB",
  * "512MiB", "4096B") or numbers (comma-separated); a choice also has
  * "values" (what it takes) and "what" (its name in messages). What a front
@@ -171,6 +174,25 @@ paracc_compile_buffer(const void *bytes, size_t size,
                       const char *name,
                       const char *data_dir, const paracc_options *options,
                       paracc_executable **out);
+
+/* --- planning ------------------------------------------------------------ */
+
+/* The parallel plan of a model file for a cluster, chosen from its shapes
+ * (no weight is read): `paracc plan`. The options: cluster
+ * ("16x8:h100", a .json file, or local), global-batch (sequences per step;
+ * default the model's batch), top (plans kept, default 10), precision,
+ * input-shape, params, train ("1") with the training compile's keys; with
+ * a mesh (and its microbatches, pipeline-schedule, virtual-stages, sp,
+ * recompute, zero) only that plan is predicted. No plan fitting is an
+ * error naming the smallest peak. */
+PARACC_C_EXPORT paracc_status *paracc_plan_file(const char *path,
+                                                const paracc_options *options,
+                                                paracc_plan **out);
+/* The result as JSON (`paracc plan --json`: plan, predicted, candidates,
+ * search, cluster, model) and as text; valid while `plan` lives. */
+PARACC_C_EXPORT const char *paracc_plan_json(const paracc_plan *plan);
+PARACC_C_EXPORT const char *paracc_plan_text(const paracc_plan *plan);
+PARACC_C_EXPORT void paracc_plan_free(paracc_plan *plan);
 
 /* --- executables --------------------------------------------------------- */
 

@@ -32,6 +32,10 @@ struct paracc_executable {
   std::string explainJson, explainText;
 };
 
+struct paracc_plan {
+  std::string json, text;
+};
+
 struct paracc_session {
   std::shared_ptr<paracc::rt::Executable> exe;
   std::unique_ptr<paracc::rt::RankGroup> ranks;

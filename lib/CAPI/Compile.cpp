@@ -6,6 +6,7 @@
 #include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
+#include "paracc/Driver/Plan.h"
 #include "paracc/Driver/StepMemoryPlan.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -152,7 +153,73 @@ static paracc_status *compileToExecutable(const ModelSource &source,
   return nullptr;
 }
 
+/// paracc_plan_file's work: the compile options, then planModel.
+static paracc_status *planFile(const char *path, const paracc_options *options,
+                               paracc_plan **out) {
+  std::string messages;
+  llvm::raw_string_ostream err(messages);
+  CompileOptions compileOpts;
+  if (!compileOptions(options, compileOpts, err) ||
+      (optionFlag(options, "train") &&
+       !trainingOptions(options, compileOpts, err)))
+    return makeStatus(PARACC_ERROR, messages);
+  PlanOptions plan;
+  plan.cluster = optionValue(options, "cluster", "local");
+  plan.globalBatch = optionInteger(options, "global-batch", 0);
+  plan.top = optionInteger(options, "top", 10);
+  ModelSource source;
+  source.path = path;
+  source.parameters = optionValue(options, "params", "");
+  mlir::MLIRContext context;
+  setUpParaccContext(context, err);
+  std::string notes;
+  llvm::raw_string_ostream notesStream(notes);
+  CompileDiagnostics diagnostics(err, notesStream);
+  mlir::FailureOr<PlanOutcome> outcome =
+      planModel(context, source, compileOpts, plan, diagnostics);
+  if (mlir::failed(outcome))
+    return makeStatus(
+        diagnostics.unsupported ? PARACC_UNSUPPORTED : PARACC_ERROR,
+        messages.empty() ? "paracc: error: planning failed" : messages);
+  if (outcome->result.candidates.empty()) {
+    std::string message =
+        "paracc: error: no plan fits in " +
+        std::to_string(outcome->request.cluster.usableBytes()) +
+        " bytes per device";
+    if (const auto &smallest = outcome->result.smallest)
+      message += "; the smallest peak is " +
+                 std::to_string(int64_t(smallest->predicted.peakMemoryBytes)) +
+                 " bytes (" + smallest->plan.describe(outcome->model.training) +
+                 ")";
+    return makeStatus(PARACC_ERROR, message);
+  }
+  auto result = std::make_unique<paracc_plan>();
+  result->json = std::move(outcome->json);
+  result->text = std::move(outcome->text);
+  *out = result.release();
+  return nullptr;
+}
+
 extern "C" {
+
+paracc_status *paracc_plan_file(const char *path, const paracc_options *options,
+                                paracc_plan **out) {
+  const char *fn = "paracc_plan_file";
+  if (!path || !out)
+    return invalidArgument(fn, "path and out must not be null");
+  *out = nullptr;
+  return guarded(fn, [&] { return planFile(path, options, out); });
+}
+
+const char *paracc_plan_json(const paracc_plan *plan) {
+  return plan ? plan->json.c_str() : "";
+}
+
+const char *paracc_plan_text(const paracc_plan *plan) {
+  return plan ? plan->text.c_str() : "";
+}
+
+void paracc_plan_free(paracc_plan *plan) { delete plan; }
 
 paracc_status *paracc_compile_file(const char *path,
                                    const paracc_options *options,

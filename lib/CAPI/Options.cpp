@@ -30,7 +30,7 @@ enum class Kind {
 /// Which call reads a key: paracc_compile_* (Compile; TrainingCompile with
 /// train=1), or paracc_trainer_create (Run: where it runs, also for a
 /// Session; Trainer: the training loop).
-enum class Scope { Compile, TrainingCompile, Run, Trainer };
+enum class Scope { Compile, TrainingCompile, Run, Trainer, Plan };
 
 /// The values of a Choice option: the compiler's table of an option enum
 /// (paracc/Compiler/Options.h).
@@ -98,6 +98,9 @@ const KnownOption kKnownOptions[] = {
     {"bucket-mb", Scope::TrainingCompile, Kind::Number},
     {"zero", Scope::TrainingCompile, Kind::Integer},
     {"dropout-seed", Scope::TrainingCompile, Kind::Integer},
+    // Planning (paracc_plan_file).
+    {"global-batch", Scope::Plan, Kind::Integer},
+    {"top", Scope::Plan, Kind::Integer},
     // Running.
     {"device", Scope::Run, Kind::Choice, choicesOf<mlir::paracc::Device>()},
     {"tf32", Scope::Run, Kind::Flag},
@@ -262,7 +265,7 @@ const char *paracc_options_describe(void) {
                                            "number", "repeated", "choice",
                                            "bytes",  "numbers"};
       static const char *const kScopes[] = {"compile", "training-compile",
-                                            "run", "trainer"};
+                                            "run", "trainer", "plan"};
       llvm::json::Object entry{{"key", o.key},
                                {"scope", kScopes[int(o.scope)]},
                                {"kind", kKinds[int(o.kind)]}};

@@ -12,6 +12,10 @@ mesh and run them, through paracc's C API (libparacc-c.so) with ctypes.
         print(record.step, record.loss)
     run.state_dict()                       # {name: np.ndarray}
 
+    p = paracc.plan("loss.onnx", cluster="16x8:h100", global_batch=512,
+                    train=True, batch=8, seq=2048)
+    p.chosen["flags"], p.table, p.plot()   # the planner's choice
+
 libparacc-c.so is found on first use: $PARACC_LIBRARY, else the copy
 bundled at install time (paracc/_lib/), else ctypes.util.find_library.
 """
@@ -25,6 +29,7 @@ from ._capi import (
     library_path,
 )
 from ._model import Model, Session, compile, load, load_tensor
+from ._plan import Plan, plan
 from ._run import train
 from ._train import StepRecord, Trainer
 
@@ -32,6 +37,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Model",
+    "Plan",
     "ParaccError",
     "ParaccImportError",
     "ParaccInvalidArgument",
@@ -45,6 +51,7 @@ __all__ = [
     "library_path",
     "load",
     "load_tensor",
+    "plan",
     "train",
     "version",
 ]

@@ -187,6 +187,11 @@ _SIGNATURES = {
     # compiling
     "paracc_compile_file": (_p, [_str, _p, _pp]),
     "paracc_compile_buffer": (_p, [_p, _size, ctypes.c_int32, _str, _str, _p, _pp]),
+    # planning
+    "paracc_plan_file": (_p, [_str, _p, _pp]),
+    "paracc_plan_json": (_str, [_p]),
+    "paracc_plan_text": (_str, [_p]),
+    "paracc_plan_free": (None, [_p]),
     # executables
     "paracc_executable_load_file": (_p, [_str, _pp]),
     "paracc_executable_load_buffer": (_p, [_p, _size, _pp]),

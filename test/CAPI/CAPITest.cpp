@@ -162,9 +162,40 @@ TEST(CAPI, OptionsDescribeEveryKey) {
         "{\"key\":\"betas\",\"kind\":\"numbers\",\"scope\":"
         "\"training-compile\"}",
         "{\"key\":\"no-cuda-graph\",\"kind\":\"flag\",\"scope\":\"run\"}",
+        "{\"key\":\"global-batch\",\"kind\":\"integer\",\"scope\":\"plan\"}",
         "\"key\":\"lr-schedule\",\"kind\":\"choice\",\"scope\":"
         "\"trainer\",\"values\":[\"constant\",\"cosine\"]"})
     EXPECT_NE(described.find(entry), std::string::npos) << entry;
+}
+
+// The planner through the C API: GPT-2's plan for 4 CPU ranks, its JSON
+// and text; a bad cluster and no plan fitting are errors with messages.
+TEST(CAPI, PlanForACluster) {
+  const std::string model = kGpt2 + "/model.onnx";
+  paracc_options *options = makeOptions({{"cluster", "1x4:cpu"}, {"top", "3"}});
+  paracc_plan *plan = nullptr;
+  Result r(paracc_plan_file(model.c_str(), options, &plan));
+  paracc_options_free(options);
+  ASSERT_EQ(r.code, PARACC_OK) << r.message;
+  const std::string json = paracc_plan_json(plan);
+  for (const char *field : {"\"plan\"", "\"predicted\"", "\"candidates\"",
+                            "\"step_seconds\"", "\"micro_batch_size\""})
+    EXPECT_NE(json.find(field), std::string::npos) << field;
+  EXPECT_NE(std::string(paracc_plan_text(plan)).find("chosen:"),
+            std::string::npos);
+  paracc_plan_free(plan);
+
+  for (auto [cluster, message] :
+       {std::pair{"4x8:tpu", "unknown device 'tpu'"},
+        std::pair{"1x2:cpu,memory=0.00001", "no plan fits"}}) {
+    paracc_options *bad = makeOptions({{"cluster", cluster}});
+    paracc_plan *none = nullptr;
+    Result e(paracc_plan_file(model.c_str(), bad, &none));
+    paracc_options_free(bad);
+    EXPECT_EQ(e.code, PARACC_ERROR) << cluster;
+    EXPECT_NE(e.message.find(message), std::string::npos) << e.message;
+    EXPECT_EQ(none, nullptr);
+  }
 }
 
 // GPT-2 on dp2,tp2 through the C API equals onnxruntime's logits, also

@@ -111,115 +111,69 @@ cl::opt<bool> spOption("sp", cl::desc("With --mesh: sequence parallelism"),
 #undef PLAN_OPT
 } // namespace
 
-/// The plan --mesh and its companions describe.
-static std::optional<ParallelPlan> fixedPlan(int64_t batch,
-                                             std::string &error) {
-  std::optional<MeshSpec> mesh = parseMeshSpec(meshOption, "--mesh", error,
-                                               /*maxRanks=*/int64_t(1) << 24);
-  if (!mesh)
-    return std::nullopt;
-  ParallelPlan plan;
-  for (const MeshSpec::Axis &axis : mesh->axes)
-    plan.axes.push_back({axis.name, axis.size});
-  plan.sequenceParallel = spOption;
-  plan.microbatches = microbatchesOption;
-  plan.schedule = scheduleOption;
-  plan.virtualStages =
-      resolveVirtualStages(scheduleOption, virtualStagesOption);
-  plan.recompute = recomputeOption;
-  plan.zero = zeroOption;
-  int64_t dp = plan.size("dp");
-  if (plan.microbatches < 1 || batch % (dp * plan.microbatches) != 0) {
-    error = "--global-batch " + std::to_string(batch) +
-            " is not divisible by dp " + std::to_string(dp) + " x " +
-            std::to_string(plan.microbatches) + " micro-batch(es)";
-    return std::nullopt;
-  }
-  plan.microBatchSize = batch / (dp * plan.microbatches);
-  return plan;
-}
-
 int mlir::paracc::runPlan() {
-  std::string error;
-  std::optional<Cluster> cluster =
-      resolveCluster(clusterOption, Device::Auto, error);
-  if (!cluster) {
-    llvm::errs() << "paracc: error: --cluster: " << error << "\n";
-    return prt::kExitError;
-  }
-  if (topOption < 1 || globalBatch < 0 || seqOption < 0) {
-    llvm::errs() << "paracc: error: --top must be >= 1, --global-batch and "
-                    "--seq >= 1\n";
+  if (seqOption < 0) {
+    llvm::errs() << "paracc: error: --seq must be >= 1\n";
     return prt::kExitError;
   }
   if (!lossOption.empty() && !trainOption) {
     llvm::errs() << "paracc: error: --loss needs --train\n";
     return prt::kExitError;
   }
-
   CompileOptions options;
   if (seqOption > 0)
     for (int i = 0; i < 16; ++i)
       options.import.inputShapesByPosition.push_back(
           SmallVector<int64_t>{2, seqOption});
   options.precision = precisionOption;
-  options.device = cluster->device.name == "cpu" ? Device::Cpu : Device::Gpu;
+  // The plan --mesh names, if any.
+  options.mesh = meshOption;
+  options.sequenceParallel = spOption;
+  options.microbatches = microbatchesOption;
+  options.schedule = scheduleOption;
+  options.virtualStages = virtualStagesOption;
   if (trainOption) {
     TrainingOptions &training = options.training.emplace();
     training.loss = lossOption;
     training.optimizer.emplace();
+    training.recompute = recomputeOption;
+    training.zero = zeroOption;
   }
   ModelSource source;
   source.path = modelPath;
   source.parameters = paramsOption;
+  PlanOptions plan;
+  plan.cluster = clusterOption;
+  plan.globalBatch = globalBatch;
+  plan.top = topOption;
+  plan.maxTensorParallel = maxTensorParallel;
+  plan.tensorParallelAcrossNodes = tpAcrossNodes;
+  plan.progress = [](int64_t done, int64_t total, double best) {
+    llvm::errs() << llvm::formatv("paracc plan: {0}/{1} plans, best {2:F4} s\n",
+                                  done, total, best);
+  };
 
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
   CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
-  FailureOr<ModelProfile> model = profileModel(
-      context, source, options, *cluster, maxTensorParallel, diagnostics);
-  if (failed(model))
+  FailureOr<PlanOutcome> outcome =
+      planModel(context, source, options, plan, diagnostics);
+  if (failed(outcome))
     return failedCompileExitCode(diagnostics);
-
-  PlanRequest request;
-  request.cluster = *cluster;
-  request.globalBatch = globalBatch > 0 ? int64_t(globalBatch) : model->batch;
-  request.top = topOption;
-  request.tensorParallelAcrossNodes = tpAcrossNodes;
-  if (!meshOption.empty()) {
-    request.fixed = fixedPlan(request.globalBatch, error);
-    if (!request.fixed) {
-      llvm::errs() << "paracc: error: " << error << "\n";
-      return prt::kExitError;
-    }
-    // The same checks as the search, with the reason.
-    if (!predictPlan(*model, request, *request.fixed, error)) {
-      llvm::errs() << "paracc: error: --mesh " << meshOption << ": " << error
-                   << "\n";
-      return prt::kExitError;
-    }
-  }
-  request.progress = [](int64_t done, int64_t total, double best) {
-    llvm::errs() << llvm::formatv("paracc plan: {0}/{1} plans, best {2:F4} s\n",
-                                  done, total, best);
-  };
-  PlanSearchResult result = searchPlans(*model, request);
-  printPlanText(*model, request, result, llvm::outs());
-  if (!jsonPath.empty()) {
-    std::string json;
-    llvm::raw_string_ostream os(json);
-    printPlanJson(*model, request, result, os);
-    if (failed(writeTextFile(jsonPath, json)))
-      return prt::kExitError;
-  }
+  llvm::outs() << outcome->text;
+  if (!jsonPath.empty() && failed(writeTextFile(jsonPath, outcome->json)))
+    return prt::kExitError;
+  const PlanSearchResult &result = outcome->result;
   if (result.candidates.empty()) {
-    llvm::errs() << "paracc: error: no plan fits in " << cluster->usableBytes()
+    llvm::outs().flush();
+    llvm::errs() << "paracc: error: no plan fits in "
+                 << outcome->request.cluster.usableBytes()
                  << " bytes per device";
     if (result.smallest)
       llvm::errs() << llvm::formatv(
           "; the smallest peak is {0} bytes ({1})",
           int64_t(result.smallest->predicted.peakMemoryBytes),
-          result.smallest->plan.describe(model->training));
+          result.smallest->plan.describe(outcome->model.training));
     llvm::errs() << "\n";
     return prt::kExitError;
   }

@@ -17,6 +17,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
+#include <string>
+
 namespace mlir::paracc {
 
 /// The model's profile on `cluster`'s device: `options` say how to import
@@ -49,6 +52,43 @@ FailureOr<PlanCandidate> chooseAutoPlan(MLIRContext &context,
                                         CompileOptions &options,
                                         const Cluster &cluster,
                                         CompileDiagnostics &diagnostics);
+
+/// What `paracc plan` asks besides the compile options.
+struct PlanOptions {
+  /// The cluster (resolveCluster's text).
+  std::string cluster = "local";
+  /// Sequences per step (0: the model's batch).
+  int64_t globalBatch = 0;
+  /// Plans in the table.
+  int64_t top = 10;
+  /// Largest tensor-parallel degree (0: a node's devices); tp across nodes.
+  int64_t maxTensorParallel = 0;
+  bool tensorParallelAcrossNodes = false;
+  /// Called about once a second while a search runs.
+  std::function<void(int64_t evaluated, int64_t total, double best)> progress;
+};
+
+/// A plan's whole answer: what was searched and found, as text and JSON.
+struct PlanOutcome {
+  ModelProfile model;
+  PlanRequest request;
+  PlanSearchResult result;
+  std::string text, json;
+};
+
+/// `paracc plan`: profiles the model of `source` as `options` import and
+/// compile it (the model's input shapes, precision; a training step with
+/// `options.training`), and searches the plans of `plan.cluster`; with a
+/// mesh in `options` (not "auto"), predicts only that plan, with its
+/// micro-batches, schedule, chunks, sp, and when training recompute and
+/// ZeRO from `options`. Fails with a message on bad input; no plan fitting
+/// is not a failure (the outcome has no candidates and names the
+/// smallest).
+FailureOr<PlanOutcome> planModel(MLIRContext &context,
+                                 const ModelSource &source,
+                                 const CompileOptions &options,
+                                 const PlanOptions &plan,
+                                 CompileDiagnostics &diagnostics);
 
 /// The search's result as text: the choice and why, the top-K table, the
 /// flags that reproduce the choice.
