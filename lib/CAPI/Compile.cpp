@@ -114,28 +114,45 @@ static bool trainingOptions(const paracc_options *options,
   return true;
 }
 
+namespace {
+/// What a compile entry point sets up: the options it reads, a context, and
+/// the messages (notes, such as auto recompute's tries, are not errors).
+struct CompileCall {
+  std::string messages, notes;
+  llvm::raw_string_ostream err{messages}, notesStream{notes};
+  CompileOptions options;
+  mlir::MLIRContext context;
+  CompileDiagnostics diagnostics{err, notesStream};
+
+  CompileCall() { setUpParaccContext(context, err); }
+  /// Reads `given` (the training compile's options with train=1); an error
+  /// status when one is wrong.
+  paracc_status *read(const paracc_options *given) {
+    if (!compileOptions(given, options, err) ||
+        (optionFlag(given, "train") && !trainingOptions(given, options, err)))
+      return makeStatus(PARACC_ERROR, messages);
+    return nullptr;
+  }
+  /// The status of a failed `what` ("compile").
+  paracc_status *failedStatus(const char *what) {
+    return makeStatus(
+        diagnostics.unsupported ? PARACC_UNSUPPORTED : PARACC_ERROR,
+        messages.empty() ? "paracc: error: " + std::string(what) + " failed"
+                         : messages);
+  }
+};
+} // namespace
+
 static paracc_status *compileToExecutable(const ModelSource &source,
                                           const paracc_options *options,
                                           paracc_executable **out) {
-  std::string messages;
-  llvm::raw_string_ostream err(messages);
-  CompileOptions compileOpts;
-  if (!compileOptions(options, compileOpts, err) ||
-      (optionFlag(options, "train") &&
-       !trainingOptions(options, compileOpts, err)))
-    return makeStatus(PARACC_ERROR, messages);
-  mlir::MLIRContext context;
-  setUpParaccContext(context, err);
-  // auto recompute's notes on the compiles it tries are not errors.
-  std::string notes;
-  llvm::raw_string_ostream notesStream(notes);
-  CompileDiagnostics diagnostics(err, notesStream);
+  CompileCall call;
+  if (paracc_status *bad = call.read(options))
+    return bad;
   mlir::FailureOr<CompiledProgram> compiled =
-      compile(context, source, compileOpts, diagnostics);
+      compile(call.context, source, call.options, call.diagnostics);
   if (mlir::failed(compiled))
-    return makeStatus(
-        diagnostics.unsupported ? PARACC_UNSUPPORTED : PARACC_ERROR,
-        messages.empty() ? "paracc: error: compile failed" : messages);
+    return call.failedStatus("compile");
   auto result = std::make_unique<paracc_executable>();
   if (compiled->exe) {
     result->exe = std::move(compiled->exe);
@@ -156,13 +173,9 @@ static paracc_status *compileToExecutable(const ModelSource &source,
 /// paracc_plan_file's work: the compile options, then planModel.
 static paracc_status *planFile(const char *path, const paracc_options *options,
                                paracc_plan **out) {
-  std::string messages;
-  llvm::raw_string_ostream err(messages);
-  CompileOptions compileOpts;
-  if (!compileOptions(options, compileOpts, err) ||
-      (optionFlag(options, "train") &&
-       !trainingOptions(options, compileOpts, err)))
-    return makeStatus(PARACC_ERROR, messages);
+  CompileCall call;
+  if (paracc_status *bad = call.read(options))
+    return bad;
   PlanOptions plan;
   plan.cluster = optionValue(options, "cluster", "local");
   plan.globalBatch = optionInteger(options, "global-batch", 0);
@@ -170,27 +183,14 @@ static paracc_status *planFile(const char *path, const paracc_options *options,
   ModelSource source;
   source.path = path;
   source.parameters = optionValue(options, "params", "");
-  mlir::MLIRContext context;
-  setUpParaccContext(context, err);
-  std::string notes;
-  llvm::raw_string_ostream notesStream(notes);
-  CompileDiagnostics diagnostics(err, notesStream);
   mlir::FailureOr<PlanOutcome> outcome =
-      planModel(context, source, compileOpts, plan, diagnostics);
+      planModel(call.context, source, call.options, plan, call.diagnostics);
   if (mlir::failed(outcome))
-    return makeStatus(
-        diagnostics.unsupported ? PARACC_UNSUPPORTED : PARACC_ERROR,
-        messages.empty() ? "paracc: error: planning failed" : messages);
+    return call.failedStatus("planning");
   if (outcome->result.candidates.empty()) {
-    std::string message =
-        "paracc: error: no plan fits in " +
-        std::to_string(outcome->request.cluster.usableBytes()) +
-        " bytes per device";
-    if (const auto &smallest = outcome->result.smallest)
-      message += "; the smallest peak is " +
-                 std::to_string(int64_t(smallest->predicted.peakMemoryBytes)) +
-                 " bytes (" + smallest->plan.describe(outcome->model.training) +
-                 ")";
+    std::string message = "paracc: error: " +
+                          noPlanFits(outcome->result, outcome->request.cluster,
+                                     outcome->model.training);
     return makeStatus(PARACC_ERROR, message);
   }
   auto result = std::make_unique<paracc_plan>();

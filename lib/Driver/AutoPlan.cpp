@@ -44,15 +44,8 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   PlanSearchResult result = searchPlans(*model, request);
   const bool training = options.training.has_value();
   if (result.candidates.empty()) {
-    diagnostics.errors << "paracc: error: --mesh auto: no plan of "
-                       << cluster.str() << " fits in " << cluster.usableBytes()
-                       << " bytes per device";
-    if (result.smallest)
-      diagnostics.errors << llvm::formatv(
-          "; the smallest peak is {0} bytes ({1})",
-          int64_t(result.smallest->predicted.peakMemoryBytes),
-          result.smallest->plan.describe(training));
-    diagnostics.errors << "\n";
+    diagnostics.errors << "paracc: error: --mesh auto: "
+                       << noPlanFits(result, cluster, training) << "\n";
     return failure();
   }
   const PlanCandidate &best = result.candidates.front();

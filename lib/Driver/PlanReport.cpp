@@ -206,3 +206,17 @@ void mlir::paracc::printPlanJson(const ModelProfile &model,
   }
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
+
+std::string mlir::paracc::noPlanFits(const PlanSearchResult &result,
+                                     const Cluster &cluster, bool training) {
+  std::string message = "no plan of " + cluster.str() + " fits in " +
+                        std::to_string(cluster.usableBytes()) +
+                        " bytes per device";
+  if (result.smallest)
+    message +=
+        llvm::formatv("; the smallest peak is {0} bytes ({1})",
+                      int64_t(result.smallest->predicted.peakMemoryBytes),
+                      result.smallest->plan.describe(training))
+            .str();
+  return message;
+}

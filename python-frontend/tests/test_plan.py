@@ -40,7 +40,7 @@ def test_training_plan_and_one_mesh(repo):
 def test_errors_name_the_problem(gpt2_model):
     with pytest.raises(paracc.ParaccError, match="unknown device 'tpu'"):
         paracc.plan(gpt2_model, cluster="4x8:tpu")
-    with pytest.raises(paracc.ParaccError, match="no plan fits"):
+    with pytest.raises(paracc.ParaccError, match="no plan of 1x2:cpu fits"):
         paracc.plan(gpt2_model, cluster="1x2:cpu,memory=0.00001")
     with pytest.raises(TypeError, match="only apply to a training step"):
         paracc.plan(gpt2_model, cluster="1x2:cpu", recompute="full")

@@ -187,7 +187,7 @@ TEST(CAPI, PlanForACluster) {
 
   for (auto [cluster, message] :
        {std::pair{"4x8:tpu", "unknown device 'tpu'"},
-        std::pair{"1x2:cpu,memory=0.00001", "no plan fits"}}) {
+        std::pair{"1x2:cpu,memory=0.00001", "no plan of 1x2:cpu fits"}}) {
     paracc_options *bad = makeOptions({{"cluster", cluster}});
     paracc_plan *none = nullptr;
     Result e(paracc_plan_file(model.c_str(), bad, &none));

@@ -166,15 +166,10 @@ int mlir::paracc::runPlan() {
   const PlanSearchResult &result = outcome->result;
   if (result.candidates.empty()) {
     llvm::outs().flush();
-    llvm::errs() << "paracc: error: no plan fits in "
-                 << outcome->request.cluster.usableBytes()
-                 << " bytes per device";
-    if (result.smallest)
-      llvm::errs() << llvm::formatv(
-          "; the smallest peak is {0} bytes ({1})",
-          int64_t(result.smallest->predicted.peakMemoryBytes),
-          result.smallest->plan.describe(outcome->model.training));
-    llvm::errs() << "\n";
+    llvm::errs() << "paracc: error: "
+                 << noPlanFits(result, outcome->request.cluster,
+                               outcome->model.training)
+                 << "\n";
     return prt::kExitError;
   }
   return prt::kExitOk;

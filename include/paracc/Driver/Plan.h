@@ -90,6 +90,11 @@ FailureOr<PlanOutcome> planModel(MLIRContext &context,
                                  const PlanOptions &plan,
                                  CompileDiagnostics &diagnostics);
 
+/// "no plan of CLUSTER fits in N bytes per device; the smallest peak is M
+/// bytes (FLAGS)": why a search found nothing.
+std::string noPlanFits(const PlanSearchResult &result, const Cluster &cluster,
+                       bool training);
+
 /// The search's result as text: the choice and why, the top-K table, the
 /// flags that reproduce the choice.
 void printPlanText(const ModelProfile &model, const PlanRequest &request,
