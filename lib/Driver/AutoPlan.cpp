@@ -31,10 +31,8 @@ FailureOr<PlanCandidate>
 mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
                              CompileOptions &options, const Cluster &cluster,
                              CompileDiagnostics &diagnostics) {
-  CompileOptions profiled = options;
-  profiled.mesh = "";
   FailureOr<ModelProfile> model = profileModel(
-      context, source, profiled, cluster, /*maxTensorParallel=*/0, diagnostics);
+      context, source, options, cluster, /*maxTensorParallel=*/0, diagnostics);
   if (failed(model))
     return failure();
   PlanRequest request;

@@ -53,11 +53,8 @@ mlir::paracc::planModel(MLIRContext &context, const ModelSource &source,
     err << "paracc: error: --top must be >= 1 and --global-batch >= 1\n";
     return failure();
   }
-  CompileOptions profiled = options;
-  profiled.mesh = "";
-  profiled.device = cluster->device.name == "cpu" ? Device::Cpu : Device::Gpu;
   FailureOr<ModelProfile> model = profileModel(
-      context, source, profiled, *cluster, plan.maxTensorParallel, diagnostics);
+      context, source, options, *cluster, plan.maxTensorParallel, diagnostics);
   if (failed(model))
     return failure();
 

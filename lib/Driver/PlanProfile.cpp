@@ -37,7 +37,6 @@ struct ProgramCost {
   /// Parameter bytes read first by the prologue / the epilogue.
   double prologueParameters = 0, epilogueParameters = 0;
   double cutBytes = 0, largestMessage = 0, workspace = 0;
-  int64_t layerCount = 0;
   /// Values whose size does not follow the batch: weights, state,
   /// constants, what is computed from them alone, and tensors of a
   /// weight's type (weight gradients).
@@ -118,14 +117,19 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
   }
 }
 
+/// The module's first function with a body.
+static func::FuncOp firstDefinedFunction(ModuleOp module) {
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal())
+      return f;
+  return nullptr;
+}
+
 /// The cost of a lowered program of `tp` ranks per tensor-parallel group.
 static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
                                              const DeviceRates &rates,
-                                             int64_t tp, Device device) {
-  func::FuncOp func;
-  for (auto f : module.getOps<func::FuncOp>())
-    if (!func && !f.isExternal())
-      func = f;
+                                             int64_t tp, bool gpu) {
+  func::FuncOp func = firstDefinedFunction(module);
   if (!func)
     return failure();
   llvm::DenseSet<Operation *> forward;
@@ -138,7 +142,6 @@ static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
   if (failed(layers))
     return failure();
   ProgramCost program;
-  program.layerCount = layers->layers;
   auto unitCost = [&](int64_t unit) -> UnitCost & {
     if (unit == 0)
       return program.prologue;
@@ -199,13 +202,13 @@ static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
     program.rest.parameterBytes = memory.parameters;
     program.rest.gradientBytes = memory.gradients;
     program.rest.optimizerStateBytes = memory.optimizerState;
-    program.workspace = device == Device::Gpu ? memory.workspace : 0;
+    program.workspace = gpu ? memory.workspace : 0;
   } else {
     double params = 0;
     for (auto w : func.getBody().front().getOps<g::WeightOp>())
       params += tensorBytes(w.getType());
     program.rest.parameterBytes = params;
-    program.workspace = device == Device::Gpu ? kGpuGemmWorkspaceBytes : 0;
+    program.workspace = gpu ? kGpuGemmWorkspaceBytes : 0;
   }
   if (layers->period > 0 && int64_t(layers->cuts.size()) > layers->period)
     program.cutBytes = tensorBytes(layers->cuts[layers->period].getType());
@@ -275,19 +278,6 @@ static void splitRest(const UnitCost &rest, const ProgramCost &one,
   share(epilogue, 1 - timeShare, 1 - paramShare);
 }
 
-/// Clamps what differencing made slightly negative (rounding) to zero.
-static void clampNegative(UnitCost &u) {
-  u.forwardBody.clampNegative();
-  u.backwardBody.clampNegative();
-  for (double *f :
-       {&u.forwardLaunch, &u.backwardLaunch, &u.forwardAllReduceBytes,
-        &u.forwardGatherBytes, &u.backwardAllReduceBytes,
-        &u.backwardGatherBytes, &u.forwardCollectives, &u.backwardCollectives,
-        &u.optimizerSeconds, &u.parameterBytes, &u.gradientBytes,
-        &u.optimizerStateBytes, &u.activationBytes, &u.forwardFlops})
-    *f = std::max(*f, 0.0);
-}
-
 FailureOr<ModelProfile>
 mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
                            const CompileOptions &options,
@@ -320,10 +310,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   if (failed(runParaccPipeline(*module, pipeline, CompilePhase::Imported,
                                CompilePhase::Cleaned)))
     return failure();
-  func::FuncOp main;
-  for (auto f : module->getOps<func::FuncOp>())
-    if (!main && !f.isExternal())
-      main = f;
+  func::FuncOp main = firstDefinedFunction(*module);
   if (!main) {
     err << "paracc: error: " << source.path << " has no function\n";
     return failure();
@@ -358,10 +345,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   // Copies cut to one and to two layers.
   auto cut = [&](int64_t keep) -> OwningOpRef<ModuleOp> {
     OwningOpRef<ModuleOp> copy = module->clone();
-    func::FuncOp f;
-    for (auto candidate : copy->getOps<func::FuncOp>())
-      if (!f && !candidate.isExternal())
-        f = candidate;
+    func::FuncOp f = firstDefinedFunction(*copy);
     FailureOr<LayerStructure> layers = findLayers(f);
     if (failed(layers) || failed(keepLayers(f, *layers, keep)))
       return nullptr;
@@ -400,8 +384,8 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
       });
       if (succeeded(runParaccPipeline(*copy, pipeline, CompilePhase::Cleaned,
                                       CompilePhase::Lowered)))
-        cost =
-            measureProgram(*copy, training, cluster.rates, tp, options.device);
+        cost = measureProgram(*copy, training, cluster.rates, tp,
+                              /*gpu=*/cluster.device.name != "cpu");
     }
     if (failed(cost))
       refusal = message.empty() ? "the compile failed" : message;
@@ -440,12 +424,12 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
         p.layer -= one.layers;
         UnitCost restPerLayer = two.rest;
         restPerLayer -= one.rest;
-        clampNegative(restPerLayer);
+        restPerLayer.clampNegative();
         p.layer += restPerLayer;
-        clampNegative(p.layer);
+        p.layer.clampNegative();
         UnitCost rest = one.rest;
         rest -= restPerLayer;
-        clampNegative(rest);
+        rest.clampNegative();
         p.prologue = one.prologue;
         p.epilogue = one.epilogue;
         splitRest(rest, one, p.prologue, p.epilogue);

@@ -67,23 +67,21 @@ void ScaledSeconds::clampNegative() {
     v = std::max(v, 0.0);
 }
 
+/// Every number of a UnitCost but its two scaled bodies.
+static constexpr double UnitCost::*kUnitNumbers[] = {
+    &UnitCost::forwardLaunch,          &UnitCost::backwardLaunch,
+    &UnitCost::forwardAllReduceBytes,  &UnitCost::forwardGatherBytes,
+    &UnitCost::backwardAllReduceBytes, &UnitCost::backwardGatherBytes,
+    &UnitCost::forwardCollectives,     &UnitCost::backwardCollectives,
+    &UnitCost::optimizerSeconds,       &UnitCost::parameterBytes,
+    &UnitCost::gradientBytes,          &UnitCost::optimizerStateBytes,
+    &UnitCost::activationBytes,        &UnitCost::forwardFlops};
+
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
   forwardBody += o.forwardBody;
-  forwardLaunch += o.forwardLaunch;
   backwardBody += o.backwardBody;
-  backwardLaunch += o.backwardLaunch;
-  forwardAllReduceBytes += o.forwardAllReduceBytes;
-  forwardGatherBytes += o.forwardGatherBytes;
-  backwardAllReduceBytes += o.backwardAllReduceBytes;
-  backwardGatherBytes += o.backwardGatherBytes;
-  forwardCollectives += o.forwardCollectives;
-  backwardCollectives += o.backwardCollectives;
-  optimizerSeconds += o.optimizerSeconds;
-  parameterBytes += o.parameterBytes;
-  gradientBytes += o.gradientBytes;
-  optimizerStateBytes += o.optimizerStateBytes;
-  activationBytes += o.activationBytes;
-  forwardFlops += o.forwardFlops;
+  for (double UnitCost::*f : kUnitNumbers)
+    this->*f += o.*f;
   return *this;
 }
 
@@ -91,17 +89,19 @@ UnitCost UnitCost::operator*(double k) const {
   UnitCost c = *this;
   c.forwardBody = forwardBody * k;
   c.backwardBody = backwardBody * k;
-  for (double *f :
-       {&c.forwardLaunch, &c.backwardLaunch, &c.forwardAllReduceBytes,
-        &c.forwardGatherBytes, &c.backwardAllReduceBytes,
-        &c.backwardGatherBytes, &c.forwardCollectives, &c.backwardCollectives,
-        &c.optimizerSeconds, &c.parameterBytes, &c.gradientBytes,
-        &c.optimizerStateBytes, &c.activationBytes, &c.forwardFlops})
-    *f *= k;
+  for (double UnitCost::*f : kUnitNumbers)
+    c.*f *= k;
   return c;
 }
 
 UnitCost &UnitCost::operator-=(const UnitCost &o) { return *this += o * -1.0; }
+
+void UnitCost::clampNegative() {
+  forwardBody.clampNegative();
+  backwardBody.clampNegative();
+  for (double UnitCost::*f : kUnitNumbers)
+    this->*f = std::max(this->*f, 0.0);
+}
 
 int64_t ParallelPlan::size(StringRef axis) const {
   for (const auto &[name, size] : axes)
@@ -166,8 +166,7 @@ public:
   /// run) and finds its profile.
   std::string check(const ParallelPlan &plan,
                     const TensorParallelProfile *&profile) const;
-  /// Memory, and everything but the schedule's simulation; false when it
-  /// does not fit.
+  /// Memory, and everything but the schedule's simulation.
   void prepare(const ParallelPlan &plan, const TensorParallelProfile &profile,
                PlanPrediction &out, StageTimes &times) const;
   /// A lower bound of the step (no bubble).

@@ -15,6 +15,7 @@ import os
 from typing import Any
 
 from ._capi import Options, check, decode, lib
+from ._model import _shape_text
 from ._options import training_pairs
 
 
@@ -98,8 +99,7 @@ def plan(model: str | os.PathLike, cluster: str = "local",
     if precision is not None:
         pairs.append(("precision", precision))
     for name, shape in (input_shapes or {}).items():
-        dims = shape if isinstance(shape, str) else "x".join(map(str, shape))
-        pairs.append(("input-shape", f"{name}={dims}"))
+        pairs.append(("input-shape", _shape_text(name, shape)))
     if train:
         pairs += training_pairs(**options)
     elif options:

@@ -2,9 +2,7 @@
 
 #include "DriverSupport.h"
 
-#include "paracc/Driver/Plan.h"
 #include "paracc/runtime/Checkpoint.h"
-#include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/RunDriver.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -22,9 +22,10 @@
 
 namespace mlir::paracc {
 
-/// The model's profile on `cluster`'s device: `options` say how to import
-/// it (its input shapes: the micro-batch the profiles are compiled at) and
-/// its precision; `options.training` makes it a training step's. Tensor
+/// The model's profile on `cluster`'s device (its rates; a GPU's workspace):
+/// `options` say how to import it (its input shapes: the micro-batch the
+/// profiles are compiled at) and its precision; `options.training` makes it
+/// a training step's. Their mesh is not read. Tensor
 /// parallelism is profiled at 1 and every power of two up to the devices
 /// of a node (or `maxTensorParallel` when set). Fails with the message in
 /// `diagnostics` when the model cannot be imported or has no repeated

@@ -71,6 +71,8 @@ struct UnitCost {
   UnitCost &operator+=(const UnitCost &o);
   UnitCost &operator-=(const UnitCost &o);
   UnitCost operator*(double k) const;
+  /// Sets what differencing made slightly negative (rounding) to zero.
+  void clampNegative();
 };
 
 /// A model compiled at one tensor-parallel degree and recompute policy.
