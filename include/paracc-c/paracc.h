@@ -189,9 +189,12 @@ PARACC_C_EXPORT paracc_status *paracc_plan_file(const char *path,
                                                 const paracc_options *options,
                                                 paracc_plan **out);
 /* The result as JSON (`paracc plan --json`: plan, predicted, candidates,
- * search, cluster, model) and as text; valid while `plan` lives. */
+ * search, cluster, model), as text and as an HTML page (`--report`: the
+ * plans by step and memory with their Pareto front, memory by category,
+ * the chosen step's simulated timeline); valid while `plan` lives. */
 PARACC_C_EXPORT const char *paracc_plan_json(const paracc_plan *plan);
 PARACC_C_EXPORT const char *paracc_plan_text(const paracc_plan *plan);
+PARACC_C_EXPORT const char *paracc_plan_html(const paracc_plan *plan);
 PARACC_C_EXPORT void paracc_plan_free(paracc_plan *plan);
 
 /* --- executables --------------------------------------------------------- */

@@ -33,7 +33,7 @@ struct paracc_executable {
 };
 
 struct paracc_plan {
-  std::string json, text;
+  std::string json, text, html;
 };
 
 struct paracc_session {

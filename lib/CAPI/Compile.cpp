@@ -196,6 +196,7 @@ static paracc_status *planFile(const char *path, const paracc_options *options,
   auto result = std::make_unique<paracc_plan>();
   result->json = std::move(outcome->json);
   result->text = std::move(outcome->text);
+  result->html = std::move(outcome->html);
   *out = result.release();
   return nullptr;
 }
@@ -217,6 +218,10 @@ const char *paracc_plan_json(const paracc_plan *plan) {
 
 const char *paracc_plan_text(const paracc_plan *plan) {
   return plan ? plan->text.c_str() : "";
+}
+
+const char *paracc_plan_html(const paracc_plan *plan) {
+  return plan ? plan->html.c_str() : "";
 }
 
 void paracc_plan_free(paracc_plan *plan) { delete plan; }

@@ -77,8 +77,10 @@ mlir::paracc::planModel(MLIRContext &context, const ModelSource &source,
     }
   }
   outcome.result = searchPlans(outcome.model, request);
-  llvm::raw_string_ostream text(outcome.text), json(outcome.json);
+  llvm::raw_string_ostream text(outcome.text), json(outcome.json),
+      html(outcome.html);
   printPlanText(outcome.model, request, outcome.result, text);
   printPlanJson(outcome.model, request, outcome.result, json);
+  printPlanHtml(outcome.model, request, outcome.result, outcome.text, html);
   return outcome;
 }

@@ -295,8 +295,13 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
     return failure();
 
   ParaccPipelineOptions pipeline;
+  // The plan's own options (a --mesh given to predict) are the search's,
+  // not the profile's.
   CompileOptions shared = options;
   shared.mesh = "";
+  shared.microbatches = 1;
+  shared.schedule = kDefaultPipelineSchedule;
+  shared.virtualStages = 0;
   setSharedPipelineOptions(shared, pipeline);
   pipeline.rates = cluster.rates.name;
   if (training) {

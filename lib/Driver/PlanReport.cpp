@@ -149,17 +149,26 @@ static llvm::json::Object predictedJson(const PlanPrediction &p) {
   };
 }
 
+static llvm::json::Object candidateJson(const PlanCandidate &candidate,
+                                        bool training) {
+  llvm::json::Object o = planJson(candidate.plan, training);
+  o["predicted"] = predictedJson(candidate.predicted);
+  return o;
+}
+
+static llvm::json::Array candidatesJson(llvm::ArrayRef<PlanCandidate> list,
+                                        bool training) {
+  llvm::json::Array out;
+  for (const PlanCandidate &candidate : list)
+    out.push_back(candidateJson(candidate, training));
+  return out;
+}
+
 void mlir::paracc::printPlanJson(const ModelProfile &model,
                                  const PlanRequest &request,
                                  const PlanSearchResult &result,
                                  llvm::raw_ostream &os) {
   const Cluster &c = request.cluster;
-  llvm::json::Array candidates;
-  for (const PlanCandidate &cand : result.candidates) {
-    llvm::json::Object o = planJson(cand.plan, model.training);
-    o["predicted"] = predictedJson(cand.predicted);
-    candidates.push_back(std::move(o));
-  }
   llvm::json::Array refused;
   for (const auto &[tp, why] : model.refused)
     refused.push_back(llvm::json::Object{{"tp", tp}, {"why", why}});
@@ -185,25 +194,22 @@ void mlir::paracc::printPlanJson(const ModelProfile &model,
       {"search", llvm::json::Object{{"seconds", result.seconds},
                                     {"enumerated", result.enumerated},
                                     {"evaluated", result.evaluated},
-                                    {"over_memory", result.overMemory}}},
-      {"candidates", std::move(candidates)},
+                                    {"over_memory", result.overMemory},
+                                    {"fitting", int64_t(result.points.size())}}},
+      {"candidates", candidatesJson(result.candidates, model.training)},
+      {"pareto", candidatesJson(result.pareto, model.training)},
   };
   if (!result.candidates.empty()) {
     root["plan"] = planJson(result.candidates.front().plan, model.training);
     root["predicted"] = predictedJson(result.candidates.front().predicted);
     root["why"] = result.whyNotNext;
   }
-  if (result.fasterOverMemory) {
-    llvm::json::Object o =
-        planJson(result.fasterOverMemory->plan, model.training);
-    o["predicted"] = predictedJson(result.fasterOverMemory->predicted);
-    root["faster_over_memory"] = std::move(o);
-  }
-  if (result.smallest) {
-    llvm::json::Object o = planJson(result.smallest->plan, model.training);
-    o["predicted"] = predictedJson(result.smallest->predicted);
-    root["smallest_over_memory"] = std::move(o);
-  }
+  if (result.fasterOverMemory)
+    root["faster_over_memory"] =
+        candidateJson(*result.fasterOverMemory, model.training);
+  if (result.smallest)
+    root["smallest_over_memory"] =
+        candidateJson(*result.smallest, model.training);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(root))) << "\n";
 }
 

@@ -172,9 +172,11 @@ public:
   /// A lower bound of the step (no bubble).
   double lowerBound(const ParallelPlan &plan, const PlanPrediction &partial,
                     const StageTimes &times) const;
-  /// Simulates the schedule and completes `out`.
+  /// Simulates the schedule and completes `out`; the actions' spans go to
+  /// `actions` when given.
   void finish(const ParallelPlan &plan, PlanPrediction &out,
-              const StageTimes &times) const;
+              const StageTimes &times,
+              std::vector<SimulatedAction> *actions = nullptr) const;
 
 private:
   double tensorParallelSeconds(const ParallelPlan &plan, const UnitCost &unit,
@@ -519,22 +521,36 @@ double PlanEvaluator::lowerBound(const ParallelPlan &plan,
 }
 
 void PlanEvaluator::finish(const ParallelPlan &plan, PlanPrediction &out,
-                           const StageTimes &times) const {
+                           const StageTimes &times,
+                           std::vector<SimulatedAction> *actions) const {
   const int64_t p = plan.size("pp");
   if (p == 1) {
     out.pipelineSeconds =
         plan.microbatches * (times.forward[0] + times.backward[0]);
     out.bubble = 0;
+    for (int64_t i = 0; actions && i < plan.microbatches; ++i) {
+      double start = i * (times.forward[0] + times.backward[0]);
+      actions->push_back({0, 0, i, PipelinePhase::Forward, start,
+                          start + times.forward[0]});
+      if (times.backward[0] > 0)
+        actions->push_back({0, 0, i, PipelinePhase::Backward,
+                            start + times.forward[0],
+                            start + times.forward[0] + times.backward[0]});
+    }
   } else {
     ScheduleResult r = simulateSchedule(
         times.forward, times.backward, plan.microbatches,
         model.training ? plan.schedule : PipelineSchedule::GPipe,
-        times.transfer, plan.virtualStages);
+        times.transfer, plan.virtualStages, actions);
     out.pipelineSeconds = r.makespan;
     out.bubble = r.bubble;
   }
   out.stepSeconds = out.pipelineSeconds + out.exposedDataParallelSeconds +
                     out.optimizerSeconds;
+  for (int64_t s = 0; actions && s < p && out.stepSeconds > out.pipelineSeconds;
+       ++s)
+    actions->push_back({s, 0, -1, PipelinePhase::Once, out.pipelineSeconds,
+                        out.stepSeconds});
   const double sequences = double(request.globalBatch);
   out.tokensPerSecond = sequences * model.sequence / out.stepSeconds;
   double flops = model.flopsPerSequence * sequences;
@@ -558,6 +574,22 @@ mlir::paracc::predictPlan(const ModelProfile &model, const PlanRequest &request,
   evaluator.prepare(plan, *profile, out, times);
   evaluator.finish(plan, out, times);
   return out;
+}
+
+std::vector<SimulatedAction>
+mlir::paracc::simulatePlanStep(const ModelProfile &model,
+                               const PlanRequest &request,
+                               const ParallelPlan &plan) {
+  PlanEvaluator evaluator(model, request);
+  const TensorParallelProfile *profile = nullptr;
+  std::vector<SimulatedAction> actions;
+  if (!evaluator.check(plan, profile).empty())
+    return actions;
+  PlanPrediction out;
+  StageTimes times;
+  evaluator.prepare(plan, *profile, out, times);
+  evaluator.finish(plan, out, times, &actions);
+  return actions;
 }
 
 /// Divisors of n, ascending.
@@ -704,6 +736,40 @@ static std::string explainLoss(const PlanCandidate &best,
   return why;
 }
 
+/// Fills `result.pareto` from `result.points` (plans `plans`): by memory
+/// ascending, a plan is on the front when it is faster than every plan
+/// before it. A point the search only bounded is simulated when its bound
+/// could put it on the front (and its point made exact).
+static void findParetoFront(const PlanEvaluator &evaluator,
+                            llvm::ArrayRef<const ParallelPlan *> plans,
+                            PlanSearchResult &result) {
+  std::vector<size_t> order(result.points.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  llvm::stable_sort(order, [&](size_t a, size_t b) {
+    const PlanPoint &x = result.points[a], &y = result.points[b];
+    return std::tie(x.peakMemoryBytes, x.stepSeconds) <
+           std::tie(y.peakMemoryBytes, y.stepSeconds);
+  });
+  double fastest = std::numeric_limits<double>::infinity();
+  for (size_t i : order) {
+    PlanPoint &point = result.points[i];
+    if (point.stepSeconds >= fastest)
+      continue;
+    const TensorParallelProfile *profile = nullptr;
+    evaluator.check(*plans[i], profile);
+    PlanPrediction out;
+    StageTimes times;
+    evaluator.prepare(*plans[i], *profile, out, times);
+    evaluator.finish(*plans[i], out, times);
+    point = {out.stepSeconds, out.peakMemoryBytes, false};
+    if (out.stepSeconds >= fastest)
+      continue;
+    fastest = out.stepSeconds;
+    result.pareto.push_back({*plans[i], out});
+  }
+}
+
 PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
                                            const PlanRequest &request) {
   using Clock = std::chrono::steady_clock;
@@ -720,6 +786,8 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
   int64_t index = 0;
   std::optional<PlanCandidate> fastestOverMemory;
   double fastestOverMemoryBound = std::numeric_limits<double>::infinity();
+  // Per point, the plan it is.
+  std::vector<const ParallelPlan *> pointPlans;
   for (const ParallelPlan &plan : plans) {
     ++index;
     if (request.progress &&
@@ -749,12 +817,17 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
       }
       continue;
     }
-    if (result.candidates.size() >= keep &&
-        evaluator.lowerBound(plan, out, times) >=
-            result.candidates.back().predicted.stepSeconds)
-      continue;
+    pointPlans.push_back(&plan);
+    if (result.candidates.size() >= keep) {
+      double bound = evaluator.lowerBound(plan, out, times);
+      if (bound >= result.candidates.back().predicted.stepSeconds) {
+        result.points.push_back({bound, out.peakMemoryBytes, true});
+        continue;
+      }
+    }
     evaluator.finish(plan, out, times);
     ++result.evaluated;
+    result.points.push_back({out.stepSeconds, out.peakMemoryBytes, false});
     // The same plan with its axes in another order, on the same links.
     if (llvm::any_of(result.candidates, [&](const PlanCandidate &c) {
           return sameButOrder(c.plan, plan) &&
@@ -788,6 +861,7 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
     if (out.stepSeconds < result.candidates.front().predicted.stepSeconds)
       result.fasterOverMemory = PlanCandidate{fastestOverMemory->plan, out};
   }
+  findParetoFront(evaluator, pointPlans, result);
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   return result;
 }

@@ -152,7 +152,8 @@ ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
                                               int64_t microbatches,
                                               PipelineSchedule schedule,
                                               llvm::ArrayRef<double> transfer,
-                                              int64_t virtualStages) {
+                                              int64_t virtualStages,
+                                              std::vector<SimulatedAction> *actions) {
   ScheduleResult result;
   const int64_t stages = forward.size(), m = microbatches;
   const int64_t v = std::max<int64_t>(virtualStages, 1), p = stages / v;
@@ -217,6 +218,8 @@ ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
         else if (a.phase == PipelinePhase::Backward)
           backwardDone[k][a.microbatch] = end;
         free[s] = end;
+        if (actions)
+          actions->push_back({s, a.chunk, a.microbatch, a.phase, start, end});
         ++next[s];
         progress = true;
       }

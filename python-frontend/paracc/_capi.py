@@ -191,6 +191,7 @@ _SIGNATURES = {
     "paracc_plan_file": (_p, [_str, _p, _pp]),
     "paracc_plan_json": (_str, [_p]),
     "paracc_plan_text": (_str, [_p]),
+    "paracc_plan_html": (_str, [_p]),
     "paracc_plan_free": (None, [_p]),
     # executables
     "paracc_executable_load_file": (_p, [_str, _pp]),

@@ -5,6 +5,7 @@
     p.chosen["mesh"], p.chosen["flags"]      # the choice and how to run it
     p.table                                  # the top plans (pandas if there)
     p.plot()                                 # step time against peak memory
+    p.save_report("plan.html")               # `paracc plan --report`
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from ._options import training_pairs
 
 class Plan:
     """The planner's answer: `json` (the whole `paracc plan --json`
-    object), `text` (its report), `chosen` (the fastest plan that fits,
-    with its `predicted` numbers) and `candidates` (the top plans, fastest
-    first)."""
+    object), `text` (its report), `html` (`paracc plan --report`'s page),
+    `chosen` (the fastest plan that fits, with its `predicted` numbers) and
+    `candidates` (the top plans, fastest first)."""
 
-    def __init__(self, text: str, data: dict):
+    def __init__(self, text: str, data: dict, html: str = ""):
         self.text = text
         self.json = data
+        self.html = html
         self.candidates: list[dict] = data.get("candidates", [])
         self.chosen: dict = dict(data["plan"], predicted=data["predicted"])
 
@@ -35,6 +37,11 @@ class Plan:
         p = self.chosen["predicted"]
         return (f"<paracc.Plan {self.chosen['mesh']}: {p['step_seconds']:.4g} s "
                 f"per step, {p['peak_memory_bytes'] / 2**30:.2f} GiB per device>")
+
+    def save_report(self, path: str | os.PathLike) -> None:
+        """Writes the HTML report (`paracc plan --report`) to `path`."""
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(self.html)
 
     def rows(self) -> list[dict[str, Any]]:
         """One flat dict per candidate: the plan's fields and predictions."""
@@ -113,6 +120,7 @@ def plan(model: str | os.PathLike, cluster: str = "local",
     try:
         text = decode(L.paracc_plan_text(out.value))
         data = json.loads(decode(L.paracc_plan_json(out.value)))
+        html = decode(L.paracc_plan_html(out.value))
     finally:
         L.paracc_plan_free(out.value)
-    return Plan(text, data)
+    return Plan(text, data, html)

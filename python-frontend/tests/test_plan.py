@@ -26,6 +26,22 @@ def test_inference_plan_for_four_cpu_ranks(gpt2_model):
     assert len(p.rows()) == len(p.candidates)
 
 
+def test_report_holds_the_search(gpt2_model, tmp_path):
+    p = paracc.plan(gpt2_model, cluster="1x4:cpu", top=3)
+    path = tmp_path / "plan.html"
+    p.save_report(path)
+    page = path.read_text(encoding="utf-8")
+    # One point per plan that fits (none slower than the plot here would
+    # hide them all), one front mark per Pareto plan, one bar row per
+    # candidate and the chosen plan's timeline.
+    beyond = int(page.split('data-beyond="')[1].split('"')[0])
+    points = page.count('class="point"') + page.count('class="bound"')
+    assert points + beyond == p.json["search"]["fitting"]
+    assert page.count('class="front"') == len(p.json["pareto"]) >= 1
+    assert page.count('data-plan="') == 5 * len(p.candidates)
+    assert "simulated step of" in page
+
+
 def test_training_plan_and_one_mesh(repo):
     model = repo / "examples" / "gpt2-train" / "model.onnx"
     p = paracc.plan(model, cluster="1x4:cpu", global_batch=4, train=True,

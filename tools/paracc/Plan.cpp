@@ -70,6 +70,11 @@ cl::opt<int64_t> topOption("top", cl::desc("Plans in the table"), cl::init(10),
                            PLAN_OPT);
 cl::opt<std::string> jsonPath("json", cl::desc("Write the result as JSON"),
                               cl::value_desc("FILE"), cl::init(""), PLAN_OPT);
+cl::opt<std::string> reportPath(
+    "report",
+    cl::desc("Write an HTML report: the plans by step and memory with their "
+             "Pareto front, memory by category, the chosen step's timeline"),
+    cl::value_desc("FILE"), cl::init(""), PLAN_OPT);
 cl::opt<std::string> paramsOption(
     "param-args",
     cl::desc("StableHLO: the entry function's leading N arguments are "
@@ -162,6 +167,9 @@ int mlir::paracc::runPlan() {
     return failedCompileExitCode(diagnostics);
   llvm::outs() << outcome->text;
   if (!jsonPath.empty() && failed(writeTextFile(jsonPath, outcome->json)))
+    return prt::kExitError;
+  if (!reportPath.empty() &&
+      failed(writeTextFile(reportPath, outcome->html)))
     return prt::kExitError;
   const PlanSearchResult &result = outcome->result;
   if (result.candidates.empty()) {

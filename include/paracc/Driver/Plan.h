@@ -69,12 +69,13 @@ struct PlanOptions {
   std::function<void(int64_t evaluated, int64_t total, double best)> progress;
 };
 
-/// A plan's whole answer: what was searched and found, as text and JSON.
+/// A plan's whole answer: what was searched and found, as text, JSON and
+/// an HTML page.
 struct PlanOutcome {
   ModelProfile model;
   PlanRequest request;
   PlanSearchResult result;
-  std::string text, json;
+  std::string text, json, html;
 };
 
 /// `paracc plan`: profiles the model of `source` as `options` import and
@@ -103,6 +104,14 @@ void printPlanText(const ModelProfile &model, const PlanRequest &request,
 /// The same as JSON (plan, predicted, candidates, search, cluster, model).
 void printPlanJson(const ModelProfile &model, const PlanRequest &request,
                    const PlanSearchResult &result, llvm::raw_ostream &os);
+
+/// The same as one HTML page with `text` (printPlanText's) on top: the
+/// plans that fit by step time and peak memory with their Pareto front,
+/// the top plans' memory by category, the chosen plan's simulated step as
+/// a pipeline timeline.
+void printPlanHtml(const ModelProfile &model, const PlanRequest &request,
+                   const PlanSearchResult &result, llvm::StringRef text,
+                   llvm::raw_ostream &os);
 
 } // namespace mlir::paracc
 

@@ -29,6 +29,8 @@
 
 namespace mlir::paracc {
 
+struct SimulatedAction; // Planner/StagePartition.h
+
 /// Compute seconds of a unit at micro-batch sizes of 2^-3 ... 2^6 times the
 /// profiled one (each op's roofline at that size: its FLOPs and the bytes
 /// of its activations scale, the bytes of weight-sized tensors do not),
@@ -178,9 +180,22 @@ struct PlanRequest {
   std::function<void(int64_t evaluated, int64_t total, double best)> progress;
 };
 
+/// A plan that fits, as the search saw it: its step (simulated, or when
+/// the search set it aside without simulating it, a lower bound) and its
+/// peak memory.
+struct PlanPoint {
+  double stepSeconds = 0, peakMemoryBytes = 0;
+  bool lowerBoundOnly = false;
+};
+
 struct PlanSearchResult {
   /// The best plans, fastest first; empty when none fits.
   std::vector<PlanCandidate> candidates;
+  /// Every plan that fits, in the order searched.
+  std::vector<PlanPoint> points;
+  /// The plans no other plan beats in both step time and peak memory
+  /// (every one simulated), least memory first.
+  std::vector<PlanCandidate> pareto;
   /// Plans enumerated, costed, and set aside by memory before costing.
   int64_t enumerated = 0, evaluated = 0, overMemory = 0;
   double seconds = 0;
@@ -200,6 +215,14 @@ std::optional<PlanPrediction> predictPlan(const ModelProfile &model,
                                           const PlanRequest &request,
                                           const ParallelPlan &plan,
                                           std::string &error);
+
+/// The simulated step of `plan` (which predictPlan accepts) rank by rank:
+/// each pipeline rank's forwards and backwards, then its once-per-step
+/// part (the exposed data-parallel reduction and the optimizer) as a
+/// `Once` action; without pp, one rank's micro-batches in turn.
+std::vector<SimulatedAction> simulatePlanStep(const ModelProfile &model,
+                                              const PlanRequest &request,
+                                              const ParallelPlan &plan);
 
 /// Searches the plans of `request.cluster`.
 PlanSearchResult searchPlans(const ModelProfile &model,

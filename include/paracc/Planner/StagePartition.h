@@ -214,6 +214,14 @@ std::vector<ScheduledAction> scheduleOrder(int64_t stage, int64_t stages,
 /// counting only its own chunk).
 std::vector<int64_t> stagesInFlight(const PipelinePlan &plan);
 
+/// One action of a simulated schedule: what rank `rank` ran (its chunk's
+/// micro-batch `microbatch`, in `phase`) from `start` to `end` seconds.
+struct SimulatedAction {
+  int64_t rank = 0, chunk = 0, microbatch = 0;
+  PipelinePhase phase = PipelinePhase::Forward;
+  double start = 0, end = 0;
+};
+
 struct ScheduleResult {
   double makespan = 0;
   /// 1 - (sum of busy time) / (p x makespan).
@@ -234,11 +242,13 @@ struct ScheduleResult {
 /// zb-h1 splits each backward into halves, the input and the weight
 /// gradients. Interleaved: the arrays hold the p x v virtual stages (stage k
 /// on rank k mod p) and `transfer[k]` delays what virtual stage k sends.
+/// With `actions`, every action's span is appended to it.
 ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
                                 llvm::ArrayRef<double> backward,
                                 int64_t microbatches, PipelineSchedule schedule,
                                 llvm::ArrayRef<double> transfer = {},
-                                int64_t virtualStages = 1);
+                                int64_t virtualStages = 1,
+                                std::vector<SimulatedAction> *actions = nullptr);
 
 } // namespace mlir::paracc
 

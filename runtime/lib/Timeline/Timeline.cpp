@@ -186,10 +186,11 @@ static std::string xmlEscape(const std::string &s) {
   return out;
 }
 
-static Status writeSvg(const std::string &path,
-                       const std::vector<TimelineEvent> &events,
-                       const Executable &exe) {
-  const int64_t ranks = exe.mesh().numRanks();
+std::string
+paracc::rt::renderTimelineSvg(const std::vector<TimelineEvent> &events,
+                              const std::vector<std::string> &rowLabels,
+                              const std::string &title) {
+  const int64_t ranks = rowLabels.size();
   const double width = 1000, left = 130, rowHeight = 26, top = 30;
   double end = 0;
   for (const TimelineEvent &e : events)
@@ -198,27 +199,27 @@ static Status writeSvg(const std::string &path,
     end = 1;
   const double scale = width / end;
   const double height = top + rowHeight * double(ranks) + 40;
-  std::ofstream out(path);
-  if (!out)
-    return errorf("cannot write '", path, "'");
+  std::string out;
   char buf[256];
   std::snprintf(buf, sizeof buf,
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
                 "height=\"%.0f\" font-family=\"sans-serif\" font-size=\"11\">\n",
                 left + width + 20, height);
-  out << buf;
+  out += buf;
   BubbleMeasurement bubble = measureBubble(events, ranks);
+  out += "<text x=\"" + std::to_string(int(left)) + "\" y=\"18\">" +
+         xmlEscape(title);
   std::snprintf(buf, sizeof buf,
-                "<text x=\"%.0f\" y=\"18\">%lld rank(s), %.3f ms; bubble "
-                "%.1f%% (forward blue, backward green, weight gradients purple, "
-                "step grey, transfers orange)</text>\n",
-                left, (long long)ranks, bubble.makespanUs / 1000.0,
+                "%lld rank(s), %.3f ms; bubble %.1f%% (forward blue, backward "
+                "green, weight gradients purple, step grey, transfers "
+                "orange)</text>\n",
+                (long long)ranks, bubble.makespanUs / 1000.0,
                 100.0 * bubble.bubble);
-  out << buf;
+  out += buf;
   for (int64_t r = 0; r < ranks; ++r) {
     double y = top + rowHeight * double(r);
     std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", y + 16);
-    out << buf << xmlEscape(rankLabel(exe, r)) << "</text>\n";
+    out += buf + xmlEscape(rowLabels[r]) + "</text>\n";
   }
   for (const TimelineEvent &e : events) {
     bool transfer =
@@ -233,21 +234,34 @@ static Status writeSvg(const std::string &path,
                   "stroke-width=\"0.5\"><title>",
                   x, y, w, h, eventColor(e.kind),
                   e.chunk > 0 && e.chunk % 2 == 1 ? 0.6 : 1.0);
-    out << buf << xmlEscape(eventName(e));
+    out += buf + xmlEscape(eventName(e));
     std::snprintf(buf, sizeof buf, " %.1f-%.1f us", e.startUs, e.endUs);
-    out << buf << "</title></rect>\n";
+    out += std::string(buf) + "</title></rect>\n";
     if (!transfer && w > 18) {
       std::snprintf(buf, sizeof buf,
                     "<text x=\"%.2f\" y=\"%.1f\" fill=\"white\">", x + 2,
                     y + 12);
-      out << buf << xmlEscape(eventName(e)) << "</text>\n";
+      out += buf + xmlEscape(eventName(e)) + "</text>\n";
     }
   }
   std::snprintf(buf, sizeof buf,
                 "<text x=\"%.0f\" y=\"%.0f\">0</text><text x=\"%.0f\" "
                 "y=\"%.0f\" text-anchor=\"end\">%.3f ms</text>\n",
                 left, height - 12, left + width, height - 12, end / 1000.0);
-  out << buf << "</svg>\n";
+  out += std::string(buf) + "</svg>\n";
+  return out;
+}
+
+static Status writeSvg(const std::string &path,
+                       const std::vector<TimelineEvent> &events,
+                       const Executable &exe) {
+  std::vector<std::string> labels;
+  for (int64_t r = 0; r < exe.mesh().numRanks(); ++r)
+    labels.push_back(rankLabel(exe, r));
+  std::ofstream out(path);
+  if (!out)
+    return errorf("cannot write '", path, "'");
+  out << renderTimelineSvg(events, labels, "");
   if (!out)
     return errorf("cannot write '", path, "'");
   return Status::ok();

@@ -71,6 +71,12 @@ Status writeTimeline(const std::string &path,
                      const std::vector<TimelineEvent> &events,
                      const Executable &exe);
 
+/// The Gantt chart of `events` as an SVG document: one row per label (an
+/// event's rank is its row), `title` before the makespan and bubble.
+std::string renderTimelineSvg(const std::vector<TimelineEvent> &events,
+                              const std::vector<std::string> &rowLabels,
+                              const std::string &title);
+
 /// The SVG file written next to a timeline at `path`.
 std::string timelineSvgPath(const std::string &path);
 
