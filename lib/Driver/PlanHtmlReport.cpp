@@ -257,8 +257,9 @@ static void memoryBars(const PlanRequest &request,
           "<rect class=\"part\" data-plan=\"{0}\" data-bytes=\"{1}\" "
           "x=\"{2:F2}\" y=\"{3:F1}\" width=\"{4:F2}\" height=\"18\" "
           "fill=\"{5}\"><title>{6}: {7} {8}</title></rect>\n",
-          i + 1, number(bytes, true), x(at), yPos + 2, x(at + mem(bytes)) - x(at),
-          part.color, part.name, number(mem(bytes)), mem.name);
+          i + 1, number(bytes, true), x(at), yPos + 2,
+          x(at + mem(bytes)) - x(at), part.color, part.name, number(mem(bytes)),
+          mem.name);
       at += mem(bytes);
     }
     os << llvm::formatv("<text x=\"{0:F1}\" y=\"{1:F1}\">{2}</text>\n",

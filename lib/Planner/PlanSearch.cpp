@@ -530,8 +530,8 @@ void PlanEvaluator::finish(const ParallelPlan &plan, PlanPrediction &out,
     out.bubble = 0;
     for (int64_t i = 0; actions && i < plan.microbatches; ++i) {
       double start = i * (times.forward[0] + times.backward[0]);
-      actions->push_back({0, 0, i, PipelinePhase::Forward, start,
-                          start + times.forward[0]});
+      actions->push_back(
+          {0, 0, i, PipelinePhase::Forward, start, start + times.forward[0]});
       if (times.backward[0] > 0)
         actions->push_back({0, 0, i, PipelinePhase::Backward,
                             start + times.forward[0],
@@ -549,8 +549,8 @@ void PlanEvaluator::finish(const ParallelPlan &plan, PlanPrediction &out,
                     out.optimizerSeconds;
   for (int64_t s = 0; actions && s < p && out.stepSeconds > out.pipelineSeconds;
        ++s)
-    actions->push_back({s, 0, -1, PipelinePhase::Once, out.pipelineSeconds,
-                        out.stepSeconds});
+    actions->push_back(
+        {s, 0, -1, PipelinePhase::Once, out.pipelineSeconds, out.stepSeconds});
   const double sequences = double(request.globalBatch);
   out.tokensPerSecond = sequences * model.sequence / out.stepSeconds;
   double flops = model.flopsPerSequence * sequences;

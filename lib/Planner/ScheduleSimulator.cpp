@@ -147,13 +147,11 @@ std::vector<int64_t> mlir::paracc::stagesInFlight(const PipelinePlan &plan) {
   return inFlight;
 }
 
-ScheduleResult mlir::paracc::simulateSchedule(llvm::ArrayRef<double> forward,
-                                              llvm::ArrayRef<double> backward,
-                                              int64_t microbatches,
-                                              PipelineSchedule schedule,
-                                              llvm::ArrayRef<double> transfer,
-                                              int64_t virtualStages,
-                                              std::vector<SimulatedAction> *actions) {
+ScheduleResult mlir::paracc::simulateSchedule(
+    llvm::ArrayRef<double> forward, llvm::ArrayRef<double> backward,
+    int64_t microbatches, PipelineSchedule schedule,
+    llvm::ArrayRef<double> transfer, int64_t virtualStages,
+    std::vector<SimulatedAction> *actions) {
   ScheduleResult result;
   const int64_t stages = forward.size(), m = microbatches;
   const int64_t v = std::max<int64_t>(virtualStages, 1), p = stages / v;

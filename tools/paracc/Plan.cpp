@@ -168,8 +168,7 @@ int mlir::paracc::runPlan() {
   llvm::outs() << outcome->text;
   if (!jsonPath.empty() && failed(writeTextFile(jsonPath, outcome->json)))
     return prt::kExitError;
-  if (!reportPath.empty() &&
-      failed(writeTextFile(reportPath, outcome->html)))
+  if (!reportPath.empty() && failed(writeTextFile(reportPath, outcome->html)))
     return prt::kExitError;
   const PlanSearchResult &result = outcome->result;
   if (result.candidates.empty()) {

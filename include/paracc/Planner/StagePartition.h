@@ -243,12 +243,11 @@ struct ScheduleResult {
 /// gradients. Interleaved: the arrays hold the p x v virtual stages (stage k
 /// on rank k mod p) and `transfer[k]` delays what virtual stage k sends.
 /// With `actions`, every action's span is appended to it.
-ScheduleResult simulateSchedule(llvm::ArrayRef<double> forward,
-                                llvm::ArrayRef<double> backward,
-                                int64_t microbatches, PipelineSchedule schedule,
-                                llvm::ArrayRef<double> transfer = {},
-                                int64_t virtualStages = 1,
-                                std::vector<SimulatedAction> *actions = nullptr);
+ScheduleResult simulateSchedule(
+    llvm::ArrayRef<double> forward, llvm::ArrayRef<double> backward,
+    int64_t microbatches, PipelineSchedule schedule,
+    llvm::ArrayRef<double> transfer = {}, int64_t virtualStages = 1,
+    std::vector<SimulatedAction> *actions = nullptr);
 
 } // namespace mlir::paracc
 
