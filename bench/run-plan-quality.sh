@@ -24,6 +24,8 @@ cpurun() {
 }
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee "$OUT/gpus.txt"
 echo "$(nproc --all) cores" | tee -a "$OUT/gpus.txt"
+# What `--cluster local` finds here (the same probe as the compiler's).
+/tmp/paracc-bin/bin/paracc-run --devices | tee -a "$OUT/gpus.txt"
 for pcx in "$dir"/steps/*.pcx; do
   name=$(basename "$pcx" .pcx)
   case $name in

@@ -11,20 +11,59 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
+#ifdef PARACC_HAVE_CUDA
+/// This machine's GPUs as a cluster spec: the kind whose table stands for
+/// them (by name, else by compute capability), their memory, and PCIe
+/// bandwidth between them when some pair has no peer access. `origin`
+/// says what was found. Empty when there is no GPU.
+static std::string probeLocalGpus(std::string &origin) {
+  auto probe = ::paracc::rt::probeCudaDevices();
+  if (!probe)
+    return "";
+  const ::paracc::rt::CudaDeviceSummary &gpu = *probe;
+  std::string kind = deviceKindForName(gpu.name, gpu.memoryBytes).str();
+  std::string table = kind + " table";
+  if (kind.empty()) {
+    kind = gpu.major >= 9 ? "h100" : "a100";
+    table = "no table for it: " + kind + "'s";
+  }
+  double gib = double(gpu.memoryBytes) / double(int64_t(1) << 30);
+  std::string spec =
+      llvm::formatv("1x{0}:{1},memory={2:F6}", gpu.count, kind, gib).str();
+  // Without peer access the devices reach each other through the host:
+  // PCIe 4.0 x16's ~20 GB/s in practice.
+  const bool pcie = gpu.count > 1 && !gpu.peerAccess;
+  if (pcie)
+    spec += ",intra=20";
+  origin = llvm::formatv("local: {0} x {1} (sm_{2}{3}, {4:F1} GiB{5}), {6}",
+                         gpu.count, gpu.name, gpu.major, gpu.minor, gib,
+                         gpu.count > 1 ? (pcie ? ", no peer access: PCIe"
+                                               : ", peer access")
+                                       : "",
+                         table)
+               .str();
+  return spec;
+}
+#endif
+
 std::optional<Cluster> mlir::paracc::resolveCluster(StringRef text,
                                                     Device device,
                                                     std::string &error) {
-  std::string spec = text.str();
+  std::string spec = text.str(), origin;
   if (text == "local") {
     unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     spec = "1x" + std::to_string(cores) + ":cpu";
+    origin = "local: " + std::to_string(cores) + " CPU core(s) as CPU ranks";
 #ifdef PARACC_HAVE_CUDA
     if (device != Device::Cpu)
-      if (auto count = ::paracc::rt::cudaDeviceCount(); count && *count > 0)
-        spec = "1x" + std::to_string(*count) + ":h200";
+      if (std::string gpus = probeLocalGpus(origin); !gpus.empty())
+        spec = gpus;
 #endif
   }
-  return parseCluster(spec, error);
+  std::optional<Cluster> cluster = parseCluster(spec, error);
+  if (cluster)
+    cluster->origin = origin;
+  return cluster;
 }
 
 FailureOr<PlanCandidate>
@@ -60,7 +99,9 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   diagnostics.notes << llvm::formatv(
       "paracc: --mesh auto on {0}: {1} (predicted step {2:F4} s, peak "
       "{3:F3} GiB per rank; {4} plans in {5:F2} s)\n",
-      cluster.str(), plan.describe(training), best.predicted.stepSeconds,
+      cluster.origin.empty() ? cluster.str()
+                             : cluster.str() + " (" + cluster.origin + ")",
+      plan.describe(training), best.predicted.stepSeconds,
       best.predicted.peakMemoryBytes / double(int64_t(1) << 30),
       result.enumerated, result.seconds);
   diagnostics.notes.flush();

@@ -34,6 +34,8 @@ void mlir::paracc::printPlanText(const ModelProfile &model,
                       request.globalBatch, model.sequence,
                       model.training ? "training" : "inference",
                       stringifyOption(model.precision));
+  if (!c.origin.empty())
+    os << "cluster " << c.origin << "\n";
   os << llvm::formatv("{0} plan(s) in {1:F2} s: {2} costed, {3} over the "
                       "{4:F1} GiB usable per device\n",
                       result.enumerated, result.seconds, result.evaluated,
@@ -186,6 +188,7 @@ void mlir::paracc::printPlanJson(const ModelProfile &model,
        llvm::json::Object{{"nodes", c.nodes},
                           {"devices_per_node", c.devicesPerNode},
                           {"device", c.device.name.str()},
+                          {"origin", c.origin},
                           {"memory_bytes", c.device.memoryBytes},
                           {"reserve_bytes", c.reserveBytes},
                           {"intra_bytes_per_second", c.intra.bytesPerSecond},

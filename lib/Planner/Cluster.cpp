@@ -38,6 +38,22 @@ std::string Cluster::str() const {
          device.name.str();
 }
 
+StringRef mlir::paracc::deviceKindForName(StringRef name,
+                                          int64_t memoryBytes) {
+  std::string lower = name.lower();
+  StringRef n(lower);
+  if (n.contains("h200"))
+    return "h200";
+  if (n.contains("h100") || n.contains("h800") || n.contains("gh200"))
+    return "h100";
+  if (n.contains("a100") || n.contains("a800")) {
+    bool small = n.contains("40gb") ||
+                 (memoryBytes > 0 && memoryBytes < 60'000'000'000);
+    return small ? "a100-40g" : "a100";
+  }
+  return "";
+}
+
 /// The cluster of `nodes` x `perNode` devices named `kind`, with the
 /// defaults of its kind.
 static std::optional<Cluster> makeCluster(int64_t nodes, int64_t perNode,
@@ -47,6 +63,11 @@ static std::optional<Cluster> makeCluster(int64_t nodes, int64_t perNode,
     return std::nullopt;
   }
   const DeviceSpec *spec = nullptr;
+  for (const DeviceSpec &d : kDevices)
+    if (d.name == kind)
+      spec = &d;
+  if (!spec && !deviceKindForName(kind).empty())
+    kind = deviceKindForName(kind);
   for (const DeviceSpec &d : kDevices)
     if (d.name == kind)
       spec = &d;

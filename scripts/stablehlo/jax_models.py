@@ -1,15 +1,21 @@
 """JAX programs lowered to StableHLO, with JAX's outputs, for paracc's
 StableHLO importer tests (test/Importer/StableHLO, test/e2e/stablehlo.test).
 
-    python jax_models.py OUT_DIR
+    python jax_models.py OUT_DIR [NAME ...]
 
-writes, per model, OUT_DIR/NAME.mlir (what `jax.jit(f).lower(x).as_text()`
-prints: the pretty form, parameters closed over as dense constants),
+writes, per model (all, or the NAMEs given), OUT_DIR/NAME.mlir (what
+`jax.jit(f).lower(x).as_text()` prints: the pretty form, parameters closed
+over as dense constants),
 OUT_DIR/NAME.generic.mlir (the same module in MLIR's generic form) and
-OUT_DIR/NAME/test_data_set_0/{input_0.pb, output_0.pb} (the input and JAX's
-output on its CPU backend, as ONNX TensorProtos); a model whose parameters
-are arguments also gets OUT_DIR/NAME.npz (their values, in argument order,
-for paracc's --params). Needs jax, numpy and onnx.
+OUT_DIR/NAME/test_data_set_0/{input_K.pb, output_0.pb} (the inputs and
+JAX's output on its CPU backend, as ONNX TensorProtos); a model whose
+parameters are arguments also gets OUT_DIR/NAME.npz (their values, in
+argument order, for paracc's --params), and a loss model (a scalar result)
+OUT_DIR/NAME/grads.npz: JAX's gradients of the loss with respect to them,
+under the same names (arr_K, as np.savez names them), and the loss as
+'loss'. Needs jax, numpy and onnx; gpt_loss's and llama_loss's files were
+made with jax and jaxlib 0.10.2 (`python jax_models.py OUT_DIR gpt_loss
+llama_loss` leaves the others as they are).
 """
 
 import os
@@ -120,20 +126,137 @@ def mlp_params_model(key):
     return f, x, params
 
 
+def cross_entropy(logits, labels):
+    """Mean next-token cross-entropy as JAX programs write it: log_softmax
+    and the labels' log-probabilities by take_along_axis (its gather with
+    batching dims and the bounds check of mode="fill")."""
+    logp = jax.nn.log_softmax(logits, axis=-1)
+    picked = jnp.take_along_axis(logp, labels[..., None], axis=-1)[..., 0]
+    return -jnp.mean(picked)
+
+
+def causal_attention(q, k, v):
+    """q, k, v: [b, heads, s, d]; the causal mask by jnp.where."""
+    s, d = q.shape[2], q.shape[3]
+    scores = jnp.einsum("bhqd,bhkd->bhqk", q, k) / jnp.sqrt(jnp.float32(d))
+    causal = jnp.arange(s)[:, None] >= jnp.arange(s)[None, :]
+    scores = jnp.where(causal, scores, jnp.float32(-1e9))
+    return jnp.einsum("bhqk,bhkd->bhqd", jax.nn.softmax(scores, axis=-1), v)
+
+
+def loss_tokens(vocab, batch, seq, seed):
+    rng = np.random.default_rng(seed)
+    tokens = rng.integers(0, vocab, (batch, seq)).astype(np.int32)
+    labels = rng.integers(0, vocab, (batch, seq)).astype(np.int32)
+    return tokens, labels
+
+
+def gpt_loss_model(key):
+    """A 2-layer GPT's whole loss with its parameters as arguments
+    (jax.jit(loss).lower(params, tokens, labels)): LayerNorm, GELU, the
+    causal mask by jnp.where, a tied embedding, cross-entropy by
+    log_softmax and take_along_axis on int32 labels."""
+    vocab, hidden, heads, layers, batch, seq = 64, 32, 4, 2, 2, 16
+    k = jax.random.split(key, layers + 2)
+    params = {
+        "wte": init(k[0], (vocab, hidden)), "wpe": init(k[1], (seq, hidden)),
+        "blocks": [block_params(k[2 + i], hidden, 4 * hidden)
+                   for i in range(layers)],
+        "lnf_g": jnp.ones((hidden,)), "lnf_b": jnp.zeros((hidden,)),
+    }
+
+    def loss(params, tokens, labels):
+        x = params["wte"][tokens] + params["wpe"][None]
+        for p in params["blocks"]:
+            x = block(p, x, heads=heads)
+        x = layer_norm(x, params["lnf_g"], params["lnf_b"])
+        return cross_entropy(x @ params["wte"].T, labels)
+
+    return loss, loss_tokens(vocab, batch, seq, 4), params
+
+
+def rms_norm(x, g, eps=1e-5):
+    return x * jax.lax.rsqrt(jnp.mean(jnp.square(x), axis=-1,
+                                      keepdims=True) + eps) * g
+
+
+def rope(x, base=10000.0):
+    """Rotary embeddings on [b, heads, s, d], rotate-half form."""
+    s, d = x.shape[2], x.shape[3]
+    inv = 1.0 / base ** (jnp.arange(0, d, 2, dtype=jnp.float32) / d)
+    angles = jnp.arange(s, dtype=jnp.float32)[:, None] * inv[None, :]
+    cos = jnp.concatenate([jnp.cos(angles)] * 2, axis=-1)
+    sin = jnp.concatenate([jnp.sin(angles)] * 2, axis=-1)
+    x1, x2 = x[..., : d // 2], x[..., d // 2:]
+    return x * cos + jnp.concatenate([-x2, x1], axis=-1) * sin
+
+
+def llama_loss_model(key):
+    """A 2-layer Llama's whole loss with its parameters as arguments:
+    RMSNorm, RoPE, SwiGLU, grouped-query attention (4 heads, 2 KV heads,
+    the KV heads repeated by jnp.repeat), an untied output projection, the
+    same cross-entropy as gpt_loss."""
+    vocab, hidden, heads, kv_heads, ff, layers, batch, seq = (
+        64, 32, 4, 2, 64, 2, 2, 16)
+    d = hidden // heads
+    k = jax.random.split(key, layers + 2)
+
+    def layer(key):
+        k = jax.random.split(key, 7)
+        return {"attn_norm": jnp.ones((hidden,)),
+                "wq": init(k[0], (hidden, heads * d)),
+                "wk": init(k[1], (hidden, kv_heads * d)),
+                "wv": init(k[2], (hidden, kv_heads * d)),
+                "wo": init(k[3], (heads * d, hidden)),
+                "ffn_norm": jnp.ones((hidden,)),
+                "w_gate": init(k[4], (hidden, ff)),
+                "w_up": init(k[5], (hidden, ff)),
+                "w_down": init(k[6], (ff, hidden))}
+
+    params = {"embed": init(k[0], (vocab, hidden)),
+              "layers": [layer(k[2 + i]) for i in range(layers)],
+              "norm": jnp.ones((hidden,)),
+              "lm_head": init(k[1], (hidden, vocab))}
+
+    def loss(params, tokens, labels):
+        x = params["embed"][tokens]
+        b, s, _ = x.shape
+        for p in params["layers"]:
+            y = rms_norm(x, p["attn_norm"])
+            q = (y @ p["wq"]).reshape(b, s, heads, d).transpose(0, 2, 1, 3)
+            kk = (y @ p["wk"]).reshape(b, s, kv_heads, d).transpose(0, 2, 1, 3)
+            v = (y @ p["wv"]).reshape(b, s, kv_heads, d).transpose(0, 2, 1, 3)
+            q, kk = rope(q), rope(kk)
+            kk = jnp.repeat(kk, heads // kv_heads, axis=1)
+            v = jnp.repeat(v, heads // kv_heads, axis=1)
+            o = causal_attention(q, kk, v).transpose(0, 2, 1, 3)
+            x = x + o.reshape(b, s, hidden) @ p["wo"]
+            y = rms_norm(x, p["ffn_norm"])
+            gate = jax.nn.silu(y @ p["w_gate"]) * (y @ p["w_up"])
+            x = x + gate @ p["w_down"]
+        x = rms_norm(x, params["norm"])
+        return cross_entropy(x @ params["lm_head"], labels)
+
+    return loss, loss_tokens(vocab, batch, seq, 5), params
+
+
 MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
-          "mlp_params": mlp_params_model}
+          "mlp_params": mlp_params_model, "gpt_loss": gpt_loss_model,
+          "llama_loss": llama_loss_model}
 
 
-def main(out):
+def main(out, names):
     os.makedirs(out, exist_ok=True)
-    for name, make in MODELS.items():
-        made = make(jax.random.PRNGKey(0))
+    for name in names or MODELS:
+        made = MODELS[name](jax.random.PRNGKey(0))
         f, x = made[0], made[1]
-        args = (x,)
+        # One input, or a tuple of them (a loss's tokens and labels).
+        inputs = tuple(x) if isinstance(x, tuple) else (x,)
+        args = inputs
         if len(made) == 3:
             # Parameters as arguments: their leaves, in order, in an .npz.
             params = made[2]
-            args = (params, x)
+            args = (params,) + inputs
             leaves = [np.asarray(a) for a in jax.tree_util.tree_leaves(params)]
             np.savez(os.path.join(out, name + ".npz"), *leaves)
         lowered = jax.jit(f).lower(*args)
@@ -147,12 +270,21 @@ def main(out):
         y = np.asarray(jax.jit(f)(*args))
         data = os.path.join(out, name, "test_data_set_0")
         os.makedirs(data, exist_ok=True)
-        with open(os.path.join(data, "input_0.pb"), "wb") as fp:
-            fp.write(numpy_helper.from_array(np.asarray(x), "input_0").SerializeToString())
+        for i, a in enumerate(inputs):
+            with open(os.path.join(data, "input_%d.pb" % i), "wb") as fp:
+                fp.write(numpy_helper.from_array(
+                    np.asarray(a), "input_%d" % i).SerializeToString())
         with open(os.path.join(data, "output_0.pb"), "wb") as fp:
             fp.write(numpy_helper.from_array(y, "output_0").SerializeToString())
-        print(name, x.shape, "->", y.shape)
+        if len(made) == 3 and y.shape == ():
+            # A loss: its gradients, keyed like the parameters in NAME.npz.
+            value, grads = jax.jit(jax.value_and_grad(f))(*args)
+            leaves = [np.asarray(g)
+                      for g in jax.tree_util.tree_leaves(grads)]
+            np.savez(os.path.join(out, name, "grads.npz"),
+                     *leaves, loss=np.asarray(value))
+        print(name, [np.shape(a) for a in inputs], "->", y.shape)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2:])

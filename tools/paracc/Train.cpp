@@ -53,6 +53,14 @@ cl::opt<std::string> meshOption(
              "mesh, sp, micro-batches, pipeline schedule, recompute and ZeRO "
              "for --cluster)"),
     cl::init(""), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<std::string> paramsOption(
+    "params",
+    cl::desc("StableHLO: the entry function's leading arguments that are "
+             "parameters (trained): a count (with --random-weights), or an "
+             ".npz of their values in order "
+             "(np.savez(f, *jax.tree_util.tree_leaves(params)))"),
+    cl::value_desc("N|FILE.npz"), cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
 cl::opt<std::string> clusterOption(
     "cluster",
     cl::desc("With --mesh auto: NODESxDEVICES:KIND, a .json file, or local "
@@ -490,6 +498,7 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   ModelSource source;
   source.path = modelPath;
+  source.parameters = paramsOption;
 
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());

@@ -45,6 +45,12 @@ struct DeviceSpec {
 
 /// Every device kind: h200, h100, a100, a100-40g, cpu.
 llvm::ArrayRef<DeviceSpec> deviceSpecs();
+/// The kind whose table stands for a GPU named `name` as CUDA and
+/// nvidia-smi print it ("NVIDIA H100 80GB HBM3": h100; H800 and GH200 take
+/// h100's, A800 a100's; an A100 of 40 GB, by its name or `memoryBytes`,
+/// a100-40g); empty when none does.
+llvm::StringRef deviceKindForName(llvm::StringRef name,
+                                  int64_t memoryBytes = 0);
 /// "h200, h100, a100, a100-40g, cpu".
 std::string knownDeviceNames();
 
@@ -56,6 +62,8 @@ struct Cluster {
   /// Memory the plan may not use per device: the runtime's context, the
   /// collectives' library and the allocator's slack.
   int64_t reserveBytes = 0;
+  /// Where the cluster came from when it was probed (`local`), in words.
+  std::string origin;
 
   int64_t ranks() const { return nodes * devicesPerNode; }
   /// Bytes a plan may use per device.
@@ -65,7 +73,8 @@ struct Cluster {
 };
 
 /// Parses `NODESxDEVICES:KIND[,intra=GBPS][,inter=GBPS][,memory=GIB]
-/// [,reserve=GIB]`, or a JSON file (a path ending in .json) with the fields
+/// [,reserve=GIB]` (KIND a kind's name, or a GPU's as deviceKindForName
+/// reads it), or a JSON file (a path ending in .json) with the fields
 /// nodes, devices_per_node, device and optionally intra_gbps, inter_gbps,
 /// memory_gib, reserve_gib. Bandwidths in GB/s (10^9 bytes). On failure
 /// returns std::nullopt with `error` saying why.

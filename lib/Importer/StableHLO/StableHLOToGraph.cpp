@@ -197,7 +197,10 @@ private:
   LogicalResult convertBroadcast(Operation *op, IRMapping &map);
   LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
   LogicalResult convertReduce(Operation *op, IRMapping &map);
+  LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
   LogicalResult convertGather(Operation *op, IRMapping &map);
+  LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
+                                     StringRef text);
   LogicalResult convertIota(Operation *op, IRMapping &map);
   LogicalResult convertCompare(Operation *op, IRMapping &map);
 
@@ -491,6 +494,8 @@ LogicalResult Converter::convertReduce(Operation *op, IRMapping &map) {
     return unsupported(op, "stablehlo.reduce whose body is not one binary "
                            "op of its arguments");
   StringRef kind = combiner->getName().getStringRef();
+  if (kind == "stablehlo.and" || kind == "stablehlo.or")
+    return convertLogicalReduce(op, map, kind == "stablehlo.and");
   StringRef graphOp = llvm::StringSwitch<StringRef>(kind)
                           .Case("stablehlo.add", "graph.reduce_sum")
                           .Case("stablehlo.maximum", "graph.reduce_max")
@@ -534,11 +539,60 @@ LogicalResult Converter::convertReduce(Operation *op, IRMapping &map) {
   return success();
 }
 
+/// reduce applying `and` or `or` to bools (jnp.all and jnp.any, and the
+/// bounds check of JAX's gathers with mode="fill"): the graph dialect
+/// reduces numbers, so the bools become 0/1 in i32, reduce_min (and) or
+/// reduce_max (or) reduces them over the dimensions and a cast (`!= 0`)
+/// makes bools again; the init joins unless it is the identity (true for
+/// and, false for or).
+LogicalResult Converter::convertLogicalReduce(Operation *op, IRMapping &map,
+                                              bool isAnd) {
+  Location loc = op->getLoc();
+  StringRef kind = isAnd ? "stablehlo.and" : "stablehlo.or";
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!result.getElementType().isInteger(1)) {
+    isUnsupported = true;
+    return op->emitError() << "stablehlo.reduce applying '" << kind << "' to "
+                           << result.getElementType()
+                           << " (and/or reductions are read over i1 only)";
+  }
+  auto dims = i64Array(op, "dimensions");
+  if (!dims)
+    return op->emitError() << "stablehlo.reduce without dimensions";
+  llvm::sort(*dims);
+  Value y = map.lookup(op->getOperand(0));
+  if (!dims->empty()) {
+    Type i32 = builder.getI32Type();
+    Value n = build(loc, "graph.cast",
+                    RankedTensorType::get(tensorType(y).getShape(), i32), y);
+    n = build(loc, isAnd ? "graph.reduce_min" : "graph.reduce_max",
+              RankedTensorType::get(result.getShape(), i32), n,
+              {named("axes", builder.getDenseI64ArrayAttr(*dims)),
+               named("keepdims", builder.getBoolAttr(false))});
+    y = build(loc, "graph.cast", result, n);
+  }
+  Value init = map.lookup(op->getOperand(1));
+  bool identity = false;
+  if (auto c = init.getDefiningOp();
+      c && c->getName().getStringRef() == "graph.constant")
+    if (auto v = dyn_cast<DenseElementsAttr>(c->getAttr("value"));
+        v && v.isSplat() && v.getElementType().isInteger(1))
+      identity = v.getSplatValue<bool>() == isAnd;
+  if (!identity)
+    y = build(loc, isAnd ? "graph.and" : "graph.or", result, {y, init});
+  map.map(op->getResult(0), y);
+  return success();
+}
+
 /// gather as `table[indices]` along one dim (what `x[ids]` and `jnp.take`
 /// lower to): graph.gather on the indices without their index vector dim.
+/// Gathers with batching dims go to convertBatchedGather.
 LogicalResult Converter::convertGather(Operation *op, IRMapping &map) {
   Location loc = op->getLoc();
   std::string text = opaqueText(opAttr(op, "dimension_numbers"));
+  if (!listField(text, "operand_batching_dims").empty() ||
+      !listField(text, "start_indices_batching_dims").empty())
+    return convertBatchedGather(op, map, text);
   SmallVector<int64_t> offset = listField(text, "offset_dims"),
                        collapsed = listField(text, "collapsed_slice_dims"),
                        startMap = listField(text, "start_index_map"),
@@ -577,6 +631,93 @@ LogicalResult Converter::convertGather(Operation *op, IRMapping &map) {
   map.map(op->getResult(0),
           build(loc, "graph.gather", result, {data, indices},
                 {named("axis", builder.getI64IntegerAttr(axis))}));
+  return success();
+}
+
+/// gather with batching dims as `jnp.take_along_axis` lowers it: one index
+/// per position along one operand dim (start_index_map and
+/// collapsed_slice_dims [axis], every slice size 1, no offset dims), each
+/// other operand dim a batching dim paired with a dim of the indices. That
+/// is graph.gather_elements along the axis on the indices without their
+/// index vector dim, put in the operand's dim order (and the result back
+/// in the indices' order when that differs). StableHLO clamps a start
+/// index into the operand where graph.gather_elements would fail on it:
+/// the indices are clipped to [0, dim - 1] first (JAX's mode="fill" masks
+/// those results itself, by its bounds check and a select).
+LogicalResult Converter::convertBatchedGather(Operation *op, IRMapping &map,
+                                              StringRef text) {
+  Location loc = op->getLoc();
+  SmallVector<int64_t> offset = listField(text, "offset_dims"),
+                       collapsed = listField(text, "collapsed_slice_dims"),
+                       startMap = listField(text, "start_index_map"),
+                       batching = listField(text, "operand_batching_dims"),
+                       indexBatching =
+                           listField(text, "start_indices_batching_dims");
+  std::optional<int64_t> indexVectorDim = intField(text, "index_vector_dim");
+  auto sizes = i64Array(op, "slice_sizes");
+  Value data = map.lookup(op->getOperand(0));
+  Value indices = map.lookup(op->getOperand(1));
+  auto dt = tensorType(data), it = tensorType(indices);
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  int64_t rank = dt.getRank();
+  auto notTakeAlongAxis = [&] {
+    return unsupported(op, "stablehlo.gather with batching dims other than "
+                           "jnp.take_along_axis's (one index per position "
+                           "along one dimension, every other dimension a "
+                           "batching dimension) is not supported");
+  };
+  if (!sizes || !indexVectorDim || !offset.empty() || startMap.size() != 1 ||
+      collapsed != startMap || batching.size() != indexBatching.size() ||
+      int64_t(batching.size()) != rank - 1 || int64_t(sizes->size()) != rank ||
+      !llvm::all_of(*sizes, [](int64_t s) { return s == 1; }))
+    return notTakeAlongAxis();
+  int64_t axis = startMap[0];
+  if (axis < 0 || axis >= rank || llvm::is_contained(batching, axis))
+    return notTakeAlongAxis();
+  // The indices without their index vector dim (of size 1 when present).
+  int64_t vectorDim = *indexVectorDim;
+  SmallVector<int64_t> idxShape(it.getShape());
+  if (vectorDim < it.getRank()) {
+    if (vectorDim < 0 || idxShape[vectorDim] != 1)
+      return notTakeAlongAxis();
+    idxShape.erase(idxShape.begin() + vectorDim);
+  } else if (vectorDim != it.getRank()) {
+    return notTakeAlongAxis();
+  }
+  if (int64_t(idxShape.size()) != rank ||
+      result.getShape() != ArrayRef<int64_t>(idxShape))
+    return notTakeAlongAxis();
+  // perm[d]: the dim of those indices that goes with operand dim d.
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [b, ib] : llvm::zip(batching, indexBatching)) {
+    if (b < 0 || b >= rank || ib < 0 || ib >= it.getRank() || ib == vectorDim)
+      return notTakeAlongAxis();
+    int64_t p = ib > vectorDim ? ib - 1 : ib;
+    if (perm[b] != -1 || used[p] || idxShape[p] != dt.getDimSize(b))
+      return notTakeAlongAxis();
+    perm[b] = p;
+    used[p] = true;
+  }
+  // The one dim left holds the positions taken along the axis.
+  for (int64_t p = 0; p < rank; ++p)
+    if (!used[p])
+      perm[axis] = p;
+  indices = reshape(loc, indices, idxShape);
+  indices = build(
+      loc, "graph.clip", tensorType(indices), indices,
+      {named("min", builder.getF64FloatAttr(0.0)),
+       named("max", builder.getF64FloatAttr(double(dt.getDimSize(axis) - 1)))});
+  indices = transpose(loc, indices, perm);
+  Value y =
+      build(loc, "graph.gather_elements",
+            RankedTensorType::get(tensorType(indices).getShape(),
+                                  result.getElementType()),
+            {data, indices}, {named("axis", builder.getI64IntegerAttr(axis))});
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t d = 0; d < rank; ++d)
+    inverse[perm[d]] = d;
+  map.map(op->getResult(0), transpose(loc, y, inverse));
   return success();
 }
 

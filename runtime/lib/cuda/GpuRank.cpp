@@ -64,6 +64,29 @@ StatusOr<int> paracc::rt::cudaDeviceCount() {
   return count;
 }
 
+StatusOr<CudaDeviceSummary> paracc::rt::probeCudaDevices() {
+  auto count = cudaDeviceCount();
+  if (!count)
+    return count.status();
+  CudaDeviceSummary out;
+  out.count = *count;
+  cudaDeviceProp prop;
+  cudaError_t e = cudaGetDeviceProperties(&prop, 0);
+  if (e != cudaSuccess)
+    return errorf("cannot read CUDA device 0: ", cudaGetErrorString(e));
+  out.name = prop.name;
+  out.memoryBytes = int64_t(prop.totalGlobalMem);
+  out.major = prop.major;
+  out.minor = prop.minor;
+  for (int a = 0; a < out.count; ++a)
+    for (int b = 0; b < out.count; ++b) {
+      int can = 1;
+      if (a != b && cudaDeviceCanAccessPeer(&can, a, b) == cudaSuccess)
+        out.peerAccess &= can != 0;
+    }
+  return out;
+}
+
 StatusOr<NcclId> paracc::rt::newNcclId() {
   auto id = newUniqueId();
   if (!id)

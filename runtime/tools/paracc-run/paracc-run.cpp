@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "paracc/runtime/GpuRunner.h"
 #include "paracc/runtime/PrintableText.h"
 #include "paracc/runtime/ProcessRanks.h"
 #include "paracc/runtime/RunDriver.h"
@@ -36,7 +37,9 @@ static const char *kUsage =
     "                  [--lr-schedule constant|cosine] [--warmup N] [--min-lr LR]\n"
     "                  [--log-json FILE] [--checkpoint-dir DIR]\n"
     "                  [--checkpoint-every N] [--resume] [--device ...]\n"
-    "                  [--timeline FILE.json] [--ranks-as threads|processes]\n";
+    "                  [--timeline FILE.json] [--ranks-as threads|processes]\n"
+    "       paracc-run --devices   (this machine's GPUs, as `--cluster local`\n"
+    "                               sees them)\n";
 
 /// Parses a number option; false on a malformed value.
 template <typename T> static bool parseNumber(const char *s, T &out) {
@@ -71,6 +74,24 @@ int main(int argc, char **argv) {
     if (arg == "-h" || arg == "--help") {
       std::cout << kUsage;
       return kExitOk;
+    } else if (arg == "--devices") {
+#ifndef PARACC_HAVE_CUDA
+      std::cout << "no GPU: this runtime was built without CUDA\n";
+      return kExitOk;
+#else
+      auto gpus = probeCudaDevices();
+      if (!gpus) {
+        std::cout << "no GPU: " << gpus.status().message() << "\n";
+        return kExitOk;
+      }
+      std::cout << gpus->count << " x " << gpus->name << " (sm_" << gpus->major
+                << gpus->minor << ", " << gpus->memoryBytes << " bytes)"
+                << (gpus->count > 1 ? (gpus->peerAccess ? ", peer access"
+                                                        : ", no peer access")
+                                    : "")
+                << "\n";
+      return kExitOk;
+#endif
     } else if (arg == "--input") {
       std::string v = value("--input");
       size_t eq = v.find('=');

@@ -35,3 +35,14 @@ func.func @strided_slice(%x: tensor<4xf32>) -> tensor<f32> {
   %l = graph.reduce_sum %s, [0] {keepdims = false} : tensor<2xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+func.func @gather_elements_smaller_indices(%x: tensor<3x5xf32>, %i: tensor<2x1xi64>) -> tensor<f32> {
+  %w = graph.weight "w" : tensor<3x5xf32>
+  %y = graph.mul %x, %w : (tensor<3x5xf32>, tensor<3x5xf32>) -> tensor<3x5xf32>
+  // expected-error @+1 {{'graph.gather_elements' op has no gradient rule for indices smaller than the data outside the axis}}
+  %g = graph.gather_elements %y, %i {axis = 1 : i64} : (tensor<3x5xf32>, tensor<2x1xi64>) -> tensor<2x1xf32>
+  %l = graph.reduce_sum %g, [0, 1] {keepdims = false} : tensor<2x1xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -75,3 +75,43 @@ func.func @blocks(%x: tensor<3x4xf32>) -> tensor<f32> {
   %l = graph.reduce_sum %c, [0, 1] {keepdims = false} : tensor<3x2xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// reduce_max: the gradient goes to the elements equal to the maximum,
+// shared among ties.
+// CHECK-LABEL: func.func @reduce_max_grad
+// CHECK: %[[M:.*]] = graph.reduce_max %[[Y:.*]], [1] {keepdims = false}
+// CHECK: %[[HIT:.*]] = graph.equal %[[Y]], %{{.*}} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xi1>
+// CHECK: %[[ONES:.*]] = graph.cast %[[HIT]] : tensor<4x3xi1> -> tensor<4x3xf32>
+// CHECK: %[[TIES:.*]] = graph.reduce_sum %[[ONES]], [1] : tensor<4x3xf32> -> tensor<4x1xf32>
+// CHECK: graph.div %{{.*}}, %[[TIES]]
+// CHECK: graph.where %[[HIT]]
+func.func @reduce_max_grad(%x: tensor<4x3xf32>) -> tensor<f32> {
+  %w = graph.weight "w" : tensor<4x3xf32>
+  %y = graph.mul %x, %w : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %m = graph.reduce_max %y, [1] {keepdims = false} : tensor<4x3xf32> -> tensor<4xf32>
+  %l = graph.reduce_sum %m, [0] {keepdims = false} : tensor<4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// gather_elements (JAX's take_along_axis): each pick's gradient at its
+// index along the axis, negative indices counted from the end.
+// CHECK-LABEL: func.func @gather_elements_grad
+// CHECK: %[[IDX:.*]] = graph.reshape %arg1 : tensor<2x1xi64> -> tensor<2x1x1xi64>
+// CHECK: %[[NEG:.*]] = graph.less %[[IDX]]
+// CHECK: %[[WRAP:.*]] = graph.where %[[NEG]]
+// CHECK: %[[POS:.*]] = graph.range {{.*}} -> tensor<5xi64>
+// CHECK: %[[ALONG:.*]] = graph.reshape %[[POS]] : tensor<5xi64> -> tensor<1x1x5xi64>
+// CHECK: %[[HIT:.*]] = graph.equal %[[WRAP]], %[[ALONG]] : (tensor<2x1x1xi64>, tensor<1x1x5xi64>) -> tensor<2x1x5xi1>
+// CHECK: %[[MASKED:.*]] = graph.where %[[HIT]]
+// CHECK: graph.reduce_sum %[[MASKED]], [1] {keepdims = false} : tensor<2x1x5xf32> -> tensor<2x5xf32>
+func.func @gather_elements_grad(%x: tensor<2x5xf32>, %i: tensor<2x1xi64>) -> tensor<f32> {
+  %w = graph.weight "w" : tensor<2x5xf32>
+  %y = graph.mul %x, %w : (tensor<2x5xf32>, tensor<2x5xf32>) -> tensor<2x5xf32>
+  %g = graph.gather_elements %y, %i {axis = 1 : i64} : (tensor<2x5xf32>, tensor<2x1xi64>) -> tensor<2x1xf32>
+  %l = graph.reduce_sum %g, [0, 1] {keepdims = false} : tensor<2x1xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}

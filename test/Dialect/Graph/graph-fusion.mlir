@@ -863,3 +863,91 @@ func.func @slice_of_product_kept(%x: tensor<2x8x16xf32>, %w: tensor<16x50xf32>, 
   %5 = graph.slice %4, starts = [0, 0, 0], limits = [2, 7, 50], steps = [1, 1, 1] : tensor<2x8x50xf32> -> tensor<2x7x50xf32>
   return %1, %3, %2, %5 : tensor<2x8x10xf32>, tensor<2x7x50xf32>, tensor<2x8x50xf32>, tensor<2x7x50xf32>
 }
+
+//===----------------------------------------------------------------------===//
+// Softmax and log-softmax as JAX writes them
+//===----------------------------------------------------------------------===//
+
+// jax.nn.softmax: exp(x - max(max(x), -inf)) / sum(...), the reductions
+// without keepdims and broadcast back by reshape and expand.
+// CHECK-LABEL: func.func @softmax_jax
+// CHECK-NEXT: %[[S:.*]] = graph.softmax %arg0 {axis = 2 : i64} : tensor<2x4x8xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @softmax_jax(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %ninf = graph.constant dense<0xFF800000> : tensor<2x4xf32>
+  %m = graph.reduce_max %x, [2] {keepdims = false} : tensor<2x4x8xf32> -> tensor<2x4xf32>
+  %mi = graph.max %m, %ninf : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %mr = graph.reshape %mi : tensor<2x4xf32> -> tensor<2x4x1xf32>
+  %mb = graph.expand %mr : tensor<2x4x1xf32> -> tensor<2x4x8xf32>
+  %d = graph.sub %x, %mb : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  %e = graph.exp %d : tensor<2x4x8xf32>
+  %s = graph.reduce_sum %e, [2] {keepdims = false} : tensor<2x4x8xf32> -> tensor<2x4xf32>
+  %sr = graph.reshape %s : tensor<2x4xf32> -> tensor<2x4x1xf32>
+  %sb = graph.expand %sr : tensor<2x4x1xf32> -> tensor<2x4x8xf32>
+  %p = graph.div %e, %sb : (tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return %p : tensor<2x4x8xf32>
+}
+
+// -----
+
+// keepdims reductions broadcast by the ops themselves.
+// CHECK-LABEL: func.func @softmax_keepdims
+// CHECK-NEXT: %[[S:.*]] = graph.softmax %arg0 {axis = 1 : i64} : tensor<4x8xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @softmax_keepdims(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = graph.reduce_max %x, [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = graph.sub %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = graph.exp %d : tensor<4x8xf32>
+  %s = graph.reduce_sum %e, [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %p = graph.div %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %p : tensor<4x8xf32>
+}
+
+// -----
+
+// jax.nn.log_softmax: s - log(sum(exp(s))), s = x - max(x).
+// CHECK-LABEL: func.func @log_softmax_jax
+// CHECK-NEXT: %[[S:.*]] = graph.log_softmax %arg0 {axis = 1 : i64} : tensor<4x8xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @log_softmax_jax(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = graph.reduce_max %x, [1] {keepdims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %mr = graph.reshape %m : tensor<4xf32> -> tensor<4x1xf32>
+  %mb = graph.expand %mr : tensor<4x1xf32> -> tensor<4x8xf32>
+  %d = graph.sub %x, %mb : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e = graph.exp %d : tensor<4x8xf32>
+  %s = graph.reduce_sum %e, [1] {keepdims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %sr = graph.reshape %s : tensor<4xf32> -> tensor<4x1xf32>
+  %l = graph.log %sr : tensor<4x1xf32>
+  %lb = graph.expand %l : tensor<4x1xf32> -> tensor<4x8xf32>
+  %r = graph.sub %d, %lb : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
+}
+
+// -----
+
+// Look-alikes stay: the max of another value, the sum along another axis.
+// CHECK-LABEL: func.func @softmax_other_max
+// CHECK-NOT: graph.softmax
+// CHECK: graph.div
+func.func @softmax_other_max(%x: tensor<4x8xf32>, %y: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = graph.reduce_max %y, [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = graph.sub %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = graph.exp %d : tensor<4x8xf32>
+  %s = graph.reduce_sum %e, [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %p = graph.div %e, %s : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %p : tensor<4x8xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @softmax_sum_other_axis
+// CHECK-NOT: graph.softmax
+// CHECK: graph.div
+func.func @softmax_sum_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %m = graph.reduce_max %x, [1] : tensor<8x8xf32> -> tensor<8x1xf32>
+  %d = graph.sub %x, %m : (tensor<8x8xf32>, tensor<8x1xf32>) -> tensor<8x8xf32>
+  %e = graph.exp %d : tensor<8x8xf32>
+  %s = graph.reduce_sum %e, [0] : tensor<8x8xf32> -> tensor<1x8xf32>
+  %p = graph.div %e, %s : (tensor<8x8xf32>, tensor<1x8xf32>) -> tensor<8x8xf32>
+  return %p : tensor<8x8xf32>
+}

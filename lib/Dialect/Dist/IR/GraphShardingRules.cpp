@@ -276,6 +276,35 @@ static OpShardingRule axisWholeRule(Operation *op, int64_t axis) {
   return b.rule;
 }
 
+/// gather_elements: the dims other than the axis are shared by the data,
+/// the indices and the result where their sizes agree (a batch split keeps
+/// JAX's take_along_axis local); the axis, and dims whose sizes differ,
+/// whole.
+static OpShardingRule gatherElementsRule(g::GatherElementsOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> data = shapeOf(op.getData());
+  ArrayRef<int64_t> indices = shapeOf(op.getIndices());
+  const int64_t rank = data.size();
+  const int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  SmallVector<int64_t> shared;
+  for (int64_t d = 0; d < rank; ++d)
+    shared.push_back(d != axis && data[d] == indices[d]
+                         ? b.rule.addFactor(data[d])
+                         : -1);
+  auto tensor = [&](Value v) {
+    TensorFactors t;
+    for (auto [d, size] : llvm::enumerate(shapeOf(v)))
+      t.push_back(shared[d] >= 0 ? DimFactors{shared[d]}
+                                 : DimFactors{b.rule.addFactor(
+                                       size, FactorKind::NeedReplication)});
+    return t;
+  };
+  b.rule.operands.push_back(tensor(op.getData()));
+  b.rule.operands.push_back(tensor(op.getIndices()));
+  b.rule.results.push_back(tensor(op.getResult()));
+  return b.rule;
+}
+
 /// Expand: result dims; operand dims of equal size share them.
 static OpShardingRule expandRule(g::ExpandOp op) {
   RuleBuilder b;
@@ -596,7 +625,8 @@ static OpShardingRule computeRule(Operation *op) {
         b.rule.results.push_back(RuleBuilder::tensor(ids));
         return b.rule;
       })
-      .Case<g::GatherElementsOp, g::GatherNDOp, g::RangeOp>(
+      .Case([](g::GatherElementsOp op) { return gatherElementsRule(op); })
+      .Case<g::GatherNDOp, g::RangeOp>(
           [](Operation *op) { return OpShardingRule::replicateAll(op); })
       .Default([](Operation *op) {
         // Everything else is elementwise (unary, binary, where, cast, the

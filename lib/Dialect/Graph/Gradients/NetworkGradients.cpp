@@ -161,6 +161,50 @@ LogicalResult gatherGrad(GradientBuilder &g, GatherOp op, ResultGrads dy,
   return success();
 }
 
+/// gather_elements: each picked element's gradient added back at its
+/// index along the axis. With one more dim after the axis, the K picks
+/// are compared with the D positions along it ([.., K, D, ..]) and the
+/// gradients masked by the hits summed over the picks (K is 1 for
+/// take_along_axis of one label).
+LogicalResult gatherElementsGrad(GradientBuilder &g, GatherElementsOp op,
+                                 ResultGrads dy, Grads dx) {
+  if (!g.isFloat(op.getData()))
+    return success();
+  ArrayRef<int64_t> dataShape = g.shapeOf(op.getData());
+  ArrayRef<int64_t> indexShape = g.shapeOf(op.getIndices());
+  const int64_t rank = dataShape.size();
+  const int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && indexShape[d] != dataShape[d])
+      return op.emitOpError("has no gradient rule for indices smaller than "
+                            "the data outside the axis");
+  const int64_t positions = dataShape[axis];
+  Type indexType = g.elementType(op.getIndices());
+  SmallVector<int64_t> picks(indexShape);
+  picks.insert(picks.begin() + axis + 1, 1);
+  Value index = g.reshape(op.getIndices(), picks);
+  // Negative indices count from the end.
+  Value negative =
+      LessOp::create(g.b, g.loc, index, g.scalar(indexType, 0.0));
+  index = WhereOp::create(g.b, g.loc, negative,
+                          g.add(index, g.scalar(indexType, double(positions))),
+                          index);
+  Value along = RangeOp::create(
+      g.b, g.loc, RankedTensorType::get({positions}, indexType),
+      g.scalar(indexType, 0.0), g.scalar(indexType, double(positions)),
+      g.scalar(indexType, 1.0));
+  SmallVector<int64_t> alongShape(rank + 1, 1);
+  alongShape[axis + 1] = positions;
+  Value hit = EqualOp::create(g.b, g.loc, index, g.reshape(along, alongShape));
+  SmallVector<int64_t> spread(picks);
+  spread[axis + 1] = positions;
+  Value masked = g.maskOrZero(hit, g.expand(g.reshape(dy[0], picks), spread));
+  dx[0] = ReduceSumOp::create(g.b, g.loc, masked,
+                              g.b.getDenseI64ArrayAttr({axis}),
+                              g.b.getBoolAttr(false));
+  return success();
+}
+
 /// The cross-entropy losses: the per-element gradient (the reduction's
 /// scale of the loss gradient), then the backward op. For "mean" the
 /// divisor is the summed weight of the counted elements, built with graph
@@ -245,6 +289,7 @@ void mlir::paracc::graph::registerNetworkGradients(MLIRContext *ctx) {
   attachRule<RmsNormOp, rmsNormGrad>(ctx);
   attachRule<AttentionOp, attentionGrad>(ctx);
   attachRule<GatherOp, gatherGrad>(ctx);
+  attachRule<GatherElementsOp, gatherElementsGrad>(ctx);
   attachRule<SoftmaxCrossEntropyOp, softmaxCrossEntropyGrad>(ctx);
   attachRule<NllLossOp, nllLossGrad>(ctx);
 }

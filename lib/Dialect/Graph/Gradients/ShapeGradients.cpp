@@ -140,6 +140,35 @@ LogicalResult reduceMeanGrad(GradientBuilder &g, ReduceMeanOp op,
   return reduceGrad(g, op, dy, dx, /*mean=*/true);
 }
 
+/// reduce_max / reduce_min: the gradient goes to the elements equal to the
+/// result, shared equally among ties (as JAX's max and PyTorch's amax do).
+template <typename OpTy>
+LogicalResult reduceChooserGrad(GradientBuilder &g, OpTy op, ResultGrads dy,
+                                Grads dx) {
+  if (!g.isFloat(op.getX()))
+    return success();
+  ArrayRef<int64_t> in = g.shapeOf(op.getX());
+  SmallVector<int64_t> kept(in);
+  for (int64_t axis : op.getAxes())
+    kept[axis] = 1;
+  Value chosen = g.expand(g.reshape(op.getResult(), kept), in);
+  Value isChosen = EqualOp::create(g.b, g.loc, op.getX(), chosen);
+  Value ones = CastOp::create(g.b, g.loc, op.getX().getType(), isChosen);
+  Value share = g.div(g.reshape(dy[0], kept), g.sumKeep(ones, op.getAxes()));
+  dx[0] = g.maskOrZero(isChosen, g.expand(share, in));
+  return success();
+}
+
+LogicalResult reduceMaxGrad(GradientBuilder &g, ReduceMaxOp op, ResultGrads dy,
+                            Grads dx) {
+  return reduceChooserGrad(g, op, dy, dx);
+}
+
+LogicalResult reduceMinGrad(GradientBuilder &g, ReduceMinOp op, ResultGrads dy,
+                            Grads dx) {
+  return reduceChooserGrad(g, op, dy, dx);
+}
+
 } // namespace
 
 void mlir::paracc::graph::registerShapeGradients(MLIRContext *ctx) {
@@ -151,4 +180,6 @@ void mlir::paracc::graph::registerShapeGradients(MLIRContext *ctx) {
   attachRule<ExpandOp, expandGrad>(ctx);
   attachRule<ReduceSumOp, reduceSumGrad>(ctx);
   attachRule<ReduceMeanOp, reduceMeanGrad>(ctx);
+  attachRule<ReduceMaxOp, reduceMaxGrad>(ctx);
+  attachRule<ReduceMinOp, reduceMinGrad>(ctx);
 }

@@ -464,14 +464,116 @@ struct SliceOfProductPattern : OpRewritePattern<SliceOp> {
   }
 };
 
+/// `v` with the ops that only broadcast it stripped: expand, and reshapes
+/// that add or drop dims of size 1.
+static Value stripBroadcast(Value v) {
+  while (Operation *op = v.getDefiningOp()) {
+    if (auto expand = dyn_cast<ExpandOp>(op)) {
+      v = expand.getX();
+      continue;
+    }
+    auto reshape = dyn_cast<ReshapeOp>(op);
+    if (!reshape)
+      break;
+    auto shapeWithoutOnes = [](Value x) {
+      SmallVector<int64_t> dims;
+      for (int64_t d : cast<RankedTensorType>(x.getType()).getShape())
+        if (d != 1)
+          dims.push_back(d);
+      return dims;
+    };
+    if (shapeWithoutOnes(reshape.getX()) != shapeWithoutOnes(reshape))
+      break;
+    v = reshape.getX();
+  }
+  return v;
+}
+
+/// The `x` that `v` reduces with `OpTy` along its single axis `axis`
+/// (after stripBroadcast), or null.
+template <typename OpTy>
+static Value reducedAlong(Value v, int64_t axis) {
+  auto reduce = stripBroadcast(v).getDefiningOp<OpTy>();
+  if (!reduce || reduce.getAxes().size() != 1 || reduce.getAxes()[0] != axis)
+    return nullptr;
+  return reduce.getX();
+}
+
+/// `x - max(x)` along `axis` as JAX writes it (the max possibly raised to
+/// an initial -inf, `max(reduce_max(x), -inf)`): returns `x`, or null.
+static Value shiftedByMax(Value shifted, int64_t axis) {
+  auto sub = shifted.getDefiningOp<SubOp>();
+  if (!sub)
+    return nullptr;
+  Value x = sub.getLhs(), max = stripBroadcast(sub.getRhs());
+  if (auto initial = max.getDefiningOp<MaxOp>()) {
+    for (int i = 0; i < 2; ++i)
+      if (auto fill = splatFloat(initial->getOperand(i));
+          fill && fill->isInfinity() && fill->isNegative())
+        max = initial->getOperand(1 - i);
+  }
+  return reducedAlong<ReduceMaxOp>(max, axis) == x ? x : nullptr;
+}
+
+/// The axis of a softmax-like result of `op` (its last dim: attention's
+/// scores and a model's logits), for the patterns below.
+static int64_t lastAxis(Operation *op) {
+  return cast<RankedTensorType>(op->getResult(0).getType()).getRank() - 1;
+}
+
+/// `e / sum(e)` with `e = exp(x - max(x))` along the last axis (JAX's
+/// jax.nn.softmax, and the max-shifted decomposition of other frontends)
+/// becomes `graph.softmax x`, so that attention fuses.
+struct SoftmaxPattern : OpRewritePattern<DivOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(DivOp div,
+                                PatternRewriter &rewriter) const override {
+    const int64_t axis = lastAxis(div);
+    auto exp = div.getLhs().getDefiningOp<ExpOp>();
+    if (axis < 0 || !exp ||
+        reducedAlong<ReduceSumOp>(div.getRhs(), axis) != exp.getResult())
+      return failure();
+    Value x = shiftedByMax(exp.getX(), axis);
+    if (!x || x.getType() != div.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<SoftmaxOp>(div, div.getType(), x,
+                                           rewriter.getI64IntegerAttr(axis));
+    return success();
+  }
+};
+
+/// `s - log(sum(exp(s)))` with `s = x - max(x)` along the last axis (JAX's
+/// jax.nn.log_softmax) becomes `graph.log_softmax x`.
+struct LogSoftmaxPattern : OpRewritePattern<SubOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SubOp sub,
+                                PatternRewriter &rewriter) const override {
+    const int64_t axis = lastAxis(sub);
+    auto log = stripBroadcast(sub.getRhs()).getDefiningOp<LogOp>();
+    if (axis < 0 || !log)
+      return failure();
+    Value shifted = sub.getLhs();
+    Value sum = reducedAlong<ReduceSumOp>(log.getX(), axis);
+    auto exp = sum ? sum.getDefiningOp<ExpOp>() : nullptr;
+    if (!exp || exp.getX() != shifted)
+      return failure();
+    Value x = shiftedByMax(shifted, axis);
+    if (!x || x.getType() != sub.getType())
+      return failure();
+    rewriter.replaceOpWithNewOp<LogSoftmaxOp>(sub, sub.getType(), x,
+                                              rewriter.getI64IntegerAttr(axis));
+    return success();
+  }
+};
+
 struct GraphFusionPass
     : public graph::impl::GraphFusionPassBase<GraphFusionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
                  SiluMulPattern, RotaryPattern, GeluPattern,
-                 ReshapeTransposeReshapePattern,
-                 SliceOfProductPattern>(&getContext());
+                 ReshapeTransposeReshapePattern, SliceOfProductPattern,
+                 SoftmaxPattern, LogSoftmaxPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Attention last, over the whole function at once: the layers share a

@@ -39,6 +39,19 @@ struct GpuOptions {
 /// The number of usable CUDA devices, or an error saying why there is none.
 StatusOr<int> cudaDeviceCount();
 
+/// This machine's GPUs as a planner sees them (`--cluster local`): their
+/// number, the first one's name, memory and compute capability, and
+/// whether every pair can reach each other's memory directly (peer access,
+/// over NVLink or PCIe).
+struct CudaDeviceSummary {
+  int count = 0;
+  std::string name;
+  int64_t memoryBytes = 0;
+  int major = 0, minor = 0;
+  bool peerAccess = true;
+};
+StatusOr<CudaDeviceSummary> probeCudaDevices();
+
 using NcclId = std::array<char, 128>;
 
 class GpuRank {
