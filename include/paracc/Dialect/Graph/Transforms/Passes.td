@@ -46,6 +46,12 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
     - GELU (tanh form): `0.5 x (1 + tanh(0.79788456 (x + 0.044715 x^3)))`
       becomes `graph.gelu {approximate = "tanh"}`;
     - GELU (erf form): `0.5 x (1 + erf(x / sqrt(2)))` becomes `graph.gelu`;
+    - softmax and log-softmax decomposed with the max shift, as JAX writes
+      them (`e / sum(e)` with `e = exp(x - max(x))`, the max possibly
+      raised to an initial -inf; `s - log(sum(exp(s)))` with
+      `s = x - max(x)`), the reductions along the last axis with or without
+      keepdims, become `graph.softmax` and `graph.log_softmax` (so that
+      attention fuses from StableHLO);
     - `reshape(transpose(reshape(x)))` where the inner reshape merges the
       leading dims, the transpose keeps the merged dim first and the outer
       reshape splits it again becomes one `graph.transpose` (of a reshape of
