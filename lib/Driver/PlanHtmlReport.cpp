@@ -49,20 +49,7 @@ static std::string number(double v, bool exact = false) {
 }
 
 static std::string escape(llvm::StringRef text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '<')
-      out += "&lt;";
-    else if (c == '>')
-      out += "&gt;";
-    else if (c == '&')
-      out += "&amp;";
-    else if (c == '"')
-      out += "&quot;";
-    else
-      out += c;
-  }
-  return out;
+  return ::paracc::rt::escapeXml(text.str());
 }
 
 namespace {

@@ -125,6 +125,15 @@ dist::ShardingAttr shardyToSharding(StringRef text, MLIRContext *ctx) {
   return dist::ShardingAttr::get(ctx, dims);
 }
 
+/// A stablehlo.gather's dimension numbers, slice sizes and operands.
+struct GatherForm {
+  SmallVector<int64_t> offset, collapsed, startMap, batching, indexBatching;
+  std::optional<int64_t> indexVectorDim;
+  std::optional<SmallVector<int64_t>> sizes;
+  Value data, indices;
+  RankedTensorType dataType, indexType, result;
+};
+
 class Converter {
 public:
   Converter(MLIRContext *ctx, WeightStore &weights)
@@ -200,7 +209,7 @@ private:
   LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
   LogicalResult convertGather(Operation *op, IRMapping &map);
   LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
-                                     StringRef text);
+                                     const GatherForm &g);
   LogicalResult convertIota(Operation *op, IRMapping &map);
   LogicalResult convertCompare(Operation *op, IRMapping &map);
 
@@ -590,19 +599,27 @@ LogicalResult Converter::convertLogicalReduce(Operation *op, IRMapping &map,
 LogicalResult Converter::convertGather(Operation *op, IRMapping &map) {
   Location loc = op->getLoc();
   std::string text = opaqueText(opAttr(op, "dimension_numbers"));
-  if (!listField(text, "operand_batching_dims").empty() ||
-      !listField(text, "start_indices_batching_dims").empty())
-    return convertBatchedGather(op, map, text);
-  SmallVector<int64_t> offset = listField(text, "offset_dims"),
-                       collapsed = listField(text, "collapsed_slice_dims"),
-                       startMap = listField(text, "start_index_map"),
-                       batching = listField(text, "operand_batching_dims");
-  std::optional<int64_t> indexVectorDim = intField(text, "index_vector_dim");
-  auto sizes = i64Array(op, "slice_sizes");
-  Value data = map.lookup(op->getOperand(0));
-  Value indices = map.lookup(op->getOperand(1));
-  auto dt = tensorType(data), it = tensorType(indices);
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  GatherForm g;
+  g.offset = listField(text, "offset_dims");
+  g.collapsed = listField(text, "collapsed_slice_dims");
+  g.startMap = listField(text, "start_index_map");
+  g.batching = listField(text, "operand_batching_dims");
+  g.indexBatching = listField(text, "start_indices_batching_dims");
+  g.indexVectorDim = intField(text, "index_vector_dim");
+  g.sizes = i64Array(op, "slice_sizes");
+  g.data = map.lookup(op->getOperand(0));
+  g.indices = map.lookup(op->getOperand(1));
+  g.dataType = tensorType(g.data);
+  g.indexType = tensorType(g.indices);
+  g.result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (!g.batching.empty() || !g.indexBatching.empty())
+    return convertBatchedGather(op, map, g);
+  const SmallVector<int64_t> &offset = g.offset, &collapsed = g.collapsed,
+                             &startMap = g.startMap, &batching = g.batching;
+  const std::optional<int64_t> &indexVectorDim = g.indexVectorDim;
+  const auto &sizes = g.sizes;
+  Value data = g.data, indices = g.indices;
+  RankedTensorType dt = g.dataType, it = g.indexType, result = g.result;
   bool take = sizes && indexVectorDim && batching.empty() &&
               startMap.size() == 1 && collapsed == startMap;
   int64_t axis = take ? startMap[0] : 0;
@@ -645,20 +662,15 @@ LogicalResult Converter::convertGather(Operation *op, IRMapping &map) {
 /// the indices are clipped to [0, dim - 1] first (JAX's mode="fill" masks
 /// those results itself, by its bounds check and a select).
 LogicalResult Converter::convertBatchedGather(Operation *op, IRMapping &map,
-                                              StringRef text) {
+                                              const GatherForm &g) {
   Location loc = op->getLoc();
-  SmallVector<int64_t> offset = listField(text, "offset_dims"),
-                       collapsed = listField(text, "collapsed_slice_dims"),
-                       startMap = listField(text, "start_index_map"),
-                       batching = listField(text, "operand_batching_dims"),
-                       indexBatching =
-                           listField(text, "start_indices_batching_dims");
-  std::optional<int64_t> indexVectorDim = intField(text, "index_vector_dim");
-  auto sizes = i64Array(op, "slice_sizes");
-  Value data = map.lookup(op->getOperand(0));
-  Value indices = map.lookup(op->getOperand(1));
-  auto dt = tensorType(data), it = tensorType(indices);
-  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  const SmallVector<int64_t> &offset = g.offset, &collapsed = g.collapsed,
+                             &startMap = g.startMap, &batching = g.batching,
+                             &indexBatching = g.indexBatching;
+  const std::optional<int64_t> &indexVectorDim = g.indexVectorDim;
+  const auto &sizes = g.sizes;
+  Value data = g.data, indices = g.indices;
+  RankedTensorType dt = g.dataType, it = g.indexType, result = g.result;
   int64_t rank = dt.getRank();
   auto notTakeAlongAxis = [&] {
     return unsupported(op, "stablehlo.gather with batching dims other than "

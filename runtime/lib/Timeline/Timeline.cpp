@@ -171,7 +171,7 @@ static Status writeChromeTrace(const std::string &path,
   return Status::ok();
 }
 
-static std::string xmlEscape(const std::string &s) {
+std::string paracc::rt::escapeXml(const std::string &s) {
   std::string out;
   for (char c : s) {
     if (c == '<')
@@ -180,6 +180,8 @@ static std::string xmlEscape(const std::string &s) {
       out += "&gt;";
     else if (c == '&')
       out += "&amp;";
+    else if (c == '"')
+      out += "&quot;";
     else
       out += c;
   }
@@ -208,7 +210,7 @@ paracc::rt::renderTimelineSvg(const std::vector<TimelineEvent> &events,
   out += buf;
   BubbleMeasurement bubble = measureBubble(events, ranks);
   out += "<text x=\"" + std::to_string(int(left)) + "\" y=\"18\">" +
-         xmlEscape(title);
+         escapeXml(title);
   std::snprintf(buf, sizeof buf,
                 "%lld rank(s), %.3f ms; bubble %.1f%% (forward blue, backward "
                 "green, weight gradients purple, step grey, transfers "
@@ -219,7 +221,7 @@ paracc::rt::renderTimelineSvg(const std::vector<TimelineEvent> &events,
   for (int64_t r = 0; r < ranks; ++r) {
     double y = top + rowHeight * double(r);
     std::snprintf(buf, sizeof buf, "<text x=\"4\" y=\"%.1f\">", y + 16);
-    out += buf + xmlEscape(rowLabels[r]) + "</text>\n";
+    out += buf + escapeXml(rowLabels[r]) + "</text>\n";
   }
   for (const TimelineEvent &e : events) {
     bool transfer =
@@ -234,14 +236,14 @@ paracc::rt::renderTimelineSvg(const std::vector<TimelineEvent> &events,
                   "stroke-width=\"0.5\"><title>",
                   x, y, w, h, eventColor(e.kind),
                   e.chunk > 0 && e.chunk % 2 == 1 ? 0.6 : 1.0);
-    out += buf + xmlEscape(eventName(e));
+    out += buf + escapeXml(eventName(e));
     std::snprintf(buf, sizeof buf, " %.1f-%.1f us", e.startUs, e.endUs);
     out += std::string(buf) + "</title></rect>\n";
     if (!transfer && w > 18) {
       std::snprintf(buf, sizeof buf,
                     "<text x=\"%.2f\" y=\"%.1f\" fill=\"white\">", x + 2,
                     y + 12);
-      out += buf + xmlEscape(eventName(e)) + "</text>\n";
+      out += buf + escapeXml(eventName(e)) + "</text>\n";
     }
   }
   std::snprintf(buf, sizeof buf,

@@ -95,6 +95,37 @@ func.func @sequence_parallel_flattened_gemm(%x: tensor<2x16x64xf32> {dist.shardi
   return %2 : tensor<2x16x64xf32>
 }
 
+// The weight gradient of a column-parallel linear under sequence
+// parallelism, X^T dY with X split along the tokens and dY along the
+// weight's columns: X is gathered (Megatron's choice; 8 KiB here), not a
+// weight-sized partial reduce-scattered after gathering dY (96 KiB), which
+// the greedy order (operands first) alone would choose.
+// CHECK-LABEL: func.func @sequence_parallel_weight_gradient
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<16x64xf32> {{.*}}, %[[DY:[^:]+]]: tensor<32x128xf32>
+// CHECK: %[[XG:.*]] = dist.all_gather %[[X]] over ["tp"] dim = 0 : tensor<16x64xf32> -> tensor<32x64xf32>
+// CHECK-NOT: = dist.
+// CHECK: %[[DW:.*]] = graph.gemm %[[XG]], %[[DY]] {trans_a = true} : (tensor<32x64xf32>, tensor<32x128xf32>) -> tensor<64x128xf32>
+// CHECK-NEXT: %[[U:.*]] = graph.sub %{{.*}}, %[[DW]]
+// CHECK-NEXT: return %[[U]]
+func.func @sequence_parallel_weight_gradient(%x: tensor<32x64xf32> {dist.sharding = #dist.sharding<{tp}, {}>}, %dy: tensor<32x256xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<64x256xf32> {
+  %w = graph.weight "fc.weight" {dist.shardings = [#dist.sharding<{}, {tp}>]} : tensor<64x256xf32>
+  %dw = graph.gemm %x, %dy {trans_a = true, dist.shardings = [#dist.sharding<{}, {tp}>]} : (tensor<32x64xf32>, tensor<32x256xf32>) -> tensor<64x256xf32>
+  %u = graph.sub %w, %dw {dist.shardings = [#dist.sharding<{}, {tp}>]} : (tensor<64x256xf32>, tensor<64x256xf32>) -> tensor<64x256xf32>
+  return %u : tensor<64x256xf32>
+}
+
+// The same over an axis that splits no weight (data parallelism's): the
+// batch stays split and the gradient is the partial sums reduce-scattered
+// (what ZeRO's sharded update wants), the reduction data parallelism
+// defers and buckets.
+// CHECK-LABEL: func.func @data_parallel_weight_gradient
+// CHECK: graph.gemm {{.*}} {trans_a = true} : (tensor<16x64xf32>, tensor<16x256xf32>) -> tensor<64x256xf32>
+// CHECK-NEXT: dist.reduce_scatter %{{.*}} over ["tp"] dim = 1 : tensor<64x256xf32> -> tensor<64x128xf32>
+func.func @data_parallel_weight_gradient(%x: tensor<32x64xf32> {dist.sharding = #dist.sharding<{tp}, {}>}, %dy: tensor<32x256xf32> {dist.sharding = #dist.sharding<{}, {tp}>}) -> tensor<64x256xf32> {
+  %dw = graph.gemm %x, %dy {trans_a = true, dist.shardings = [#dist.sharding<{}, {tp}>]} : (tensor<32x64xf32>, tensor<32x256xf32>) -> tensor<64x256xf32>
+  return %dw : tensor<64x256xf32>
+}
+
 // A vocabulary-split embedding table (128 rows, 64 per rank): the ids are
 // shifted by this rank's first row, out-of-range ids read row 0 and are
 // masked to zero, and the partial rows are summed over tp. i32 ids are

@@ -6,7 +6,11 @@
 //  1. each op's factors take axes from its operands' and results' recorded
 //     shardings (weights first, then the other operands, then the results),
 //     skipping any source that would reuse an axis, shard a
-//     need-replication factor or split a dimension non-contiguously;
+//     need-replication factor or split a dimension non-contiguously; when
+//     that splits a reduction factor, the order that takes the dims holding
+//     reduction factors last is tried too and kept when it moves fewer
+//     bytes (gathers, and the reduction of partial results) and gathers
+//     only over axes that split weights;
 //  2. every operand is resharded to what those factors require;
 //  3. the op is cloned with local types; sharded reduction factors make its
 //     results partial sums;
@@ -113,6 +117,9 @@ private:
   DenseMap<Value, std::pair<Value, double>> pendingBias;
   /// The sharding of each state buffer read (by bufferKey).
   llvm::StringMap<ShardingAttr> bufferShardings;
+  /// The axes that split a weight (tensor parallelism's; not data
+  /// parallelism's, whose weights are whole).
+  llvm::SmallDenseSet<StringAttr> weightAxes;
 };
 
 /// A state buffer's identity: the name and block offsets of a weight, state
@@ -262,75 +269,168 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   return v;
 }
 
+/// Bytes of a ranked tensor value.
+static int64_t bytesOf(Value v) {
+  auto type = cast<RankedTensorType>(v.getType());
+  return type.getNumElements() *
+         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
+}
+
+/// Whether `tensor`'s dim `d` holds a reduction factor.
+static bool holdsReduction(const OpShardingRule &rule,
+                           const TensorFactors &tensor, int64_t d) {
+  return llvm::any_of(tensor[d], [&](int64_t f) {
+    return rule.factorKinds[f] == FactorKind::Reduction;
+  });
+}
+
 SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
                                                  const OpShardingRule &rule) {
-  SmallVector<AxisList> factorAxes(rule.numFactors());
-  SmallVector<bool> decided(rule.numFactors(), false);
-  llvm::SmallDenseSet<StringAttr> used;
   // Operands are in the sharding their producer left them in; results say
   // what they should become.
-  auto take = [&](Value v, const TensorFactors &tensor) {
+  auto shardingOf = [&](Value v) {
     auto it = locals.find(v);
-    ShardingAttr s =
-        it != locals.end() ? it->second.sharding : getShardingOrReplicated(v);
-    for (int64_t d = 0; d < int64_t(tensor.size()) && d < s.getRank(); ++d) {
-      SmallVector<StringAttr> axes = s.getDimAxes(d);
-      if (axes.empty() || tensor[d].empty())
-        continue;
-      auto split = distributeAxes(rule, tensor[d], axes, mesh);
-      if (failed(split))
-        continue;
-      bool ok = true;
-      for (auto [i, f] : llvm::enumerate(tensor[d])) {
-        const AxisList &a = (*split)[i];
-        if (!a.empty() && rule.factorKinds[f] == FactorKind::NeedReplication)
-          ok = false;
-        if (decided[f] && factorAxes[f] != a)
-          ok = false;
-        for (StringAttr x : a)
-          if (used.contains(x) && !(decided[f] && factorAxes[f] == a))
-            ok = false;
-      }
-      if (!ok)
-        continue;
-      for (auto [i, f] : llvm::enumerate(tensor[d])) {
-        if (decided[f])
+    return it != locals.end() ? it->second.sharding
+                              : getShardingOrReplicated(v);
+  };
+  // Sources in order: the op's operand and result dims, each assigning its
+  // axes to its factors when none is taken differently and no axis is used
+  // twice. `deferReductions`: the dims holding a reduction factor after
+  // all the others.
+  auto assign = [&](bool deferReductions) {
+    SmallVector<AxisList> factorAxes(rule.numFactors());
+    SmallVector<bool> decided(rule.numFactors(), false);
+    llvm::SmallDenseSet<StringAttr> used;
+    auto take = [&](Value v, const TensorFactors &tensor, int round) {
+      ShardingAttr s = shardingOf(v);
+      for (int64_t d = 0; d < int64_t(tensor.size()) && d < s.getRank(); ++d) {
+        if (deferReductions && holdsReduction(rule, tensor, d) != (round == 1))
           continue;
-        factorAxes[f] = (*split)[i];
-        decided[f] = !factorAxes[f].empty();
-        for (StringAttr x : factorAxes[f])
-          used.insert(x);
+        SmallVector<StringAttr> axes = s.getDimAxes(d);
+        if (axes.empty() || tensor[d].empty())
+          continue;
+        auto split = distributeAxes(rule, tensor[d], axes, mesh);
+        if (failed(split))
+          continue;
+        bool ok = true;
+        for (auto [i, f] : llvm::enumerate(tensor[d])) {
+          const AxisList &a = (*split)[i];
+          if (!a.empty() && rule.factorKinds[f] == FactorKind::NeedReplication)
+            ok = false;
+          if (decided[f] && factorAxes[f] != a)
+            ok = false;
+          for (StringAttr x : a)
+            if (used.contains(x) && !(decided[f] && factorAxes[f] == a))
+              ok = false;
+        }
+        if (!ok)
+          continue;
+        for (auto [i, f] : llvm::enumerate(tensor[d])) {
+          if (decided[f])
+            continue;
+          factorAxes[f] = (*split)[i];
+          decided[f] = !factorAxes[f].empty();
+          for (StringAttr x : factorAxes[f])
+            used.insert(x);
+        }
       }
+    };
+    for (int round = 0; round < (deferReductions ? 2 : 1); ++round) {
+      // An update of sharded optimizer state (ZeRO) runs where its results
+      // are to live: its parameter operand is sliced to them.
+      if (ctx->getLoadedDialect<DistDialect>()
+              ->getShardedUpdateAttrHelper()
+              .isAttrPresent(op))
+        for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
+          take(v, t, round);
+      // Weights stay where they are: they go first.
+      for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
+        if (isWeightLike(v))
+          take(v, t, round);
+      for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
+        if (!isWeightLike(v))
+          take(v, t, round);
+      for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
+        take(v, t, round);
     }
+    // Every tensor must be split into contiguous blocks; drop the minor
+    // splits that are not.
+    auto fixContiguity = [&](const TensorFactors &tensor) {
+      for (const DimFactors &d : tensor)
+        keepContiguousPrefix(rule, d, factorAxes, mesh);
+    };
+    for (const TensorFactors &t : rule.operands)
+      fixContiguity(t);
+    for (const TensorFactors &t : rule.results)
+      fixContiguity(t);
+    return factorAxes;
   };
-  // An update of sharded optimizer state (ZeRO) runs where its results
-  // are to live: its parameter operand is sliced to them.
-  if (ctx->getLoadedDialect<DistDialect>()
-          ->getShardedUpdateAttrHelper()
-          .isAttrPresent(op))
+  // The bytes an assignment moves: operands gathered (split where the op
+  // needs them less split), results gathered (split by the op where they
+  // are to be less split), and the results reduced when a reduction factor
+  // is split.
+  // `gatheredAxes` collects the axes operands are gathered over.
+  auto movedBytes = [&](ArrayRef<AxisList> factorAxes,
+                        llvm::SmallDenseSet<StringAttr> *gatheredAxes =
+                            nullptr) {
+    int64_t bytes = 0;
+    auto gathers = [&](Value v, const TensorFactors &tensor, bool isResult) {
+      ShardingAttr s = shardingOf(v);
+      bool any = false;
+      for (int64_t d = 0; d < int64_t(tensor.size()) && d < s.getRank(); ++d) {
+        AxisList opSide;
+        for (int64_t f : tensor[d])
+          llvm::append_range(opSide, factorAxes[f]);
+        SmallVector<StringAttr> valueSide = s.getDimAxes(d);
+        ArrayRef<StringAttr> split = isResult ? ArrayRef(opSide) : valueSide;
+        ArrayRef<StringAttr> kept = isResult ? valueSide : ArrayRef(opSide);
+        for (StringAttr a : split)
+          if (!llvm::is_contained(kept, a)) {
+            any = true;
+            if (gatheredAxes && !isResult)
+              gatheredAxes->insert(a);
+          }
+      }
+      return any;
+    };
+    for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
+      if (gathers(v, t, false))
+        bytes += bytesOf(v);
+    bool partial = false;
+    for (int64_t f = 0; f < rule.numFactors(); ++f)
+      partial |= rule.factorKinds[f] == FactorKind::Reduction &&
+                 !factorAxes[f].empty();
     for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
-      take(v, t);
-  // Weights stay where they are: they go first.
-  for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
-    if (isWeightLike(v))
-      take(v, t);
-  for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
-    if (!isWeightLike(v))
-      take(v, t);
-  for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
-    take(v, t);
-
-  // Every tensor must be split into contiguous blocks; drop the minor
-  // splits that are not.
-  auto fixContiguity = [&](const TensorFactors &tensor) {
-    for (const DimFactors &d : tensor)
-      keepContiguousPrefix(rule, d, factorAxes, mesh);
+      if (partial || gathers(v, t, true))
+        bytes += bytesOf(v);
+    return bytes;
   };
-  for (const TensorFactors &t : rule.operands)
-    fixContiguity(t);
-  for (const TensorFactors &t : rule.results)
-    fixContiguity(t);
-  return factorAxes;
+
+  SmallVector<AxisList> chosen = assign(/*deferReductions=*/false);
+  // When that splits a reduction factor, the assignment that takes the
+  // reduction dims last may move fewer bytes: the weight gradient X^T dY
+  // with X split by tokens (sequence parallelism) and dY by the weight's
+  // columns would reduce a weight-sized partial and gather dY, where
+  // gathering X alone does (Megatron's choice). Taken when strictly
+  // cheaper and its gathers are over axes that split weights: a batch
+  // split by data parallelism stays (its gradients' reduction is deferred
+  // over micro-batches and bucketed, which bytes per op do not see).
+  bool splitsReduction = false;
+  for (int64_t f = 0; f < rule.numFactors(); ++f)
+    splitsReduction |=
+        rule.factorKinds[f] == FactorKind::Reduction && !chosen[f].empty();
+  if (splitsReduction && llvm::all_of(op->getResultTypes(), [](Type t) {
+        return isa<RankedTensorType>(t);
+      })) {
+    SmallVector<AxisList> alternative = assign(/*deferReductions=*/true);
+    llvm::SmallDenseSet<StringAttr> gatheredAxes;
+    int64_t alternativeBytes = movedBytes(alternative, &gatheredAxes);
+    if (alternativeBytes < movedBytes(chosen) &&
+        llvm::all_of(gatheredAxes,
+                     [&](StringAttr a) { return weightAxes.contains(a); }))
+      chosen = std::move(alternative);
+  }
+  return chosen;
 }
 
 LogicalResult Partitioner::partitionGather(g::GatherOp op,
@@ -693,6 +793,12 @@ LogicalResult Partitioner::run() {
     ops.push_back(&op);
     rules[&op] = getRule(&op);
   }
+  func.walk([&](g::WeightOp weight) {
+    ShardingAttr s = getShardingOrReplicated(weight.getResult());
+    for (int64_t d = 0; d < s.getRank(); ++d)
+      for (StringAttr a : s.getDimAxes(d))
+        weightAxes.insert(a);
+  });
   // Arguments become local shards of the global inputs.
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {

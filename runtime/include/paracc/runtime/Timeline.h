@@ -71,6 +71,9 @@ Status writeTimeline(const std::string &path,
                      const std::vector<TimelineEvent> &events,
                      const Executable &exe);
 
+/// `text` with <, >, & and " written as XML's entities.
+std::string escapeXml(const std::string &text);
+
 /// The Gantt chart of `events` as an SVG document: one row per label (an
 /// event's rank is its row), `title` before the makespan and bubble.
 std::string renderTimelineSvg(const std::vector<TimelineEvent> &events,
