@@ -8,14 +8,20 @@
 #   cpu: an 8-layer Llama-style model (batch 16 x 128) on 8 CPU ranks
 #        (--cluster 1x8:cpu), and GPT-2-style with a large head: the top 5,
 #        compiled for the CPU backend, run one rank per core.
+#   SUITE=two (into .devrun/plan2, for the nvidia-h200-x2 machine):
+#        GPT-406M (bf16 AdamW, batch 16, seq 1024) on two H200s
+#        (--cluster 1x2:h200): the top 6 of the search, and the planner's
+#        prediction for tp2 and tp2 --sp (no search), each compiled.
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
 set -euo pipefail
+SUITE=${SUITE:-one}
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 shared="${PARACC_SHARED:-$root/../shared}"
 py=.venv/bin/python
 paracc=${PARACC:-build/bin/paracc}
 out=.devrun/plan
+[ "$SUITE" = two ] && out=.devrun/plan2
 rm -rf "$out" && mkdir -p "$out/models" "$out/steps"
 bash bench/pack-cpu-runtime.sh "$out"
 [ -f .devrun/common/bin.tar.xz ] || bash bench/build-gpu-runtime.sh
@@ -34,8 +40,22 @@ compile_candidates() {
   done < <($py -c 'import json,sys; [print(c["flags"]) for c in json.load(open(sys.argv[1]))["candidates"]]' "$plan")
 }
 
+if [ "$SUITE" = two ]; then
+  gen --preset gpt-406m --loss --batch 16 --seq 1024 --max-pos 1024 --out "$out/models/gpt406"
+  model="$out/models/gpt406/model.onnx"
+  args=(--train --precision bf16 --cluster 1x2:h200 --global-batch 16)
+  "$paracc" plan "$model" "${args[@]}" --top 6 --json "$out/gpu2_search.json" \
+    --report "$out/gpu2_search.html" >"$out/gpu2_search.txt"
+  "$paracc" plan "$model" "${args[@]}" --mesh tp2 --json "$out/gpu2_tp2.json" >"$out/gpu2_tp2.txt"
+  "$paracc" plan "$model" "${args[@]}" --mesh tp2 --sp --json "$out/gpu2_tp2sp.json" >"$out/gpu2_tp2sp.txt"
+  for name in gpu2_search gpu2_tp2 gpu2_tp2sp; do
+    compile_candidates $name "$model" gpu "$out/$name.json" --batch 16 --seq 1024 --precision bf16
+  done
+fi
+
 # GPU: GPT-406M.
 for seq in 1024 4096; do
+  [ "$SUITE" = one ] || break
   gen --preset gpt-406m --loss --seq $seq --max-pos $seq --out "$out/models/gpt406_$seq"
   for mem in 20 40; do
     name=gpu_s${seq}_m$mem
@@ -47,6 +67,7 @@ for seq in 1024 4096; do
 done
 
 # CPU: 8 ranks.
+[ "$SUITE" = one ] && {
 gen --preset llama-small-test --layers 8 --hidden 512 --heads 8 --kv-heads 8 \
   --ffn 2048 --vocab 1024 --seq 128 --batch 16 --loss --out "$out/models/llama8"
 gen --preset gpt2-small-test --layers 8 --hidden 256 --heads 4 --vocab 11264 \
@@ -58,6 +79,7 @@ for m in llama8 gpt2head; do
   compile_candidates $name "$out/models/$m/model.onnx" cpu "$out/$name.json" \
     --batch 16 --seq 128
 done
+}
 "$py" -c 'import sys, numpy as np; np.random.default_rng(1).integers(0, 1024, 16 * 4096 * 24).astype(np.uint16).tofile(sys.argv[1])' \
   "$out/tokens.u16"
 tar -C "$out/steps" -cf - . | xz -T2 -1 >"$out/steps.tar.xz"

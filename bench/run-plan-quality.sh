@@ -6,7 +6,7 @@
 # Run from the repository root (carry .devrun); results go to $OUT.
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-dir=.devrun/plan
+dir=${PLAN_DIR:-.devrun/plan}
 OUT=${OUT:-out}
 STEPS=${STEPS:-12}
 mkdir -p "$OUT" "$dir/steps" "$dir/cpubin" /tmp/paracc-bin
@@ -29,7 +29,7 @@ echo "$(nproc --all) cores" | tee -a "$OUT/gpus.txt"
 for pcx in "$dir"/steps/*.pcx; do
   name=$(basename "$pcx" .pcx)
   case $name in
-  gpu_*) /tmp/paracc-bin/bin/paracc-run "$pcx" --device gpu --data "$dir/tokens.u16" \
+  gpu*) /tmp/paracc-bin/bin/paracc-run "$pcx" --device gpu --data "$dir/tokens.u16" \
     --steps "$STEPS" --lr 1e-4 --log-json "$OUT/$name.jsonl" >"$OUT/$name.log" 2>&1 ;;
   cpu_*) cpurun "$pcx" --device cpu --data "$dir/tokens.u16" --steps "$STEPS" \
     --lr 1e-4 --log-json "$OUT/$name.jsonl" >"$OUT/$name.log" 2>&1 ;;

@@ -268,6 +268,11 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     // Reads the rows it takes, not the whole table.
     c.bytes =
         bytesOfTensorType(op->getOperand(1).getType()) + 2 * resultBytes(op);
+  } else if (isa<g::SliceOp>(op)) {
+    // Reads the elements it keeps, not the whole operand (the pieces of a
+    // bucket of collectives are slices of it).
+    c.bytes = 2 * resultBytes(op);
+    c.flops = out;
   } else if (isa<g::ReshapeOp>(op)) {
     c = OpCost();
   } else if (isa<g::LayerNormOp, g::RmsNormOp, g::SoftmaxOp, g::LogSoftmaxOp,
@@ -279,10 +284,9 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     c.flops = 5 * std::max(numElements(op->getOperand(0)), out);
   } else if (isa<g::GeluOp, g::GeluGradOp, g::ExpOp, g::LogOp, g::TanhOp,
                  g::ErfOp, g::SigmoidOp, g::SiluOp, g::SiluMulOp,
-                 g::SiluMulGradOp, g::RotaryOp, g::PowOp, g::SinOp,
-                 g::CosOp, g::TanOp, g::AsinOp, g::AcosOp, g::AtanOp,
-                 g::SinhOp, g::CoshOp, g::AsinhOp, g::AcoshOp, g::AtanhOp>(
-                 op)) {
+                 g::SiluMulGradOp, g::RotaryOp, g::PowOp, g::SinOp, g::CosOp,
+                 g::TanOp, g::AsinOp, g::AcosOp, g::AtanOp, g::SinhOp,
+                 g::CoshOp, g::AsinhOp, g::AcoshOp, g::AtanhOp>(op)) {
     // A transcendental function per element: ~8 operations' worth (what
     // the CPU's scalar loops take; the GPU is memory-bound on them anyway).
     c.flops = 8 * out;

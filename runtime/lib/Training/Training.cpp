@@ -449,6 +449,8 @@ Status Trainer::finish() {
     PARACC_RETURN_IF_ERROR(saveCheckpointAt(next_));
   if (std::string memory = ranks_->memoryInUse(); !memory.empty())
     *out_ << "memory after the last step: " << memory << "\n";
+  if (std::string summary = ranks_->summary(); !summary.empty())
+    *out_ << "step program: " << summary << "\n";
   if (request_.finalState) {
     auto state = gatherWholeState(*exe_, *ranks_);
     if (!state)

@@ -1101,11 +1101,23 @@ std::string GpuRank::summary() const {
      << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
             m.counts[int(Kind::Gemm)]
      << " cuBLASLt products, " << m.counts[int(Kind::Collective)]
-     << " collectives, " << m.counts[int(Kind::Cpu)] << " CPU fallbacks; "
-     << m.exe->main().writes.size() << " state writes ("
+     << " collectives, " << m.counts[int(Kind::Cpu)] << " CPU fallbacks";
+  // Which instructions have no GPU kernel (each one syncs the step and
+  // copies its operands through the host).
+  std::vector<std::string> fallbacks;
+  for (const auto &step : m.steps)
+    if (step.kind == Kind::Cpu) {
+      std::string name = opCodeMnemonic(m.decoded[step.instr].instr->opcode);
+      if (std::find(fallbacks.begin(), fallbacks.end(), name) ==
+          fallbacks.end())
+        fallbacks.push_back(name);
+    }
+  for (size_t i = 0; i < fallbacks.size(); ++i)
+    os << (i ? ", " : " (") << fallbacks[i]
+       << (i + 1 == fallbacks.size() ? ")" : "");
+  os << "; " << m.exe->main().writes.size() << " state writes ("
      << std::count(m.writtenInPlace.begin(), m.writtenInPlace.end(), true)
-     << " in place); "
-     << (m.graph ? "CUDA graph" : "eager");
+     << " in place); " << (m.graph ? "CUDA graph" : "eager");
   return os.str();
 }
 
@@ -1188,6 +1200,7 @@ public:
            ")";
   }
   std::string memoryInUse() const override { return ranks_[0]->memory(); }
+  std::string summary() const override { return ranks_[0]->summary(); }
 
 protected:
   Status runRanks(const std::vector<std::vector<Tensor>> &inputs,

@@ -53,6 +53,10 @@ public:
   /// The memory the ranks use now, as the devices report it ("" where
   /// nothing is measured: CPU ranks).
   virtual std::string memoryInUse() const { return ""; }
+  /// One line on how the step runs on the devices (GPU ranks: kernels,
+  /// products, collectives, CPU fallbacks and which, CUDA graph or not);
+  /// empty on CPU ranks.
+  virtual std::string summary() const { return ""; }
   /// Records a timeline of every following run (each run replaces it).
   virtual Status recordTimeline(bool on);
   /// The last recorded run's events, every rank's.

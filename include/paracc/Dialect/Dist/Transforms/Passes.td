@@ -217,18 +217,30 @@ def ShardOptimizerStatePass
 }
 
 def BucketAllReducesPass : Pass<"paracc-bucket-all-reduces", "func::FuncOp"> {
-  let summary = "Combine small all-reduces into buckets, as DDP does";
+  let summary = "Combine small collectives into buckets, as DDP and FSDP do";
   let description = [{
     After partitioning, every data-parallel weight gradient and every
     tensor-parallel partial sum of the gradient norm is all-reduced on its
-    own. Consecutive all-reduces with the same axes, kind and element type,
-    each smaller than `bucket-mb` MiB, are combined while none of their
-    results is needed before the last of them is issued: their operands are
-    flattened and concatenated, reduced by one all-reduce placed at the last
-    member, and sliced back. A bucket closes at `bucket-mb` MiB (0 turns the
-    pass off), or before a member whose placement would delay a result that
-    an earlier op reads. A bucket is issued as soon as its last operand
-    exists, so its communication overlaps the rest of the backward.
+    own; with ZeRO each gradient is reduce-scattered (or all-reduced and its
+    shard taken) and each updated parameter all-gathered. Consecutive
+    collectives of one kind with the same axes (and kind of reduction) and
+    element type, each smaller than `bucket-mb` MiB, are combined while none
+    of their results is needed before the last of them is issued:
+    - all-reduces: the operands flattened and concatenated, reduced by one
+      all-reduce placed at the last member, and sliced back;
+    - reduce-scatters and all-gathers: the operands joined as rows, rank
+      r's shard of each in row r (the split dim transposed to the front
+      first when dims of more than one element precede it), one collective
+      along dim 0, each member's shard or whole sliced back (and transposed
+      back).
+    A result read only through views (`dist.local_shard`, reshape,
+    transpose, cast) or written to state (`graph.assign`, which takes
+    effect at the step's end) counts as needed where the views' other
+    users are; those views and writes move after the bucket. A bucket
+    closes at `bucket-mb` MiB (0 turns the pass off), or before a member
+    whose placement would delay a result that an earlier op reads. A
+    bucket is issued as soon as its last operand exists, so its
+    communication overlaps the rest of the backward.
 
     Before:
     ```mlir
