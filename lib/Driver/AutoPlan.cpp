@@ -78,6 +78,8 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   request.cluster = cluster;
   request.globalBatch = model->batch;
   request.top = 2;
+  // The GPU runtime runs pipelined executables on CPU ranks only for now.
+  request.allowPipeline = cluster.device.name == "cpu";
   PlanSearchResult result = searchPlans(*model, request);
   const bool training = options.training.has_value();
   if (result.candidates.empty()) {

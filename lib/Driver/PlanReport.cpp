@@ -87,7 +87,11 @@ void mlir::paracc::printPlanText(const ModelProfile &model,
         result.fasterOverMemory->predicted.stepSeconds,
         gib(result.fasterOverMemory->predicted.peakMemoryBytes),
         gib(double(c.usableBytes())));
-  os << "  flags: " << best.plan.describe(model.training) << "\n\n";
+  os << "  flags: " << best.plan.describe(model.training) << "\n";
+  if (best.plan.size("pp") > 1 && c.device.name != "cpu")
+    os << "  note: paracc's GPU runtime runs pipelined executables on CPU "
+          "ranks only for now (--mesh auto leaves pp out on GPUs)\n";
+  os << "\n";
   os << llvm::formatv("{0,3} {1,-16} {2,-9} {3,-14} {4,-9} {5,4} {6,3} "
                       "{7,10} {8,11} {9,8} {10,6} {11,9} {12,7}\n",
                       "#", "mesh", "mbs x m", "schedule", "recompute", "zero",

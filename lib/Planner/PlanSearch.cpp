@@ -620,7 +620,7 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
                   RecomputePolicy::Full};
   for (int64_t tp : tps)
     for (int64_t pp : divisors(ranks / tp)) {
-      if (pp > model.layers)
+      if (pp > model.layers || (pp > 1 && !request.allowPipeline))
         continue;
       int64_t dp = ranks / tp / pp;
       if (request.globalBatch % dp != 0)

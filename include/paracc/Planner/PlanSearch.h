@@ -174,6 +174,10 @@ struct PlanRequest {
   int64_t top = 10;
   /// Tensor parallelism may span nodes.
   bool tensorParallelAcrossNodes = false;
+  /// Plans may have a pp axis (false where the runtime cannot run them:
+  /// `--mesh auto` on GPUs, whose runtime runs pipelined executables on
+  /// CPU ranks only for now).
+  bool allowPipeline = true;
   /// Evaluate only this plan (no search).
   std::optional<ParallelPlan> fixed;
   /// Called about once a second while a search runs.
