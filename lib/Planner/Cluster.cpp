@@ -62,15 +62,16 @@ static std::optional<Cluster> makeCluster(int64_t nodes, int64_t perNode,
     error = "expected at least one node of at least one device";
     return std::nullopt;
   }
-  const DeviceSpec *spec = nullptr;
-  for (const DeviceSpec &d : kDevices)
-    if (d.name == kind)
-      spec = &d;
-  if (!spec && !deviceKindForName(kind).empty())
+  auto specNamed = [](StringRef name) -> const DeviceSpec * {
+    for (const DeviceSpec &d : kDevices)
+      if (d.name == name)
+        return &d;
+    return nullptr;
+  };
+  // A GPU named as nvidia-smi prints it takes its kind's table.
+  if (!specNamed(kind) && !deviceKindForName(kind).empty())
     kind = deviceKindForName(kind);
-  for (const DeviceSpec &d : kDevices)
-    if (d.name == kind)
-      spec = &d;
+  const DeviceSpec *spec = specNamed(kind);
   std::optional<DeviceRates> rates = ratesByName(kind);
   if (!spec || !rates) {
     error = "unknown device '" + kind.str() +

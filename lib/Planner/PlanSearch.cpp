@@ -177,6 +177,11 @@ public:
   void finish(const ParallelPlan &plan, PlanPrediction &out,
               const StageTimes &times,
               std::vector<SimulatedAction> *actions = nullptr) const;
+  /// check, prepare and finish in one: the plan's prediction, or nullopt
+  /// with check's reason in `error` (when given).
+  std::optional<PlanPrediction>
+  evaluate(const ParallelPlan &plan, std::string *error = nullptr,
+           std::vector<SimulatedAction> *actions = nullptr) const;
 
 private:
   double tensorParallelSeconds(const ParallelPlan &plan, const UnitCost &unit,
@@ -562,33 +567,34 @@ void PlanEvaluator::finish(const ParallelPlan &plan, PlanPrediction &out,
 }
 
 std::optional<PlanPrediction>
-mlir::paracc::predictPlan(const ModelProfile &model, const PlanRequest &request,
-                          const ParallelPlan &plan, std::string &error) {
-  PlanEvaluator evaluator(model, request);
+PlanEvaluator::evaluate(const ParallelPlan &plan, std::string *error,
+                        std::vector<SimulatedAction> *actions) const {
   const TensorParallelProfile *profile = nullptr;
-  error = evaluator.check(plan, profile);
-  if (!error.empty())
+  std::string why = check(plan, profile);
+  if (!why.empty()) {
+    if (error)
+      *error = std::move(why);
     return std::nullopt;
+  }
   PlanPrediction out;
   StageTimes times;
-  evaluator.prepare(plan, *profile, out, times);
-  evaluator.finish(plan, out, times);
+  prepare(plan, *profile, out, times);
+  finish(plan, out, times, actions);
   return out;
+}
+
+std::optional<PlanPrediction>
+mlir::paracc::predictPlan(const ModelProfile &model, const PlanRequest &request,
+                          const ParallelPlan &plan, std::string &error) {
+  return PlanEvaluator(model, request).evaluate(plan, &error);
 }
 
 std::vector<SimulatedAction>
 mlir::paracc::simulatePlanStep(const ModelProfile &model,
                                const PlanRequest &request,
                                const ParallelPlan &plan) {
-  PlanEvaluator evaluator(model, request);
-  const TensorParallelProfile *profile = nullptr;
   std::vector<SimulatedAction> actions;
-  if (!evaluator.check(plan, profile).empty())
-    return actions;
-  PlanPrediction out;
-  StageTimes times;
-  evaluator.prepare(plan, *profile, out, times);
-  evaluator.finish(plan, out, times, &actions);
+  PlanEvaluator(model, request).evaluate(plan, nullptr, &actions);
   return actions;
 }
 
@@ -756,12 +762,8 @@ static void findParetoFront(const PlanEvaluator &evaluator,
     PlanPoint &point = result.points[i];
     if (point.stepSeconds >= fastest)
       continue;
-    const TensorParallelProfile *profile = nullptr;
-    evaluator.check(*plans[i], profile);
-    PlanPrediction out;
-    StageTimes times;
-    evaluator.prepare(*plans[i], *profile, out, times);
-    evaluator.finish(*plans[i], out, times);
+    // Every point passed check in the search.
+    PlanPrediction out = *evaluator.evaluate(*plans[i]);
     point = {out.stepSeconds, out.peakMemoryBytes, false};
     if (out.stepSeconds >= fastest)
       continue;
@@ -852,12 +854,7 @@ PlanSearchResult mlir::paracc::searchPlans(const ModelProfile &model,
   if (result.candidates.size() >= 2)
     result.whyNotNext = explainLoss(result.candidates[0], result.candidates[1]);
   if (fastestOverMemory && !result.candidates.empty()) {
-    const TensorParallelProfile *profile = nullptr;
-    evaluator.check(fastestOverMemory->plan, profile);
-    PlanPrediction out;
-    StageTimes times;
-    evaluator.prepare(fastestOverMemory->plan, *profile, out, times);
-    evaluator.finish(fastestOverMemory->plan, out, times);
+    PlanPrediction out = *evaluator.evaluate(fastestOverMemory->plan);
     if (out.stepSeconds < result.candidates.front().predicted.stepSeconds)
       result.fasterOverMemory = PlanCandidate{fastestOverMemory->plan, out};
   }

@@ -391,6 +391,12 @@ def _shape_text(name: str, shape) -> str:
     return f"{name}=" + ("x".join(str(d) for d in dims) if dims else "scalar")
 
 
+def _input_shape_pairs(shapes) -> list:
+    """The input-shape option pairs of {input name: shape}."""
+    return [("input-shape", _shape_text(name, shape))
+            for name, shape in shapes.items()]
+
+
 def _flag(value) -> str:
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -514,8 +520,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
         pairs.append(("virtual-stages", virtual_stages))
     if precision is not None:
         pairs.append(("precision", precision))
-    for input_name, shape in shapes.items():
-        pairs.append(("input-shape", _shape_text(input_name, shape)))
+    pairs += _input_shape_pairs(shapes)
     pairs.append(("random-weights", _flag(random_weights)))
     pairs.append(("embed-weights", _flag(embed_weights or torch_module)))
     if seed is not None:

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from ._capi import Options, check, decode, lib
-from ._model import _shape_text
+from ._model import _input_shape_pairs
 from ._options import training_pairs
 
 
@@ -105,8 +105,7 @@ def plan(model: str | os.PathLike, cluster: str = "local",
         pairs.append(("mesh", mesh))
     if precision is not None:
         pairs.append(("precision", precision))
-    for name, shape in (input_shapes or {}).items():
-        pairs.append(("input-shape", _shape_text(name, shape)))
+    pairs += _input_shape_pairs(input_shapes or {})
     if train:
         pairs += training_pairs(**options)
     elif options:

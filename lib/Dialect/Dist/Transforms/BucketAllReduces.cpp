@@ -38,11 +38,6 @@ using namespace mlir::paracc;
 
 namespace {
 
-int64_t byteSize(RankedTensorType t) {
-  return t.getNumElements() *
-         std::max<int64_t>(t.getElementTypeBitWidth() / 8, 1);
-}
-
 /// Ops that only view or slice one value (moved, with their own such users,
 /// after a bucket when they read a member's result): what ZeRO puts between
 /// a gradient's all-reduce and the sharded update; and the state writes of
@@ -73,9 +68,9 @@ int64_t firstRealUse(Value v, const DenseMap<Operation *, int64_t> &position,
   return first;
 }
 
-/// The member `m` of a bucket viewed as rows: [groups, n / groups] for a
-/// reduce-scatter's operand or an all-gather's result (rank r's shard is
-/// row r), [1, n] for an all-gather's operand; the all-reduce's flat.
+/// A member's operand `v` as the bucket joins it: [groups, n / groups] for
+/// a reduce-scatter over `groups` ranks (rank r's shard is row r), [1, n]
+/// for an all-gather (`groups` 1), flat for an all-reduce (`groups` 0).
 Value rows(OpBuilder &b, Location loc, Value v, int64_t groups) {
   auto type = cast<RankedTensorType>(v.getType());
   int64_t n = type.getNumElements();
@@ -297,7 +292,7 @@ struct BucketAllReducesPass
       if (!isBucketable(&op, modelAxes))
         continue;
       auto type = cast<RankedTensorType>(op.getResult(0).getType());
-      int64_t bytes = byteSize(type);
+      int64_t bytes = dist::staticTensorBytes(type);
       // Large ones go alone (they fill the links by themselves).
       if (bytes >= limit)
         continue;

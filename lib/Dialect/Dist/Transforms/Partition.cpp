@@ -269,13 +269,6 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
   return v;
 }
 
-/// Bytes of a ranked tensor value.
-static int64_t bytesOf(Value v) {
-  auto type = cast<RankedTensorType>(v.getType());
-  return type.getNumElements() *
-         std::max<int64_t>(1, type.getElementTypeBitWidth() / 8);
-}
-
 /// Whether `tensor`'s dim `d` holds a reduction factor.
 static bool holdsReduction(const OpShardingRule &rule,
                            const TensorFactors &tensor, int64_t d) {
@@ -365,11 +358,18 @@ SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
       fixContiguity(t);
     return factorAxes;
   };
+  // Whether an assignment splits a reduction factor (partial results).
+  auto splitsReduction = [&](ArrayRef<AxisList> factorAxes) {
+    for (int64_t f = 0; f < rule.numFactors(); ++f)
+      if (rule.factorKinds[f] == FactorKind::Reduction &&
+          !factorAxes[f].empty())
+        return true;
+    return false;
+  };
   // The bytes an assignment moves: operands gathered (split where the op
   // needs them less split), results gathered (split by the op where they
   // are to be less split), and the results reduced when a reduction factor
-  // is split.
-  // `gatheredAxes` collects the axes operands are gathered over.
+  // is split. `gatheredAxes` collects the axes operands are gathered over.
   auto movedBytes = [&](ArrayRef<AxisList> factorAxes,
                         llvm::SmallDenseSet<StringAttr> *gatheredAxes =
                             nullptr) {
@@ -395,14 +395,11 @@ SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
     };
     for (auto [v, t] : llvm::zip(op->getOperands(), rule.operands))
       if (gathers(v, t, false))
-        bytes += bytesOf(v);
-    bool partial = false;
-    for (int64_t f = 0; f < rule.numFactors(); ++f)
-      partial |= rule.factorKinds[f] == FactorKind::Reduction &&
-                 !factorAxes[f].empty();
+        bytes += staticTensorBytes(v.getType());
+    const bool partial = splitsReduction(factorAxes);
     for (auto [v, t] : llvm::zip(op->getResults(), rule.results))
       if (partial || gathers(v, t, true))
-        bytes += bytesOf(v);
+        bytes += staticTensorBytes(v.getType());
     return bytes;
   };
 
@@ -415,11 +412,7 @@ SmallVector<AxisList> Partitioner::chooseFactors(Operation *op,
   // cheaper and its gathers are over axes that split weights: a batch
   // split by data parallelism stays (its gradients' reduction is deferred
   // over micro-batches and bucketed, which bytes per op do not see).
-  bool splitsReduction = false;
-  for (int64_t f = 0; f < rule.numFactors(); ++f)
-    splitsReduction |=
-        rule.factorKinds[f] == FactorKind::Reduction && !chosen[f].empty();
-  if (splitsReduction && llvm::all_of(op->getResultTypes(), [](Type t) {
+  if (splitsReduction(chosen) && llvm::all_of(op->getResultTypes(), [](Type t) {
         return isa<RankedTensorType>(t);
       })) {
     SmallVector<AxisList> alternative = assign(/*deferReductions=*/true);
