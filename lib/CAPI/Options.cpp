@@ -97,6 +97,7 @@ const KnownOption kKnownOptions[] = {
     {"memory-budget", Scope::TrainingCompile, Kind::Bytes},
     {"bucket-mb", Scope::TrainingCompile, Kind::Number},
     {"zero", Scope::TrainingCompile, Kind::Integer},
+    {"zero-prefetch", Scope::TrainingCompile, Kind::Integer},
     {"dropout-seed", Scope::TrainingCompile, Kind::Integer},
     // Planning (paracc_plan_file).
     {"global-batch", Scope::Plan, Kind::Integer},

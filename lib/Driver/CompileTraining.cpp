@@ -79,30 +79,28 @@ LogicalResult mlir::paracc::parseOptimizerOptions(
   return success();
 }
 
-/// Checks --zero: stage 1 only, over a dp axis of size > 1, without a
-/// pipeline.
-static LogicalResult checkZeroOption(int64_t zero, StringRef meshText,
-                                     const MeshSpec &mesh,
+/// Checks --zero and --zero-prefetch: a stage of 0 to 3, over a dp axis of
+/// size > 1.
+static LogicalResult checkZeroOption(const TrainingOptions &training,
+                                     StringRef meshText, const MeshSpec &mesh,
                                      llvm::raw_ostream &err) {
-  if (zero == 0)
-    return success();
-  if (zero != 1) {
-    err << "paracc: error: --zero must be 0 or 1 (optimizer state sharded "
-           "over dp), got "
-        << zero
-        << "; stages 2 and 3 (gradients, parameters) are not "
-           "supported\n";
+  const int64_t zero = training.zero;
+  if (zero < 0 || zero > 3) {
+    err << "paracc: error: --zero must be 0 (none), 1 (optimizer state), 2 "
+           "(and gradients) or 3 (and parameters sharded over dp), got "
+        << zero << "\n";
     return failure();
   }
-  if (mesh.size("dp") < 2) {
-    err << "paracc: error: --zero 1 shards the optimizer state over the "
-           "data-parallel axis and needs --mesh with dp of size > 1, got '"
+  if (training.zeroPrefetch < 0) {
+    err << "paracc: error: --zero-prefetch must be >= 0 (layers ahead), got "
+        << training.zeroPrefetch << "\n";
+    return failure();
+  }
+  if (zero > 0 && mesh.size("dp") < 2) {
+    err << "paracc: error: --zero " << zero
+        << " shards over the data-parallel axis and needs --mesh with dp of "
+           "size > 1, got '"
         << meshText << "'\n";
-    return failure();
-  }
-  if (mesh.size("pp") > 0) {
-    err << "paracc: error: --zero 1 is not supported with a pp axis in "
-           "--mesh (pipeline stages update their own parameters)\n";
     return failure();
   }
   return success();
@@ -210,7 +208,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   if (failed(checkPipelineOptions(mesh.size("pp"), options.schedule,
                                   virtualStages, options.microbatches,
                                   options.stages, err)) ||
-      failed(checkZeroOption(training.zero, options.mesh, mesh, err)))
+      failed(checkZeroOption(training, options.mesh, mesh, err)))
     return failure();
 
   WeightStore &weights = result.weights;
@@ -228,6 +226,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   pipeline.dropoutSeed = training.dropoutSeed;
   pipeline.setOptimizerOptions(training.optimizer);
   pipeline.zero = training.zero;
+  pipeline.zeroPrefetch = training.zeroPrefetch;
   pipeline.bucketMb = training.bucketMb;
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                                std::min(last, CompilePhase::Cleaned))))

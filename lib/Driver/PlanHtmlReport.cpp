@@ -21,8 +21,6 @@
 using namespace mlir;
 using namespace mlir::paracc;
 
-static double gib(double bytes) { return bytes / double(int64_t(1) << 30); }
-
 namespace {
 /// A plot's unit: GiB or MiB for memory, s or ms for time, whichever keeps
 /// the largest value at 1 or more.

@@ -50,11 +50,18 @@ static void addRecomputePass(OpPassManager &pm,
       {options.recompute, options.recomputeBudget, options.rates}));
 }
 
-static void addPartitionPasses(OpPassManager &pm) {
+static void addPartitionPasses(OpPassManager &pm,
+                               const DistributePipelineOptions &options) {
   pm.addPass(dist::createPartitionPass());
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
+  // ZeRO's reduce-scatters per micro-batch or per step, and stage 3's
+  // sharded parameters with their gathers.
+  if (options.zero >= 1)
+    pm.addPass(dist::createShardParametersPass({options.zero, options.dpAxis,
+                                                options.microbatchAxis,
+                                                options.zeroPrefetch}));
 }
 
 /// A pipeline takes the micro-batch axis; otherwise micro-batches are
@@ -72,7 +79,7 @@ void mlir::paracc::buildPartitionPipeline(
   addPropagationPasses(pm, options);
   if (options.training)
     addRecomputePass(pm, options);
-  addPartitionPasses(pm);
+  addPartitionPasses(pm, options);
   addPipelinePasses(pm, options);
 }
 
@@ -163,6 +170,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   dist.recomputeBudget = options.recomputeBudget;
   dist.rates = options.rates;
   dist.zero = options.zero;
+  dist.zeroPrefetch = options.zeroPrefetch;
 
   if (runs(CompilePhase::Cleaned)) {
     buildCleanupPipeline(pm, CleanupPipelineOptions());
@@ -218,7 +226,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   if (runs(CompilePhase::Recomputed) && train)
     addRecomputePass(pm, dist);
   if (runs(CompilePhase::Partitioned) && sharded)
-    addPartitionPasses(pm);
+    addPartitionPasses(pm, dist);
   if (runs(CompilePhase::Pipelined) && sharded)
     addPipelinePasses(pm, dist);
   // Training converted the forward's precision before differentiating; its

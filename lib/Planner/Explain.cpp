@@ -124,9 +124,46 @@ mlir::paracc::readRecomputePlan(ModuleOp module) {
   return s;
 }
 
+std::optional<ZeroSummary> mlir::paracc::readZeroPlan(ModuleOp module) {
+  auto attr = module->getAttrOfType<dist::ZeroPlanAttr>(
+      dist::DistDialect::ZeroPlanAttrHelper::getNameStr());
+  if (!attr)
+    return std::nullopt;
+  ZeroSummary z;
+  z.stage = attr.getStage();
+  z.axis = attr.getAxis().str();
+  z.prefetch = attr.getPrefetch();
+  z.layers = attr.getLayers();
+  z.shardedParameters = attr.getShardedParameters();
+  z.gatherPeakBytes = attr.getGatherPeakBytes();
+  auto gathers = [](ArrayRef<int64_t> units, ArrayRef<int64_t> issued,
+                    ArrayRef<int64_t> bytes) {
+    std::vector<ZeroSummary::Gather> out;
+    for (size_t i = 0;
+         i < units.size() && i < issued.size() && i < bytes.size(); ++i)
+      out.push_back({units[i], issued[i], bytes[i]});
+    return out;
+  };
+  z.forward = gathers(attr.getForwardUnits(), attr.getForwardIssued(),
+                      attr.getForwardBytes());
+  z.backward = gathers(attr.getBackwardUnits(), attr.getBackwardIssued(),
+                       attr.getBackwardBytes());
+  return z;
+}
+
+/// "prologue", "layer 3", "epilogue": a unit of the layer structure.
+static std::string unitName(int64_t unit, int64_t layers) {
+  if (unit == 0)
+    return "prologue";
+  if (unit > layers)
+    return "epilogue";
+  return "layer " + std::to_string(unit - 1);
+}
+
 ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
   ExplainReport r;
   r.recompute = readRecomputePlan(module);
+  r.zero = readZeroPlan(module);
   if (auto plan = module->getAttrOfType<dist::PipelinePlanAttr>(
           dist::DistDialect::PipelinePlanAttrHelper::getNameStr()))
     r.pipeline = pipelinePlanFromAttr(plan);
@@ -480,14 +517,28 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
       return b < 0 ? std::string("?") : formatBytes(b);
     };
     os << "\n== Memory per rank (training step, before launch)\n";
-    os << "  parameters            " << formatBytes(m.parameters) << "\n";
+    const int64_t zeroStage = r.zero ? r.zero->stage : 1;
+    if (r.zero && r.zero->stage == 3)
+      os << "  parameters            " << formatBytes(m.parameters)
+         << " (ZeRO-3: " << r.zero->shardedParameters
+         << " parameter blocks split over " << r.zero->axis << ")\n";
+    else
+      os << "  parameters            " << formatBytes(m.parameters) << "\n";
     os << "  gradients             " << formatBytes(m.gradients)
-       << " (what the optimizer updates from)\n";
+       << " (what the optimizer updates from";
+    if (m.shardedUpdates > 0)
+      os << (zeroStage >= 2 ? "; shards, reduce-scattered per micro-batch"
+                            : "; shards, reduce-scattered once per step");
+    os << ")\n";
     os << "  optimizer state       " << formatBytes(m.optimizerState);
     if (m.shardedUpdates > 0)
-      os << " (ZeRO-1: split over dp for " << m.shardedUpdates << " of "
-         << m.updates << " parameter blocks)";
+      os << " (ZeRO-" << zeroStage << ": split over dp for " << m.shardedUpdates
+         << " of " << m.updates << " parameter blocks)";
     os << "\n";
+    if (r.zero && r.zero->stage == 3)
+      os << "  parameter gathers     " << formatBytes(r.zero->gatherPeakBytes)
+         << " (ZeRO-3: the most gathered parameters live at once, in the "
+            "arena)\n";
     os << "  activations saved     " << formatBytes(m.activationsSaved)
        << " (forward values the backward reads)\n";
     os << "  workspace             " << formatBytes(m.workspace)
@@ -498,6 +549,22 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
        << " (the memory plan: gradients, saved and transient activations)\n";
     os << "  peak                  " << known(m.peak)
        << " (arena + state + constants + workspace + communication)\n";
+  }
+  if (r.zero && r.zero->stage == 3) {
+    const ZeroSummary &z = *r.zero;
+    os << "\n== ZeRO-3 parameter gathers (over " << z.axis << ", prefetch "
+       << z.prefetch << (z.prefetch == 1 ? " layer" : " layers") << ")\n";
+    int64_t total = 0;
+    for (auto [name, gathers] : {std::make_pair("forward ", &z.forward),
+                                 std::make_pair("backward", &z.backward)})
+      for (const ZeroSummary::Gather &g : *gathers) {
+        os << "  " << name << "  " << unitName(g.unit, z.layers) << ": "
+           << formatBytes(g.bytes) << ", issued before "
+           << unitName(g.issuedAt, z.layers) << "'s reads\n";
+        total += g.bytes;
+      }
+    os << "  gathered per step     " << formatBytes(total) << "; at most "
+       << formatBytes(z.gatherPeakBytes) << " at once\n";
   }
   if (r.recompute) {
     const RecomputeSummary &c = *r.recompute;
@@ -705,6 +772,25 @@ static llvm::json::Object toJson(const ExplainReport &r) {
           {"serialized_ms", (f.computeSeconds + f.collectiveSeconds) * 1e3}});
     root["predicted_step"] = llvm::json::Object{
         {"rates", r.predicted->rates}, {"functions", std::move(functions)}};
+  }
+  if (r.zero) {
+    const ZeroSummary &z = *r.zero;
+    auto gathers = [](const std::vector<ZeroSummary::Gather> &list) {
+      llvm::json::Array out;
+      for (const ZeroSummary::Gather &g : list)
+        out.push_back(llvm::json::Object{
+            {"unit", g.unit}, {"issued_at", g.issuedAt}, {"bytes", g.bytes}});
+      return out;
+    };
+    root["zero"] =
+        llvm::json::Object{{"stage", z.stage},
+                           {"axis", z.axis},
+                           {"prefetch", z.prefetch},
+                           {"layers", z.layers},
+                           {"sharded_parameters", z.shardedParameters},
+                           {"gather_peak_bytes", z.gatherPeakBytes},
+                           {"forward_gathers", gathers(z.forward)},
+                           {"backward_gathers", gathers(z.backward)}};
   }
   if (r.recompute) {
     const RecomputeSummary &c = *r.recompute;

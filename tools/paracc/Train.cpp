@@ -293,10 +293,18 @@ cl::opt<double> bucketMbOption(
     cl::init(25.0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> zeroOption(
     "zero",
-    cl::desc("ZeRO stage: 0 (none) or 1 (optimizer moments sharded over the "
-             "dp axis: gradients reduce-scattered, each rank updates its "
-             "shard, parameters all-gathered)"),
+    cl::desc("ZeRO stage over the dp axis: 0 (none), 1 (optimizer moments "
+             "sharded: gradients reduce-scattered once per step, each rank "
+             "updates its shard, parameters all-gathered), 2 (gradients "
+             "reduce-scattered per micro-batch too), 3 (parameters sharded "
+             "too: each layer's gathered before its forward and its "
+             "backward)"),
     cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<int64_t> zeroPrefetchOption(
+    "zero-prefetch",
+    cl::desc("--zero 3: layers ahead at which a layer's parameter gather is "
+             "issued (0: just before the layer)"),
+    cl::init(1), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<RecomputePolicy> recomputeOption(
     "recompute",
     cl::desc("Activations recomputed in the backward instead of kept: none, "
@@ -488,6 +496,7 @@ int mlir::paracc::runTrain() {
   options.device = deviceOption;
   training.bucketMb = bucketMbOption;
   training.zero = zeroOption;
+  training.zeroPrefetch = zeroPrefetchOption;
   options.embedWeights = embedWeights;
   training.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;

@@ -67,9 +67,12 @@ struct TrainingOptions {
   std::optional<int64_t> memoryBudget;
   /// All-reduce buckets of this many MiB (0: one all-reduce each).
   double bucketMb = 25.0;
-  /// ZeRO stage: 0, or 1 (optimizer state sharded over the data-parallel
-  /// axis, which the mesh must have with size > 1).
+  /// ZeRO stage: 0, 1 (optimizer state), 2 (and gradients) or 3 (and
+  /// parameters) sharded over the data-parallel axis, which the mesh must
+  /// have with size > 1.
   int64_t zero = 0;
+  /// ZeRO stage 3: layers ahead at which a parameter's gather is issued.
+  int64_t zeroPrefetch = 1;
   uint64_t dropoutSeed = 0;
 };
 

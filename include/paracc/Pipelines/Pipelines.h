@@ -116,9 +116,14 @@ struct ParaccPipelineOptions
       llvm::cl::init(-1)};
   Option<int64_t> zero{
       *this, "zero",
-      llvm::cl::desc("Training: ZeRO stage (0, or 1: optimizer state "
-                     "sharded over dp)"),
+      llvm::cl::desc("Training: ZeRO stage (0: none; 1: optimizer state, "
+                     "2: and gradients, 3: and parameters sharded over dp)"),
       llvm::cl::init(0)};
+  Option<int64_t> zeroPrefetch{
+      *this, "zero-prefetch",
+      llvm::cl::desc("Training, ZeRO stage 3: layers ahead at which a "
+                     "parameter's all-gather is issued"),
+      llvm::cl::init(1)};
   Option<double> bucketMb{
       *this, "bucket-mb",
       llvm::cl::desc("Training: all-reduce buckets of this many MiB (0: one "
@@ -194,9 +199,15 @@ struct DistributePipelineOptions
       llvm::cl::init("cpu")};
   Option<int64_t> zero{
       *this, "zero",
-      llvm::cl::desc("Training: ZeRO stage (0: none; 1: optimizer state "
-                     "sharded over the data-parallel axis)"),
+      llvm::cl::desc("Training: ZeRO stage (0: none; 1: optimizer state, "
+                     "2: and gradients, 3: and parameters sharded over the "
+                     "data-parallel axis)"),
       llvm::cl::init(0)};
+  Option<int64_t> zeroPrefetch{
+      *this, "zero-prefetch",
+      llvm::cl::desc("ZeRO stage 3: layers ahead at which a parameter's "
+                     "all-gather is issued"),
+      llvm::cl::init(1)};
 };
 
 /// Shards the module over its `dist.mesh`: the sharding annotations, then

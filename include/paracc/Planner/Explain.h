@@ -71,6 +71,28 @@ struct RecomputeSummary {
   std::string rates;
 };
 
+/// What ZeRO sharded (`dist.zero_plan` of --paracc-shard-parameters).
+struct ZeroSummary {
+  int64_t stage = 0;
+  std::string axis;
+  int64_t prefetch = 0, layers = 0;
+  /// Stage 3: the weights whose buffers are shards.
+  int64_t shardedParameters = 0;
+  /// Stage 3's gathers of one step, per phase in program order.
+  struct Gather {
+    /// The unit (0 prologue, 1.. layers, then epilogue) whose reads it
+    /// serves, the unit before whose first read it is issued, and one
+    /// rank's gathered bytes.
+    int64_t unit = 0, issuedAt = 0, bytes = 0;
+  };
+  std::vector<Gather> forward, backward;
+  /// The most gathered bytes live at once.
+  int64_t gatherPeakBytes = 0;
+};
+
+/// The module's `dist.zero_plan`, if it has one.
+std::optional<ZeroSummary> readZeroPlan(ModuleOp module);
+
 /// The module's `dist.recompute_plan`, if it has one.
 std::optional<RecomputeSummary> readRecomputePlan(ModuleOp module);
 
@@ -113,6 +135,8 @@ struct ExplainReport {
   std::optional<PipelinePlan> pipeline;
   /// Activation recompute (training).
   std::optional<RecomputeSummary> recompute;
+  /// ZeRO's stage and stage 3's gathers.
+  std::optional<ZeroSummary> zero;
   /// The cost model's step time per function (set by the driver, which
   /// knows the device's rates).
   std::optional<StepPrediction> predicted;

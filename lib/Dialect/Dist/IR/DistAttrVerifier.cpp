@@ -27,6 +27,7 @@ enum class Kind {
   Unit,
   PipelinePlan,
   RecomputePlan,
+  ZeroPlan,
   PipelineAction,
   Mesh,
   Sharding,
@@ -39,13 +40,16 @@ enum class Kind {
 
 Kind kindOf(StringRef name) {
   return llvm::StringSwitch<Kind>(name)
-      .Cases({"stage", "pipeline_stage", "microbatches", "microbatch"},
+      .Cases({"stage", "pipeline_stage", "microbatches", "microbatch",
+              "gather_unit"},
              Kind::Integer)
-      .Cases({"pipeline_axis", "pipeline_function", "tp_reason", "sp_skipped"},
+      .Cases({"pipeline_axis", "pipeline_function", "tp_reason", "sp_skipped",
+              "sharded_parameter", "parameter_gather"},
              Kind::String)
       .Cases({"recomputed", "sharded_update"}, Kind::Unit)
       .Case("pipeline_plan", Kind::PipelinePlan)
       .Case("recompute_plan", Kind::RecomputePlan)
+      .Case("zero_plan", Kind::ZeroPlan)
       .Case("pipeline_action", Kind::PipelineAction)
       .Case("mesh", Kind::Mesh)
       .Cases({"sharding", "user_sharding"}, Kind::Sharding)
@@ -69,6 +73,8 @@ StringRef describe(Kind kind) {
     return "a #dist.pipeline_plan";
   case Kind::RecomputePlan:
     return "a #dist.recompute_plan";
+  case Kind::ZeroPlan:
+    return "a #dist.zero_plan";
   case Kind::PipelineAction:
     return "a #dist.pipeline_action";
   case Kind::Mesh:
@@ -106,6 +112,8 @@ bool hasKind(Attribute a, Kind kind) {
     return isa<PipelinePlanAttr>(a);
   case Kind::RecomputePlan:
     return isa<RecomputePlanAttr>(a);
+  case Kind::ZeroPlan:
+    return isa<ZeroPlanAttr>(a);
   case Kind::PipelineAction:
     return isa<PipelineActionAttr>(a);
   case Kind::Mesh:

@@ -207,19 +207,24 @@ void emitBucket(ArrayRef<Operation *> members, ArrayRef<Operation *> views) {
 }
 
 /// The mesh axes that split a weight of `func` (tensor parallelism's), by
-/// the weights' shard dims.
+/// the weights' shard dims; not the axis ZeRO stage 3 shards a parameter
+/// over (its gathers are data parallelism's, bucketed like its gradients).
 llvm::SmallDenseSet<StringAttr> weightAxes(func::FuncOp func) {
   llvm::SmallDenseSet<StringAttr> axes;
   auto module = func->getParentOfType<ModuleOp>();
   dist::MeshAttr mesh = module ? dist::getMesh(module) : dist::MeshAttr();
   if (!mesh)
     return axes;
+  auto *dialect = func.getContext()->getLoadedDialect<dist::DistDialect>();
   func.walk([&](graph::WeightOp weight) {
+    StringAttr zeroAxis =
+        dialect->getShardedParameterAttrHelper().getAttr(weight);
     auto dims = weight->getAttrOfType<ArrayAttr>(dist::kShardDimsAttrName);
     for (Attribute dim : dims ? dims.getValue() : ArrayRef<Attribute>())
       if (auto indices = dyn_cast<DenseI32ArrayAttr>(dim))
         for (int32_t i : indices.asArrayRef())
-          if (i >= 0 && size_t(i) < mesh.getAxisNames().size())
+          if (i >= 0 && size_t(i) < mesh.getAxisNames().size() &&
+              mesh.getAxisNames()[i] != zeroAxis)
             axes.insert(mesh.getAxisNames()[i]);
   });
   return axes;

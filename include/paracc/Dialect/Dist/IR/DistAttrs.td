@@ -267,6 +267,59 @@ def Dist_RecomputePlanAttr : Dist_Attr<"RecomputePlan", "recompute_plan"> {
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
+/// A bracketed list of integers: `[1, 2, 3]`.
+def Dist_I64ListParameter : ArrayRefParameter<"int64_t", "integers"> {
+  let parser = [{ [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> values;
+    if ($_parser.parseCommaSeparatedList(
+            ::mlir::AsmParser::Delimiter::Square, [&]() -> ::mlir::ParseResult {
+              return $_parser.parseInteger(values.emplace_back());
+            }))
+      return ::mlir::failure();
+    return values;
+  }() }];
+  let printer = [{
+    $_printer << '[';
+    ::llvm::interleaveComma($_self, $_printer);
+    $_printer << ']';
+  }];
+}
+
+def Dist_ZeroPlanAttr : Dist_Attr<"ZeroPlan", "zero_plan"> {
+  let summary = "What ZeRO stage 3 sharded and when it gathers";
+  let description = [{
+    What `--paracc-shard-parameters` did, for `--explain`: the stage, the
+    data-parallel axis, the prefetch distance in layers, the model's layers,
+    and at stage 3 the weights whose buffers became shards and the gathers
+    of one step in
+    program order, per phase: for each, the unit (layer) whose reads it
+    serves, the unit before whose first read it is issued, and its
+    gathered bytes (one rank's copy; units: 0 the prologue, 1.. the
+    layers, then the epilogue). `gather_peak_bytes` is the most gathered
+    bytes live at once in the step (each copy from its gather to its
+    phase's last read).
+
+    ```mlir
+    #dist.zero_plan<stage = 3, axis = "dp", prefetch = 1, layers = 2,
+        sharded_parameters = 28, forward_units = [0, 1, 2, 3],
+        forward_issued = [0, 0, 1, 2], forward_bytes = [65536, ...],
+        backward_units = [3, 2, 1], backward_issued = [3, 3, 2],
+        backward_bytes = [...], gather_peak_bytes = 262144>
+    ```
+  }];
+  let parameters = (ins "int64_t":$stage,
+      StringRefParameter<"the data-parallel axis">:$axis, "int64_t":$prefetch,
+      "int64_t":$layers, "int64_t":$sharded_parameters,
+      Dist_I64ListParameter:$forward_units,
+      Dist_I64ListParameter:$forward_issued,
+      Dist_I64ListParameter:$forward_bytes,
+      Dist_I64ListParameter:$backward_units,
+      Dist_I64ListParameter:$backward_issued,
+      Dist_I64ListParameter:$backward_bytes,
+      "int64_t":$gather_peak_bytes);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
 def Dist_PipelinePhase : I32EnumAttr<"PipelinePhase",
     "what a pipeline action does", [
       I32EnumAttrCase<"Forward", 0, "forward">,

@@ -50,6 +50,13 @@ def Dist_Dialect : Dialect {
   // update whose state it sharded `sharded_update`: partitioning computes
   // such an update where its results' shardings say (its state's shard),
   // slicing its parameter operand, instead of where the parameter is.
+  // `--paracc-shard-parameters` (ZeRO stage 3) marks each weight whose
+  // buffer it made this rank's shard with the axis it is sharded over
+  // (`sharded_parameter`), and each all-gather it issues for the weight's
+  // reads with their phase (`parameter_gather`: "forward" or "backward")
+  // and the layer whose reads it serves (`gather_unit`: 0 the prologue,
+  // 1.. the layers, then the epilogue), and the module with the gathers'
+  // schedule (`zero_plan`) for --explain.
   //
   // The other declared attributes: a module's mesh (`mesh`) and, after
   // pipelining or interleaving, its micro-batch count (`microbatches`).
@@ -73,6 +80,10 @@ def Dist_Dialect : Dialect {
                                "::mlir::UnitAttr":$recomputed,
                                "::mlir::paracc::dist::RecomputePlanAttr":$recompute_plan,
                                "::mlir::UnitAttr":$sharded_update,
+                               "::mlir::StringAttr":$sharded_parameter,
+                               "::mlir::paracc::dist::ZeroPlanAttr":$zero_plan,
+                               "::mlir::StringAttr":$parameter_gather,
+                               "::mlir::IntegerAttr":$gather_unit,
                                "::mlir::paracc::dist::MeshAttr":$mesh,
                                "::mlir::IntegerAttr":$microbatches,
                                "::mlir::ArrayAttr":$shardings,

@@ -216,6 +216,80 @@ def ShardOptimizerStatePass
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
 
+def ShardParametersPass : Pass<"paracc-shard-parameters", "ModuleOp"> {
+  let summary = "Place ZeRO's gradient reductions and shard parameters (ZeRO stages 1-3)";
+  let description = [{
+    Runs on the partitioned training step of `--paracc-shard-optimizer-state`
+    (before `--paracc-pipeline`), in which every sharded update
+    (`dist.sharded_update`) reads `dist.local_shard` of its weight and its
+    updated shard is all-gathered and written to the whole buffer. What it
+    does depends on `stage`:
+
+    - **1** (optimizer state sharded): under micro-batches (a pipeline), a
+      gradient is partitioned as a reduce-scatter over `axis` per
+      micro-batch followed by a sum over the micro-batch axis. Stage 1
+      sums the micro-batches' whole gradients first and reduce-scatters
+      once per step: `all_reduce(reduce_scatter(g) over dp) over mb`
+      becomes `reduce_scatter(all_reduce(g) over mb) over dp`.
+    - **2** (gradients sharded too): the reduce-scatter per micro-batch and
+      the sum of the shards stay as partitioning wrote them, so no whole
+      gradient outlives its micro-batch. Without micro-batches stages 1
+      and 2 are the same program.
+    - **3** (parameters sharded too): each such weight's buffer becomes this
+      rank's shard (`dist.shard_dims` of its moments; the weight is marked
+      `dist.sharded_parameter`). Its reads are split into the forward's
+      (the ops the loss depends on) and the backward's; each phase reads a
+      `dist.all_gather` of the shard (marked `dist.parameter_gather` with
+      the phase and `dist.gather_unit` with the layer), so the gathered
+      copy lives from its gather to the phase's last read. Views of the
+      weight (`graph.cast`, `graph.transpose`, `graph.reshape`) are copied
+      into each phase after its gather; a weight read only through one
+      `graph.cast` (bf16 compute) is cast on the shard and gathered cast.
+      Layers come from the residual stream of the forward (as for
+      pipeline stages); a forward gather is issued before the first read
+      of the layer `prefetch` layers earlier, a backward gather before the
+      first backward read of the layer `prefetch` layers later, so that it
+      overlaps their compute. The update reads the shard and the write
+      takes the updated shard; the all-gather after the update is gone.
+      A step without layers is an error.
+
+    Before (stage 3, mesh `dp = 2`):
+    ```mlir
+    %w = graph.weight "w" {... dist.shard_dims = [array<i32>, array<i32>]} : tensor<8x6xf32>
+    %ws = dist.local_shard %w to <{dp}, {}> : tensor<8x6xf32> -> tensor<4x6xf32>
+    %y = graph.matmul %x, %w ...            // forward
+    %dx = graph.gemm %dy, %w {trans_b = true} ...   // backward
+    %p, %m2, %v2 = graph.adamw %ws, %g, %m, %v, ... : tensor<4x6xf32>
+    %pw = dist.all_gather %p over ["dp"] dim = 0 : tensor<4x6xf32> -> tensor<8x6xf32>
+    graph.assign "w", %pw : tensor<8x6xf32>
+    ```
+    After:
+    ```mlir
+    %w = graph.weight "w" {dist.sharded_parameter = "dp", dist.shard_dims = [array<i32: 0>, array<i32>] ...} : tensor<4x6xf32>
+    %wf = dist.all_gather %w over ["dp"] dim = 0 {dist.parameter_gather = "forward", dist.gather_unit = 1 : i64} ...
+    %y = graph.matmul %x, %wf ...
+    %wb = dist.all_gather %w over ["dp"] dim = 0 {dist.parameter_gather = "backward", ...} ...
+    %dx = graph.gemm %dy, %wb {trans_b = true} ...
+    %p, %m2, %v2 = graph.adamw %w, %g, %m, %v, ... : tensor<4x6xf32>
+    graph.assign "w", %p : tensor<4x6xf32>
+    ```
+  }];
+  let options = [
+    Option<"stage", "stage", "int64_t", "1",
+           "ZeRO stage: 1 (optimizer state), 2 (and gradients), 3 (and "
+           "parameters)">,
+    Option<"axis", "axis", "std::string", "\"dp\"",
+           "The data-parallel mesh axis the updates are sharded over (a "
+           "missing axis, or one of size 1, leaves the step alone)">,
+    Option<"microbatchAxis", "microbatch-axis", "std::string", "\"mb\"",
+           "The virtual mesh axis of the micro-batches">,
+    Option<"prefetch", "prefetch", "int64_t", "1",
+           "Stage 3: layers ahead at which a parameter's gather is issued "
+           "(0: just before its layer)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 def BucketAllReducesPass : Pass<"paracc-bucket-all-reduces", "func::FuncOp"> {
   let summary = "Combine small collectives into buckets, as DDP and FSDP do";
   let description = [{
