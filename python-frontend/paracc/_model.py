@@ -485,7 +485,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     :func:`paracc.train`) instead, with the training compile's keyword
     options: loss, batch, seq, freeze, optimizer, betas, eps,
     weight_decay, momentum, clip_grad_norm, recompute, memory_budget,
-    bucket_mb, dropout_seed, zero (None: the C API's default). Its
+    bucket_mb, dropout_seed, zero, zero_prefetch (None: the C API's
+    default). Its
     :meth:`Model.trainer` starts training runs.
     """
 

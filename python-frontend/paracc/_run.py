@@ -20,7 +20,8 @@ def train(model, data=None, *, mesh: str | None = None,
           microbatches: int = 1, stages=None, schedule: str | None = None,
           virtual_stages: int | None = None, recompute: str | None = None, memory_budget=None,
           bucket_mb: float | None = None, dropout_seed: int | None = None,
-          zero: int | None = None, data_dir=None, data_dtype: str | None = None,
+          zero: int | None = None, zero_prefetch: int | None = None,
+          data_dir=None, data_dtype: str | None = None,
           data_seed: int | None = None, log_json=None, checkpoint_dir=None,
           checkpoint_every: int | None = None, resume: bool = False,
           progress: bool = False, device: str = "auto",
@@ -45,7 +46,9 @@ def train(model, data=None, *, mesh: str | None = None,
     `optimizer` (adamw, sgd), `betas` ((0.9, 0.95) or "0.9,0.95"), `eps`,
     `weight_decay`, `momentum`, `clip_grad_norm`, `recompute` (none, full,
     selective, auto), `memory_budget` ("40GiB"), `bucket_mb`,
-    `dropout_seed`, `zero` (1: optimizer state sharded over dp).
+    `dropout_seed`, `zero` (1: optimizer state, 2: and gradients, 3: and
+    parameters sharded over dp), `zero_prefetch` (zero=3: layers ahead at
+    which a layer's parameters are gathered).
 
     Run: `data` (a token file) or `data_dir` (input_N.pb batch folders),
     `data_dtype` (u16, u32), `data_seed`, `steps` (the total, counting the
@@ -69,7 +72,7 @@ def train(model, data=None, *, mesh: str | None = None,
         eps=eps, weight_decay=weight_decay, momentum=momentum,
         clip_grad_norm=clip_grad_norm, recompute=recompute,
         memory_budget=memory_budget, bucket_mb=bucket_mb,
-        dropout_seed=dropout_seed, zero=zero)
+        dropout_seed=dropout_seed, zero=zero, zero_prefetch=zero_prefetch)
     try:
         pairs = trainer_pairs(
             data=data, data_dir=data_dir, data_dtype=data_dtype,

@@ -142,12 +142,14 @@ def test_dp2_trained_state_equals_one_rank(one_rank_cosine):
                                    err_msg=name)
 
 
-def test_zero1_dp2_matches_pytorch_and_its_state_equals_one_rank(
-        one_rank_cosine, reference):
-    # zero=1: the moments are split over dp; the gathered state (parameters
-    # and moments) is the one-rank run's, as for plain dp2 above.
+@pytest.mark.parametrize("stage", [1, 3])
+def test_zero_dp2_matches_pytorch_and_its_state_equals_one_rank(
+        one_rank_cosine, reference, stage):
+    # zero=1: the moments are split over dp; zero=3: the parameters too
+    # (each rank holds its shard). The gathered state (parameters and
+    # moments) is the one-rank run's, as for plain dp2 above.
     records, state = one_rank_cosine
-    with train(mesh="dp2", zero=1, **RUNS["adamw_clip_cosine"]) as run:
+    with train(mesh="dp2", zero=stage, **RUNS["adamw_clip_cosine"]) as run:
         zero = list(run)
         dp2 = run.state_dict()
     check_against(zero, reference["adamw_clip_cosine"]["steps"])
@@ -161,9 +163,11 @@ def test_zero1_dp2_matches_pytorch_and_its_state_equals_one_rank(
                                    err_msg=name)
 
 
-def test_zero_other_than_0_or_1_is_refused():
-    with pytest.raises(paracc.ParaccError, match="--zero must be 0 or 1"):
-        train(mesh="dp2", zero=2, steps=1, lr=1e-3)
+def test_zero_stage_outside_0_to_3_is_refused():
+    with pytest.raises(paracc.ParaccError, match="--zero must be 0"):
+        train(mesh="dp2", zero=4, steps=1, lr=1e-3)
+    with pytest.raises(paracc.ParaccError, match="--zero-prefetch must be"):
+        train(mesh="dp2", zero=3, zero_prefetch=-1, steps=1, lr=1e-3)
 
 
 # --- the state -----------------------------------------------------------------------
