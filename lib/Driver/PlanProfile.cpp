@@ -452,7 +452,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
     if (refusal.empty() && training && baseline[0] && baseline[1] &&
         profile.batch % 2 == 0 && cluster.ranks() >= 2 * tp) {
       std::string mesh = "dp2" + (tp > 1 ? ",tp" + std::to_string(tp) : "");
-      for (int64_t zero : {0, 1}) {
+      for (int64_t zero : {0, 1, 3}) {
         if (zero && !profile.optimizer)
           continue;
         std::string ignored;
@@ -479,8 +479,12 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
         double rest = std::max(extraOne - layer, 0.0);
         for (TensorParallelProfile &p : profile.profiles)
           if (p.tp == tp) {
-            (zero ? p.zeroLayerSeconds : p.dataParallelLayerSeconds) = layer;
-            (zero ? p.zeroRestSeconds : p.dataParallelRestSeconds) = rest;
+            (zero == 3   ? p.zero3LayerSeconds
+             : zero == 1 ? p.zeroLayerSeconds
+                         : p.dataParallelLayerSeconds) = layer;
+            (zero == 3   ? p.zero3RestSeconds
+             : zero == 1 ? p.zeroRestSeconds
+                         : p.dataParallelRestSeconds) = rest;
           }
       }
     }

@@ -246,8 +246,10 @@ std::string PlanEvaluator::check(const ParallelPlan &plan,
     if (!why.empty())
       return why;
   }
-  if (plan.zero > 0 && (!model.optimizer || dp < 2 || pp > 1 || plan.zero > 1))
-    return "ZeRO-1 needs training with an optimizer, dp > 1 and no pp";
+  if (plan.zero < 0 || plan.zero > 3)
+    return "ZeRO stage " + std::to_string(plan.zero) + " (0 to 3)";
+  if (plan.zero > 0 && (!model.optimizer || dp < 2))
+    return "ZeRO needs training with an optimizer and dp > 1";
   if (plan.sequenceParallel && tp < 2)
     return "sequence parallelism needs tp > 1";
   if (!request.tensorParallelAcrossNodes &&
@@ -436,11 +438,33 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       rankBackward += times.backward[k];
       optimizer += u.optimizerSeconds;
     }
+    const double wholeParams = params, wholeGrads = grads;
+    // What ZeRO's stage 3 gathers (the forward computes in the model's
+    // precision from f32 master shards) and the most of it gathered at once.
+    const double gatherScale = model.precision == Precision::F32 ? 1.0 : 0.5;
+    double gathered = 0;
     if (plan.zero > 0) {
-      // The update reads the reduce-scattered gradients' shard.
       state /= dp;
-      grads /= dp;
       optimizer /= dp;
+      // The update reads the reduce-scattered gradients' shard; stage 1
+      // sums a pipeline's micro-batches in whole gradients first.
+      if (plan.zero >= 2 || plan.microbatches == 1)
+        grads /= dp;
+    }
+    if (plan.zero == 3) {
+      params /= dp;
+      // Without micro-batches each layer's copy lives from its gather to
+      // its phase's last read: the layer running and `prefetch` more, with
+      // the larger end (a tied embedding's copy); under pp a stage gathers
+      // once per step and keeps both phases' copies across its
+      // micro-batches.
+      gathered = p > 1 ? 2 * wholeParams * gatherScale
+                       : std::min(wholeParams,
+                                  (1 + plan.zeroPrefetch) *
+                                          profile.layer.parameterBytes +
+                                      std::max(profile.prologue.parameterBytes,
+                                               profile.epilogue.parameterBytes)) *
+                             gatherScale;
     }
     double exposed = 0;
     if (model.training && dp > 1) {
@@ -448,29 +472,53 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       int64_t rankLayers = 0;
       for (int64_t c = 0; c < v; ++c)
         rankLayers += times.layers[c * p + s];
-      double perLayer = plan.zero ? profile.zeroLayerSeconds
-                                  : profile.dataParallelLayerSeconds;
-      double rest =
-          plan.zero ? profile.zeroRestSeconds : profile.dataParallelRestSeconds;
+      double perLayer = plan.zero == 3   ? profile.zero3LayerSeconds
+                        : plan.zero > 0 ? profile.zeroLayerSeconds
+                                        : profile.dataParallelLayerSeconds;
+      double rest = plan.zero == 3   ? profile.zero3RestSeconds
+                    : plan.zero > 0 ? profile.zeroRestSeconds
+                                    : profile.dataParallelRestSeconds;
       optimizer += rankLayers * perLayer +
                    (s == 0 || s == p - 1 ? rest / (p > 1 ? 2 : 1) : 0.0);
       // The last micro-batch's backward hides the reduction it overlaps
       // where the runtime overlaps collectives.
       double lastBackward =
           cluster.device.overlapsCollectives ? rankBackward : 0.0;
+      // (Reduce-scatters and all-gathers priced by their whole tensors.)
+      const double scatter = allGatherSeconds(cluster, dpGroup, wholeGrads);
       if (plan.zero == 0) {
         exposed = std::max(0.0, allReduceSeconds(cluster, dpGroup, grads) -
                                     lastBackward);
+      } else if (plan.zero < 3) {
+        // Stage 2 reduce-scatters every micro-batch's gradients, each
+        // overlapping the backward after it; then the updated parameters
+        // are gathered.
+        double scatters = plan.zero == 2 ? plan.microbatches * scatter : scatter;
+        exposed = std::max(0.0, scatters - lastBackward) +
+                  allGatherSeconds(cluster, dpGroup, wholeParams);
       } else {
-        exposed = std::max(0.0, allGatherSeconds(cluster, dpGroup, grads) -
-                                    lastBackward) +
-                  allGatherSeconds(cluster, dpGroup, params);
+        // Stage 3 gathers the parameters before the forward and again
+        // before the backward (prefetched: they overlap the layers before
+        // them but the first), and reduce-scatters the gradients; nothing
+        // is gathered after the update.
+        double gather =
+            allGatherSeconds(cluster, dpGroup, wholeParams * gatherScale);
+        double firstLayer = allGatherSeconds(
+            cluster, dpGroup, profile.layer.parameterBytes * gatherScale);
+        double forward = 0;
+        for (int64_t c = 0; c < v; ++c)
+          forward += times.forward[c * p + s];
+        double overlapForward =
+            cluster.device.overlapsCollectives ? forward : 0.0;
+        exposed = firstLayer + std::max(0.0, gather - overlapForward) +
+                  std::max(0.0, gather + scatter - lastBackward);
       }
     }
-    double total = params + grads + state + acts + buffers;
+    double total = params + grads + state + acts + buffers + gathered;
     if (total > out.peakMemoryBytes) {
       out.peakMemoryBytes = total;
-      out.parameterBytes = params;
+      // (Stage 3: the shard and the copies gathered at once.)
+      out.parameterBytes = params + gathered;
       out.gradientBytes = grads;
       out.optimizerStateBytes = state;
       out.activationBytes = acts;
@@ -672,8 +720,11 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
               for (bool sp : {false, true}) {
                 if (sp && tp == 1)
                   continue;
-                for (int64_t zero : {0, 1}) {
-                  if (zero && (!model.optimizer || dp == 1 || pp > 1))
+                for (int64_t zero : {0, 1, 2, 3}) {
+                  if (zero && (!model.optimizer || dp == 1))
+                    continue;
+                  // Without micro-batches stage 2 is stage 1's program.
+                  if (zero == 2 && m == 1)
                     continue;
                   ParallelPlan plan;
                   plan.axes = order;

@@ -94,8 +94,11 @@ struct TensorParallelProfile {
   /// seconds; measured on a dp2 compile when the profiled batch divides.
   double dataParallelLayerSeconds = 0, dataParallelRestSeconds = 0;
   /// The same with ZeRO-1 (its reduce-scatter and all-gather's slices),
-  /// beyond the optimizer's update divided over dp.
+  /// beyond the optimizer's update divided over dp (stage 2 adds nothing
+  /// to a dp2 compile without micro-batches), and with ZeRO-3 (its
+  /// gathers' buckets, forward and backward).
   double zeroLayerSeconds = 0, zeroRestSeconds = 0;
+  double zero3LayerSeconds = 0, zero3RestSeconds = 0;
 };
 
 /// What the planner knows of a model: its layers and its profiles.
@@ -131,6 +134,9 @@ struct ParallelPlan {
   int64_t virtualStages = 1;
   RecomputePolicy recompute = RecomputePolicy::None;
   int64_t zero = 0;
+  /// ZeRO stage 3: layers ahead at which a layer's parameters are gathered
+  /// (paracc's default; the search does not vary it).
+  int64_t zeroPrefetch = 1;
 
   int64_t size(llvm::StringRef axis) const;
   /// "dp4,pp2,tp8".
