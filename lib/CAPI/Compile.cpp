@@ -111,6 +111,7 @@ static bool trainingOptions(const paracc_options *options,
   result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
   result.zero = optionInteger(options, "zero", 0);
   result.zeroPrefetch = optionInteger(options, "zero-prefetch", 1);
+  result.zeroShardSize = optionInteger(options, "zero-shard-size", 0);
   result.dropoutSeed = uint64_t(optionInteger(options, "dropout-seed", 0));
   return true;
 }

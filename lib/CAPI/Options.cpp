@@ -98,6 +98,7 @@ const KnownOption kKnownOptions[] = {
     {"bucket-mb", Scope::TrainingCompile, Kind::Number},
     {"zero", Scope::TrainingCompile, Kind::Integer},
     {"zero-prefetch", Scope::TrainingCompile, Kind::Integer},
+    {"zero-shard-size", Scope::TrainingCompile, Kind::Integer},
     {"dropout-seed", Scope::TrainingCompile, Kind::Integer},
     // Planning (paracc_plan_file).
     {"global-batch", Scope::Plan, Kind::Integer},

@@ -96,6 +96,14 @@ static LogicalResult checkZeroOption(const TrainingOptions &training,
         << training.zeroPrefetch << "\n";
     return failure();
   }
+  const int64_t shards = training.zeroShardSize;
+  if (shards != 0 &&
+      (zero == 0 || shards < 1 || mesh.size("dp") % shards != 0)) {
+    err << "paracc: error: --zero-shard-size " << shards
+        << " must divide the dp axis (of size " << mesh.size("dp")
+        << ") and needs --zero 1, 2 or 3\n";
+    return failure();
+  }
   if (zero > 0 && mesh.size("dp") < 2) {
     err << "paracc: error: --zero " << zero
         << " shards over the data-parallel axis and needs --mesh with dp of "
@@ -227,6 +235,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
   pipeline.setOptimizerOptions(training.optimizer);
   pipeline.zero = training.zero;
   pipeline.zeroPrefetch = training.zeroPrefetch;
+  pipeline.zeroShardSize = training.zeroShardSize;
   pipeline.bucketMb = training.bucketMb;
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                                std::min(last, CompilePhase::Cleaned))))

@@ -29,8 +29,10 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
-  pm.addPass(
-      dist::createDataParallelPass({options.dpAxis, options.microbatchAxis}));
+  dist::DataParallelPassOptions dataParallel;
+  dataParallel.axis = options.dpAxis;
+  dataParallel.microbatchAxis = options.microbatchAxis;
+  pm.addPass(dist::createDataParallelPass(dataParallel));
   // What the front end asked for wins over what the passes chose.
   pm.addPass(dist::createUserShardingsPass());
 }
@@ -188,7 +190,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   // (An empty mesh with micro-batches is refused by paracc-set-mesh.)
   if (runs(CompilePhase::Staged) &&
       (!options.mesh.empty() || options.microbatches != 1)) {
-    pm.addPass(dist::createSetMeshPass({options.mesh, options.microbatches}));
+    pm.addPass(dist::createSetMeshPass(
+        {options.mesh, options.microbatches,
+         options.zero > 0 ? int64_t(options.zeroShardSize) : int64_t(0)}));
     // Stages are cut on the forward graph; the backward's ops run on their
     // forward ops' stages.
     if (pipelineStages > 0) {

@@ -21,6 +21,7 @@ def train(model, data=None, *, mesh: str | None = None,
           virtual_stages: int | None = None, recompute: str | None = None, memory_budget=None,
           bucket_mb: float | None = None, dropout_seed: int | None = None,
           zero: int | None = None, zero_prefetch: int | None = None,
+          zero_shard_size: int | None = None,
           data_dir=None, data_dtype: str | None = None,
           data_seed: int | None = None, log_json=None, checkpoint_dir=None,
           checkpoint_every: int | None = None, resume: bool = False,
@@ -48,7 +49,8 @@ def train(model, data=None, *, mesh: str | None = None,
     selective, auto), `memory_budget` ("40GiB"), `bucket_mb`,
     `dropout_seed`, `zero` (1: optimizer state, 2: and gradients, 3: and
     parameters sharded over dp), `zero_prefetch` (zero=3: layers ahead at
-    which a layer's parameters are gathered).
+    which a layer's parameters are gathered), `zero_shard_size` (hybrid
+    sharding: shard within groups of this many dp ranks).
 
     Run: `data` (a token file) or `data_dir` (input_N.pb batch folders),
     `data_dtype` (u16, u32), `data_seed`, `steps` (the total, counting the
@@ -72,7 +74,8 @@ def train(model, data=None, *, mesh: str | None = None,
         eps=eps, weight_decay=weight_decay, momentum=momentum,
         clip_grad_norm=clip_grad_norm, recompute=recompute,
         memory_budget=memory_budget, bucket_mb=bucket_mb,
-        dropout_seed=dropout_seed, zero=zero, zero_prefetch=zero_prefetch)
+        dropout_seed=dropout_seed, zero=zero, zero_prefetch=zero_prefetch,
+        zero_shard_size=zero_shard_size)
     try:
         pairs = trainer_pairs(
             data=data, data_dir=data_dir, data_dtype=data_dtype,

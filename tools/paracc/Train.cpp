@@ -300,6 +300,13 @@ cl::opt<int64_t> zeroOption(
              "too: each layer's gathered before its forward and its "
              "backward)"),
     cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
+cl::opt<int64_t> zeroShardSizeOption(
+    "zero-shard-size",
+    cl::desc("Hybrid sharding (HSDP): --zero shards within groups of N "
+             "consecutive dp ranks and replicates across the groups "
+             "(gradients reduce-scattered inside a group, all-reduced "
+             "across); N divides dp (default: all of dp)"),
+    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<int64_t> zeroPrefetchOption(
     "zero-prefetch",
     cl::desc("--zero 3: layers ahead at which a layer's parameter gather is "
@@ -497,6 +504,7 @@ int mlir::paracc::runTrain() {
   training.bucketMb = bucketMbOption;
   training.zero = zeroOption;
   training.zeroPrefetch = zeroPrefetchOption;
+  training.zeroShardSize = zeroShardSizeOption;
   options.embedWeights = embedWeights;
   training.dropoutSeed = dropoutSeed;
   options.explain = wantExplain;

@@ -73,6 +73,9 @@ struct TrainingOptions {
   int64_t zero = 0;
   /// ZeRO stage 3: layers ahead at which a parameter's gather is issued.
   int64_t zeroPrefetch = 1;
+  /// Hybrid sharding: ZeRO shards within groups of this many dp ranks and
+  /// replicates across them (0: all of dp).
+  int64_t zeroShardSize = 0;
   uint64_t dropoutSeed = 0;
 };
 

@@ -124,6 +124,12 @@ struct ParaccPipelineOptions
       llvm::cl::desc("Training, ZeRO stage 3: layers ahead at which a "
                      "parameter's all-gather is issued"),
       llvm::cl::init(1)};
+  Option<int64_t> zeroShardSize{
+      *this, "zero-shard-size",
+      llvm::cl::desc("Training, hybrid sharding: ZeRO shards within groups "
+                     "of this many dp ranks and replicates across them (0: "
+                     "all of dp)"),
+      llvm::cl::init(0)};
   Option<double> bucketMb{
       *this, "bucket-mb",
       llvm::cl::desc("Training: all-reduce buckets of this many MiB (0: one "

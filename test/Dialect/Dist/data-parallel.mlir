@@ -88,3 +88,15 @@ func.func @batch_smaller_than_axis(%ids: tensor<2x16xi64>) -> tensor<2x16xi64> {
   return %ids : tensor<2x16xi64>
 }
 }
+
+// -----
+
+// Hybrid sharding's mesh: the batch is split over the replica axis, then
+// dp (the rank order of plain dp over their product).
+module attributes {dist.mesh = #dist.mesh<[dpr = 2, dp = 2]>} {
+// CHECK-LABEL: func.func @hybrid
+// CHECK-SAME: dist.sharding = #dist.sharding<{dpr, dp}, {?}>
+func.func @hybrid(%ids: tensor<4x16xi64>) -> tensor<4x16xi64> {
+  return %ids : tensor<4x16xi64>
+}
+}

@@ -28,7 +28,8 @@ struct DataParallelPass
     int64_t parts = 1;
     // The micro-batch axis splits even at size 1: a pipeline tells what
     // each micro-batch computes from it.
-    for (StringRef name : {StringRef(axis), StringRef(microbatchAxis)})
+    for (StringRef name :
+         {StringRef(replicaAxis), StringRef(axis), StringRef(microbatchAxis)})
       if (!name.empty() && mesh.getAxisIndex(name) &&
           (mesh.getAxisSize(name) > 1 || name == microbatchAxis)) {
         axes.push_back(StringAttr::get(&getContext(), name));
@@ -50,7 +51,7 @@ struct DataParallelPass
           if (axes.size() == 1 && axes[0].getValue() == axis)
             diag << "mesh axis '" << axis << "' of size " << parts;
           else
-            diag << parts << " (" << mesh.getAxisSize(axis)
+            diag << parts << " (" << parts / mesh.getAxisSize(microbatchAxis)
                  << " data-parallel rank(s) x "
                  << mesh.getAxisSize(microbatchAxis) << " micro-batches)";
           return signalPassFailure();

@@ -36,6 +36,26 @@ struct SetMeshPass : public dist::impl::SetMeshPassBase<SetMeshPass> {
       }
       return;
     }
+    if (dataShards < 0) {
+      module.emitError("data-shards must be >= 0, got ") << int64_t(dataShards);
+      return signalPassFailure();
+    }
+    // Hybrid sharding: dp(D) -> dpr(D / N), dp(N).
+    if (dataShards > 0) {
+      int64_t dp = spec->size("dp");
+      if (dp == 0 || dp % dataShards != 0) {
+        module.emitError("data-shards ")
+            << int64_t(dataShards) << " must divide the dp axis (of size " << dp
+            << ")";
+        return signalPassFailure();
+      }
+      if (dataShards < dp) {
+        auto at = llvm::find_if(
+            spec->axes, [](const MeshSpec::Axis &a) { return a.name == "dp"; });
+        at->size = dataShards;
+        spec->axes.insert(at, {"dpr", dp / dataShards});
+      }
+    }
     // The pipeline's micro-batches (even 1), or interleaved ones.
     if (spec->size("pp") > 0 || microbatches > 1)
       spec->axes.push_back({"mb", microbatches});

@@ -81,11 +81,16 @@ def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
     all-reduce (means are divided by the global count).
 
     Before (dp = 2): `func.func @main(%ids: tensor<4x16xi64>)`. After: the
-    argument carries `dist.sharding = #dist.sharding<{dp}, {?}>`.
+    argument carries `dist.sharding = #dist.sharding<{dp}, {?}>`. Under
+    hybrid sharding the batch is split over the replica axis, then dp
+    (`{dpr, dp}`).
   }];
   let options = [
     Option<"axis", "axis", "std::string", "\"dp\"",
            "The mesh axis to split the batch over">,
+    Option<"replicaAxis", "replica-axis", "std::string", "\"dpr\"",
+           "Hybrid sharding's replica axis, which splits the batch before "
+           "`axis` when the mesh has it">,
     Option<"microbatchAxis", "microbatch-axis", "std::string", "\"\"",
            "A virtual last mesh axis that also splits the batch, into the "
            "micro-batches of paracc-interleave-microbatches">,
@@ -525,6 +530,14 @@ def SetMeshPass : Pass<"paracc-set-mesh", "ModuleOp"> {
     ```mlir
     module attributes {dist.mesh = #dist.mesh<[dp = 2, pp = 2, mb = 4]>}
     ```
+
+    Hybrid sharding (`data-shards` N, ZeRO's `--zero-shard-size`): the dp
+    axis of size D becomes two, `dpr` of D / N (replicas, outer) and `dp`
+    of N (consecutive ranks): ZeRO shards over `dp` and data parallelism
+    splits the batch over both, so gradients are reduce-scattered within a
+    `dp` group and all-reduced across `dpr`. `mesh=dp4,tp2 data-shards=2`
+    gives `#dist.mesh<[dpr = 2, dp = 2, tp = 2]>`; N equal to D leaves the
+    mesh as it is.
   }];
   let options = [
     Option<"mesh", "mesh", "std::string", "\"\"",
@@ -532,6 +545,9 @@ def SetMeshPass : Pass<"paracc-set-mesh", "ModuleOp"> {
     Option<"microbatches", "microbatches", "int64_t", "1",
            "Micro-batches per step: the pipeline's under pp, else "
            "interleaved (in [1, 64])">,
+    Option<"dataShards", "data-shards", "int64_t", "0",
+           "Hybrid sharding: the dp ranks of one shard group (0: all); the "
+           "rest of dp becomes the replica axis dpr">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
