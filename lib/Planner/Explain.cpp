@@ -565,6 +565,11 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
       }
     os << "  gathered per step     " << formatBytes(total) << "; at most "
        << formatBytes(z.gatherPeakBytes) << " at once\n";
+    if (r.pipeline)
+      os << "  under pp each micro-batch's forward and backward gather their "
+            "own copies where their actions first read them (not "
+            "prefetched): "
+         << r.pipeline->microbatches << " x the above per step\n";
   }
   if (r.recompute) {
     const RecomputeSummary &c = *r.recompute;

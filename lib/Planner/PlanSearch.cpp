@@ -453,18 +453,16 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
     }
     if (plan.zero == 3) {
       params /= dp;
-      // Without micro-batches each layer's copy lives from its gather to
-      // its phase's last read: the layer running and `prefetch` more, with
-      // the larger end (a tied embedding's copy); under pp a stage gathers
-      // once per step and keeps both phases' copies across its
-      // micro-batches.
-      gathered = p > 1 ? 2 * wholeParams * gatherScale
-                       : std::min(wholeParams,
-                                  (1 + plan.zeroPrefetch) *
-                                          profile.layer.parameterBytes +
-                                      std::max(profile.prologue.parameterBytes,
-                                               profile.epilogue.parameterBytes)) *
-                             gatherScale;
+      // Each layer's copy lives from its gather to its phase's last read:
+      // the layer running and `prefetch` more (under pp, gathered where
+      // each micro-batch's action reads it: the layer running), with the
+      // larger end (a tied embedding's copy).
+      const int64_t ahead = p > 1 ? 0 : plan.zeroPrefetch;
+      gathered =
+          std::min(wholeParams, (1 + ahead) * profile.layer.parameterBytes +
+                                    std::max(profile.prologue.parameterBytes,
+                                             profile.epilogue.parameterBytes)) *
+          gatherScale;
     }
     double exposed = 0;
     if (model.training && dp > 1) {
@@ -510,8 +508,14 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
           forward += times.forward[c * p + s];
         double overlapForward =
             cluster.device.overlapsCollectives ? forward : 0.0;
-        exposed = firstLayer + std::max(0.0, gather - overlapForward) +
-                  std::max(0.0, gather + scatter - lastBackward);
+        if (p > 1)
+          // Under pp every micro-batch gathers its stage's parameters
+          // where its actions read them (no prefetch): all of it exposed.
+          exposed = 2 * plan.microbatches * gather +
+                    std::max(0.0, scatter - lastBackward);
+        else
+          exposed = firstLayer + std::max(0.0, gather - overlapForward) +
+                    std::max(0.0, gather + scatter - lastBackward);
       }
     }
     double total = params + grads + state + acts + buffers + gathered;

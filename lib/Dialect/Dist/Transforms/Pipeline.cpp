@@ -258,6 +258,24 @@ LogicalResult PipelineBuilder::classify() {
         }
       }
     IntegerAttr stageAttr = dist->getStageAttrHelper().getAttr(&op);
+    // ZeRO-3's gathered parameters (and views of them) are made where used
+    // for each micro-batch: each micro-batch's forward and backward gather
+    // their own copy, freed after its phase, as the pipeline's schedule
+    // runs them.
+    bool regathered =
+        dist->getParameterGatherAttrHelper().isAttrPresent(&op) ||
+        (op.getNumOperands() == 1 && op.getNumResults() == 1 &&
+         isa<g::CastOp, g::TransposeOp, g::ReshapeOp>(op) &&
+         op.getOperand(0).getDefiningOp() &&
+         info.lookup(op.getOperand(0).getDefiningOp()).placement ==
+             Placement::ReplicatedPerMicrobatch &&
+         !inputOnly.contains(op.getOperand(0)));
+    if (regathered) {
+      i.placement = Placement::ReplicatedPerMicrobatch;
+      dependent.insert(op.getResults().begin(), op.getResults().end());
+      info[&op] = i;
+      continue;
+    }
     // (An axis index over it is a micro-batch's own number: per
     // micro-batch, not a meeting of them.)
     bool collectiveOverMb =
