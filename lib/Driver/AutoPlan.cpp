@@ -97,6 +97,7 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   if (training) {
     options.training->recompute = plan.recompute;
     options.training->zero = plan.zero;
+    options.training->zeroShardSize = plan.zeroShardSize;
   }
   diagnostics.notes << llvm::formatv(
       "paracc: --mesh auto on {0}: {1} (predicted step {2:F4} s, peak "

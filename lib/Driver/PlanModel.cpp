@@ -25,6 +25,7 @@ fixedPlan(const CompileOptions &options, int64_t batch, std::string &error) {
   if (options.training) {
     plan.recompute = options.training->recompute;
     plan.zero = options.training->zero;
+    plan.zeroShardSize = options.training->zeroShardSize;
   }
   int64_t dp = plan.size("dp");
   if (plan.microbatches < 1 || batch % (dp * plan.microbatches) != 0) {

@@ -126,6 +126,7 @@ static llvm::json::Object planJson(const ParallelPlan &plan, bool training) {
       {"virtual_stages", plan.virtualStages},
       {"recompute", stringifyOption(plan.recompute).str()},
       {"zero", plan.zero},
+      {"zero_shard_size", plan.zeroShardSize},
       {"flags", plan.flags(training)},
   };
 }

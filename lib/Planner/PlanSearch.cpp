@@ -137,6 +137,8 @@ std::string ParallelPlan::flags(bool training) const {
       f.push_back("--recompute " + stringifyOption(recompute).str());
     if (zero > 0)
       f.push_back("--zero " + std::to_string(zero));
+    if (zero > 0 && zeroShardSize > 0)
+      f.push_back("--zero-shard-size " + std::to_string(zeroShardSize));
   }
   return llvm::join(f, " ");
 }
@@ -250,6 +252,9 @@ std::string PlanEvaluator::check(const ParallelPlan &plan,
     return "ZeRO stage " + std::to_string(plan.zero) + " (0 to 3)";
   if (plan.zero > 0 && (!model.optimizer || dp < 2))
     return "ZeRO needs training with an optimizer and dp > 1";
+  if (plan.zeroShardSize != 0 &&
+      (plan.zero == 0 || plan.zeroShardSize < 1 || dp % plan.zeroShardSize))
+    return "a ZeRO shard size must divide dp (and needs ZeRO)";
   if (plan.sequenceParallel && tp < 2)
     return "sequence parallelism needs tp > 1";
   if (!request.tensorParallelAcrossNodes &&
@@ -413,6 +418,18 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
   // Per pipeline rank: memory, the data-parallel reduction, the optimizer.
   const std::vector<int64_t> &flight = inFlight(plan);
   GroupPlacement dpGroup = placementOf(plan, "dp", cluster.devicesPerNode);
+  // ZeRO shards over groups of `shards` consecutive dp ranks (all of dp, or
+  // hybrid sharding's groups) and, hybrid, all-reduces across the groups.
+  const int64_t shards =
+      plan.zero > 0 && plan.zeroShardSize > 0 ? plan.zeroShardSize : dp;
+  GroupPlacement shardGroup = dpGroup, replicaGroup;
+  if (shards < dp) {
+    shardGroup.size = shards;
+    shardGroup.perNode = std::min(shards, dpGroup.perNode);
+    replicaGroup.size = dp / shards;
+    replicaGroup.perNode =
+        shards >= dpGroup.perNode ? 1 : dpGroup.perNode / shards;
+  }
   const double buffers =
       2 * scale * profile.largestMessageBytes + profile.workspaceBytes;
   double worstTail = 0;
@@ -444,15 +461,15 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
     const double gatherScale = model.precision == Precision::F32 ? 1.0 : 0.5;
     double gathered = 0;
     if (plan.zero > 0) {
-      state /= dp;
-      optimizer /= dp;
+      state /= shards;
+      optimizer /= shards;
       // The update reads the reduce-scattered gradients' shard; stage 1
       // sums a pipeline's micro-batches in whole gradients first.
       if (plan.zero >= 2 || plan.microbatches == 1)
-        grads /= dp;
+        grads /= shards;
     }
     if (plan.zero == 3) {
-      params /= dp;
+      params /= shards;
       // Each layer's copy lives from its gather to its phase's last read:
       // the layer running and `prefetch` more (under pp, gathered where
       // each micro-batch's action reads it: the layer running), with the
@@ -482,8 +499,11 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       // where the runtime overlaps collectives.
       double lastBackward =
           cluster.device.overlapsCollectives ? rankBackward : 0.0;
-      // (Reduce-scatters and all-gathers priced by their whole tensors.)
-      const double scatter = allGatherSeconds(cluster, dpGroup, wholeGrads);
+      // (Reduce-scatters and all-gathers priced by their whole tensors;
+      // hybrid: the shards then all-reduced across the groups.)
+      const double scatter =
+          allGatherSeconds(cluster, shardGroup, wholeGrads) +
+          allReduceSeconds(cluster, replicaGroup, wholeGrads / shards);
       if (plan.zero == 0) {
         exposed = std::max(0.0, allReduceSeconds(cluster, dpGroup, grads) -
                                     lastBackward);
@@ -493,16 +513,16 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
         // are gathered.
         double scatters = plan.zero == 2 ? plan.microbatches * scatter : scatter;
         exposed = std::max(0.0, scatters - lastBackward) +
-                  allGatherSeconds(cluster, dpGroup, wholeParams);
+                  allGatherSeconds(cluster, shardGroup, wholeParams);
       } else {
         // Stage 3 gathers the parameters before the forward and again
         // before the backward (prefetched: they overlap the layers before
         // them but the first), and reduce-scatters the gradients; nothing
         // is gathered after the update.
         double gather =
-            allGatherSeconds(cluster, dpGroup, wholeParams * gatherScale);
+            allGatherSeconds(cluster, shardGroup, wholeParams * gatherScale);
         double firstLayer = allGatherSeconds(
-            cluster, dpGroup, profile.layer.parameterBytes * gatherScale);
+            cluster, shardGroup, profile.layer.parameterBytes * gatherScale);
         double forward = 0;
         for (int64_t c = 0; c < v; ++c)
           forward += times.forward[c * p + s];
@@ -704,7 +724,23 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
         seen.push_back(key);
         orders.push_back(axes);
       } while (std::next_permutation(axes.begin(), axes.end()));
-      for (const auto &order : orders)
+      for (const auto &order : orders) {
+        // ZeRO over all of dp, and, when dp crosses nodes, hybrid: shard
+        // within a node's dp ranks, replicate across nodes.
+        std::vector<int64_t> shardSizes = {0};
+        {
+          SmallVector<int64_t> sizes;
+          size_t dpIndex = 0;
+          for (auto [i, axis] : llvm::enumerate(order)) {
+            sizes.push_back(axis.second);
+            if (axis.first == "dp")
+              dpIndex = i;
+          }
+          GroupPlacement g =
+              placeAxis(sizes, dpIndex, request.cluster.devicesPerNode);
+          if (g.crossesNodes() && g.perNode > 1)
+            shardSizes.push_back(g.perNode);
+        }
         for (int64_t mbs : divisors(local)) {
           int64_t m = local / mbs;
           if (pp == 1 && m != 1)
@@ -724,25 +760,30 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
               for (bool sp : {false, true}) {
                 if (sp && tp == 1)
                   continue;
-                for (int64_t zero : {0, 1, 2, 3}) {
-                  if (zero && (!model.optimizer || dp == 1))
-                    continue;
-                  // Without micro-batches stage 2 is stage 1's program.
-                  if (zero == 2 && m == 1)
-                    continue;
-                  ParallelPlan plan;
-                  plan.axes = order;
-                  plan.sequenceParallel = sp;
-                  plan.microbatches = m;
-                  plan.microBatchSize = mbs;
-                  plan.schedule = schedule;
-                  plan.virtualStages = v;
-                  plan.recompute = recompute;
-                  plan.zero = zero;
-                  plans.push_back(std::move(plan));
-                }
+                for (int64_t zero : {0, 1, 2, 3})
+                  for (int64_t shardSize : shardSizes) {
+                    if (zero && (!model.optimizer || dp == 1))
+                      continue;
+                    if (shardSize && !zero)
+                      continue;
+                    // Without micro-batches stage 2 is stage 1's program.
+                    if (zero == 2 && m == 1)
+                      continue;
+                    ParallelPlan plan;
+                    plan.axes = order;
+                    plan.sequenceParallel = sp;
+                    plan.microbatches = m;
+                    plan.microBatchSize = mbs;
+                    plan.schedule = schedule;
+                    plan.virtualStages = v;
+                    plan.recompute = recompute;
+                    plan.zero = zero;
+                    plan.zeroShardSize = shardSize;
+                    plans.push_back(std::move(plan));
+                  }
               }
         }
+      }
     }
   return plans;
 }
@@ -756,7 +797,7 @@ static bool sameButOrder(const ParallelPlan &a, const ParallelPlan &b) {
          a.microbatches == b.microbatches &&
          a.microBatchSize == b.microBatchSize && a.schedule == b.schedule &&
          a.virtualStages == b.virtualStages && a.recompute == b.recompute &&
-         a.zero == b.zero;
+         a.zero == b.zero && a.zeroShardSize == b.zeroShardSize;
 }
 
 /// Why `next` is slower than `best`, in words.

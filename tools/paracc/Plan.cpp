@@ -111,6 +111,10 @@ cl::opt<RecomputePolicy>
                     cl::init(RecomputePolicy::None), PLAN_OPT);
 cl::opt<int64_t> zeroOption("zero", cl::desc("With --mesh: the ZeRO stage"),
                             cl::init(0), PLAN_OPT);
+cl::opt<int64_t> zeroShardSizeOption(
+    "zero-shard-size",
+    cl::desc("With --mesh and --zero: hybrid sharding's group of dp ranks"),
+    cl::init(0), PLAN_OPT);
 cl::opt<bool> spOption("sp", cl::desc("With --mesh: sequence parallelism"),
                        PLAN_OPT);
 #undef PLAN_OPT
@@ -143,6 +147,7 @@ int mlir::paracc::runPlan() {
     training.optimizer.emplace();
     training.recompute = recomputeOption;
     training.zero = zeroOption;
+    training.zeroShardSize = zeroShardSizeOption;
   }
   ModelSource source;
   source.path = modelPath;

@@ -137,6 +137,9 @@ struct ParallelPlan {
   /// ZeRO stage 3: layers ahead at which a layer's parameters are gathered
   /// (paracc's default; the search does not vary it).
   int64_t zeroPrefetch = 1;
+  /// Hybrid sharding: ZeRO shards within groups of this many consecutive
+  /// dp ranks and replicates across them (0: all of dp).
+  int64_t zeroShardSize = 0;
 
   int64_t size(llvm::StringRef axis) const;
   /// "dp4,pp2,tp8".
