@@ -131,6 +131,21 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
             .i(g.getIgnoreIndex().value_or(0));
       })
       .Case([&](GatherGradOp g) { a.i(g.getAxis()); })
+      .Case([&](ConvOp g) {
+        a.i(g.getGroup())
+            .i(g.getStrides())
+            .i(g.getPadsBegin())
+            .i(g.getPadsEnd())
+            .i(g.getDilations());
+      })
+      .Case([&](PoolOp g) {
+        a.i(g.getKind() == "avg")
+            .i(g.getCountIncludePad())
+            .i(g.getKernel())
+            .i(g.getStrides())
+            .i(g.getPadsBegin())
+            .i(g.getPadsEnd());
+      })
       .Case<AdamWOp, ForeachAdamWOp>([&](auto g) {
         a.f(g.getBeta1().convertToDouble())
             .f(g.getBeta2().convertToDouble())

@@ -235,7 +235,7 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   c.bytes = operandBytes(op) + resultBytes(op);
   int64_t out = resultElements(op);
 
-  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp>(op))
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp>(op))
     c.kind = ComputeKind::Product;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
@@ -244,6 +244,16 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     auto a = cast<RankedTensorType>(gemm.getA().getType());
     int64_t k = a.getRank() == 2 ? a.getDimSize(gemm.getTransA() ? 0 : 1) : 1;
     c.flops = 2 * out * k + (gemm.getC() ? out : 0);
+  } else if (auto conv = dyn_cast<g::ConvOp>(op)) {
+    // 2 x (C / group) x kernel elements per output element, and the bias.
+    auto w = cast<RankedTensorType>(conv.getW().getType());
+    c.flops = 2 * out * (w.getNumElements() / w.getDimSize(0)) +
+              (conv.getBias() ? out : 0);
+  } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
+    int64_t window = 1;
+    for (int64_t k : pool.getKernel())
+      window *= k;
+    c.flops = out * window;
   } else if (auto linear = dyn_cast<g::LinearOp>(op)) {
     c.flops = 2 * out * dimFromEnd(linear.getX(), 1);
     // The epilogue: one op per element each for bias, residual, activation.
@@ -326,7 +336,7 @@ double mlir::paracc::predictCollectiveSeconds(Operation *op,
 Type mlir::paracc::costElementType(Operation *op) {
   // A product's or attention's rate is its operands' (a bf16 product with
   // an f32 result, the logits', runs on the bf16 tensor cores).
-  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::AttentionOp,
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::AttentionOp,
           g::AttentionGradOp>(op) &&
       op->getNumOperands() > 0)
     if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))

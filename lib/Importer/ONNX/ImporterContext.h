@@ -58,6 +58,7 @@ const RuleTable &getRuleTable();
 void registerElementwiseRules(RuleTable &table);
 void registerLinalgRules(RuleTable &table);
 void registerNormalizationRules(RuleTable &table);
+void registerConvolutionRules(RuleTable &table);
 void registerAttentionRules(RuleTable &table);
 void registerShapeRules(RuleTable &table);
 void registerIndexingRules(RuleTable &table);

@@ -35,6 +35,7 @@ const RuleTable &mlir::paracc::onnximport::getRuleTable() {
     registerElementwiseRules(t);
     registerLinalgRules(t);
     registerNormalizationRules(t);
+    registerConvolutionRules(t);
     registerAttentionRules(t);
     registerShapeRules(t);
     registerIndexingRules(t);

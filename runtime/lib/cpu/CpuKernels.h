@@ -54,6 +54,8 @@ Status runForeachCastKernel(const KernelArgs &args);
 Status runSiluMulKernel(const KernelArgs &args);
 Status runSiluMulGradKernel(const KernelArgs &args);
 Status runRotaryKernel(const KernelArgs &args);
+Status runConvKernel(const KernelArgs &args);
+Status runPoolKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

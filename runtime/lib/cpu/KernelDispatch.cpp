@@ -101,6 +101,10 @@ Status dispatch(const KernelArgs &args) {
     return runSiluMulGradKernel(args);
   case OpCode::Rotary:
     return runRotaryKernel(args);
+  case OpCode::Conv:
+    return runConvKernel(args);
+  case OpCode::Pool:
+    return runPoolKernel(args);
   case OpCode::AttentionGrad:
     return runAttentionGradKernel(args);
   case OpCode::CrossEntropyGrad:

@@ -538,6 +538,54 @@ static OpShardingRule gatherGradRule(g::GatherGradOp op) {
   return b.rule;
 }
 
+/// Conv: the batch and (ungrouped) the output features are parallel; the
+/// input channels are a reduction for an ungrouped conv without a bias
+/// (with one, the bias applies to whole sums, as linear's); spatial and
+/// kernel dims stay whole (windows overlap).
+static OpShardingRule convRule(g::ConvOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> y = shapeOf(op.getResult()), w = shapeOf(op.getW());
+  const bool grouped = op.getGroup() != 1;
+  int64_t n = b.rule.addFactor(y[0]);
+  int64_t m = b.rule.addFactor(y[1], grouped ? FactorKind::NeedReplication
+                                             : FactorKind::Parallel);
+  int64_t c = b.rule.addFactor(w[1], grouped || op.getBias()
+                                         ? FactorKind::NeedReplication
+                                         : FactorKind::Reduction);
+  // A grouped conv's input has all groups' channels: its own factor.
+  int64_t xc = grouped ? b.rule.addFactor(shapeOf(op.getX())[1],
+                                          FactorKind::NeedReplication)
+                       : c;
+  SmallVector<int64_t> xs = {n, xc}, ws = {m, c}, ys = {n, m};
+  for (size_t d = 2; d < y.size(); ++d) {
+    xs.push_back(
+        b.rule.addFactor(shapeOf(op.getX())[d], FactorKind::NeedReplication));
+    ws.push_back(b.rule.addFactor(w[d], FactorKind::NeedReplication));
+    ys.push_back(b.rule.addFactor(y[d], FactorKind::NeedReplication));
+  }
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.operands.push_back(RuleBuilder::tensor(ws));
+  if (op.getBias())
+    b.rule.operands.push_back(RuleBuilder::tensor({m}));
+  b.rule.results.push_back(RuleBuilder::tensor(ys));
+  return b.rule;
+}
+
+/// Pool: batch and channels parallel, the spatial dims whole.
+static OpShardingRule poolRule(g::PoolOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> x = shapeOf(op.getX()), y = shapeOf(op.getResult());
+  SmallVector<int64_t> xs = {b.rule.addFactor(y[0]), b.rule.addFactor(y[1])};
+  SmallVector<int64_t> ys = xs;
+  for (size_t d = 2; d < y.size(); ++d) {
+    xs.push_back(b.rule.addFactor(x[d], FactorKind::NeedReplication));
+    ys.push_back(b.rule.addFactor(y[d], FactorKind::NeedReplication));
+  }
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.results.push_back(RuleBuilder::tensor(ys));
+  return b.rule;
+}
+
 /// Ops without operands: their result dims are parallel (a rank can take
 /// its slice of a constant or weight).
 static OpShardingRule sourceRule(Operation *op) {
@@ -553,6 +601,8 @@ static OpShardingRule computeRule(Operation *op) {
           [](Operation *op) { return sourceRule(op); })
       .Case([](g::MatMulOp op) { return matmulRule(op); })
       .Case([](g::GemmOp op) { return gemmRule(op); })
+      .Case([](g::ConvOp op) { return convRule(op); })
+      .Case([](g::PoolOp op) { return poolRule(op); })
       .Case([](g::LinearOp op) { return linearRule(op); })
       .Case([](g::TransposeOp op) { return transposeRule(op); })
       .Case([](g::ReshapeOp op) { return reshapeRule(op); })

@@ -396,6 +396,65 @@ def Graph_LayerNormOp : Graph_Op<"layer_norm",
   let hasVerifier = 1;
 }
 
+def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
+  let summary = "Convolution over 1 to 3 spatial dims (ONNX Conv)";
+  let description = [{
+    ONNX's Conv (a cross-correlation) on `x` [N, C, S_1..S_r] with the
+    weight `w` [M, C / group, K_1..K_r] and an optional `bias` [M], r in
+    1..3: `group` groups of C / group input and M / group output channels
+    (group = C = M: depthwise). Per spatial dim the `strides`, the padding
+    before and after (`pads_begin`, `pads_end`; an exporter's auto_pad is
+    resolved by the importer) and the `dilations`. The result is [N, M,
+    O_1..O_r] with O_i = (S_i + pads_begin_i + pads_end_i -
+    dilations_i (K_i - 1) - 1) / strides_i + 1 (floor). The verifier checks
+    every size and attribute against that.
+
+    ```mlir
+    %y = graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64,
+        pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>,
+        strides = array<i64: 2, 2>}
+        : (tensor<2x3x32x32xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>)
+        -> tensor<2x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$w,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads_begin,
+                       DenseI64ArrayAttr:$pads_end,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat =
+      "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
+  let summary = "Max or average pooling over 1 to 3 spatial dims";
+  let description = [{
+    ONNX's MaxPool (`kind = "max"`) and AveragePool (`"avg"`) on `x` [N, C,
+    S_1..S_r], r in 1..3, with a `kernel`, `strides` and padding per
+    spatial dim (floor output sizes, as Conv's with dilation 1; no ceil
+    mode). Padding is never the maximum; an average divides by the window's
+    elements inside the input, or by the whole kernel with
+    `count_include_pad`. Global pooling is a reduction, not this op.
+
+    ```mlir
+    %y = graph.pool %x {count_include_pad = false, kernel = array<i64: 3, 3>,
+        kind = "max", pads_begin = array<i64: 1, 1>,
+        pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+        : (tensor<2x8x16x16xf32>) -> tensor<2x8x8x8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, StrAttr:$kind,
+                       DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
+                       DenseI64ArrayAttr:$pads_begin,
+                       DenseI64ArrayAttr:$pads_end,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$x attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Graph_RmsNormOp : Graph_Op<"rms_norm",
     [Pure, AllTypesMatch<["x", "result"]>]> {
   let summary = "Root-mean-square normalization over the trailing dims";

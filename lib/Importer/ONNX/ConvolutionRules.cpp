@@ -1,0 +1,246 @@
+//===- ConvolutionRules.cpp - ONNX convolution, pooling and BatchNorm -----===//
+//
+// Conv, MaxPool and AveragePool as graph.conv / graph.pool (auto_pad
+// resolved into explicit pads), GlobalAveragePool / GlobalMaxPool as
+// reductions over the spatial dims, and inference BatchNormalization as
+// (x - mean) * scale / sqrt(var + epsilon) + bias per channel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuleUtils.h"
+
+using namespace mlir;
+using namespace mlir::paracc;
+using namespace mlir::paracc::onnximport;
+namespace g = mlir::paracc::graph;
+
+namespace {
+
+/// A window's attributes per spatial dim, as ONNX gives them.
+struct WindowAttrs {
+  SmallVector<int64_t> kernel, strides, padsBegin, padsEnd, dilations;
+};
+
+/// Reads strides, dilations, pads and auto_pad of a window op over `x`
+/// with the given kernel sizes (the weight's or kernel_shape), resolving
+/// SAME_UPPER / SAME_LOWER / VALID into explicit pads.
+FailureOr<WindowAttrs> readWindow(NodeContext &c, RankedTensorType x,
+                                  ArrayRef<int64_t> kernel, bool dilated) {
+  const int64_t rank = x.getRank() - 2;
+  if (rank < 1 || rank > 3)
+    return c.unsupported("an input of rank " + Twine(x.getRank()) +
+                         " (1 to 3 spatial dims after [N, C])");
+  WindowAttrs w;
+  w.kernel.assign(kernel.begin(), kernel.end());
+  auto perDim = [&](StringRef name, SmallVector<int64_t> &dst,
+                    int64_t fill) -> LogicalResult {
+    dst = c.intsAttr(name);
+    if (dst.empty())
+      dst.assign(rank, fill);
+    if (int64_t(dst.size()) != rank)
+      return c.error(Twine(name) + " has " + Twine(dst.size()) +
+                     " values for " + Twine(rank) + " spatial dims");
+    return success();
+  };
+  if (failed(perDim("strides", w.strides, 1)))
+    return failure();
+  if (dilated) {
+    if (failed(perDim("dilations", w.dilations, 1)))
+      return failure();
+  } else {
+    if (c.hasAttr("dilations") &&
+        llvm::any_of(c.intsAttr("dilations"), [](int64_t d) { return d != 1; }))
+      return c.unsupported("dilations other than 1");
+    w.dilations.assign(rank, 1);
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (w.strides[d] < 1 || w.dilations[d] < 1 || w.kernel[d] < 1)
+      return c.error("strides, dilations and kernel sizes must be >= 1");
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  SmallVector<int64_t> pads = c.intsAttr("pads");
+  if (autoPad == "NOTSET") {
+    if (pads.empty())
+      pads.assign(2 * rank, 0);
+    if (int64_t(pads.size()) != 2 * rank)
+      return c.error("pads has " + Twine(pads.size()) + " values for " +
+                     Twine(rank) + " spatial dims (" + Twine(2 * rank) +
+                     " expected)");
+    if (llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+      return c.error("pads must be non-negative");
+    w.padsBegin.assign(pads.begin(), pads.begin() + rank);
+    w.padsEnd.assign(pads.begin() + rank, pads.end());
+    return w;
+  }
+  if (autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
+    return c.error("auto_pad '" + autoPad +
+                   "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t total = 0;
+    if (autoPad != "VALID") {
+      // The output keeps ceil(S / stride); the extra padding goes at the
+      // end (SAME_UPPER) or the beginning (SAME_LOWER).
+      const int64_t size = x.getDimSize(2 + d);
+      const int64_t out = (size + w.strides[d] - 1) / w.strides[d];
+      const int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+      total = std::max<int64_t>(0, (out - 1) * w.strides[d] + span - size);
+    }
+    const int64_t small = total / 2, large = total - small;
+    w.padsBegin.push_back(autoPad == "SAME_LOWER" ? large : small);
+    w.padsEnd.push_back(autoPad == "SAME_LOWER" ? small : large);
+  }
+  return w;
+}
+
+/// The output sizes of a window op, or an error when the window does not
+/// fit the padded input.
+FailureOr<SmallVector<int64_t>> windowShape(NodeContext &c, RankedTensorType x,
+                                            int64_t features,
+                                            const WindowAttrs &w) {
+  SmallVector<int64_t> shape = {x.getDimSize(0), features};
+  for (size_t d = 0; d < w.kernel.size(); ++d) {
+    const int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+    const int64_t padded = x.getDimSize(2 + d) + w.padsBegin[d] + w.padsEnd[d];
+    if (padded < span)
+      return c.error("spatial dim " + Twine(d) + ": the window (" +
+                     Twine(span) + ") is larger than the padded input (" +
+                     Twine(padded) + ")");
+    shape.push_back((padded - span) / w.strides[d] + 1);
+  }
+  return shape;
+}
+
+LogicalResult importConv(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(Value w, c.input(1));
+  Value bias;
+  if (c.hasInput(2)) {
+    ASSIGN_OR_FAIL(bias, c.input(2));
+  }
+  auto xt = tensorType(x), wt = tensorType(w);
+  if (!isa<FloatType>(xt.getElementType()))
+    return c.unsupported("a non-float input");
+  if (wt.getRank() != xt.getRank())
+    return c.error("the weight " + Twine(wt.getRank()) +
+                   "-d for an input of rank " + Twine(xt.getRank()));
+  const int64_t group = c.intAttr("group", 1);
+  const int64_t channels = xt.getDimSize(1), features = wt.getDimSize(0);
+  if (group < 1 || channels % group != 0 || features % group != 0 ||
+      wt.getDimSize(1) * group != channels)
+    return c.error("group " + Twine(group) + " does not fit " +
+                   Twine(channels) + " input channels, " + Twine(features) +
+                   " output features and " + Twine(wt.getDimSize(1)) +
+                   " channels per group in the weight");
+  ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
+  SmallVector<int64_t> declared = c.intsAttr("kernel_shape");
+  if (!declared.empty() && ArrayRef<int64_t>(declared) != kernel)
+    return c.error("kernel_shape does not match the weight's spatial dims");
+  ASSIGN_OR_FAIL(WindowAttrs a, readWindow(c, xt, kernel, true));
+  ASSIGN_OR_FAIL(SmallVector<int64_t> shape, windowShape(c, xt, features, a));
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::ConvOp>(
+      RankedTensorType::get(shape, xt.getElementType()), x, w, bias,
+      b.getDenseI64ArrayAttr(a.strides), b.getDenseI64ArrayAttr(a.padsBegin),
+      b.getDenseI64ArrayAttr(a.padsEnd), b.getDenseI64ArrayAttr(a.dilations),
+      b.getI64IntegerAttr(group));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
+template <bool Average> LogicalResult importPool(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  auto xt = tensorType(x);
+  if (c.intAttr("ceil_mode", 0) != 0)
+    return c.unsupported("ceil_mode 1");
+  if (!Average && c.hasOutput(1))
+    return c.unsupported("MaxPool's Indices output");
+  if (!Average && c.intAttr("storage_order", 0) != 0)
+    return c.unsupported("storage_order 1");
+  SmallVector<int64_t> kernel = c.intsAttr("kernel_shape");
+  if (int64_t(kernel.size()) != xt.getRank() - 2)
+    return c.error("kernel_shape has " + Twine(kernel.size()) +
+                   " values for an input of rank " + Twine(xt.getRank()));
+  ASSIGN_OR_FAIL(WindowAttrs a, readWindow(c, xt, kernel, false));
+  for (size_t d = 0; d < kernel.size(); ++d)
+    if (a.padsBegin[d] >= kernel[d] || a.padsEnd[d] >= kernel[d])
+      return c.error("pads must be smaller than the kernel");
+  ASSIGN_OR_FAIL(SmallVector<int64_t> shape,
+                 windowShape(c, xt, xt.getDimSize(1), a));
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::PoolOp>(
+      RankedTensorType::get(shape, xt.getElementType()), x,
+      b.getStringAttr(Average ? "avg" : "max"),
+      b.getDenseI64ArrayAttr(a.kernel), b.getDenseI64ArrayAttr(a.strides),
+      b.getDenseI64ArrayAttr(a.padsBegin), b.getDenseI64ArrayAttr(a.padsEnd),
+      b.getBoolAttr(Average && c.intAttr("count_include_pad", 0) != 0));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
+/// GlobalAveragePool / GlobalMaxPool: a reduction over the spatial dims,
+/// kept.
+template <typename ReduceOp> LogicalResult importGlobalPool(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  auto xt = tensorType(x);
+  if (xt.getRank() < 3)
+    return c.error("requires [N, C, spatial...], got rank " +
+                   Twine(xt.getRank()));
+  SmallVector<int64_t> axes;
+  for (int64_t d = 2; d < xt.getRank(); ++d)
+    axes.push_back(d);
+  ASSIGN_OR_FAIL(Value y, c.build<ReduceOp>(x, axes, true));
+  c.setOutput(0, y);
+  return success();
+}
+
+/// Inference BatchNormalization: per channel (dim 1), y = (x - mean) *
+/// (scale / sqrt(var + epsilon)) + bias, with the running statistics as
+/// the model stores them.
+LogicalResult importBatchNormalization(NodeContext &c) {
+  if (c.intAttr("training_mode", 0) != 0 ||
+      (c.numOutputs() > 1 && (c.hasOutput(1) || c.hasOutput(2))))
+    return c.unsupported("training-mode BatchNormalization (its batch "
+                         "statistics and running-statistics outputs)");
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  auto xt = tensorType(x);
+  if (xt.getRank() < 2)
+    return c.error("requires [N, C, ...], got rank " + Twine(xt.getRank()));
+  // [C] -> [C, 1, ..., 1], broadcasting against dims 1.. of x.
+  SmallVector<int64_t> channelShape(xt.getRank() - 1, 1);
+  channelShape[0] = xt.getDimSize(1);
+  SmallVector<Value> params;
+  for (unsigned i = 1; i <= 4; ++i) {
+    ASSIGN_OR_FAIL(Value p, c.input(i));
+    if (tensorType(p).getNumElements() != xt.getDimSize(1))
+      return c.error("input " + Twine(i) + " must have the " +
+                     Twine(xt.getDimSize(1)) + " channels' values");
+    ASSIGN_OR_FAIL(Value cast, c.castTo(p, xt.getElementType()));
+    ASSIGN_OR_FAIL(Value shaped, c.reshapeTo(cast, channelShape));
+    params.push_back(shaped);
+  }
+  Value scale = params[0], bias = params[1], mean = params[2], var = params[3];
+  double epsilon = c.floatAttr("epsilon", 1e-5);
+  ASSIGN_OR_FAIL(Value ve,
+                 binary<g::AddOp>(c, var, scalarLike(c, var, epsilon)));
+  ASSIGN_OR_FAIL(Value inv, unary<g::RsqrtOp>(c, ve));
+  ASSIGN_OR_FAIL(Value factor, binary<g::MulOp>(c, scale, inv));
+  ASSIGN_OR_FAIL(Value centered, binary<g::SubOp>(c, x, mean));
+  ASSIGN_OR_FAIL(Value scaled, binary<g::MulOp>(c, centered, factor));
+  ASSIGN_OR_FAIL(Value y, binary<g::AddOp>(c, scaled, bias));
+  c.setOutput(0, y);
+  return success();
+}
+
+} // namespace
+
+void mlir::paracc::onnximport::registerConvolutionRules(RuleTable &t) {
+  t.add("Conv", 1, importConv);
+  t.add("MaxPool", 1, importPool<false>);
+  t.add("AveragePool", 1, importPool<true>);
+  t.add("GlobalAveragePool", 1, importGlobalPool<g::ReduceMeanOp>);
+  t.add("GlobalMaxPool", 1, importGlobalPool<g::ReduceMaxOp>);
+  t.add("BatchNormalization", 9, importBatchNormalization);
+}

@@ -1,0 +1,127 @@
+//===- ConvolutionGeometry.cpp - Conv and Pool operand checks -------------===//
+
+#include "Kernels/ConvolutionGeometry.h"
+
+namespace paracc::rt {
+
+namespace {
+
+/// Reads the window attributes from `ints[first]` on, `rank` values each:
+/// the kernel (Pool's; Conv's comes from the weight), strides, pads_begin,
+/// pads_end and the dilations (Conv's; Pool's are 1), checks them and
+/// computes the output sizes and the positions' strides.
+Status readWindow(const KernelArgs &args, const Tensor &x, size_t first,
+                  bool hasKernelAttr, bool hasDilations, ConvGeometry &g) {
+  const std::vector<int64_t> &ints = args.attrs.ints;
+  const int64_t r = g.rank;
+  size_t at = first;
+  auto next = [&](std::array<int64_t, ConvGeometry::kMaxRank> &dst) {
+    for (int64_t d = 0; d < r; ++d)
+      dst[d] = ints[at++];
+  };
+  if (hasKernelAttr)
+    next(g.kernel);
+  next(g.strides);
+  next(g.padsBegin);
+  next(g.padsEnd);
+  if (hasDilations)
+    next(g.dilations);
+  else
+    g.dilations.fill(1);
+  for (int64_t d = 0; d < r; ++d) {
+    g.in[d] = x.shape()[2 + d];
+    if (g.kernel[d] < 1 || g.strides[d] < 1 || g.dilations[d] < 1 ||
+        g.padsBegin[d] < 0 || g.padsEnd[d] < 0)
+      return args.fail("spatial dim ", d, ": kernel ", g.kernel[d], ", stride ",
+                       g.strides[d], ", dilation ", g.dilations[d],
+                       " must be >= 1 and pads ", g.padsBegin[d], ", ",
+                       g.padsEnd[d], " >= 0");
+    const int64_t span = g.dilations[d] * (g.kernel[d] - 1) + 1;
+    const int64_t padded = g.in[d] + g.padsBegin[d] + g.padsEnd[d];
+    if (padded < span)
+      return args.fail("spatial dim ", d, ": the window (", span,
+                       ") is larger than the padded input (", padded, ")");
+    g.out[d] = (padded - span) / g.strides[d] + 1;
+  }
+  for (int64_t d = r - 1; d >= 0; --d) {
+    g.inStride[d] = g.inSize;
+    g.outStride[d] = g.outSize;
+    g.kernelStride[d] = g.kernelSize;
+    g.inSize *= g.in[d];
+    g.outSize *= g.out[d];
+    g.kernelSize *= g.kernel[d];
+  }
+  return Status::ok();
+}
+
+/// x [N, C, S_1..S_r] with r in 1..3, and `ints` holding `fixed` + groups
+/// of r.
+Status readRank(const KernelArgs &args, const Tensor &x, size_t fixed,
+                size_t groups, ConvGeometry &g) {
+  if (x.rank() < 3 || x.rank() > 2 + ConvGeometry::kMaxRank)
+    return args.fail("operand must be [N, C, spatial...] with 1 to 3 "
+                     "spatial dims, got ",
+                     x.typeString());
+  g.rank = x.rank() - 2;
+  g.batch = x.shape()[0];
+  g.channels = x.shape()[1];
+  return args.checkAttrCounts(fixed + groups * size_t(g.rank), 0);
+}
+
+/// The result's shape [N, features, O_1..O_r].
+Status checkResult(const KernelArgs &args, const Tensor &x,
+                   const ConvGeometry &g) {
+  Shape shape = {g.batch, g.features};
+  for (int64_t d = 0; d < g.rank; ++d)
+    shape.push_back(g.out[d]);
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
+  return args.checkShape(*args.out[0], shape, "result");
+}
+
+} // namespace
+
+Status checkConv(const KernelArgs &args, OperandTypeCheck checkType,
+                 ConvGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
+  const Tensor &x = *args.in[0], &w = *args.in[1];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(w, x.dtype(), "weight"));
+  PARACC_RETURN_IF_ERROR(readRank(args, x, 1, 4, g));
+  g.groups = args.attrs.ints[0];
+  if (w.rank() != x.rank())
+    return args.fail("weight ", w.typeString(),
+                     " must have the operand's rank ", x.rank());
+  g.features = w.shape()[0];
+  if (g.groups < 1 || g.channels % g.groups != 0 ||
+      g.features % g.groups != 0 || w.shape()[1] * g.groups != g.channels)
+    return args.fail("group ", g.groups, " must divide the ", g.channels,
+                     " input channels and the ", g.features,
+                     " output features, and the weight ", w.typeString(),
+                     " must have channels / group input channels");
+  for (int64_t d = 0; d < g.rank; ++d)
+    g.kernel[d] = w.shape()[2 + d];
+  if (args.in.size() > 2) {
+    const Tensor &bias = *args.in[2];
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(bias, x.dtype(), "bias"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(bias, {g.features}, "bias"));
+  }
+  PARACC_RETURN_IF_ERROR(readWindow(args, x, 1, false, true, g));
+  return checkResult(args, x, g);
+}
+
+Status checkPool(const KernelArgs &args, OperandTypeCheck checkType,
+                 ConvGeometry &g, bool &average, bool &countPadding) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(readRank(args, x, 2, 4, g));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "kind"));
+  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "count_include_pad"));
+  average = args.attrs.ints[0] == 1;
+  countPadding = args.attrs.ints[1] == 1;
+  g.features = g.channels;
+  PARACC_RETURN_IF_ERROR(readWindow(args, x, 2, true, false, g));
+  return checkResult(args, x, g);
+}
+
+} // namespace paracc::rt
