@@ -151,6 +151,8 @@ LogicalResult importConv(NodeContext &c) {
 template <bool Average> LogicalResult importPool(NodeContext &c) {
   ASSIGN_OR_FAIL(Value x, c.input(0));
   auto xt = tensorType(x);
+  if (!isa<FloatType>(xt.getElementType()))
+    return c.unsupported("a non-float input");
   if (c.intAttr("ceil_mode", 0) != 0)
     return c.unsupported("ceil_mode 1");
   if (!Average && c.hasOutput(1))
