@@ -58,7 +58,8 @@ import onnxruntime as ort
 import torch
 import torch.nn.functional as F
 import transformers
-from onnx import numpy_helper
+
+from exporting import export, run_ort, write_pb
 
 FAMILIES = {
     "llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM, {}),
@@ -172,39 +173,6 @@ class NextTokenLoss(torch.nn.Module):
                                labels[:, 1:].reshape(-1))
 
 
-def export(module, args, names, outputs, path, exporter):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if exporter == "dynamo":
-            torch.onnx.export(module, args, path, dynamo=True,
-                              input_names=names, output_names=outputs,
-                              external_data=False)
-        else:
-            torch.onnx.export(module, args, path, dynamo=False,
-                              input_names=names, output_names=outputs,
-                              opset_version=18)
-    # The dynamo exporter's per-node metadata (stack traces, class
-    # hierarchies) is three quarters of a small model's bytes; the graph is
-    # unchanged without it.
-    model = onnx.load(path)
-    for node in model.graph.node:
-        del node.metadata_props[:]
-    onnx.save(model, path)
-    onnx.checker.check_model(path)
-
-
-def write_pb(array, path, name):
-    with open(path, "wb") as f:
-        f.write(numpy_helper.from_array(array, name).SerializeToString())
-
-
-def run_ort(path, feeds):
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    return session.run(None, feeds)
-
-
 def token_stream(vocab, batch, seq, steps, seed):
     """A cycle through 24 ids followed nine times in ten (the loss falls)."""
     rng = np.random.default_rng(seed)
@@ -259,7 +227,7 @@ def make_case(name, spec, out_dir, seed):
         args, names = (ids, mask), ["input_ids", "attention_mask"]
     wrapper = Logits(model, padding is not None)
     path = os.path.join(d, "model.onnx")
-    export(wrapper, args, names, ["logits"], path, exporter)
+    export(wrapper, args, names, ["logits"], path, exporter, 18)
     feeds = {n: a.numpy() for n, a in zip(names, args)}
     (logits,) = run_ort(path, feeds)
     with torch.no_grad():
@@ -285,7 +253,7 @@ def make_case(name, spec, out_dir, seed):
     if with_loss:
         loss_path = os.path.join(d, "loss.onnx")
         export(NextTokenLoss(model, builtin_loss).train(), (ids, ids),
-               ["input_ids", "labels"], ["loss"], loss_path, exporter)
+               ["input_ids", "labels"], ["loss"], loss_path, exporter, 18)
         ldir = os.path.join(d, "loss_test_data_set_0")
         os.makedirs(ldir, exist_ok=True)
         (loss,) = run_ort(loss_path, {"input_ids": ids.numpy(),

@@ -35,7 +35,6 @@ import os
 import shutil
 import sys
 import traceback
-import warnings
 
 import numpy as np
 import onnx
@@ -45,7 +44,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 import transformers
-from onnx import numpy_helper
+
+from exporting import export, run_ort, write_pb
 
 LEGACY_OPSET = 17
 TOLERANCE = 1e-5
@@ -217,27 +217,6 @@ def make_model(base, seed):
     return model.eval(), config
 
 
-def export(module, args, names, outputs, path, exporter):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if exporter == "dynamo":
-            torch.onnx.export(module, args, path, dynamo=True,
-                              input_names=names, output_names=outputs,
-                              external_data=False)
-        else:
-            torch.onnx.export(module, args, path, dynamo=False,
-                              input_names=names, output_names=outputs,
-                              opset_version=LEGACY_OPSET)
-    # The dynamo exporter's per-node metadata (stack traces, class
-    # hierarchies) is most of a small model's bytes; the graph is unchanged
-    # without it.
-    model = onnx.load(path)
-    for node in model.graph.node:
-        del node.metadata_props[:]
-    onnx.save(model, path)
-    onnx.checker.check_model(path)
-
-
 def op_types(model):
     """The op types of the graph, its subgraphs and its local functions."""
     found = set()
@@ -258,19 +237,6 @@ def op_types(model):
     return sorted(found)
 
 
-def write_pb(array, path, name):
-    with open(path, "wb") as f:
-        f.write(numpy_helper.from_array(array, name).SerializeToString())
-
-
-def run_ort(path, feeds):
-    options = ort.SessionOptions()
-    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-    options.intra_op_num_threads = 1
-    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
-    return session.run(None, feeds)
-
-
 def make_case(name, base, exporter, out_dir, seed):
     """Writes OUT_DIR/NAME/; returns None, or the failure's message."""
     _, input_name, shape, output_name, _ = MODELS[base]
@@ -283,8 +249,8 @@ def make_case(name, base, exporter, out_dir, seed):
     x = torch.randn(shape, generator=g)
     path = os.path.join(d, "model.onnx")
     try:
-        export(model, (x,), [input_name], [output_name], path, exporter)
-        (out,) = run_ort(path, {input_name: x.numpy()})
+        export(model, (x,), [input_name], [output_name], path, exporter, LEGACY_OPSET)
+        (out,) = run_ort(path, {input_name: x.numpy()}, threads=1)
         with torch.no_grad():
             expected = model(x).numpy()
         if out.shape != expected.shape:

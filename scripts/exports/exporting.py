@@ -1,0 +1,48 @@
+"""What decoders.py and vision.py share: exporting a module as users do,
+writing tensors, and running onnxruntime without its graph rewrites."""
+
+import warnings
+
+import onnx
+import onnxruntime as ort
+import torch
+from onnx import numpy_helper
+
+
+def export(module, args, names, outputs, path, exporter, legacy_opset):
+    """torch.onnx's dynamo exporter (weights inside) or the legacy
+    TorchScript one at `legacy_opset`; then the dynamo exporter's per-node
+    metadata (stack traces, class hierarchies: most of a small model's
+    bytes; the graph is unchanged without it) dropped and the model
+    checked."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if exporter == "dynamo":
+            torch.onnx.export(module, args, path, dynamo=True,
+                              input_names=names, output_names=outputs,
+                              external_data=False)
+        else:
+            torch.onnx.export(module, args, path, dynamo=False,
+                              input_names=names, output_names=outputs,
+                              opset_version=legacy_opset)
+    model = onnx.load(path)
+    for node in model.graph.node:
+        del node.metadata_props[:]
+    onnx.save(model, path)
+    onnx.checker.check_model(path)
+
+
+def write_pb(array, path, name):
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(array, name).SerializeToString())
+
+
+def run_ort(path, feeds, threads=None):
+    """onnxruntime's CPU outputs with its graph optimizations off (the
+    exported graph as written), on `threads` threads if given."""
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    if threads is not None:
+        options.intra_op_num_threads = threads
+    session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
+    return session.run(None, feeds)
