@@ -12,7 +12,8 @@
 //     parallel, unless splitting their output would cut a head or a
 //     dimension does not divide (replicated);
 //  3. annotations: weights, their biases, the embedding table along the
-//     vocabulary; every other weight replicated.
+//     vocabulary; every other weight replicated (a convolution's too: its
+//     decision says so).
 //
 //===----------------------------------------------------------------------===//
 
@@ -283,6 +284,13 @@ void TensorParallel::classify(func::FuncOp func) {
   func.walk([&](Operation *op) {
     if (auto m = matchWeightMatmul(op))
       matmuls.push_back(*m);
+  });
+  // Convolutions keep their weights whole (nothing here splits their
+  // channels yet): each tp rank computes the whole of them.
+  func.walk([&](g::ConvOp conv) {
+    setRole(conv, TensorParallelRole::Replicated,
+            "a convolution: its channels are not split over '" + axis.str() +
+                "' (not implemented), so every rank computes it whole");
   });
   for (const WeightMatmul &m : matmuls) {
     DenseMap<Value, bool> memo;

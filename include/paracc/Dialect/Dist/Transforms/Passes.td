@@ -41,6 +41,9 @@ def TensorParallelPass : Pass<"paracc-tensor-parallel", "ModuleOp"> {
     ```
     After: `fc1` is annotated `#dist.sharding<{}, {tp}>` (column) and
     `fc2` `#dist.sharding<{tp}, {}>` (row).
+
+    A `graph.conv` is recorded `replicated`, with the reason: its channels
+    are not split (not implemented), so every rank computes it whole.
   }];
   let options = [
     Option<"axis", "axis", "std::string", "\"tp\"",
