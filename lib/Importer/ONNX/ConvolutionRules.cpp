@@ -81,7 +81,8 @@ FailureOr<WindowAttrs> readWindow(NodeContext &c, RankedTensorType x,
       // end (SAME_UPPER) or the beginning (SAME_LOWER).
       const int64_t size = x.getDimSize(2 + d);
       const int64_t out = (size + w.strides[d] - 1) / w.strides[d];
-      const int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
+      const int64_t span =
+          g::windowExtent(size, w.kernel[d], 1, 0, 0, w.dilations[d]).span;
       total = std::max<int64_t>(0, (out - 1) * w.strides[d] + span - size);
     }
     const int64_t small = total / 2, large = total - small;
@@ -98,13 +99,14 @@ FailureOr<SmallVector<int64_t>> windowShape(NodeContext &c, RankedTensorType x,
                                             const WindowAttrs &w) {
   SmallVector<int64_t> shape = {x.getDimSize(0), features};
   for (size_t d = 0; d < w.kernel.size(); ++d) {
-    const int64_t span = w.dilations[d] * (w.kernel[d] - 1) + 1;
-    const int64_t padded = x.getDimSize(2 + d) + w.padsBegin[d] + w.padsEnd[d];
-    if (padded < span)
+    g::WindowExtent e =
+        g::windowExtent(x.getDimSize(2 + d), w.kernel[d], w.strides[d],
+                        w.padsBegin[d], w.padsEnd[d], w.dilations[d]);
+    if (!e.fits())
       return c.error("spatial dim " + Twine(d) + ": the window (" +
-                     Twine(span) + ") is larger than the padded input (" +
-                     Twine(padded) + ")");
-    shape.push_back((padded - span) / w.strides[d] + 1);
+                     Twine(e.span) + ") is larger than the padded input (" +
+                     Twine(e.padded) + ")");
+    shape.push_back(e.out);
   }
   return shape;
 }

@@ -285,7 +285,8 @@ static OpShardingRule gatherElementsRule(g::GatherElementsOp op) {
   ArrayRef<int64_t> data = shapeOf(op.getData());
   ArrayRef<int64_t> indices = shapeOf(op.getIndices());
   const int64_t rank = data.size();
-  const int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  // (In [0, rank): the op verifies it.)
+  const int64_t axis = op.getAxis();
   SmallVector<int64_t> shared;
   for (int64_t d = 0; d < rank; ++d)
     shared.push_back(d != axis && data[d] == indices[d]

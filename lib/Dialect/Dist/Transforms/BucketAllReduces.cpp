@@ -44,11 +44,8 @@ namespace {
 /// the updated parameters ZeRO all-gathers (they take effect at the step's
 /// end wherever they are).
 bool isMovableView(Operation *op) {
-  if (isa<graph::AssignOp>(op))
-    return true;
-  return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
-         isa<dist::LocalShardOp, graph::ReshapeOp, graph::TransposeOp,
-             graph::CastOp>(op);
+  return isa<graph::AssignOp, dist::LocalShardOp>(op) ||
+         graph::isReshapeTransposeOrCast(op);
 }
 
 /// `v`'s users and, through movable views, theirs: the views (in `views`)

@@ -264,9 +264,7 @@ LogicalResult PipelineBuilder::classify() {
     // runs them.
     bool regathered =
         dist->getParameterGatherAttrHelper().isAttrPresent(&op) ||
-        (op.getNumOperands() == 1 && op.getNumResults() == 1 &&
-         isa<g::CastOp, g::TransposeOp, g::ReshapeOp>(op) &&
-         op.getOperand(0).getDefiningOp() &&
+        (g::isReshapeTransposeOrCast(&op) && op.getOperand(0).getDefiningOp() &&
          info.lookup(op.getOperand(0).getDefiningOp()).placement ==
              Placement::ReplicatedPerMicrobatch &&
          !inputOnly.contains(op.getOperand(0)));

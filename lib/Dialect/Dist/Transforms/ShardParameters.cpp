@@ -42,14 +42,6 @@ namespace g = mlir::paracc::graph;
 
 namespace {
 
-/// Ops that only view or convert one value: a parameter read through them
-/// (its bf16 cast, a tied head's transpose) is gathered before them, and
-/// each phase gets its own copy of them.
-bool isParameterView(Operation *op) {
-  return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
-         isa<g::CastOp, g::TransposeOp, g::ReshapeOp>(op);
-}
-
 /// A parameter whose update ZeRO shards, as partitioning left it.
 struct ShardedParameter {
   g::WeightOp weight;
@@ -188,10 +180,15 @@ LogicalResult ShardParametersPass::shardParameters(func::FuncOp func) {
   for (ShardedParameter &p : llvm::reverse(params))
     p.weight->moveBefore(&body.front());
   DenseMap<Operation *, int64_t> position;
-  for (Operation &op : body)
-    position[&op] = int64_t(position.size());
+  SmallVector<Operation *> order;
+  for (Operation &op : body) {
+    position[&op] = int64_t(order.size());
+    order.push_back(&op);
+  }
 
-  // Each parameter's reads, through views, split by phase; per phase the
+  // Each parameter's reads, through views (a parameter read through a bf16
+  // cast or a tied head's transpose is gathered before them, and each phase
+  // gets its own copy of them), split by phase; per phase the
   // unit (layer) whose reads come first: the forward's earliest unit, the
   // backward's latest (a tied embedding is read by the backward of the
   // head, at its start).
@@ -211,7 +208,7 @@ LogicalResult ShardParametersPass::shardParameters(func::FuncOp func) {
         Operation *user = use.getOwner();
         if (user == p.slice)
           continue;
-        if (isParameterView(user)) {
+        if (g::isReshapeTransposeOrCast(user)) {
           r.views.push_back(user);
           work.push_back(user->getResult(0));
           continue;
@@ -246,9 +243,6 @@ LogicalResult ShardParametersPass::shardParameters(func::FuncOp func) {
         if (!inserted)
           it->second = std::min(it->second, r.first[phase]);
       }
-  std::vector<Operation *> order(position.size());
-  for (auto [op, at] : position)
-    order[at] = op;
   // (The unit whose first read it is, and that read.)
   auto issueAt = [&](int phase, int64_t unit) {
     std::pair<int64_t, int64_t> at{INT64_MAX, unit};
@@ -347,7 +341,7 @@ void ShardParametersPass::recordPlan(func::FuncOp func, int64_t layers,
     while (!work.empty())
       for (Operation *user : work.pop_back_val().getUsers()) {
         end = std::max(end, position.lookup(user));
-        if (isParameterView(user))
+        if (g::isReshapeTransposeOrCast(user))
           work.push_back(user->getResult(0));
       }
     int64_t bytes = staticTensorBytes(

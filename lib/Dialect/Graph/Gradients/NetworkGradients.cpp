@@ -173,7 +173,8 @@ LogicalResult gatherElementsGrad(GradientBuilder &g, GatherElementsOp op,
   ArrayRef<int64_t> dataShape = g.shapeOf(op.getData());
   ArrayRef<int64_t> indexShape = g.shapeOf(op.getIndices());
   const int64_t rank = dataShape.size();
-  const int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+  // (In [0, rank): the op verifies it.)
+  const int64_t axis = op.getAxis();
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis && indexShape[d] != dataShape[d])
       return op.emitOpError("has no gradient rule for indices smaller than "

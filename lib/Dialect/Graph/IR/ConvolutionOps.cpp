@@ -42,13 +42,13 @@ windowResultShape(Operation *op, RankedTensorType x, int64_t features,
     if (padsBegin[d] < 0 || padsEnd[d] < 0)
       return op->emitOpError("requires non-negative pads; spatial dim ")
              << d << " has " << padsBegin[d] << ", " << padsEnd[d];
-    const int64_t span = dilations[d] * (kernel[d] - 1) + 1;
-    const int64_t padded = x.getDimSize(2 + d) + padsBegin[d] + padsEnd[d];
-    if (padded < span)
+    WindowExtent e = windowExtent(x.getDimSize(2 + d), kernel[d], strides[d],
+                                  padsBegin[d], padsEnd[d], dilations[d]);
+    if (!e.fits())
       return op->emitOpError("spatial dim ")
-             << d << ": the window (" << span
-             << ") is larger than the padded input (" << padded << ")";
-    shape.push_back((padded - span) / strides[d] + 1);
+             << d << ": the window (" << e.span
+             << ") is larger than the padded input (" << e.padded << ")";
+    shape.push_back(e.out);
   }
   return shape;
 }
@@ -124,4 +124,17 @@ LogicalResult PoolOp::verify() {
            << RankedTensorType::get(*shape, x.getElementType()) << ", got "
            << result;
   return success();
+}
+
+WindowExtent mlir::paracc::graph::windowExtent(int64_t in, int64_t kernel,
+                                               int64_t stride,
+                                               int64_t padsBegin,
+                                               int64_t padsEnd,
+                                               int64_t dilation) {
+  WindowExtent e;
+  e.span = dilation * (kernel - 1) + 1;
+  e.padded = in + padsBegin + padsEnd;
+  if (e.fits())
+    e.out = (e.padded - e.span) / stride + 1;
+  return e;
 }

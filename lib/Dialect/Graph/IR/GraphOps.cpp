@@ -886,3 +886,8 @@ LogicalResult TriluOp::verify() {
 
 #define GET_OP_CLASSES
 #include "paracc/Dialect/Graph/IR/GraphOps.cpp.inc"
+
+bool mlir::paracc::graph::isReshapeTransposeOrCast(Operation *op) {
+  return op->getNumOperands() == 1 && op->getNumResults() == 1 &&
+         isa<CastOp, TransposeOp, ReshapeOp>(op);
+}

@@ -53,6 +53,23 @@ inline constexpr llvm::StringLiteral kNameAttrName =
 /// or fails.
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
+/// Whether `op` is a one-operand graph.reshape, graph.transpose or
+/// graph.cast: it rearranges or converts the elements of one value and does
+/// nothing else (the views ZeRO's gathers and gradient buckets look
+/// through).
+bool isReshapeTransposeOrCast(Operation *op);
+
+/// One spatial dim of a window op (graph.conv, graph.pool): the window's
+/// span, dilation (kernel - 1) + 1, the padded input's size and, when the
+/// window fits (span <= padded), the output's size (padded - span) /
+/// stride + 1.
+struct WindowExtent {
+  int64_t span = 0, padded = 0, out = 0;
+  bool fits() const { return span <= padded; }
+};
+WindowExtent windowExtent(int64_t in, int64_t kernel, int64_t stride,
+                          int64_t padsBegin, int64_t padsEnd, int64_t dilation);
+
 } // namespace mlir::paracc::graph
 
 #define GET_OP_CLASSES
