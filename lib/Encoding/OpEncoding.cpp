@@ -131,14 +131,14 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
             .i(g.getIgnoreIndex().value_or(0));
       })
       .Case([&](GatherGradOp g) { a.i(g.getAxis()); })
-      .Case([&](ConvOp g) {
+      .Case<ConvOp, ConvTransposeOp, ConvWeightGradOp>([&](auto g) {
         a.i(g.getGroup())
             .i(g.getStrides())
             .i(g.getPadsBegin())
             .i(g.getPadsEnd())
             .i(g.getDilations());
       })
-      .Case([&](PoolOp g) {
+      .Case<PoolOp, PoolGradOp>([&](auto g) {
         a.i(g.getKind() == "avg")
             .i(g.getCountIncludePad())
             .i(g.getKernel())

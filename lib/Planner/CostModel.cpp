@@ -235,7 +235,8 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   c.bytes = operandBytes(op) + resultBytes(op);
   int64_t out = resultElements(op);
 
-  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp>(op))
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
+          g::ConvWeightGradOp>(op))
     c.kind = ComputeKind::Product;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
@@ -249,11 +250,29 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     auto w = cast<RankedTensorType>(conv.getW().getType());
     c.flops = 2 * out * (w.getNumElements() / w.getDimSize(0)) +
               (conv.getBias() ? out : 0);
-  } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
+  } else if (auto convT = dyn_cast<g::ConvTransposeOp>(op)) {
+    // Each operand element meets (Cout / group) x kernel weights.
+    auto w = cast<RankedTensorType>(convT.getW().getType());
+    c.flops =
+        2 * cast<RankedTensorType>(convT.getX().getType()).getNumElements() *
+            (w.getNumElements() / w.getDimSize(0)) +
+        (convT.getBias() ? out : 0);
+  } else if (auto wgrad = dyn_cast<g::ConvWeightGradOp>(op)) {
+    // Each dy element meets (C / group) x kernel operand elements.
+    auto w = cast<RankedTensorType>(wgrad.getResult().getType());
+    c.flops = 2 *
+              cast<RankedTensorType>(wgrad.getDy().getType()).getNumElements() *
+              (w.getNumElements() / w.getDimSize(0));
+  } else if (isa<g::PoolOp, g::PoolGradOp>(op)) {
+    ArrayRef<int64_t> kernel = isa<g::PoolOp>(op)
+                                   ? cast<g::PoolOp>(op).getKernel()
+                                   : cast<g::PoolGradOp>(op).getKernel();
+    Value pooled = isa<g::PoolOp>(op) ? op->getResult(0) : op->getOperand(1);
     int64_t window = 1;
-    for (int64_t k : pool.getKernel())
+    for (int64_t k : kernel)
       window *= k;
-    c.flops = out * window;
+    c.flops =
+        cast<RankedTensorType>(pooled.getType()).getNumElements() * window;
   } else if (auto linear = dyn_cast<g::LinearOp>(op)) {
     c.flops = 2 * out * dimFromEnd(linear.getX(), 1);
     // The epilogue: one op per element each for bias, residual, activation.
@@ -336,8 +355,8 @@ double mlir::paracc::predictCollectiveSeconds(Operation *op,
 Type mlir::paracc::costElementType(Operation *op) {
   // A product's or attention's rate is its operands' (a bf16 product with
   // an f32 result, the logits', runs on the bf16 tensor cores).
-  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::AttentionOp,
-          g::AttentionGradOp>(op) &&
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
+          g::ConvWeightGradOp, g::AttentionOp, g::AttentionGradOp>(op) &&
       op->getNumOperands() > 0)
     if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))
       return tensor.getElementType();

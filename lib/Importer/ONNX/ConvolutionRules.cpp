@@ -2,8 +2,10 @@
 //
 // Conv, MaxPool and AveragePool as graph.conv / graph.pool (auto_pad
 // resolved into explicit pads), GlobalAveragePool / GlobalMaxPool as
-// reductions over the spatial dims, and inference BatchNormalization as
-// (x - mean) * scale / sqrt(var + epsilon) + bias per channel.
+// reductions over the spatial dims, and BatchNormalization as (x - mean) *
+// scale / sqrt(var + epsilon) + bias per channel: with the running
+// statistics (inference) or the batch's, updating the running ones as model
+// state (training mode).
 //
 //===----------------------------------------------------------------------===//
 
@@ -200,14 +202,43 @@ template <typename ReduceOp> LogicalResult importGlobalPool(NodeContext &c) {
   return success();
 }
 
-/// Inference BatchNormalization: per channel (dim 1), y = (x - mean) *
-/// (scale / sqrt(var + epsilon)) + bias, with the running statistics as
-/// the model stores them.
+/// The running statistic `stored` (input 3 or 4) updated with the batch's
+/// `current` [C]: stored * momentum + current * (1 - momentum), as ONNX's
+/// training mode defines it. It becomes output `index` and, when the
+/// statistic is a model buffer (an initializer, so a graph.weight), that
+/// buffer's next value (graph.assign): the model's state, which training
+/// keeps and checkpoints, and which is not trained.
+static LogicalResult updateRunningStatistic(NodeContext &c, unsigned index,
+                                            Value current, double momentum) {
+  ASSIGN_OR_FAIL(Value stored, c.input(index + 2));
+  ASSIGN_OR_FAIL(Value batch, c.castTo(current, elementType(stored)));
+  ASSIGN_OR_FAIL(batch, c.reshapeTo(batch, tensorType(stored).getShape()));
+  ASSIGN_OR_FAIL(Value kept, binary<g::MulOp>(
+                                 c, stored, scalarLike(c, stored, momentum)));
+  ASSIGN_OR_FAIL(Value added,
+                 binary<g::MulOp>(c, batch, scalarLike(c, stored, 1 - momentum)));
+  ASSIGN_OR_FAIL(Value next, binary<g::AddOp>(c, kept, added));
+  if (c.hasOutput(index))
+    c.setOutput(index, next);
+  if (auto buffer = stored.getDefiningOp<g::WeightOp>()) {
+    if (buffer.getOffsets())
+      return c.unsupported("a running statistic that is a parameter block");
+    if (failed(c.buildTyped<g::AssignOp>(TypeRange(), buffer.getNameAttr(),
+                                         next, DenseI64ArrayAttr())))
+      return failure();
+  }
+  return success();
+}
+
+/// BatchNormalization per channel (dim 1). Inference: y = (x - mean) *
+/// (scale / sqrt(var + epsilon)) + bias with the running statistics as the
+/// model stores them. Training mode: the batch's mean and (biased)
+/// variance over every dim but the channels normalize instead, and the
+/// running statistics are updated (updateRunningStatistic).
 LogicalResult importBatchNormalization(NodeContext &c) {
-  if (c.intAttr("training_mode", 0) != 0 ||
-      (c.numOutputs() > 1 && (c.hasOutput(1) || c.hasOutput(2))))
-    return c.unsupported("training-mode BatchNormalization (its batch "
-                         "statistics and running-statistics outputs)");
+  const bool training = c.intAttr("training_mode", 0) != 0;
+  if (!training && c.numOutputs() > 1 && (c.hasOutput(1) || c.hasOutput(2)))
+    return c.error("the running-statistics outputs need training_mode = 1");
   ASSIGN_OR_FAIL(Value x, c.input(0));
   auto xt = tensorType(x);
   if (xt.getRank() < 2)
@@ -226,12 +257,27 @@ LogicalResult importBatchNormalization(NodeContext &c) {
     params.push_back(shaped);
   }
   Value scale = params[0], bias = params[1], mean = params[2], var = params[3];
+  Value centered;
+  if (training) {
+    SmallVector<int64_t> axes = {0};
+    for (int64_t d = 2; d < xt.getRank(); ++d)
+      axes.push_back(d);
+    ASSIGN_OR_FAIL(mean, c.build<g::ReduceMeanOp>(x, axes, true));
+    ASSIGN_OR_FAIL(centered, binary<g::SubOp>(c, x, mean));
+    ASSIGN_OR_FAIL(Value squares, binary<g::MulOp>(c, centered, centered));
+    ASSIGN_OR_FAIL(var, c.build<g::ReduceMeanOp>(squares, axes, true));
+    double momentum = c.floatAttr("momentum", 0.9);
+    if (failed(updateRunningStatistic(c, 1, mean, momentum)) ||
+        failed(updateRunningStatistic(c, 2, var, momentum)))
+      return failure();
+  } else {
+    ASSIGN_OR_FAIL(centered, binary<g::SubOp>(c, x, mean));
+  }
   double epsilon = c.floatAttr("epsilon", 1e-5);
   ASSIGN_OR_FAIL(Value ve,
                  binary<g::AddOp>(c, var, scalarLike(c, var, epsilon)));
   ASSIGN_OR_FAIL(Value inv, unary<g::RsqrtOp>(c, ve));
   ASSIGN_OR_FAIL(Value factor, binary<g::MulOp>(c, scale, inv));
-  ASSIGN_OR_FAIL(Value centered, binary<g::SubOp>(c, x, mean));
   ASSIGN_OR_FAIL(Value scaled, binary<g::MulOp>(c, centered, factor));
   ASSIGN_OR_FAIL(Value y, binary<g::AddOp>(c, scaled, bias));
   c.setOutput(0, y);

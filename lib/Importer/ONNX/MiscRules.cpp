@@ -71,7 +71,8 @@ static LogicalResult importIdentity(NodeContext &c) {
   return success();
 }
 
-/// Dropout: the identity in inference mode (the default); in training mode
+/// Dropout: the identity in inference mode (the default) and for a ratio of
+/// 0; in training mode
 /// (a constant true training_mode, as exporters write training graphs)
 /// graph.dropout, its stream the hash of the node's output name (unique in
 /// the graph, so every dropout draws its own mask), its seed 0 (paracc
@@ -88,7 +89,19 @@ static LogicalResult importDropout(NodeContext &c) {
       return c.error("training_mode must be a bool scalar");
     training = *mode.getValues<bool>().begin();
   }
-  if (!training) {
+  double ratio = 0.5;
+  if (training && c.hasInput(1)) {
+    DenseElementsAttr r = c.constantInput(1);
+    if (!r || r.getNumElements() != 1 ||
+        !isa<FloatType>(r.getElementType()))
+      return c.unsupported("a ratio that is not a constant float scalar");
+    ratio = (*r.getValues<APFloat>().begin()).convertToDouble();
+  }
+  if (training && !(ratio >= 0.0 && ratio < 1.0))
+    return c.error("ratio must be in [0, 1), got " + std::to_string(ratio));
+  // Inference mode, or a ratio of 0 (a model trained without dropout, as
+  // the legacy exporter writes it in training mode): every element kept.
+  if (!training || ratio == 0.0) {
     c.setOutput(0, x);
     if (c.hasOutput(1)) {
       auto type =
@@ -98,17 +111,8 @@ static LogicalResult importDropout(NodeContext &c) {
     return success();
   }
   if (c.hasOutput(1))
-    return c.unsupported("the mask output of a Dropout in training mode");
-  double ratio = 0.5;
-  if (c.hasInput(1)) {
-    DenseElementsAttr r = c.constantInput(1);
-    if (!r || r.getNumElements() != 1 ||
-        !isa<FloatType>(r.getElementType()))
-      return c.unsupported("a ratio that is not a constant float scalar");
-    ratio = (*r.getValues<APFloat>().begin()).convertToDouble();
-  }
-  if (!(ratio >= 0.0 && ratio < 1.0))
-    return c.error("ratio must be in [0, 1), got " + std::to_string(ratio));
+    return c.unsupported("the mask output of a Dropout in training mode "
+                         "with a ratio above 0");
   if (!isa<FloatType>(tensorType(x).getElementType()))
     return c.unsupported("dropout of a non-float tensor");
   Builder b(c.getContext());

@@ -307,6 +307,13 @@ GraphImporter::importInputs(const onnx::GraphProto &graph,
 }
 
 LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
+  // A convolution's weights and bias are parameters whatever their rank.
+  llvm::StringSet<> convolutionParameters;
+  for (const auto &node : graph.node())
+    if ((node.domain().empty() || node.domain() == "ai.onnx") &&
+        (node.op_type() == "Conv" || node.op_type() == "ConvTranspose"))
+      for (int i = 1; i < std::min(node.input_size(), 3); ++i)
+        convolutionParameters.insert(node.input(i));
   for (const auto &init : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(&context, init.name()),
                                 FileLineColLoc::get(&context, path, 0, 0));
@@ -323,13 +330,14 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
       }
       count *= d;
     }
-    // Parameters are float tensors of rank <= 2 (matrices, vectors, tables)
-    // or large ones; small float tensors of higher rank are data an
-    // exporter folded (an attention mask [B, 1, S, S]) and stay constants
-    // that later passes can read.
+    // Parameters are float tensors of rank <= 2 (matrices, vectors, tables),
+    // large ones, and convolutions' weights; other small float tensors of
+    // higher rank are data an exporter folded (an attention mask [B, 1, S,
+    // S], rotary tables) and stay constants that later passes can read.
     bool isWeight = elementType && isa<FloatType>(elementType) &&
                     count >= options.minWeightElements &&
-                    (init.dims_size() <= 2 || count > (int64_t(1) << 20));
+                    (init.dims_size() <= 2 || count > (int64_t(1) << 20) ||
+                     convolutionParameters.contains(init.name()));
     if (isWeight) {
       FailureOr<WeightEntry> entry = weightFromTensorProto(
           init, modelDir, loc, status, options.allowMissingWeightData,
@@ -552,8 +560,10 @@ LogicalResult GraphImporter::inlineFunction(const onnx::FunctionProto &function,
 }
 
 void GraphImporter::eraseDeadOps(Block &block) {
+  // (graph.assign, the update of a model buffer, has no uses but stays.)
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>())
+    if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
+        !isa<graph::AssignOp>(op))
       op.erase();
 }
 

@@ -68,29 +68,29 @@ Status readRank(const KernelArgs &args, const Tensor &x, size_t fixed,
   return args.checkAttrCounts(fixed + groups * size_t(g.rank), 0);
 }
 
-/// The result's shape [N, features, O_1..O_r].
-Status checkResult(const KernelArgs &args, const Tensor &x,
-                   const ConvGeometry &g) {
+/// `t` is [N, features, O_1..O_r] of `like`'s type.
+Status checkWindowShape(const KernelArgs &args, const Tensor &t,
+                        const Tensor &like, const ConvGeometry &g,
+                        const char *what) {
   Shape shape = {g.batch, g.features};
   for (int64_t d = 0; d < g.rank; ++d)
     shape.push_back(g.out[d]);
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
-  return args.checkShape(*args.out[0], shape, "result");
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, like.dtype(), what));
+  return args.checkShape(t, shape, what);
 }
 
-} // namespace
-
-Status checkConv(const KernelArgs &args, OperandTypeCheck checkType,
-                 ConvGeometry &g) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
-  const Tensor &x = *args.in[0], &w = *args.in[1];
-  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(w, x.dtype(), "weight"));
-  PARACC_RETURN_IF_ERROR(readRank(args, x, 1, 4, g));
+/// The convolution of `in` by a weight shaped as `w` (Conv's frame: the
+/// operand, the weight, and `out` its result, named `outName`), with the
+/// ints of Conv.
+Status convolutionFrame(const KernelArgs &args, const Tensor &in,
+                        const Tensor &w, const Tensor &out, const char *outName,
+                        ConvGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(w, in.dtype(), "weight"));
+  PARACC_RETURN_IF_ERROR(readRank(args, in, 1, 4, g));
   g.groups = args.attrs.ints[0];
-  if (w.rank() != x.rank())
+  if (w.rank() != in.rank())
     return args.fail("weight ", w.typeString(),
-                     " must have the operand's rank ", x.rank());
+                     " must have the operand's rank ", in.rank());
   g.features = w.shape()[0];
   if (g.groups < 1 || g.channels % g.groups != 0 ||
       g.features % g.groups != 0 || w.shape()[1] * g.groups != g.channels)
@@ -100,28 +100,85 @@ Status checkConv(const KernelArgs &args, OperandTypeCheck checkType,
                      " must have channels / group input channels");
   for (int64_t d = 0; d < g.rank; ++d)
     g.kernel[d] = w.shape()[2 + d];
-  if (args.in.size() > 2) {
-    const Tensor &bias = *args.in[2];
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(bias, x.dtype(), "bias"));
-    PARACC_RETURN_IF_ERROR(args.checkShape(bias, {g.features}, "bias"));
-  }
-  PARACC_RETURN_IF_ERROR(readWindow(args, x, 1, false, true, g));
-  return checkResult(args, x, g);
+  PARACC_RETURN_IF_ERROR(readWindow(args, in, 1, false, true, g));
+  return checkWindowShape(args, out, in, g, outName);
 }
 
-Status checkPool(const KernelArgs &args, OperandTypeCheck checkType,
-                 ConvGeometry &g, bool &average, bool &countPadding) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+Status checkBias(const KernelArgs &args, const Tensor &like, int64_t count) {
+  if (args.in.size() < 3)
+    return Status::ok();
+  const Tensor &bias = *args.in[2];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(bias, like.dtype(), "bias"));
+  return args.checkShape(bias, {count}, "bias");
+}
+
+} // namespace
+
+Status checkConv(const KernelArgs &args, OperandTypeCheck checkType,
+                 ConvGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
   const Tensor &x = *args.in[0];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(
+      convolutionFrame(args, x, *args.in[1], *args.out[0], "result", g));
+  return checkBias(args, x, g.features);
+}
+
+Status checkConvTranspose(const KernelArgs &args, OperandTypeCheck checkType,
+                          ConvGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
+  const Tensor &x = *args.in[0], &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  // The convolution this transposes maps the result's shape to x's.
+  PARACC_RETURN_IF_ERROR(
+      convolutionFrame(args, y, *args.in[1], x, "operand", g));
+  return checkBias(args, x, g.channels);
+}
+
+Status checkConvWeightGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                           ConvGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  const Tensor &x = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
+  return convolutionFrame(args, x, *args.out[0], *args.in[1], "dy", g);
+}
+
+namespace {
+
+/// Pool's ints and geometry for operand `x`.
+Status poolFrame(const KernelArgs &args, const Tensor &x, ConvGeometry &g,
+                 bool &average, bool &countPadding) {
   PARACC_RETURN_IF_ERROR(readRank(args, x, 2, 4, g));
   PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "kind"));
   PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "count_include_pad"));
   average = args.attrs.ints[0] == 1;
   countPadding = args.attrs.ints[1] == 1;
   g.features = g.channels;
-  PARACC_RETURN_IF_ERROR(readWindow(args, x, 2, true, false, g));
-  return checkResult(args, x, g);
+  return readWindow(args, x, 2, true, false, g);
+}
+
+} // namespace
+
+Status checkPool(const KernelArgs &args, OperandTypeCheck checkType,
+                 ConvGeometry &g, bool &average, bool &countPadding) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &x = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(poolFrame(args, x, g, average, countPadding));
+  return checkWindowShape(args, *args.out[0], x, g, "result");
+}
+
+Status checkPoolGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                     ConvGeometry &g, bool &average, bool &countPadding) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  const Tensor &x = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
+  PARACC_RETURN_IF_ERROR(poolFrame(args, x, g, average, countPadding));
+  PARACC_RETURN_IF_ERROR(checkWindowShape(args, *args.in[1], x, g, "dy"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
+  return args.checkShape(*args.out[0], x.shape(), "result");
 }
 
 } // namespace paracc::rt

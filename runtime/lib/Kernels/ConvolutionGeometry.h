@@ -1,7 +1,7 @@
 //===- ConvolutionGeometry.h - Conv and Pool operand checks ----*- C++ -*-===//
 //
-// The checks of Conv and Pool (OpCodes.def) and the geometry they leave:
-// batch, channels, spatial sizes and the window's strides, pads and
+// The checks of Conv, Pool and their gradients (OpCodes.def) and the geometry
+// they leave: batch, channels, spatial sizes and the window's strides, pads and
 // dilations, shared by every backend so that all reject the same
 // instructions with the same messages.
 //
@@ -34,6 +34,19 @@ struct ConvGeometry {
 /// dilations]: the geometry, the result's shape checked.
 Status checkConv(const KernelArgs &args, OperandTypeCheck checkType,
                  ConvGeometry &g);
+
+/// ConvTranspose (x, w[, bias]) -> y with Conv's ints: the geometry of the
+/// Conv it transposes (operand y, result x).
+Status checkConvTranspose(const KernelArgs &args, OperandTypeCheck checkType,
+                          ConvGeometry &g);
+
+/// ConvWeightGrad (x, dy) -> dw with Conv's ints: the Conv's geometry.
+Status checkConvWeightGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                           ConvGeometry &g);
+
+/// PoolGrad (x, dy) -> dx with Pool's ints: the pool's geometry.
+Status checkPoolGrad(const KernelArgs &args, OperandTypeCheck checkType,
+                     ConvGeometry &g, bool &average, bool &countPadding);
 
 /// Pool (x) with ints [kind, count_include_pad, kernel, strides,
 /// pads_begin, pads_end]: the geometry and the kind.

@@ -56,6 +56,9 @@ Status runSiluMulGradKernel(const KernelArgs &args);
 Status runRotaryKernel(const KernelArgs &args);
 Status runConvKernel(const KernelArgs &args);
 Status runPoolKernel(const KernelArgs &args);
+Status runConvTransposeKernel(const KernelArgs &args);
+Status runConvWeightGradKernel(const KernelArgs &args);
+Status runPoolGradKernel(const KernelArgs &args);
 
 } // namespace paracc::rt
 

@@ -105,6 +105,12 @@ Status dispatch(const KernelArgs &args) {
     return runConvKernel(args);
   case OpCode::Pool:
     return runPoolKernel(args);
+  case OpCode::ConvTranspose:
+    return runConvTransposeKernel(args);
+  case OpCode::ConvWeightGrad:
+    return runConvWeightGradKernel(args);
+  case OpCode::PoolGrad:
+    return runPoolGradKernel(args);
   case OpCode::AttentionGrad:
     return runAttentionGradKernel(args);
   case OpCode::CrossEntropyGrad:

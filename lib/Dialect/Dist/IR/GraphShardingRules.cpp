@@ -587,6 +587,82 @@ static OpShardingRule poolRule(g::PoolOp op) {
   return b.rule;
 }
 
+/// ConvTranspose x [N, Cin, X...] by w [Cin, Cout / group, K...] into [N,
+/// Cout, R...]: conv's rule read backwards. The batch is parallel, output
+/// channels parallel and input channels a reduction when ungrouped (and,
+/// for the reduction, without a bias); spatial and kernel dims stay whole.
+static OpShardingRule convTransposeRule(g::ConvTransposeOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> x = shapeOf(op.getX()), w = shapeOf(op.getW()),
+                    y = shapeOf(op.getResult());
+  const bool grouped = op.getGroup() != 1;
+  int64_t n = b.rule.addFactor(y[0]);
+  int64_t cin = b.rule.addFactor(x[1], grouped || op.getBias()
+                                           ? FactorKind::NeedReplication
+                                           : FactorKind::Reduction);
+  int64_t wout = b.rule.addFactor(w[1], grouped ? FactorKind::NeedReplication
+                                                : FactorKind::Parallel);
+  // A grouped result has all groups' channels: its own factor.
+  int64_t cout =
+      grouped ? b.rule.addFactor(y[1], FactorKind::NeedReplication) : wout;
+  SmallVector<int64_t> xs = {n, cin}, ws = {cin, wout}, ys = {n, cout};
+  for (size_t d = 2; d < y.size(); ++d) {
+    xs.push_back(b.rule.addFactor(x[d], FactorKind::NeedReplication));
+    ws.push_back(b.rule.addFactor(w[d], FactorKind::NeedReplication));
+    ys.push_back(b.rule.addFactor(y[d], FactorKind::NeedReplication));
+  }
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.operands.push_back(RuleBuilder::tensor(ws));
+  if (op.getBias())
+    b.rule.operands.push_back(RuleBuilder::tensor({cout}));
+  b.rule.results.push_back(RuleBuilder::tensor(ys));
+  return b.rule;
+}
+
+/// ConvWeightGrad of x [N, C, S...] and dy [N, M, O...] into [M, C / group,
+/// K...]: the batch is a reduction (each rank's images give a partial
+/// gradient), the channels parallel when ungrouped.
+static OpShardingRule convWeightGradRule(g::ConvWeightGradOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> x = shapeOf(op.getX()), dy = shapeOf(op.getDy()),
+                    w = shapeOf(op.getResult());
+  const bool grouped = op.getGroup() != 1;
+  const FactorKind channelKind =
+      grouped ? FactorKind::NeedReplication : FactorKind::Parallel;
+  int64_t n = b.rule.addFactor(x[0], FactorKind::Reduction);
+  int64_t m = b.rule.addFactor(dy[1], channelKind);
+  int64_t c = b.rule.addFactor(w[1], channelKind);
+  int64_t xc =
+      grouped ? b.rule.addFactor(x[1], FactorKind::NeedReplication) : c;
+  SmallVector<int64_t> xs = {n, xc}, dys = {n, m}, ws = {m, c};
+  for (size_t d = 2; d < w.size(); ++d) {
+    xs.push_back(b.rule.addFactor(x[d], FactorKind::NeedReplication));
+    dys.push_back(b.rule.addFactor(dy[d], FactorKind::NeedReplication));
+    ws.push_back(b.rule.addFactor(w[d], FactorKind::NeedReplication));
+  }
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.operands.push_back(RuleBuilder::tensor(dys));
+  b.rule.results.push_back(RuleBuilder::tensor(ws));
+  return b.rule;
+}
+
+/// PoolGrad (x, dy) into x's shape: as the pool, batch and channels
+/// parallel, the spatial dims whole.
+static OpShardingRule poolGradRule(g::PoolGradOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> x = shapeOf(op.getX()), dy = shapeOf(op.getDy());
+  SmallVector<int64_t> xs = {b.rule.addFactor(x[0]), b.rule.addFactor(x[1])};
+  SmallVector<int64_t> dys = xs;
+  for (size_t d = 2; d < x.size(); ++d) {
+    xs.push_back(b.rule.addFactor(x[d], FactorKind::NeedReplication));
+    dys.push_back(b.rule.addFactor(dy[d], FactorKind::NeedReplication));
+  }
+  b.rule.operands.push_back(RuleBuilder::tensor(xs));
+  b.rule.operands.push_back(RuleBuilder::tensor(dys));
+  b.rule.results.push_back(RuleBuilder::tensor(xs));
+  return b.rule;
+}
+
 /// Ops without operands: their result dims are parallel (a rank can take
 /// its slice of a constant or weight).
 static OpShardingRule sourceRule(Operation *op) {
@@ -604,6 +680,9 @@ static OpShardingRule computeRule(Operation *op) {
       .Case([](g::GemmOp op) { return gemmRule(op); })
       .Case([](g::ConvOp op) { return convRule(op); })
       .Case([](g::PoolOp op) { return poolRule(op); })
+      .Case([](g::ConvTransposeOp op) { return convTransposeRule(op); })
+      .Case([](g::ConvWeightGradOp op) { return convWeightGradRule(op); })
+      .Case([](g::PoolGradOp op) { return poolGradRule(op); })
       .Case([](g::LinearOp op) { return linearRule(op); })
       .Case([](g::TransposeOp op) { return transposeRule(op); })
       .Case([](g::ReshapeOp op) { return reshapeRule(op); })

@@ -84,5 +84,6 @@ void mlir::paracc::graph::registerGraphGradientRules(
     registerElementwiseGradients(ctx);
     registerShapeGradients(ctx);
     registerNetworkGradients(ctx);
+    registerConvolutionGradients(ctx);
   });
 }

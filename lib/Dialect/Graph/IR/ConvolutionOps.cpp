@@ -1,7 +1,10 @@
-//===- ConvolutionOps.cpp - graph.conv and graph.pool verifiers -*- C++ -*-===//
+//===- ConvolutionOps.cpp - Verifiers of the window ops ---------*- C++ -*-===//
 //
-// The window ops' sizes and attributes checked against ONNX's definitions;
-// the negative lit tests are in test/Dialect/Graph/conv-invalid.mlir.
+// graph.conv, graph.conv_transpose, graph.pool and their gradients
+// (graph.conv_weight_grad, graph.pool_grad): sizes and attributes checked
+// against ONNX's definitions, every op against the convolution or pooling
+// it belongs to; the negative lit tests are in
+// test/Dialect/Graph/conv-invalid.mlir.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,77 +56,159 @@ windowResultShape(Operation *op, RankedTensorType x, int64_t features,
   return shape;
 }
 
+/// The convolution of `in` [N, C, S...] by a weight of shape `w` [M, C /
+/// group, K...]: its attributes and channels checked, the result's shape
+/// [N, M, O...]. `inName` and `wName` name the two in messages.
+static FailureOr<SmallVector<int64_t>>
+convolutionShape(Operation *op, RankedTensorType in, RankedTensorType w,
+                 StringRef inName, StringRef wName, int64_t group,
+                 ArrayRef<int64_t> strides, ArrayRef<int64_t> padsBegin,
+                 ArrayRef<int64_t> padsEnd, ArrayRef<int64_t> dilations) {
+  if (w.getRank() != in.getRank())
+    return op->emitOpError("requires a ")
+           << wName << " of the " << inName << "'s rank " << in.getRank()
+           << " ([M, C / group, kernel...]), got " << w;
+  if (w.getElementType() != in.getElementType())
+    return op->emitOpError("requires one element type for operands and "
+                           "result");
+  if (in.getRank() < 2)
+    return op->emitOpError("requires ")
+           << inName << " [N, C, spatial...], got " << in;
+  const int64_t channels = in.getDimSize(1), features = w.getDimSize(0);
+  if (group < 1 || channels % group != 0 || features % group != 0 ||
+      w.getDimSize(1) * group != channels)
+    return op->emitOpError("group ")
+           << group << " must divide the " << channels << " channels of the "
+           << inName << " and the " << features << " output features, with "
+           << "channels / group input channels in the " << wName << " " << w;
+  return windowResultShape(op, in, features, w.getShape().drop_front(2),
+                           strides, padsBegin, padsEnd, dilations);
+}
+
+/// `type`'s element type and shape are `elementType` and `shape`.
+static LogicalResult expectShape(Operation *op, StringRef name,
+                                 RankedTensorType type, Type elementType,
+                                 ArrayRef<int64_t> shape) {
+  if (type.getElementType() != elementType)
+    return op->emitOpError("requires one element type for operands and "
+                           "result");
+  if (type.getShape() != shape)
+    return op->emitOpError()
+           << name << " must be " << RankedTensorType::get(shape, elementType)
+           << ", got " << type;
+  return success();
+}
+
+/// An optional bias of `features` values.
+static LogicalResult verifyBias(Operation *op, Value bias, int64_t features,
+                                Type elementType) {
+  if (!bias)
+    return success();
+  auto type = cast<RankedTensorType>(bias.getType());
+  if (type.getElementType() != elementType)
+    return op->emitOpError("requires one element type for operands and "
+                           "result");
+  if (type.getRank() != 1 || type.getDimSize(0) != features)
+    return op->emitOpError("requires a bias of the ")
+           << features << " output features, got " << type;
+  return success();
+}
+
 LogicalResult ConvOp::verify() {
   RankedTensorType x = getX().getType(), w = getW().getType();
   auto result = cast<RankedTensorType>(getResult().getType());
-  if (w.getRank() != x.getRank())
-    return emitOpError("requires a weight of the operand's rank ")
-           << x.getRank() << " ([M, C / group, kernel...]), got " << w;
-  if (w.getElementType() != x.getElementType() ||
-      result.getElementType() != x.getElementType() ||
-      (getBias() &&
-       cast<RankedTensorType>(getBias().getType()).getElementType() !=
-           x.getElementType()))
-    return emitOpError("requires one element type for operand, weight, bias "
-                       "and result");
-  const int64_t group = getGroup(), channels = x.getDimSize(1),
-                features = w.getDimSize(0);
-  if (group < 1 || channels % group != 0 || features % group != 0 ||
-      w.getDimSize(1) * group != channels)
-    return emitOpError("group ")
-           << group << " must divide the " << channels
-           << " input channels and the " << features
-           << " output features, with channels / group input channels in "
-              "the weight "
-           << w;
-  if (getBias()) {
-    auto bias = cast<RankedTensorType>(getBias().getType());
-    if (bias.getRank() != 1 || bias.getDimSize(0) != features)
-      return emitOpError("requires a bias of the ")
-             << features << " output features, got " << bias;
-  }
-  FailureOr<SmallVector<int64_t>> shape = windowResultShape(
-      *this, x, features, w.getShape().drop_front(2), getStrides(),
+  FailureOr<SmallVector<int64_t>> shape = convolutionShape(
+      *this, x, w, "operand", "weight", getGroup(), getStrides(),
+      getPadsBegin(), getPadsEnd(), getDilations());
+  if (failed(shape) ||
+      failed(verifyBias(*this, getBias(), w.getDimSize(0), x.getElementType())))
+    return failure();
+  return expectShape(*this, "result", result, x.getElementType(), *shape);
+}
+
+LogicalResult ConvTransposeOp::verify() {
+  RankedTensorType x = getX().getType(), w = getW().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (result.getRank() != x.getRank() || result.getRank() < 2 ||
+      result.getElementType() != x.getElementType())
+    return emitOpError("requires a result of the operand's rank and element "
+                       "type, got ")
+           << result;
+  // The convolution this op transposes maps the result's shape to x's.
+  FailureOr<SmallVector<int64_t>> shape = convolutionShape(
+      *this, result, w, "result", "weight", getGroup(), getStrides(),
+      getPadsBegin(), getPadsEnd(), getDilations());
+  if (failed(shape) || failed(verifyBias(*this, getBias(), result.getDimSize(1),
+                                         x.getElementType())))
+    return failure();
+  return expectShape(*this, "operand (the convolution of the result's shape)",
+                     x, x.getElementType(), *shape);
+}
+
+LogicalResult ConvWeightGradOp::verify() {
+  RankedTensorType x = getX().getType(), dy = getDy().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  FailureOr<SmallVector<int64_t>> shape = convolutionShape(
+      *this, x, result, "operand", "result", getGroup(), getStrides(),
       getPadsBegin(), getPadsEnd(), getDilations());
   if (failed(shape))
     return failure();
-  if (result.getShape() != ArrayRef<int64_t>(*shape))
-    return emitOpError("result must be ")
-           << RankedTensorType::get(*shape, x.getElementType()) << ", got "
-           << result;
-  return success();
+  return expectShape(*this, "dy (the convolution's result)", dy,
+                     x.getElementType(), *shape);
+}
+
+/// A pool's attributes checked against `x`; the result's shape.
+static FailureOr<SmallVector<int64_t>>
+poolShape(Operation *op, RankedTensorType x, StringRef kind,
+          ArrayRef<int64_t> kernel, ArrayRef<int64_t> strides,
+          ArrayRef<int64_t> padsBegin, ArrayRef<int64_t> padsEnd) {
+  if (kind != "max" && kind != "avg")
+    return op->emitOpError("kind must be \"max\" or \"avg\", got \"")
+           << kind << "\"";
+  const int64_t rank = x.getRank() - 2;
+  if (rank >= 1 && int64_t(kernel.size()) != rank)
+    return op->emitOpError("requires ")
+           << rank << " kernel sizes (one per spatial dim), got "
+           << kernel.size();
+  SmallVector<int64_t> ones(std::max<int64_t>(rank, 0), 1);
+  FailureOr<SmallVector<int64_t>> shape =
+      windowResultShape(op, x, x.getRank() >= 2 ? x.getDimSize(1) : 0, kernel,
+                        strides, padsBegin, padsEnd, ones);
+  if (failed(shape))
+    return failure();
+  for (int64_t d = 0; d < rank; ++d)
+    if (padsBegin[d] >= kernel[d] || padsEnd[d] >= kernel[d])
+      return op->emitOpError(
+                 "requires pads smaller than the kernel; spatial dim ")
+             << d << " has kernel " << kernel[d] << " and pads " << padsBegin[d]
+             << ", " << padsEnd[d];
+  return shape;
 }
 
 LogicalResult PoolOp::verify() {
   RankedTensorType x = getX().getType();
-  auto result = cast<RankedTensorType>(getResult().getType());
-  if (getKind() != "max" && getKind() != "avg")
-    return emitOpError("kind must be \"max\" or \"avg\", got \"")
-           << getKind() << "\"";
-  if (result.getElementType() != x.getElementType())
-    return emitOpError("requires the operand's element type for the result");
-  const int64_t rank = x.getRank() - 2;
-  if (rank >= 1 && int64_t(getKernel().size()) != rank)
-    return emitOpError("requires ")
-           << rank << " kernel sizes (one per spatial dim), got "
-           << getKernel().size();
-  SmallVector<int64_t> ones(std::max<int64_t>(rank, 0), 1);
-  FailureOr<SmallVector<int64_t>> shape = windowResultShape(
-      *this, x, x.getRank() >= 2 ? x.getDimSize(1) : 0, getKernel(),
-      getStrides(), getPadsBegin(), getPadsEnd(), ones);
+  FailureOr<SmallVector<int64_t>> shape =
+      poolShape(*this, x, getKind(), getKernel(), getStrides(), getPadsBegin(),
+                getPadsEnd());
   if (failed(shape))
     return failure();
-  for (int64_t d = 0; d < rank; ++d)
-    if (getPadsBegin()[d] >= getKernel()[d] ||
-        getPadsEnd()[d] >= getKernel()[d])
-      return emitOpError("requires pads smaller than the kernel; spatial dim ")
-             << d << " has kernel " << getKernel()[d] << " and pads "
-             << getPadsBegin()[d] << ", " << getPadsEnd()[d];
-  if (result.getShape() != ArrayRef<int64_t>(*shape))
-    return emitOpError("result must be ")
-           << RankedTensorType::get(*shape, x.getElementType()) << ", got "
-           << result;
-  return success();
+  return expectShape(*this, "result",
+                     cast<RankedTensorType>(getResult().getType()),
+                     x.getElementType(), *shape);
+}
+
+LogicalResult PoolGradOp::verify() {
+  RankedTensorType x = getX().getType();
+  FailureOr<SmallVector<int64_t>> shape =
+      poolShape(*this, x, getKind(), getKernel(), getStrides(), getPadsBegin(),
+                getPadsEnd());
+  if (failed(shape) ||
+      failed(expectShape(*this, "dy (the pool's result)", getDy().getType(),
+                         x.getElementType(), *shape)))
+    return failure();
+  return expectShape(*this, "result (the operand's gradient)",
+                     cast<RankedTensorType>(getResult().getType()),
+                     x.getElementType(), x.getShape());
 }
 
 WindowExtent mlir::paracc::graph::windowExtent(int64_t in, int64_t kernel,

@@ -154,11 +154,17 @@ LogicalResult Differentiator::run() {
   }
   llvm::MapVector<std::pair<StringRef, ArrayRef<int64_t>>, ParameterBlock>
       blocks;
+  // Weights the model itself assigns (BatchNorm's running statistics) are
+  // its state, not parameters.
+  DenseSet<StringRef> modelState;
+  for (auto assign : body.getOps<AssignOp>())
+    modelState.insert(assign.getName());
   DenseSet<Value> active;
   for (Operation &op : body) {
     auto w = dyn_cast<WeightOp>(op);
     // (A read left unused by an earlier rewrite is no parameter block.)
     if (!w || !isFloatTensor(w) || w->use_empty() ||
+        modelState.contains(w.getName()) ||
         (!freeze.empty() && frozen.match(w.getName())))
       continue;
     ArrayRef<int64_t> offsets =

@@ -428,6 +428,42 @@ def Graph_ConvOp : Graph_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_ConvTransposeOp : Graph_Op<"conv_transpose", [Pure]> {
+  let summary = "Transposed convolution (ONNX ConvTranspose; conv's input gradient)";
+  let description = [{
+    The adjoint of `graph.conv` with respect to its input: `x` [N, C_in,
+    X_1..X_r] spread through the weight `w` [C_in, C_out / group,
+    K_1..K_r] into the result [N, C_out, R_1..R_r], plus an optional
+    `bias` [C_out]. The attributes are those of the convolution it
+    transposes: a `graph.conv` with the same `strides`, `pads_begin`,
+    `pads_end`, `dilations` and `group`, applied to a tensor of the
+    result's shape with the weight `w`, gives `x`'s shape. The result's
+    sizes are given by its type, so an exporter's `output_padding` and
+    `output_shape` are resolved by the importer (R_i = (X_i - 1) strides_i
+    - pads_begin_i - pads_end_i + dilations_i (K_i - 1) + 1 +
+    output_padding_i, output_padding_i < strides_i).
+
+    Autodiff writes `conv_transpose(dy, w)` for a convolution's input
+    gradient.
+
+    ```mlir
+    %y = graph.conv_transpose %x, %w {dilations = array<i64: 1, 1>,
+        group = 1 : i64, pads_begin = array<i64: 1, 1>,
+        pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+        : (tensor<2x8x16x16xf32>, tensor<8x3x3x3xf32>) -> tensor<2x3x32x32xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$w,
+                       Optional<Graph_FloatTensor>:$bias,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads_begin,
+                       DenseI64ArrayAttr:$pads_end,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat =
+      "$x `,` $w (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 def Graph_PoolOp : Graph_Op<"pool", [Pure]> {
   let summary = "Max or average pooling over 1 to 3 spatial dims";
   let description = [{

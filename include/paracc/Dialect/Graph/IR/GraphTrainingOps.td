@@ -199,6 +199,59 @@ def Graph_GatherGradOp : Graph_Op<"gather_grad", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_ConvWeightGradOp : Graph_Op<"conv_weight_grad", [Pure]> {
+  let summary = "Gradient of a convolution's weight";
+  let description = [{
+    The gradient of `graph.conv`'s weight: for the convolution of `x` [N,
+    C, S_1..S_r] whose result has the gradient `dy` [N, M, O_1..O_r], the
+    weight's gradient [M, C / group, K_1..K_r] (the result type gives the
+    kernel sizes), summed over the batch and the output positions. The
+    attributes are the convolution's. For `graph.conv_transpose` the roles
+    swap: its weight's gradient is this op of (its result's gradient, its
+    operand).
+
+    ```mlir
+    %dw = graph.conv_weight_grad %x, %dy {dilations = array<i64: 1, 1>,
+        group = 1 : i64, pads_begin = array<i64: 1, 1>,
+        pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+        : (tensor<2x3x32x32xf32>, tensor<2x8x16x16xf32>) -> tensor<8x3x3x3xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$dy,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads_begin,
+                       DenseI64ArrayAttr:$pads_end,
+                       DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$x `,` $dy attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Graph_PoolGradOp : Graph_Op<"pool_grad", [Pure]> {
+  let summary = "Gradient of graph.pool";
+  let description = [{
+    The gradient of `graph.pool`'s operand `x` given `dy`, the gradient of
+    its result; the attributes are the pool's. Max pooling routes each
+    window's gradient to the window's first maximum (recomputed from `x`);
+    average pooling spreads it evenly over the elements the average divided
+    by.
+
+    ```mlir
+    %dx = graph.pool_grad %x, %dy {count_include_pad = false,
+        kernel = array<i64: 3, 3>, kind = "max", pads_begin = array<i64: 1, 1>,
+        pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>}
+        : (tensor<2x8x16x16xf32>, tensor<2x8x8x8xf32>) -> tensor<2x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_FloatTensor:$dy,
+                       StrAttr:$kind, DenseI64ArrayAttr:$kernel,
+                       DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads_begin,
+                       DenseI64ArrayAttr:$pads_end,
+                       DefaultValuedAttr<BoolAttr, "false">:$count_include_pad);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = "$x `,` $dy attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Training state
 //===----------------------------------------------------------------------===//
