@@ -1,7 +1,8 @@
 //===- ConvolutionRules.cpp - ONNX convolution, pooling and BatchNorm -----===//
 //
-// Conv, MaxPool and AveragePool as graph.conv / graph.pool (auto_pad
-// resolved into explicit pads), GlobalAveragePool / GlobalMaxPool as
+// Conv, ConvTranspose, MaxPool and AveragePool as graph.conv /
+// graph.conv_transpose / graph.pool (auto_pad and output sizes resolved into
+// explicit pads), GlobalAveragePool / GlobalMaxPool as
 // reductions over the spatial dims, and BatchNormalization as (x - mean) *
 // scale / sqrt(var + epsilon) + bias per channel: with the running
 // statistics (inference) or the batch's, updating the running ones as model
@@ -152,6 +153,125 @@ LogicalResult importConv(NodeContext &c) {
   return success();
 }
 
+/// ConvTranspose as graph.conv_transpose: the output sizes from the pads
+/// and output_padding, or the pads from output_shape / auto_pad, as ONNX
+/// defines them: total padding = stride (X - 1) + output_padding + span -
+/// output size, split begin/end by auto_pad.
+LogicalResult importConvTranspose(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(Value w, c.input(1));
+  Value bias;
+  if (c.hasInput(2)) {
+    ASSIGN_OR_FAIL(bias, c.input(2));
+  }
+  auto xt = tensorType(x), wt = tensorType(w);
+  if (!isa<FloatType>(xt.getElementType()))
+    return c.unsupported("a non-float input");
+  if (wt.getRank() != xt.getRank())
+    return c.error("the weight " + Twine(wt.getRank()) +
+                   "-d for an input of rank " + Twine(xt.getRank()));
+  const int64_t rank = xt.getRank() - 2;
+  if (rank < 1 || rank > 3)
+    return c.unsupported("an input of rank " + Twine(xt.getRank()) +
+                         " (1 to 3 spatial dims after [N, C])");
+  const int64_t group = c.intAttr("group", 1);
+  const int64_t channels = xt.getDimSize(1);
+  if (group < 1 || wt.getDimSize(0) != channels || channels % group != 0)
+    return c.error("group " + Twine(group) + " and the weight's " +
+                   Twine(wt.getDimSize(0)) + " input channels do not fit " +
+                   Twine(channels) + " input channels");
+  const int64_t features = wt.getDimSize(1) * group;
+  ArrayRef<int64_t> kernel = wt.getShape().drop_front(2);
+  SmallVector<int64_t> declared = c.intsAttr("kernel_shape");
+  if (!declared.empty() && ArrayRef<int64_t>(declared) != kernel)
+    return c.error("kernel_shape does not match the weight's spatial dims");
+  auto perDim = [&](StringRef name, int64_t fill,
+                    SmallVector<int64_t> &dst) -> LogicalResult {
+    dst = c.intsAttr(name);
+    if (dst.empty())
+      dst.assign(rank, fill);
+    if (int64_t(dst.size()) != rank)
+      return c.error(Twine(name) + " has " + Twine(dst.size()) +
+                     " values for " + Twine(rank) + " spatial dims");
+    return success();
+  };
+  SmallVector<int64_t> strides, dilations, outputPadding;
+  if (failed(perDim("strides", 1, strides)) ||
+      failed(perDim("dilations", 1, dilations)) ||
+      failed(perDim("output_padding", 0, outputPadding)))
+    return failure();
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return c.error("auto_pad '" + autoPad +
+                   "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+  SmallVector<int64_t> outputShape = c.intsAttr("output_shape");
+  if (int64_t(outputShape.size()) == rank + 2)
+    outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
+  if (!outputShape.empty() && int64_t(outputShape.size()) != rank)
+    return c.error("output_shape has " + Twine(outputShape.size()) +
+                   " values for " + Twine(rank) + " spatial dims");
+  SmallVector<int64_t> pads = c.intsAttr("pads");
+  if (pads.empty())
+    pads.assign(2 * rank, 0);
+  if (int64_t(pads.size()) != 2 * rank)
+    return c.error("pads has " + Twine(pads.size()) + " values for " +
+                   Twine(rank) + " spatial dims");
+  SmallVector<int64_t> padsBegin, padsEnd, shape = {xt.getDimSize(0), features};
+  for (int64_t d = 0; d < rank; ++d) {
+    if (strides[d] < 1 || dilations[d] < 1 || kernel[d] < 1)
+      return c.error("strides, dilations and kernel sizes must be >= 1");
+    if (outputPadding[d] < 0 || outputPadding[d] >= strides[d])
+      return c.unsupported("output_padding " + Twine(outputPadding[d]) +
+                           " outside [0, stride)");
+    const int64_t in = xt.getDimSize(2 + d);
+    const int64_t full = strides[d] * (in - 1) + outputPadding[d] +
+                         dilations[d] * (kernel[d] - 1) + 1;
+    int64_t begin = pads[d], end = pads[rank + d];
+    if (!outputShape.empty() ||
+        (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
+      const int64_t out =
+          outputShape.empty() ? in * strides[d] : outputShape[d];
+      const int64_t total = full - out;
+      if (total < 0) {
+        // Positions past the last window (an implied output_padding) get
+        // only the bias.
+        if (outputPadding[d] - total >= strides[d])
+          return c.unsupported("an output size " + Twine(out) +
+                               " beyond the transposed convolution's " +
+                               Twine(full) + " + stride - 1");
+        padsBegin.push_back(0);
+        padsEnd.push_back(0);
+        shape.push_back(out);
+        continue;
+      }
+      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    } else if (autoPad == "VALID") {
+      begin = end = 0;
+    }
+    if (begin < 0 || end < 0)
+      return c.error("pads must be non-negative");
+    if (full - begin - end < 1)
+      return c.error("spatial dim " + Twine(d) +
+                     ": the pads remove the "
+                     "whole output");
+    padsBegin.push_back(begin);
+    padsEnd.push_back(end);
+    shape.push_back(full - begin - end);
+  }
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::ConvTransposeOp>(
+      RankedTensorType::get(shape, xt.getElementType()), x, w, bias,
+      b.getDenseI64ArrayAttr(strides), b.getDenseI64ArrayAttr(padsBegin),
+      b.getDenseI64ArrayAttr(padsEnd), b.getDenseI64ArrayAttr(dilations),
+      b.getI64IntegerAttr(group));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
 template <bool Average> LogicalResult importPool(NodeContext &c) {
   ASSIGN_OR_FAIL(Value x, c.input(0));
   auto xt = tensorType(x);
@@ -288,6 +408,7 @@ LogicalResult importBatchNormalization(NodeContext &c) {
 
 void mlir::paracc::onnximport::registerConvolutionRules(RuleTable &t) {
   t.add("Conv", 1, importConv);
+  t.add("ConvTranspose", 1, importConvTranspose);
   t.add("MaxPool", 1, importPool<false>);
   t.add("AveragePool", 1, importPool<true>);
   t.add("GlobalAveragePool", 1, importGlobalPool<g::ReduceMeanOp>);

@@ -115,3 +115,43 @@ func.func @gather_elements_grad(%x: tensor<2x5xf32>, %i: tensor<2x1xi64>) -> ten
   %l = graph.reduce_sum %g, [0, 1] {keepdims = false} : tensor<2x1xf32> -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// A convolution's operand gradient is the transposed convolution of dy, its
+// weight's graph.conv_weight_grad, its bias's dy summed over batch and
+// positions; conv_transpose's operand gradient is a convolution and its
+// weight's a conv_weight_grad with the roles swapped; max pooling's is
+// graph.pool_grad. A weight the model assigns itself (BatchNorm's running
+// statistics) is state: no gradient result.
+
+// CHECK-LABEL: func.func @conv_pool
+// CHECK-SAME: -> (tensor<f32>, tensor<4x3x3x3xf32> {graph.gradient_of = "conv.weight", graph.name = "conv.weight"}, tensor<4xf32> {graph.gradient_of = "conv.bias", graph.name = "conv.bias"}, tensor<4x3x3x3xf32> {graph.gradient_of = "up.weight", graph.name = "up.weight"})
+// CHECK-NOT: gradient_of = "running_mean"
+// CHECK: %[[U:.*]] = graph.weight "up.weight"
+// CHECK: %[[Y:.*]] = graph.conv %arg0
+// CHECK: graph.assign "running_mean"
+// CHECK: %[[Z:.*]] = graph.conv_transpose %[[Y]], %[[U]] {
+// CHECK: %[[DZ:.*]] = graph.pool_grad %[[Z]], %{{.*}} {kernel = array<i64: 2, 2>, kind = "max"
+// CHECK: %[[DY:.*]] = graph.conv %[[DZ]], %[[U]] {{.*}} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x4x4xf32>
+// CHECK: %[[DU:.*]] = graph.conv_weight_grad %[[DZ]], %[[Y]] {{.*}} -> tensor<4x3x3x3xf32>
+// CHECK: %[[DW:.*]] = graph.conv_weight_grad %arg0, %[[DY]] {{.*}} -> tensor<4x3x3x3xf32>
+// CHECK: %[[DB:.*]] = graph.reduce_sum %[[DY]], [0, 2, 3] : tensor<2x4x4x4xf32> -> tensor<1x4x1x1xf32>
+// CHECK: %[[DB1:.*]] = graph.reshape %[[DB]]
+// CHECK: return %{{.*}}, %[[DW]], %[[DB1]], %[[DU]]
+func.func @conv_pool(%x: tensor<2x3x8x8xf32>) -> tensor<f32> {
+  %w = graph.weight "conv.weight" : tensor<4x3x3x3xf32>
+  %b = graph.weight "conv.bias" : tensor<4xf32>
+  %u = graph.weight "up.weight" : tensor<4x3x3x3xf32>
+  %rm = graph.weight "running_mean" : tensor<4xf32>
+  %y = graph.conv %x, %w, %b {dilations = array<i64: 1, 1>, group = 1 : i64, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<2x4x4x4xf32>
+  %m = graph.reduce_mean %y, [0, 2, 3] {keepdims = false} : tensor<2x4x4x4xf32> -> tensor<4xf32>
+  %h = graph.constant dense<5.000000e-01> : tensor<f32>
+  %kept = graph.mul %rm, %h : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
+  %new = graph.add %kept, %m : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  graph.assign "running_mean", %new : tensor<4xf32>
+  %z = graph.conv_transpose %y, %u {dilations = array<i64: 1, 1>, group = 1 : i64, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, strides = array<i64: 2, 2>} : (tensor<2x4x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<2x3x8x8xf32>
+  %p = graph.pool %z {kernel = array<i64: 2, 2>, kind = "max", pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, strides = array<i64: 2, 2>} : (tensor<2x3x8x8xf32>) -> tensor<2x3x4x4xf32>
+  %l = graph.reduce_sum %p, [0, 1, 2, 3] {keepdims = false} : tensor<2x3x4x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
