@@ -10,17 +10,21 @@ from onnx import numpy_helper
 
 
 def export(module, args, names, outputs, path, exporter, legacy_opset):
-    """torch.onnx's dynamo exporter (weights inside) or the legacy
+    """torch.onnx's dynamo exporter (weights inside; "dynamo-opsetN" at
+    opset N) or the legacy
     TorchScript one at `legacy_opset`; then the dynamo exporter's per-node
     metadata (stack traces, class hierarchies: most of a small model's
     bytes; the graph is unchanged without it) dropped and the model
     checked."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if exporter == "dynamo":
+        if exporter.startswith("dynamo"):
+            # "dynamo-opsetN": at opset N instead of the exporter's default.
+            opset = (int(exporter.split("-opset")[1]) if "-opset" in exporter
+                     else None)
             torch.onnx.export(module, args, path, dynamo=True,
                               input_names=names, output_names=outputs,
-                              external_data=False)
+                              external_data=False, opset_version=opset)
         else:
             torch.onnx.export(module, args, path, dynamo=False,
                               input_names=names, output_names=outputs,

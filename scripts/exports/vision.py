@@ -5,7 +5,8 @@ usage: vision.py OUT_DIR [--only NAME ...] [--list]
 
 Builds small models of the convolutional kinds users export (a ResNet-style
 classifier with BatchNorm in eval mode, a ViT from transformers' config
-class, a Whisper-style Conv1d audio front-end, a ConvNeXt block, and a
+class, a Whisper-style Conv1d audio front-end, a ConvNeXt block, a
+UNet-style level (GroupNorm, ConvTranspose, InstanceNorm), and a
 module that exercises Conv's attributes: dilation, groups, asymmetric
 padding, strides, 1-D and 3-D kernels, average pooling) with seeded random
 weights, exports them with torch.onnx as a user would (the dynamo exporter
@@ -127,6 +128,33 @@ class ConvNeXtBlock(nn.Module):
         return x + y.permute(0, 3, 1, 2)
 
 
+class UNetBlock(nn.Module):
+    """A UNet-style level as diffusion models write it: GroupNorm + SiLU +
+    conv twice with a residual, a strided downsampling conv, a
+    ConvTranspose upsampling back, the skip concatenated, an
+    InstanceNorm'ed output conv."""
+
+    def __init__(self, channels=8, groups=4):
+        super().__init__()
+        self.inp = nn.Conv2d(3, channels, 3, padding=1)
+        self.norm1 = nn.GroupNorm(groups, channels)
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.norm2 = nn.GroupNorm(groups, channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1)
+        self.down = nn.Conv2d(channels, 2 * channels, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose2d(2 * channels, channels, 4, stride=2,
+                                     padding=1)
+        self.out = nn.Conv2d(2 * channels, 3, 1)
+        self.out_norm = nn.InstanceNorm2d(3, affine=True)
+
+    def forward(self, x):
+        h = self.inp(x)
+        r = self.conv1(F.silu(self.norm1(h)))
+        h = h + self.conv2(F.silu(self.norm2(r)))
+        u = self.up(F.silu(self.down(h)))
+        return self.out_norm(self.out(torch.cat([h, u], 1)))
+
+
 class ConvVariants(nn.Module):
     """Conv's attributes, each on the [2,4,12,12] input, into one output."""
 
@@ -189,13 +217,19 @@ MODELS = {
                  "output", ("dynamo", "legacy")),
     "conv-variants": (lambda: (ConvVariants(), None), "input",
                       (2, 4, 12, 12), "output", ("dynamo", "legacy")),
+    # (last: each model's seed is its position here)
+    "unet-block": (lambda: (UNetBlock(), None), "input", (2, 3, 16, 16),
+                   "output", ("dynamo", "legacy", "dynamo-opset21")),
 }
 
-# name: base model, exporter (the legacy form is NAME-legacy).
-CASES = {(base if exporter == "dynamo" else f"{base}-legacy"): (base, exporter)
+# name: base model, exporter (the legacy form is NAME-legacy; the dynamo
+# exporter at opset 21, which writes GroupNormalization, NAME-opset21).
+SUFFIX = {"dynamo": "", "legacy": "-legacy", "dynamo-opset21": "-opset21"}
+CASES = {f"{base}{SUFFIX[exporter]}": (base, exporter)
          for base, spec in MODELS.items() for exporter in spec[4]}
 
-NORMS = (nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm)
+NORMS = (nn.BatchNorm1d, nn.BatchNorm2d, nn.LayerNorm, nn.GroupNorm,
+         nn.InstanceNorm2d)
 
 
 def make_model(base, seed):
