@@ -9,9 +9,10 @@ import torch
 from onnx import numpy_helper
 
 
-def export(module, args, names, outputs, path, exporter, legacy_opset):
+def export(module, args, names, outputs, path, exporter, legacy_opset,
+           optimize=True, training=False):
     """torch.onnx's dynamo exporter (weights inside; "dynamo-opsetN" at
-    opset N) or the legacy
+    opset N; its graph optimizer unless not `optimize`) or the legacy
     TorchScript one at `legacy_opset`; then the dynamo exporter's per-node
     metadata (stack traces, class hierarchies: most of a small model's
     bytes; the graph is unchanged without it) dropped and the model
@@ -24,11 +25,16 @@ def export(module, args, names, outputs, path, exporter, legacy_opset):
                      else None)
             torch.onnx.export(module, args, path, dynamo=True,
                               input_names=names, output_names=outputs,
-                              external_data=False, opset_version=opset)
+                              external_data=False, opset_version=opset,
+                              optimize=optimize)
         else:
+            # training: the module kept in training mode (BatchNorm with
+            # its running statistics), nothing folded.
+            extra = dict(training=torch.onnx.TrainingMode.TRAINING,
+                         do_constant_folding=False) if training else {}
             torch.onnx.export(module, args, path, dynamo=False,
                               input_names=names, output_names=outputs,
-                              opset_version=legacy_opset)
+                              opset_version=legacy_opset, **extra)
     model = onnx.load(path)
     for node in model.graph.node:
         del node.metadata_props[:]

@@ -41,7 +41,6 @@ import os
 import shutil
 import sys
 import traceback
-import warnings
 
 import numpy as np
 import onnx
@@ -50,7 +49,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import vision
-from exporting import run_ort, write_pb
+from exporting import export, run_ort, write_pb
 
 STEPS = 30
 BATCHES = 6
@@ -105,31 +104,11 @@ def make_loss(model_name, seed, frozen, exported=None):
 def export_loss(module, args, path, exporter):
     """As vision.py's export, but the legacy exporter keeps training mode
     (BatchNormalization with its running statistics), and the dynamo
-    exporter's graph optimizer is off."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if exporter == "dynamo":
-            # Without the exporter's optimizer: it folds a parameter read
-            # through a batch-sized Expand (ViT's cls token) into a constant
-            # of the batch's size, which would train one copy per image.
-            torch.onnx.export(module, args, path, dynamo=True,
-                              input_names=["images", "labels"],
-                              output_names=["loss"], external_data=False,
-                              optimize=False)
-            model = onnx.load(path)
-            for node in model.graph.node:
-                del node.metadata_props[:]
-            onnx.save(model, path)
-            onnx.checker.check_model(path)
-            return
-        torch.onnx.export(module, args, path, dynamo=False,
-                          input_names=["images", "labels"],
-                          output_names=["loss"],
-                          opset_version=vision.LEGACY_OPSET,
-                          training=torch.onnx.TrainingMode.TRAINING,
-                          do_constant_folding=False)
-    model = onnx.load(path)
-    onnx.checker.check_model(model)
+    exporter's graph optimizer is off: it folds a parameter read through a
+    batch-sized Expand (ViT's cls token) into a constant of the batch's
+    size, which would train one copy per image."""
+    export(module, args, ["images", "labels"], ["loss"], path, exporter,
+           vision.LEGACY_OPSET, optimize=False, training=True)
 
 
 def batches(shape, classes, seed):

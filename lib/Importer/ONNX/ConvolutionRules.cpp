@@ -114,19 +114,34 @@ FailureOr<SmallVector<int64_t>> windowShape(NodeContext &c, RankedTensorType x,
   return shape;
 }
 
-LogicalResult importConv(NodeContext &c) {
-  ASSIGN_OR_FAIL(Value x, c.input(0));
-  ASSIGN_OR_FAIL(Value w, c.input(1));
-  Value bias;
+/// A convolution's (or transposed convolution's) operands: x, the weight
+/// of x's rank and the optional bias.
+struct ConvOperands {
+  Value x, w, bias;
+  RankedTensorType xt, wt;
+};
+
+FailureOr<ConvOperands> readConvOperands(NodeContext &c) {
+  ConvOperands o;
+  ASSIGN_OR_FAIL(o.x, c.input(0));
+  ASSIGN_OR_FAIL(o.w, c.input(1));
   if (c.hasInput(2)) {
-    ASSIGN_OR_FAIL(bias, c.input(2));
+    ASSIGN_OR_FAIL(o.bias, c.input(2));
   }
-  auto xt = tensorType(x), wt = tensorType(w);
-  if (!isa<FloatType>(xt.getElementType()))
+  o.xt = tensorType(o.x);
+  o.wt = tensorType(o.w);
+  if (!isa<FloatType>(o.xt.getElementType()))
     return c.unsupported("a non-float input");
-  if (wt.getRank() != xt.getRank())
-    return c.error("the weight " + Twine(wt.getRank()) +
-                   "-d for an input of rank " + Twine(xt.getRank()));
+  if (o.wt.getRank() != o.xt.getRank())
+    return c.error("the weight " + Twine(o.wt.getRank()) +
+                   "-d for an input of rank " + Twine(o.xt.getRank()));
+  return o;
+}
+
+LogicalResult importConv(NodeContext &c) {
+  ASSIGN_OR_FAIL(ConvOperands o, readConvOperands(c));
+  Value x = o.x, w = o.w, bias = o.bias;
+  RankedTensorType xt = o.xt, wt = o.wt;
   const int64_t group = c.intAttr("group", 1);
   const int64_t channels = xt.getDimSize(1), features = wt.getDimSize(0);
   if (group < 1 || channels % group != 0 || features % group != 0 ||
@@ -158,18 +173,9 @@ LogicalResult importConv(NodeContext &c) {
 /// defines them: total padding = stride (X - 1) + output_padding + span -
 /// output size, split begin/end by auto_pad.
 LogicalResult importConvTranspose(NodeContext &c) {
-  ASSIGN_OR_FAIL(Value x, c.input(0));
-  ASSIGN_OR_FAIL(Value w, c.input(1));
-  Value bias;
-  if (c.hasInput(2)) {
-    ASSIGN_OR_FAIL(bias, c.input(2));
-  }
-  auto xt = tensorType(x), wt = tensorType(w);
-  if (!isa<FloatType>(xt.getElementType()))
-    return c.unsupported("a non-float input");
-  if (wt.getRank() != xt.getRank())
-    return c.error("the weight " + Twine(wt.getRank()) +
-                   "-d for an input of rank " + Twine(xt.getRank()));
+  ASSIGN_OR_FAIL(ConvOperands o, readConvOperands(c));
+  Value x = o.x, w = o.w, bias = o.bias;
+  RankedTensorType xt = o.xt, wt = o.wt;
   const int64_t rank = xt.getRank() - 2;
   if (rank < 1 || rank > 3)
     return c.unsupported("an input of rank " + Twine(xt.getRank()) +
