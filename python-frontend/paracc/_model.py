@@ -473,8 +473,9 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     paracc tool's flags. `example_inputs` (a dict name -> array; a tuple for
     a torch module) supplies the shapes that `input_shapes` does not.
     `torch_export_options`: more keyword arguments of ``torch.onnx.export``
-    (the default is its TorchScript exporter, ``dynamo=False``, where torch
-    has the choice). `device` is the default of :meth:`Model.run`.
+    (by default its dynamo exporter, torch's own default, and the
+    TorchScript one with a RuntimeWarning where dynamo fails; ``{"dynamo":
+    False}`` or ``True`` chooses one). `device` is the default of :meth:`Model.run`.
     `data_dir`: where an in-memory ONNX model's external data lives; `name`
     stands for an in-memory model in messages. The executable references
     the model's external-data file (the runtime maps it) unless

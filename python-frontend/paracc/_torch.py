@@ -3,8 +3,11 @@ imported here only, when such a module is compiled)."""
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import io
 import os
+import warnings
 from typing import Mapping
 
 from ._capi import ParaccImportError, ParaccInvalidArgument
@@ -18,8 +21,11 @@ def export(module, example_inputs, folder: str, options=None) -> str:
 
     `example_inputs`: a tuple (or list) of tensors or arrays, one tensor, or
     a dict name -> tensor (its names become the ONNX inputs' names, in
-    forward's parameter order). `options` are more keyword arguments of
-    torch.onnx.export, over these defaults (e.g. {"dynamo": True})."""
+    forward's parameter order). The exporter is the one torch defaults to,
+    dynamo (quietly; its progress lines dropped), and the TorchScript one
+    with a RuntimeWarning where dynamo fails or onnxscript is missing.
+    `options` are more keyword arguments of torch.onnx.export, over these
+    defaults; with "dynamo" in them that exporter is used, no fallback."""
     try:
         import torch
     except ImportError as e:
@@ -46,10 +52,38 @@ def export(module, example_inputs, folder: str, options=None) -> str:
         parameters = inspect.signature(torch.onnx.export).parameters
     except (TypeError, ValueError):  # pragma: no cover
         parameters = {}
-    if "dynamo" in parameters:
-        # The TorchScript exporter: static shapes, no onnxscript needed.
-        kwargs["dynamo"] = False
-    kwargs.update(options or {})
+    options = dict(options or {})
+    if "dynamo" not in parameters or "dynamo" in options:
+        # An older torch (TorchScript only), or the caller chose.
+        kwargs.update(options)
+        with torch.no_grad():
+            torch.onnx.export(module, args, path, **kwargs)
+        return path
+    # The exporter torch itself defaults to (dynamo, which needs onnxscript);
+    # where it fails, the TorchScript one, saying why.
+    dynamo_error = None
+    try:
+        import onnxscript  # noqa: F401
+    except ImportError:
+        dynamo_error = "onnxscript is not installed"
+    if dynamo_error is None:
+        try:
+            quiet = {"verbose": False} if "verbose" in parameters else {}
+            with torch.no_grad(), contextlib.redirect_stdout(io.StringIO()):
+                torch.onnx.export(module, args, path, dynamo=True,
+                                  **{**kwargs, **quiet, **options})
+            return path
+        except Exception as e:  # the exporter's own failure, reported below
+            dynamo_error = f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
+            for leftover in (path, path + ".data"):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
+    warnings.warn(
+        "paracc.compile: torch.onnx's dynamo exporter failed on this module ("
+        + dynamo_error + "); exporting it with the TorchScript exporter "
+        "(dynamo=False) instead. torch_export_options={'dynamo': ...} "
+        "chooses one.", RuntimeWarning, stacklevel=3)
     with torch.no_grad():
-        torch.onnx.export(module, args, path, **kwargs)
+        torch.onnx.export(module, args, path, dynamo=False,
+                          **{**kwargs, **options})
     return path
