@@ -127,7 +127,8 @@ PARACC_C_EXPORT void paracc_status_free(paracc_status *status);
  * function's leading parameter arguments, a count or an .npz of their values);
  *   compiling a training step: train ("1"), loss (next-token-ce|ce: a
  *     logits model gets the loss added), batch and seq (a token model's
- *     [batch, seq] inputs), freeze (a regular expression), optimizer
+ *     [batch, seq] inputs), freeze and train-only (regular expressions),
+ *     no-auto-freeze ("1": train the buffers exporters write), optimizer
  *     (adamw|sgd), betas ("0.9,0.95"), eps, weight-decay, momentum,
  *     clip-grad-norm, recompute (none|full|selective|auto), memory-budget
  *     ("40GiB"), bucket-mb, dropout-seed;

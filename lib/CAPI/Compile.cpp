@@ -85,6 +85,8 @@ static bool trainingOptions(const paracc_options *options,
   }
   result.loss = optionValue(options, "loss", "");
   result.freeze = optionValue(options, "freeze", "");
+  result.trainOnly = optionValue(options, "train-only", "");
+  result.autoFreeze = !optionFlag(options, "no-auto-freeze");
   std::optional<double> weightDecay;
   if (hasOption(options, "weight-decay"))
     weightDecay = optionNumber(options, "weight-decay", 0);

@@ -86,6 +86,8 @@ const KnownOption kKnownOptions[] = {
     {"batch", Scope::TrainingCompile, Kind::Integer},
     {"seq", Scope::TrainingCompile, Kind::Integer},
     {"freeze", Scope::TrainingCompile, Kind::Text},
+    {"train-only", Scope::TrainingCompile, Kind::Text},
+    {"no-auto-freeze", Scope::TrainingCompile, Kind::Flag},
     {"optimizer", Scope::TrainingCompile, Kind::Text},
     {"betas", Scope::TrainingCompile, Kind::Numbers},
     {"eps", Scope::TrainingCompile, Kind::Number},

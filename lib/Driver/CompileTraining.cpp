@@ -157,6 +157,7 @@ static int64_t defaultMemoryBudget(Device device, int64_t ranks) {
 static void explainStep(const CompiledStep &step, StringRef costRates,
                         CompiledProgram &result) {
   ExplainReport report = analyzePlan(*step.module);
+  report.frozenParameters = result.frozenParameters;
   if (std::optional<DeviceRates> rates = ratesByName(costRates))
     report.predicted = predictStep(*step.module, *rates);
   const prt::Executable &exe = *step.exe;
@@ -231,6 +232,8 @@ LogicalResult mlir::paracc::compileTrainingStep(
   pipeline.train = true;
   pipeline.loss = training.loss;
   pipeline.freeze = training.freeze;
+  pipeline.trainOnly = training.trainOnly;
+  pipeline.autoFreeze = training.autoFreeze;
   pipeline.dropoutSeed = training.dropoutSeed;
   pipeline.setOptimizerOptions(training.optimizer);
   pipeline.zero = training.zero;
@@ -260,6 +263,14 @@ LogicalResult mlir::paracc::compileTrainingStep(
     result.ir = printIR(module);
     return success();
   }
+  // What autodiff left frozen, before partitioning rewrites the function.
+  if (DictionaryAttr frozen = context.getLoadedDialect<graph::GraphDialect>()
+                                  ->getFrozenParametersAttrHelper()
+                                  .getAttr(main))
+    for (NamedAttribute entry : frozen)
+      result.frozenParameters.push_back(
+          {entry.getName().str(),
+           cast<StringAttr>(entry.getValue()).getValue().str()});
   // Partition, recompute and lower a copy of the differentiated step; auto
   // may compile it more than once to fit the budget.
   ExecutableOptions writerOptions;

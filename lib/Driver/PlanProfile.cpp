@@ -309,6 +309,8 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
     pipeline.train = true;
     pipeline.loss = t.loss;
     pipeline.freeze = t.freeze;
+    pipeline.trainOnly = t.trainOnly;
+    pipeline.autoFreeze = t.autoFreeze;
     pipeline.setOptimizerOptions(t.optimizer);
     pipeline.bucketMb = t.bucketMb;
   }

@@ -95,7 +95,8 @@ void mlir::paracc::buildAutodiffPipeline(
     OpPassManager &pm, const AutodiffPipelineOptions &options) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(
-      graph::createAutodiffPass({options.freeze, options.wholeParameters}));
+      graph::createAutodiffPass({options.freeze, options.trainOnly,
+                                 options.autoFreeze, options.wholeParameters}));
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
 }
@@ -219,6 +220,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
           graph::createConvertPrecisionPass({options.precision, true}));
     AutodiffPipelineOptions autodiff;
     autodiff.freeze = options.freeze;
+    autodiff.trainOnly = options.trainOnly;
+    autodiff.autoFreeze = options.autoFreeze;
     autodiff.wholeParameters = options.optimizer == "none";
     buildAutodiffPipeline(pm, autodiff);
   }

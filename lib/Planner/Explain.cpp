@@ -550,6 +550,12 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
     os << "  peak                  " << known(m.peak)
        << " (arena + state + constants + workspace + communication)\n";
   }
+  if (!r.frozenParameters.empty()) {
+    os << "\n== Frozen parameters (" << r.frozenParameters.size()
+       << ", not trained)\n";
+    for (const auto &[name, reason] : r.frozenParameters)
+      os << "  " << name << ": " << reason << "\n";
+  }
   if (r.zero && r.zero->stage == 3) {
     const ZeroSummary &z = *r.zero;
     os << "\n== ZeRO-3 parameter gathers (over " << z.axis << ", prefetch "
@@ -777,6 +783,12 @@ static llvm::json::Object toJson(const ExplainReport &r) {
           {"serialized_ms", (f.computeSeconds + f.collectiveSeconds) * 1e3}});
     root["predicted_step"] = llvm::json::Object{
         {"rates", r.predicted->rates}, {"functions", std::move(functions)}};
+  }
+  if (!r.frozenParameters.empty()) {
+    llvm::json::Array frozen;
+    for (const auto &[name, reason] : r.frozenParameters)
+      frozen.push_back(llvm::json::Object{{"name", name}, {"reason", reason}});
+    root["frozen_parameters"] = std::move(frozen);
   }
   if (r.zero) {
     const ZeroSummary &z = *r.zero;

@@ -85,11 +85,13 @@ def _keywords(scopes) -> tuple[dict, dict]:
     return keys, flags
 
 
-def _compile_keys() -> dict:
-    """Training compile options: Python keyword -> (C key, formatter);
-    train=1 itself is set by compile(train=True)."""
-    keys, _ = _keywords({"training-compile"})
-    return keys
+def _compile_keys() -> tuple[dict, dict]:
+    """Training compile options: Python keyword -> (C key, formatter), and
+    the flags (keyword -> C key); train=1 itself is set by
+    compile(train=True)."""
+    keys, flags = _keywords({"training-compile"})
+    flags.pop("train", None)
+    return keys, flags
 
 
 def _trainer_keys() -> tuple[dict, dict]:
@@ -99,14 +101,19 @@ def _trainer_keys() -> tuple[dict, dict]:
 
 def training_pairs(device: str | None = None, **options) -> list[tuple[str, str]]:
     """The training compile's (key, value) options: train=1, the options
-    that are not None, and `device` (the cost model's)."""
+    that are not None, the flags that are true, and `device` (the cost
+    model's)."""
     pairs = [("train", "1")]
-    compile_keys = _compile_keys()
+    compile_keys, compile_flags = _compile_keys()
     for key, value in options.items():
+        if key in compile_flags:
+            if value:
+                pairs.append((compile_flags[key], "1"))
+            continue
         if key not in compile_keys:
             raise TypeError(
                 f"paracc.compile: unknown training option {key!r} (known: "
-                + ", ".join(compile_keys) + ")")
+                + ", ".join([*compile_keys, *compile_flags]) + ")")
         if value is None:
             continue
         c_key, text = compile_keys[key]

@@ -279,6 +279,25 @@ def test_model_trainer_runs_from_the_initial_state(reference, tmp_path):
                           expected)
 
 
+def test_train_only_and_freeze_are_explained():
+    # train_only keeps the matching parameters; the rest are frozen, and
+    # explain names the rule. auto_freeze=False is accepted (this export
+    # writes no buffers, so nothing else changes).
+    model = paracc.compile(LOSS_MODEL, train=True, batch=2, seq=64,
+                           train_only=r"\.h\.1\.", freeze="ln_2",
+                           no_auto_freeze=True, device="cpu")
+    with model:
+        frozen = {f["name"]: f["reason"]
+                  for f in model.explain()["frozen_parameters"]}
+    assert frozen["m.lm_head.weight"] == "not matched by --train-only"
+    assert frozen["m.transformer.h.1.ln_2.weight"] == "--freeze"
+    assert "m.transformer.h.1.attn.c_attn.weight" not in frozen
+    with paracc.train(LOSS_MODEL, data=TOKENS, steps=1, lr=1e-3,
+                      train_only=r"\.h\.1\.", auto_freeze=False,
+                      **COMMON) as run:
+        assert len(list(run)) == 1
+
+
 def test_log_json_has_the_records(tmp_path):
     log = tmp_path / "log.jsonl"
     with train(steps=3, lr=1e-3, log_json=log) as run:

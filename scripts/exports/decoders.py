@@ -98,6 +98,11 @@ CASES = {
                        {"sliding_window": 5}, False),
     "phi3-sdpa": ("phi3", "dynamo", "sdpa", 2, 16, None, {}, True),
     "phi3-legacy": ("phi3", "legacy", "sdpa", 2, 16, (0, 0), {}, False),
+    # The dynamo exporter without its graph optimizer: the rotary inv_freq
+    # buffer stays an initializer (paracc freezes it by default). Last: a
+    # case's seed is its position here.
+    "mistral-unoptimized": ("mistral", "dynamo-unoptimized", "sdpa", 2, 16,
+                            None, {"sliding_window": None}, True),
 }
 
 # Real models' shapes for benchmarks (random weights).

@@ -21,8 +21,10 @@ def export(module, args, names, outputs, path, exporter, legacy_opset,
         warnings.simplefilter("ignore")
         if exporter.startswith("dynamo"):
             # "dynamo-opsetN": at opset N instead of the exporter's default.
+            # "dynamo-unoptimized": without the exporter's graph optimizer.
             opset = (int(exporter.split("-opset")[1]) if "-opset" in exporter
                      else None)
+            optimize = optimize and exporter != "dynamo-unoptimized"
             torch.onnx.export(module, args, path, dynamo=True,
                               input_names=names, output_names=outputs,
                               external_data=False, opset_version=opset,

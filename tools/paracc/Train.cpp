@@ -93,6 +93,18 @@ cl::opt<std::string> freeze("freeze",
                             cl::value_desc("REGEX"), cl::init(""),
                             cl::sub(trainSubCommand()),
                             cl::cat(trainCategory()));
+cl::opt<std::string> trainOnly(
+    "train-only",
+    cl::desc("Train only the parameters whose name matches this regular "
+             "expression"),
+    cl::value_desc("REGEX"), cl::init(""), cl::sub(trainSubCommand()),
+    cl::cat(trainCategory()));
+cl::opt<bool> noAutoFreeze(
+    "no-auto-freeze",
+    cl::desc("Train the buffers exporters write as initializers too "
+             "(BatchNorm's running statistics in inference form, position "
+             "tables such as rotary inv_freq), which are frozen by default"),
+    cl::init(false), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<double> rtolOption("rtol", cl::desc("Relative tolerance"),
                            cl::init(1e-4), cl::sub(trainSubCommand()),
                            cl::cat(trainCategory()));
@@ -496,6 +508,8 @@ int mlir::paracc::runTrain() {
   options.precision = precisionOption;
   training.loss = lossOption;
   training.freeze = freeze;
+  training.trainOnly = trainOnly;
+  training.autoFreeze = !noAutoFreeze;
   if (!checking)
     training.optimizer = optimizerOptions;
   training.recompute = recomputeOption;
@@ -543,6 +557,14 @@ int mlir::paracc::runTrain() {
                : prt::kExitError;
   if (!checking && dataPath.empty() && dataDir.empty())
     return prt::kExitOk; // --explain alone
+  // The weights not trained, and why (the defaults freeze the buffers
+  // exporters write).
+  if (!compiled->frozenParameters.empty() && !explainOption) {
+    std::cout << "frozen (not trained): " << compiled->frozenParameters.size()
+              << " weight(s)\n";
+    for (const auto &[name, reason] : compiled->frozenParameters)
+      std::cout << "  " << name << ": " << reason << "\n";
+  }
   if (!checking) {
     prt::TrainingRequest request;
     request.dataPath = dataPath;

@@ -59,6 +59,11 @@ struct TrainingOptions {
   std::string loss;
   /// Parameters matching this regular expression are not trained.
   std::string freeze;
+  /// Only parameters matching this regular expression are trained.
+  std::string trainOnly;
+  /// Freeze the buffers exporters write (running statistics, position
+  /// tables); --no-auto-freeze trains them.
+  bool autoFreeze = true;
   /// The optimizer; none: the step returns the gradients (a gradient
   /// check's step, each parameter's gradient whole).
   std::optional<graph::OptimizerPassOptions> optimizer;
@@ -136,6 +141,8 @@ struct CompiledProgram {
   /// Training: the model's initial weights (--export-onnx writes the
   /// trained ones over them).
   WeightStore weights;
+  /// Training: the weights not trained (frozen), with why.
+  std::vector<std::pair<std::string, std::string>> frozenParameters;
 };
 
 /// Where a compile's messages go. Errors also reach the context's

@@ -80,6 +80,16 @@ struct ParaccPipelineOptions
       llvm::cl::desc("Training: parameters matching this regular expression "
                      "are not trained"),
       llvm::cl::init("")};
+  Option<std::string> trainOnly{
+      *this, "train-only",
+      llvm::cl::desc("Training: only parameters matching this regular "
+                     "expression are trained"),
+      llvm::cl::init("")};
+  Option<bool> autoFreeze{
+      *this, "auto-freeze",
+      llvm::cl::desc("Training: freeze the buffers exporters write as "
+                     "initializers (running statistics, position tables)"),
+      llvm::cl::init(true)};
   Option<uint64_t> dropoutSeed{*this, "dropout-seed",
                                llvm::cl::desc("Training: the dropout seed"),
                                llvm::cl::init(0)};
@@ -239,6 +249,10 @@ void buildPartitionPipeline(OpPassManager &pm,
 struct AutodiffPipelineOptions {
   /// Parameters matching this regular expression are frozen.
   std::string freeze;
+  /// Only parameters matching this regular expression are trained.
+  std::string trainOnly;
+  /// Freeze the buffers exporters write (paracc-autodiff's auto-freeze).
+  bool autoFreeze = true;
   /// One gradient per parameter, its blocks' concatenated.
   bool wholeParameters = false;
 };

@@ -137,6 +137,10 @@ struct ExplainReport {
   std::optional<RecomputeSummary> recompute;
   /// ZeRO's stage and stage 3's gathers.
   std::optional<ZeroSummary> zero;
+  /// Training: the weights not trained, with why (`graph.frozen_parameters`
+  /// of --paracc-autodiff; set by the driver, which reads it before
+  /// partitioning).
+  std::vector<std::pair<std::string, std::string>> frozenParameters;
   /// The cost model's step time per function (set by the driver, which
   /// knows the device's rates).
   std::optional<StepPrediction> predicted;

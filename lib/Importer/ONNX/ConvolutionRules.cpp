@@ -383,6 +383,16 @@ LogicalResult importBatchNormalization(NodeContext &c) {
     params.push_back(shaped);
   }
   Value scale = params[0], bias = params[1], mean = params[2], var = params[3];
+  if (!training) {
+    // The running statistics are data the model reads, not parameters.
+    auto *dialect = c.getContext()->getLoadedDialect<g::GraphDialect>();
+    for (unsigned i : {3u, 4u}) {
+      ASSIGN_OR_FAIL(Value stored, c.input(i));
+      if (auto buffer = stored.getDefiningOp<g::WeightOp>())
+        dialect->getBufferAttrHelper().setAttr(
+            buffer, c.b.getStringAttr("BatchNorm running statistics"));
+    }
+  }
   Value centered;
   if (training) {
     SmallVector<int64_t> axes = {0};

@@ -8,11 +8,12 @@
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
+#include "ParameterSelection.h"
+
 #include "mlir/IR/Builders.h"
 #include "paracc/Dialect/Graph/IR/GradientInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
-#include "llvm/Support/Regex.h"
 
 namespace mlir::paracc::graph {
 #define GEN_PASS_DEF_AUTODIFFPASS
@@ -63,10 +64,10 @@ private:
 
 class Differentiator {
 public:
-  Differentiator(func::FuncOp func, StringRef freeze, bool whole,
-                 StringRef inherited)
-      : func(func), freeze(freeze), whole(whole), b(func.getContext()),
-        inherit(inherited) {
+  Differentiator(func::FuncOp func, ParameterSelectionOptions selection,
+                 bool whole, StringRef inherited)
+      : func(func), selection(std::move(selection)), whole(whole),
+        b(func.getContext()), inherit(inherited) {
     b.setListener(&inherit);
   }
 
@@ -80,7 +81,7 @@ private:
   assemble(StringRef name, ArrayRef<std::pair<ParameterBlock *, Value>> blocks);
 
   func::FuncOp func;
-  StringRef freeze;
+  ParameterSelectionOptions selection;
   bool whole;
   OpBuilder b;
   InheritAttributes inherit;
@@ -144,28 +145,21 @@ LogicalResult Differentiator::run() {
                             "differentiated; it returns ")
            << lossType;
 
-  // The parameters (and their blocks), in the order they are first read.
-  llvm::Regex frozen(freeze);
-  if (!freeze.empty()) {
-    std::string error;
-    if (!frozen.isValid(error))
-      return func.emitOpError("freeze pattern '")
-             << freeze << "' is not a regular expression: " << error;
-  }
+  // The parameters (and their blocks), in the order they are first read;
+  // the frozen ones (model state, --freeze, --train-only, auto-freeze) are
+  // recorded with why.
+  FailureOr<llvm::MapVector<StringRef, std::string>> frozen =
+      selectFrozenParameters(func, selection);
+  if (failed(frozen))
+    return failure();
   llvm::MapVector<std::pair<StringRef, ArrayRef<int64_t>>, ParameterBlock>
       blocks;
-  // Weights the model itself assigns (BatchNorm's running statistics) are
-  // its state, not parameters.
-  DenseSet<StringRef> modelState;
-  for (auto assign : body.getOps<AssignOp>())
-    modelState.insert(assign.getName());
   DenseSet<Value> active;
   for (Operation &op : body) {
     auto w = dyn_cast<WeightOp>(op);
     // (A read left unused by an earlier rewrite is no parameter block.)
     if (!w || !isFloatTensor(w) || w->use_empty() ||
-        modelState.contains(w.getName()) ||
-        (!freeze.empty() && frozen.match(w.getName())))
+        frozen->contains(w.getName()))
       continue;
     ArrayRef<int64_t> offsets =
         w.getOffsets() ? *w.getOffsets() : ArrayRef<int64_t>();
@@ -174,6 +168,16 @@ LogicalResult Differentiator::run() {
     block.offsets.assign(offsets.begin(), offsets.end());
     block.reads.push_back(w);
     active.insert(w);
+  }
+  auto *graphDialect = func.getContext()->getLoadedDialect<GraphDialect>();
+  if (frozen->empty()) {
+    graphDialect->getFrozenParametersAttrHelper().removeAttr(func);
+  } else {
+    SmallVector<NamedAttribute> reasons;
+    for (auto &[name, reason] : *frozen)
+      reasons.push_back(b.getNamedAttr(name, b.getStringAttr(reason)));
+    graphDialect->getFrozenParametersAttrHelper().setAttr(
+        func, b.getDictionaryAttr(reasons));
   }
   // Values that depend on a parameter (forward), in program order.
   for (Operation &op : body)
@@ -282,8 +286,8 @@ LogicalResult Differentiator::run() {
 struct AutodiffPass : public graph::impl::AutodiffPassBase<AutodiffPass> {
   using AutodiffPassBase::AutodiffPassBase;
   void runOnOperation() override {
-    Differentiator d(getOperation(), freeze, wholeParameters,
-                     inheritedAttributes);
+    Differentiator d(getOperation(), {freeze, trainOnly, autoFreeze},
+                     wholeParameters, inheritedAttributes);
     if (failed(d.run()))
       signalPassFailure();
   }

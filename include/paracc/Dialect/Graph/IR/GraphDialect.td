@@ -35,11 +35,17 @@ def Graph_Dialect : Dialect {
   // records so that a training run can name a non-finite gradient.
   // Importers name function arguments and results (and the optimizer its
   // extra ones) with `name`: the model's input and output names, which the
-  // executable's ports keep.
+  // executable's ports keep. An importer marks a `graph.weight` that the
+  // model only reads as data with `buffer` (what it is: BatchNorm's running
+  // statistics), and `--paracc-autodiff` records on the function the
+  // parameters it did not differentiate, with why (`frozen_parameters`:
+  // name -> reason), for explain and the training driver.
   let discardableAttrs = (ins "::mlir::StringAttr":$name,
                                "::mlir::StringAttr":$gradient_of,
                                "::mlir::DenseI64ArrayAttr":$gradient_offsets,
-                               "::mlir::ArrayAttr":$gradient_norm_parts);
+                               "::mlir::ArrayAttr":$gradient_norm_parts,
+                               "::mlir::StringAttr":$buffer,
+                               "::mlir::DictionaryAttr":$frozen_parameters);
 }
 
 class Graph_Op<string mnemonic, list<Trait> traits = []>

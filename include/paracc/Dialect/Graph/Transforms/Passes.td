@@ -303,8 +303,7 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
   let description = [{
     The function must return one scalar float value, the loss. The pass
     appends the loss's gradient with respect to every float parameter
-    (`graph.weight`, all of them unless `freeze` matches the name) as extra
-    results, each marked `graph.gradient_of = "<name>"` and named after the
+    (`graph.weight`) as extra results, each marked `graph.gradient_of = "<name>"` and named after the
     parameter. Gradients are built by walking the ops backwards and asking
     each op's GradientOpInterface for its operands' gradients given its
     results'; the gradients of a value used several times are summed, and so
@@ -338,6 +337,17 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
     }
     ```
 
+    Not every weight is a parameter. Frozen, and recorded on the function
+    as `graph.frozen_parameters` (name -> why) for explain and the training
+    driver: weights the function assigns itself (model state: BatchNorm's
+    running statistics in training mode); names `freeze` matches, or
+    `train-only` does not; and unless `auto-freeze` is off, the buffers
+    exporters write as initializers: weights an importer marked
+    `graph.buffer` (BatchNorm's running statistics in inference form) and
+    position tables, weights whose every path to the results passes through
+    `graph.sin`/`graph.cos` (rotary `inv_freq`). A `freeze` or `train-only`
+    that matches no weight is warned about.
+
     The ops a forward op's rule creates take the forward op's attributes
     named in `inherit-attributes` (by default its pipeline stage,
     `dist.stage`, so that the backward of a stage runs on that stage); the
@@ -347,6 +357,13 @@ def AutodiffPass : Pass<"paracc-autodiff", "func::FuncOp"> {
     Option<"freeze", "freeze", "std::string", "\"\"",
            "Parameters whose name matches this regular expression get no "
            "gradient">,
+    Option<"trainOnly", "train-only", "std::string", "\"\"",
+           "Only parameters whose name matches this regular expression get "
+           "a gradient">,
+    Option<"autoFreeze", "auto-freeze", "bool", "true",
+           "Freeze the buffers exporters write as initializers (weights an "
+           "importer marked graph.buffer, position tables that reach the "
+           "loss only through sin/cos)">,
     Option<"wholeParameters", "whole-parameters", "bool", "false",
            "Concatenate the gradients of a parameter's blocks">,
     Option<"inheritedAttributes", "inherit-attributes", "std::string",
