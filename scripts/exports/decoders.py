@@ -103,6 +103,10 @@ CASES = {
     # case's seed is its position here.
     "mistral-unoptimized": ("mistral", "dynamo-unoptimized", "sdpa", 2, 16,
                             None, {"sliding_window": None}, True),
+    # Opset 23: the exporter writes ONNX's fused Attention and
+    # RMSNormalization.
+    "llama-opset23": ("llama", "dynamo-opset23", "sdpa", 2, 16, None, {},
+                      True),
 }
 
 # Real models' shapes for benchmarks (random weights).

@@ -10,7 +10,8 @@
 // end, which only agree then; otherwise the frontier becomes part of the
 // additive mask). A row that sees no key yields zeros, in the spec and in
 // graph.attention. Caches (past_key/past_value, nonpad_kv_seqlen), softcap
-// and the qk_matmul_output debug output are refused as unsupported.
+// and the qk_matmul_output debug output are refused as unsupported. And
+// RotaryEmbedding (opset 23) as graph.rotary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,6 +148,93 @@ static LogicalResult importAttention(NodeContext &c) {
   return success();
 }
 
+/// RotaryEmbedding (opset 23) as graph.rotary: the caches' rows (by
+/// position_ids, or given per token) doubled to the rotated width
+/// (rotate-half form), broadcast over the heads; with rotary_embedding_dim
+/// below the head size the rest of each head passes through. X is [B, H,
+/// S, D], or [B, S, H D] with num_heads. The interleaved form is refused as
+/// unsupported.
+static LogicalResult importRotaryEmbedding(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(Value cosCache, c.input(1));
+  ASSIGN_OR_FAIL(Value sinCache, c.input(2));
+  auto xt = tensorType(x);
+  if (!isa<FloatType>(xt.getElementType()))
+    return c.unsupported("a non-float input");
+  if (c.intAttr("interleaved", 0) != 0)
+    return c.unsupported("interleaved = 1");
+  Value operand = x;
+  const bool packed = xt.getRank() == 3;
+  if (packed) {
+    // [B, S, H D] -> [B, S, H, D]: the rotation is per head.
+    const int64_t heads = c.intAttr("num_heads", 0);
+    if (heads <= 0 || xt.getDimSize(2) % heads != 0)
+      return c.error("a 3-D input needs num_heads dividing its " +
+                     Twine(xt.getDimSize(2)) + " features");
+    ASSIGN_OR_FAIL(operand, c.reshapeTo(x, {xt.getDimSize(0), xt.getDimSize(1),
+                                            heads, xt.getDimSize(2) / heads}));
+  } else if (xt.getRank() != 4) {
+    return c.error("requires X [B, H, S, D] or [B, S, H D], got rank " +
+                   Twine(xt.getRank()));
+  }
+  auto ot = tensorType(operand);
+  const int64_t batch = ot.getDimSize(0), head = ot.getDimSize(3);
+  const int64_t seq = ot.getDimSize(packed ? 1 : 2);
+  const int64_t width = c.intAttr("rotary_embedding_dim", 0) > 0
+                            ? c.intAttr("rotary_embedding_dim", 0)
+                            : head;
+  if (width % 2 != 0 || width > head)
+    return c.error("the rotated width " + Twine(width) +
+                   " must be even and at most the head size " + Twine(head));
+  // The caches' rows for each token: [B, S, width / 2].
+  SmallVector<Value, 2> tables;
+  for (Value cache : {cosCache, sinCache}) {
+    Value rows = cache;
+    if (c.hasInput(3)) {
+      ASSIGN_OR_FAIL(Value positions, c.input(3));
+      ASSIGN_OR_FAIL(rows, c.build<g::GatherOp>(cache, positions, 0));
+    }
+    auto rt = tensorType(rows);
+    if (rt.getRank() != 3 || rt.getDimSize(0) != batch ||
+        rt.getDimSize(1) != seq || rt.getDimSize(2) != width / 2)
+      return c.error("the cos/sin rows must be [" + Twine(batch) + ", " +
+                     Twine(seq) + ", " + Twine(width / 2) + "]");
+    ASSIGN_OR_FAIL(rows, c.castTo(rows, ot.getElementType()));
+    ASSIGN_OR_FAIL(Value doubled,
+                   c.build<g::ConcatOp>(ValueRange{rows, rows}, int64_t(2)));
+    // Broadcast over the heads: [B, 1, S, W] or (packed) [B, S, 1, W].
+    SmallVector<int64_t> shape =
+        packed ? SmallVector<int64_t>{batch, seq, 1, width}
+               : SmallVector<int64_t>{batch, 1, seq, width};
+    ASSIGN_OR_FAIL(doubled, c.reshapeTo(doubled, shape));
+    tables.push_back(doubled);
+  }
+  Value rotated = operand, rest;
+  if (width < head) {
+    SmallVector<int64_t> starts(4, 0), limits(ot.getShape()), steps(4, 1);
+    limits[3] = width;
+    ASSIGN_OR_FAIL(rotated,
+                   c.build<g::SliceOp>(operand, starts, limits, steps));
+    starts[3] = width;
+    limits[3] = head;
+    ASSIGN_OR_FAIL(rest, c.build<g::SliceOp>(operand, starts, limits, steps));
+  }
+  auto op = c.buildTyped<g::RotaryOp>(rotated.getType(), rotated, tables[0],
+                                      tables[1], c.b.getBoolAttr(false));
+  if (failed(op))
+    return failure();
+  Value y = (*op)->getResult(0);
+  if (rest) {
+    ASSIGN_OR_FAIL(y, c.build<g::ConcatOp>(ValueRange{y, rest}, int64_t(3)));
+  }
+  if (packed) {
+    ASSIGN_OR_FAIL(y, c.reshapeTo(y, xt.getShape()));
+  }
+  c.setOutput(0, y);
+  return success();
+}
+
 void mlir::paracc::onnximport::registerAttentionRules(RuleTable &t) {
   t.add("Attention", 23, importAttention);
+  t.add("RotaryEmbedding", 23, importRotaryEmbedding);
 }

@@ -1,6 +1,7 @@
 //===- NormalizationRules.cpp - ONNX norms and softmax ---------*- C++ -*-===//
 //
 // LayerNormalization (with its optional Mean/InvStdDev outputs),
+// RMSNormalization (opset 23) as graph.rms_norm,
 // InstanceNormalization and GroupNormalization (as their statistics over
 // each image's channel or group, then the per-channel affine map), Softmax
 // and LogSoftmax in both their pre-13 (flatten to 2-D) and 13+ (one axis)
@@ -176,6 +177,26 @@ static LogicalResult importGroupNormalization(NodeContext &c) {
   return success();
 }
 
+/// RMSNormalization (opset 23) as graph.rms_norm over [axis, rank).
+static LogicalResult importRMSNormalization(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(Value scale, c.input(1));
+  auto xt = tensorType(x);
+  if (!isa<FloatType>(xt.getElementType()))
+    return c.unsupported("a non-float input");
+  ASSIGN_OR_FAIL(int64_t axis,
+                 c.normalizeAxis(c.intAttr("axis", -1), xt.getRank()));
+  ASSIGN_OR_FAIL(scale, c.castTo(scale, xt.getElementType()));
+  Builder b(c.getContext());
+  auto op = c.buildTyped<g::RmsNormOp>(
+      x.getType(), x, scale, b.getI64IntegerAttr(axis),
+      b.getF64FloatAttr(c.floatAttr("epsilon", 1e-5)));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  return success();
+}
+
 template <typename OpTy> static LogicalResult importSoftmax(NodeContext &c) {
   ASSIGN_OR_FAIL(Value x, c.input(0));
   auto type = tensorType(x);
@@ -208,6 +229,7 @@ template <typename OpTy> static LogicalResult importSoftmax(NodeContext &c) {
 
 void mlir::paracc::onnximport::registerNormalizationRules(RuleTable &t) {
   t.add("LayerNormalization", 17, importLayerNormalization);
+  t.add("RMSNormalization", 23, importRMSNormalization);
   t.add("InstanceNormalization", 1, importInstanceNormalization);
   t.add("GroupNormalization", 18, importGroupNormalization);
   t.add("Softmax", 1, importSoftmax<g::SoftmaxOp>);
