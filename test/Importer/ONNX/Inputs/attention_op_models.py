@@ -10,13 +10,12 @@ kv_num_heads 2 and a boolean [B, 1, Sq, Sk] mask that hides some keys),
 at key 0) and `float-mask` (4-D, an additive [Sq, Sk] mask).
 """
 
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
-from onnx import TensorProto, helper, numpy_helper
+from onnx import TensorProto, helper
+
+from ort_reference import write_case
 
 
 def model(name, inputs, attrs, out_shape, out_dir, feeds):
@@ -27,17 +26,7 @@ def model(name, inputs, attrs, out_shape, out_dir, feeds):
         [helper.make_tensor_value_info("Y", TensorProto.FLOAT, out_shape)])
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23)])
     m.ir_version = 10
-    d = os.path.join(out_dir, name)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    sess = ort.InferenceSession(m.SerializeToString(),
-                                providers=["CPUExecutionProvider"])
-    (y,) = sess.run(None, feeds)
-    for k, (n, _, _) in enumerate(inputs):
-        with open(os.path.join(d, "test_data_set_0", f"input_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(feeds[n], n).SerializeToString())
-    with open(os.path.join(d, "test_data_set_0", "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "Y").SerializeToString())
+    write_case(out_dir, name, m, {i[0]: feeds[i[0]] for i in inputs}, "Y")
 
 
 def main():

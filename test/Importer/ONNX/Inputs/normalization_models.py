@@ -10,13 +10,12 @@ Cases (OUT_DIR/NAME/model.onnx + test_data_set_0): `group-norm-18`
 `instance-norm` ([2, 3, 4, 5]).
 """
 
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from ort_reference import write_case
 
 
 def model(name, op, opset, shape, params, attrs, out_dir, seed):
@@ -31,17 +30,8 @@ def model(name, op, opset, shape, params, attrs, out_dir, seed):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, shape)], inits)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
     m.ir_version = 10
-    d = os.path.join(out_dir, name)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
     x = rng.normal(1.0, 2.0, shape).astype(np.float32)
-    sess = ort.InferenceSession(m.SerializeToString(),
-                                providers=["CPUExecutionProvider"])
-    (y,) = sess.run(None, {"x": x})
-    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
-    with open(os.path.join(d, "test_data_set_0", "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+    write_case(out_dir, name, m, {"x": x}, "y")
 
 
 def main():

@@ -18,9 +18,9 @@ import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+
+from ort_reference import write_case
 
 
 def save(name, op, inputs, feeds, inits, attrs, out_dir):
@@ -34,17 +34,7 @@ def save(name, op, inputs, feeds, inits, attrs, out_dir):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], inits)
     m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 23)])
     m.ir_version = 10
-    d = os.path.join(out_dir, name)
-    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
-    onnx.save(m, os.path.join(d, "model.onnx"))
-    sess = ort.InferenceSession(m.SerializeToString(),
-                                providers=["CPUExecutionProvider"])
-    (y,) = sess.run(None, feeds)
-    for k, (n, _) in enumerate(inputs):
-        with open(os.path.join(d, "test_data_set_0", f"input_{k}.pb"), "wb") as f:
-            f.write(numpy_helper.from_array(feeds[n], n).SerializeToString())
-    with open(os.path.join(d, "test_data_set_0", "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+    write_case(out_dir, name, m, {n: feeds[n] for n, _ in inputs}, "y")
 
 
 def caches(rng, rows, half):
