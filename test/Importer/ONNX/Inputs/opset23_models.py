@@ -14,7 +14,6 @@ Cases (OUT_DIR/NAME/model.onnx + test_data_set_0):
                     per token (no position_ids)
 """
 
-import os
 import sys
 
 import numpy as np
