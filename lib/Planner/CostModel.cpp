@@ -226,6 +226,22 @@ static double attentionGrowth(int64_t keys, double halfKeys) {
   return (s / (s + halfKeys)) / (1024.0 / (1024.0 + halfKeys));
 }
 
+/// 2 x `elements`' count x a weight's elements per output channel: the
+/// products of a convolution (or its transpose, or its weight gradient)
+/// whose every `elements` value meets that many weights.
+static int64_t convolutionFlops(Value elements, Value weight) {
+  auto w = cast<RankedTensorType>(weight.getType());
+  return 2 * cast<RankedTensorType>(elements.getType()).getNumElements() *
+         (w.getNumElements() / w.getDimSize(0));
+}
+
+static int64_t windowElements(ArrayRef<int64_t> kernel) {
+  int64_t window = 1;
+  for (int64_t k : kernel)
+    window *= k;
+  return window;
+}
+
 OpCost mlir::paracc::estimateCost(Operation *op) {
   OpCost c;
   if (isa<g::WeightOp, g::ConstantOp, g::StateOp>(op) ||
@@ -246,33 +262,22 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     int64_t k = a.getRank() == 2 ? a.getDimSize(gemm.getTransA() ? 0 : 1) : 1;
     c.flops = 2 * out * k + (gemm.getC() ? out : 0);
   } else if (auto conv = dyn_cast<g::ConvOp>(op)) {
-    // 2 x (C / group) x kernel elements per output element, and the bias.
-    auto w = cast<RankedTensorType>(conv.getW().getType());
-    c.flops = 2 * out * (w.getNumElements() / w.getDimSize(0)) +
+    // Each output element meets (C / group) x kernel weights; the bias.
+    c.flops = convolutionFlops(conv.getResult(), conv.getW()) +
               (conv.getBias() ? out : 0);
   } else if (auto convT = dyn_cast<g::ConvTransposeOp>(op)) {
     // Each operand element meets (Cout / group) x kernel weights.
-    auto w = cast<RankedTensorType>(convT.getW().getType());
-    c.flops =
-        2 * cast<RankedTensorType>(convT.getX().getType()).getNumElements() *
-            (w.getNumElements() / w.getDimSize(0)) +
-        (convT.getBias() ? out : 0);
+    c.flops = convolutionFlops(convT.getX(), convT.getW()) +
+              (convT.getBias() ? out : 0);
   } else if (auto wgrad = dyn_cast<g::ConvWeightGradOp>(op)) {
     // Each dy element meets (C / group) x kernel operand elements.
-    auto w = cast<RankedTensorType>(wgrad.getResult().getType());
-    c.flops = 2 *
-              cast<RankedTensorType>(wgrad.getDy().getType()).getNumElements() *
-              (w.getNumElements() / w.getDimSize(0));
-  } else if (isa<g::PoolOp, g::PoolGradOp>(op)) {
-    ArrayRef<int64_t> kernel = isa<g::PoolOp>(op)
-                                   ? cast<g::PoolOp>(op).getKernel()
-                                   : cast<g::PoolGradOp>(op).getKernel();
-    Value pooled = isa<g::PoolOp>(op) ? op->getResult(0) : op->getOperand(1);
-    int64_t window = 1;
-    for (int64_t k : kernel)
-      window *= k;
-    c.flops =
-        cast<RankedTensorType>(pooled.getType()).getNumElements() * window;
+    c.flops = convolutionFlops(wgrad.getDy(), wgrad.getResult());
+  } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
+    c.flops = out * windowElements(pool.getKernel());
+  } else if (auto grad = dyn_cast<g::PoolGradOp>(op)) {
+    // Each window of dy spreads over its elements.
+    c.flops = cast<RankedTensorType>(grad.getDy().getType()).getNumElements() *
+              windowElements(grad.getKernel());
   } else if (auto linear = dyn_cast<g::LinearOp>(op)) {
     c.flops = 2 * out * dimFromEnd(linear.getX(), 1);
     // The epilogue: one op per element each for bias, residual, activation.

@@ -24,6 +24,29 @@ struct WindowAttrs {
   SmallVector<int64_t> kernel, strides, padsBegin, padsEnd, dilations;
 };
 
+/// The ints attribute `name` with one value per spatial dim (`fill` each
+/// when absent).
+LogicalResult readPerDim(NodeContext &c, StringRef name, int64_t rank,
+                         int64_t fill, SmallVector<int64_t> &dst) {
+  dst = c.intsAttr(name);
+  if (dst.empty())
+    dst.assign(rank, fill);
+  if (int64_t(dst.size()) != rank)
+    return c.error(Twine(name) + " has " + Twine(dst.size()) + " values for " +
+                   Twine(rank) + " spatial dims");
+  return success();
+}
+
+/// auto_pad, checked to be one of ONNX's four.
+FailureOr<std::string> readAutoPad(NodeContext &c) {
+  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return c.error("auto_pad '" + autoPad +
+                   "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+  return autoPad;
+}
+
 /// Reads strides, dilations, pads and auto_pad of a window op over `x`
 /// with the given kernel sizes (the weight's or kernel_shape), resolving
 /// SAME_UPPER / SAME_LOWER / VALID into explicit pads.
@@ -35,20 +58,10 @@ FailureOr<WindowAttrs> readWindow(NodeContext &c, RankedTensorType x,
                          " (1 to 3 spatial dims after [N, C])");
   WindowAttrs w;
   w.kernel.assign(kernel.begin(), kernel.end());
-  auto perDim = [&](StringRef name, SmallVector<int64_t> &dst,
-                    int64_t fill) -> LogicalResult {
-    dst = c.intsAttr(name);
-    if (dst.empty())
-      dst.assign(rank, fill);
-    if (int64_t(dst.size()) != rank)
-      return c.error(Twine(name) + " has " + Twine(dst.size()) +
-                     " values for " + Twine(rank) + " spatial dims");
-    return success();
-  };
-  if (failed(perDim("strides", w.strides, 1)))
+  if (failed(readPerDim(c, "strides", rank, 1, w.strides)))
     return failure();
   if (dilated) {
-    if (failed(perDim("dilations", w.dilations, 1)))
+    if (failed(readPerDim(c, "dilations", rank, 1, w.dilations)))
       return failure();
   } else {
     if (c.hasAttr("dilations") &&
@@ -59,7 +72,7 @@ FailureOr<WindowAttrs> readWindow(NodeContext &c, RankedTensorType x,
   for (int64_t d = 0; d < rank; ++d)
     if (w.strides[d] < 1 || w.dilations[d] < 1 || w.kernel[d] < 1)
       return c.error("strides, dilations and kernel sizes must be >= 1");
-  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
+  ASSIGN_OR_FAIL(std::string autoPad, readAutoPad(c));
   SmallVector<int64_t> pads = c.intsAttr("pads");
   if (autoPad == "NOTSET") {
     if (pads.empty())
@@ -74,9 +87,6 @@ FailureOr<WindowAttrs> readWindow(NodeContext &c, RankedTensorType x,
     w.padsEnd.assign(pads.begin() + rank, pads.end());
     return w;
   }
-  if (autoPad != "VALID" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER")
-    return c.error("auto_pad '" + autoPad +
-                   "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
   for (int64_t d = 0; d < rank; ++d) {
     int64_t total = 0;
     if (autoPad != "VALID") {
@@ -191,26 +201,12 @@ LogicalResult importConvTranspose(NodeContext &c) {
   SmallVector<int64_t> declared = c.intsAttr("kernel_shape");
   if (!declared.empty() && ArrayRef<int64_t>(declared) != kernel)
     return c.error("kernel_shape does not match the weight's spatial dims");
-  auto perDim = [&](StringRef name, int64_t fill,
-                    SmallVector<int64_t> &dst) -> LogicalResult {
-    dst = c.intsAttr(name);
-    if (dst.empty())
-      dst.assign(rank, fill);
-    if (int64_t(dst.size()) != rank)
-      return c.error(Twine(name) + " has " + Twine(dst.size()) +
-                     " values for " + Twine(rank) + " spatial dims");
-    return success();
-  };
   SmallVector<int64_t> strides, dilations, outputPadding;
-  if (failed(perDim("strides", 1, strides)) ||
-      failed(perDim("dilations", 1, dilations)) ||
-      failed(perDim("output_padding", 0, outputPadding)))
+  if (failed(readPerDim(c, "strides", rank, 1, strides)) ||
+      failed(readPerDim(c, "dilations", rank, 1, dilations)) ||
+      failed(readPerDim(c, "output_padding", rank, 0, outputPadding)))
     return failure();
-  std::string autoPad = c.stringAttr("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
-      autoPad != "SAME_LOWER")
-    return c.error("auto_pad '" + autoPad +
-                   "' is not one of NOTSET, VALID, SAME_UPPER, SAME_LOWER");
+  ASSIGN_OR_FAIL(std::string autoPad, readAutoPad(c));
   SmallVector<int64_t> outputShape = c.intsAttr("output_shape");
   if (int64_t(outputShape.size()) == rank + 2)
     outputShape.erase(outputShape.begin(), outputShape.begin() + 2);
@@ -231,8 +227,9 @@ LogicalResult importConvTranspose(NodeContext &c) {
       return c.unsupported("output_padding " + Twine(outputPadding[d]) +
                            " outside [0, stride)");
     const int64_t in = xt.getDimSize(2 + d);
-    const int64_t full = strides[d] * (in - 1) + outputPadding[d] +
-                         dilations[d] * (kernel[d] - 1) + 1;
+    const int64_t full =
+        strides[d] * (in - 1) + outputPadding[d] +
+        g::windowExtent(in, kernel[d], 1, 0, 0, dilations[d]).span;
     int64_t begin = pads[d], end = pads[rank + d];
     if (!outputShape.empty() ||
         (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
@@ -398,10 +395,10 @@ LogicalResult importBatchNormalization(NodeContext &c) {
     SmallVector<int64_t> axes = {0};
     for (int64_t d = 2; d < xt.getRank(); ++d)
       axes.push_back(d);
-    ASSIGN_OR_FAIL(mean, c.build<g::ReduceMeanOp>(x, axes, true));
-    ASSIGN_OR_FAIL(centered, binary<g::SubOp>(c, x, mean));
-    ASSIGN_OR_FAIL(Value squares, binary<g::MulOp>(c, centered, centered));
-    ASSIGN_OR_FAIL(var, c.build<g::ReduceMeanOp>(squares, axes, true));
+    ASSIGN_OR_FAIL(Moments batch, momentsOver(c, x, axes));
+    mean = batch.mean;
+    centered = batch.centered;
+    var = batch.var;
     double momentum = c.floatAttr("momentum", 0.9);
     if (failed(updateRunningStatistic(c, 1, mean, momentum)) ||
         failed(updateRunningStatistic(c, 2, var, momentum)))

@@ -16,6 +16,17 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::onnximport;
 namespace g = mlir::paracc::graph;
 
+FailureOr<Moments>
+mlir::paracc::onnximport::momentsOver(NodeContext &c, Value x,
+                                      ArrayRef<int64_t> axes) {
+  Moments m;
+  ASSIGN_OR_FAIL(m.mean, c.build<g::ReduceMeanOp>(x, axes, true));
+  ASSIGN_OR_FAIL(m.centered, binary<g::SubOp>(c, x, m.mean));
+  ASSIGN_OR_FAIL(Value squares, binary<g::MulOp>(c, m.centered, m.centered));
+  ASSIGN_OR_FAIL(m.var, c.build<g::ReduceMeanOp>(squares, axes, true));
+  return m;
+}
+
 /// The statistics outputs of LayerNormalization: mean and 1/sqrt(var+eps)
 /// over [axis, rank), with the reduced dims kept, in the stash type.
 static LogicalResult importLayerNormStats(NodeContext &c, Value x,
@@ -28,14 +39,11 @@ static LogicalResult importLayerNormStats(NodeContext &c, Value x,
   SmallVector<int64_t> axes;
   for (int64_t d = axis; d < rank; ++d)
     axes.push_back(d);
-  ASSIGN_OR_FAIL(Value mean, c.build<g::ReduceMeanOp>(xs, axes, true));
-  ASSIGN_OR_FAIL(Value centered, binary<g::SubOp>(c, xs, mean));
-  ASSIGN_OR_FAIL(Value sq, binary<g::MulOp>(c, centered, centered));
-  ASSIGN_OR_FAIL(Value var, c.build<g::ReduceMeanOp>(sq, axes, true));
+  ASSIGN_OR_FAIL(Moments m, momentsOver(c, xs, axes));
   ASSIGN_OR_FAIL(Value ve,
-                 binary<g::AddOp>(c, var, scalarLike(c, var, epsilon)));
+                 binary<g::AddOp>(c, m.var, scalarLike(c, m.var, epsilon)));
   ASSIGN_OR_FAIL(Value invStd, unary<g::RsqrtOp>(c, ve));
-  c.setOutput(1, mean);
+  c.setOutput(1, m.mean);
   c.setOutput(2, invStd);
   return success();
 }
@@ -66,14 +74,11 @@ static LogicalResult importLayerNormalization(NodeContext &c) {
 /// over `axes`, kept.
 static FailureOr<Value> standardize(NodeContext &c, Value x,
                                     ArrayRef<int64_t> axes, double epsilon) {
-  ASSIGN_OR_FAIL(Value mean, c.build<g::ReduceMeanOp>(x, axes, true));
-  ASSIGN_OR_FAIL(Value centered, binary<g::SubOp>(c, x, mean));
-  ASSIGN_OR_FAIL(Value squares, binary<g::MulOp>(c, centered, centered));
-  ASSIGN_OR_FAIL(Value var, c.build<g::ReduceMeanOp>(squares, axes, true));
+  ASSIGN_OR_FAIL(Moments m, momentsOver(c, x, axes));
   ASSIGN_OR_FAIL(Value ve,
-                 binary<g::AddOp>(c, var, scalarLike(c, var, epsilon)));
+                 binary<g::AddOp>(c, m.var, scalarLike(c, m.var, epsilon)));
   ASSIGN_OR_FAIL(Value inv, unary<g::RsqrtOp>(c, ve));
-  return binary<g::MulOp>(c, centered, inv);
+  return binary<g::MulOp>(c, m.centered, inv);
 }
 
 /// y * scale + bias with [C] values broadcast over dims 1.. of y.

@@ -10,6 +10,7 @@
 #include "ImporterContext.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Encoding/KernelFolding.h"
 #include "llvm/ADT/StringSet.h"
@@ -560,10 +561,10 @@ LogicalResult GraphImporter::inlineFunction(const onnx::FunctionProto &function,
 }
 
 void GraphImporter::eraseDeadOps(Block &block) {
-  // (graph.assign, the update of a model buffer, has no uses but stays.)
+  // Ops with effects stay: graph.assign, the update of a model buffer,
+  // has no uses.
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-    if (op.use_empty() && !op.hasTrait<OpTrait::IsTerminator>() &&
-        !isa<graph::AssignOp>(op))
+    if (isOpTriviallyDead(&op))
       op.erase();
 }
 

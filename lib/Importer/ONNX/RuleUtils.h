@@ -44,6 +44,14 @@ template <typename OpTy> FailureOr<Value> unary(NodeContext &c, Value x) {
   return (*op)->getResult(0);
 }
 
+/// The mean of `x` over `axes` (kept), `x` centered on it, and the biased
+/// variance: what every normalization's statistics start from
+/// (NormalizationRules.cpp; BatchNormalization's training mode).
+struct Moments {
+  Value mean, centered, var;
+};
+FailureOr<Moments> momentsOver(NodeContext &c, Value x, ArrayRef<int64_t> axes);
+
 /// The axes of a reduction-like op: from the `axes` input (when the opset
 /// passes them as an input) or attribute, normalized and sorted. Empty when
 /// none are given.

@@ -39,13 +39,19 @@ bool inputPosition(const ConvGeometry &g, int64_t o, int64_t k, int64_t &flat) {
   return true;
 }
 
-/// The image's values as A.
-template <DType D, typename A> std::vector<A> widen(const Tensor &t) {
-  std::vector<A> out(size_t(t.numElements()));
-  const StorageT<D> *p = static_cast<const StorageT<D> *>(t.data());
-  for (size_t i = 0; i < out.size(); ++i)
-    out[i] = A(load<D>(p + i));
-  return out;
+/// `t`'s values as A: its own storage where that is A (f32, f64), else
+/// widened into `copy`.
+template <DType D, typename A>
+const A *valuesAs(const Tensor &t, std::vector<A> &copy) {
+  if constexpr (std::is_same_v<StorageT<D>, A>) {
+    return static_cast<const A *>(t.data());
+  } else {
+    copy.resize(size_t(t.numElements()));
+    const StorageT<D> *p = static_cast<const StorageT<D> *>(t.data());
+    for (size_t i = 0; i < copy.size(); ++i)
+      copy[i] = A(load<D>(p + i));
+    return copy.data();
+  }
 }
 
 /// The columns of image n, group grp: row (c, k) holds channel c's window
@@ -86,15 +92,15 @@ Status convolve(const ConvGeometry &g, const Tensor &x, const Tensor &w,
                 const Tensor *bias, Tensor &y) {
   const int64_t cg = g.channels / g.groups, mg = g.features / g.groups;
   const int64_t rows = cg * g.kernelSize;
-  std::vector<A> xs = widen<D, A>(x), weights = widen<D, A>(w);
+  std::vector<A> xCopy, wCopy;
+  const A *xs = valuesAs<D>(x, xCopy), *weights = valuesAs<D>(w, wCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(g.batch * g.features * g.outSize));
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(g, xs.data(), n, grp, columns.data());
+      im2col(g, xs, n, grp, columns.data());
       gemm2d<A>(false, false, mg, g.outSize, rows, 1.0,
-                weights.data() + grp * mg * rows, rows, columns.data(),
-                g.outSize, 0.0,
+                weights + grp * mg * rows, rows, columns.data(), g.outSize, 0.0,
                 result.data() + (n * g.features + grp * mg) * g.outSize,
                 g.outSize);
     }
@@ -109,15 +115,16 @@ Status convolveTransposed(const ConvGeometry &g, const Tensor &x,
                           const Tensor &w, const Tensor *bias, Tensor &y) {
   const int64_t cg = g.channels / g.groups, mg = g.features / g.groups;
   const int64_t rows = cg * g.kernelSize;
-  std::vector<A> xs = widen<D, A>(x), weights = widen<D, A>(w);
+  std::vector<A> xCopy, wCopy;
+  const A *xs = valuesAs<D>(x, xCopy), *weights = valuesAs<D>(w, wCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(g.batch * g.channels * g.inSize), A(0));
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       gemm2d<A>(true, false, rows, g.outSize, mg, 1.0,
-                weights.data() + grp * mg * rows, rows,
-                xs.data() + (n * g.features + grp * mg) * g.outSize, g.outSize,
-                0.0, columns.data(), g.outSize);
+                weights + grp * mg * rows, rows,
+                xs + (n * g.features + grp * mg) * g.outSize, g.outSize, 0.0,
+                columns.data(), g.outSize);
       for (int64_t c = 0; c < cg; ++c) {
         A *plane = result.data() + (n * g.channels + grp * cg + c) * g.inSize;
         for (int64_t k = 0; k < g.kernelSize; ++k) {
@@ -139,14 +146,15 @@ Status convolutionWeightGrad(const ConvGeometry &g, const Tensor &x,
                              const Tensor &dy, Tensor &dw) {
   const int64_t cg = g.channels / g.groups, mg = g.features / g.groups;
   const int64_t rows = cg * g.kernelSize;
-  std::vector<A> xs = widen<D, A>(x), dys = widen<D, A>(dy);
+  std::vector<A> xCopy, dyCopy;
+  const A *xs = valuesAs<D>(x, xCopy), *dys = valuesAs<D>(dy, dyCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(dw.numElements()), A(0));
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(g, xs.data(), n, grp, columns.data());
+      im2col(g, xs, n, grp, columns.data());
       gemm2d<A>(false, true, mg, rows, g.outSize, 1.0,
-                dys.data() + (n * g.features + grp * mg) * g.outSize, g.outSize,
+                dys + (n * g.features + grp * mg) * g.outSize, g.outSize,
                 columns.data(), g.outSize, 1.0, result.data() + grp * mg * rows,
                 rows);
     }

@@ -1,5 +1,4 @@
-//===- ParameterSelection.h - Which weights a loss is trained in -*- C++
-//-*-===//
+//===- ParameterSelection.h - The weights a loss trains --------*- C++ -*-===//
 //
 // The parameters `--paracc-autodiff` differentiates: every float
 // graph.weight the loss reads, less those frozen, each with the rule that
