@@ -13,6 +13,8 @@
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <type_traits>
+
 using namespace mlir;
 using namespace mlir::paracc;
 using rt::DType;
@@ -191,8 +193,16 @@ static rt::InstrAttrs encodeAttrs(Operation *op) {
         a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
         a.i((g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0));
       })
-      .Case<AttentionOp, AttentionGradOp>([&](auto g) {
+      .Case<AttentionOp, AttentionWithStatsOp, AttentionGradOp>([&](auto g) {
         a.i(g.getCausal()).i(g.getSequenceFirst()).i(g.getWindow());
+        // Saved statistics: the forward's second result, the backward's
+        // last two operands.
+        if constexpr (std::is_same_v<decltype(g), AttentionOp>)
+          a.i(0);
+        else if constexpr (std::is_same_v<decltype(g), AttentionWithStatsOp>)
+          a.i(1);
+        else
+          a.i(g.getStats() ? 1 : 0);
         a.f(g.getScale().convertToDouble());
       });
   return a.attrs;
@@ -263,6 +273,10 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
   if (dialect == "graph" || dialect == "dist")
     opcode = rt::opCodeFromMnemonic(std::string_view(mnemonic.data(),
                                                      mnemonic.size()));
+  // The forward that keeps its statistics is the Attention instruction with
+  // a second result (ints[3]).
+  if (isa<graph::AttentionWithStatsOp>(op))
+    opcode = rt::OpCode::Attention;
   if (!opcode)
     return op->emitOpError("has no runtime instruction");
   if (dialect == "dist") {

@@ -117,6 +117,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   if (precision != Precision::F32)
     fn.addPass(graph::createConvertPrecisionPass({precision}));
   fn.addPass(createCanonicalizerPass());
+  fn.addPass(graph::createSaveAttentionStatsPass());
   fn.addPass(graph::createGroupParameterUpdatesPass());
 }
 

@@ -218,6 +218,16 @@ static int64_t attentionKeys(Value k, bool sequenceFirst) {
   return type.getDimSize(type.getRank() - (sequenceFirst ? 3 : 2));
 }
 
+/// An attention forward (graph.attention or attention_with_stats: the
+/// statistics are a by-product of the online softmax).
+template <typename AttentionOpT>
+static void attentionForwardCost(AttentionOpT att, OpCost &c) {
+  c.kind = ComputeKind::Attention;
+  c.keys = attentionKeys(att.getK(), att.getSequenceFirst());
+  c.flops = attentionFlops(att.getQ(), att.getK(), att.getV(), att.getCausal(),
+                           att.getSequenceFirst(), att.getWindow());
+}
+
 /// The growth of attention's rate at `keys` over its rate at 1024 keys.
 static double attentionGrowth(int64_t keys, double halfKeys) {
   if (halfKeys <= 0 || keys <= 0)
@@ -285,11 +295,9 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
         out * ((linear.getBias() ? 1 : 0) + (linear.getResidual() ? 1 : 0) +
                (linear.getActivation() != "none" ? 8 : 0));
   } else if (auto att = dyn_cast<g::AttentionOp>(op)) {
-    c.kind = ComputeKind::Attention;
-    c.keys = attentionKeys(att.getK(), att.getSequenceFirst());
-    c.flops = attentionFlops(att.getQ(), att.getK(), att.getV(),
-                             att.getCausal(), att.getSequenceFirst(),
-                             att.getWindow());
+    attentionForwardCost(att, c);
+  } else if (auto att = dyn_cast<g::AttentionWithStatsOp>(op)) {
+    attentionForwardCost(att, c);
   } else if (auto grad = dyn_cast<g::AttentionGradOp>(op)) {
     // Recomputes the probabilities and takes four more products.
     c.kind = ComputeKind::AttentionGrad;
@@ -361,7 +369,8 @@ Type mlir::paracc::costElementType(Operation *op) {
   // A product's or attention's rate is its operands' (a bf16 product with
   // an f32 result, the logits', runs on the bf16 tensor cores).
   if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
-          g::ConvWeightGradOp, g::AttentionOp, g::AttentionGradOp>(op) &&
+          g::ConvWeightGradOp, g::AttentionOp, g::AttentionWithStatsOp,
+          g::AttentionGradOp>(op) &&
       op->getNumOperands() > 0)
     if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))
       return tensor.getElementType();

@@ -39,7 +39,10 @@ double at(const Problem &p, const Tensor &t, int64_t bi, int64_t hi,
 /// The reference result, in the problem's layout, as a flat vector.
 std::vector<double> reference(const Problem &p, const Tensor &q,
                               const Tensor &k, const Tensor &v,
-                              const Tensor *mask, double scale) {
+                              const Tensor *mask, double scale,
+                              std::vector<double> *logSumExp = nullptr) {
+  if (logSumExp)
+    logSumExp->assign(size_t(p.b * p.h * p.sq), 0.0);
   Shape yShape = shapeOf(p, p.sq, p.dv);
   std::vector<double> y(size_t(p.b * p.h * p.sq * p.dv), 0.0);
   const Shape scores = {p.b, p.h, p.sq, p.sk};
@@ -67,6 +70,10 @@ std::vector<double> reference(const Problem &p, const Tensor &q,
           x = std::isinf(maxv) ? 0 : std::exp(x - maxv);
           sum += x;
         }
+        // [B, H, Sq] in both layouts.
+        if (logSumExp)
+          (*logSumExp)[size_t((bi * p.h + hi) * p.sq + i)] =
+              sum > 0 ? maxv + std::log(sum) : -INFINITY;
         for (int64_t t = 0; t < p.dv; ++t) {
           double acc = 0;
           for (int64_t j = 0; j < p.sk; ++j)
@@ -169,6 +176,128 @@ TEST(AttentionTest, BlocksOfRowsAndKeys) {
   p.window = 0;
   p.mask = {p.h, 1, p.sk};
   check(p);
+}
+
+TEST(AttentionTest, SavedStatisticsAreEachRowsLogSumExp) {
+  // Causal with Sq > Sk: the first rows see no key (-inf); blocks of rows
+  // and keys; a sliding window; both layouts.
+  for (bool seqFirst : {false, true})
+    for (int64_t window : {0, 3}) {
+      SCOPED_TRACE(testing::Message()
+                   << "sequence-first " << seqFirst << ", window " << window);
+      Problem p;
+      p.sequenceFirst = seqFirst;
+      p.causal = true;
+      p.sq = 300;
+      p.sk = 290;
+      p.window = window;
+      p.mask = {p.b, 1, 1, p.sk};
+      Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+      Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+      Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+      Tensor mask = random(p.mask, 4);
+      InstrAttrs attrs;
+      attrs.ints = {1, seqFirst ? 1 : 0, window, 1};
+      attrs.floats = {0.7};
+      Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+      Tensor stats = alloc(DType::F32, seqFirst ? Shape{p.b, p.h, p.sq}
+                                                : Shape{p.b, p.h, p.sq});
+      ASSERT_TRUE(
+          run(OpCode::Attention, attrs, {&q, &k, &v, &mask}, {&y, &stats})
+              .isOk());
+      std::vector<double> lse;
+      expectNear(values(y), reference(p, q, k, v, &mask, 0.7, &lse), 1e-5);
+      expectNear(values(stats), lse, 1e-5);
+      EXPECT_TRUE(std::isinf(getElem(stats, 0)) && getElem(stats, 0) < 0);
+    }
+}
+
+TEST(AttentionTest, SavedStatisticsErrors) {
+  Problem p;
+  Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+  Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+  Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+  Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+  InstrAttrs attrs;
+  attrs.ints = {0, 0, 0, 1};
+  attrs.floats = {0.5};
+  EXPECT_EQ(runError(OpCode::Attention, attrs, {&q, &k, &v}, DType::F32,
+                     shapeOf(p, p.sq, p.dv)),
+            "attention: expected 2 results, got 1");
+  Tensor wrongShape = alloc(DType::F32, {p.b, p.h, p.sk});
+  EXPECT_TRUE(startsWith(
+      run(OpCode::Attention, attrs, {&q, &k, &v}, {&y, &wrongShape}).message(),
+      "attention: stats"));
+  Tensor wrongType = alloc(DType::F64, {p.b, p.h, p.sq});
+  EXPECT_TRUE(startsWith(
+      run(OpCode::Attention, attrs, {&q, &k, &v}, {&y, &wrongType}).message(),
+      "attention: stats"));
+  attrs.ints = {0, 0, 0, 2};
+  Tensor stats = alloc(DType::F32, {p.b, p.h, p.sq});
+  EXPECT_TRUE(startsWith(
+      run(OpCode::Attention, attrs, {&q, &k, &v}, {&y, &stats}).message(),
+      "attention: saved statistics"));
+}
+
+TEST(AttentionTest, GradientWithSavedStatisticsIsTheSame) {
+  // The saved result and statistics come after the mask, or in its place;
+  // the gradients do not change.
+  for (bool withMask : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "mask " << withMask);
+    Problem p;
+    p.causal = true;
+    p.sq = p.sk = 9;
+    Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+    Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+    Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+    Tensor dy = random(shapeOf(p, p.sq, p.dv), 5);
+    Tensor mask = random({p.b, 1, 1, p.sk}, 4);
+    InstrAttrs attrs;
+    attrs.ints = {1, 0, 0, 1};
+    attrs.floats = {0.7};
+    std::vector<const Tensor *> fwdIn = {&q, &k, &v};
+    if (withMask)
+      fwdIn.push_back(&mask);
+    Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+    Tensor stats = alloc(DType::F32, {p.b, p.h, p.sq});
+    ASSERT_TRUE(run(OpCode::Attention, attrs, fwdIn, {&y, &stats}).isOk());
+
+    auto grads = [&](const InstrAttrs &a, bool saved) {
+      std::vector<const Tensor *> in = {&dy, &q, &k, &v};
+      if (withMask)
+        in.push_back(&mask);
+      if (saved) {
+        in.push_back(&y);
+        in.push_back(&stats);
+      }
+      std::vector<Tensor> out = {alloc(DType::F32, q.shape()),
+                                 alloc(DType::F32, k.shape()),
+                                 alloc(DType::F32, v.shape())};
+      Status st =
+          run(OpCode::AttentionGrad, a, in, {&out[0], &out[1], &out[2]});
+      EXPECT_TRUE(st.isOk()) << st.message();
+      return out;
+    };
+    InstrAttrs plain = attrs;
+    plain.ints[3] = 0;
+    std::vector<Tensor> want = grads(plain, false), got = grads(attrs, true);
+    for (int i = 0; i < 3; ++i)
+      expectNear(values(got[i]), values(want[i]), 0);
+
+    // Saved, but the statistics missing.
+    std::vector<const Tensor *> in = {&dy, &q, &k, &v, &y};
+    Tensor a = alloc(DType::F32, q.shape()), b = alloc(DType::F32, k.shape()),
+           c = alloc(DType::F32, v.shape());
+    if (!withMask)
+      EXPECT_EQ(run(OpCode::AttentionGrad, attrs, in, {&a, &b, &c}).message(),
+                "attention_grad: expected 6 to 7 operands, got 5");
+    // Statistics of the wrong shape.
+    Tensor bad = alloc(DType::F32, {p.b, p.h, p.sq + 1});
+    std::vector<const Tensor *> badIn = {&dy, &q, &k, &v, &y, &bad};
+    EXPECT_TRUE(startsWith(
+        run(OpCode::AttentionGrad, attrs, badIn, {&a, &b, &c}).message(),
+        "attention_grad: stats"));
+  }
 }
 
 TEST(AttentionTest, WindowNeedsCausal) {

@@ -4,11 +4,21 @@
 
 namespace paracc::rt {
 
+namespace {
+
+/// ints[3], when there is one.
+bool savedStatsOf(const InstrAttrs &attrs) {
+  return attrs.ints.size() >= 4 && attrs.ints[3] != 0;
+}
+
+} // namespace
+
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
   const InstrAttrs &attrs = args.attrs;
-  if (attrs.ints.empty() || attrs.ints.size() > 3)
-    return args.fail("expected 1 to 3 integer attributes, got ",
+  const bool saved = args.op == OpCode::Attention && savedStatsOf(attrs);
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, saved ? 2 : 1));
+  if (attrs.ints.empty() || attrs.ints.size() > 4)
+    return args.fail("expected 1 to 4 integer attributes, got ",
                      attrs.ints.size());
   if (attrs.floats.size() != 1)
     return args.fail("expected 1 floating attribute, got ",
@@ -22,6 +32,8 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
       return args.fail("a sliding window (", attrs.ints[2],
                        ") needs causal masking");
   }
+  if (attrs.ints.size() == 4)
+    PARACC_RETURN_IF_ERROR(args.checkIntAttr(3, 0, 1, "saved statistics"));
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
   const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
@@ -32,7 +44,9 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   g = AttentionGeometry();
   g.causal = attrs.ints[0] != 0;
   g.sequenceFirst = attrs.ints.size() >= 2 && attrs.ints[1] != 0;
-  g.window = attrs.ints.size() == 3 ? attrs.ints[2] : 0;
+  g.window = attrs.ints.size() >= 3 ? attrs.ints[2] : 0;
+  g.savedStats = saved;
+  g.hasMask = mask != nullptr;
   g.scale = attrs.floats[0];
   const int64_t r = q.rank();
   // The rows are dim s, the features the last dim; h the head dim, if any.
@@ -67,6 +81,46 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
     if (!broadcastsTo(mask->shape(), g.scoreShape))
       return args.fail("mask ", mask->typeString(), " does not broadcast to ",
                        shapeToString(g.scoreShape));
+  }
+  if (saved) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[1], DType::F32, "stats"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.out[1], g.statsShape(), "stats"));
+  }
+  return Status::ok();
+}
+
+Status checkAttentionGradOperands(const KernelArgs &args,
+                                  AttentionGeometry &g) {
+  const bool saved = savedStatsOf(args.attrs);
+  const size_t extra = saved ? 2 : 0;
+  if (args.in.size() < 4 + extra || args.in.size() > 5 + extra)
+    return args.fail("expected ", 4 + extra, " to ", 5 + extra,
+                     " operands, got ", args.in.size());
+  const Tensor &dy = *args.in[0], &q = *args.in[1], &v = *args.in[3];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, q.dtype(), "dy"));
+  if (q.rank() >= 1 && v.rank() >= 1) {
+    Shape dyShape = q.shape();
+    dyShape.back() = v.shape().back();
+    PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
+  }
+  // The forward's operands, checked by checkAttention with dy as its result
+  // (dy has been checked to match, so none of its messages about "result"
+  // can fire).
+  const std::vector<const Tensor *> fwdIn(args.in.begin() + 1,
+                                          args.in.end() - extra);
+  const std::vector<Tensor *> fwdOut = {const_cast<Tensor *>(&dy)};
+  const KernelArgs fwd{args.op, args.attrs, fwdIn, fwdOut};
+  PARACC_RETURN_IF_ERROR(checkAttention(fwd, g));
+  g.savedStats = saved;
+  if (saved) {
+    const Tensor &out = *args.in[args.in.size() - 2];
+    const Tensor &stats = *args.in[args.in.size() - 1];
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(out, dy.dtype(), "out"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(out, dy.shape(), "out"));
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(stats, DType::F32, "stats"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(stats, g.statsShape(), "stats"));
   }
   return Status::ok();
 }

@@ -2,7 +2,12 @@
 //
 // The operand checks and index arithmetic that the CPU and GPU attention
 // kernels share. An attention instruction has ints [causal], [causal,
-// sequence_first] or [causal, sequence_first, window] and floats [scale].
+// sequence_first], [causal, sequence_first, window] or [causal,
+// sequence_first, window, saved] and floats [scale]. With saved = 1 the
+// Attention instruction has a second result, each query row's log-sum-exp
+// of its scaled, masked scores (f32 [lead..., (H,) Sq], -inf for a row with
+// no visible key), and AttentionGrad two more operands after the mask: the
+// forward's result and those statistics.
 // With causal, query i sees keys j <= i + Sk - Sq; with a window w > 0 too,
 // only the last w of those. In the default layout q is
 // [lead..., Sq, D], k [lead..., Sk, D], v [lead..., Sk, Dv] and the result
@@ -28,6 +33,10 @@ struct AttentionGeometry {
   bool sequenceFirst = false;
   /// With causal, a sliding window of this many keys (0: none).
   int64_t window = 0;
+  /// The softmax statistics are a result (Attention) or operands
+  /// (AttentionGrad, with the forward's result).
+  bool savedStats = false;
+  bool hasMask = false;
   double scale = 0;
   /// Independent attentions: the product of the leading dims (and H).
   int64_t batch = 0;
@@ -41,6 +50,10 @@ struct AttentionGeometry {
   /// of `cols` per attention.
   int64_t base(int64_t b, int64_t rows, int64_t cols) const {
     return (b / heads) * rows * heads * cols + (b % heads) * cols;
+  }
+  /// The statistics' shape: the scores' without the key dim.
+  Shape statsShape() const {
+    return Shape(scoreShape.begin(), scoreShape.end() - 1);
   }
   /// Elements between consecutive rows of one attention.
   int64_t rowStride(int64_t cols) const { return heads * cols; }
@@ -74,6 +87,11 @@ AttentionMaskStrides attentionMaskStrides(const Shape &maskShape,
 /// Checks arity, attributes, element types (floating, one type) and shapes
 /// of an attention instruction and fills `g`.
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g);
+
+/// Checks an AttentionGrad instruction's operands: dy, the forward's
+/// operands (as checkAttention does) and, when saved, the forward's result
+/// and statistics; fills `g`. The results are the caller's to check.
+Status checkAttentionGradOperands(const KernelArgs &args, AttentionGeometry &g);
 
 } // namespace paracc::rt
 

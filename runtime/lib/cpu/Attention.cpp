@@ -11,7 +11,9 @@
 // for BLAS (at seq 2048 a block's keys are its whole causal prefix); the
 // exponentials, most of the rest of the time, run eight at a time.
 // f32, f16 and bf16 compute in f32 (operands widened once per attention),
-// f64 in f64. Operands in either layout of AttentionGeometry.h.
+// f64 in f64. Operands in either layout of AttentionGeometry.h. When the
+// instruction saves its statistics, each row's log-sum-exp (running max
+// plus the log of the running sum) is written as well.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +78,8 @@ template <DType D> void attentionTyped(const KernelArgs &args,
   const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
   const S *qd = q.as<S>(), *kd = k.as<S>(), *vd = v.as<S>();
   S *yd = args.out[0]->as<S>();
+  // Row i of attention b's log-sum-exp at statsd[b * sq + i], when saved.
+  float *statsd = g.savedStats ? args.out[1]->as<float>() : nullptr;
   const int64_t sq = g.sq, d = g.d, dv = g.dv;
   const AttentionMaskStrides maskStrides =
       mask ? attentionMaskStrides(mask->shape(), g.scoreShape)
@@ -151,6 +155,10 @@ template <DType D> void attentionTyped(const KernelArgs &args,
         S *y = yb + (i0 + r) * g.rowStride(dv);
         for (int64_t c = 0; c < dv; ++c)
           store<D>(y + c, ComputeT<D>(out[r * dv + c] * inv));
+        if (statsd)
+          statsd[b * sq + i0 + r] =
+              rowSum[r] > 0 ? float(rowMax[r] + std::log(rowSum[r]))
+                            : -std::numeric_limits<float>::infinity();
       }
     }
   };
@@ -194,7 +202,8 @@ int64_t AttentionMaskStrides::offset(int64_t b) const {
 Status runAttentionKernel(const KernelArgs &args) {
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttention(args, g));
-  if (args.out[0]->numElements() == 0)
+  // (Without keys every row gets zeros and, when saved, -inf.)
+  if (args.out[0]->numElements() == 0 && !g.savedStats)
     return Status::ok();
   return visitDTypeIn<TypeSet::Float>(args.in[0]->dtype(), [&](auto tag) {
     attentionTyped<decltype(tag)::value>(args, g);

@@ -132,20 +132,10 @@ inline double geluDerivative(double x, bool tanhForm) {
 /// Attention: the forward's checks of (q, k, v[, mask]) with dy in the
 /// place of its result, then the gradients shaped like q, k and v.
 Status checkAttentionGrad(const KernelArgs &args, AttentionGeometry &g) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(4, 5, 3));
-  const Tensor &dy = *args.in[0], &q = *args.in[1], &v = *args.in[3];
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, q.dtype(), "dy"));
-  if (q.rank() >= 1 && v.rank() >= 1) {
-    Shape dyShape = q.shape();
-    dyShape.back() = v.shape().back();
-    PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
-  }
-  // checkAttention only reads its result, which dy has been checked to
-  // match, so none of its messages about "result" can fire.
-  const std::vector<const Tensor *> fwdIn(args.in.begin() + 1, args.in.end());
-  const std::vector<Tensor *> fwdOut = {const_cast<Tensor *>(&dy)};
-  const KernelArgs fwd{args.op, args.attrs, fwdIn, fwdOut};
-  PARACC_RETURN_IF_ERROR(checkAttention(fwd, g));
+  PARACC_RETURN_IF_ERROR(checkAttentionGradOperands(args, g));
+  if (args.out.size() != 3)
+    return args.fail("expected 3 results, got ", args.out.size());
+  const Tensor &q = *args.in[1];
   static const char *const kNames[] = {"dq", "dk", "dv"};
   for (size_t o = 0; o < 3; ++o) {
     PARACC_RETURN_IF_ERROR(
@@ -164,7 +154,9 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
   using S = StorageT<D>;
   const S *dyd = args.in[0]->as<S>(), *qd = args.in[1]->as<S>(),
           *kd = args.in[2]->as<S>(), *vd = args.in[3]->as<S>();
-  const Tensor *mask = args.in.size() > 4 ? args.in[4] : nullptr;
+  // The saved result and statistics, when given, are not needed: the
+  // probabilities are recomputed in double.
+  const Tensor *mask = g.hasMask ? args.in[4] : nullptr;
   S *dqd = args.out[0]->as<S>(), *dkd = args.out[1]->as<S>(),
     *dvd = args.out[2]->as<S>();
   const int64_t sq = g.sq, sk = g.sk, dk = g.d, dv = g.dv;

@@ -80,6 +80,21 @@ constexpr int kGenMaxDv = 256;
 constexpr int kGenMaxD = 256;
 constexpr int kGenDvChunks = kGenMaxDv / 32;
 
+/// A row's log-sum-exp of its scaled scores (natural log) from the online
+/// softmax's running max (base-2 units) and sum; -inf when no key is
+/// visible.
+__device__ __forceinline__ float rowLogSumExp(float rowMax, float sum) {
+  constexpr float kLn2 = 0.6931471805599453f;
+  return sum > 0.f ? (rowMax + log2f(sum)) * kLn2 : kNegInf;
+}
+
+/// Sets n floats to -inf (the statistics of attention without keys).
+__global__ void fillNegInfKernel(float *x, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(gridDim.x) * blockDim.x)
+    x[i] = kNegInf;
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor-core kernel.
 //===----------------------------------------------------------------------===//
@@ -289,6 +304,10 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     l += shflXor(l, 1);
     l += shflXor(l, 2);
     inv[r] = l > 0.f ? 1.f / l : 0.f;
+    // The quad shares the row's max and sum: its first lane saves them.
+    const int row = rowA + r * 8;
+    if (p.stats && (lane & 3) == 0 && row < p.sq)
+      p.stats[b * p.sq + row] = rowLogSumExp(rowMax[r], l);
   }
   T *sO = sQ;
   {
@@ -463,6 +482,8 @@ __global__ void __launch_bounds__(kGenThreads)
     const int row = m0 + row0 + r;
     if (row >= p.sq)
       continue;
+    if (p.stats && lane == 0)
+      p.stats[b * p.sq + row] = rowLogSumExp(rowMax[r], l);
 #pragma unroll
     for (int c = 0; c < kGenDvChunks; ++c) {
       const int col = lane + 32 * c;
@@ -485,10 +506,13 @@ struct AttentionPlan {
   dim3 grid, block;
   size_t smemBytes = 0;
   AttentionParams params;
-  /// Zero the output first (no keys at all: every row is fully masked).
+  /// Zero the output first (no keys at all: every row is fully masked),
+  /// and set the saved statistics to -inf.
   bool zeroOutput = false;
   void *outData = nullptr;
   size_t outBytes = 0;
+  float *statsData = nullptr;
+  int64_t statsElements = 0;
   /// The checked operands, for cuDNN (CudnnAttention.h).
   AttentionGeometry geometry;
   DType dtype = DType::Invalid;
@@ -510,26 +534,33 @@ template <typename T> AttentionKernelFn pickGenericKernel(bool hasMask) {
 /// kernel.
 Status planAttention(const InstrAttrs &attrs,
                      const std::vector<DeviceTensor> &inputs,
-                     const DeviceTensor &output, AttentionPlan &plan) {
+                     const std::vector<DeviceTensor> &outputs,
+                     AttentionPlan &plan) {
   // Host views of the device tensors for the shared checks (never read).
   std::vector<Tensor> views;
-  views.reserve(inputs.size() + 1);
+  views.reserve(inputs.size() + outputs.size());
   std::vector<const Tensor *> in;
   for (const DeviceTensor &t : inputs) {
     views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
     in.push_back(&views.back());
   }
-  Tensor outView = Tensor::borrow(output.dtype, output.shape, output.data);
-  std::vector<Tensor *> outs = {&outView};
+  std::vector<Tensor *> outs;
+  for (const DeviceTensor &t : outputs) {
+    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    outs.push_back(&views.back());
+  }
   const KernelArgs args{OpCode::Attention, attrs, in, outs};
 
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
+  if (in.empty())
+    return args.fail("expected 3 to 4 operands, got 0");
   const DType dt = in[0]->dtype();
   if (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16)
     return args.fail("element type ", dtypeName(dt),
                      " has no GPU kernel (f32, bf16, f16)");
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttention(args, g));
+  Tensor &outView = *outs[0];
+  float *stats = g.savedStats ? static_cast<float *>(outs[1]->data()) : nullptr;
   const Tensor &q = *in[0], &k = *in[1], &v = *in[2];
   const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
   const int64_t sq = g.sq, d = g.d, sk = g.sk, dv = g.dv;
@@ -539,13 +570,18 @@ Status planAttention(const InstrAttrs &attrs,
   plan.geometry = g;
   plan.dtype = dt;
   plan.hasMask = mask != nullptr;
-  if (outView.numElements() == 0)
+  const int64_t statsElements = stats ? outs[1]->numElements() : 0;
+  if (statsElements > 0 && !stats)
+    return args.fail("null device pointer");
+  if (outView.numElements() == 0 && statsElements == 0)
     return Status::ok(); // Nothing to compute.
   if (sk == 0) {
     // No keys: every row is fully masked.
     plan.zeroOutput = true;
-    plan.outData = output.data;
-    plan.outBytes = output.byteSize();
+    plan.outData = outputs[0].data;
+    plan.outBytes = outputs[0].byteSize();
+    plan.statsData = stats;
+    plan.statsElements = statsElements;
     return Status::ok();
   }
   // Sizes: 32-bit row/key indices with room for i + (sk - sq).
@@ -567,6 +603,7 @@ Status planAttention(const InstrAttrs &attrs,
   p.v = v.data();
   p.mask = mask ? mask->data() : nullptr;
   p.out = outView.data();
+  p.stats = stats;
   p.batch = g.batch;
   if (g.heads > int64_t(std::numeric_limits<int32_t>::max()))
     return args.fail("heads ", g.heads, " exceed 2^31");
@@ -641,8 +678,16 @@ Status planAttention(const InstrAttrs &attrs,
 
 Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
   if (plan.zeroOutput) {
-    const cudaError_t err =
-        cudaMemsetAsync(plan.outData, 0, plan.outBytes, stream);
+    cudaError_t err = plan.outBytes > 0 ? cudaMemsetAsync(plan.outData, 0,
+                                                          plan.outBytes, stream)
+                                        : cudaSuccess;
+    if (err == cudaSuccess && plan.statsElements > 0) {
+      const int64_t blocks =
+          std::min<int64_t>((plan.statsElements + 255) / 256, 1024);
+      fillNegInfKernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(
+          plan.statsData, plan.statsElements);
+      err = cudaGetLastError();
+    }
     if (err != cudaSuccess)
       return errorf("attention: zeroing the result failed: ",
                     cudaGetErrorString(err));
@@ -674,14 +719,16 @@ Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
 
 Status launchAttention(const InstrAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
-                       const DeviceTensor &output, cudaStream_t stream) {
+                       const std::vector<DeviceTensor> &outputs,
+                       cudaStream_t stream) {
   AttentionPlan plan;
-  PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, output, plan));
+  PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, outputs, plan));
   if (plan.kernel) {
     CudnnOutcome outcome = CudnnOutcome::NotAvailable;
-    PARACC_RETURN_IF_ERROR(runCudnnAttention(
-        {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
-        inputs[1].data, inputs[2].data, output.data, stream, outcome));
+    PARACC_RETURN_IF_ERROR(
+        runCudnnAttention({&plan.geometry, plan.dtype, plan.hasMask},
+                          inputs[0].data, inputs[1].data, inputs[2].data,
+                          outputs[0].data, plan.params.stats, stream, outcome));
     if (outcome == CudnnOutcome::Ran)
       return Status::ok();
   }

@@ -1229,35 +1229,23 @@ struct HostViews {
   }
 };
 
-/// The CPU kernel's checks (checkAttentionGrad in Gradients.cpp, same
-/// messages) plus the element types the GPU has kernels for. Without
-/// outputs (the workspace query) only the inputs are checked.
+/// The CPU kernel's checks (checkAttentionGradOperands, same messages) plus
+/// the element types the GPU has kernels for. Without outputs (the
+/// workspace query) only the inputs are checked.
 Status checkGradOperands(const KernelArgs &args, bool withOutputs,
                          AttentionGeometry &g) {
-  if (withOutputs) {
-    PARACC_RETURN_IF_ERROR(args.checkArity(4, 5, 3));
-  } else if (args.in.size() < 4 || args.in.size() > 5) {
-    return args.fail("expected 4 to 5 operands, got ", args.in.size());
+  if (withOutputs && args.out.size() != 3)
+    return args.fail("expected 3 results, got ", args.out.size());
+  if (args.in.size() >= 2) {
+    const DType dt = args.in[1]->dtype();
+    if (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16)
+      return args.fail("element type ", dtypeName(dt),
+                       " has no GPU kernel (f32, bf16, f16)");
   }
-  const Tensor &dy = *args.in[0], &q = *args.in[1], &v = *args.in[3];
-  const DType dt = q.dtype();
-  if (dt != DType::F32 && dt != DType::BF16 && dt != DType::F16)
-    return args.fail("element type ", dtypeName(dt),
-                     " has no GPU kernel (f32, bf16, f16)");
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, dt, "dy"));
-  if (q.rank() >= 1 && v.rank() >= 1) {
-    Shape dyShape = q.shape();
-    dyShape.back() = v.shape().back();
-    PARACC_RETURN_IF_ERROR(args.checkShape(dy, dyShape, "dy"));
-  }
-  // checkAttention only reads its result, which dy has been checked to
-  // match.
-  const std::vector<const Tensor *> fwdIn(args.in.begin() + 1, args.in.end());
-  const std::vector<Tensor *> fwdOut = {const_cast<Tensor *>(&dy)};
-  const KernelArgs fwd{args.op, args.attrs, fwdIn, fwdOut};
-  PARACC_RETURN_IF_ERROR(checkAttention(fwd, g));
+  PARACC_RETURN_IF_ERROR(checkAttentionGradOperands(args, g));
   if (!withOutputs)
     return Status::ok();
+  const DType dt = args.in[1]->dtype();
   static const char *const kNames[] = {"dq", "dk", "dv"};
   for (size_t o = 0; o < 3; ++o) {
     PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[o], dt, kNames[o]));
@@ -1355,7 +1343,9 @@ Status planAttentionGrad(const InstrAttrs &attrs,
   PARACC_RETURN_IF_ERROR(checkGradOperands(args, /*withOutputs=*/true, g));
   const Tensor &dy = *args.in[0], &q = *args.in[1], &k = *args.in[2],
                &v = *args.in[3];
-  const Tensor *mask = args.in.size() > 4 ? args.in[4] : nullptr;
+  // The saved result and statistics, when given, are cuDNN's: paracc's
+  // kernels compute their own.
+  const Tensor *mask = g.hasMask ? args.in[4] : nullptr;
   Tensor &dq = *args.out[0], &dk = *args.out[1], &dv = *args.out[2];
   const DType dt = q.dtype();
   const int64_t sq = g.sq, sk = g.sk, d = g.d, dvDim = g.dv;
@@ -1522,8 +1512,8 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
       (tensorCoreShape(args.in[1]->dtype(), g) ? dqAccumBytes(g) : 0);
   // Room for either path: cuDNN's when it takes these operands (its plans
   // are built here, before any capture), paracc's kernels otherwise.
-  const size_t cudnn = cudnnAttentionGradWorkspaceBytes(
-      {&g, args.in[1]->dtype(), args.in.size() > 4});
+  const size_t cudnn =
+      cudnnAttentionGradWorkspaceBytes({&g, args.in[1]->dtype(), g.hasMask});
   return std::max(own, cudnn);
 }
 
@@ -1543,9 +1533,14 @@ Status launchAttentionGrad(const InstrAttrs &attrs,
   if (!plan.query.kernel)
     return Status::ok();
   CudnnOutcome outcome = CudnnOutcome::NotAvailable;
+  SavedAttention saved;
+  if (plan.geometry.savedStats) {
+    saved.out = inputs[inputs.size() - 2].data;
+    saved.stats = static_cast<const float *>(inputs.back().data);
+  }
   PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
       {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
-      inputs[1].data, inputs[2].data, inputs[3].data, outputs[0].data,
+      inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,
       outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
       outcome));
   if (outcome == CudnnOutcome::Ran)

@@ -14,10 +14,11 @@
 namespace paracc::rt::cuda {
 
 /// Launches the Attention instruction on `stream`: in(q, k, v[, mask])
-/// out(y), see OpCodes.def.
+/// out(y[, stats]), see OpCodes.def.
 Status launchAttention(const InstrAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
-                       const DeviceTensor &output, cudaStream_t stream);
+                       const std::vector<DeviceTensor> &outputs,
+                       cudaStream_t stream);
 
 /// Bytes of device workspace launchAttentionGrad needs for these operands
 /// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32, and for
@@ -28,9 +29,9 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs);
 
 /// Launches the AttentionGrad instruction on `stream`: in(dy, q, k, v[,
-/// mask]) out(dq, dk, dv), the gradients of Attention with the same
-/// attributes (OpCodes.def), flash-style: the score matrix is recomputed per
-/// tile and never stored. `workspace` holds attentionGradWorkspaceBytes
+/// mask][, out, stats]) out(dq, dk, dv), the gradients of Attention with the
+/// same attributes (OpCodes.def), flash-style: the score matrix is recomputed
+/// per tile and never stored. `workspace` holds attentionGradWorkspaceBytes
 /// bytes of device memory (contents need not be initialized; the launch
 /// zeroes the dq accumulator on the stream). The tensor-core path sums dq
 /// with f32 atomics, so dq may vary in its last bits between runs;

@@ -42,6 +42,8 @@ struct AttentionParams {
   const void *v = nullptr; ///< [batch, sk, dv] or ...
   const void *mask = nullptr;
   void *out = nullptr; ///< [batch, sq, dv] or [batch / heads, sq, heads, dv]
+  /// Each row's log-sum-exp, [batch, sq] f32, or null (not saved).
+  float *stats = nullptr;
   int64_t batch = 0;
   /// 1, or H for sequence-first operands (AttentionGeometry.h).
   int32_t heads = 1;

@@ -38,8 +38,8 @@ namespace paracc::rt::cuda {
 #ifndef PARACC_HAVE_CUDNN_FRONTEND
 
 Status runCudnnAttention(const CudnnAttentionOperands &, const void *,
-                         const void *, const void *, void *, cudaStream_t,
-                         CudnnOutcome &outcome) {
+                         const void *, const void *, void *, float *,
+                         cudaStream_t, CudnnOutcome &outcome) {
   outcome = CudnnOutcome::NotAvailable;
   return Status::ok();
 }
@@ -49,9 +49,9 @@ size_t cudnnAttentionGradWorkspaceBytes(const CudnnAttentionOperands &) {
 }
 
 Status runCudnnAttentionGrad(const CudnnAttentionOperands &, const void *,
-                             const void *, const void *, const void *, void *,
-                             void *, void *, void *, size_t, cudaStream_t,
-                             CudnnOutcome &outcome) {
+                             const void *, const void *, const void *,
+                             SavedAttention, void *, void *, void *, void *,
+                             size_t, cudaStream_t, CudnnOutcome &outcome) {
   outcome = CudnnOutcome::NotAvailable;
   return Status::ok();
 }
@@ -156,7 +156,8 @@ struct Plan {
   std::shared_ptr<fe::graph::Graph> graph; ///< Null: cuDNN does not run it.
   int64_t workspaceBytes = 0;
   /// The forward's own workspace (the Attention instruction has none),
-  /// allocated with the plan and kept with it.
+  /// allocated with the plan and kept with it (the backward's rerun of a
+  /// forward with statistics uses the rank's workspace instead).
   void *ownWorkspace = nullptr;
 };
 
@@ -333,7 +334,7 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
                      e.what());
       plan = Plan();
     }
-    if (plan.graph && direction == 0 && plan.workspaceBytes > 0 &&
+    if (plan.graph && direction <= 1 && plan.workspaceBytes > 0 &&
         cudaMalloc(&plan.ownWorkspace, size_t(plan.workspaceBytes)) !=
             cudaSuccess)
       plan = Plan(); // No room: paracc's kernel needs none.
@@ -383,34 +384,54 @@ Status execute(const Plan &plan, cudnnHandle_t handle,
 constexpr size_t kAlign = 256;
 size_t alignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 
-/// The backward's workspace: the recomputed output, the statistics, then
-/// the larger of the two cuDNN workspaces.
+/// The backward's workspace: the recomputed output and the statistics
+/// (none when saved), then the larger of the cuDNN workspaces it runs.
 struct GradWorkspace {
   size_t outputBytes = 0, statsBytes = 0, cudnnBytes = 0;
   size_t total() const { return outputBytes + statsBytes + cudnnBytes; }
 };
 
+/// `forward` is null when the statistics are saved (no rerun).
 GradWorkspace gradWorkspace(const CudnnAttentionOperands &ops,
-                            const Plan &forward, const Plan &backward) {
+                            const Plan *forward, const Plan &backward) {
   const AttentionGeometry &g = *ops.geometry;
   GradWorkspace w;
-  w.outputBytes = alignUp(size_t(g.batch * g.sq * g.dv) * dtypeSize(ops.dtype));
-  w.statsBytes = alignUp(size_t(g.batch * g.sq) * sizeof(float));
-  w.cudnnBytes = alignUp(size_t(
-      std::max(forward.workspaceBytes, backward.workspaceBytes)));
+  if (forward) {
+    w.outputBytes =
+        alignUp(size_t(g.batch * g.sq * g.dv) * dtypeSize(ops.dtype));
+    w.statsBytes = alignUp(size_t(g.batch * g.sq) * sizeof(float));
+  }
+  w.cudnnBytes =
+      alignUp(size_t(std::max(forward ? forward->workspaceBytes : int64_t(0),
+                              backward.workspaceBytes)));
   return w;
+}
+
+/// The plans the backward runs: the forward with statistics (unless they
+/// are saved) and the backward; false when cuDNN does not take them.
+bool gradPlans(const CudnnAttentionOperands &ops, bool mayBuild,
+               cudnnHandle_t &handle, const Plan *&forward,
+               const Plan *&backward) {
+  forward = nullptr;
+  if (!ops.geometry->savedStats) {
+    forward = planFor(ops, 1, mayBuild, handle);
+    if (!forward)
+      return false;
+  }
+  backward = planFor(ops, 2, mayBuild, handle);
+  return backward != nullptr;
 }
 
 } // namespace
 
 Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
-                         const void *k, const void *v, void *y,
+                         const void *k, const void *v, void *y, float *stats,
                          cudaStream_t stream, CudnnOutcome &outcome) {
   outcome = CudnnOutcome::NotAvailable;
   if (!eligible(ops, /*backward=*/false) || !aligned16({q, k, v, y}))
     return Status::ok();
   cudnnHandle_t handle = nullptr;
-  const Plan *plan = planFor(ops, 0, !isCapturing(stream), handle);
+  const Plan *plan = planFor(ops, stats ? 1 : 0, !isCapturing(stream), handle);
   if (!plan)
     return Status::ok();
   std::unordered_map<int64_t, void *> pack = {
@@ -418,6 +439,8 @@ Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
       {kK, const_cast<void *>(k)},
       {kV, const_cast<void *>(v)},
       {kO, y}};
+  if (stats)
+    pack[kStats] = stats;
   PARACC_RETURN_IF_ERROR(execute(*plan, handle, pack, plan->ownWorkspace,
                                  stream, "attention"));
   outcome = CudnnOutcome::Ran;
@@ -428,45 +451,54 @@ size_t cudnnAttentionGradWorkspaceBytes(const CudnnAttentionOperands &ops) {
   if (!eligible(ops, /*backward=*/true))
     return 0;
   cudnnHandle_t handle = nullptr;
-  const Plan *forward = planFor(ops, 1, true, handle);
-  const Plan *backward = forward ? planFor(ops, 2, true, handle) : nullptr;
-  if (!forward || !backward)
+  const Plan *forward = nullptr, *backward = nullptr;
+  if (!gradPlans(ops, /*mayBuild=*/true, handle, forward, backward))
     return 0;
-  return gradWorkspace(ops, *forward, *backward).total();
+  // At least one byte: 0 means that cuDNN will not run these operands.
+  return std::max<size_t>(gradWorkspace(ops, forward, *backward).total(), 1);
 }
 
-Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops,
-                             const void *dy, const void *q, const void *k,
-                             const void *v, void *dq, void *dk, void *dv,
+Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
+                             const void *q, const void *k, const void *v,
+                             SavedAttention saved, void *dq, void *dk, void *dv,
                              void *workspace, size_t workspaceBytes,
                              cudaStream_t stream, CudnnOutcome &outcome) {
   outcome = CudnnOutcome::NotAvailable;
+  const bool useSaved = ops.geometry && ops.geometry->savedStats;
+  if (useSaved != (saved.out && saved.stats))
+    return errorf("attention_grad: the saved result and statistics do not "
+                  "match the instruction's saved flag");
   if (!eligible(ops, /*backward=*/true) ||
-      !aligned16({dy, q, k, v, dq, dk, dv, workspace}))
+      !aligned16({dy, q, k, v, dq, dk, dv}) ||
+      (useSaved && !aligned16({saved.out, saved.stats})))
     return Status::ok();
   const bool mayBuild = !isCapturing(stream);
   cudnnHandle_t handle = nullptr;
-  const Plan *forward = planFor(ops, 1, mayBuild, handle);
-  const Plan *backward =
-      forward ? planFor(ops, 2, mayBuild, handle) : nullptr;
-  if (!forward || !backward)
+  const Plan *forward = nullptr, *backward = nullptr;
+  if (!gradPlans(ops, mayBuild, handle, forward, backward))
     return Status::ok();
-  const GradWorkspace w = gradWorkspace(ops, *forward, *backward);
-  if (workspaceBytes < w.total())
+  const GradWorkspace w = gradWorkspace(ops, forward, *backward);
+  if (w.total() > 0 &&
+      (workspaceBytes < w.total() || !workspace || !aligned16({workspace})))
     return errorf("attention_grad: the workspace has ", workspaceBytes,
                   " bytes; cuDNN's attention needs ", w.total(),
                   " (attentionGradWorkspaceBytes)");
   char *base = static_cast<char *>(workspace);
-  void *output = base, *stats = base + w.outputBytes;
+  void *output = const_cast<void *>(saved.out);
+  void *stats = const_cast<float *>(saved.stats);
   void *scratch = w.cudnnBytes ? base + w.outputBytes + w.statsBytes : nullptr;
-  std::unordered_map<int64_t, void *> forwardPack = {
-      {kQ, const_cast<void *>(q)},
-      {kK, const_cast<void *>(k)},
-      {kV, const_cast<void *>(v)},
-      {kO, output},
-      {kStats, stats}};
-  PARACC_RETURN_IF_ERROR(execute(*forward, handle, forwardPack, scratch,
-                                 stream, "attention_grad (forward)"));
+  if (forward) {
+    output = base;
+    stats = base + w.outputBytes;
+    std::unordered_map<int64_t, void *> forwardPack = {
+        {kQ, const_cast<void *>(q)},
+        {kK, const_cast<void *>(k)},
+        {kV, const_cast<void *>(v)},
+        {kO, output},
+        {kStats, stats}};
+    PARACC_RETURN_IF_ERROR(execute(*forward, handle, forwardPack, scratch,
+                                   stream, "attention_grad (forward)"));
+  }
   std::unordered_map<int64_t, void *> backwardPack = {
       {kQ, const_cast<void *>(q)},
       {kK, const_cast<void *>(k)},

@@ -16,10 +16,11 @@
 // Otherwise the callers launch paracc's own kernels (Attention.cu,
 // AttentionBackward.cu): the results agree to the element type's rounding.
 //
-// The forward keeps no statistics (the Attention instruction has one
-// result), so the backward first reruns cuDNN's forward with the softmax
-// statistics into its workspace, then cuDNN's backward: 1 + 2.5 forwards'
-// FLOPs, where the backward alone would be 2.5.
+// An Attention instruction that saves its softmax statistics (ints[3])
+// writes them with its result; an AttentionGrad given them (and the
+// forward's result) runs cuDNN's backward alone. Without them the backward
+// first reruns cuDNN's forward with the statistics into its workspace: 1 +
+// 2.5 forwards' FLOPs, where the backward alone is 2.5.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,25 +49,34 @@ struct CudnnAttentionOperands {
   bool hasMask = false;
 };
 
-/// Runs y = attention(q, k, v) on cuDNN when it can (see the file comment);
-/// NotAvailable launches nothing. Errors are cuDNN failures after a plan
-/// was built (the launch itself).
+/// Runs y = attention(q, k, v) on cuDNN when it can (see the file comment),
+/// with each row's log-sum-exp into `stats` ([batch, Sq] f32) when it is
+/// not null; NotAvailable launches nothing. Errors are cuDNN failures
+/// after a plan was built (the launch itself).
 Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
-                         const void *k, const void *v, void *y,
+                         const void *k, const void *v, void *y, float *stats,
                          cudaStream_t stream, CudnnOutcome &outcome);
 
 /// Bytes of workspace runCudnnAttentionGrad needs for these operands (the
-/// recomputed output and statistics, and cuDNN's own workspaces), or 0 when
-/// cuDNN will not run them. Builds (and caches) the plans: call it outside
-/// stream capture, before the first launch.
+/// recomputed output and statistics unless the geometry's are saved, and
+/// cuDNN's own workspaces), or 0 when cuDNN will not run them. Builds (and
+/// caches) the plans: call it outside stream capture, before the first
+/// launch.
 size_t cudnnAttentionGradWorkspaceBytes(const CudnnAttentionOperands &ops);
+
+/// The forward's result and statistics an AttentionGrad was given (both
+/// null when not saved).
+struct SavedAttention {
+  const void *out = nullptr;
+  const float *stats = nullptr;
+};
 
 /// Runs (dq, dk, dv) = attention_grad(dy, q, k, v) on cuDNN when it can and
 /// `workspaceBytes` covers cudnnAttentionGradWorkspaceBytes; NotAvailable
 /// launches nothing.
-Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops,
-                             const void *dy, const void *q, const void *k,
-                             const void *v, void *dq, void *dk, void *dv,
+Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
+                             const void *q, const void *k, const void *v,
+                             SavedAttention saved, void *dq, void *dk, void *dv,
                              void *workspace, size_t workspaceBytes,
                              cudaStream_t stream, CudnnOutcome &outcome);
 

@@ -220,9 +220,9 @@ Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
   }
 
   if (op == OpCode::Attention) {
-    if (outputs.size() != 1)
-      return args.fail("expected 1 result, got ", outputs.size());
-    return launchAttention(attrs, inputs, outputs[0], stream);
+    if (outputs.empty() || outputs.size() > 2)
+      return args.fail("expected 1 or 2 results, got ", outputs.size());
+    return launchAttention(attrs, inputs, outputs, stream);
   }
   return dispatch(args, stream);
 }

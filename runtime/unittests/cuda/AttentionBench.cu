@@ -165,7 +165,7 @@ bool runConfig(const Config &c) {
   std::vector<float> ms, gradMs;
   timeIt(
       "launchAttention",
-      [&] { return cuda::launchAttention(attrs, inputs, out, stream); }, ms);
+      [&] { return cuda::launchAttention(attrs, inputs, {out}, stream); }, ms);
   timeIt(
       "launchAttentionGrad",
       [&] {

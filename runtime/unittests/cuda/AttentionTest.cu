@@ -125,6 +125,10 @@ struct Case {
   /// Give the GPU sequence-first operands ([lead..., S, H, D], H the last
   /// lead dim); the reference runs on the usual layout.
   bool sequenceFirst = false;
+  /// Saved statistics (ints[3] = 1): the forward also returns each row's
+  /// log-sum-exp, checked against the CPU's; the backward is given the
+  /// CPU forward's result and statistics.
+  bool saveStats = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -154,6 +158,8 @@ std::string caseName(const Case &c) {
     os << " misalign=" << c.misalign;
   if (c.sequenceFirst)
     os << " sequence-first";
+  if (c.saveStats)
+    os << " saved-stats";
   return os.str();
 }
 
@@ -338,6 +344,37 @@ std::vector<Case> makeCases() {
   add(mk(DType::BF16, {}, 129, 129, 64, 64, true)); // Rank 2: no lead dims.
   add(mk(DType::BF16, {2}, 4, 0, 64, 64, false));   // No keys: zeros.
   add(mk(DType::BF16, {2}, 0, 8, 64, 64, false));   // No queries.
+  // Saved statistics (a second result): cuDNN's shapes, each kernel of
+  // paracc's, rows without a visible key (-inf), no keys at all.
+  auto saved = [&](Case c) {
+    c.saveStats = true;
+    add(c);
+  };
+  for (bool causal : {false, true}) {
+    saved(mk(DType::BF16, {2, 4}, 256, 256, 64, 64, causal));
+    saved(mk(DType::F16, {2, 3}, 129, 129, 128, 128, causal));
+    saved(mk(DType::F32, {2, 3}, 100, 150, 40, 24, causal));
+    Case c = mk(DType::BF16, {2, 2}, 129, 129, 64, 64, causal);
+    c.forceGeneric = true;
+    saved(c);
+    c = mk(DType::BF16, {2, 4}, 200, 200, 128, 128, causal);
+    c.sequenceFirst = true;
+    saved(c);
+    c = mk(DType::BF16, {2, 3}, 65, 65, 64, 64, causal);
+    c.maskShape = Shape{2, 3, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    saved(c);
+  }
+  saved(mk(DType::BF16, {2}, 129, 64, 128, 128, true)); // First rows see none.
+  {
+    Case c = mk(DType::BF16, {2, 2}, 200, 200, 64, 64, true);
+    c.window = 7;
+    saved(c);
+    c = mk(DType::BF16, {2, 2}, 65, 65, 64, 64, true);
+    c.misalign = 1;
+    saved(c);
+  }
+  saved(mk(DType::BF16, {2}, 4, 0, 64, 64, false)); // No keys: -inf.
   return cases;
 }
 
@@ -503,6 +540,47 @@ Shape sequenceFirstShape(const Shape &s) {
   return t;
 }
 
+/// Compares the GPU's saved statistics with the CPU's: -inf exactly where
+/// the CPU has it, otherwise within 1e-3 (1 + |ref|) (both sum the same
+/// widened scores in f32).
+bool checkStats(const DeviceBuffer &buf, const Tensor &ref) {
+  std::vector<unsigned char> host(buf.total);
+  if (!cudaCheck(
+          cudaMemcpy(host.data(), buf.base, buf.total, cudaMemcpyDeviceToHost),
+          "cudaMemcpy to host"))
+    return false;
+  bool ok = true;
+  for (size_t i = 0; i < buf.total; ++i)
+    if ((i < buf.front || i >= buf.front + buf.bytes) && host[i] != 0xFF) {
+      std::printf("  stats: guard byte %lld overwritten\n",
+                  (long long)i - (long long)buf.front);
+      ok = false;
+      break;
+    }
+  const float *gpu = reinterpret_cast<const float *>(host.data() + buf.front);
+  const float *cpu = ref.as<float>();
+  int64_t bad = 0;
+  double maxErr = 0;
+  for (int64_t i = 0; i < ref.numElements(); ++i) {
+    const bool refInf = std::isinf(cpu[i]) && cpu[i] < 0;
+    const double err = std::fabs(double(gpu[i]) - double(cpu[i]));
+    const bool good = refInf ? (std::isinf(gpu[i]) && gpu[i] < 0)
+                             : err <= 1e-3 * (1.0 + std::fabs(cpu[i]));
+    if (!refInf && !std::isnan(err))
+      maxErr = std::max(maxErr, err);
+    if (!good && bad++ < 4)
+      std::printf("  stats[%lld]: gpu=%.7g cpu=%.7g\n", (long long)i, gpu[i],
+                  cpu[i]);
+  }
+  if (bad)
+    std::printf("  stats: %lld of %lld rows out of tolerance\n", (long long)bad,
+                (long long)ref.numElements());
+  else
+    std::printf("  stats: max abs err %.3g over %lld rows\n", maxErr,
+                (long long)ref.numElements());
+  return ok && bad == 0;
+}
+
 bool runCase(const Case &c, uint64_t seed) {
   const std::string name = caseName(c);
   Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
@@ -526,18 +604,27 @@ bool runCase(const Case &c, uint64_t seed) {
     fillMask(mask, c.maskFill, rng);
 
   InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window};
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
+                c.saveStats ? 1 : 0};
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
 
-  // CPU reference.
+  // CPU reference. The statistics are [lead..., Sq] in either layout.
+  Shape statsShape = c.lead;
+  statsShape.push_back(c.sq);
+  Tensor statsRef;
+  if (c.saveStats && !allocate(DType::F32, statsShape, statsRef))
+    return false;
   std::vector<const Tensor *> cpuIn = {&q, &k, &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
   InstrAttrs refAttrs = attrs;
   refAttrs.ints[1] = 0; // The reference reads the usual layout.
-  Status st = runCpuKernel(OpCode::Attention, refAttrs, cpuIn, {&yRef});
+  std::vector<Tensor *> cpuOut = {&yRef};
+  if (c.saveStats)
+    cpuOut.push_back(&statsRef);
+  Status st = runCpuKernel(OpCode::Attention, refAttrs, cpuIn, cpuOut);
   if (!st.isOk()) {
     std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
                 st.message().c_str());
@@ -547,10 +634,11 @@ bool runCase(const Case &c, uint64_t seed) {
   // GPU.
   const size_t es = dtypeSize(c.dtype);
   const size_t mis = size_t(c.misalign) * es;
-  DeviceBuffer dq, dk, dv, dm, dy;
+  DeviceBuffer dq, dk, dv, dm, dy, dstats;
   if (!dq.init(q.byteSize(), mis) || !dk.init(k.byteSize(), mis) ||
       !dv.init(v.byteSize(), mis) || !dy.init(yRef.byteSize(), mis) ||
-      (c.maskShape && !dm.init(mask.byteSize(), 0))) {
+      (c.maskShape && !dm.init(mask.byteSize(), 0)) ||
+      (c.saveStats && !dstats.init(statsRef.byteSize(), 0))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
@@ -581,12 +669,14 @@ bool runCase(const Case &c, uint64_t seed) {
                                       {c.dtype, layout(vShape), dv.ptr()}};
   if (c.maskShape)
     inputs.push_back({c.dtype, *c.maskShape, dm.ptr()});
-  DeviceTensor out{c.dtype, layout(yShape), dy.ptr()};
+  std::vector<DeviceTensor> outs = {{c.dtype, layout(yShape), dy.ptr()}};
+  if (c.saveStats)
+    outs.push_back({DType::F32, statsShape, dstats.ptr()});
 
   Status launched;
   {
     ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
-    launched = cuda::launchAttention(attrs, inputs, out, /*stream=*/nullptr);
+    launched = cuda::launchAttention(attrs, inputs, outs, /*stream=*/nullptr);
   }
   if (!launched.isOk()) {
     std::printf("FAIL %s: launchAttention: %s\n", name.c_str(),
@@ -607,6 +697,8 @@ bool runCase(const Case &c, uint64_t seed) {
   }
 
   bool ok = true;
+  if (c.saveStats && !checkStats(dstats, statsRef))
+    ok = false;
   // Guards.
   size_t guardHits = 0, firstGuard = 0;
   for (size_t i = 0; i < dy.total; ++i) {
@@ -881,6 +973,29 @@ std::vector<Case> makeGradCases() {
   // Degenerate shapes: no keys (dq = 0), no queries (dk = dv = 0).
   add(mk(bf, {2}, 4, 0, 64, 64, false));
   add(mk(f32, {2}, 0, 8, 40, 40, true));
+  // Saved statistics: the shapes cuDNN's backward takes without rerunning
+  // the forward (bf16/f16, causal or not, both layouts, both head dims),
+  // and ones it does not, where paracc's kernels ignore them.
+  for (bool causal : {false, true}) {
+    Case c = mk(bf, {2, 4}, 256, 256, 64, 64, causal);
+    c.saveStats = true;
+    add(c);
+    c = mk(f16, {2, 3}, 129, 129, 128, 128, causal);
+    c.saveStats = true;
+    add(c);
+    c = mk(bf, {2, 4}, 200, 200, 64, 64, causal);
+    c.sequenceFirst = true;
+    c.saveStats = true;
+    add(c);
+    c = mk(bf, {2, 3}, 100, 100, 64, 64, causal);
+    c.maskShape = Shape{2, 1, 1, 100};
+    c.maskFill = MaskFill::WithInf;
+    c.saveStats = true;
+    add(c);
+    c = mk(f32, {2, 3}, 100, 150, 40, 40, causal);
+    c.saveStats = true;
+    add(c);
+  }
   return cases;
 }
 
@@ -1007,17 +1122,40 @@ bool runGradCase(const Case &c, uint64_t seed) {
     fillMask(mask, c.maskFill, rng);
 
   InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window};
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
+                c.saveStats ? 1 : 0};
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
 
-  // CPU reference (usual layout).
+  // CPU reference (usual layout). Saved statistics come from the CPU's
+  // forward; the CPU's backward takes them and recomputes its own.
+  InstrAttrs refAttrs = attrs;
+  refAttrs.ints[1] = 0; // The reference reads the usual layout.
+  Shape statsShape = c.lead;
+  statsShape.push_back(c.sq);
+  Tensor y, stats;
+  std::vector<const Tensor *> fwdIn = {&q, &k, &v};
+  if (c.maskShape)
+    fwdIn.push_back(&mask);
+  if (c.saveStats) {
+    if (!allocate(c.dtype, yShape, y) ||
+        !allocate(DType::F32, statsShape, stats))
+      return false;
+    Status fwd = runCpuKernel(OpCode::Attention, refAttrs, fwdIn, {&y, &stats});
+    if (!fwd.isOk()) {
+      std::printf("FAIL %s: CPU forward failed: %s\n", name.c_str(),
+                  fwd.message().c_str());
+      return false;
+    }
+  }
   std::vector<const Tensor *> cpuIn = {&dy, &q, &k, &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
-  InstrAttrs refAttrs = attrs;
-  refAttrs.ints[1] = 0; // The reference reads the usual layout.
+  if (c.saveStats) {
+    cpuIn.push_back(&y);
+    cpuIn.push_back(&stats);
+  }
   Status st = runCpuKernel(OpCode::AttentionGrad, refAttrs, cpuIn,
                            {&dqRef, &dkRef, &dvRef});
   if (!st.isOk()) {
@@ -1029,12 +1167,14 @@ bool runGradCase(const Case &c, uint64_t seed) {
   // GPU operands, NaN-filled results, uninitialized (0xFF) workspace.
   const size_t es = dtypeSize(c.dtype);
   const size_t mis = size_t(c.misalign) * es;
-  DeviceBuffer bq, bk, bv, bdy, bm, bdq, bdk, bdv, bws;
+  DeviceBuffer bq, bk, bv, bdy, bm, bdq, bdk, bdv, bws, by, bstats;
   if (!bq.init(q.byteSize(), mis) || !bk.init(k.byteSize(), mis) ||
       !bv.init(v.byteSize(), mis) || !bdy.init(dy.byteSize(), mis) ||
       !bdq.init(q.byteSize(), mis) || !bdk.init(k.byteSize(), mis) ||
       !bdv.init(v.byteSize(), mis) ||
-      (c.maskShape && !bm.init(mask.byteSize(), 0))) {
+      (c.maskShape && !bm.init(mask.byteSize(), 0)) ||
+      (c.saveStats &&
+       (!by.init(y.byteSize(), mis) || !bstats.init(stats.byteSize(), 0)))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
@@ -1051,7 +1191,9 @@ bool runGradCase(const Case &c, uint64_t seed) {
   };
   if (!upload(bq, q, c.sq, c.d) || !upload(bk, k, c.sk, c.d) ||
       !upload(bv, v, c.sk, c.dv) || !upload(bdy, dy, c.sq, c.dv) ||
-      (c.maskShape && !bm.upload(mask.data()))) {
+      (c.maskShape && !bm.upload(mask.data())) ||
+      (c.saveStats &&
+       (!upload(by, y, c.sq, c.dv) || !bstats.upload(stats.data())))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
@@ -1064,6 +1206,10 @@ bool runGradCase(const Case &c, uint64_t seed) {
                                       {c.dtype, layout(vShape), bv.ptr()}};
   if (c.maskShape)
     inputs.push_back({c.dtype, *c.maskShape, bm.ptr()});
+  if (c.saveStats) {
+    inputs.push_back({c.dtype, layout(yShape), by.ptr()});
+    inputs.push_back({DType::F32, statsShape, bstats.ptr()});
+  }
   const std::vector<DeviceTensor> outputs = {
       {c.dtype, layout(qShape), bdq.ptr()},
       {c.dtype, layout(kShape), bdk.ptr()},
@@ -1225,7 +1371,7 @@ void runGradErrorCases(int &passed, int &failed) {
 bool runErrorCase(const char *what, const InstrAttrs &attrs,
                   const std::vector<DeviceTensor> &inputs,
                   const DeviceTensor &out) {
-  Status st = cuda::launchAttention(attrs, inputs, out, nullptr);
+  Status st = cuda::launchAttention(attrs, inputs, {out}, nullptr);
   const bool ok = !st.isOk() && st.message().rfind("attention: ", 0) == 0;
   std::printf("%s error case: %s -> %s\n", ok ? "PASS" : "FAIL", what,
               st.isOk() ? "(accepted)" : st.message().c_str());

@@ -247,3 +247,27 @@ func.func @foreach_cast_shapes(%x: tensor<4xf32>) {
   %r = graph.foreach_cast %x : tensor<4xf32> -> tensor<2x2xbf16>
   return
 }
+
+// -----
+
+func.func @attention_grad_saved_pair(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires the saved result and statistics together}}
+  %dq, %dk, %dv = "graph.attention_grad"(%dy, %q, %q, %q, %dy) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0>, scale = 1.0 : f64}> : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_grad_saved_result(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>, %y: tensor<2x4x8xbf16>, %lse: tensor<2x4xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires the saved result of dy's type 'tensor<2x4x8xf32>', got 'tensor<2x4x8xbf16>'}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q saved(%y, %lse) {scale = 1.0 : f64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xbf16>, tensor<2x4xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  return
+}
+
+// -----
+
+func.func @attention_grad_saved_stats(%dy: tensor<2x4x3x8xf32>, %q: tensor<2x4x3x8xf32>, %lse: tensor<2x4x3xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires statistics of shape [2,3,4], got [2,4,3]}}
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q saved(%dy, %lse) {scale = 1.0 : f64, sequence_first = true} : (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3xf32>) -> (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>)
+  return
+}

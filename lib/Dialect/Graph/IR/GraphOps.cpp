@@ -457,10 +457,12 @@ LogicalResult RotaryOp::verify() {
   return success();
 }
 
-LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
-                                            std::optional<Location> loc,
-                                            Adaptor adaptor,
-                                            SmallVectorImpl<Type> &types) {
+/// The result type of graph.attention (and attention_with_stats) from its
+/// operands and attributes, or a diagnostic at `loc`.
+template <typename AdaptorT>
+static LogicalResult inferAttentionResult(std::optional<Location> loc,
+                                          AdaptorT adaptor,
+                                          SmallVectorImpl<Type> &types) {
   auto q = cast<RankedTensorType>(adaptor.getQ().getType());
   auto k = cast<RankedTensorType>(adaptor.getK().getType());
   auto v = cast<RankedTensorType>(adaptor.getV().getType());
@@ -517,6 +519,34 @@ LogicalResult AttentionOp::inferReturnTypes(MLIRContext *context,
                                shapeString(scores));
   }
   types.push_back(RankedTensorType::get(shape, q.getElementType()));
+  return success();
+}
+
+LogicalResult AttentionOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> loc,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  return inferAttentionResult(loc, adaptor, types);
+}
+
+SmallVector<int64_t>
+mlir::paracc::graph::attentionStatsShape(ArrayRef<int64_t> q,
+                                         bool sequenceFirst) {
+  SmallVector<int64_t> shape(q.drop_back());
+  if (sequenceFirst && shape.size() >= 2)
+    std::swap(shape[shape.size() - 2], shape[shape.size() - 1]);
+  return shape;
+}
+
+LogicalResult AttentionWithStatsOp::inferReturnTypes(
+    MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  if (failed(inferAttentionResult(loc, adaptor, types)))
+    return failure();
+  auto q = cast<RankedTensorType>(adaptor.getQ().getType());
+  types.push_back(RankedTensorType::get(
+      attentionStatsShape(q.getShape(), adaptor.getSequenceFirst()),
+      Float32Type::get(context)));
   return success();
 }
 

@@ -106,6 +106,21 @@ LogicalResult AttentionGradOp::verify() {
     return emitOpError("requires window >= 0, and causal with a window > 0, "
                        "got window ")
            << window << (getCausal() ? "" : " without causal");
+  // attention_grad_saved_pair
+  if (!getOut() != !getStats())
+    return emitOpError("requires the saved result and statistics together");
+  if (getOut()) {
+    // attention_grad_saved_result
+    if (getOut().getType() != getDy().getType())
+      return emitOpError("requires the saved result of dy's type ")
+             << getDy().getType() << ", got " << getOut().getType();
+    // attention_grad_saved_stats
+    SmallVector<int64_t> stats =
+        attentionStatsShape(shapeOf(getQ()), getSequenceFirst());
+    if (shapeOf(getStats()) != ArrayRef<int64_t>(stats))
+      return emitOpError("requires statistics of shape ")
+             << shapeText(stats) << ", got " << shapeText(shapeOf(getStats()));
+  }
   return success();
 }
 

@@ -78,7 +78,8 @@ struct AttentionGradLayoutPattern : OpRewritePattern<AttentionGradOp> {
 
   LogicalResult matchAndRewrite(AttentionGradOp op,
                                 PatternRewriter &rewriter) const override {
-    if (op.getSequenceFirst())
+    // Saved statistics are laid out for the operands as they are.
+    if (op.getSequenceFirst() || op.getStats())
       return failure();
     Value dy = sequenceFirstSource(op.getDy()),
           q = sequenceFirstSource(op.getQ()),
@@ -102,9 +103,9 @@ struct AttentionGradLayoutPattern : OpRewritePattern<AttentionGradOp> {
     }
     rewriter.setInsertionPoint(op);
     auto fused = AttentionGradOp::create(
-        rewriter, op.getLoc(), q.getType(), k.getType(), v.getType(), dy, q,
-        k, v, op.getMask(), op.getScaleAttr(), op.getCausalAttr(),
-        rewriter.getBoolAttr(true), op.getWindowAttr());
+        rewriter, op.getLoc(), q.getType(), k.getType(), v.getType(), dy, q, k,
+        v, op.getMask(), /*out=*/Value(), /*stats=*/Value(), op.getScaleAttr(),
+        op.getCausalAttr(), rewriter.getBoolAttr(true), op.getWindowAttr());
     for (auto [back, r] : llvm::zip(backs, fused.getResults()))
       if (back)
         rewriter.replaceOp(back, r);

@@ -59,6 +59,12 @@ FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 /// through).
 bool isReshapeTransposeOrCast(Operation *op);
 
+/// The softmax statistics' shape of an attention whose q has shape `q`:
+/// the scores' shape without the key dim, [lead..., Sq] ([lead..., H, Sq]
+/// for sequence-first operands [lead..., Sq, H, D]).
+SmallVector<int64_t> attentionStatsShape(ArrayRef<int64_t> q,
+                                         bool sequenceFirst);
+
 /// One spatial dim of a window op (graph.conv, graph.pool): the window's
 /// span, dilation (kernel - 1) + 1, the padded input's size and, when the
 /// window fits (span <= padded), the output's size (padded - span) /

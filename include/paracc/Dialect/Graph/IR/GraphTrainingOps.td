@@ -114,9 +114,43 @@ def Graph_SiluMulGradOp : Graph_Op<"silu_mul_grad",
   let assemblyFormat = "$dy `,` $gate `,` $up attr-dict `:` type($gate)";
 }
 
+def Graph_AttentionWithStatsOp : Graph_Op<"attention_with_stats",
+    [Pure, InferTypeOpAdaptor]> {
+  let summary = "graph.attention that also returns its softmax statistics";
+  let description = [{
+    The attention of `graph.attention` (same operands and attributes), and
+    `stats`: each query row's log-sum-exp of its scaled, masked scores
+    (natural log, f32; -inf for a row with no visible key), shaped like the
+    scores without the key dim, `[lead..., Sq]` (sequence-first:
+    `[lead..., H, Sq]`). A `graph.attention_grad` that is given this result
+    and these statistics (`saved`) rebuilds the probabilities from them
+    instead of running the forward again. `--paracc-save-attention-stats`
+    forms it, after partitioning, for each attention whose gradient is
+    taken in the same step.
+
+    ```mlir
+    %y, %lse = graph.attention_with_stats %q, %k, %v {causal = true, scale = 1.250000e-01 : f64}
+        : (tensor<2x4x64x64xbf16>, tensor<2x4x64x64xbf16>, tensor<2x4x64x64xbf16>)
+        -> (tensor<2x4x64x64xbf16>, tensor<2x4x64xf32>)
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$q, Graph_FloatTensor:$k,
+                       Graph_FloatTensor:$v,
+                       Optional<Graph_FloatTensor>:$mask,
+                       F64Attr:$scale,
+                       DefaultValuedAttr<BoolAttr, "false">:$causal,
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
+                       DefaultValuedAttr<I64Attr, "0">:$window);
+  let results = (outs Graph_FloatTensor:$result, F32Tensor:$stats);
+  let assemblyFormat = [{
+    $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
+    functional-type(operands, results)
+  }];
+}
+
 def Graph_AttentionGradOp : Graph_Op<"attention_grad",
-    [Pure, AllTypesMatch<["q", "dq"]>, AllTypesMatch<["k", "dk"]>,
-     AllTypesMatch<["v", "dv"]>]> {
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["q", "dq"]>,
+     AllTypesMatch<["k", "dk"]>, AllTypesMatch<["v", "dv"]>]> {
   let summary = "Gradient of graph.attention";
   let description = [{
     The gradients of `q`, `k` and `v` of `graph.attention` (same `scale`,
@@ -125,17 +159,29 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
     flash-attention backward), so no score matrix is kept between the
     forward and the backward; the mask gets no gradient.
 
+    With `saved(%out, %stats)`, the forward's result and softmax statistics
+    from `graph.attention_with_stats`, kernels that take them (cuDNN's)
+    rebuild the probabilities from the statistics rather than rerunning the
+    forward first; the gradients are the same either way.
+
     ```mlir
     %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v
         {causal = true, scale = 1.250000e-01 : f64}
         : (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>,
            tensor<2x4x64x64xf32>)
         -> (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>)
+    %dq2, %dk2, %dv2 = graph.attention_grad %dy, %q, %k, %v saved(%y, %lse)
+        {causal = true, scale = 1.250000e-01 : f64}
+        : (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>,
+           tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64xf32>)
+        -> (tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>, tensor<2x4x64x64xf32>)
     ```
   }];
   let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$q,
                        Graph_FloatTensor:$k, Graph_FloatTensor:$v,
                        Optional<Graph_FloatTensor>:$mask,
+                       Optional<Graph_FloatTensor>:$out,
+                       Optional<F32Tensor>:$stats,
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
                        DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
@@ -143,7 +189,8 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
   let results = (outs Graph_FloatTensor:$dq, Graph_FloatTensor:$dk,
                       Graph_FloatTensor:$dv);
   let assemblyFormat = [{
-    $dy `,` $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
+    $dy `,` $q `,` $k `,` $v (`,` $mask^)?
+    (`saved` `(` $out^ `,` $stats `)`)? attr-dict `:`
     functional-type(operands, results)
   }];
   let hasVerifier = 1;

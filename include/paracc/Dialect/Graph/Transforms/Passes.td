@@ -264,6 +264,37 @@ def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def SaveAttentionStatsPass
+    : Pass<"paracc-save-attention-stats", "func::FuncOp"> {
+  let summary = "Keep attention's softmax statistics for its backward";
+  let description = [{
+    A flash-style attention backward needs each query row's log-sum-exp of
+    its scores to rebuild the probabilities tile by tile. Without it, the
+    backward first runs the forward again (one more attention forward per
+    layer and step). For each `graph.attention_grad` whose forward, a
+    `graph.attention` with the same operands and attributes, runs before it
+    in the same block, the forward becomes `graph.attention_with_stats` and
+    the backward reads its result and statistics (`saved`). The statistics
+    are one f32 per query row and head, kept from the forward to the
+    backward. Runs in the lowering pipeline after the layout and precision
+    passes (the forward and the backward then have their final operands);
+    an attention whose backward reads other operands (recomputed elsewhere,
+    another block) is left as it is.
+
+    Before:
+    ```mlir
+    %y = graph.attention %q, %k, %v {causal = true, scale = 1.250000e-01 : f64} : (...) -> tensor<2x4x64x64xbf16>
+    %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v {causal = true, scale = 1.250000e-01 : f64} : (...) -> (...)
+    ```
+    After:
+    ```mlir
+    %y, %lse = graph.attention_with_stats %q, %k, %v {causal = true, scale = 1.250000e-01 : f64} : (...) -> (tensor<2x4x64x64xbf16>, tensor<2x4x64xf32>)
+    %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v saved(%y, %lse) {causal = true, scale = 1.250000e-01 : f64} : (...) -> (...)
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
   let summary = "Compute in bf16 (or f16) with f32 at the program's edges";
   let description = [{
