@@ -23,6 +23,7 @@
 #             30 steps against PyTorch's reference runs and the CPU backend,
 #             then GPT-406M's training step (bf16, f32/TF32) next to the
 #             peer's eager and torch.compile training
+#   gpt406train  only the GPT-406M part of train1
 #   recompute GPT-406M training under --recompute none/full/selective/auto
 #             at seq 1024 and 4096 (bench/prepare-gpu-recompute.sh): step
 #             time, predicted vs measured peak memory, the peer with and
@@ -308,8 +309,6 @@ PY
   train tiny-const-bf16 tiny_const_bf16.pcx 30 1e-3
   python3 "$t/compare_training.py" "$out/train-tiny-const-bf16.jsonl" "$t/reference.json" adamw_const \
     --against "$t/tiny_const_bf16_cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
-  TOKENS=gpt406_tokens.u16 train gpt406-bf16 gpt406_bf16.pcx 25 1e-4
-  TOKENS=gpt406_tokens.u16 train gpt406-tf32 gpt406_f32.pcx 25 1e-4 --tf32
   # GPT-406M on the GPU against the CPU backend's run of the same
   # executable (bench/prepare-gpt406-cpu-reference.sh), at bf16 tolerance.
   if [ -f "$t/gpt406_b1_bf16_cpu.jsonl" ]; then
@@ -317,12 +316,24 @@ PY
     python3 "$t/compare_training.py" "$out/train-gpt406-b1-bf16.jsonl" - - \
       --against "$t/gpt406_b1_bf16_cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
   fi
+  stage_gpt406train
+}
+
+# gpt406train (the end of train1, alone when only .devrun/train/gpt406_*
+# travels): GPT-406M's training step in bf16 and f32/TF32, a profile of
+# the bf16 step, then the peer's eager and torch.compile training
+# (GPT406_PEERS picks the modes).
+stage_gpt406train() {
+  local t="$dev/train" m
+  TOKENS=gpt406_tokens.u16 train gpt406-bf16 gpt406_bf16.pcx 25 1e-4
+  TOKENS=gpt406_tokens.u16 train gpt406-tf32 gpt406_f32.pcx 25 1e-4 --tf32
   "$runbin" "$t/gpt406_bf16.pcx" --device gpu --profile 2 --rtol 1e9 --atol 1e9 \
     >"$out/profile-gpt406-train.log" 2>&1
   grep -A30 '^profile' "$out/profile-gpt406-train.log" >>"$summary"
   [ -n "${NO_PEER:-}" ] && return
-  peer eager-train python3 "$dev/common/peers/bench_torch.py" --mode eager
-  peer compile-train python3 "$dev/common/peers/bench_torch.py" --mode compile
+  for m in ${GPT406_PEERS:-eager compile}; do
+    peer "$m-train" python3 "$dev/common/peers/bench_torch.py" --mode "$m"
+  done
 }
 
 # exports (bench/prepare-gpu-exports.sh): each training executable for 25
