@@ -84,7 +84,8 @@ Type mlir::paracc::fromDType(MLIRContext *ctx, DType dtype) {
 }
 
 namespace {
-/// Collects an instruction's attributes.
+/// Collects a communication instruction's ints (their groups are outside
+/// OpCodes.def's typed attributes).
 struct AttrList {
   rt::InstrAttrs attrs;
   AttrList &i(int64_t v) {
@@ -95,10 +96,6 @@ struct AttrList {
     attrs.ints.insert(attrs.ints.end(), vs.begin(), vs.end());
     return *this;
   }
-  AttrList &f(double v) {
-    attrs.floats.push_back(v);
-    return *this;
-  }
 };
 } // namespace
 
@@ -106,106 +103,197 @@ static int64_t reductionCode(StringRef reduction) {
   return reduction == "none" ? 0 : reduction == "sum" ? 1 : 2;
 }
 
-/// The attributes of `op`'s instruction (empty for ops that have none).
-static rt::InstrAttrs encodeAttrs(Operation *op) {
+static double toDouble(const APFloat &v) { return v.convertToDouble(); }
+
+/// The typed attributes of `op`'s instruction (monostate for ops that have
+/// none), in the fields OpCodes.def declares; rt::encodeOpAttrs stores them
+/// in its order.
+static rt::OpAttrs typedAttrs(Operation *op) {
   using namespace mlir::paracc::graph;
-  AttrList a;
+  rt::OpAttrs out;
   llvm::TypeSwitch<Operation *>(op)
-      .Case([&](GeluOp g) { a.i(g.getApproximate() == "tanh"); })
-      .Case([&](IsInfOp g) {
-        a.i(g.getDetectPositive()).i(g.getDetectNegative());
+      .Case<GeluOp, GeluGradOp>([&](auto g) {
+        rt::GeluAttrs a;
+        a.tanhApproximation = g.getApproximate() == "tanh";
+        out = a;
       })
-      .Case([&](ModOp g) { a.i(g.getFmod()); })
+      .Case([&](IsInfOp g) {
+        rt::IsInfAttrs a;
+        a.detectPositive = g.getDetectPositive();
+        a.detectNegative = g.getDetectNegative();
+        out = a;
+      })
+      .Case([&](ModOp g) {
+        rt::ModAttrs a;
+        a.fmod = g.getFmod();
+        out = a;
+      })
       .Case([&](ClipOp g) {
-        a.f(g.getMin().convertToDouble()).f(g.getMax().convertToDouble());
+        rt::ClipAttrs a;
+        a.min = toDouble(g.getMin());
+        a.max = toDouble(g.getMax());
+        out = a;
       })
       .Case([&](GemmOp g) {
-        a.i(g.getTransA()).i(g.getTransB());
-        a.f(g.getAlpha().convertToDouble()).f(g.getBeta().convertToDouble());
+        rt::GemmAttrs a;
+        a.transA = g.getTransA();
+        a.transB = g.getTransB();
+        a.alpha = toDouble(g.getAlpha());
+        a.beta = toDouble(g.getBeta());
+        out = a;
       })
       .Case<LayerNormOp, RmsNormOp, LayerNormGradOp, RmsNormGradOp>(
-          [&](auto g) { a.i(g.getAxis()).f(g.getEpsilon().convertToDouble()); })
-      .Case([&](GeluGradOp g) { a.i(g.getApproximate() == "tanh"); })
-      .Case([&](RotaryOp g) { a.i(g.getTransposed()); })
-      .Case([&](CrossEntropyGradOp g) {
-        a.i(g.getLogProb())
-            .i(g.getIgnoreIndex().has_value())
-            .i(g.getIgnoreIndex().value_or(0));
+          [&](auto g) {
+            rt::LayerNormAttrs a;
+            a.axis = g.getAxis();
+            a.epsilon = toDouble(g.getEpsilon());
+            out = a;
+          })
+      .Case([&](RotaryOp g) {
+        rt::RotaryAttrs a;
+        a.transposed = g.getTransposed();
+        out = a;
       })
-      .Case([&](GatherGradOp g) { a.i(g.getAxis()); })
+      .Case([&](CrossEntropyGradOp g) {
+        rt::CrossEntropyGradAttrs a;
+        a.logProbScores = g.getLogProb();
+        a.hasIgnoreIndex = g.getIgnoreIndex().has_value();
+        a.ignoreIndex = g.getIgnoreIndex().value_or(0);
+        out = a;
+      })
       .Case<ConvOp, ConvTransposeOp, ConvWeightGradOp>([&](auto g) {
-        a.i(g.getGroup())
-            .i(g.getStrides())
-            .i(g.getPadsBegin())
-            .i(g.getPadsEnd())
-            .i(g.getDilations());
+        rt::ConvAttrs a;
+        a.groups = g.getGroup();
+        for (ArrayRef<int64_t> part : {g.getStrides(), g.getPadsBegin(),
+                                       g.getPadsEnd(), g.getDilations()})
+          a.window.insert(a.window.end(), part.begin(), part.end());
+        out = a;
       })
       .Case<PoolOp, PoolGradOp>([&](auto g) {
-        a.i(g.getKind() == "avg")
-            .i(g.getCountIncludePad())
-            .i(g.getKernel())
-            .i(g.getStrides())
-            .i(g.getPadsBegin())
-            .i(g.getPadsEnd());
+        rt::PoolAttrs a;
+        a.average = g.getKind() == "avg";
+        a.countIncludePad = g.getCountIncludePad();
+        for (ArrayRef<int64_t> part :
+             {g.getKernel(), g.getStrides(), g.getPadsBegin(), g.getPadsEnd()})
+          a.window.insert(a.window.end(), part.begin(), part.end());
+        out = a;
       })
       .Case<AdamWOp, ForeachAdamWOp>([&](auto g) {
-        a.f(g.getBeta1().convertToDouble())
-            .f(g.getBeta2().convertToDouble())
-            .f(g.getEps().convertToDouble())
-            .f(g.getWeightDecay().convertToDouble());
+        rt::AdamWAttrs a;
+        a.beta1 = toDouble(g.getBeta1());
+        a.beta2 = toDouble(g.getBeta2());
+        a.eps = toDouble(g.getEps());
+        a.weightDecay = toDouble(g.getWeightDecay());
+        out = a;
       })
       .Case([&](SgdOp g) {
-        a.f(g.getMomentum().convertToDouble())
-            .f(g.getDampening().convertToDouble())
-            .f(g.getWeightDecay().convertToDouble())
-            .f(g.getNesterov() ? 1.0 : 0.0);
+        rt::SgdAttrs a;
+        a.momentum = toDouble(g.getMomentum());
+        a.dampening = toDouble(g.getDampening());
+        a.weightDecay = toDouble(g.getWeightDecay());
+        a.nesterov = g.getNesterov() ? 1.0 : 0.0;
+        out = a;
       })
-      .Case<SoftmaxOp, LogSoftmaxOp>([&](auto g) { a.i(g.getAxis()); })
-      .Case<GatherOp, GatherElementsOp>([&](auto g) { a.i(g.getAxis()); })
-      .Case([&](GatherNDOp g) { a.i(g.getBatchDims()); })
-      .Case([&](TransposeOp g) { a.i(g.getPerm()); })
-      .Case([&](SliceOp g) { a.i(g.getStarts()).i(g.getSteps()); })
-      .Case([&](ConcatOp g) { a.i(g.getAxis()); })
-      .Case([&](SplitOp g) { a.i(g.getAxis()); })
+      .Case<SoftmaxOp, LogSoftmaxOp>([&](auto g) {
+        rt::SoftmaxAttrs a;
+        a.axis = g.getAxis();
+        out = a;
+      })
+      .Case<GatherOp, GatherElementsOp, GatherGradOp>([&](auto g) {
+        rt::GatherAttrs a;
+        a.axis = g.getAxis();
+        out = a;
+      })
+      .Case([&](GatherNDOp g) {
+        rt::GatherNDAttrs a;
+        a.batchDims = g.getBatchDims();
+        out = a;
+      })
+      .Case([&](TransposeOp g) {
+        rt::TransposeAttrs a;
+        a.perm.assign(g.getPerm().begin(), g.getPerm().end());
+        out = a;
+      })
+      .Case([&](SliceOp g) {
+        rt::SliceAttrs a;
+        a.startsThenSteps.assign(g.getStarts().begin(), g.getStarts().end());
+        a.startsThenSteps.insert(a.startsThenSteps.end(), g.getSteps().begin(),
+                                 g.getSteps().end());
+        out = a;
+      })
+      .Case<ConcatOp, SplitOp>([&](auto g) {
+        rt::ConcatAttrs a;
+        a.axis = g.getAxis();
+        out = a;
+      })
       .Case<ReduceSumOp, ReduceMeanOp, ReduceMaxOp, ReduceMinOp, ReduceProdOp,
-            ReduceSumSquareOp>(
-          [&](auto g) { a.i(g.getKeepdims()).i(g.getAxes()); })
+            ReduceSumSquareOp>([&](auto g) {
+        rt::ReduceSumAttrs a;
+        a.keepDims = g.getKeepdims();
+        a.axes.assign(g.getAxes().begin(), g.getAxes().end());
+        out = a;
+      })
       .Case<ArgMaxOp, ArgMinOp>([&](auto g) {
-        a.i(g.getAxis()).i(g.getKeepdims()).i(g.getSelectLastIndex());
+        rt::ArgMaxAttrs a;
+        a.axis = g.getAxis();
+        a.keepDims = g.getKeepdims();
+        a.selectLastIndex = g.getSelectLastIndex();
+        out = a;
       })
       .Case<SoftmaxCrossEntropyOp, NllLossOp>([&](auto g) {
-        a.i(reductionCode(g.getReduction()))
-            .i(g.getIgnoreIndex().has_value())
-            .i(g.getIgnoreIndex().value_or(0));
+        rt::SoftmaxCrossEntropyAttrs a;
+        a.reduction = reductionCode(g.getReduction());
+        a.hasIgnoreIndex = g.getIgnoreIndex().has_value();
+        a.ignoreIndex = g.getIgnoreIndex().value_or(0);
+        out = a;
       })
       .Case([&](CumSumOp g) {
-        a.i(g.getAxis()).i(g.getExclusive()).i(g.getReverse());
+        rt::CumSumAttrs a;
+        a.axis = g.getAxis();
+        a.exclusive = g.getExclusive();
+        a.reverse = g.getReverse();
+        out = a;
       })
-      .Case([&](TriluOp g) { a.i(g.getUpper()).i(g.getK()); })
+      .Case([&](TriluOp g) {
+        rt::TriluAttrs a;
+        a.upper = g.getUpper();
+        a.diagonal = g.getK();
+        out = a;
+      })
       .Case([&](DropoutOp g) {
-        a.i(int64_t(g.getSeed())).i(int64_t(g.getStream()));
-        a.f(g.getRatio().convertToDouble());
+        rt::DropoutAttrs a;
+        a.seed = int64_t(g.getSeed());
+        a.stream = int64_t(g.getStream());
+        a.ratio = toDouble(g.getRatio());
+        out = a;
       })
       .Case([&](LinearOp g) {
-        // activation, which optional operands there are (1: bias, 2:
-        // residual), then the group whose first member alone adds them.
+        // Which optional operands there are; the group whose first member
+        // alone adds them is appended by encodeOp.
+        rt::LinearAttrs a;
         StringRef act = g.getActivation();
-        a.i(act == "gelu_tanh" ? 1 : act == "gelu" ? 2 : act == "relu" ? 3 : 0);
-        a.i((g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0));
+        a.activation = act == "gelu_tanh" ? 1
+                       : act == "gelu"    ? 2
+                       : act == "relu"    ? 3
+                                          : 0;
+        a.operandFlags = (g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0);
+        out = a;
       })
       .Case<AttentionOp, AttentionWithStatsOp, AttentionGradOp>([&](auto g) {
-        a.i(g.getCausal()).i(g.getSequenceFirst()).i(g.getWindow());
+        rt::AttentionAttrs a;
+        a.causal = g.getCausal();
+        a.sequenceFirst = g.getSequenceFirst();
+        a.window = g.getWindow();
         // Saved statistics: the forward's second result, the backward's
         // last two operands.
-        if constexpr (std::is_same_v<decltype(g), AttentionOp>)
-          a.i(0);
-        else if constexpr (std::is_same_v<decltype(g), AttentionWithStatsOp>)
-          a.i(1);
-        else
-          a.i(g.getStats() ? 1 : 0);
-        a.f(g.getScale().convertToDouble());
+        if constexpr (std::is_same_v<decltype(g), AttentionWithStatsOp>)
+          a.savedStats = true;
+        else if constexpr (std::is_same_v<decltype(g), AttentionGradOp>)
+          a.savedStats = bool(g.getStats());
+        a.scale = toDouble(g.getScale());
+        out = a;
       });
-  return a.attrs;
+  return out;
 }
 
 /// Collective attributes: the group (count, mesh axis indices), then the
@@ -274,7 +362,7 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
     opcode = rt::opCodeFromMnemonic(std::string_view(mnemonic.data(),
                                                      mnemonic.size()));
   // The forward that keeps its statistics is the Attention instruction with
-  // a second result (ints[3]).
+  // a second result (savedStats).
   if (isa<graph::AttentionWithStatsOp>(op))
     opcode = rt::OpCode::Attention;
   if (!opcode)
@@ -285,14 +373,15 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
       return failure();
     return EncodedOp{*opcode, *attrs};
   }
-  rt::InstrAttrs attrs = encodeAttrs(op);
+  rt::OpAttrs typed = typedAttrs(op);
   if (auto axes = op->getAttrOfType<ArrayAttr>(dist::kAddendsOnFirstAttrName)) {
     dist::MeshAttr mesh = dist::getMesh(op);
     if (!isa<graph::LinearOp>(op) || !mesh)
       return op->emitOpError("has ")
              << dist::kAddendsOnFirstAttrName
              << " but is not a graph.linear in a module with a mesh";
-    attrs.ints.push_back(int64_t(axes.size()));
+    std::vector<int64_t> &group = std::get<rt::LinearAttrs>(typed).addendGroup;
+    group.push_back(int64_t(axes.size()));
     for (Attribute x : axes) {
       auto name = dyn_cast<StringAttr>(x);
       std::optional<unsigned> index =
@@ -300,8 +389,8 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
       if (!index)
         return op->emitOpError(dist::kAddendsOnFirstAttrName)
                << " names " << x << ", not an axis of the mesh";
-      attrs.ints.push_back(int64_t(*index));
+      group.push_back(int64_t(*index));
     }
   }
-  return EncodedOp{*opcode, attrs};
+  return EncodedOp{*opcode, rt::encodeOpAttrs(typed)};
 }

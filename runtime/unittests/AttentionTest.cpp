@@ -236,7 +236,7 @@ TEST(AttentionTest, SavedStatisticsErrors) {
   Tensor stats = alloc(DType::F32, {p.b, p.h, p.sq});
   EXPECT_TRUE(startsWith(
       run(OpCode::Attention, attrs, {&q, &k, &v}, {&y, &stats}).message(),
-      "attention: saved statistics"));
+      "attention: savedStats must be in [0, 1], got 2"));
 }
 
 TEST(AttentionTest, GradientWithSavedStatisticsIsTheSame) {
@@ -346,7 +346,7 @@ TEST(AttentionTest, SequenceFirstShapeErrors) {
   attrs.ints = {0, 2};
   EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q, &q, &q},
                                   DType::F32, {2, 5, 3, 4}),
-                         "attention: sequence_first"))
+                         "attention: sequenceFirst"))
       << runError(OpCode::Attention, attrs, {&q, &q, &q}, DType::F32,
                   {2, 5, 3, 4});
 }

@@ -400,7 +400,7 @@ TEST(ConvolutionTest, Errors) {
   EXPECT_TRUE(
       startsWith(runError(OpCode::Pool, {{2, 0, 2, 2, 2, 2, 0, 0, 0, 0}, {}},
                           {&x}, DType::F32, {1, 4, 2, 2}),
-                 "pool: kind"));
+                 "pool: average must be in [0, 1], got 2"));
   // The gradients check their shapes against the convolution's.
   Tensor dy = iota(DType::F32, {1, 6, 3, 3});
   Tensor pooled = iota(DType::F32, {1, 4, 3, 3});

@@ -281,7 +281,7 @@ TEST(ElementwiseTest, UnaryErrors) {
   EXPECT_EQ(runError(OpCode::Gelu, {}, {&f}, DType::F32, {4}),
             "gelu: expected 1 integer attribute, got 0");
   EXPECT_EQ(runError(OpCode::Gelu, {{2}, {}}, {&f}, DType::F32, {4}),
-            "gelu: approximation must be in [0, 1], got 2");
+            "gelu: tanhApproximation must be in [0, 1], got 2");
   EXPECT_TRUE(
       startsWith(runError(OpCode::IsInf, {{1}, {}}, {&f}, DType::Bool, {4}),
                  "is_inf: expected 2 integer attributes"));

@@ -19,7 +19,7 @@ Tensor scalar(double v) { return make(DType::F32, {}, {v}); }
 
 Tensor castTo(const Tensor &x, DType to) {
   Tensor y = alloc(to, x.shape());
-  EXPECT_TRUE(runCpuKernel(OpCode::Cast, {}, {&x}, {&y}).isOk());
+  EXPECT_TRUE(runCpuKernel(OpCode::Cast, OpAttrs(), {&x}, {&y}).isOk());
   return y;
 }
 
@@ -137,7 +137,8 @@ TEST(ForeachKernelTest, SumSquareOfEachTensor) {
     in.push_back(&t);
   in.push_back(&empty);
   Tensor y = alloc(DType::F32, {int64_t(in.size())});
-  ASSERT_TRUE(runCpuKernel(OpCode::ForeachSumSquare, {}, in, {&y}).isOk());
+  ASSERT_TRUE(
+      runCpuKernel(OpCode::ForeachSumSquare, OpAttrs(), in, {&y}).isOk());
   const std::vector<double> got = values(y);
   for (size_t j = 0; j < in.size(); ++j) {
     double expected = 0;
@@ -158,7 +159,7 @@ TEST(ForeachKernelTest, CastEqualsCastPerTensor) {
   std::vector<Tensor *> out;
   for (Tensor &t : outs)
     out.push_back(&t);
-  ASSERT_TRUE(runCpuKernel(OpCode::ForeachCast, {}, in, out).isOk());
+  ASSERT_TRUE(runCpuKernel(OpCode::ForeachCast, OpAttrs(), in, out).isOk());
   for (size_t j = 0; j < kTensors; ++j)
     EXPECT_EQ(rawValues<uint16_t>(outs[j]),
               rawValues<uint16_t>(castTo(a.p[j], DType::BF16)));

@@ -289,8 +289,8 @@ TEST(GradientKernelTest, SiluMulGradMatchesFiniteDifferences) {
            {{DType::F32, {6, 5}}, {DType::F32, {6, 5}}});
   expectNear(values(g32[0]), values(g[0]), 1e-5);
   expectNear(values(g32[1]), values(g[1]), 1e-5);
-  ASSERT_TRUE(runCpuKernel(OpCode::SiluMulGrad, {}, {&dy32, &gate32, &up32},
-                           {&dy32, &gate32})
+  ASSERT_TRUE(runCpuKernel(OpCode::SiluMulGrad, OpAttrs(),
+                           {&dy32, &gate32, &up32}, {&dy32, &gate32})
                   .isOk());
   expectNear(values(dy32), values(g32[0]), 0);
   expectNear(values(gate32), values(g32[1]), 0);
@@ -725,7 +725,7 @@ TEST(GradientKernelTest, Errors) {
       errorOf(OpCode::GeluGrad, {{0}, {}}, {&xi, &xi}, {{DType::I32, {2, 4}}}),
       "gelu_grad: x must have a floating-point type, got i32[2,4]");
   EXPECT_EQ(errorOf(OpCode::GeluGrad, {{2}, {}}, {&x, &x}, {{f32, {2, 4}}}),
-            "gelu_grad: approximation must be in [0, 1], got 2");
+            "gelu_grad: tanhApproximation must be in [0, 1], got 2");
   EXPECT_EQ(errorOf(OpCode::GeluGrad, {{0}, {}}, {&dyBad, &x}, {{f32, {2, 4}}}),
             "gelu_grad: dy must have shape [2,4], got f32[2,5]");
 
@@ -753,7 +753,7 @@ TEST(GradientKernelTest, Errors) {
                          "attention_grad: mask f32[4,5] does not broadcast"));
   EXPECT_TRUE(startsWith(errorOf(OpCode::AttentionGrad, {{0, 2}, {1.0}},
                                  {&dy, &q, &k, &v}, attnOuts),
-                         "attention_grad: sequence_first"));
+                         "attention_grad: sequenceFirst"));
 
   // Cross-entropy: labels out of range name the position and value.
   Tensor scores = iota(f32, {3, 4});
@@ -778,7 +778,7 @@ TEST(GradientKernelTest, Errors) {
             "cross_entropy_grad: labels must have i32 or i64, got f32[3]");
   EXPECT_EQ(errorOf(OpCode::CrossEntropyGrad, {{2, 0, 0}, {}},
                     {&dloss, &scores, &labels}, {{f32, {3, 4}}}),
-            "cross_entropy_grad: log_prob_scores must be in [0, 1], got 2");
+            "cross_entropy_grad: logProbScores must be in [0, 1], got 2");
 
   // Gather: indices out of range (either way), shapes, types.
   Tensor gdy = iota(f32, {2, 3});

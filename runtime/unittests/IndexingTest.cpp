@@ -209,7 +209,7 @@ TEST(IndexingTest, GatherNDErrors) {
       runError(OpCode::GatherND, {{1}, {}}, {&d, &b}, DType::F32, {3}),
       "gather_nd: batch dimension 0 differs"));
   EXPECT_EQ(runError(OpCode::GatherND, {{2}, {}}, {&d, &i}, DType::F32, {1}),
-            "gather_nd: batch_dims must be in [0, 1], got 2");
+            "gather_nd: batchDims must be in [0, 1], got 2");
   Tensor ok = make(DType::I64, {1, 2}, {1, 2});
   EXPECT_EQ(runError(OpCode::GatherND, {{0}, {}}, {&d, &ok}, DType::F32, {2}),
             "gather_nd: result must have shape [1], got f32[2]");

@@ -82,13 +82,16 @@ TEST_F(InstrWalkTest, DecodesLinearAddendsPerRank) {
   add(OpCode::Linear, {0, 1, 2}, {3}, {0, 1, 1, 1});
   DecodedInstr first = decodeOne(2); // tp index 0
   ASSERT_EQ(first.kind, InstrKind::Linear);
-  EXPECT_EQ(first.linear().attrs.ints, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(first.linear().attrs.activation, 0);
+  EXPECT_EQ(first.linear().attrs.operandFlags, 1);
+  EXPECT_TRUE(first.linear().attrs.addendGroup.empty());
   EXPECT_EQ(first.linear().numInputs, 3u);
   EXPECT_TRUE(first.linear().form.bias);
   EXPECT_FALSE(first.linear().form.residual);
 
   DecodedInstr other = decodeOne(1); // tp index 1
-  EXPECT_EQ(other.linear().attrs.ints, (std::vector<int64_t>{0, 0}));
+  EXPECT_EQ(other.linear().attrs.operandFlags, 0);
+  EXPECT_TRUE(other.linear().attrs.addendGroup.empty());
   EXPECT_EQ(other.linear().numInputs, 2u);
   EXPECT_FALSE(other.linear().form.bias);
   EXPECT_EQ(other.linear().form.activation, 0);

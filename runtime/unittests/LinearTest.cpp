@@ -88,10 +88,11 @@ TEST(LinearTest, MalformedInstructions) {
                          "linear: a residual goes with no activation"));
   // An unresolved addend group reaches the kernel.
   attrs.ints = {0, 3, 1, 0};
-  EXPECT_TRUE(startsWith(runError(OpCode::Linear, attrs,
-                                  {&o.x, &o.w, &o.b, &o.r}, DType::F32,
-                                  {kM, kN}),
-                         "linear: expected 1 or 2 integer attributes"));
+  EXPECT_TRUE(
+      startsWith(runError(OpCode::Linear, attrs, {&o.x, &o.w, &o.b, &o.r},
+                          DType::F32, {kM, kN}),
+                 "linear: an addend group (2 integer attributes) is "
+                 "resolved by the runner"));
   Tensor r2 = iota(DType::F32, {1, kN});
   attrs.ints = {0, 2};
   EXPECT_TRUE(startsWith(runError(OpCode::Linear, attrs, {&o.x, &o.w, &r2},
@@ -103,30 +104,33 @@ TEST(LinearTest, AddendsOnTheGroupsFirstMemberOnly) {
   Mesh mesh;
   mesh.axisNames = {"dp", "tp"};
   mesh.axisSizes = {2, 2};
-  InstrInfo instr;
-  instr.opcode = OpCode::Linear;
-  instr.inputs = {0, 1, 2, 3};
-  instr.outputs = {4};
-  instr.attrs.ints = {0, 3, 1, 1}; // first member of each tp group
+  // As stored: activation 0, flags 3 (bias and residual), added by the
+  // first member of each tp group.
+  OpAttrs decoded;
+  ASSERT_TRUE(
+      decodeOpAttrs(OpCode::Linear, {{0, 3, 1, 1}, {}}, decoded).isOk());
+  LinearAttrs stored = std::get<LinearAttrs>(decoded);
+  EXPECT_EQ(stored.addendGroup, (std::vector<int64_t>{1, 1}));
   for (int64_t rank = 0; rank < 4; ++rank) {
-    InstrAttrs attrs;
+    LinearAttrs attrs;
     size_t numInputs = 0;
-    ASSERT_TRUE(localLinear(instr, mesh, rank, attrs, numInputs).isOk());
+    ASSERT_TRUE(localLinear(stored, 4, mesh, rank, attrs, numInputs).isOk());
     const bool first = rank % 2 == 0; // tp coordinate 0
-    EXPECT_EQ(attrs.ints, (std::vector<int64_t>{0, first ? 3 : 0}))
-        << "rank " << rank;
+    EXPECT_EQ(attrs.operandFlags, first ? 3 : 0) << "rank " << rank;
+    EXPECT_TRUE(attrs.addendGroup.empty()) << "rank " << rank;
     EXPECT_EQ(numInputs, first ? 4u : 2u) << "rank " << rank;
   }
   // The sums over each tp group add bias and residual once.
   Operands o;
   std::vector<double> sum(kM * kN, 0.0);
   for (int64_t rank = 0; rank < 2; ++rank) {
-    InstrAttrs attrs;
+    LinearAttrs attrs;
     size_t numInputs = 0;
-    ASSERT_TRUE(localLinear(instr, mesh, rank, attrs, numInputs).isOk());
+    ASSERT_TRUE(localLinear(stored, 4, mesh, rank, attrs, numInputs).isOk());
     std::vector<const Tensor *> in = {&o.x, &o.w, &o.b, &o.r};
     in.resize(numInputs);
-    Tensor y = run1(OpCode::Linear, attrs, in, DType::F32, {kM, kN});
+    Tensor y =
+        run1(OpCode::Linear, encodeOpAttrs(attrs), in, DType::F32, {kM, kN});
     std::vector<double> v = values(y);
     for (size_t i = 0; i < v.size(); ++i)
       sum[i] += v[i];
@@ -137,12 +141,12 @@ TEST(LinearTest, AddendsOnTheGroupsFirstMemberOnly) {
     expected[i] += product[i]; // two members' products, one set of addends
   expectNear(sum, expected);
   // Malformed groups.
-  InstrAttrs attrs;
+  LinearAttrs attrs;
   size_t numInputs = 0;
-  instr.attrs.ints = {0, 3, 2, 1};
-  EXPECT_FALSE(localLinear(instr, mesh, 0, attrs, numInputs).isOk());
-  instr.attrs.ints = {0, 3, 1, 7};
-  EXPECT_FALSE(localLinear(instr, mesh, 0, attrs, numInputs).isOk());
+  stored.addendGroup = {2, 1};
+  EXPECT_FALSE(localLinear(stored, 4, mesh, 0, attrs, numInputs).isOk());
+  stored.addendGroup = {1, 7};
+  EXPECT_FALSE(localLinear(stored, 4, mesh, 0, attrs, numInputs).isOk());
 }
 
 } // namespace

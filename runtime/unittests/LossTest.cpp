@@ -234,7 +234,7 @@ TEST(LossTest, Errors) {
       "nll_loss: reduction must be in [0, 2], got 3");
   EXPECT_EQ(
       runError(OpCode::NllLoss, {{1, 2, 0}, {}}, {&x, &ok}, DType::F32, {}),
-      "nll_loss: has_ignore_index must be in [0, 1], got 2");
+      "nll_loss: hasIgnoreIndex must be in [0, 1], got 2");
   EXPECT_EQ(
       runError(OpCode::NllLoss, {{0, 0, 0}, {}}, {&x, &ok}, DType::F32, {}),
       "nll_loss: loss must have shape [2], got f32[]");

@@ -222,10 +222,11 @@ TEST(ReductionTest, ReduceErrors) {
       runError(OpCode::ReduceMax, {{0, -1}, {}}, {&x}, DType::F32, {2, 3}),
       "reduce_max: axis -1 is out of range for rank 3");
   EXPECT_EQ(runError(OpCode::ReduceMin, {{2, 1}, {}}, {&x}, DType::F32, {2, 4}),
-            "reduce_min: keepdims must be in [0, 1], got 2");
+            "reduce_min: keepDims must be in [0, 1], got 2");
   EXPECT_TRUE(startsWith(
       runError(OpCode::ReduceMin, {{}, {}}, {&x}, DType::F32, {2, 4}),
-      "reduce_min: expected integer attributes [keepdims, axes...]"));
+      "reduce_min: expected at least 1 integer attribute [keepDims, "
+      "axes...], got 0"));
   EXPECT_EQ(
       runError(OpCode::ReduceProd, {{1, 1}, {}}, {&x}, DType::F32, {2, 4}),
       "reduce_prod: result must have shape [2,1,4], got f32[2,4]");
@@ -299,7 +300,7 @@ TEST(ReductionTest, ArgErrors) {
   EXPECT_EQ(runError(OpCode::ArgMax, {{2, 0, 0}, {}}, {&x}, DType::I64, {2}),
             "argmax: axis 2 is out of range for rank 2");
   EXPECT_EQ(runError(OpCode::ArgMin, {{1, 3, 0}, {}}, {&x}, DType::I64, {2}),
-            "argmin: keepdims must be in [0, 1], got 3");
+            "argmin: keepDims must be in [0, 1], got 3");
   EXPECT_EQ(runError(OpCode::ArgMin, {{1, 0}, {}}, {&x}, DType::I64, {2}),
             "argmin: expected 3 integer attributes, got 2");
   EXPECT_EQ(runError(OpCode::ArgMin, {{1, 0, 0}, {}}, {&x}, DType::I64, {3}),

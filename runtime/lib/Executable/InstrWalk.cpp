@@ -47,36 +47,29 @@ static Status checkArity(const InstrInfo &instr, size_t minIn, size_t maxIn,
   return Status::ok();
 }
 
-static Status decodeLinearInstr(const InstrInfo &instr, const Mesh &mesh,
+static Status decodeLinearInstr(const InstrInfo &instr,
+                                const LinearAttrs &stored, const Mesh &mesh,
                                 int64_t rank, LinearInstr &l) {
   PARACC_RETURN_IF_ERROR(checkArity(instr, 2, 4, 1));
-  PARACC_RETURN_IF_ERROR(localLinear(instr, mesh, rank, l.attrs, l.numInputs));
+  PARACC_RETURN_IF_ERROR(localLinear(stored, instr.inputs.size(), mesh, rank,
+                                     l.attrs, l.numInputs));
   // Every rank checks the addends as the group's first member, which adds
   // them, sees them: a malformed form fails on all ranks, not on that one
   // alone. (The other members' form, without addends, then holds too.)
-  InstrAttrs first = instr.attrs;
-  first.ints.resize(std::min<size_t>(first.ints.size(), 2));
+  LinearAttrs first = stored;
+  first.addendGroup.clear();
   LinearForm firstForm;
   PARACC_RETURN_IF_ERROR(decodeLinear(first, instr.inputs.size(), firstForm));
   return decodeLinear(l.attrs, l.numInputs, l.form);
 }
 
-static Status decodeGemm(const InstrInfo &instr, GemmInstr &g) {
+static Status decodeGemm(const InstrInfo &instr, const GemmAttrs &attrs,
+                         GemmInstr &g) {
   PARACC_RETURN_IF_ERROR(checkArity(instr, 2, 3, 1));
-  const auto &ints = instr.attrs.ints;
-  const auto &floats = instr.attrs.floats;
-  if (ints.size() != 2)
-    return errorf("gemm: expected 2 integer attributes, got ", ints.size());
-  if (floats.size() != 2)
-    return errorf("gemm: expected 2 floating attributes, got ", floats.size());
-  for (size_t i = 0; i < 2; ++i)
-    if (ints[i] != 0 && ints[i] != 1)
-      return errorf("gemm: ", i == 0 ? "transA" : "transB",
-                    " must be in [0, 1], got ", ints[i]);
-  g.transA = ints[0] != 0;
-  g.transB = ints[1] != 0;
-  g.alpha = floats[0];
-  g.beta = floats[1];
+  g.transA = attrs.transA;
+  g.transB = attrs.transB;
+  g.alpha = attrs.alpha;
+  g.beta = attrs.beta;
   g.hasC = instr.inputs.size() == 3;
   return Status::ok();
 }
@@ -126,6 +119,8 @@ static Status decodeInstr(const InstrInfo &instr,
   // whatever built the instruction.
   if (isCollective(instr.opcode))
     PARACC_RETURN_IF_ERROR(checkCommunicationInstr(instr, mesh, values));
+  else
+    PARACC_RETURN_IF_ERROR(decodeOpAttrs(instr.opcode, instr.attrs, d.attrs));
   switch (d.kind) {
   case InstrKind::Compute:
     return Status::ok();
@@ -133,13 +128,14 @@ static Status decodeInstr(const InstrInfo &instr,
     return checkArity(instr, 1, 1, 1);
   case InstrKind::Linear: {
     LinearInstr l;
-    PARACC_RETURN_IF_ERROR(decodeLinearInstr(instr, mesh, rank, l));
+    PARACC_RETURN_IF_ERROR(decodeLinearInstr(
+        instr, std::get<LinearAttrs>(d.attrs), mesh, rank, l));
     d.payload = std::move(l);
     return Status::ok();
   }
   case InstrKind::Gemm: {
     GemmInstr g;
-    PARACC_RETURN_IF_ERROR(decodeGemm(instr, g));
+    PARACC_RETURN_IF_ERROR(decodeGemm(instr, std::get<GemmAttrs>(d.attrs), g));
     d.payload = g;
     return Status::ok();
   }

@@ -180,7 +180,7 @@ public:
       : comm_(comm), in_(std::move(inputs)), out_(std::move(outputs)) {}
 
   Status compute(const DecodedInstr &d) override {
-    return runCpuKernel(d.instr->opcode, d.instr->attrs, in_, out_);
+    return runCpuKernel(d.instr->opcode, d.attrs, in_, out_);
   }
   /// The reshape kernel copies the bytes (and checks the types).
   Status alias(const DecodedInstr &d) override { return compute(d); }

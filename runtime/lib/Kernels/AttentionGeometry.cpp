@@ -4,36 +4,13 @@
 
 namespace paracc::rt {
 
-namespace {
-
-/// ints[3], when there is one.
-bool savedStatsOf(const InstrAttrs &attrs) {
-  return attrs.ints.size() >= 4 && attrs.ints[3] != 0;
-}
-
-} // namespace
-
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
-  const InstrAttrs &attrs = args.attrs;
-  const bool saved = args.op == OpCode::Attention && savedStatsOf(attrs);
+  const AttentionAttrs &attrs = args.attrsAs<AttentionAttrs>();
+  const bool saved = args.op == OpCode::Attention && attrs.savedStats;
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, saved ? 2 : 1));
-  if (attrs.ints.empty() || attrs.ints.size() > 4)
-    return args.fail("expected 1 to 4 integer attributes, got ",
-                     attrs.ints.size());
-  if (attrs.floats.size() != 1)
-    return args.fail("expected 1 floating attribute, got ",
-                     attrs.floats.size());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "causal"));
-  if (attrs.ints.size() >= 2)
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "sequence_first"));
-  if (attrs.ints.size() == 3) {
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, int64_t(1) << 40, "window"));
-    if (attrs.ints[2] > 0 && attrs.ints[0] == 0)
-      return args.fail("a sliding window (", attrs.ints[2],
-                       ") needs causal masking");
-  }
-  if (attrs.ints.size() == 4)
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(3, 0, 1, "saved statistics"));
+  if (attrs.window > 0 && !attrs.causal)
+    return args.fail("a sliding window (", attrs.window,
+                     ") needs causal masking");
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
   const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
@@ -42,12 +19,12 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(v, q.dtype(), "v"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, q.dtype(), "result"));
   g = AttentionGeometry();
-  g.causal = attrs.ints[0] != 0;
-  g.sequenceFirst = attrs.ints.size() >= 2 && attrs.ints[1] != 0;
-  g.window = attrs.ints.size() >= 3 ? attrs.ints[2] : 0;
+  g.causal = attrs.causal;
+  g.sequenceFirst = attrs.sequenceFirst;
+  g.window = attrs.window;
   g.savedStats = saved;
   g.hasMask = mask != nullptr;
-  g.scale = attrs.floats[0];
+  g.scale = attrs.scale;
   const int64_t r = q.rank();
   // The rows are dim s, the features the last dim; h the head dim, if any.
   const int64_t s = g.sequenceFirst ? r - 3 : r - 2;
@@ -93,7 +70,7 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
 
 Status checkAttentionGradOperands(const KernelArgs &args,
                                   AttentionGeometry &g) {
-  const bool saved = savedStatsOf(args.attrs);
+  const bool saved = args.attrsAs<AttentionAttrs>().savedStats;
   const size_t extra = saved ? 2 : 0;
   if (args.in.size() < 4 + extra || args.in.size() > 5 + extra)
     return args.fail("expected ", 4 + extra, " to ", 5 + extra,

@@ -1,9 +1,8 @@
 //===- AttentionGeometry.h - Shapes of an attention instruction -*- C++ -*-===//
 //
 // The operand checks and index arithmetic that the CPU and GPU attention
-// kernels share. An attention instruction has ints [causal], [causal,
-// sequence_first], [causal, sequence_first, window] or [causal,
-// sequence_first, window, saved] and floats [scale]. With saved = 1 the
+// kernels share. An attention instruction has AttentionAttrs: causal,
+// sequenceFirst, window, savedStats and scale. With savedStats the
 // Attention instruction has a second result, each query row's log-sum-exp
 // of its scaled, masked scores (f32 [lead..., (H,) Sq], -inf for a row with
 // no visible key), and AttentionGrad two more operands after the mask: the

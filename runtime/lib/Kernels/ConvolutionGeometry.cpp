@@ -6,18 +6,18 @@ namespace paracc::rt {
 
 namespace {
 
-/// Reads the window attributes from `ints[first]` on, `rank` values each:
-/// the kernel (Pool's; Conv's comes from the weight), strides, pads_begin,
-/// pads_end and the dilations (Conv's; Pool's are 1), checks them and
-/// computes the output sizes and the positions' strides.
-Status readWindow(const KernelArgs &args, const Tensor &x, size_t first,
-                  bool hasKernelAttr, bool hasDilations, ConvGeometry &g) {
-  const std::vector<int64_t> &ints = args.attrs.ints;
+/// Reads the window attributes (`window`, `rank` values each: the kernel
+/// (Pool's; Conv's comes from the weight), strides, pads_begin, pads_end and
+/// the dilations (Conv's; Pool's are 1)), checks them and computes the
+/// output sizes and the positions' strides.
+Status readWindow(const KernelArgs &args, const Tensor &x,
+                  const std::vector<int64_t> &window, bool hasKernelAttr,
+                  bool hasDilations, ConvGeometry &g) {
   const int64_t r = g.rank;
-  size_t at = first;
+  size_t at = 0;
   auto next = [&](std::array<int64_t, ConvGeometry::kMaxRank> &dst) {
     for (int64_t d = 0; d < r; ++d)
-      dst[d] = ints[at++];
+      dst[d] = window[at++];
   };
   if (hasKernelAttr)
     next(g.kernel);
@@ -54,10 +54,11 @@ Status readWindow(const KernelArgs &args, const Tensor &x, size_t first,
   return Status::ok();
 }
 
-/// x [N, C, S_1..S_r] with r in 1..3, and `ints` holding `fixed` + groups
-/// of r.
+/// x [N, C, S_1..S_r] with r in 1..3, and `window` holding `groups` of r
+/// after the layout's `fixed` leading ints.
 Status readRank(const KernelArgs &args, const Tensor &x, size_t fixed,
-                size_t groups, ConvGeometry &g) {
+                const std::vector<int64_t> &window, size_t groups,
+                ConvGeometry &g) {
   if (x.rank() < 3 || x.rank() > 2 + ConvGeometry::kMaxRank)
     return args.fail("operand must be [N, C, spatial...] with 1 to 3 "
                      "spatial dims, got ",
@@ -65,7 +66,8 @@ Status readRank(const KernelArgs &args, const Tensor &x, size_t fixed,
   g.rank = x.rank() - 2;
   g.batch = x.shape()[0];
   g.channels = x.shape()[1];
-  return args.checkAttrCounts(fixed + groups * size_t(g.rank), 0);
+  return args.checkIntCount(fixed + groups * size_t(g.rank),
+                            fixed + window.size());
 }
 
 /// `t` is [N, features, O_1..O_r] of `like`'s type.
@@ -81,13 +83,14 @@ Status checkWindowShape(const KernelArgs &args, const Tensor &t,
 
 /// The convolution of `in` by a weight shaped as `w` (Conv's frame: the
 /// operand, the weight, and `out` its result, named `outName`), with the
-/// ints of Conv.
+/// attributes of Conv.
 Status convolutionFrame(const KernelArgs &args, const Tensor &in,
                         const Tensor &w, const Tensor &out, const char *outName,
                         ConvGeometry &g) {
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(w, in.dtype(), "weight"));
-  PARACC_RETURN_IF_ERROR(readRank(args, in, 1, 4, g));
-  g.groups = args.attrs.ints[0];
+  const ConvAttrs &attrs = args.attrsAs<ConvAttrs>();
+  PARACC_RETURN_IF_ERROR(readRank(args, in, 1, attrs.window, 4, g));
+  g.groups = attrs.groups;
   if (w.rank() != in.rank())
     return args.fail("weight ", w.typeString(),
                      " must have the operand's rank ", in.rank());
@@ -100,7 +103,7 @@ Status convolutionFrame(const KernelArgs &args, const Tensor &in,
                      " must have channels / group input channels");
   for (int64_t d = 0; d < g.rank; ++d)
     g.kernel[d] = w.shape()[2 + d];
-  PARACC_RETURN_IF_ERROR(readWindow(args, in, 1, false, true, g));
+  PARACC_RETURN_IF_ERROR(readWindow(args, in, attrs.window, false, true, g));
   return checkWindowShape(args, out, in, g, outName);
 }
 
@@ -147,16 +150,15 @@ Status checkConvWeightGrad(const KernelArgs &args, OperandTypeCheck checkType,
 
 namespace {
 
-/// Pool's ints and geometry for operand `x`.
+/// Pool's attributes and geometry for operand `x`.
 Status poolFrame(const KernelArgs &args, const Tensor &x, ConvGeometry &g,
                  bool &average, bool &countPadding) {
-  PARACC_RETURN_IF_ERROR(readRank(args, x, 2, 4, g));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "kind"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "count_include_pad"));
-  average = args.attrs.ints[0] == 1;
-  countPadding = args.attrs.ints[1] == 1;
+  const PoolAttrs &attrs = args.attrsAs<PoolAttrs>();
+  PARACC_RETURN_IF_ERROR(readRank(args, x, 2, attrs.window, 4, g));
+  average = attrs.average;
+  countPadding = attrs.countIncludePad;
   g.features = g.channels;
-  return readWindow(args, x, 2, true, false, g);
+  return readWindow(args, x, attrs.window, true, false, g);
 }
 
 } // namespace

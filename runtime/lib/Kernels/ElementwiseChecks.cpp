@@ -36,7 +36,6 @@ Status checkBinary(const KernelArgs &args, OperandTypeCheck checkType,
 
 Status checkWhere(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &c = *args.in[0];
   const Tensor &a = *args.in[1];
   const Tensor &b = *args.in[2];
@@ -57,29 +56,14 @@ Status checkWhere(const KernelArgs &args) {
 
 Status checkClip(const KernelArgs &args, OperandTypeCheck checkType) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 2));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Numeric, "operand"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (std::isnan(args.attrs.floats[0]) || std::isnan(args.attrs.floats[1]))
+  const ClipAttrs &bounds = args.attrsAs<ClipAttrs>();
+  if (std::isnan(bounds.min) || std::isnan(bounds.max))
     return args.fail("bounds must not be NaN");
-  return Status::ok();
-}
-
-Status checkUnaryArityAndAttrs(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  if (args.op == OpCode::Gelu) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
-  } else if (args.op == OpCode::IsInf) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "detect_positive"));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "detect_negative"));
-  } else {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
-  }
   return Status::ok();
 }
 

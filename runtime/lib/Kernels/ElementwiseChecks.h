@@ -14,11 +14,6 @@
 
 namespace paracc::rt {
 
-/// A unary instruction's one operand and result, and its attributes: Gelu's
-/// ints [approximation (0 or 1)], IsInf's [detect_positive,
-/// detect_negative] (each 0 or 1), none for the others.
-Status checkUnaryArityAndAttrs(const KernelArgs &args);
-
 /// A unary op over `set`: the result is bool for a predicate, else the
 /// operand's type, and the operand's shape.
 Status checkUnary(const KernelArgs &args, OperandTypeCheck checkType,

@@ -86,21 +86,15 @@ Status KernelArgs::checkArity(size_t minIn, size_t maxIn, size_t minOut,
   return Status::ok();
 }
 
-Status KernelArgs::checkAttrCounts(size_t nInts, size_t nFloats) const {
-  if (attrs.ints.size() != nInts)
-    return fail("expected ", nInts, " integer attribute", nInts == 1 ? "" : "s",
-                ", got ", attrs.ints.size());
-  if (attrs.floats.size() != nFloats)
-    return fail("expected ", nFloats, " floating attribute",
-                nFloats == 1 ? "" : "s", ", got ", attrs.floats.size());
+Status KernelArgs::checkIntCount(size_t expected, size_t got) const {
+  if (got != expected)
+    return fail("expected ", expected, " integer attribute",
+                expected == 1 ? "" : "s", ", got ", got);
   return Status::ok();
 }
 
-Status KernelArgs::checkIntAttr(size_t i, int64_t lo, int64_t hi,
-                                const char *what) const {
-  if (i >= attrs.ints.size())
-    return fail("missing integer attribute ", i, " (", what, ")");
-  const int64_t v = attrs.ints[i];
+Status KernelArgs::checkIntIn(int64_t v, int64_t lo, int64_t hi,
+                              const char *what) const {
   if (v < lo || v > hi)
     return fail(what, " must be in [", lo, ", ", hi, "], got ", v);
   return Status::ok();

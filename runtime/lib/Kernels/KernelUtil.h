@@ -20,6 +20,7 @@
 #include <cstring>
 #include <limits>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
 namespace paracc::rt {
@@ -310,7 +311,8 @@ template <typename F> Status visitElemSize(size_t size, F &&f) {
 /// The operands of one kernel invocation.
 struct KernelArgs {
   OpCode op;
-  const InstrAttrs &attrs;
+  /// The typed attributes of op's layout (attrsFitOpCode holds).
+  const OpAttrs &attrs;
   const std::vector<const Tensor *> &in;
   const std::vector<Tensor *> &out;
 
@@ -325,10 +327,13 @@ struct KernelArgs {
   /// Result count in [minOut, maxOut].
   Status checkArity(size_t minIn, size_t maxIn, size_t minOut,
                     size_t maxOut) const;
-  /// Exactly n ints and m floats.
-  Status checkAttrCounts(size_t nInts, size_t nFloats) const;
-  /// ints[i] in [lo, hi].
-  Status checkIntAttr(size_t i, int64_t lo, int64_t hi, const char *what) const;
+  /// The attributes, as the struct of op's layout.
+  template <typename T> const T &attrsAs() const { return std::get<T>(attrs); }
+  /// A layout whose integer count depends on the shapes (a permutation per
+  /// dim): `got` integer attributes where `expected` are needed.
+  Status checkIntCount(size_t expected, size_t got) const;
+  /// An integer attribute whose range depends on the shapes.
+  Status checkIntIn(int64_t v, int64_t lo, int64_t hi, const char *what) const;
   /// t's element type is in `set`.
   Status checkDType(const Tensor &t, TypeSet set, const char *what) const;
   /// t has element type d.

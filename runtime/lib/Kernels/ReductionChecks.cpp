@@ -20,28 +20,23 @@ Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
-  const std::vector<int64_t> &ints = args.attrs.ints;
-  if (ints.empty() || !args.attrs.floats.empty())
-    return args.fail("expected integer attributes [keepdims, axes...] and "
-                     "no floating attributes, got ",
-                     ints.size(), " and ", args.attrs.floats.size());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "keepdims"));
-  const bool keepDims = ints[0] != 0;
+  const ReduceSumAttrs &attrs = args.attrsAs<ReduceSumAttrs>();
+  const std::vector<int64_t> &axes = attrs.axes;
   reduced.assign(x.rank(), false);
-  for (size_t i = 1; i < ints.size(); ++i) {
-    if (ints[i] < 0 || ints[i] >= x.rank())
-      return args.fail("axis ", ints[i], " is out of range for rank ",
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (axes[i] < 0 || axes[i] >= x.rank())
+      return args.fail("axis ", axes[i], " is out of range for rank ",
                        x.rank());
-    if (i > 1 && ints[i] <= ints[i - 1])
+    if (i > 0 && axes[i] <= axes[i - 1])
       return args.fail("axes must be sorted and unique, got ",
-                       shapeToString(Shape(ints.begin() + 1, ints.end())));
-    reduced[ints[i]] = true;
+                       shapeToString(axes));
+    reduced[axes[i]] = true;
   }
   Shape shape;
   for (int64_t d = 0; d < x.rank(); ++d) {
     if (!reduced[d])
       shape.push_back(x.dim(d));
-    else if (keepDims)
+    else if (attrs.keepDims)
       shape.push_back(1);
   }
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
@@ -51,7 +46,7 @@ Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced) {
 Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
                       AxisSplit &split) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
+  const ArgMaxAttrs &attrs = args.attrsAs<ArgMaxAttrs>();
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::All, "operand"));
@@ -59,12 +54,9 @@ Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
   if (x.rank() < 1)
     return args.fail("operand must have rank >= 1, got ", x.typeString());
   int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "keepdims"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "select_last_index"));
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(attrs.axis, x.rank(), axis));
   Shape shape = x.shape();
-  if (args.attrs.ints[1])
+  if (attrs.keepDims)
     shape[axis] = 1;
   else
     shape.erase(shape.begin() + axis);
@@ -76,7 +68,6 @@ Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
                    AxisSplit &split) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Numeric, "operand"));
@@ -86,9 +77,7 @@ Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
     return args.fail("operand must have rank >= 1, got ", x.typeString());
   int64_t axis;
   PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], x.rank(), axis));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "exclusive"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(2, 0, 1, "reverse"));
+      args.normalizeAxis(args.attrsAs<CumSumAttrs>().axis, x.rank(), axis));
   splitAround(x, axis, split);
   return Status::ok();
 }
@@ -98,7 +87,7 @@ Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
   const bool isLayerNorm = args.op == OpCode::LayerNorm;
   PARACC_RETURN_IF_ERROR(isLayerNorm ? args.checkArity(2, 3, 1)
                                      : args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  const LayerNormAttrs &attrs = args.attrsAs<LayerNormAttrs>();
   const Tensor &x = *args.in[0];
   const Tensor &scale = *args.in[1];
   const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
@@ -111,11 +100,11 @@ Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   if (x.rank() < 1)
     return args.fail("operand must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
-  const double eps = args.attrs.floats[0];
+  PARACC_RETURN_IF_ERROR(args.checkIntIn(attrs.axis, 0, x.rank() - 1, "axis"));
+  const double eps = attrs.epsilon;
   if (!(eps >= 0.0) || std::isinf(eps))
     return args.fail("epsilon must be finite and non-negative, got ", eps);
-  const int64_t axis = args.attrs.ints[0];
+  const int64_t axis = attrs.axis;
   const Shape normShape(x.shape().begin() + axis, x.shape().end());
   if (!broadcastsTo(scale.shape(), normShape))
     return args.fail("scale ", scale.typeString(),
@@ -132,7 +121,6 @@ Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
 Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
                     AxisSplit &split) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "operand"));
@@ -140,8 +128,9 @@ Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   if (x.rank() < 1)
     return args.fail("operand must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
-  splitAround(x, args.attrs.ints[0], split);
+  const int64_t axis = args.attrsAs<SoftmaxAttrs>().axis;
+  PARACC_RETURN_IF_ERROR(args.checkIntIn(axis, 0, x.rank() - 1, "axis"));
+  splitAround(x, axis, split);
   return Status::ok();
 }
 

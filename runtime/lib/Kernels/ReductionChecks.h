@@ -16,26 +16,26 @@
 
 namespace paracc::rt {
 
-/// Reduce* with ints [keepdims, axes...]: which operand dims are reduced.
+/// Reduce* (ReduceSumAttrs): which operand dims are reduced.
 /// (The operand's type is checked by the kernel, per op.)
 Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced);
 
-/// ArgMax/ArgMin with ints [axis, keepdims, select_last_index]: the operand
+/// ArgMax/ArgMin (ArgMaxAttrs): the operand
 /// viewed as [outer, axis, inner].
 Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
                       AxisSplit &split);
 
-/// CumSum with ints [axis, exclusive, reverse]: the operand viewed as
+/// CumSum (CumSumAttrs): the operand viewed as
 /// [outer, axis, inner].
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
                    AxisSplit &split);
 
-/// LayerNorm (x, scale[, bias]) / RmsNorm (x, scale) with ints [axis] and
-/// floats [epsilon]: the number of elements each row normalizes.
+/// LayerNorm (x, scale[, bias]) / RmsNorm (x, scale) (LayerNormAttrs): the
+/// number of elements each row normalizes.
 Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
                  int64_t &normalized);
 
-/// Softmax/LogSoftmax along ints[0]: the operand viewed as [outer, axis,
+/// Softmax/LogSoftmax along their axis: the operand viewed as [outer, axis,
 /// inner].
 Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
                     AxisSplit &split);

@@ -17,7 +17,6 @@ Status checkSameDType(const KernelArgs &args, const Tensor &x,
 
 Status checkReshape(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
@@ -33,8 +32,8 @@ Status checkTranspose(const KernelArgs &args, Shape &shape,
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
-  const std::vector<int64_t> &perm = args.attrs.ints;
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(x.rank(), 0));
+  const std::vector<int64_t> &perm = args.attrsAs<TransposeAttrs>().perm;
+  PARACC_RETURN_IF_ERROR(args.checkIntCount(x.rank(), perm.size()));
   std::vector<bool> seen(x.rank(), false);
   shape.assign(x.rank(), 0);
   strides.assign(x.rank(), 0);
@@ -57,16 +56,18 @@ Status checkSlice(const KernelArgs &args, int64_t &base,
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
   const int64_t rank = x.rank();
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2 * rank, 0));
+  const std::vector<int64_t> &startsThenSteps =
+      args.attrsAs<SliceAttrs>().startsThenSteps;
+  PARACC_RETURN_IF_ERROR(args.checkIntCount(2 * rank, startsThenSteps.size()));
   if (y.rank() != rank)
     return args.fail("result ", y.typeString(), " must have the rank of ",
                      x.typeString());
-  const std::vector<int64_t> &ints = args.attrs.ints;
   const std::vector<int64_t> inStrides = contiguousStrides(x.shape());
   strides.assign(rank, 0);
   base = 0;
   for (int64_t d = 0; d < rank; ++d) {
-    const int64_t start = ints[d], step = ints[rank + d];
+    const int64_t start = startsThenSteps[d];
+    const int64_t step = startsThenSteps[rank + d];
     const int64_t count = y.dim(d), dim = x.dim(d);
     if (step == 0)
       return args.fail("step of dimension ", d, " is zero");
@@ -128,32 +129,29 @@ static Status checkAxisPieces(const KernelArgs &args, const Tensor &whole,
 
 Status checkConcat(const KernelArgs &args, AxisSplit &split) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, SIZE_MAX, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
   const Tensor &first = *args.in[0];
   if (first.rank() < 1)
     return args.fail("operands must have rank >= 1, got ", first.typeString());
   split = AxisSplit();
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], first.rank(), split.axis));
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(args.attrsAs<ConcatAttrs>().axis,
+                                            first.rank(), split.axis));
   return checkAxisPieces(args, *args.out[0], args.in, true, split);
 }
 
 Status checkSplit(const KernelArgs &args, AxisSplit &split) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1, SIZE_MAX));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
   const Tensor &x = *args.in[0];
   if (x.rank() < 1)
     return args.fail("operand must have rank >= 1, got ", x.typeString());
   split = AxisSplit();
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], x.rank(), split.axis));
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(args.attrsAs<ConcatAttrs>().axis,
+                                            x.rank(), split.axis));
   std::vector<const Tensor *> pieces(args.out.begin(), args.out.end());
   return checkAxisPieces(args, x, pieces, false, split);
 }
 
 Status checkExpand(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkSameDType(args, x, y));
@@ -165,8 +163,6 @@ Status checkExpand(const KernelArgs &args) {
 
 Status checkTrilu(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "upper"));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
@@ -179,7 +175,6 @@ Status checkTrilu(const KernelArgs &args) {
 /// Gathers: two operands (data, i32/i64 indices), one result of data's type.
 static Status checkGatherOperands(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
   PARACC_RETURN_IF_ERROR(
       args.checkDType(*args.in[1], TypeSet::Index, "indices"));
   return args.checkDTypeIs(*args.out[0], args.in[0]->dtype(), "result");
@@ -192,8 +187,8 @@ Status checkGather(const KernelArgs &args, AxisSplit &split) {
   if (data.rank() < 1)
     return args.fail("data must have rank >= 1, got ", data.typeString());
   split = AxisSplit();
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), split.axis));
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(args.attrsAs<GatherAttrs>().axis,
+                                            data.rank(), split.axis));
   Shape shape(data.shape().begin(), data.shape().begin() + split.axis);
   shape.insert(shape.end(), indices.shape().begin(), indices.shape().end());
   shape.insert(shape.end(), data.shape().begin() + split.axis + 1,
@@ -216,7 +211,7 @@ Status checkGatherElements(const KernelArgs &args, int64_t &axis) {
     return args.fail("indices ", indices.typeString(),
                      " must have the rank of data ", data.typeString());
   PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], data.rank(), axis));
+      args.normalizeAxis(args.attrsAs<GatherAttrs>().axis, data.rank(), axis));
   for (int64_t d = 0; d < data.rank(); ++d) {
     if (d != axis && indices.dim(d) > data.dim(d))
       return args.fail("indices ", indices.typeString(), " exceed data ",
@@ -234,9 +229,9 @@ Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
   if (r < 1 || q < 1)
     return args.fail("data and indices must have rank >= 1, got ",
                      data.typeString(), " and ", indices.typeString());
+  const int64_t b = args.attrsAs<GatherNDAttrs>().batchDims;
   PARACC_RETURN_IF_ERROR(
-      args.checkIntAttr(0, 0, std::min(q, r) - 1, "batch_dims"));
-  const int64_t b = args.attrs.ints[0];
+      args.checkIntIn(b, 0, std::min(q, r) - 1, "batchDims"));
   const int64_t k = indices.dim(q - 1);
   if (k < 1 || k > r - b)
     return args.fail("the last dimension of indices (", k, ") must be in [1, ",

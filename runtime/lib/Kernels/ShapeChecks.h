@@ -32,7 +32,7 @@ Status checkTranspose(const KernelArgs &args, Shape &shape,
 Status checkSlice(const KernelArgs &args, int64_t &base,
                   std::vector<int64_t> &strides);
 
-/// Concat (the operands) or Split (the results) along ints[0]: the whole
+/// Concat (the operands) or Split (the results) along their axis: the whole
 /// side's shape viewed as [outer, axis, inner].
 struct AxisSplit {
   int64_t axis = 0, outer = 1, inner = 1;
@@ -46,14 +46,14 @@ Status checkExpand(const KernelArgs &args);
 /// Trilu: ints [upper, k], a result like the operand, rank >= 2.
 Status checkTrilu(const KernelArgs &args);
 
-/// Gather along ints[0]: data viewed as [outer, axis, inner]. The indices'
+/// Gather along its axis: data viewed as [outer, axis, inner]. The indices'
 /// values are the kernels' to check.
 Status checkGather(const KernelArgs &args, AxisSplit &split);
 
-/// GatherElements along ints[0] (returned).
+/// GatherElements along its axis (returned).
 Status checkGatherElements(const KernelArgs &args, int64_t &axis);
 
-/// GatherND with ints[0] batch dims: index tuples of `tupleLength`.
+/// GatherND with its batch dims: index tuples of `tupleLength`.
 Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
                      int64_t &tupleLength);
 

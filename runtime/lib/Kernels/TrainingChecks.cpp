@@ -9,7 +9,6 @@ namespace paracc::rt {
 Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
                        int64_t &outer, int64_t &axisDim, int64_t &inner) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
   const Tensor &dy = *args.in[0], &indices = *args.in[1];
   const Tensor &ddata = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, ddata, TypeSet::Float, "result"));
@@ -19,7 +18,7 @@ Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
     return args.fail("result must have rank >= 1, got ", ddata.typeString());
   int64_t axis;
   PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrs.ints[0], ddata.rank(), axis));
+      args.normalizeAxis(args.attrsAs<GatherAttrs>().axis, ddata.rank(), axis));
   Shape dyShape(ddata.shape().begin(), ddata.shape().begin() + axis);
   dyShape.insert(dyShape.end(), indices.shape().begin(), indices.shape().end());
   dyShape.insert(dyShape.end(), ddata.shape().begin() + axis + 1,
@@ -39,7 +38,7 @@ Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized) {
   const bool isLayerNorm = args.op == OpCode::LayerNormGrad;
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, isLayerNorm ? 3 : 2));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 1));
+  const LayerNormAttrs &attrs = args.attrsAs<LayerNormAttrs>();
   const Tensor &dy = *args.in[0], &x = *args.in[1], &scale = *args.in[2];
   PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "x"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, x.dtype(), "dy"));
@@ -53,12 +52,11 @@ Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
   }
   if (x.rank() < 1)
     return args.fail("x must have rank >= 1, got ", x.typeString());
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, x.rank() - 1, "axis"));
-  const double eps = args.attrs.floats[0];
+  PARACC_RETURN_IF_ERROR(args.checkIntIn(attrs.axis, 0, x.rank() - 1, "axis"));
+  const double eps = attrs.epsilon;
   if (!(eps >= 0.0) || std::isinf(eps))
     return args.fail("epsilon must be finite and non-negative, got ", eps);
-  const Shape normShape(x.shape().begin() + args.attrs.ints[0],
-                        x.shape().end());
+  const Shape normShape(x.shape().begin() + attrs.axis, x.shape().end());
   normalized = shapeNumElements(normShape);
   if (scale.numElements() != normalized)
     return args.fail("scale ", scale.typeString(), " must have the ",
@@ -91,9 +89,8 @@ Status checkOptimizerOperands(const KernelArgs &args, size_t nTensors,
   return Status::ok();
 }
 
-Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
+Status checkFloatAttr(const KernelArgs &args, double v, double lo, double hi,
                       const char *what) {
-  const double v = args.attrs.floats[i];
   if (std::isinf(lo)) {
     if (!std::isfinite(v))
       return args.fail(what, " must be finite, got ", v);
@@ -107,12 +104,12 @@ Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
 }
 
 Status checkAdamWAttrs(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
+  const AdamWAttrs &attrs = args.attrsAs<AdamWAttrs>();
   const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, 1.0, "beta1"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, 0.0, 1.0, "beta2"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "eps"));
-  return checkFloatAttr(args, 3, 0.0, inf, "weight_decay");
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, attrs.beta1, 0.0, 1.0, "beta1"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, attrs.beta2, 0.0, 1.0, "beta2"));
+  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, attrs.eps, 0.0, inf, "eps"));
+  return checkFloatAttr(args, attrs.weightDecay, 0.0, inf, "weight_decay");
 }
 
 Status checkForeachAdamW(const KernelArgs &args, size_t &count) {
@@ -160,7 +157,6 @@ Status checkForeachSumSquare(const KernelArgs &args) {
     return args.fail("expected N >= 1 operands and 1 result, got ",
                      args.in.size(), " operands and ", args.out.size(),
                      " results");
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   for (const Tensor *x : args.in)
     PARACC_RETURN_IF_ERROR(args.checkDType(*x, TypeSet::Float, "operand"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], DType::F32, "result"));
@@ -173,7 +169,6 @@ Status checkForeachCast(const KernelArgs &args) {
     return args.fail("expected N >= 1 operands and as many results, got ",
                      args.in.size(), " operands and ", args.out.size(),
                      " results");
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   for (size_t j = 0; j < args.in.size(); ++j) {
     PARACC_RETURN_IF_ERROR(
         args.checkDTypeIs(*args.in[j], args.in[0]->dtype(), "operand"));
@@ -185,28 +180,30 @@ Status checkForeachCast(const KernelArgs &args) {
   return Status::ok();
 }
 
-Status checkSgd(const KernelArgs &args, SgdAttrs &attrs) {
+Status checkSgd(const KernelArgs &args, SgdUpdate &update) {
   PARACC_RETURN_IF_ERROR(args.checkArity(6, 6, 2));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 4));
+  const SgdAttrs &attrs = args.attrsAs<SgdAttrs>();
   static const char *const kNames[] = {
       "param", "grad",       "momentum_buffer", "lr",
       "step",  "grad_scale", "updated param",   "updated momentum_buffer"};
   PARACC_RETURN_IF_ERROR(checkOptimizerOperands(args, 3, kNames));
   const double inf = INFINITY;
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 0, 0.0, inf, "momentum"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 1, -inf, inf, "dampening"));
-  PARACC_RETURN_IF_ERROR(checkFloatAttr(args, 2, 0.0, inf, "weight_decay"));
-  attrs.momentum = args.attrs.floats[0];
-  attrs.dampening = args.attrs.floats[1];
-  attrs.weightDecay = args.attrs.floats[2];
-  const double nesterov = args.attrs.floats[3];
-  if (nesterov != 0.0 && nesterov != 1.0)
-    return args.fail("nesterov must be 0 or 1, got ", nesterov);
-  attrs.nesterov = nesterov == 1.0;
-  if (attrs.nesterov && (attrs.momentum <= 0.0 || attrs.dampening != 0.0))
+  PARACC_RETURN_IF_ERROR(
+      checkFloatAttr(args, attrs.momentum, 0.0, inf, "momentum"));
+  PARACC_RETURN_IF_ERROR(
+      checkFloatAttr(args, attrs.dampening, -inf, inf, "dampening"));
+  PARACC_RETURN_IF_ERROR(
+      checkFloatAttr(args, attrs.weightDecay, 0.0, inf, "weight_decay"));
+  update.momentum = attrs.momentum;
+  update.dampening = attrs.dampening;
+  update.weightDecay = attrs.weightDecay;
+  if (attrs.nesterov != 0.0 && attrs.nesterov != 1.0)
+    return args.fail("nesterov must be 0 or 1, got ", attrs.nesterov);
+  update.nesterov = attrs.nesterov == 1.0;
+  if (update.nesterov && (update.momentum <= 0.0 || update.dampening != 0.0))
     return args.fail("nesterov momentum needs a momentum > 0 and zero "
                      "dampening, got momentum ",
-                     attrs.momentum, " and dampening ", attrs.dampening);
+                     update.momentum, " and dampening ", update.dampening);
   return Status::ok();
 }
 
@@ -215,9 +212,6 @@ Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
   const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
   PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
                                : args.checkArity(2, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 2, "reduction"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
   const Tensor &scores = *args.in[0];
   const Tensor &labels = *args.in[1];
   const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
@@ -240,7 +234,10 @@ Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
   PARACC_RETURN_IF_ERROR(checkLossDType(args, loss, scores, weight, "loss"));
   // Reduction 0 (none) keeps a loss per label.
   PARACC_RETURN_IF_ERROR(args.checkShape(
-      loss, args.attrs.ints[0] == 0 ? labelShape : Shape{}, "loss"));
+      loss,
+      args.attrsAs<SoftmaxCrossEntropyAttrs>().reduction == 0 ? labelShape
+                                                              : Shape{},
+      "loss"));
   if (args.out.size() > 1) {
     PARACC_RETURN_IF_ERROR(
         args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
@@ -257,9 +254,6 @@ Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
 Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
                              LossShape &shape) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(3, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "log_prob_scores"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "has_ignore_index"));
   const Tensor &dloss = *args.in[0], &scores = *args.in[1],
                &labels = *args.in[2];
   const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;

@@ -49,18 +49,18 @@ Status checkForeachSumSquare(const KernelArgs &args);
 /// element type, result j of operand j's shape, no attributes.
 Status checkForeachCast(const KernelArgs &args);
 
-/// Sgd's floats, checked (OpCodes.def: momentum >= 0, dampening finite,
-/// weight_decay >= 0, nesterov 0 or 1 and only with momentum > 0 and no
-/// dampening).
-struct SgdAttrs {
+/// Sgd's attributes, checked (OpCodes.def: momentum >= 0, dampening
+/// finite, weight_decay >= 0, nesterov 0 or 1 and only with momentum > 0
+/// and no dampening).
+struct SgdUpdate {
   double momentum = 0, dampening = 0, weightDecay = 0;
   bool nesterov = false;
 };
 
 /// Sgd: in(param, grad, momentum_buffer, lr, step, grad_scale)
 /// out(param, momentum_buffer): the operands as checkOptimizerOperands
-/// says, and the floats into `attrs`.
-Status checkSgd(const KernelArgs &args, SgdAttrs &attrs);
+/// says, and the attributes into `update`.
+Status checkSgd(const KernelArgs &args, SgdUpdate &update);
 
 /// A loss's scores seen as [n, c, d] (d the product of the dims after the
 /// class axis).
@@ -87,9 +87,9 @@ Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
 /// says, the floats as checkAdamWAttrs.
 Status checkAdamW(const KernelArgs &args);
 
-/// floats[i] is finite and in [lo, hi) (or [lo, inf) when hi is infinite,
-/// or any finite value when lo is -inf too).
-Status checkFloatAttr(const KernelArgs &args, size_t i, double lo, double hi,
+/// A floating attribute `v` is finite and in [lo, hi) (or [lo, inf) when hi
+/// is infinite, or any finite value when lo is -inf too).
+Status checkFloatAttr(const KernelArgs &args, double v, double lo, double hi,
                       const char *what);
 
 } // namespace paracc::rt

@@ -32,8 +32,9 @@ std::string paracc::rt::profileLabel(const FunctionInfo &f,
       shape(in.inputs[0]);
       shape(in.inputs[1]);
     }
-    if (in.opcode == OpCode::Linear && !in.attrs.ints.empty() &&
-        in.attrs.ints[0] != 0)
+    if (OpAttrs attrs; in.opcode == OpCode::Linear &&
+                       decodeOpAttrs(in.opcode, in.attrs, attrs).isOk() &&
+                       std::get<LinearAttrs>(attrs).activation != 0)
       os << " +activation";
     break;
   case OpCode::ForeachAdamW:

@@ -2,6 +2,8 @@
 
 #include "paracc/runtime/Timeline.h"
 
+#include "paracc/runtime/CommunicationInstr.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
@@ -25,9 +27,10 @@ void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
     e.kind = instr.opcode == OpCode::Send ? TimelineKind::Send
                                           : TimelineKind::Recv;
     e.bytes = bytes;
-    // ints: the group's axes, then the peer offset and the tag.
-    if (instr.attrs.ints.size() >= 2)
-      e.peer = instr.attrs.ints[instr.attrs.ints.size() - 2];
+    // After the group: the peer offset and the tag.
+    const GroupOperands group = groupOperands(instr);
+    if (group.extra.size() == 2)
+      e.peer = group.extra[0];
     events_.push_back(e);
     return;
   }

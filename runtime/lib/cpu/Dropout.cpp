@@ -14,7 +14,6 @@ namespace paracc::rt {
 
 Status checkDropout(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 1));
   const Tensor &x = *args.in[0], &step = *args.in[1], &offsets = *args.in[2];
   PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(step, DType::F32, "step"));
@@ -26,7 +25,7 @@ Status checkDropout(const KernelArgs &args) {
   if (offsets.rank() != 1 || offsets.dim(0) != x.rank())
     return args.fail("offsets must hold one coordinate per dim of x (",
                      x.rank(), "), got ", offsets.typeString());
-  const double ratio = args.attrs.floats[0];
+  const double ratio = args.attrsAs<DropoutAttrs>().ratio;
   if (!(ratio >= 0.0 && ratio < 1.0))
     return args.fail("ratio must be in [0, 1), got ", ratio);
   return Status::ok();
@@ -39,10 +38,9 @@ Status runDropoutKernel(const KernelArgs &args) {
   const int64_t n = x.numElements();
   if (n == 0)
     return Status::ok();
-  const double ratio = args.attrs.floats[0];
-  const uint32_t threshold = dropoutThreshold(ratio);
-  const uint64_t key = dropoutKey(uint64_t(args.attrs.ints[0]),
-                                  uint64_t(args.attrs.ints[1]),
+  const DropoutAttrs &attrs = args.attrsAs<DropoutAttrs>();
+  const uint32_t threshold = dropoutThreshold(attrs.ratio);
+  const uint64_t key = dropoutKey(uint64_t(attrs.seed), uint64_t(attrs.stream),
                                   uint64_t(int64_t(*args.in[1]->as<float>())));
   const int64_t *offsets = args.in[2]->as<int64_t>();
   const int64_t rank = x.rank();
@@ -52,7 +50,7 @@ Status runDropoutKernel(const KernelArgs &args) {
     constexpr DType D = decltype(tag)::value;
     using S = StorageT<D>;
     using C = ComputeT<D>;
-    const C scale = C(1.0 / (1.0 - ratio));
+    const C scale = C(1.0 / (1.0 - attrs.ratio));
     const S *in = x.as<S>();
     S *out = y.as<S>();
     std::vector<int64_t> index(std::max<int64_t>(rank - 1, 0), 0);

@@ -451,7 +451,7 @@ Status runBinary(const KernelArgs &args, const Op &op) {
 } // namespace
 
 Status runUnaryKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(checkUnaryArityAndAttrs(args));
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const OpCode op = args.op;
   switch (op) {
   case OpCode::Neg:
@@ -468,9 +468,11 @@ Status runUnaryKernel(const KernelArgs &args) {
     return runUnary<TypeSet::Float, true>(args, IsNaNOp());
   case OpCode::IsInf:
     return runUnary<TypeSet::Float, true>(
-        args, IsInfOp{args.attrs.ints[0] != 0, args.attrs.ints[1] != 0});
+        args, IsInfOp{args.attrsAs<IsInfAttrs>().detectPositive,
+                      args.attrsAs<IsInfAttrs>().detectNegative});
   case OpCode::Gelu:
-    return runUnary<TypeSet::Float>(args, GeluOp{args.attrs.ints[0] != 0});
+    return runUnary<TypeSet::Float>(
+        args, GeluOp{args.attrsAs<GeluAttrs>().tanhApproximation});
   case OpCode::Sqrt:
     return runUnary<TypeSet::Float>(args, SqrtOp());
   case OpCode::Rsqrt:
@@ -524,12 +526,6 @@ Status runUnaryKernel(const KernelArgs &args) {
 
 Status runBinaryKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  if (args.op == OpCode::Mod) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "fmod"));
-  } else {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
-  }
   switch (args.op) {
   case OpCode::Add:
     return runBinary<TypeSet::Numeric>(args, AddOp());
@@ -546,7 +542,8 @@ Status runBinaryKernel(const KernelArgs &args) {
   case OpCode::Min:
     return runBinary<TypeSet::Numeric>(args, MinOp());
   case OpCode::Mod:
-    return runBinary<TypeSet::Numeric>(args, ModOp{args.attrs.ints[0] != 0});
+    return runBinary<TypeSet::Numeric>(args,
+                                       ModOp{args.attrsAs<ModAttrs>().fmod});
   case OpCode::And:
     return runBinary<TypeSet::Bool>(args, AndOp());
   case OpCode::Or:
@@ -625,7 +622,6 @@ Status runWhereKernel(const KernelArgs &args) {
 
 Status runCastKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
@@ -651,8 +647,8 @@ Status runClipKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(checkClip(args, checkCpuDType));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  const double minV = args.attrs.floats[0];
-  const double maxV = args.attrs.floats[1];
+  const ClipAttrs &bounds = args.attrsAs<ClipAttrs>();
+  const double minV = bounds.min, maxV = bounds.max;
   return visitDTypeIn<TypeSet::Numeric>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     using C = ComputeT<D>;

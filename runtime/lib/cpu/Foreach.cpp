@@ -36,7 +36,7 @@ Status runForeachSumSquareKernel(const KernelArgs &args) {
 
 Status runForeachCastKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(checkForeachCast(args));
-  const InstrAttrs none;
+  const OpAttrs none;
   for (size_t j = 0; j < args.in.size(); ++j) {
     const std::vector<const Tensor *> in{args.in[j]};
     const std::vector<Tensor *> out{args.out[j]};

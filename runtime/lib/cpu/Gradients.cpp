@@ -58,7 +58,7 @@ template <DType D> void normGradTyped(const KernelArgs &args, int64_t d) {
   S *dx = args.out[0]->as<S>(), *dscale = args.out[1]->as<S>();
   S *dbias = isLayerNorm ? args.out[2]->as<S>() : nullptr;
   const S *acc = args.in.size() > 3 ? args.in[3]->as<S>() : nullptr;
-  const double eps = args.attrs.floats[0];
+  const double eps = args.attrsAs<LayerNormAttrs>().epsilon;
   const int64_t rows = d ? args.in[1]->numElements() / d : 0;
   const double n = static_cast<double>(d);
 
@@ -259,9 +259,10 @@ void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
   // An f32 dloss with bf16/f16 scores: the gradient of an f32 loss.
   const bool dlossF32 = D != DType::F32 && args.in[0]->dtype() == DType::F32;
   const float *dlossF = dlossF32 ? args.in[0]->as<float>() : nullptr;
-  const bool logits = args.attrs.ints[0] == 0;
-  const bool hasIgnore = args.attrs.ints[1] != 0;
-  const int64_t ignoreIndex = args.attrs.ints[2];
+  const CrossEntropyGradAttrs &attrs = args.attrsAs<CrossEntropyGradAttrs>();
+  const bool logits = !attrs.logProbScores;
+  const bool hasIgnore = attrs.hasIgnoreIndex;
+  const int64_t ignoreIndex = attrs.ignoreIndex;
   std::vector<double> e(static_cast<size_t>(c));
   for (int64_t i = 0; i < n; ++i) {
     for (int64_t j = 0; j < d; ++j) {
@@ -352,8 +353,6 @@ Status runNormGradKernel(const KernelArgs &args) {
 
 Status runGeluGradKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
   const Tensor &dy = *args.in[0], &x = *args.in[1];
   Tensor &dx = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
@@ -361,7 +360,7 @@ Status runGeluGradKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dx, x.dtype(), "dx"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dy, x.shape(), "dy"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dx, x.shape(), "dx"));
-  const bool tanhForm = args.attrs.ints[0] != 0;
+  const bool tanhForm = args.attrsAs<GeluAttrs>().tanhApproximation;
   // Elementwise: each result element is written after both operand
   // elements at its position are read, so dx may be dy's or x's buffer.
   return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
@@ -393,7 +392,6 @@ static double sigmoidOf(double x) {
 static Status checkSameFloat(const KernelArgs &args, size_t ins, size_t outs,
                              const char *const *names) {
   PARACC_RETURN_IF_ERROR(args.checkArity(ins, ins, outs));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &first = *args.in[0];
   PARACC_RETURN_IF_ERROR(args.checkDType(first, TypeSet::Float, names[0]));
   for (size_t i = 0; i < ins + outs; ++i) {
@@ -461,8 +459,9 @@ Status runCrossEntropyGradKernel(const KernelArgs &args) {
   const Tensor &scores = *args.in[1], &labels = *args.in[2];
   const int64_t n = shape.n, c = shape.c, d = shape.d;
   // Every label is checked before any result is written.
-  const bool hasIgnore = args.attrs.ints[1] != 0;
-  const int64_t ignoreIndex = args.attrs.ints[2];
+  const CrossEntropyGradAttrs &attrs = args.attrsAs<CrossEntropyGradAttrs>();
+  const bool hasIgnore = attrs.hasIgnoreIndex;
+  const int64_t ignoreIndex = attrs.ignoreIndex;
   for (int64_t pos = 0; pos < labels.numElements(); ++pos) {
     const int64_t label = readIndex(labels, pos);
     if (!(hasIgnore && label == ignoreIndex) && (label < 0 || label >= c))

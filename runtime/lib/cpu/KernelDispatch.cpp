@@ -1,8 +1,7 @@
 //===- KernelDispatch.cpp - Opcode table and CPU kernel entry -------------===//
 //
-// Mnemonics of the instruction set, and runCpuKernel: the checks shared by
-// every instruction (null, invalid or aliased operands) before forwarding to
-// the kernel family.
+// runCpuKernel: the checks shared by every instruction (null, invalid or
+// aliased operands) before forwarding to the kernel family.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,15 +14,6 @@
 namespace paracc::rt {
 
 namespace {
-
-const char *const kMnemonics[] = {
-#define PARACC_OP(Name, Mnemonic) Mnemonic,
-#include "paracc/runtime/OpCodes.def"
-#undef PARACC_OP
-};
-constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
-static_assert(sizeof(kMnemonics) / sizeof(kMnemonics[0]) == kNumOpCodes,
-              "one mnemonic per opcode");
 
 Status dispatch(const KernelArgs &args) {
   if (isUnaryElementwise(args.op))
@@ -196,41 +186,11 @@ Status checkTensor(const KernelArgs &args, const Tensor *t, const char *kind,
   return Status::ok();
 }
 
-const char *opCodeMnemonic(OpCode op) {
-  const size_t i = static_cast<size_t>(op);
-  return i < kNumOpCodes ? kMnemonics[i] : "unknown";
-}
-
-std::optional<OpCode> opCodeFromMnemonic(std::string_view mnemonic) {
-  for (size_t i = 0; i < kNumOpCodes; ++i) {
-    if (mnemonic == kMnemonics[i])
-      return static_cast<OpCode>(i);
-  }
-  return std::nullopt;
-}
-
-bool isCollective(OpCode op) {
-  switch (op) {
-  case OpCode::AllReduce:
-  case OpCode::AllGather:
-  case OpCode::ReduceScatter:
-  case OpCode::AllToAll:
-  case OpCode::Broadcast:
-  case OpCode::Send:
-  case OpCode::Recv:
-  case OpCode::AxisIndex:
-  case OpCode::LocalShard:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /// runCpuKernel without the exception guard.
-static Status runCpuKernelImpl(OpCode op, const InstrAttrs &attrs,
+static Status runCpuKernelImpl(OpCode op, const OpAttrs &attrs,
                                const std::vector<const Tensor *> &inputs,
                                const std::vector<Tensor *> &outputs) {
-  if (static_cast<size_t>(op) >= kNumOpCodes)
+  if (static_cast<size_t>(op) >= static_cast<size_t>(OpCode::NumOpCodes))
     return errorf("unknown: opcode ", static_cast<unsigned>(op),
                   " is out of range");
   const KernelArgs args{op, attrs, inputs, outputs};
@@ -288,18 +248,29 @@ static Status runCpuKernelImpl(OpCode op, const InstrAttrs &attrs,
   return Status::ok();
 }
 
-Status runCpuKernel(OpCode op, const InstrAttrs &attrs,
+Status runCpuKernel(OpCode op, const OpAttrs &attrs,
                     const std::vector<const Tensor *> &inputs,
                     const std::vector<Tensor *> &outputs) {
   // Scratch vectors can fail to allocate; callers get a Status, never an
   // exception.
   try {
+    if (!attrsFitOpCode(op, attrs))
+      return errorf(opCodeMnemonic(op),
+                    ": the attributes are another opcode's");
     return runCpuKernelImpl(op, attrs, inputs, outputs);
   } catch (const std::bad_alloc &) {
     return errorf(opCodeMnemonic(op), ": out of memory");
   } catch (const std::exception &e) {
     return errorf(opCodeMnemonic(op), ": ", e.what());
   }
+}
+
+Status runCpuKernel(OpCode op, const InstrAttrs &attrs,
+                    const std::vector<const Tensor *> &inputs,
+                    const std::vector<Tensor *> &outputs) {
+  OpAttrs typed;
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
+  return runCpuKernel(op, typed, inputs, outputs);
 }
 
 } // namespace paracc::rt

@@ -12,12 +12,12 @@
 namespace paracc::rt {
 
 Status runLinearKernel(const KernelArgs &args) {
-  // ints: [activation] (bias iff a third operand) or [activation, flags]
-  // (1: bias, 2: residual); a group of "first member only" must have been
-  // resolved by the runner (LinearAddends.h).
+  // A group of "first member only" must have been resolved by the runner
+  // (LinearAddends.h).
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 4, 1));
   LinearForm form;
-  PARACC_RETURN_IF_ERROR(decodeLinear(args.attrs, args.in.size(), form));
+  PARACC_RETURN_IF_ERROR(
+      decodeLinear(args.attrsAs<LinearAttrs>(), args.in.size(), form));
   const bool hasBias = form.bias, hasResidual = form.residual;
   Tensor &y = *args.out[0];
   const Tensor &x = *args.in[0], &w = *args.in[1];
@@ -37,39 +37,41 @@ Status runLinearKernel(const KernelArgs &args) {
       return xf.status();
     if (!wf)
       return wf.status();
-    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, {}, {&x}, {&*xf}));
-    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, {}, {&w}, {&*wf}));
-    return runCpuKernel(OpCode::MatMul, {}, {&*xf, &*wf}, {&y})
+    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, OpAttrs(), {&x}, {&*xf}));
+    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, OpAttrs(), {&w}, {&*wf}));
+    return runCpuKernel(OpCode::MatMul, OpAttrs(), {&*xf, &*wf}, {&y})
         .withContext(args.name());
   }
   PARACC_RETURN_IF_ERROR(
-      runCpuKernel(OpCode::MatMul, {}, {args.in[0], args.in[1]}, {&y})
+      runCpuKernel(OpCode::MatMul, OpAttrs(), {args.in[0], args.in[1]}, {&y})
           .withContext(args.name()));
   if (hasBias) {
     const Tensor &bias = *args.in[2];
     if (bias.rank() != 1 || y.rank() < 1 || bias.dim(0) != y.shape().back())
       return args.fail("bias ", bias.typeString(), " does not fit ",
                        y.typeString());
-    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Add, {}, {&y, &bias}, {&y})
-                               .withContext(args.name()));
+    PARACC_RETURN_IF_ERROR(
+        runCpuKernel(OpCode::Add, OpAttrs(), {&y, &bias}, {&y})
+            .withContext(args.name()));
   }
   if (hasResidual) {
     const Tensor &residual = *args.in.back();
     if (residual.dtype() != y.dtype() || residual.shape() != y.shape())
       return args.fail("residual ", residual.typeString(), " is not ",
                        y.typeString());
-    return runCpuKernel(OpCode::Add, {}, {&residual, &y}, {&y})
+    return runCpuKernel(OpCode::Add, OpAttrs(), {&residual, &y}, {&y})
         .withContext(args.name());
   }
   switch (form.activation) {
   case 1:
-    return runCpuKernel(OpCode::Gelu, {{1}, {}}, {&y}, {&y})
+    return runCpuKernel(OpCode::Gelu, GeluAttrs{true}, {&y}, {&y})
         .withContext(args.name());
   case 2:
-    return runCpuKernel(OpCode::Gelu, {{0}, {}}, {&y}, {&y})
+    return runCpuKernel(OpCode::Gelu, GeluAttrs{false}, {&y}, {&y})
         .withContext(args.name());
   case 3:
-    return runCpuKernel(OpCode::Relu, {}, {&y}, {&y}).withContext(args.name());
+    return runCpuKernel(OpCode::Relu, OpAttrs(), {&y}, {&y})
+        .withContext(args.name());
   default:
     return Status::ok();
   }

@@ -29,9 +29,11 @@ Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
   const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
   Tensor &loss = *args.out[0];
   Tensor *logProb = args.out.size() > 1 ? args.out[1] : nullptr;
-  const int64_t reduction = args.attrs.ints[0];
-  const bool hasIgnore = args.attrs.ints[1] != 0;
-  const int64_t ignoreIndex = args.attrs.ints[2];
+  const SoftmaxCrossEntropyAttrs &attrs =
+      args.attrsAs<SoftmaxCrossEntropyAttrs>();
+  const int64_t reduction = attrs.reduction;
+  const bool hasIgnore = attrs.hasIgnoreIndex;
+  const int64_t ignoreIndex = attrs.ignoreIndex;
 
   const S *x = static_cast<const S *>(scores.data());
   const S *w = weight ? static_cast<const S *>(weight->data()) : nullptr;

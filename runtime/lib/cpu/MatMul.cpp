@@ -69,7 +69,6 @@ void batchedMatMul(const MatMulPlan &p, const T *a, const T *b, T *y) {
 
 Status runMatMulKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &a = *args.in[0];
   const Tensor &b = *args.in[1];
   Tensor &y = *args.out[0];
@@ -141,17 +140,13 @@ void broadcastInto(T *y, const Shape &yShape, const Tensor &c, Load load) {
 
 Status runGemmKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(2, 2));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "transA"));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(1, 0, 1, "transB"));
   const Tensor &a = *args.in[0];
   const Tensor &b = *args.in[1];
   const Tensor *c = args.in.size() > 2 ? args.in[2] : nullptr;
   Tensor &y = *args.out[0];
-  const bool transA = args.attrs.ints[0] != 0;
-  const bool transB = args.attrs.ints[1] != 0;
-  const double alpha = args.attrs.floats[0];
-  const double beta = args.attrs.floats[1];
+  const GemmAttrs &attrs = args.attrsAs<GemmAttrs>();
+  const bool transA = attrs.transA, transB = attrs.transB;
+  const double alpha = attrs.alpha, beta = attrs.beta;
   PARACC_RETURN_IF_ERROR(args.checkDType(a, TypeSet::Numeric, "operand 0"));
   if (b.dtype() != a.dtype() || (c && c->dtype() != a.dtype()))
     return args.fail("operands must have the same element type");

@@ -67,7 +67,6 @@ Status rangeTyped(const KernelArgs &args, const Tensor &start,
 
 Status runRangeKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &start = *args.in[0];
   const Tensor &limit = *args.in[1];
   const Tensor &delta = *args.in[2];
@@ -96,8 +95,8 @@ Status runCumSumKernel(const KernelArgs &args) {
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
   const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const bool exclusive = args.attrs.ints[1] != 0;
-  const bool reverse = args.attrs.ints[2] != 0;
+  const CumSumAttrs &attrs = args.attrsAs<CumSumAttrs>();
+  const bool exclusive = attrs.exclusive, reverse = attrs.reverse;
   if (x.numElements() == 0)
     return Status::ok();
   const int64_t c = x.dim(axis);
@@ -136,8 +135,9 @@ Status runTriluKernel(const KernelArgs &args) {
   Tensor &y = *args.out[0];
   if (x.numElements() == 0)
     return Status::ok();
-  const bool upper = args.attrs.ints[0] != 0;
-  const int64_t k = args.attrs.ints[1];
+  const TriluAttrs &attrs = args.attrsAs<TriluAttrs>();
+  const bool upper = attrs.upper;
+  const int64_t k = attrs.diagonal;
   const int64_t rows = x.dim(x.rank() - 2), cols = x.dim(x.rank() - 1);
   const int64_t batches = x.numElements() / (rows * cols);
   return visitElemSize(dtypeSize(x.dtype()), [&](auto e) -> Status {

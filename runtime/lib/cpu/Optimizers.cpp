@@ -52,8 +52,9 @@ Status adamwConstants(const KernelArgs &args, size_t lrIndex,
                       AdamWConstants &c) {
   double step;
   PARACC_RETURN_IF_ERROR(readStep(args, lrIndex + 1, step));
-  const double beta1 = args.attrs.floats[0], beta2 = args.attrs.floats[1];
-  const double eps = args.attrs.floats[2], wd = args.attrs.floats[3];
+  const AdamWAttrs &attrs = args.attrsAs<AdamWAttrs>();
+  const double beta1 = attrs.beta1, beta2 = attrs.beta2;
+  const double eps = attrs.eps, wd = attrs.weightDecay;
   const double lr = scalarOperand(args, lrIndex);
   const double biasCorrection1 = 1.0 - std::pow(beta1, step);
   const double biasCorrection2 = 1.0 - std::pow(beta2, step);
@@ -127,7 +128,7 @@ Status runForeachAdamWKernel(const KernelArgs &args) {
 }
 
 Status runSgdKernel(const KernelArgs &args) {
-  SgdAttrs attrs;
+  SgdUpdate attrs;
   PARACC_RETURN_IF_ERROR(checkSgd(args, attrs));
   double step;
   PARACC_RETURN_IF_ERROR(readStep(args, 4, step));

@@ -166,8 +166,7 @@ Status runReduceKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(checkReduce(args, reduced));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  const std::vector<int64_t> &ints = args.attrs.ints;
-  if (ints.size() == 1) {
+  if (args.attrsAs<ReduceSumAttrs>().axes.empty()) {
     if (args.op == OpCode::ReduceSumSquare)
       return args.fail("needs at least one axis");
     // No axes: the identity (after the element type check).
@@ -252,7 +251,7 @@ Status runArgReduceKernel(const KernelArgs &args) {
   if (c == 0)
     return args.fail("cannot reduce an empty dimension");
   const bool isMax = args.op == OpCode::ArgMax;
-  const bool selectLast = args.attrs.ints[2] != 0;
+  const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
   return visitDTypeIn<TypeSet::All>(x.dtype(), [&](auto tag) -> Status {
     argReduceTyped<decltype(tag)::value>(x, y, outer, c, inner, isMax,
                                          selectLast);

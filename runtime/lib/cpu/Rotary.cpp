@@ -11,8 +11,6 @@ namespace paracc::rt {
 
 Status runRotaryKernel(const KernelArgs &args) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "transposed"));
   const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
   Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
@@ -26,7 +24,7 @@ Status runRotaryKernel(const KernelArgs &args) {
     if (!broadcastsTo(t->shape(), x.shape()))
       return args.fail(t == &cos ? "cos " : "sin ", t->typeString(),
                        " does not broadcast to ", x.typeString());
-  const bool transposed = args.attrs.ints[0] != 0;
+  const bool transposed = args.attrsAs<RotaryAttrs>().transposed;
   const Shape &shape = x.shape();
   const int64_t d = shape.back(), h = d / 2, rows = x.numElements() / std::max<int64_t>(d, 1);
   const std::vector<int64_t> cs = broadcastStrides(cos.shape(), shape),

@@ -41,16 +41,16 @@ struct AdamWHyper {
   float avgWeight, beta2f, sqWeight, epsf;
 };
 
-/// The hyperparameters of checked floats (checkAdamWAttrs).
-inline AdamWHyper adamwHyper(const InstrAttrs &attrs) {
+/// The hyperparameters of checked attributes (checkAdamWAttrs).
+inline AdamWHyper adamwHyper(const AdamWAttrs &attrs) {
   AdamWHyper h;
-  h.beta1 = attrs.floats[0];
-  h.beta2 = attrs.floats[1];
-  h.wd = attrs.floats[3];
+  h.beta1 = attrs.beta1;
+  h.beta2 = attrs.beta2;
+  h.wd = attrs.weightDecay;
   h.avgWeight = static_cast<float>(1.0 - h.beta1);
   h.beta2f = static_cast<float>(h.beta2);
   h.sqWeight = static_cast<float>(1.0 - h.beta2);
-  h.epsf = static_cast<float>(attrs.floats[2]);
+  h.epsf = static_cast<float>(attrs.eps);
   return h;
 }
 

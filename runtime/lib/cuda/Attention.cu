@@ -532,7 +532,7 @@ template <typename T> AttentionKernelFn pickGenericKernel(bool hasMask) {
 
 /// Checks the operands like the CPU kernel (same messages) and picks the
 /// kernel.
-Status planAttention(const InstrAttrs &attrs,
+Status planAttention(const AttentionAttrs &attrs,
                      const std::vector<DeviceTensor> &inputs,
                      const std::vector<DeviceTensor> &outputs,
                      AttentionPlan &plan) {
@@ -549,7 +549,8 @@ Status planAttention(const InstrAttrs &attrs,
     views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
     outs.push_back(&views.back());
   }
-  const KernelArgs args{OpCode::Attention, attrs, in, outs};
+  const OpAttrs typed = attrs;
+  const KernelArgs args{OpCode::Attention, typed, in, outs};
 
   if (in.empty())
     return args.fail("expected 3 to 4 operands, got 0");
@@ -615,7 +616,7 @@ Status planAttention(const InstrAttrs &attrs,
   p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
   p.window = static_cast<int32_t>(std::min<int64_t>(g.window, kMaxSeq + 1));
-  p.scaleLog2 = static_cast<float>(attrs.floats[0] * 1.4426950408889634);
+  p.scaleLog2 = static_cast<float>(attrs.scale * 1.4426950408889634);
   if (mask)
     PARACC_RETURN_IF_ERROR(setMaskStrides(args, mask->shape(), scoreShape, p));
   if (p.batch > int64_t(std::numeric_limits<int32_t>::max()))
@@ -717,7 +718,7 @@ Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
 
 } // namespace
 
-Status launchAttention(const InstrAttrs &attrs,
+Status launchAttention(const AttentionAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const std::vector<DeviceTensor> &outputs,
                        cudaStream_t stream) {

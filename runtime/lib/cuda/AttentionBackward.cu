@@ -1332,12 +1332,13 @@ template <typename T> void pickGenericKernels(bool hasMask, GradPlan &plan) {
 }
 
 /// Checks the operands like the CPU kernel and picks the kernels.
-Status planAttentionGrad(const InstrAttrs &attrs,
+Status planAttentionGrad(const AttentionAttrs &attrs,
                          const std::vector<DeviceTensor> &inputs,
                          const std::vector<DeviceTensor> &outputs,
                          GradPlan &plan) {
   HostViews views(inputs, outputs);
-  const KernelArgs args{OpCode::AttentionGrad, attrs, views.inPtrs,
+  const OpAttrs typed = attrs;
+  const KernelArgs args{OpCode::AttentionGrad, typed, views.inPtrs,
                         views.outPtrs};
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkGradOperands(args, /*withOutputs=*/true, g));
@@ -1495,10 +1496,11 @@ Status launchOne(const GradLaunch &l, unsigned threads,
 
 } // namespace
 
-size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
+size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs) {
   HostViews views(inputs, {});
-  const KernelArgs args{OpCode::AttentionGrad, attrs, views.inPtrs,
+  const OpAttrs typed = attrs;
+  const KernelArgs args{OpCode::AttentionGrad, typed, views.inPtrs,
                         views.outPtrs};
   AttentionGeometry g;
   if (!checkGradOperands(args, /*withOutputs=*/false, g).isOk())
@@ -1517,7 +1519,7 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
   return std::max(own, cudnn);
 }
 
-Status launchAttentionGrad(const InstrAttrs &attrs,
+Status launchAttentionGrad(const AttentionAttrs &attrs,
                            const std::vector<DeviceTensor> &inputs,
                            const std::vector<DeviceTensor> &outputs,
                            void *workspace, size_t workspaceBytes,

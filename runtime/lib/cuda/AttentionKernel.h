@@ -15,7 +15,7 @@ namespace paracc::rt::cuda {
 
 /// Launches the Attention instruction on `stream`: in(q, k, v[, mask])
 /// out(y[, stats]), see OpCodes.def.
-Status launchAttention(const InstrAttrs &attrs,
+Status launchAttention(const AttentionAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const std::vector<DeviceTensor> &outputs,
                        cudaStream_t stream);
@@ -25,7 +25,7 @@ Status launchAttention(const InstrAttrs &attrs,
 /// the tensor-core shapes, bf16/f16 with D == Dv in {64, 128}, 16 bytes of
 /// slack and an f32 dq accumulator shaped like dq); 0 when the operands are
 /// not a valid AttentionGrad (launchAttentionGrad then reports why).
-size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
+size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs);
 
 /// Launches the AttentionGrad instruction on `stream`: in(dy, q, k, v[,
@@ -36,7 +36,7 @@ size_t attentionGradWorkspaceBytes(const InstrAttrs &attrs,
 /// zeroes the dq accumulator on the stream). The tensor-core path sums dq
 /// with f32 atomics, so dq may vary in its last bits between runs;
 /// PARACC_ATTENTION_BWD=recompute (and the SIMT path) are deterministic.
-Status launchAttentionGrad(const InstrAttrs &attrs,
+Status launchAttentionGrad(const AttentionAttrs &attrs,
                            const std::vector<DeviceTensor> &inputs,
                            const std::vector<DeviceTensor> &outputs,
                            void *workspace, size_t workspaceBytes,

@@ -42,7 +42,12 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes);
 /// Launches `op` on `stream` (asynchronously). Outputs are preallocated with
 /// their dtype and shape. Returns an error (no launch) when the operands do
 /// not fit the op, naming the op; CUDA launch errors are reported with the
-/// kernel's name.
+/// kernel's name. `attrs` are `op`'s typed attributes (decodeOpAttrs).
+Status launchKernel(OpCode op, const OpAttrs &attrs,
+                    const std::vector<DeviceTensor> &inputs,
+                    const std::vector<DeviceTensor> &outputs,
+                    cudaStream_t stream);
+/// The same from the attributes as an executable stores them.
 Status launchKernel(OpCode op, const InstrAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,

@@ -16,7 +16,7 @@
 // Otherwise the callers launch paracc's own kernels (Attention.cu,
 // AttentionBackward.cu): the results agree to the element type's rounding.
 //
-// An Attention instruction that saves its softmax statistics (ints[3])
+// An Attention instruction that saves its softmax statistics (savedStats)
 // writes them with its result; an AttentionGrad given them (and the
 // forward's result) runs cuDNN's backward alone. Without them the backward
 // first reruns cuDNN's forward with the statistics into its workspace: 1 +

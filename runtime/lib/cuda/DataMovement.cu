@@ -664,8 +664,9 @@ Status launchTrilu(const KernelArgs &args, cudaStream_t stream) {
   const int64_t total = x.numElements();
   if (total == 0)
     return Status::ok();
-  const bool upper = args.attrs.ints[0] != 0;
-  const int64_t k = args.attrs.ints[1];
+  const TriluAttrs &attrs = args.attrsAs<TriluAttrs>();
+  const bool upper = attrs.upper;
+  const int64_t k = attrs.diagonal;
   const int64_t rows = x.dim(x.rank() - 2), cols = x.dim(x.rank() - 1);
   return visitElemSize(dtypeSize(x.dtype()), [&](auto e) -> Status {
     using E = decltype(e);

@@ -843,7 +843,7 @@ bool binaryHasKernel(OpCode op, DType t) {
 }
 
 Status launchUnary(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(checkUnaryArityAndAttrs(args));
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const OpCode op = args.op;
   constexpr TypeSet F = TypeSet::Float;
   switch (op) {
@@ -862,9 +862,11 @@ Status launchUnary(const KernelArgs &args, cudaStream_t stream) {
   case OpCode::IsInf:
     return runUnary<F, true>(
         args, stream,
-        IsInfOp{args.attrs.ints[0] != 0, args.attrs.ints[1] != 0});
+        IsInfOp{args.attrsAs<IsInfAttrs>().detectPositive,
+                args.attrsAs<IsInfAttrs>().detectNegative});
   case OpCode::Gelu:
-    return runUnary<F>(args, stream, GeluOp{args.attrs.ints[0] != 0});
+    return runUnary<F>(args, stream,
+                       GeluOp{args.attrsAs<GeluAttrs>().tanhApproximation});
   case OpCode::Sqrt:
     return runUnary<F>(args, stream, SqrtOp());
   case OpCode::Rsqrt:
@@ -918,12 +920,6 @@ Status launchUnary(const KernelArgs &args, cudaStream_t stream) {
 
 Status launchBinary(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  if (args.op == OpCode::Mod) {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-    PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "fmod"));
-  } else {
-    PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
-  }
   constexpr TypeSet N = TypeSet::Numeric;
   constexpr TypeSet F = TypeSet::Float;
   switch (args.op) {
@@ -951,7 +947,7 @@ Status launchBinary(const KernelArgs &args, cudaStream_t stream) {
       return runBinary<F>(args, stream, DivOp());
     if (args.op == OpCode::Pow)
       return runBinary<F>(args, stream, PowOp());
-    return runBinary<F>(args, stream, ModOp{args.attrs.ints[0] != 0});
+    return runBinary<F>(args, stream, ModOp{args.attrsAs<ModAttrs>().fmod});
   }
   case OpCode::And:
     return runBinary<TypeSet::Bool>(args, stream, AndOp());
@@ -1073,7 +1069,6 @@ template <typename F> Status visitCastDType(DType d, F &&f) {
 
 Status launchCast(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
@@ -1105,8 +1100,8 @@ Status launchClip(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(checkClip(args, checkGpuDType));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  const double minV = args.attrs.floats[0];
-  const double maxV = args.attrs.floats[1];
+  const ClipAttrs &bounds = args.attrsAs<ClipAttrs>();
+  const double minV = bounds.min, maxV = bounds.max;
   return visitGpuDType<TypeSet::Numeric>(
       args, x.dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;

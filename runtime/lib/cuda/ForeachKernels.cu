@@ -513,7 +513,7 @@ Status launchForeachAdamW(const KernelArgs &args, cudaStream_t stream) {
   p.lr = static_cast<const float *>(args.in[4 * n]->data());
   p.step = static_cast<const float *>(args.in[4 * n + 1]->data());
   p.gradScale = static_cast<const float *>(args.in[4 * n + 2]->data());
-  p.h = adamwHyper(args.attrs);
+  p.h = adamwHyper(args.attrsAs<AdamWAttrs>());
   auto blocks = [&](size_t j) {
     return blocksFor(args.in[j]->numElements(), kMaxBlocks);
   };

@@ -400,9 +400,8 @@ Status GemmEngine::gemm(const DeviceTensor &a, const DeviceTensor &b,
       residual = c->data;
     } else {
       // beta * c through cuBLASLt's C: expand c into y first.
-      InstrAttrs none;
       PARACC_RETURN_IF_ERROR(
-          launchKernel(OpCode::Expand, none, {*c}, {y}, stream));
+          launchKernel(OpCode::Expand, OpAttrs(), {*c}, {y}, stream));
       hasC = true;
     }
   }

@@ -190,7 +190,7 @@ struct GpuRank::Impl {
   }
   Status enqueue();
   Status runStep(const Step &s, std::vector<Pending> &pending);
-  Status runCpu(const InstrInfo &in);
+  Status runCpu(const DecodedInstr &d);
   Status waitForStep();
   cudaEvent_t newEvent();
 };
@@ -502,8 +502,9 @@ Status StepPlanner::compute(const DecodedInstr &d) {
                                           ins[0].dtype == DType::F16);
     kind = gpuType ? Kind::AttentionGrad : Kind::Cpu;
     if (gpuType)
-      m_.workspaceBytes = std::max(m_.workspaceBytes,
-                                   attentionGradWorkspaceBytes(in.attrs, ins));
+      m_.workspaceBytes = std::max(
+          m_.workspaceBytes,
+          attentionGradWorkspaceBytes(std::get<AttentionAttrs>(d.attrs), ins));
     return Status::ok();
   }
   default: {
@@ -607,7 +608,8 @@ Status GpuRank::Impl::setup(const NcclId *id) {
   return Status::ok();
 }
 
-Status GpuRank::Impl::runCpu(const InstrInfo &in) {
+Status GpuRank::Impl::runCpu(const DecodedInstr &d) {
+  const InstrInfo &in = *d.instr;
   PARACC_CUDA(cudaStreamSynchronize(compute), "before a CPU fallback");
   std::vector<Tensor> hostIn, hostOut;
   for (int32_t v : in.inputs) {
@@ -633,8 +635,7 @@ Status GpuRank::Impl::runCpu(const InstrInfo &in) {
     inPtrs.push_back(&t);
   for (Tensor &t : hostOut)
     outPtrs.push_back(&t);
-  PARACC_RETURN_IF_ERROR(
-      runCpuKernel(in.opcode, in.attrs, inPtrs, outPtrs));
+  PARACC_RETURN_IF_ERROR(runCpuKernel(in.opcode, d.attrs, inPtrs, outPtrs));
   for (size_t i = 0; i < in.outputs.size(); ++i)
     PARACC_CUDA(cudaMemcpy(ptr[in.outputs[i]], hostOut[i].data(),
                            hostOut[i].byteSize(), cudaMemcpyHostToDevice),
@@ -680,7 +681,7 @@ private:
 Status StepRunner::compute(const DecodedInstr &d) {
   const InstrInfo &in = *d.instr;
   if (kind_ == Kind::Cpu)
-    return m_.runCpu(in);
+    return m_.runCpu(d);
   if (kind_ == Kind::MatMul)
     return m_.gemm->matmul(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]),
                            m_.tensor(in.outputs[0]), nullptr, Epilogue::None,
@@ -691,9 +692,9 @@ Status StepRunner::compute(const DecodedInstr &d) {
   for (int32_t v : in.outputs)
     outs.push_back(m_.tensor(v));
   if (kind_ == Kind::AttentionGrad)
-    return launchAttentionGrad(in.attrs, ins, outs, m_.workspace,
-                               m_.workspaceBytes, m_.compute);
-  return launchKernel(in.opcode, in.attrs, ins, outs, m_.compute);
+    return launchAttentionGrad(std::get<AttentionAttrs>(d.attrs), ins, outs,
+                               m_.workspace, m_.workspaceBytes, m_.compute);
+  return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute);
 }
 
 Status StepRunner::linear(const DecodedInstr &d, const LinearInstr &l) {
@@ -715,13 +716,10 @@ Status StepRunner::linear(const DecodedInstr &d, const LinearInstr &l) {
       m_.gemm->matmul(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]), y,
                       hasBias ? &bias : nullptr, e, m_.compute,
                       hasResidual ? &residual : nullptr));
-  if (act == 2 || act == 3) {
-    InstrAttrs a;
-    if (act == 2)
-      a.ints = {0};
-    return launchKernel(act == 2 ? OpCode::Gelu : OpCode::Relu, a, {y}, {y},
-                        m_.compute);
-  }
+  if (act == 2)
+    return launchKernel(OpCode::Gelu, GeluAttrs{false}, {y}, {y}, m_.compute);
+  if (act == 3)
+    return launchKernel(OpCode::Relu, OpAttrs(), {y}, {y}, m_.compute);
   return Status::ok();
 }
 

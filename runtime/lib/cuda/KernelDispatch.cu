@@ -158,7 +158,7 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
   }
 }
 
-Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
+Status launchKernelImpl(OpCode op, const OpAttrs &attrs,
                         const std::vector<DeviceTensor> &inputs,
                         const std::vector<DeviceTensor> &outputs,
                         cudaStream_t stream) {
@@ -222,7 +222,8 @@ Status launchKernelImpl(OpCode op, const InstrAttrs &attrs,
   if (op == OpCode::Attention) {
     if (outputs.empty() || outputs.size() > 2)
       return args.fail("expected 1 or 2 results, got ", outputs.size());
-    return launchAttention(attrs, inputs, outputs, stream);
+    return launchAttention(std::get<AttentionAttrs>(attrs), inputs, outputs,
+                           stream);
   }
   return dispatch(args, stream);
 }
@@ -363,17 +364,29 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   }
 }
 
-Status launchKernel(OpCode op, const InstrAttrs &attrs,
+Status launchKernel(OpCode op, const OpAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,
                     cudaStream_t stream) {
   try {
+    if (!attrsFitOpCode(op, attrs))
+      return errorf(opCodeMnemonic(op),
+                    ": the attributes are another opcode's");
     return launchKernelImpl(op, attrs, inputs, outputs, stream);
   } catch (const std::bad_alloc &) {
     return errorf(opCodeMnemonic(op), ": out of memory");
   } catch (const std::exception &e) {
     return errorf(opCodeMnemonic(op), ": ", e.what());
   }
+}
+
+Status launchKernel(OpCode op, const InstrAttrs &attrs,
+                    const std::vector<DeviceTensor> &inputs,
+                    const std::vector<DeviceTensor> &outputs,
+                    cudaStream_t stream) {
+  OpAttrs typed;
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
+  return launchKernel(op, typed, inputs, outputs, stream);
 }
 
 } // namespace paracc::rt::cuda

@@ -160,9 +160,8 @@ static Status swapOuter(const DeviceTensor &src, void *dst, int64_t a,
                         int64_t b, int64_t c, cudaStream_t stream) {
   DeviceTensor from{src.dtype, {a, b, c}, src.data};
   DeviceTensor to{src.dtype, {b, a, c}, dst};
-  InstrAttrs perm;
-  perm.ints = {1, 0, 2};
-  return launchKernel(OpCode::Transpose, perm, {from}, {to}, stream);
+  return launchKernel(OpCode::Transpose, TransposeAttrs{{1, 0, 2}}, {from},
+                      {to}, stream);
 }
 
 Status NcclComms::allReduce(const std::vector<int> &axes,

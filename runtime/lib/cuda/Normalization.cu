@@ -352,8 +352,9 @@ Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
   const Tensor &scale = *args.in[1];
   const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
   Tensor &y = *args.out[0];
-  const double eps = args.attrs.floats[0];
-  const int64_t axis = args.attrs.ints[0];
+  const LayerNormAttrs &attrs = args.attrsAs<LayerNormAttrs>();
+  const double eps = attrs.epsilon;
+  const int64_t axis = attrs.axis;
   const Shape normShape(x.shape().begin() + axis, x.shape().end());
   if (d == 0 || x.numElements() == 0)
     return Status::ok();

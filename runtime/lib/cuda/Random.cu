@@ -182,7 +182,6 @@ Status fillRandom(const DeviceTensor &t, const Shape &sourceShape,
 
 Status launchRange(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &start = *args.in[0];
   const Tensor &limit = *args.in[1];
   const Tensor &delta = *args.in[2];
@@ -230,15 +229,17 @@ Status launchDropout(const KernelArgs &args, cudaStream_t stream) {
   DropoutDims dims{};
   for (int64_t d = 0; d < x.rank(); ++d)
     dims.size[d] = x.dim(d);
-  const double ratio = args.attrs.floats[0];
+  const DropoutAttrs &attrs = args.attrsAs<DropoutAttrs>();
+  const double ratio = attrs.ratio;
   return visitGpuDType<TypeSet::Float>(args, x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     dropoutKernel<D><<<gridFor(n), kBlock, 0, stream>>>(
-        static_cast<const DevS<D> *>(x.data()), static_cast<DevS<D> *>(y.data()),
+        static_cast<const DevS<D> *>(x.data()),
+        static_cast<DevS<D> *>(y.data()),
         static_cast<const float *>(args.in[1]->data()),
         static_cast<const int64_t *>(args.in[2]->data()), dims, int(x.rank()),
-        uint64_t(args.attrs.ints[0]), uint64_t(args.attrs.ints[1]),
-        dropoutThreshold(ratio), DevC<D>(1.0 / (1.0 - ratio)), n);
+        uint64_t(attrs.seed), uint64_t(attrs.stream), dropoutThreshold(ratio),
+        DevC<D>(1.0 / (1.0 - ratio)), n);
     return checkLaunch("dropout");
   });
 }

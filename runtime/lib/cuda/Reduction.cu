@@ -642,10 +642,9 @@ Status launchReduce(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(checkReduce(args, reduced));
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
-  const std::vector<int64_t> &ints = args.attrs.ints;
   const bool isMaxMin =
       args.op == OpCode::ReduceMax || args.op == OpCode::ReduceMin;
-  if (ints.size() == 1) {
+  if (args.attrsAs<ReduceSumAttrs>().axes.empty()) {
     if (args.op == OpCode::ReduceSumSquare)
       return args.fail("needs at least one axis");
     // No axes: the identity (after the element type check).
@@ -788,7 +787,7 @@ Status launchArgReduce(const KernelArgs &args, cudaStream_t stream) {
   if (c == 0)
     return args.fail("cannot reduce an empty dimension");
   const bool isMax = args.op == OpCode::ArgMax;
-  const bool selectLast = args.attrs.ints[2] != 0;
+  const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
   return visitGpuDType<TypeSet::All>(args, x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     const DevS<D> *px = static_cast<const DevS<D> *>(x.data());
@@ -929,8 +928,8 @@ Status launchCumSum(const KernelArgs &args, cudaStream_t stream) {
   const Tensor &x = *args.in[0];
   Tensor &y = *args.out[0];
   const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const bool exclusive = args.attrs.ints[1] != 0;
-  const bool reverse = args.attrs.ints[2] != 0;
+  const CumSumAttrs &attrs = args.attrsAs<CumSumAttrs>();
+  const bool exclusive = attrs.exclusive, reverse = attrs.reverse;
   if (x.numElements() == 0)
     return Status::ok();
   const int64_t c = x.dim(axis);

@@ -142,8 +142,6 @@ __global__ void __launch_bounds__(256) rotaryKernel(RotaryParams p) {
 
 Status launchRotary(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "transposed"));
   const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
   Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "x"));
@@ -166,7 +164,7 @@ Status launchRotary(const KernelArgs &args, cudaStream_t stream) {
   p.y = y.data();
   p.n = x.numElements();
   p.d = static_cast<int32_t>(x.shape().back());
-  p.transposed = args.attrs.ints[0];
+  p.transposed = args.attrsAs<RotaryAttrs>().transposed;
   const std::vector<int64_t> cs = broadcastStrides(cos.shape(), x.shape()),
                              ss = broadcastStrides(sin.shape(), x.shape());
   p.cosCol = cs.back();

@@ -478,7 +478,7 @@ Status normGradTyped(const KernelArgs &args, int64_t d, cudaStream_t stream) {
   p.acc = args.in.size() > 3 ? args.in[3]->data() : nullptr;
   p.d = d;
   p.rows = args.in[1]->numElements() / d;
-  p.eps = float(args.attrs.floats[0]);
+  p.eps = float(args.attrsAs<LayerNormAttrs>().epsilon);
   const bool vec = kV > 1 && d % kV == 0 && isAligned(p.dy, 16) &&
                    isAligned(p.x, 16) && isAligned(p.scale, 16) &&
                    isAligned(p.dx, 16) && (!p.acc || isAligned(p.acc, 16));
@@ -1330,8 +1330,6 @@ Status launchNormGrad(const KernelArgs &args, cudaStream_t stream) {
 
 Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(1, 0));
-  PARACC_RETURN_IF_ERROR(args.checkIntAttr(0, 0, 1, "approximation"));
   const Tensor &dy = *args.in[0], &x = *args.in[1];
   Tensor &dx = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "x"));
@@ -1342,7 +1340,7 @@ Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream) {
   const int64_t n = x.numElements();
   if (n == 0)
     return Status::ok();
-  const bool tanhForm = args.attrs.ints[0] != 0;
+  const bool tanhForm = args.attrsAs<GeluAttrs>().tanhApproximation;
   return visitGpuDType<TypeSet::Float>(
       args, x.dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
@@ -1370,7 +1368,6 @@ Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream) {
 static Status checkSameFloatShapes(const KernelArgs &args, size_t ins,
                                    size_t outs, const char *const *names) {
   PARACC_RETURN_IF_ERROR(args.checkArity(ins, ins, outs));
-  PARACC_RETURN_IF_ERROR(args.checkAttrCounts(0, 0));
   const Tensor &first = *args.in[0];
   PARACC_RETURN_IF_ERROR(checkGpuDType(args, first, TypeSet::Float, names[0]));
   for (size_t i = 0; i < ins + outs; ++i) {
@@ -1455,10 +1452,11 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
   p.n = n;
   p.c = c;
   p.d = d;
-  p.logProbScores = args.attrs.ints[0] != 0;
+  const CrossEntropyGradAttrs &attrs = args.attrsAs<CrossEntropyGradAttrs>();
+  p.logProbScores = attrs.logProbScores;
   p.lossF32 = args.in[0]->dtype() != scores.dtype();
-  p.hasIgnore = args.attrs.ints[1] != 0;
-  p.ignoreIndex = args.attrs.ints[2];
+  p.hasIgnore = attrs.hasIgnoreIndex;
+  p.ignoreIndex = attrs.ignoreIndex;
   return visitGpuDType<TypeSet::Float>(
       args, scores.dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
@@ -1505,9 +1503,11 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
   p.n = n;
   p.c = c;
   p.d = d;
-  p.reduction = int(args.attrs.ints[0]);
-  p.hasIgnore = args.attrs.ints[1] != 0;
-  p.ignoreIndex = args.attrs.ints[2];
+  const SoftmaxCrossEntropyAttrs &attrs =
+      args.attrsAs<SoftmaxCrossEntropyAttrs>();
+  p.reduction = int(attrs.reduction);
+  p.hasIgnore = attrs.hasIgnoreIndex;
+  p.ignoreIndex = attrs.ignoreIndex;
   p.meanByWeight = p.weight || p.hasIgnore;
   p.lossF32 = args.out[0]->dtype() != scores.dtype();
   if (n * d == 0 && p.reduction == 0)
@@ -1539,7 +1539,7 @@ Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
   p.expAvgOut = out(1);
   p.expAvgSqOut = out(2);
   p.n = args.in[0]->numElements();
-  p.h = adamwHyper(args.attrs);
+  p.h = adamwHyper(args.attrsAs<AdamWAttrs>());
   if (p.n == 0)
     return Status::ok();
   bool vec = true;
@@ -1556,7 +1556,7 @@ Status launchAdamW(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchSgd(const KernelArgs &args, cudaStream_t stream) {
-  SgdAttrs attrs;
+  SgdUpdate attrs;
   PARACC_RETURN_IF_ERROR(checkSgd(args, attrs));
   // The step is checked on the device (an invalid one gives NaN results).
   SgdParams p;

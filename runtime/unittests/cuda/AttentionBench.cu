@@ -122,9 +122,9 @@ bool runConfig(const Config &c) {
        check(cudaEventCreate(&start), "cudaEventCreate") &&
        check(cudaEventCreate(&stop), "cudaEventCreate");
 
-  InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0};
-  attrs.floats = {1.0 / std::sqrt(double(c.d))};
+  AttentionAttrs attrs;
+  attrs.causal = c.causal;
+  attrs.scale = 1.0 / std::sqrt(double(c.d));
   std::vector<DeviceTensor> inputs = {
       {c.dtype, qShape, q}, {c.dtype, kShape, k}, {c.dtype, kShape, v}};
   if (c.mask)

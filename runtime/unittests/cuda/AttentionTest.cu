@@ -52,6 +52,48 @@ using paracc::rt::cuda::DeviceTensor;
 
 namespace {
 
+//===----------------------------------------------------------------------===//
+// The launch functions from attributes as an executable stores them: the
+// tests write them so, and decode them as the instruction walk does (a
+// malformed one fails with the decode's error).
+//===----------------------------------------------------------------------===//
+
+Status decodeAttention(OpCode op, const InstrAttrs &raw,
+                       AttentionAttrs &typed) {
+  OpAttrs a;
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, raw, a));
+  typed = std::get<AttentionAttrs>(a);
+  return Status::ok();
+}
+
+Status launchAttentionStored(const InstrAttrs &raw,
+                             const std::vector<DeviceTensor> &inputs,
+                             const std::vector<DeviceTensor> &outputs,
+                             cudaStream_t stream) {
+  AttentionAttrs typed;
+  PARACC_RETURN_IF_ERROR(decodeAttention(OpCode::Attention, raw, typed));
+  return cuda::launchAttention(typed, inputs, outputs, stream);
+}
+
+size_t gradWorkspaceStored(const InstrAttrs &raw,
+                           const std::vector<DeviceTensor> &inputs) {
+  AttentionAttrs typed;
+  if (!decodeAttention(OpCode::AttentionGrad, raw, typed).isOk())
+    return 0;
+  return cuda::attentionGradWorkspaceBytes(typed, inputs);
+}
+
+Status launchAttentionGradStored(const InstrAttrs &raw,
+                                 const std::vector<DeviceTensor> &inputs,
+                                 const std::vector<DeviceTensor> &outputs,
+                                 void *workspace, size_t workspaceBytes,
+                                 cudaStream_t stream) {
+  AttentionAttrs typed;
+  PARACC_RETURN_IF_ERROR(decodeAttention(OpCode::AttentionGrad, raw, typed));
+  return cuda::launchAttentionGrad(typed, inputs, outputs, workspace,
+                                   workspaceBytes, stream);
+}
+
 /// Whether cuDNN's fused attention may run the cases (PARACC_ATTENTION_KERNEL
 /// unset or "cudnn" when the test starts): paracc's workspace formula is
 /// then only a lower bound of attentionGradWorkspaceBytes.
@@ -676,7 +718,7 @@ bool runCase(const Case &c, uint64_t seed) {
   Status launched;
   {
     ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
-    launched = cuda::launchAttention(attrs, inputs, outs, /*stream=*/nullptr);
+    launched = launchAttentionStored(attrs, inputs, outs, /*stream=*/nullptr);
   }
   if (!launched.isOk()) {
     std::printf("FAIL %s: launchAttention: %s\n", name.c_str(),
@@ -1214,7 +1256,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
       {c.dtype, layout(qShape), bdq.ptr()},
       {c.dtype, layout(kShape), bdk.ptr()},
       {c.dtype, layout(vShape), bdv.ptr()}};
-  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, inputs);
+  const size_t wsBytes = gradWorkspaceStored(attrs, inputs);
   // LSE and Delta, then (tensor-core shapes) 16 bytes of alignment slack
   // and the f32 dq accumulator.
   const size_t wantWs =
@@ -1245,7 +1287,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
     {
       ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
       ScopedEnv recompute("PARACC_ATTENTION_BWD", "recompute", c.recompute);
-      launched = cuda::launchAttentionGrad(attrs, inputs, outputs, bws.ptr(),
+      launched = launchAttentionGradStored(attrs, inputs, outputs, bws.ptr(),
                                            wsBytes, /*stream=*/nullptr);
     }
     if (!launched.isOk()) {
@@ -1322,7 +1364,7 @@ void runGradErrorCases(int &passed, int &failed) {
                  const std::vector<DeviceTensor> &in,
                  const std::vector<DeviceTensor> &out, size_t wsBytes) {
     Status st =
-        cuda::launchAttentionGrad(a, in, out, ws.ptr(), wsBytes, nullptr);
+        launchAttentionGradStored(a, in, out, ws.ptr(), wsBytes, nullptr);
     const bool ok =
         !st.isOk() && st.message().rfind("attention_grad: ", 0) == 0;
     std::printf("%s grad error case: %s -> %s\n", ok ? "PASS" : "FAIL", what,
@@ -1333,7 +1375,7 @@ void runGradErrorCases(int &passed, int &failed) {
                                         t(bf, {2, 8, 64}), t(bf, {2, 8, 64})};
   const std::vector<DeviceTensor> out = {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}),
                                          t(bf, {2, 8, 64})};
-  const size_t need = cuda::attentionGradWorkspaceBytes(attrs, in);
+  const size_t need = gradWorkspaceStored(attrs, in);
   // LSE and Delta, 16 bytes of slack, the f32 dq accumulator.
   const size_t own = 2 * 2 * 8 * sizeof(float) + 16 + 2 * 8 * 64 * sizeof(float);
   const bool sizeOk = cudnnMayRun() ? need >= own : need == own;
@@ -1358,7 +1400,7 @@ void runGradErrorCases(int &passed, int &failed) {
   run("mask does not broadcast", attrs,
       {in[0], in[1], in[2], in[3], t(bf, {8, 5})}, out, need);
   const bool invalidZero =
-      cuda::attentionGradWorkspaceBytes(attrs, {in[0], in[1], in[2]}) == 0;
+      gradWorkspaceStored(attrs, {in[0], in[1], in[2]}) == 0;
   std::printf("%s grad workspace bytes of invalid operands: 0\n",
               invalidZero ? "PASS" : "FAIL");
   ++(invalidZero ? passed : failed);
@@ -1371,7 +1413,7 @@ void runGradErrorCases(int &passed, int &failed) {
 bool runErrorCase(const char *what, const InstrAttrs &attrs,
                   const std::vector<DeviceTensor> &inputs,
                   const DeviceTensor &out) {
-  Status st = cuda::launchAttention(attrs, inputs, {out}, nullptr);
+  Status st = launchAttentionStored(attrs, inputs, {out}, nullptr);
   const bool ok = !st.isOk() && st.message().rfind("attention: ", 0) == 0;
   std::printf("%s error case: %s -> %s\n", ok ? "PASS" : "FAIL", what,
               st.isOk() ? "(accepted)" : st.message().c_str());

@@ -2446,7 +2446,8 @@ void testErrors() {
       report(!st.isOk() && st.message().rfind("transpose: ", 0) == 0,
              "transpose in place is an error", st.message());
       DeviceTensor n{DType::F32, {4, 8}, nullptr};
-      const Status st2 = cuda::launchKernel(OpCode::Neg, {}, {n}, {x}, nullptr);
+      const Status st2 =
+          cuda::launchKernel(OpCode::Neg, OpAttrs(), {n}, {x}, nullptr);
       report(!st2.isOk() && st2.message() == "neg: operand 0 (f32[4,8]) has "
                                              "no buffer",
              "null operand is an error", st2.message());
@@ -2459,8 +2460,8 @@ void testErrors() {
     DeviceTensor a, b;
     if (toDevice(g, keep, a) && toDevice(g, keep, b)) {
       DeviceTensor y0{DType::F32, {8}, b.data}, y1{DType::F32, {8}, a.data};
-      const Status st = cuda::launchKernel(OpCode::ForeachCast, {}, {a, b},
-                                           {y0, y1}, nullptr);
+      const Status st = cuda::launchKernel(OpCode::ForeachCast, OpAttrs(),
+                                           {a, b}, {y0, y1}, nullptr);
       report(!st.isOk() && st.message().rfind("foreach_cast: ", 0) == 0,
              "foreach_cast onto another tensor's operand is an error",
              st.message());

@@ -52,10 +52,10 @@ enum class InstrKind : uint8_t {
 
 /// A linear as this rank runs it (LinearAddends.h).
 struct LinearInstr {
-  /// The [activation] or [activation, flags] attributes the kernels take,
-  /// with an addend group resolved for this rank, and the operands it reads
-  /// (x, w, then the bias and the residual when this rank adds them).
-  InstrAttrs attrs;
+  /// The attributes the kernels take, the addend group resolved for this
+  /// rank, and the operands it reads (x, w, then the bias and the residual
+  /// when this rank adds them).
+  LinearAttrs attrs;
   size_t numInputs = 0;
   LinearForm form;
 };
@@ -107,6 +107,11 @@ struct DecodedInstr {
   InstrKind kind = InstrKind::Compute;
   /// What an error names: "rank R, mnemonic 'name'".
   std::string context;
+  /// The instruction's typed attributes (decodeOpAttrs), for every kind but
+  /// the communication instructions (whose fields are the payload's). A
+  /// linear's, as stored, with its addend group; LinearInstr has them
+  /// resolved for the rank.
+  OpAttrs attrs;
   /// The kind's fields (none for Compute and Alias).
   std::variant<std::monostate, LinearInstr, GemmInstr, CollectiveInstr,
                LocalShardInstr, AxisIndexInstr>
