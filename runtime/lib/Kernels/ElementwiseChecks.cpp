@@ -67,4 +67,22 @@ Status checkClip(const KernelArgs &args, OperandTypeCheck checkType) {
   return Status::ok();
 }
 
+Status checkRotary(const KernelArgs &args, OperandTypeCheck checkType) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::Float, "x"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(cos, x.dtype(), "cos"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(sin, x.dtype(), "sin"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
+  if (x.rank() < 1 || x.shape().back() % 2 != 0)
+    return args.fail("x needs an even last dim, got ", x.typeString());
+  for (const Tensor *t : {&cos, &sin})
+    if (!broadcastsTo(t->shape(), x.shape()))
+      return args.fail(t == &cos ? "cos " : "sin ", t->typeString(),
+                       " does not broadcast to ", x.typeString());
+  return Status::ok();
+}
+
 } // namespace paracc::rt

@@ -14,6 +14,10 @@
 
 namespace paracc::rt {
 
+/// Rotary: in(x, cos, sin) out(y), one floating type, x's last dim even, cos
+/// and sin broadcasting to x, y shaped like x. `checkType` checks x's type.
+Status checkRotary(const KernelArgs &args, OperandTypeCheck checkType);
+
 /// A unary op over `set`: the result is bool for a predicate, else the
 /// operand's type, and the operand's shape.
 Status checkUnary(const KernelArgs &args, OperandTypeCheck checkType,

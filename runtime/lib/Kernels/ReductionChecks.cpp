@@ -61,6 +61,9 @@ Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
   else
     shape.erase(shape.begin() + axis);
   PARACC_RETURN_IF_ERROR(args.checkShape(y, shape, "result"));
+  // A result with elements needs something to pick from.
+  if (y.numElements() != 0 && x.dim(axis) == 0)
+    return args.fail("cannot reduce an empty dimension");
   splitAround(x, axis, split);
   return Status::ok();
 }

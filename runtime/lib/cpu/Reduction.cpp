@@ -248,8 +248,6 @@ Status runArgReduceKernel(const KernelArgs &args) {
   if (y.numElements() == 0)
     return Status::ok();
   const int64_t c = x.dim(axis);
-  if (c == 0)
-    return args.fail("cannot reduce an empty dimension");
   const bool isMax = args.op == OpCode::ArgMax;
   const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
   return visitDTypeIn<TypeSet::All>(x.dtype(), [&](auto tag) -> Status {

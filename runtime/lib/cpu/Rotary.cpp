@@ -5,25 +5,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels/ElementwiseChecks.h"
 #include "cpu/CpuKernels.h"
 
 namespace paracc::rt {
 
 Status runRotaryKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(checkRotary(args, checkCpuDType));
   const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(x, TypeSet::Float, "x"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(cos, x.dtype(), "cos"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(sin, x.dtype(), "sin"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 1 || x.shape().back() % 2 != 0)
-    return args.fail("x needs an even last dim, got ", x.typeString());
-  for (const Tensor *t : {&cos, &sin})
-    if (!broadcastsTo(t->shape(), x.shape()))
-      return args.fail(t == &cos ? "cos " : "sin ", t->typeString(),
-                       " does not broadcast to ", x.typeString());
   const bool transposed = args.attrsAs<RotaryAttrs>().transposed;
   const Shape &shape = x.shape();
   const int64_t d = shape.back(), h = d / 2, rows = x.numElements() / std::max<int64_t>(d, 1);

@@ -784,8 +784,6 @@ Status launchArgReduce(const KernelArgs &args, cudaStream_t stream) {
   if (y.numElements() == 0)
     return Status::ok();
   const int64_t c = x.dim(axis);
-  if (c == 0)
-    return args.fail("cannot reduce an empty dimension");
   const bool isMax = args.op == OpCode::ArgMax;
   const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
   return visitGpuDType<TypeSet::All>(args, x.dtype(), [&](auto tag) -> Status {

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Kernels/ElementwiseChecks.h"
 #include "cuda/CudaKernelUtil.h"
 #include "cuda/DeviceUtil.cuh"
 
@@ -141,20 +142,9 @@ __global__ void __launch_bounds__(256) rotaryKernel(RotaryParams p) {
 } // namespace
 
 Status launchRotary(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(checkRotary(args, checkGpuDType));
   const Tensor &x = *args.in[0], &cos = *args.in[1], &sin = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, x, TypeSet::Float, "x"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(cos, x.dtype(), "cos"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(sin, x.dtype(), "sin"));
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, x.dtype(), "result"));
-  PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
-  if (x.rank() < 1 || x.shape().back() % 2 != 0)
-    return args.fail("x needs an even last dim, got ", x.typeString());
-  for (const Tensor *t : {&cos, &sin})
-    if (!broadcastsTo(t->shape(), x.shape()))
-      return args.fail(t == &cos ? "cos " : "sin ", t->typeString(),
-                       " does not broadcast to ", x.typeString());
   if (x.numElements() == 0)
     return Status::ok();
   RotaryParams p;
