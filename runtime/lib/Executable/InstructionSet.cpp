@@ -118,13 +118,6 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   const FieldSpec k##Name##Fields[] = {__VA_ARGS__};
 #include "paracc/runtime/OpCodes.def"
 #undef PARACC_ATTRS
-#undef PARACC_FLAG
-#undef PARACC_INT
-#undef PARACC_INT_IN
-#undef PARACC_OPT_FLAG
-#undef PARACC_OPT_INT
-#undef PARACC_INTS
-#undef PARACC_FLOAT
 
 // The decoders: decode<Name>, reading a checked layout into its struct.
 #define PARACC_FLAG(name) a.name = raw.ints[i++] != 0;
@@ -153,13 +146,6 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   }
 #include "paracc/runtime/OpCodes.def"
 #undef PARACC_ATTRS
-#undef PARACC_FLAG
-#undef PARACC_INT
-#undef PARACC_INT_IN
-#undef PARACC_OPT_FLAG
-#undef PARACC_OPT_INT
-#undef PARACC_INTS
-#undef PARACC_FLOAT
 
 // The encoders: encode<Name>, the stored form of a struct (an optional int
 // written when in range: a default outside it means absent).
@@ -177,13 +163,6 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   void encode##Name(const Name##Attrs &a, InstrAttrs &raw) { __VA_ARGS__ }
 #include "paracc/runtime/OpCodes.def"
 #undef PARACC_ATTRS
-#undef PARACC_FLAG
-#undef PARACC_INT
-#undef PARACC_INT_IN
-#undef PARACC_OPT_FLAG
-#undef PARACC_OPT_INT
-#undef PARACC_INTS
-#undef PARACC_FLOAT
 #undef PARACC_OP
 
 } // namespace

@@ -61,13 +61,6 @@ struct InstrAttrs {
 #include "paracc/runtime/OpCodes.def"
 #undef PARACC_ATTRS
 #undef PARACC_OP
-#undef PARACC_FLAG
-#undef PARACC_INT
-#undef PARACC_INT_IN
-#undef PARACC_OPT_FLAG
-#undef PARACC_OPT_INT
-#undef PARACC_INTS
-#undef PARACC_FLOAT
 
 /// An instruction's typed attributes: the struct of its opcode's layout, or
 /// monostate for opcodes without attributes (and the communication
