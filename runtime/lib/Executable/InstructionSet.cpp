@@ -8,8 +8,9 @@
 
 #include "paracc/runtime/InstructionSet.h"
 
-#include <cinttypes>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 
 namespace paracc::rt {
 
