@@ -58,22 +58,6 @@ paracc_status *checkIndex(const char *function, size_t index, size_t count);
 void describePort(const paracc::rt::PortInfo &port, const char **name,
                   paracc_dtype *dtype, int32_t *rank, const int64_t **shape);
 
-/// The last value of option `key` (or `fallback`); null options have none.
-std::string optionValue(const paracc_options *options, const std::string &key,
-                        const std::string &fallback);
-/// Every value of a repeatable option.
-std::vector<std::string> optionValues(const paracc_options *options,
-                                      const std::string &key);
-/// Whether `key` is set.
-bool hasOption(const paracc_options *options, const std::string &key);
-/// A number or integer option (checked when set), or `fallback`.
-double optionNumber(const paracc_options *options, const std::string &key,
-                    double fallback);
-int64_t optionInteger(const paracc_options *options, const std::string &key,
-                      int64_t fallback);
-/// Whether a boolean option is on ("1", "true", "on", "yes").
-bool optionFlag(const paracc_options *options, const std::string &key);
-
 /// Copies state buffer `index` of `ranks`, assembled from their shards,
 /// into `out` (checked against its type).
 paracc_status *readState(const char *function,

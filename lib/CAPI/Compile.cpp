@@ -1,13 +1,13 @@
 //===- Compile.cpp - The C API's compile entry points -----------*- C++ -*-===//
 
 #include "CAPIObjects.h"
+#include "ParsedOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "paracc/Driver/Compile.h"
 #include "paracc/Driver/Context.h"
 #include "paracc/Driver/DriverOptions.h"
 #include "paracc/Driver/Plan.h"
-#include "paracc/Driver/StepMemoryPlan.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -16,105 +16,28 @@
 using namespace mlir::paracc;
 using namespace paracc::capi;
 
-/// The value of option `key` when it is set, from E's table; false with
-/// `err` written when it is not one of E's values.
-template <typename E>
-static bool enumOption(const paracc_options *options, const char *key, E &value,
-                       llvm::raw_ostream &err) {
-  if (!hasOption(options, key))
-    return true;
-  const std::string text = optionValue(options, key, "");
-  if (std::optional<E> v = parseOptionValue<E>(text)) {
-    value = *v;
-    return true;
-  }
-  err << "paracc: error: option '" << key << "': " << badOptionValue<E>(text)
-      << "\n";
-  return false;
-}
-
-/// The compile options that `options` sets (the paracc tool's defaults
-/// otherwise); false with `err` written on a bad input shape or value.
-static bool compileOptions(const paracc_options *options,
-                           CompileOptions &result, llvm::raw_ostream &err) {
-  result.mesh = optionValue(options, "mesh", "");
-  result.cluster = optionValue(options, "cluster", "local");
-  result.sequenceParallel = optionFlag(options, "sp");
-  result.microbatches = optionInteger(options, "microbatches", 1);
-  result.stages = optionValue(options, "stages", "auto");
-  // "schedule": the key's name before pipeline-schedule.
-  if (!enumOption(options, "schedule", result.schedule, err) ||
-      !enumOption(options, "pipeline-schedule", result.schedule, err) ||
-      !enumOption(options, "precision", result.precision, err) ||
-      !enumOption(options, "device", result.device, err))
-    return false;
-  result.virtualStages = optionInteger(options, "virtual-stages", 0);
-  result.import.allowMissingWeightData = optionFlag(options, "random-weights");
-  result.embedWeights = optionFlag(options, "embed-weights");
-  result.seed = uint64_t(optionInteger(options, "seed", 0));
+/// The compile's options from `parsed`: with train=1 a training step, whose
+/// token model's [batch, seq] inputs need batch and seq unless input-shape
+/// gives every input's shape; false with `err` written when they are wrong.
+static bool compileOptions(ParsedOptions &parsed, llvm::raw_ostream &err) {
+  CompileOptions &result = parsed.compile;
   // The report is the C API's explain(): always made.
   result.explain = true;
-  for (const std::string &shape : optionValues(options, "input-shape"))
-    if (mlir::failed(parseShapeOption(shape, result.import, err)))
-      return false;
-  return true;
-}
-
-/// The training compile's options (besides the shared ones): the shapes of
-/// a token model, the loss, the optimizer, recompute; false with `err`
-/// written when one is wrong.
-static bool trainingOptions(const paracc_options *options,
-                            CompileOptions &compile, llvm::raw_ostream &err) {
-  TrainingOptions &result = compile.training.emplace();
-  if (compile.import.inputShapes.empty()) {
-    // Token models: every input is [batch, seq].
-    if (!hasOption(options, "batch") || !hasOption(options, "seq")) {
+  if (mlir::failed(result.applyInputShapes(err)))
+    return false;
+  if (!parsed.train)
+    return true;
+  if (result.import.inputShapes.empty()) {
+    if (!parsed.tokens.batch || !parsed.tokens.seq) {
       err << "paracc: error: train=1 needs batch and seq (a token model's "
              "[batch, seq] inputs) or input-shape for every input\n";
       return false;
     }
-    int64_t batch = optionInteger(options, "batch", 0);
-    int64_t seq = optionInteger(options, "seq", 0);
-    if (batch < 1 || seq < 1) {
-      err << "paracc: error: --batch and --seq must be >= 1\n";
-      return false;
-    }
     for (int i = 0; i < 16; ++i)
-      compile.import.inputShapesByPosition.push_back(
-          mlir::SmallVector<int64_t>{batch, seq});
+      result.import.inputShapesByPosition.push_back(
+          mlir::SmallVector<int64_t>{*parsed.tokens.batch, *parsed.tokens.seq});
   }
-  result.loss = optionValue(options, "loss", "");
-  result.freeze = optionValue(options, "freeze", "");
-  result.trainOnly = optionValue(options, "train-only", "");
-  result.autoFreeze = !optionFlag(options, "no-auto-freeze");
-  std::optional<double> weightDecay;
-  if (hasOption(options, "weight-decay"))
-    weightDecay = optionNumber(options, "weight-decay", 0);
-  mlir::paracc::graph::OptimizerPassOptions optimizer;
-  if (mlir::failed(parseOptimizerOptions(
-          optionValue(options, "optimizer", "adamw"),
-          optionValue(options, "betas", "0.9,0.999"),
-          optionNumber(options, "eps", 1e-8), weightDecay,
-          optionNumber(options, "momentum", 0),
-          optionNumber(options, "clip-grad-norm", 0), optimizer, err)))
-    return false;
-  result.optimizer = optimizer;
-  if (!enumOption(options, "recompute", result.recompute, err))
-    return false;
-  if (hasOption(options, "memory-budget")) {
-    std::string error;
-    result.memoryBudget =
-        parseByteSize(optionValue(options, "memory-budget", ""), error);
-    if (!result.memoryBudget) {
-      err << "paracc: error: --memory-budget: " << error << "\n";
-      return false;
-    }
-  }
-  result.bucketMb = optionNumber(options, "bucket-mb", 25.0);
-  result.zero = optionInteger(options, "zero", 0);
-  result.zeroPrefetch = optionInteger(options, "zero-prefetch", 1);
-  result.zeroShardSize = optionInteger(options, "zero-shard-size", 0);
-  result.dropoutSeed = uint64_t(optionInteger(options, "dropout-seed", 0));
+  result.training = parsed.training;
   return true;
 }
 
@@ -124,7 +47,8 @@ namespace {
 struct CompileCall {
   std::string messages, notes;
   llvm::raw_string_ostream err{messages}, notesStream{notes};
-  CompileOptions options;
+  ParsedOptions parsed;
+  CompileOptions &options = parsed.compile;
   mlir::MLIRContext context;
   CompileDiagnostics diagnostics{err, notesStream};
 
@@ -132,8 +56,10 @@ struct CompileCall {
   /// Reads `given` (the training compile's options with train=1); an error
   /// status when one is wrong.
   paracc_status *read(const paracc_options *given) {
-    if (!compileOptions(given, options, err) ||
-        (optionFlag(given, "train") && !trainingOptions(given, options, err)))
+    std::string error;
+    if (!parseOptions(given, parsed, error))
+      return makeStatus(PARACC_ERROR, error);
+    if (!compileOptions(parsed, err))
       return makeStatus(PARACC_ERROR, messages);
     return nullptr;
   }
@@ -147,12 +73,14 @@ struct CompileCall {
 };
 } // namespace
 
-static paracc_status *compileToExecutable(const ModelSource &source,
+/// Compiles the model of `source` (its `params` from `options`).
+static paracc_status *compileToExecutable(ModelSource source,
                                           const paracc_options *options,
                                           paracc_executable **out) {
   CompileCall call;
   if (paracc_status *bad = call.read(options))
     return bad;
+  source.parameters = call.parsed.source.parameters;
   mlir::FailureOr<CompiledProgram> compiled =
       compile(call.context, source, call.options, call.diagnostics);
   if (mlir::failed(compiled))
@@ -180,13 +108,10 @@ static paracc_status *planFile(const char *path, const paracc_options *options,
   CompileCall call;
   if (paracc_status *bad = call.read(options))
     return bad;
-  PlanOptions plan;
-  plan.cluster = optionValue(options, "cluster", "local");
-  plan.globalBatch = optionInteger(options, "global-batch", 0);
-  plan.top = optionInteger(options, "top", 10);
-  ModelSource source;
+  PlanOptions &plan = call.parsed.plan;
+  plan.cluster = call.options.cluster;
+  ModelSource &source = call.parsed.source;
   source.path = path;
-  source.parameters = optionValue(options, "params", "");
   mlir::FailureOr<PlanOutcome> outcome =
       planModel(call.context, source, call.options, plan, call.diagnostics);
   if (mlir::failed(outcome))
@@ -240,7 +165,6 @@ paracc_status *paracc_compile_file(const char *path,
   return guarded(fn, [&] {
     ModelSource source;
     source.path = path;
-    source.parameters = optionValue(options, "params", "");
     return compileToExecutable(source, options, out);
   });
 }
@@ -273,7 +197,6 @@ paracc_status *paracc_compile_buffer(const void *bytes, size_t size,
     source.path = name && *name ? name : "<buffer>";
     source.bytes = std::string(static_cast<const char *>(bytes), size);
     source.externalDataDir = data_dir ? data_dir : "";
-    source.parameters = optionValue(options, "params", "");
     return compileToExecutable(source, options, out);
   });
 }

@@ -1,6 +1,7 @@
 //===- Session.cpp - The C API's running sessions ---------------*- C++ -*-===//
 
 #include "CAPIObjects.h"
+#include "ParsedOptions.h"
 
 #include "paracc/runtime/Inputs.h"
 #include "paracc/runtime/RankGroup.h"
@@ -80,10 +81,14 @@ paracc_status *paracc_session_create(const paracc_executable *exe,
     return invalidArgument(fn, "exe and out must not be null");
   *out = nullptr;
   return guarded(fn, [&]() -> paracc_status * {
+    ParsedOptions parsed;
+    std::string error;
+    if (!parseOptions(options, parsed, error))
+      return makeStatus(PARACC_ERROR, error);
     prt::RankGroupOptions rankOptions;
-    rankOptions.device = optionValue(options, "device", "auto");
-    rankOptions.allowTf32 = optionFlag(options, "tf32");
-    rankOptions.noGraph = optionFlag(options, "no-cuda-graph");
+    rankOptions.device = mlir::paracc::stringifyOption(parsed.compile.device);
+    rankOptions.allowTf32 = parsed.run.allowTf32;
+    rankOptions.noGraph = parsed.run.noCudaGraph;
     std::ostringstream notes;
     auto ranks = prt::createRankGroup(exe->exe, 0, rankOptions, notes);
     if (!ranks)

@@ -1,6 +1,7 @@
 //===- Trainer.cpp - The C API's training runs ------------------*- C++ -*-===//
 
 #include "CAPIObjects.h"
+#include "ParsedOptions.h"
 
 #include "paracc/runtime/Training.h"
 
@@ -29,18 +30,14 @@ struct paracc_trainer {
   bool finished = false;
 };
 
-static bool startsWith(const std::string &s, const char *prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
 /// The run's request from `options`: data, schedule, log, checkpoints,
 /// where it runs.
-static paracc_status *trainingRequest(const char *fn,
-                                      const paracc_options *options,
+static paracc_status *trainingRequest(const ParsedOptions &parsed,
                                       const prt::Executable &exe,
                                       prt::TrainingRequest &request) {
-  request.dataPath = optionValue(options, "data", "");
-  request.dataDir = optionValue(options, "data-dir", "");
+  const mlir::paracc::TrainerOptions &trainer = parsed.trainer;
+  request.dataPath = trainer.data;
+  request.dataDir = trainer.dataDir;
   if (request.dataPath.empty() && request.dataDir.empty())
     return makeStatus(PARACC_ERROR, "paracc: error: a training run needs "
                                     "data (a token file) or data-dir "
@@ -48,35 +45,27 @@ static paracc_status *trainingRequest(const char *fn,
   if (!request.dataPath.empty() && !request.dataDir.empty())
     return makeStatus(PARACC_ERROR, "paracc: error: give data or data-dir, "
                                     "not both");
-  request.dataDtype = optionValue(options, "data-dtype", "u16");
-  request.dataSeed = uint64_t(optionInteger(options, "data-seed", 0));
-  request.steps = optionInteger(options, "steps", 1);
-  request.schedule.kind = optionValue(options, "lr-schedule", "constant");
-  request.schedule.lr = optionNumber(options, "lr", 3e-4);
-  request.schedule.minLr = optionNumber(options, "min-lr", 0.0);
-  request.schedule.warmup = optionInteger(options, "warmup", 0);
+  request.dataDtype = trainer.dataDtype;
+  request.dataSeed = trainer.dataSeed;
+  request.steps = trainer.steps;
+  request.schedule.kind = mlir::paracc::stringifyOption(trainer.lrSchedule);
+  request.schedule.lr = trainer.lr;
+  request.schedule.minLr = trainer.minLr;
+  request.schedule.warmup = trainer.warmup;
   request.schedule.steps = request.steps;
-  if (prt::Status st = request.schedule.validate(); !st) {
-    // (The runtime names the tools' flag; here it is the key.)
-    std::string message = st.message();
-    if (startsWith(message, "--lr-schedule"))
-      message = message.substr(2);
-    return makeStatus(PARACC_ERROR, "paracc: error: " + message);
-  }
-  request.logJsonPath = optionValue(options, "log-json", "");
-  request.checkpointDir = optionValue(options, "checkpoint-dir", "");
-  request.checkpointEvery = optionInteger(options, "checkpoint-every", 0);
-  request.resume = optionFlag(options, "resume");
+  if (prt::Status st = request.schedule.validate(); !st)
+    return makeStatus(PARACC_ERROR, "paracc: error: " + st.message());
+  request.logJsonPath = trainer.logJson;
+  request.checkpointDir = trainer.checkpointDir;
+  request.checkpointEvery = trainer.checkpointEvery;
+  request.resume = trainer.resume;
   if ((request.resume || request.checkpointEvery > 0) &&
       request.checkpointDir.empty())
     return makeStatus(PARACC_ERROR, "paracc: error: resume and "
                                     "checkpoint-every need checkpoint-dir");
-  if (request.checkpointEvery < 0)
-    return makeStatus(PARACC_ERROR,
-                      "paracc: error: checkpoint-every must be >= 0");
-  request.device = optionValue(options, "device", "auto");
-  request.allowTf32 = optionFlag(options, "tf32");
-  request.noGraph = optionFlag(options, "no-cuda-graph");
+  request.device = mlir::paracc::stringifyOption(parsed.compile.device);
+  request.allowTf32 = parsed.run.allowTf32;
+  request.noGraph = parsed.run.noCudaGraph;
   request.identity.optimizer = exe.training();
   request.identity.data =
       request.dataDir.empty() ? request.dataPath : request.dataDir;
@@ -97,13 +86,16 @@ paracc_status *paracc_trainer_create(const paracc_executable *exe,
     return invalidArgument(fn, "the executable is not a training step "
                                "(compile it with train=1)");
   return guarded(fn, [&]() -> paracc_status * {
+    ParsedOptions parsed;
+    std::string error;
+    if (!parseOptions(options, parsed, error))
+      return makeStatus(PARACC_ERROR, error);
     prt::TrainingRequest request;
-    if (paracc_status *bad = trainingRequest(fn, options, *exe->exe, request))
+    if (paracc_status *bad = trainingRequest(parsed, *exe->exe, request))
       return bad;
     auto t = std::make_unique<paracc_trainer>();
     t->exe = exe->exe;
-    std::ostream &progress =
-        optionFlag(options, "progress") ? std::cout : t->silent;
+    std::ostream &progress = parsed.progress ? std::cout : t->silent;
     auto trainer = prt::Trainer::create(t->exe, request, progress, t->notes);
     if (!trainer)
       return makeStatus(PARACC_ERROR,

@@ -60,6 +60,15 @@ llvm::ArrayRef<OptionSpelling<Device>> OptionTraits<Device>::spellings() {
   return table;
 }
 
+llvm::ArrayRef<OptionSpelling<OptimizerKind>>
+OptionTraits<OptimizerKind>::spellings() {
+  static const OptionSpelling<OptimizerKind> table[] = {
+      {OptimizerKind::AdamW, "adamw"},
+      {OptimizerKind::Sgd, "sgd"},
+  };
+  return table;
+}
+
 llvm::ArrayRef<OptionSpelling<CompilePhase>>
 OptionTraits<CompilePhase>::spellings() {
   static const OptionSpelling<CompilePhase> table[] = {

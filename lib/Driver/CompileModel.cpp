@@ -154,8 +154,7 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
   ModuleOp module = *imported;
   stage("import");
 
-  ParaccPipelineOptions pipeline;
-  setSharedPipelineOptions(options, pipeline);
+  PhasedCompileOptions pipeline = phasedCompileOptions(options, options.device);
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                                std::min(last, CompilePhase::Staged))))
     return failure();
@@ -164,11 +163,11 @@ LogicalResult mlir::paracc::compileInference(MLIRContext &context,
   if (options.explain && options.sequenceParallel &&
       last == CompilePhase::Lowered) {
     OwningOpRef<ModuleOp> copy = module.clone();
-    pipeline.sequenceParallel = false;
+    pipeline.parallel.sequenceParallel = false;
     if (failed(runParaccPipeline(*copy, pipeline, CompilePhase::Staged,
                                  CompilePhase::Lowered)))
       return failure();
-    pipeline.sequenceParallel = true;
+    pipeline.parallel.sequenceParallel = true;
     baseline = analyzePlan(*copy);
   }
   if (last > CompilePhase::Staged &&

@@ -30,55 +30,6 @@ mlir::paracc::optimizerIdentity(const graph::OptimizerPassOptions &o) {
   return identity;
 }
 
-/// Checks a number option: finite, and positive or non-negative.
-static bool checkNumber(const char *name, double v, bool allowZero,
-                        llvm::raw_ostream &err) {
-  if (std::isfinite(v) && (v > 0 || (allowZero && v == 0)))
-    return true;
-  err << "paracc: error: --" << name << " must be a finite number "
-      << (allowZero ? ">= 0" : "> 0") << ", got " << v << "\n";
-  return false;
-}
-
-LogicalResult mlir::paracc::parseOptimizerOptions(
-    StringRef optimizer, StringRef betas, double eps,
-    std::optional<double> weightDecay, double momentum, double clipGradNorm,
-    graph::OptimizerPassOptions &opt, llvm::raw_ostream &err) {
-  opt.optimizer = optimizer.str();
-  if (optimizer != "adamw" && optimizer != "sgd") {
-    err << "paracc: error: --optimizer must be adamw or sgd, got '"
-        << optimizer << "'\n";
-    return failure();
-  }
-  auto [b1, b2] = betas.split(',');
-  double beta1, beta2;
-  if (b1.trim().getAsDouble(beta1) || b2.trim().getAsDouble(beta2) ||
-      !(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1)) {
-    err << "paracc: error: --betas must be two numbers in [0, 1), such as "
-           "0.9,0.95; got '"
-        << betas << "'\n";
-    return failure();
-  }
-  // torch's defaults: AdamW decays by 0.01, SGD not at all.
-  double decay = weightDecay ? *weightDecay : optimizer == "sgd" ? 0.0 : 0.01;
-  if (!checkNumber("eps", eps, false, err) ||
-      !checkNumber("weight-decay", decay, true, err) ||
-      !checkNumber("momentum", momentum, true, err) ||
-      !checkNumber("clip-grad-norm", clipGradNorm, true, err))
-    return failure();
-  if (momentum >= 1) {
-    err << "paracc: error: --momentum must be below 1\n";
-    return failure();
-  }
-  opt.beta1 = beta1;
-  opt.beta2 = beta2;
-  opt.eps = eps;
-  opt.weightDecay = decay;
-  opt.momentum = momentum;
-  opt.clipGradNorm = clipGradNorm;
-  return success();
-}
-
 /// Checks --zero and --zero-prefetch: a stage of 0 to 3, over a dp axis of
 /// size > 1.
 static LogicalResult checkZeroOption(const TrainingOptions &training,
@@ -193,7 +144,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
     const CompileOptions &options, const TrainingOptions &training,
     CompiledProgram &result, CompileDiagnostics &diagnostics) {
   llvm::raw_ostream &err = diagnostics.errors;
-  const bool checking = !training.optimizer;
+  const bool checking = training.gradientsOnly;
   const CompilePhase last = options.compileTo.value_or(CompilePhase::Lowered);
   if (!training.loss.empty() && training.loss != "next-token-ce" &&
       training.loss != "ce") {
@@ -227,19 +178,9 @@ LogicalResult mlir::paracc::compileTrainingStep(
     return failure();
   ModuleOp module = *imported;
 
-  ParaccPipelineOptions pipeline;
-  setSharedPipelineOptions(options, pipeline);
+  PhasedCompileOptions pipeline = phasedCompileOptions(options, options.device);
   pipeline.train = true;
-  pipeline.loss = training.loss;
-  pipeline.freeze = training.freeze;
-  pipeline.trainOnly = training.trainOnly;
-  pipeline.autoFreeze = training.autoFreeze;
-  pipeline.dropoutSeed = training.dropoutSeed;
-  pipeline.setOptimizerOptions(training.optimizer);
-  pipeline.zero = training.zero;
-  pipeline.zeroPrefetch = training.zeroPrefetch;
-  pipeline.zeroShardSize = training.zeroShardSize;
-  pipeline.bucketMb = training.bucketMb;
+  pipeline.training = training;
   if (failed(runParaccPipeline(module, pipeline, CompilePhase::Imported,
                                std::min(last, CompilePhase::Cleaned))))
     return failure();
@@ -277,14 +218,14 @@ LogicalResult mlir::paracc::compileTrainingStep(
   writerOptions.embedWeights = options.embedWeights;
   writerOptions.costRates = ratesForDevice(options.device).str();
   if (!checking)
-    writerOptions.training = optimizerIdentity(*training.optimizer);
+    writerOptions.training = optimizerIdentity(pipeline.optimizerOptions());
   auto compileStep = [&](RecomputePolicy policy,
                          int64_t activationBudget) -> FailureOr<CompiledStep> {
     CompiledStep step;
     step.module = module.clone();
     step.policy = policy;
     step.activationBudget = activationBudget;
-    pipeline.recompute = policy;
+    pipeline.training.recompute = policy;
     pipeline.recomputeBudget = activationBudget;
     if (failed(runParaccPipeline(*step.module, pipeline,
                                  CompilePhase::Optimized,
@@ -313,7 +254,7 @@ LogicalResult mlir::paracc::compileTrainingStep(
     return failure();
   if (last != CompilePhase::Lowered) {
     // The phases of the step that was chosen, stopped at `last`.
-    pipeline.recompute = compiled->policy;
+    pipeline.training.recompute = compiled->policy;
     pipeline.recomputeBudget = compiled->activationBudget;
     if (failed(
             runParaccPipeline(module, pipeline, CompilePhase::Optimized, last)))

@@ -110,3 +110,14 @@ LogicalResult mlir::paracc::checkCompileOptions(StringRef meshText,
   }
   return success();
 }
+
+PhasedCompileOptions
+mlir::paracc::phasedCompileOptions(const ParallelOptions &parallel,
+                                   Device device) {
+  PhasedCompileOptions phased;
+  phased.parallel = parallel;
+  phased.parallel.virtualStages =
+      resolveVirtualStages(parallel.schedule, parallel.virtualStages);
+  phased.rates = ratesForDevice(device).str();
+  return phased;
+}

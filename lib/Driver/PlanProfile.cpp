@@ -294,25 +294,26 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   if (!module)
     return failure();
 
-  ParaccPipelineOptions pipeline;
   // The plan's own options (a --mesh given to predict) are the search's,
   // not the profile's.
-  CompileOptions shared = options;
+  ParallelOptions shared = options;
   shared.mesh = "";
   shared.microbatches = 1;
   shared.schedule = kDefaultPipelineSchedule;
   shared.virtualStages = 0;
-  setSharedPipelineOptions(shared, pipeline);
+  PhasedCompileOptions pipeline = phasedCompileOptions(shared, options.device);
   pipeline.rates = cluster.rates.name;
   if (training) {
-    const TrainingOptions &t = *options.training;
     pipeline.train = true;
-    pipeline.loss = t.loss;
-    pipeline.freeze = t.freeze;
-    pipeline.trainOnly = t.trainOnly;
-    pipeline.autoFreeze = t.autoFreeze;
-    pipeline.setOptimizerOptions(t.optimizer);
-    pipeline.bucketMb = t.bucketMb;
+    // The loss, what is trained and the optimizer; recompute and ZeRO are
+    // the search's.
+    pipeline.training = *options.training;
+    pipeline.training.recompute = RecomputePolicy::None;
+    pipeline.training.memoryBudget.reset();
+    pipeline.training.zero = 0;
+    pipeline.training.zeroPrefetch = 1;
+    pipeline.training.zeroShardSize = 0;
+    pipeline.training.dropoutSeed = 0;
   }
   if (failed(runParaccPipeline(*module, pipeline, CompilePhase::Imported,
                                CompilePhase::Cleaned)))
@@ -326,7 +327,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   ModelProfile profile;
   profile.name = source.path;
   profile.training = training;
-  profile.optimizer = training && options.training->optimizer.has_value();
+  profile.optimizer = training && !options.training->gradientsOnly;
   profile.precision = options.precision;
   FailureOr<LayerStructure> structure = findLayers(main);
   if (failed(structure))
@@ -378,9 +379,9 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
                          RecomputePolicy recompute, int64_t tp,
                          std::string &refusal) -> FailureOr<ProgramCost> {
     OwningOpRef<ModuleOp> copy = (k == 0 ? *oneLayer : *twoLayers).clone();
-    pipeline.mesh = mesh;
-    pipeline.sequenceParallel = sp;
-    pipeline.recompute = recompute;
+    pipeline.parallel.mesh = mesh;
+    pipeline.parallel.sequenceParallel = sp;
+    pipeline.training.recompute = recompute;
     std::string message;
     FailureOr<ProgramCost> cost = failure();
     {
@@ -458,12 +459,12 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
         if (zero && !profile.optimizer)
           continue;
         std::string ignored;
-        pipeline.zero = zero;
+        pipeline.training.zero = zero;
         FailureOr<ProgramCost> one =
             compileCopy(0, mesh, false, RecomputePolicy::None, tp, ignored);
         FailureOr<ProgramCost> two =
             compileCopy(1, mesh, false, RecomputePolicy::None, tp, ignored);
-        pipeline.zero = 0;
+        pipeline.training.zero = 0;
         if (failed(one) || failed(two))
           continue;
         // Against the one-rank profile at that batch, its update divided

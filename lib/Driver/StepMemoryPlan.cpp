@@ -12,34 +12,6 @@ using namespace mlir;
 using namespace mlir::paracc;
 namespace prt = ::paracc::rt;
 
-std::optional<int64_t> mlir::paracc::parseByteSize(llvm::StringRef text,
-                                                   std::string &error) {
-  llvm::StringRef t = text.trim();
-  struct Unit {
-    const char *suffix;
-    double scale;
-  };
-  // Longest suffix first: "KiB" before "B".
-  static const Unit units[] = {{"KiB", 1024.0},
-                               {"MiB", 1024.0 * 1024},
-                               {"GiB", 1024.0 * 1024 * 1024},
-                               {"B", 1.0}};
-  for (const Unit &u : units) {
-    if (!t.ends_with(u.suffix))
-      continue;
-    llvm::StringRef number = t.drop_back(strlen(u.suffix)).trim();
-    double value;
-    if (number.empty() || number.getAsDouble(value) || !(value > 0) ||
-        !std::isfinite(value) || value * u.scale > 9.0e18)
-      break;
-    return int64_t(value * u.scale);
-  }
-  error = "'" + text.str() +
-          "' is not a size: expected a positive number and one of B, KiB, "
-          "MiB, GiB (e.g. 512MiB, 40GiB)";
-  return std::nullopt;
-}
-
 /// A function's state shards and constants, in bytes (one rank's).
 static int64_t residentBytes(const prt::Executable &exe,
                              const prt::FunctionInfo &f) {

@@ -2,6 +2,8 @@
 
 #include "paracc/Pipelines/Pipelines.h"
 
+#include "paracc/Compiler/CommandLineBinder.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -121,37 +123,85 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   fn.addPass(graph::createGroupParameterUpdatesPass());
 }
 
-graph::OptimizerPassOptions ParaccPipelineOptions::optimizerOptions() const {
+graph::OptimizerPassOptions PhasedCompileOptions::optimizerOptions() const {
   graph::OptimizerPassOptions o;
-  o.optimizer = optimizer;
-  o.beta1 = beta1;
-  o.beta2 = beta2;
-  o.eps = eps;
-  o.weightDecay = weightDecay;
-  o.momentum = momentum;
-  o.clipGradNorm = clipGradNorm;
+  o.optimizer = stringifyOption(training.optimizer).str();
+  o.beta1 = training.betas[0];
+  o.beta2 = training.betas[1];
+  o.eps = training.eps;
+  o.weightDecay = training.resolvedWeightDecay();
+  o.momentum = training.momentum;
+  o.clipGradNorm = training.clipGradNorm;
   // The runtime runs the training step by this name.
   o.stepName = "step";
   return o;
 }
 
-void ParaccPipelineOptions::setOptimizerOptions(
-    const std::optional<graph::OptimizerPassOptions> &o) {
-  if (!o) {
-    optimizer = "none";
-    return;
+namespace mlir::paracc {
+/// Makes each bound option a pass option of `paracc-compile`, parsed into
+/// ParaccPipelineOptions::compile by the command line's parsers.
+class PassOptionsBinder : public OptionsBinder {
+public:
+  explicit PassOptionsBinder(ParaccPipelineOptions &owner) : owner(owner) {}
+  void bind(const OptionInfo &info, OptionValue value) override {
+    owner.boundValues.push_back(
+        std::make_unique<OptionValue>(std::move(value)));
+    const OptionValue *bound = owner.boundValues.back().get();
+    if (bound->kind == OptionKind::Flag) {
+      auto flag = std::make_unique<
+          ParaccPipelineOptions::Option<bool, BoundFlagParser>>(
+          owner, info.key, llvm::cl::desc(info.help));
+      flag->getParser().value = bound;
+      owner.boundOptions.push_back(std::move(flag));
+      return;
+    }
+    auto text = std::make_unique<
+        ParaccPipelineOptions::Option<std::string, BoundValueParser>>(
+        owner, info.key, llvm::cl::desc(info.help),
+        llvm::cl::value_desc(optionValueName(info, *bound)),
+        llvm::cl::init(bound->print()));
+    text->getParser().value = bound;
+    owner.boundOptions.push_back(std::move(text));
   }
-  optimizer = o->optimizer;
-  beta1 = o->beta1;
-  beta2 = o->beta2;
-  eps = o->eps;
-  weightDecay = o->weightDecay;
-  momentum = o->momentum;
-  clipGradNorm = o->clipGradNorm;
+
+private:
+  ParaccPipelineOptions &owner;
+};
+} // namespace mlir::paracc
+
+ParaccPipelineOptions::ParaccPipelineOptions() {
+  PassOptionsBinder binder(*this);
+  // The pass pipeline's own options, which the front doors set otherwise.
+  constexpr OptionScope scope = OptionScope::Compile;
+  binder.bind({"from", scope,
+               "The phase the input has reached (imported: the importer's "
+               "module)"},
+              OptionValue::choice(compile.from));
+  binder.bind({"to", scope, "The last phase to run"},
+              OptionValue::choice(compile.to));
+  binder.bind({"train", scope, "Compile a training step from a loss"},
+              OptionValue::flag(compile.train));
+  binder.bind({"gradients-only", scope,
+               "Training: no optimizer; the step returns every parameter's "
+               "whole gradient"},
+              OptionValue::flag(compile.training.gradientsOnly));
+  binder.bind({"rates", scope,
+               "Device rates of the cost model (cpu, h200, h100, a100, "
+               "a100-40g)"},
+              OptionValue::text(compile.rates));
+  binder.bind({"recompute-budget", scope,
+               "recompute=auto: live activation bytes per rank (-1: no "
+               "limit)"},
+              OptionValue::integer(compile.recomputeBudget, -1));
+  // The options of every front door.
+  compile.parallel.bindOptions(binder);
+  compile.training.bindOptions(binder);
 }
 
+ParaccPipelineOptions::~ParaccPipelineOptions() = default;
+
 void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
-                                       const ParaccPipelineOptions &options) {
+                                       const PhasedCompileOptions &options) {
   auto runs = [&](CompilePhase phase) {
     return options.from < phase && phase <= options.to;
   };
@@ -159,52 +209,54 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   // A mesh that does not parse is refused by paracc-set-mesh, the first
   // pass that reads it; the phases are built as for one rank.
   std::string ignored;
-  MeshSpec mesh =
-      parseMeshSpec(options.mesh, "mesh", ignored).value_or(MeshSpec());
+  MeshSpec mesh = parseMeshSpec(options.parallel.mesh, "mesh", ignored)
+                      .value_or(MeshSpec());
   const bool sharded = !mesh.empty();
   const int64_t pipelineStages = mesh.size("pp");
-  const int64_t virtualStages =
-      resolveVirtualStages(options.schedule, options.virtualStages);
+  const int64_t virtualStages = resolveVirtualStages(
+      options.parallel.schedule, options.parallel.virtualStages);
   DistributePipelineOptions dist;
-  dist.sequenceParallel = options.sequenceParallel;
-  dist.schedule = options.schedule;
+  dist.sequenceParallel = options.parallel.sequenceParallel;
+  dist.schedule = options.parallel.schedule;
   dist.virtualStages = virtualStages;
   dist.training = train;
-  dist.recompute = options.recompute;
+  dist.recompute = options.training.recompute;
   dist.recomputeBudget = options.recomputeBudget;
   dist.rates = options.rates;
-  dist.zero = options.zero;
-  dist.zeroPrefetch = options.zeroPrefetch;
+  dist.zero = options.training.zero;
+  dist.zeroPrefetch = options.training.zeroPrefetch;
 
   if (runs(CompilePhase::Cleaned)) {
     buildCleanupPipeline(pm, CleanupPipelineOptions());
     if (train) {
       OpPassManager &fn = pm.nest<func::FuncOp>();
-      if (!options.loss.empty()) {
-        fn.addPass(graph::createAddLossPass({options.loss}));
+      if (!options.training.loss.empty()) {
+        fn.addPass(graph::createAddLossPass({options.training.loss}));
         // The next-token shift slices the logits: the fusions take the
         // slice into the product (only the kept rows are computed).
         fn.addPass(graph::createGraphFusionPass());
       }
-      fn.addPass(graph::createSeedDropoutPass({options.dropoutSeed}));
+      fn.addPass(graph::createSeedDropoutPass({options.training.dropoutSeed}));
     }
   }
   // (An empty mesh with micro-batches is refused by paracc-set-mesh.)
   if (runs(CompilePhase::Staged) &&
-      (!options.mesh.empty() || options.microbatches != 1)) {
+      (!options.parallel.mesh.empty() || options.parallel.microbatches != 1)) {
     pm.addPass(dist::createSetMeshPass(
-        {options.mesh, options.microbatches,
-         options.zero > 0 ? int64_t(options.zeroShardSize) : int64_t(0)}));
+        {options.parallel.mesh, options.parallel.microbatches,
+         options.training.zero > 0 ? int64_t(options.training.zeroShardSize)
+                                   : int64_t(0)}));
     // Stages are cut on the forward graph; the backward's ops run on their
     // forward ops' stages.
     if (pipelineStages > 0) {
       dist::PipelineStagesPassOptions stages;
       stages.stages = pipelineStages;
       stages.virtualStages = virtualStages;
-      stages.ranges = options.stages == "auto" ? std::string()
-                                               : std::string(options.stages);
-      stages.microbatches = options.microbatches;
-      stages.schedule = options.schedule;
+      stages.ranges = options.parallel.stages == "auto"
+                          ? std::string()
+                          : std::string(options.parallel.stages);
+      stages.microbatches = options.parallel.microbatches;
+      stages.schedule = options.parallel.schedule;
       stages.training = train;
       // Balanced with the rates of the device it runs on.
       stages.rates = options.rates;
@@ -216,17 +268,17 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   if (runs(CompilePhase::Differentiated) && train) {
     // Mixed precision: the forward computes in bf16/f16 from f32 master
     // weights, so differentiating it gives f32 gradients for the optimizer.
-    if (options.precision != Precision::F32)
-      pm.addNestedPass<func::FuncOp>(
-          graph::createConvertPrecisionPass({options.precision, true}));
+    if (options.parallel.precision != Precision::F32)
+      pm.addNestedPass<func::FuncOp>(graph::createConvertPrecisionPass(
+          {options.parallel.precision, true}));
     AutodiffPipelineOptions autodiff;
-    autodiff.freeze = options.freeze;
-    autodiff.trainOnly = options.trainOnly;
-    autodiff.autoFreeze = options.autoFreeze;
-    autodiff.wholeParameters = options.optimizer == "none";
+    autodiff.freeze = options.training.freeze;
+    autodiff.trainOnly = options.training.trainOnly;
+    autodiff.autoFreeze = options.training.autoFreeze;
+    autodiff.wholeParameters = options.training.gradientsOnly;
     buildAutodiffPipeline(pm, autodiff);
   }
-  if (runs(CompilePhase::Optimized) && train && options.optimizer != "none")
+  if (runs(CompilePhase::Optimized) && train && !options.training.gradientsOnly)
     pm.addNestedPass<func::FuncOp>(
         graph::createOptimizerPass(options.optimizerOptions()));
   if (runs(CompilePhase::Propagated) && sharded)
@@ -240,12 +292,13 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   // Training converted the forward's precision before differentiating; its
   // gradients go in buckets.
   if (runs(CompilePhase::Lowered))
-    buildLoweringPipeline(pm, train ? Precision::F32 : options.precision,
-                          train ? double(options.bucketMb) : 0.0);
+    buildLoweringPipeline(pm,
+                          train ? Precision::F32 : options.parallel.precision,
+                          train ? double(options.training.bucketMb) : 0.0);
 }
 
 LogicalResult mlir::paracc::runParaccPipeline(ModuleOp module,
-                                              ParaccPipelineOptions &options,
+                                              PhasedCompileOptions &options,
                                               CompilePhase from,
                                               CompilePhase to) {
   options.from = from;
@@ -268,7 +321,9 @@ void mlir::paracc::registerParaccPasses() {
       "paracc-compile",
       "The whole compile of the paracc tool and paracc train, by phases "
       "(from, to)",
-      buildParaccPipeline);
+      [](OpPassManager &pm, const ParaccPipelineOptions &options) {
+        buildParaccPipeline(pm, options.compile);
+      });
 }
 
 void mlir::paracc::registerParaccDialects(DialectRegistry &registry) {

@@ -408,8 +408,21 @@ def check_choices(pairs) -> None:
             values = option["values"]
             choices = ", ".join(values[:-1]) + " or " + values[-1]
             keyword = _KEYWORD_OF_KEY.get(key, key.replace("-", "_"))
+            what = option["what"]
+            article = "an" if what[0] in "aeiou" else "a"
             raise ParaccInvalidArgument(
-                f"{keyword}={value!r} is not a {option['what']} ({choices})")
+                f"{keyword}={value!r} is not {article} {what} ({choices})")
+
+
+def _in_keyword_spelling(error, key: str):
+    """The C API's refusal of option `key` ("...option 'zero': must be in
+    [0, 3], got 4") as the Python keyword's ("zero: must be ...")."""
+    text = str(error)
+    marker = f"option '{key}': "
+    if marker not in text:
+        return error
+    keyword = _KEYWORD_OF_KEY.get(key, key.replace("-", "_"))
+    return ParaccInvalidArgument(f"{keyword}: " + text.split(marker, 1)[1])
 
 
 class Options:
@@ -427,8 +440,11 @@ class Options:
         self.handle = handle.value
         try:
             for key, value in pairs:
-                check(L.paracc_options_set(self.handle, key.encode(),
-                                           str(value).encode()))
+                try:
+                    check(L.paracc_options_set(self.handle, key.encode(),
+                                               str(value).encode()))
+                except ParaccInvalidArgument as e:
+                    raise _in_keyword_spelling(e, key) from None
         except BaseException:
             self.close()
             raise

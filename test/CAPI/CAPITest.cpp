@@ -152,20 +152,24 @@ TEST(CAPI, OptionsDescribeEveryKey) {
   const std::string described = paracc_options_describe();
   EXPECT_EQ(described.front(), '[');
   for (const char *entry :
-       {"{\"key\":\"mesh\",\"kind\":\"text\",\"scope\":\"compile\"}",
-        "{\"key\":\"microbatches\",\"kind\":\"integer\",\"scope\":"
-        "\"compile\"}",
-        "{\"key\":\"precision\",\"kind\":\"choice\",\"scope\":\"compile\","
-        "\"values\":[\"f32\",\"bf16\",\"f16\"],\"what\":\"precision\"}",
-        "{\"key\":\"memory-budget\",\"kind\":\"bytes\",\"scope\":"
-        "\"training-compile\"}",
-        "{\"key\":\"betas\",\"kind\":\"numbers\",\"scope\":"
-        "\"training-compile\"}",
-        "{\"key\":\"no-cuda-graph\",\"kind\":\"flag\",\"scope\":\"run\"}",
-        "{\"key\":\"global-batch\",\"kind\":\"integer\",\"scope\":\"plan\"}",
+       {"\"key\":\"mesh\",\"kind\":\"text\",\"scope\":\"compile\"",
+        "\"key\":\"microbatches\",\"kind\":\"integer\",\"scope\":"
+        "\"compile\"",
+        "\"key\":\"precision\",\"kind\":\"choice\",\"scope\":\"compile\","
+        "\"values\":[\"f32\",\"bf16\",\"f16\"],\"what\":\"precision\"",
+        "\"key\":\"memory-budget\",\"kind\":\"bytes\",\"scope\":"
+        "\"training-compile\"",
+        "\"key\":\"betas\",\"kind\":\"numbers\",\"scope\":"
+        "\"training-compile\"",
+        "\"key\":\"no-cuda-graph\",\"kind\":\"flag\",\"scope\":\"run\"",
+        "\"key\":\"global-batch\",\"kind\":\"integer\",\"scope\":\"plan\"",
         "\"key\":\"lr-schedule\",\"kind\":\"choice\",\"scope\":"
         "\"trainer\",\"values\":[\"constant\",\"cosine\"]"})
     EXPECT_NE(described.find(entry), std::string::npos) << entry;
+  // Each key has the help text the tools' --help prints.
+  EXPECT_NE(described.find("\"help\":\"Sequence parallelism on the "
+                           "tensor-parallel axis\",\"key\":\"sp\""),
+            std::string::npos);
 }
 
 // The planner through the C API: GPT-2's plan for 4 CPU ranks, its JSON
@@ -720,16 +724,24 @@ TEST(CAPI, TrainingFollowsPyTorch) {
             PARACC_INVALID_ARGUMENT);
   paracc_executable_free(exe);
 
-  // A bad optimizer is refused at compile time with the tool's message.
-  paracc_options *bad = makeOptions(
-      {{"train", "1"}, {"batch", "2"}, {"seq", "64"}, {"optimizer", "adam"}});
-  Result refused(paracc_compile_file((shared + "/loss.onnx").c_str(), bad,
-                                     &exe));
-  paracc_options_free(bad);
-  EXPECT_EQ(refused.code, PARACC_ERROR);
-  EXPECT_NE(refused.message.find("--optimizer must be adamw or sgd"),
+  // A bad optimizer, or a value out of its range, is refused when it is
+  // set, naming the key.
+  paracc_options *bad = makeOptions({{"train", "1"}});
+  Result refused(paracc_options_set(bad, "optimizer", "adam"));
+  EXPECT_EQ(refused.code, PARACC_INVALID_ARGUMENT);
+  EXPECT_NE(refused.message.find("option 'optimizer': 'adam' is not an "
+                                 "optimizer (adamw or sgd)"),
             std::string::npos)
       << refused.message;
+  Result zero(paracc_options_set(bad, "zero", "4"));
+  EXPECT_NE(zero.message.find("option 'zero': must be in [0, 3], got 4"),
+            std::string::npos)
+      << zero.message;
+  Result betas(paracc_options_set(bad, "betas", "0.9"));
+  EXPECT_NE(betas.message.find("option 'betas': must be 2 numbers in [0, 1)"),
+            std::string::npos)
+      << betas.message;
+  paracc_options_free(bad);
 }
 
 } // namespace

@@ -43,15 +43,18 @@ resolveCompileTo(const llvm::cl::opt<CompilePhase> &compileTo, StringRef emit,
                  ArrayRef<std::pair<StringRef, CompilePhase>> emitAliases,
                  std::optional<CompilePhase> &phase);
 
-/// `paracc train`: its subcommand, its option category, its entry point
-/// (Train.cpp).
+/// `paracc train`: its subcommand, its option category, its options (the
+/// bound ones are made by declareTrainOptions, before the command line is
+/// parsed), its entry point (Train.cpp).
 llvm::cl::SubCommand &trainSubCommand();
 llvm::cl::OptionCategory &trainCategory();
+void declareTrainOptions();
 int runTrain();
 
 /// `paracc plan` (Plan.cpp).
 llvm::cl::SubCommand &planSubCommand();
 llvm::cl::OptionCategory &planCategory();
+void declarePlanOptions();
 int runPlan();
 
 } // namespace mlir::paracc

@@ -16,8 +16,9 @@
 
 #include "DriverSupport.h"
 #include "ExportONNX.h"
+#include "paracc/Compiler/CommandLineBinder.h"
 #include "paracc/Driver/Compile.h"
-#include "paracc/Driver/StepMemoryPlan.h"
+#include "paracc/Driver/RunOptions.h"
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/runtime/GradientCheck.h"
@@ -47,28 +48,6 @@ namespace {
 cl::opt<std::string> modelPath(cl::Positional, cl::desc("<loss model>"),
                                cl::Required, cl::sub(trainSubCommand()),
                                cl::cat(trainCategory()));
-cl::opt<std::string> meshOption(
-    "mesh",
-    cl::desc("Device mesh, e.g. dp2,tp2, or auto (the planner chooses the "
-             "mesh, sp, micro-batches, pipeline schedule, recompute and ZeRO "
-             "for --cluster)"),
-    cl::init(""), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<std::string> paramsOption(
-    "params",
-    cl::desc("StableHLO: the entry function's leading arguments that are "
-             "parameters (trained): a count (with --random-weights), or an "
-             ".npz of their values in order "
-             "(np.savez(f, *jax.tree_util.tree_leaves(params)))"),
-    cl::value_desc("N|FILE.npz"), cl::init(""), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<std::string> clusterOption(
-    "cluster",
-    cl::desc("With --mesh auto: NODESxDEVICES:KIND, a .json file, or local "
-             "(this machine's GPUs, else its cores as CPU ranks)"),
-    cl::init("local"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<bool> sequenceParallel(
-    "sp", cl::desc("Sequence parallelism on the tensor-parallel axis"),
-    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> testData(
     "test-data",
     cl::desc("Inputs (input_N.pb in graph input order) and the expected "
@@ -87,24 +66,6 @@ cl::opt<std::string> saveGradientsPath(
              "initializer name)"),
     cl::value_desc("FILE.npz"), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
-cl::opt<std::string> freeze("freeze",
-                            cl::desc("Do not train parameters whose name "
-                                     "matches this regular expression"),
-                            cl::value_desc("REGEX"), cl::init(""),
-                            cl::sub(trainSubCommand()),
-                            cl::cat(trainCategory()));
-cl::opt<std::string> trainOnly(
-    "train-only",
-    cl::desc("Train only the parameters whose name matches this regular "
-             "expression"),
-    cl::value_desc("REGEX"), cl::init(""), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<bool> noAutoFreeze(
-    "no-auto-freeze",
-    cl::desc("Train the buffers exporters write as initializers too "
-             "(BatchNorm's running statistics in inference form, position "
-             "tables such as rotary inv_freq), which are frozen by default"),
-    cl::init(false), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<double> rtolOption("rtol", cl::desc("Relative tolerance"),
                            cl::init(1e-4), cl::sub(trainSubCommand()),
                            cl::cat(trainCategory()));
@@ -129,74 +90,6 @@ cl::opt<std::string>
                   "(optimized) or 'compiled' (lowered)"),
          cl::value_desc("stage"), cl::init(""), cl::sub(trainSubCommand()),
          cl::cat(trainCategory()));
-cl::opt<std::string> dataPath("data",
-                              cl::desc("Flat token file (uint16 .u16 / "
-                                       "nanoGPT .bin, or --data-dtype u32)"),
-                              cl::value_desc("FILE"), cl::init(""),
-                              cl::sub(trainSubCommand()),
-                              cl::cat(trainCategory()));
-cl::opt<std::string> dataDir(
-    "data-dir",
-    cl::desc("Batches for models whose inputs are not token ids: subfolders "
-             "with input_N.pb (graph input order), one per step"),
-    cl::value_desc("DIR"), cl::init(""), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<std::string> dataDtype("data-dtype",
-                               cl::desc("Token width: u16 (default) or u32"),
-                               cl::init("u16"), cl::sub(trainSubCommand()),
-                               cl::cat(trainCategory()));
-cl::opt<uint64_t> dataSeed("data-seed",
-                           cl::desc("Shuffle the batches with this seed "
-                                    "(0: in file order)"),
-                           cl::init(0), cl::sub(trainSubCommand()),
-                           cl::cat(trainCategory()));
-cl::opt<int64_t> batchOption("batch", cl::desc("Global batch (sequences)"),
-                             cl::init(8), cl::sub(trainSubCommand()),
-                             cl::cat(trainCategory()));
-cl::opt<int64_t> seqOption("seq", cl::desc("Sequence length (tokens)"),
-                           cl::init(1024), cl::sub(trainSubCommand()),
-                           cl::cat(trainCategory()));
-cl::opt<int64_t> stepsOption("steps", cl::desc("Training steps"), cl::init(1),
-                             cl::sub(trainSubCommand()),
-                             cl::cat(trainCategory()));
-cl::opt<std::string> optimizerOption("optimizer",
-                                     cl::desc("adamw (default) or sgd"),
-                                     cl::init("adamw"),
-                                     cl::sub(trainSubCommand()),
-                                     cl::cat(trainCategory()));
-cl::opt<double> lrOption("lr", cl::desc("Peak learning rate"), cl::init(3e-4),
-                         cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<std::string> betasOption("betas", cl::desc("AdamW's betas"),
-                                 cl::value_desc("B1,B2"), cl::init("0.9,0.999"),
-                                 cl::sub(trainSubCommand()),
-                                 cl::cat(trainCategory()));
-cl::opt<double> epsOption("eps", cl::desc("AdamW's eps"), cl::init(1e-8),
-                          cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<double> weightDecayOption("weight-decay",
-                                  cl::desc("Weight decay (AdamW: decoupled; "
-                                           "default 0.01, SGD 0)"),
-                                  cl::init(0.01), cl::sub(trainSubCommand()),
-                                  cl::cat(trainCategory()));
-cl::opt<double> momentumOption("momentum", cl::desc("SGD's momentum"),
-                               cl::init(0.0), cl::sub(trainSubCommand()),
-                               cl::cat(trainCategory()));
-cl::opt<double> clipOption("clip-grad-norm",
-                           cl::desc("Clip the global gradient norm to this "
-                                    "(0: off)"),
-                           cl::init(0.0), cl::sub(trainSubCommand()),
-                           cl::cat(trainCategory()));
-cl::opt<LrSchedule> lrScheduleOption(
-    "lr-schedule",
-    cl::desc("The learning-rate schedule: constant (default) or cosine (with "
-             "--warmup, --min-lr)"),
-    cl::init(LrSchedule::Constant), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<PipelineSchedule> pipelineScheduleOption(
-    "pipeline-schedule",
-    cl::desc("Under pp, the pipeline schedule: 1f1b (default), gpipe, zb-h1 "
-             "or interleaved"),
-    cl::init(kDefaultPipelineSchedule), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
 cl::opt<std::string> oldScheduleOption(
     "schedule",
     cl::desc("Deprecated: --lr-schedule and --pipeline-schedule in one "
@@ -209,85 +102,18 @@ cl::opt<std::string> trainTimeline(
              "transfers) as a Chrome trace to FILE, and an SVG next to it"),
     cl::value_desc("FILE"), cl::init(""), cl::sub(trainSubCommand()),
     cl::cat(trainCategory()));
-cl::opt<int64_t> trainMicrobatches(
-    "microbatches",
-    cl::desc("Under pp: the pipeline's micro-batches per step (the batch "
-             "per data-parallel rank must divide)"),
-    cl::init(1), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<std::string> trainStages(
-    "stages",
-    cl::desc("Under pp: 'auto' (balance the modelled time) or layer ranges "
-             "per stage, e.g. 0-2,3-5"),
-    cl::init("auto"), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<int64_t> trainVirtualStages(
-    "virtual-stages",
-    cl::desc("Under --pipeline-schedule interleaved: model chunks per rank "
-             "(default 2; the graph is cut into pp x N stages)"),
-    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<int64_t> warmupOption("warmup", cl::desc("Linear warm-up steps"),
-                              cl::init(0), cl::sub(trainSubCommand()),
-                              cl::cat(trainCategory()));
-cl::opt<double> minLrOption("min-lr", cl::desc("The cosine's final lr"),
-                            cl::init(0.0), cl::sub(trainSubCommand()),
-                            cl::cat(trainCategory()));
-cl::opt<std::string> logJson("log-json",
-                             cl::desc("Write one JSON object per step here"),
-                             cl::value_desc("FILE"), cl::init(""),
-                             cl::sub(trainSubCommand()),
-                             cl::cat(trainCategory()));
 cl::opt<std::string> outputPath("o",
                                 cl::desc("Write the training executable here "
                                          "instead of training"),
                                 cl::value_desc("step.pcx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
-cl::opt<std::string> lossOption(
-    "loss",
-    cl::desc("Add a loss to a model that returns logits [batch, seq, vocab]: "
-             "next-token-ce (labels are the tokens shifted by one) or ce "
-             "(labels become an input)"),
-    cl::init(""), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<std::string> checkpointDir("checkpoint-dir",
-                                   cl::desc("Write checkpoints here (and "
-                                            "--resume from here)"),
-                                   cl::value_desc("DIR"), cl::init(""),
-                                   cl::sub(trainSubCommand()),
-                                   cl::cat(trainCategory()));
-cl::opt<int64_t> checkpointEvery("checkpoint-every",
-                                 cl::desc("Steps between checkpoints (0: at "
-                                          "the end only)"),
-                                 cl::init(0), cl::sub(trainSubCommand()),
-                                 cl::cat(trainCategory()));
-cl::opt<bool> resume("resume",
-                     cl::desc("Continue from --checkpoint-dir's latest "
-                              "checkpoint (on any mesh)"),
-                     cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<std::string> exportOnnx("export-onnx",
                                 cl::desc("Write the trained model here (ONNX, "
                                          "external data)"),
                                 cl::value_desc("FILE.onnx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
-cl::opt<Device> deviceOption(
-    "device",
-    cl::desc("Where to train: auto (GPUs when there is one per rank, else "
-             "the CPU), cpu or gpu"),
-    cl::init(Device::Auto), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<bool> tf32Option("tf32",
-                         cl::desc("f32 products on TF32 tensor cores (GPU)"),
-                         cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<bool> noGraphOption("no-cuda-graph",
-                            cl::desc("Run each GPU step eagerly instead of "
-                                     "as a CUDA graph"),
-                            cl::sub(trainSubCommand()),
-                            cl::cat(trainCategory()));
-cl::opt<Precision> precisionOption(
-    "precision",
-    cl::desc("Compute type: f32 (default), or bf16/f16 with f32 master "
-             "weights, optimizer state and loss"),
-    cl::init(Precision::F32), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
 cl::opt<bool> explainOption(
     "explain",
     cl::desc("Print the plan: decisions, the step's collectives, memory per "
@@ -298,74 +124,40 @@ cl::opt<std::string> explainJson("explain-json",
                                  cl::value_desc("FILE"), cl::init(""),
                                  cl::sub(trainSubCommand()),
                                  cl::cat(trainCategory()));
-cl::opt<double> bucketMbOption(
-    "bucket-mb",
-    cl::desc("All-reduce buckets of this many MiB (gradients, gradient-norm "
-             "terms; 0: one all-reduce each)"),
-    cl::init(25.0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<int64_t> zeroOption(
-    "zero",
-    cl::desc("ZeRO stage over the dp axis: 0 (none), 1 (optimizer moments "
-             "sharded: gradients reduce-scattered once per step, each rank "
-             "updates its shard, parameters all-gathered), 2 (gradients "
-             "reduce-scattered per micro-batch too), 3 (parameters sharded "
-             "too: each layer's gathered before its forward and its "
-             "backward)"),
-    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<int64_t> zeroShardSizeOption(
-    "zero-shard-size",
-    cl::desc("Hybrid sharding (HSDP): --zero shards within groups of N "
-             "consecutive dp ranks and replicates across the groups "
-             "(gradients reduce-scattered inside a group, all-reduced "
-             "across); N divides dp (default: all of dp)"),
-    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<int64_t> zeroPrefetchOption(
-    "zero-prefetch",
-    cl::desc("--zero 3: layers ahead at which a layer's parameter gather is "
-             "issued (0: just before the layer)"),
-    cl::init(1), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<RecomputePolicy> recomputeOption(
-    "recompute",
-    cl::desc("Activations recomputed in the backward instead of kept: none, "
-             "full (each layer from its input), selective (cheap ops: norms, "
-             "activations, softmax) or auto (the least recompute within "
-             "--memory-budget)"),
-    cl::init(RecomputePolicy::None), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<std::string> memoryBudgetOption(
-    "memory-budget",
-    cl::desc("Peak memory per rank the step must fit (e.g. 40GiB, 512MiB); "
-             "auto recomputes to fit it, the other policies are refused "
-             "over it. auto without it: 90 % of the device's memory"),
-    cl::value_desc("SIZE"), cl::init(""), cl::sub(trainSubCommand()),
-    cl::cat(trainCategory()));
-cl::opt<uint64_t> dropoutSeed(
-    "dropout-seed",
-    cl::desc("Seed of every training-mode Dropout's mask (with the op, the "
-             "step and the element's position; the same on any mesh)"),
-    cl::init(0), cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<bool> randomWeights(
-    "random-weights",
-    cl::desc("Initialize parameters that have no data with seeded random "
-             "values (benchmarks of shape-only models)"),
-    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<bool> embedWeights(
-    "embed-weights",
-    cl::desc("Copy the weights into the executable (by default it references "
-             "the model's external-data file and the runtime maps it)"),
-    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
-cl::opt<uint64_t> weightSeed("seed", cl::desc("Seed of --random-weights"),
-                             cl::init(0), cl::sub(trainSubCommand()),
-                             cl::cat(trainCategory()));
+
+/// The options that `paracc train` shares with the other front doors,
+/// declared once (OptionsBinder.h).
+struct TrainFlags {
+  CompileOptions compile;
+  ModelSource source;
+  TrainingOptions training;
+  TokenBatchOptions tokens;
+  TrainerOptions trainer;
+  RunOptions run;
+  CommandLineBinder binder{&trainSubCommand(), trainCategory()};
+
+  TrainFlags() {
+    compile.bindOptions(binder);
+    source.bindOptions(binder);
+    training.bindOptions(binder);
+    tokens.bindOptions(binder);
+    trainer.bindOptions(binder);
+    run.bindOptions(binder);
+  }
+};
+
+TrainFlags &trainFlags() {
+  static TrainFlags flags;
+  return flags;
+}
 } // namespace
 
-/// The learning-rate and pipeline schedules: --lr-schedule and
-/// --pipeline-schedule, or the deprecated --schedule that named both
-/// ("cosine,zb-h1"; each name from either table) where those are not given.
-static LogicalResult resolveSchedules(LrSchedule &lr,
-                                      PipelineSchedule &pipeline) {
-  lr = lrScheduleOption;
-  pipeline = pipelineScheduleOption;
+void mlir::paracc::declareTrainOptions() { (void)trainFlags(); }
+
+/// The deprecated --schedule, which named the learning-rate and pipeline
+/// schedules together ("cosine,zb-h1"; each name from either table): sets
+/// those that --lr-schedule and --pipeline-schedule do not.
+static LogicalResult applyOldSchedule(TrainFlags &flags) {
   if (!oldScheduleOption.getNumOccurrences())
     return success();
   llvm::errs() << "paracc: warning: --schedule is deprecated and will be "
@@ -374,12 +166,12 @@ static LogicalResult resolveSchedules(LrSchedule &lr,
   StringRef(oldScheduleOption).split(names, ',');
   for (StringRef n : names) {
     if (std::optional<LrSchedule> v = parseOptionValue<LrSchedule>(n)) {
-      if (!lrScheduleOption.getNumOccurrences())
-        lr = *v;
+      if (!flags.binder.given("lr-schedule"))
+        flags.trainer.lrSchedule = *v;
     } else if (std::optional<PipelineSchedule> p =
                    parseOptionValue<PipelineSchedule>(n)) {
-      if (!pipelineScheduleOption.getNumOccurrences())
-        pipeline = *p;
+      if (!flags.binder.given("pipeline-schedule"))
+        flags.compile.schedule = *p;
     } else {
       llvm::errs() << "paracc: error: --schedule: '" << n
                    << "' is neither a learning-rate schedule ("
@@ -392,23 +184,14 @@ static LogicalResult resolveSchedules(LrSchedule &lr,
   return success();
 }
 
-/// The training options, checked, as the optimizer pass's options and the
-/// loop's schedule.
-static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
-                                          LrSchedule lrSchedule,
-                                          prt::LrSchedule &schedule) {
-  std::optional<double> weightDecay;
-  if (weightDecayOption.getNumOccurrences())
-    weightDecay = weightDecayOption;
-  if (failed(parseOptimizerOptions(optimizerOption, betasOption, epsOption,
-                                   weightDecay, momentumOption, clipOption,
-                                   opt, llvm::errs())))
-    return failure();
-  schedule.kind = stringifyOption(lrSchedule).str();
-  schedule.lr = lrOption;
-  schedule.minLr = minLrOption;
-  schedule.warmup = warmupOption;
-  schedule.steps = stepsOption;
+/// The training loop's learning-rate schedule, checked.
+static LogicalResult lrSchedule(const TrainerOptions &trainer,
+                                prt::LrSchedule &schedule) {
+  schedule.kind = stringifyOption(trainer.lrSchedule).str();
+  schedule.lr = trainer.lr;
+  schedule.minLr = trainer.minLr;
+  schedule.warmup = trainer.warmup;
+  schedule.steps = trainer.steps;
   if (prt::Status st = schedule.validate(); !st) {
     llvm::errs() << "paracc: error: " << st.message() << "\n";
     return failure();
@@ -417,6 +200,9 @@ static LogicalResult parseTrainingOptions(graph::OptimizerPassOptions &opt,
 }
 
 int mlir::paracc::runTrain() {
+  TrainFlags &flags = trainFlags();
+  const TrainerOptions &trainer = flags.trainer;
+  const std::string &dataPath = trainer.data, &dataDir = trainer.dataDir;
   bool checking = !checkGradientsPath.empty() || !saveGradientsPath.empty();
   if (checking && testData.empty()) {
     llvm::errs() << "paracc: error: --check-gradients and --save-gradients "
@@ -447,36 +233,16 @@ int mlir::paracc::runTrain() {
     }
     shapesFrom = batches->folder(0);
   }
-  LrSchedule lrSchedule;
-  PipelineSchedule pipelineSchedule;
-  if (failed(resolveSchedules(lrSchedule, pipelineSchedule)))
+  if (failed(applyOldSchedule(flags)))
     return prt::kExitError;
-  graph::OptimizerPassOptions optimizerOptions;
   prt::LrSchedule schedule;
-  if (!checking &&
-      failed(parseTrainingOptions(optimizerOptions, lrSchedule, schedule)))
+  if (!checking && failed(lrSchedule(trainer, schedule)))
     return prt::kExitError;
-  if ((resume || checkpointEvery > 0) && checkpointDir.empty()) {
+  if ((trainer.resume || trainer.checkpointEvery > 0) &&
+      trainer.checkpointDir.empty()) {
     llvm::errs() << "paracc: error: --resume and --checkpoint-every need "
                     "--checkpoint-dir DIR\n";
     return prt::kExitError;
-  }
-  if (checkpointEvery < 0) {
-    llvm::errs() << "paracc: error: --checkpoint-every must be >= 0\n";
-    return prt::kExitError;
-  }
-  if (!checking && (batchOption < 1 || seqOption < 1)) {
-    llvm::errs() << "paracc: error: --batch and --seq must be >= 1\n";
-    return prt::kExitError;
-  }
-  std::optional<int64_t> memoryBudget;
-  if (!memoryBudgetOption.empty()) {
-    std::string error;
-    memoryBudget = parseByteSize(memoryBudgetOption, error);
-    if (!memoryBudget) {
-      llvm::errs() << "paracc: error: --memory-budget: " << error << "\n";
-      return prt::kExitError;
-    }
   }
   if (ranksAs != "threads" && ranksAs != "processes") {
     llvm::errs() << "paracc: error: --ranks-as must be 'threads' or "
@@ -485,51 +251,28 @@ int mlir::paracc::runTrain() {
     return prt::kExitError;
   }
 
-  CompileOptions options;
-  TrainingOptions &training = options.training.emplace();
+  CompileOptions &options = flags.compile;
+  TrainingOptions &training = options.training.emplace(flags.training);
+  training.gradientsOnly = checking;
   ONNXImportOptions &importOptions = options.import;
   if (!shapesFrom.empty()) {
     addTestDataShapes(shapesFrom, importOptions);
   } else {
     // Token models: every input is [batch, seq].
     for (int i = 0; i < 16; ++i)
-      importOptions.inputShapesByPosition.push_back(
-          SmallVector<int64_t>{batchOption, seqOption});
+      importOptions.inputShapesByPosition.push_back(SmallVector<int64_t>{
+          flags.tokens.batch.value_or(8), flags.tokens.seq.value_or(1024)});
   }
-  importOptions.allowMissingWeightData = randomWeights;
-  options.seed = weightSeed;
-  options.mesh = meshOption;
-  options.cluster = clusterOption;
-  options.sequenceParallel = sequenceParallel;
-  options.microbatches = trainMicrobatches;
-  options.stages = trainStages;
-  options.schedule = pipelineSchedule;
-  options.virtualStages = trainVirtualStages;
-  options.precision = precisionOption;
-  training.loss = lossOption;
-  training.freeze = freeze;
-  training.trainOnly = trainOnly;
-  training.autoFreeze = !noAutoFreeze;
-  if (!checking)
-    training.optimizer = optimizerOptions;
-  training.recompute = recomputeOption;
-  training.memoryBudget = memoryBudget;
-  options.device = deviceOption;
-  training.bucketMb = bucketMbOption;
-  training.zero = zeroOption;
-  training.zeroPrefetch = zeroPrefetchOption;
-  training.zeroShardSize = zeroShardSizeOption;
-  options.embedWeights = embedWeights;
-  training.dropoutSeed = dropoutSeed;
+  if (failed(options.applyInputShapes(llvm::errs())))
+    return prt::kExitError;
   options.explain = wantExplain;
   if (failed(resolveCompileTo(compileTo, emit,
                               {{"differentiated", CompilePhase::Optimized},
                                {"compiled", CompilePhase::Lowered}},
                               options.compileTo)))
     return prt::kExitError;
-  ModelSource source;
+  ModelSource &source = flags.source;
   source.path = modelPath;
-  source.parameters = paramsOption;
 
   MLIRContext context;
   setUpParaccContext(context, llvm::errs());
@@ -569,23 +312,23 @@ int mlir::paracc::runTrain() {
     prt::TrainingRequest request;
     request.dataPath = dataPath;
     request.dataDir = dataDir;
-    request.dataDtype = dataDtype;
-    request.dataSeed = dataSeed;
-    request.steps = stepsOption;
+    request.dataDtype = trainer.dataDtype;
+    request.dataSeed = trainer.dataSeed;
+    request.steps = trainer.steps;
     request.schedule = schedule;
-    request.logJsonPath = logJson;
-    request.checkpointDir = checkpointDir;
-    request.checkpointEvery = checkpointEvery;
-    request.resume = resume;
-    request.device = stringifyOption(deviceOption.getValue()).str();
-    request.allowTf32 = tf32Option;
-    request.noGraph = noGraphOption;
+    request.logJsonPath = trainer.logJson;
+    request.checkpointDir = trainer.checkpointDir;
+    request.checkpointEvery = trainer.checkpointEvery;
+    request.resume = trainer.resume;
+    request.device = stringifyOption(options.device).str();
+    request.allowTf32 = flags.run.allowTf32;
+    request.noGraph = flags.run.noCudaGraph;
     request.timelinePath = trainTimeline;
     request.processes = ranksAs == "processes";
     request.workerBinary = prt::siblingWorkerBinary();
     request.identity.optimizer = (*exe)->training();
     request.identity.data = dataDir.empty() ? dataPath : dataDir;
-    request.identity.dataSeed = dataSeed;
+    request.identity.dataSeed = trainer.dataSeed;
     std::map<std::string, prt::Tensor> trained;
     if (!exportOnnx.empty())
       request.finalState = &trained;

@@ -76,6 +76,9 @@ enum class RecomputePolicy {
 /// training.
 enum class Precision { F32, BF16, F16 };
 
+/// The optimizer of a training step.
+enum class OptimizerKind { AdamW, Sgd };
+
 /// Where a program runs: the cost model's rates and auto recompute's
 /// default budget follow it.
 enum class Device { Auto, Cpu, Gpu };
@@ -133,6 +136,79 @@ std::optional<MeshSpec> parseMeshSpec(llvm::StringRef text,
                                       std::string &error,
                                       int64_t maxRanks = 4096);
 
+class OptionsBinder;
+
+/// How the model is split over ranks, and its compute precision: the
+/// options of every compile, inference and training.
+struct ParallelOptions {
+  /// The device mesh ("dp2,tp4"; "" one rank; the driver also takes
+  /// "auto": the planner chooses).
+  std::string mesh;
+  /// Sequence parallelism on the tensor-parallel axis.
+  bool sequenceParallel = false;
+  /// The pipeline's m under pp; in inference without pp, micro-batches
+  /// interleaved on every rank.
+  int64_t microbatches = 1;
+  /// Pipeline stages: "auto" or layer ranges ("0-2,3-5").
+  std::string stages = "auto";
+  PipelineSchedule schedule = kDefaultPipelineSchedule;
+  /// Model chunks per rank under the interleaved schedule (0: 2 there, 1
+  /// otherwise).
+  int64_t virtualStages = 0;
+  /// f32, or bf16/f16 compute (training: with f32 master weights).
+  Precision precision = Precision::F32;
+
+  void bindOptions(OptionsBinder &binder);
+};
+
+/// What a training step adds to a compile.
+struct TrainingOptions {
+  /// "" (the model returns its loss), "next-token-ce" or "ce".
+  std::string loss;
+  /// Parameters matching this regular expression are not trained.
+  std::string freeze;
+  /// Only parameters matching this regular expression are trained.
+  std::string trainOnly;
+  /// Freeze the buffers exporters write (running statistics, position
+  /// tables); --no-auto-freeze trains them.
+  bool autoFreeze = true;
+  /// The optimizer and its settings.
+  OptimizerKind optimizer = OptimizerKind::AdamW;
+  llvm::SmallVector<double, 2> betas = {0.9, 0.999};
+  double eps = 1e-8;
+  /// Unset: torch's default, 0.01 for AdamW and 0 for SGD.
+  std::optional<double> weightDecay;
+  double momentum = 0.0;
+  /// Clip the gradients' global L2 norm to this (0: no clipping).
+  double clipGradNorm = 0.0;
+  /// No optimizer: the step returns every parameter's whole gradient (a
+  /// gradient check's step). Not an option of the front doors.
+  bool gradientsOnly = false;
+  /// What to recompute, and (auto) the peak per rank to fit.
+  RecomputePolicy recompute = RecomputePolicy::None;
+  std::optional<int64_t> memoryBudget;
+  /// All-reduce buckets of this many MiB (0: one all-reduce each).
+  double bucketMb = 25.0;
+  /// ZeRO stage: 0, 1 (optimizer state), 2 (and gradients) or 3 (and
+  /// parameters) sharded over the data-parallel axis, which the mesh must
+  /// have with size > 1.
+  int64_t zero = 0;
+  /// ZeRO stage 3: layers ahead at which a parameter's gather is issued.
+  int64_t zeroPrefetch = 1;
+  /// Hybrid sharding: ZeRO shards within groups of this many dp ranks and
+  /// replicates across them (0: all of dp).
+  int64_t zeroShardSize = 0;
+  uint64_t dropoutSeed = 0;
+
+  /// The weight decay the optimizer applies.
+  double resolvedWeightDecay() const {
+    return weightDecay                       ? *weightDecay
+           : optimizer == OptimizerKind::Sgd ? 0.0
+                                             : 0.01;
+  }
+  void bindOptions(OptionsBinder &binder);
+};
+
 /// One spelling of an option value.
 template <typename E> struct OptionSpelling {
   E value;
@@ -162,6 +238,10 @@ template <> struct OptionTraits<Precision> {
 template <> struct OptionTraits<Device> {
   static constexpr const char *what = "device";
   static llvm::ArrayRef<OptionSpelling<Device>> spellings();
+};
+template <> struct OptionTraits<OptimizerKind> {
+  static constexpr const char *what = "optimizer";
+  static llvm::ArrayRef<OptionSpelling<OptimizerKind>> spellings();
 };
 template <> struct OptionTraits<CompilePhase> {
   static constexpr const char *what = "compile phase";
@@ -199,7 +279,9 @@ template <typename E> std::string optionChoices() {
 /// "'x' is not a pipeline schedule (gpipe, 1f1b, zb-h1 or interleaved)":
 /// the message of every front door, after its own name of the option.
 template <typename E> std::string badOptionValue(llvm::StringRef name) {
-  return "'" + name.str() + "' is not a " + OptionTraits<E>::what + " (" +
+  llvm::StringRef what = OptionTraits<E>::what;
+  const char *article = what.find_first_of("aeiou") == 0 ? "an" : "a";
+  return "'" + name.str() + "' is not " + article + " " + what.str() + " (" +
          optionChoices<E>() + ")";
 }
 
@@ -256,6 +338,7 @@ PARACC_OPTION_ENUM_PARSER(RecomputePolicy)
 PARACC_OPTION_ENUM_PARSER(Precision)
 PARACC_OPTION_ENUM_PARSER(Device)
 PARACC_OPTION_ENUM_PARSER(CompilePhase)
+PARACC_OPTION_ENUM_PARSER(OptimizerKind)
 #undef PARACC_OPTION_ENUM_PARSER
 
 #endif // PARACC_COMPILER_OPTIONS_H

@@ -15,7 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "paracc/Compiler/Options.h"
+#include "paracc/Compiler/OptionsBinder.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 #include "paracc/Importer/ONNX/ONNXImporter.h"
 #include "paracc/Support/WeightStore.h"
@@ -51,65 +51,27 @@ struct ModelSource {
   /// .npz whose arrays, in order, are the first arguments' values (what
   /// `np.savez(f, *jax.tree_util.tree_leaves(params))` writes).
   std::string parameters;
+
+  /// Binds `params`.
+  void bindOptions(OptionsBinder &binder);
 };
 
-/// What a training step adds to a compile.
-struct TrainingOptions {
-  /// "" (the model returns its loss), "next-token-ce" or "ce".
-  std::string loss;
-  /// Parameters matching this regular expression are not trained.
-  std::string freeze;
-  /// Only parameters matching this regular expression are trained.
-  std::string trainOnly;
-  /// Freeze the buffers exporters write (running statistics, position
-  /// tables); --no-auto-freeze trains them.
-  bool autoFreeze = true;
-  /// The optimizer; none: the step returns the gradients (a gradient
-  /// check's step, each parameter's gradient whole).
-  std::optional<graph::OptimizerPassOptions> optimizer;
-  /// What to recompute, and (auto) the peak per rank to fit.
-  RecomputePolicy recompute = RecomputePolicy::None;
-  std::optional<int64_t> memoryBudget;
-  /// All-reduce buckets of this many MiB (0: one all-reduce each).
-  double bucketMb = 25.0;
-  /// ZeRO stage: 0, 1 (optimizer state), 2 (and gradients) or 3 (and
-  /// parameters) sharded over the data-parallel axis, which the mesh must
-  /// have with size > 1.
-  int64_t zero = 0;
-  /// ZeRO stage 3: layers ahead at which a parameter's gather is issued.
-  int64_t zeroPrefetch = 1;
-  /// Hybrid sharding: ZeRO shards within groups of this many dp ranks and
-  /// replicates across them (0: all of dp).
-  int64_t zeroShardSize = 0;
-  uint64_t dropoutSeed = 0;
-};
-
-struct CompileOptions {
+/// A compile's options: the mesh and precision (ParallelOptions; a mesh of
+/// "auto" lets the planner choose them for `cluster`, Plan.h), the import,
+/// and the executable's.
+struct CompileOptions : ParallelOptions {
   /// Import: input shapes (a token model's inputs are [batch, seq]), text
   /// format, random weights for shape-only models.
   ONNXImportOptions import;
+  /// Input shapes as given ("NAME=2x64", "NAME=scalar"), which
+  /// applyInputShapes adds to `import`.
+  std::vector<std::string> inputShapes;
   /// Weights without data are filled with values from this seed.
   uint64_t seed = 0;
-  /// The device mesh ("dp2,tp4"; "" one rank; "auto": the planner chooses
-  /// the mesh and the options below for `cluster`, Plan.h).
-  std::string mesh;
   /// With mesh "auto": the cluster to plan for (NODESxDEVICES:KIND, a .json
   /// file, or "local": this machine's GPUs when `device` allows them, else
   /// its cores as CPU ranks).
   std::string cluster = "local";
-  /// Sequence parallelism on the tensor-parallel axis.
-  bool sequenceParallel = false;
-  /// The pipeline's m under pp; in inference without pp, micro-batches
-  /// interleaved on every rank.
-  int64_t microbatches = 1;
-  /// Pipeline stages: "auto" or layer ranges ("0-2,3-5").
-  std::string stages = "auto";
-  PipelineSchedule schedule = kDefaultPipelineSchedule;
-  /// Model chunks per rank under the interleaved schedule (0: 2 there, 1
-  /// otherwise).
-  int64_t virtualStages = 0;
-  /// f32, or bf16/f16 compute (training: with f32 master weights).
-  Precision precision = Precision::F32;
   /// Copy the weights into the executable instead of referencing the
   /// model's external-data file (ExecutableOptions::embedWeights).
   bool embedWeights = false;
@@ -126,6 +88,13 @@ struct CompileOptions {
   std::function<void(const char *)> onStage;
   /// A training step from a loss model; inference without.
   std::optional<TrainingOptions> training;
+
+  /// Binds the options above that the front doors set (ParallelOptions',
+  /// cluster, device, input shapes, seed, random and embedded weights).
+  void bindOptions(OptionsBinder &binder);
+  /// Parses `inputShapes` into `import`; false with `err` written for a
+  /// malformed one.
+  LogicalResult applyInputShapes(llvm::raw_ostream &err);
 };
 
 struct CompiledProgram {
@@ -168,16 +137,6 @@ FailureOr<CompiledProgram> compile(MLIRContext &context,
 /// The optimizer and its settings as one line, which the executable and its
 /// checkpoints record (a checkpoint continues only a run that agrees).
 std::string optimizerIdentity(const graph::OptimizerPassOptions &options);
-
-/// Parses and checks the optimizer's options as the tools take them
-/// (`betas` "0.9,0.95"; `weightDecay` unset: torch's default, 0.01 for
-/// AdamW and 0 for SGD).
-LogicalResult parseOptimizerOptions(StringRef optimizer, StringRef betas,
-                                    double eps,
-                                    std::optional<double> weightDecay,
-                                    double momentum, double clipGradNorm,
-                                    graph::OptimizerPassOptions &result,
-                                    llvm::raw_ostream &err);
 
 } // namespace mlir::paracc
 

@@ -33,21 +33,10 @@ LogicalResult checkPipelineOptions(int64_t stages, PipelineSchedule schedule,
                                    int64_t virtualStages, int64_t microbatches,
                                    StringRef ranges, llvm::raw_ostream &err);
 
-/// Sets the pass pipeline's options that inference and training share
-/// (mesh, pipeline, precision, the device's rates) from a compile's.
-template <typename CompileOptions>
-void setSharedPipelineOptions(const CompileOptions &options,
-                              ParaccPipelineOptions &pipeline) {
-  pipeline.mesh = options.mesh;
-  pipeline.sequenceParallel = options.sequenceParallel;
-  pipeline.microbatches = options.microbatches;
-  pipeline.stages = options.stages;
-  pipeline.schedule = options.schedule;
-  pipeline.virtualStages =
-      resolveVirtualStages(options.schedule, options.virtualStages);
-  pipeline.precision = options.precision;
-  pipeline.rates = ratesForDevice(options.device).str();
-}
+/// The phases' options that inference and training share: `parallel`
+/// (virtual stages resolved) and the rates of `device`.
+PhasedCompileOptions phasedCompileOptions(const ParallelOptions &parallel,
+                                          Device device);
 
 /// Parses an input shape "NAME=2x64" ("NAME=scalar" for rank 0) into
 /// `options`.

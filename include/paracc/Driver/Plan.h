@@ -67,6 +67,10 @@ struct PlanOptions {
   bool tensorParallelAcrossNodes = false;
   /// Called about once a second while a search runs.
   std::function<void(int64_t evaluated, int64_t total, double best)> progress;
+
+  /// Binds global-batch, top, max-tp and tp-across-nodes (the cluster is
+  /// CompileOptions').
+  void bindOptions(OptionsBinder &binder);
 };
 
 /// A plan's whole answer: what was searched and found, as text, JSON and

@@ -23,10 +23,6 @@
 
 namespace mlir::paracc {
 
-/// "512MiB", "40GiB", "1.5GiB", "4096B": a number and one of B, KiB, MiB,
-/// GiB. std::nullopt (and `error` says why) for anything else.
-std::optional<int64_t> parseByteSize(llvm::StringRef text, std::string &error);
-
 /// A compiled training step.
 struct CompiledStep {
   OwningOpRef<ModuleOp> module;

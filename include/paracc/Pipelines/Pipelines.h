@@ -6,8 +6,12 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
-#include "paracc/Compiler/Options.h"
+#include "llvm/Support/CommandLine.h"
+
+#include "paracc/Compiler/OptionsBinder.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
+#include <memory>
+#include <vector>
 
 namespace mlir::paracc {
 
@@ -20,137 +24,43 @@ struct CleanupPipelineOptions
 void buildCleanupPipeline(OpPassManager &pm,
                           const CleanupPipelineOptions &options);
 
-/// The options of a whole compile (`paracc-compile`): what the paracc tool's
-/// and `paracc train`'s flags and the C API's keys set, in the pass
-/// pipeline's spelling.
+/// What the phases of a compile take (buildParaccPipeline): the typed
+/// options the driver fills, and that `paracc-compile`'s pass options parse
+/// into.
+struct PhasedCompileOptions {
+  /// The phase the input has reached and the last phase to run.
+  CompilePhase from = CompilePhase::Imported;
+  CompilePhase to = CompilePhase::Lowered;
+  ParallelOptions parallel;
+  /// A training step from a loss, with `training`'s options.
+  bool train = false;
+  TrainingOptions training;
+  /// The cost model's device rates (cpu, h200, h100, a100, a100-40g).
+  std::string rates = "cpu";
+  /// recompute=auto: saved-activation bytes per rank (-1: no limit).
+  int64_t recomputeBudget = -1;
+
+  /// The optimizer pass's options (training.gradientsOnly: none).
+  graph::OptimizerPassOptions optimizerOptions() const;
+};
+
+/// The options of the pass pipeline `paracc-compile`: the phases (from,
+/// to), train, rates and recompute-budget, and every option that
+/// ParallelOptions and TrainingOptions bind, in the same spelling as the
+/// tools' flags and the C API's keys ("mesh=dp2,tp2 pipeline-schedule=zb-h1
+/// betas=0.9,0.95"). They parse into `compile`.
 struct ParaccPipelineOptions
     : public PassPipelineOptions<ParaccPipelineOptions> {
-  Option<CompilePhase> from{
-      *this, "from",
-      llvm::cl::desc("The phase the input has reached (imported: the "
-                     "importer's module)"),
-      llvm::cl::init(CompilePhase::Imported)};
-  Option<CompilePhase> to{*this, "to", llvm::cl::desc("The last phase to run"),
-                          llvm::cl::init(CompilePhase::Lowered)};
-  Option<std::string> mesh{
-      *this, "mesh",
-      llvm::cl::desc("Device mesh, e.g. dp2,tp4 (empty: one rank)"),
-      llvm::cl::init("")};
-  Option<bool> sequenceParallel{*this, "sp",
-                                llvm::cl::desc("Sequence parallelism"),
-                                llvm::cl::init(false)};
-  Option<int64_t> microbatches{
-      *this, "microbatches",
-      llvm::cl::desc("Micro-batches: the pipeline's under pp, else "
-                     "interleaved"),
-      llvm::cl::init(1)};
-  Option<std::string> stages{
-      *this, "stages",
-      llvm::cl::desc("Pipeline stages: auto, or layer ranges (0-2,3-5)"),
-      llvm::cl::init("auto")};
-  Option<PipelineSchedule> schedule{
-      *this, "schedule",
-      llvm::cl::desc("Pipeline schedule (gpipe, 1f1b, zb-h1, interleaved)"),
-      llvm::cl::init(kDefaultPipelineSchedule)};
-  Option<int64_t> virtualStages{
-      *this, "virtual-stages",
-      llvm::cl::desc("Model chunks per rank (0: 2 under the interleaved "
-                     "schedule, else 1)"),
-      llvm::cl::init(0)};
-  Option<Precision> precision{
-      *this, "precision",
-      llvm::cl::desc("Compute precision (f32, bf16, f16; training keeps f32 "
-                     "master weights)"),
-      llvm::cl::init(Precision::F32)};
-  Option<std::string> rates{
-      *this, "rates",
-      llvm::cl::desc("Device rates of the cost model (cpu, h200, h100, "
-                     "a100, a100-40g)"),
-      llvm::cl::init("cpu")};
-  Option<bool> train{*this, "train",
-                     llvm::cl::desc("Compile a training step from a loss"),
-                     llvm::cl::init(false)};
-  Option<std::string> loss{
-      *this, "loss",
-      llvm::cl::desc("Training: the loss to add to a logits model "
-                     "(next-token-ce, ce; empty: the model returns its loss)"),
-      llvm::cl::init("")};
-  Option<std::string> freeze{
-      *this, "freeze",
-      llvm::cl::desc("Training: parameters matching this regular expression "
-                     "are not trained"),
-      llvm::cl::init("")};
-  Option<std::string> trainOnly{
-      *this, "train-only",
-      llvm::cl::desc("Training: only parameters matching this regular "
-                     "expression are trained"),
-      llvm::cl::init("")};
-  Option<bool> autoFreeze{
-      *this, "auto-freeze",
-      llvm::cl::desc("Training: freeze the buffers exporters write as "
-                     "initializers (running statistics, position tables)"),
-      llvm::cl::init(true)};
-  Option<uint64_t> dropoutSeed{*this, "dropout-seed",
-                               llvm::cl::desc("Training: the dropout seed"),
-                               llvm::cl::init(0)};
-  Option<std::string> optimizer{
-      *this, "optimizer",
-      llvm::cl::desc("Training: adamw, sgd, or none (the step returns every "
-                     "parameter's whole gradient)"),
-      llvm::cl::init("adamw")};
-  Option<double> beta1{*this, "beta1", llvm::cl::desc("AdamW's beta1"),
-                       llvm::cl::init(0.9)};
-  Option<double> beta2{*this, "beta2", llvm::cl::desc("AdamW's beta2"),
-                       llvm::cl::init(0.999)};
-  Option<double> eps{*this, "eps", llvm::cl::desc("AdamW's eps"),
-                     llvm::cl::init(1e-8)};
-  Option<double> weightDecay{
-      *this, "weight-decay",
-      llvm::cl::desc("Decoupled (AdamW) or L2 (SGD) weight decay"),
-      llvm::cl::init(0.01)};
-  Option<double> momentum{*this, "momentum", llvm::cl::desc("SGD's momentum"),
-                          llvm::cl::init(0.0)};
-  Option<double> clipGradNorm{
-      *this, "clip-grad-norm",
-      llvm::cl::desc("Clip the gradients' global L2 norm (0: no clipping)"),
-      llvm::cl::init(0.0)};
-  Option<RecomputePolicy> recompute{
-      *this, "recompute",
-      llvm::cl::desc("Training: activations recomputed in the backward "
-                     "(none, full, selective, auto)"),
-      llvm::cl::init(RecomputePolicy::None)};
-  Option<int64_t> recomputeBudget{
-      *this, "recompute-budget",
-      llvm::cl::desc("recompute=auto: live activation bytes per rank (-1: no "
-                     "limit)"),
-      llvm::cl::init(-1)};
-  Option<int64_t> zero{
-      *this, "zero",
-      llvm::cl::desc("Training: ZeRO stage (0: none; 1: optimizer state, "
-                     "2: and gradients, 3: and parameters sharded over dp)"),
-      llvm::cl::init(0)};
-  Option<int64_t> zeroPrefetch{
-      *this, "zero-prefetch",
-      llvm::cl::desc("Training, ZeRO stage 3: layers ahead at which a "
-                     "parameter's all-gather is issued"),
-      llvm::cl::init(1)};
-  Option<int64_t> zeroShardSize{
-      *this, "zero-shard-size",
-      llvm::cl::desc("Training, hybrid sharding: ZeRO shards within groups "
-                     "of this many dp ranks and replicates across them (0: "
-                     "all of dp)"),
-      llvm::cl::init(0)};
-  Option<double> bucketMb{
-      *this, "bucket-mb",
-      llvm::cl::desc("Training: all-reduce buckets of this many MiB (0: one "
-                     "all-reduce each)"),
-      llvm::cl::init(25.0)};
+  ParaccPipelineOptions();
+  ~ParaccPipelineOptions();
 
-  /// The optimizer pass's options from these, and these from the
-  /// optimizer's (none: a gradient check's step, optimizer=none).
-  graph::OptimizerPassOptions optimizerOptions() const;
-  void setOptimizerOptions(
-      const std::optional<graph::OptimizerPassOptions> &optimizer);
+  PhasedCompileOptions compile;
+
+private:
+  /// The bound options (each parses into a field of `compile`).
+  std::vector<std::unique_ptr<OptionValue>> boundValues;
+  std::vector<std::unique_ptr<llvm::cl::Option>> boundOptions;
+  friend class PassOptionsBinder;
 };
 
 /// Adds the phases after `options.from` up to `options.to`: clean-up,
@@ -159,11 +69,11 @@ struct ParaccPipelineOptions
 /// partitioning, the pipeline's functions, lowering. Inference skips the
 /// training phases; one rank skips the mesh's.
 void buildParaccPipeline(OpPassManager &pm,
-                         const ParaccPipelineOptions &options);
+                         const PhasedCompileOptions &options);
 
 /// Runs the phases after `from` up to `to` on `module` (buildParaccPipeline
 /// with `options`, whose from and to it sets).
-LogicalResult runParaccPipeline(ModuleOp module, ParaccPipelineOptions &options,
+LogicalResult runParaccPipeline(ModuleOp module, PhasedCompileOptions &options,
                                 CompilePhase from, CompilePhase to);
 
 /// Options of the distribution pass pipeline (`paracc-distribute`).
