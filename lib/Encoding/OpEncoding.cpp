@@ -83,22 +83,6 @@ Type mlir::paracc::fromDType(MLIRContext *ctx, DType dtype) {
   return Type();
 }
 
-namespace {
-/// Collects a communication instruction's ints (their groups are outside
-/// OpCodes.def's typed attributes).
-struct AttrList {
-  rt::InstrAttrs attrs;
-  AttrList &i(int64_t v) {
-    attrs.ints.push_back(v);
-    return *this;
-  }
-  AttrList &i(ArrayRef<int64_t> vs) {
-    attrs.ints.insert(attrs.ints.end(), vs.begin(), vs.end());
-    return *this;
-  }
-};
-} // namespace
-
 static int64_t reductionCode(StringRef reduction) {
   return reduction == "none" ? 0 : reduction == "sum" ? 1 : 2;
 }
@@ -296,62 +280,61 @@ static rt::OpAttrs typedAttrs(Operation *op) {
   return out;
 }
 
-/// Collective attributes: the group (count, mesh axis indices), then the
-/// op's own integers.
-static FailureOr<rt::InstrAttrs> encodeCollective(Operation *op) {
+/// A communication op's typed attributes: its group's mesh axis indices,
+/// then its own fields.
+static FailureOr<rt::OpAttrs> collectiveAttrs(Operation *op) {
   using namespace mlir::paracc::dist;
   MeshAttr mesh = getMesh(op);
   if (!mesh)
     return op->emitOpError("has no mesh to resolve its axes");
-  AttrList a;
-  auto group = [&](ArrayRef<StringAttr> axes) {
-    a.i(int64_t(axes.size()));
-    for (StringAttr axis : axes)
-      a.i(int64_t(*mesh.getAxisIndex(axis.getValue())));
+  auto axesOf = [&](ArrayRef<Attribute> names) {
+    std::vector<int> axes;
+    for (Attribute x : names)
+      axes.push_back(int(*mesh.getAxisIndex(cast<StringAttr>(x).getValue())));
+    return axes;
   };
-  auto groupOf = [&](ArrayAttr axes) {
-    SmallVector<StringAttr> names;
-    for (Attribute x : axes)
-      names.push_back(cast<StringAttr>(x));
-    group(names);
-  };
+  rt::OpAttrs out;
   llvm::TypeSwitch<Operation *>(op)
       .Case([&](AllReduceOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getKind() == "max" ? 1 : 0);
+        out = rt::AllReduceAttrs{axesOf(c.getAxes().getValue()),
+                                 c.getKind() == "max" ? 1 : 0};
       })
-      .Case([&](AllGatherOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getDim());
-      })
-      .Case([&](ReduceScatterOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getDim());
+      .Case<AllGatherOp, ReduceScatterOp>([&](auto c) {
+        out = rt::AllGatherAttrs{axesOf(c.getAxes().getValue()),
+                                 int64_t(c.getDim())};
       })
       .Case([&](AllToAllOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getSplitDim()).i(c.getConcatDim());
+        out = rt::AllToAllAttrs{axesOf(c.getAxes().getValue()),
+                                int64_t(c.getSplitDim()),
+                                int64_t(c.getConcatDim())};
       })
       .Case([&](BroadcastOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getRoot());
+        out = rt::BroadcastAttrs{axesOf(c.getAxes().getValue()),
+                                 int64_t(c.getRoot())};
       })
       .Case([&](SendOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getTo()).i(c.getTag());
+        out = rt::SendAttrs{axesOf(c.getAxes().getValue()), int64_t(c.getTo()),
+                            int64_t(c.getTag())};
       })
       .Case([&](RecvOp c) {
-        groupOf(c.getAxes());
-        a.i(c.getFrom()).i(c.getTag());
+        out = rt::SendAttrs{axesOf(c.getAxes().getValue()),
+                            int64_t(c.getFrom()), int64_t(c.getTag())};
       })
-      .Case([&](AxisIndexOp c) { groupOf(c.getAxes()); })
+      .Case([&](AxisIndexOp c) {
+        out = rt::AxisIndexAttrs{axesOf(c.getAxes().getValue())};
+      })
       .Case([&](LocalShardOp c) {
-        group({});
+        rt::LocalShardAttrs a;
         ShardingAttr s = c.getSharding();
-        for (int64_t d = 0; d < s.getRank(); ++d)
-          group(s.getDimAxes(d));
+        for (int64_t d = 0; d < s.getRank(); ++d) {
+          ArrayRef<StringAttr> dimAxes = s.getDimAxes(d);
+          a.sharding.push_back(int64_t(dimAxes.size()));
+          for (StringAttr axis : dimAxes)
+            a.sharding.push_back(int64_t(*mesh.getAxisIndex(axis.getValue())));
+        }
+        out = std::move(a);
       });
-  return a.attrs;
+  return out;
 }
 
 FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
@@ -368,10 +351,10 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
   if (!opcode)
     return op->emitOpError("has no runtime instruction");
   if (dialect == "dist") {
-    FailureOr<rt::InstrAttrs> attrs = encodeCollective(op);
+    FailureOr<rt::OpAttrs> attrs = collectiveAttrs(op);
     if (failed(attrs))
       return failure();
-    return EncodedOp{*opcode, *attrs};
+    return EncodedOp{*opcode, rt::encodeOpAttrs(*attrs)};
   }
   rt::OpAttrs typed = typedAttrs(op);
   if (auto axes = op->getAttrOfType<ArrayAttr>(dist::kAddendsOnFirstAttrName)) {

@@ -65,15 +65,16 @@ TEST_F(CommunicationInstrTest, RejectsWrongOperandCounts) {
             "all_reduce: malformed instruction");
   EXPECT_EQ(check(OpCode::Send, {0}, {1}, {1, 1, 1, 0}),
             "send: malformed instruction");
+  // The own ints after the group: counted by the instruction set's table.
   EXPECT_EQ(check(OpCode::Recv, {}, {1}, {1, 1, 1}),
-            "recv: malformed instruction");
+            "recv: expected 2 integer attributes, got 1");
   EXPECT_EQ(check(OpCode::AxisIndex, {}, {3}, {1, 1, 0}),
-            "axis_index: malformed instruction");
+            "axis_index: expected 0 integer attributes, got 1");
 }
 
 TEST_F(CommunicationInstrTest, RejectsBadOwnInts) {
   EXPECT_EQ(check(OpCode::AllReduce, {0}, {1}, {1, 0, 2}),
-            "all_reduce: unknown reduction 2 (0 sum, 1 max)");
+            "all_reduce: reduction must be in [0, 1], got 2");
   EXPECT_EQ(check(OpCode::AllGather, {0}, {1}, {1, 0, 2}),
             "all_gather: dim 2 is out of range for rank 2");
   EXPECT_EQ(check(OpCode::AllToAll, {0}, {1}, {1, 0, 0, -1}),
@@ -89,7 +90,7 @@ TEST_F(CommunicationInstrTest, RejectsBadOwnInts) {
             "recv: from = 0 is out of range for a group of 3 (need from != "
             "0 and |from| < 3)");
   EXPECT_EQ(check(OpCode::Recv, {}, {1}, {1, 1, 1, int64_t(1) << 32}),
-            "recv: tag 4294967296 is out of range [0, 2^32)");
+            "recv: tag must be in [0, 4294967295], got 4294967296");
   EXPECT_EQ(check(OpCode::AxisIndex, {}, {1}, {1, 1}),
             "axis_index: expected an i64 scalar result");
   EXPECT_EQ(check(OpCode::AllReduce, {0}, {3}, {1, 0, 0}),
@@ -113,11 +114,13 @@ TEST_F(CommunicationInstrTest, LocalShardOffsetsFollowTheRanksCoordinates) {
   InstrInfo instr{OpCode::LocalShard, {0}, {2}, {}, ""};
   instr.attrs.ints = {0, 1, 0, 1, 1};
   ASSERT_TRUE(checkCommunicationInstr(instr, mesh, values));
-  GroupOperands g = groupOperands(instr);
+  OpAttrs attrs;
+  ASSERT_TRUE(decodeOpAttrs(instr.opcode, instr.attrs, attrs));
+  const auto &shard = std::get<LocalShardAttrs>(attrs);
   // Rank 5 = (dp 1, pp 2): rows 2.., columns 4...
-  EXPECT_EQ(localShardOffsets(g, mesh, 5, {2, 2}),
+  EXPECT_EQ(localShardOffsets(shard, mesh, 5, {2, 2}),
             (std::vector<int64_t>{2, 4}));
-  EXPECT_EQ(localShardOffsets(g, mesh, 1, {2, 2}),
+  EXPECT_EQ(localShardOffsets(shard, mesh, 1, {2, 2}),
             (std::vector<int64_t>{0, 2}));
 }
 

@@ -170,8 +170,8 @@ TEST_F(InstrWalkTest, DecodesCollectiveOwnInts) {
 
 TEST_F(InstrWalkTest, RejectsMalformedCollectiveAtDecode) {
   add(OpCode::AllReduce, {3}, {4}, {1, 1, 2});
-  EXPECT_EQ(decodeError(0), "rank 0, all_reduce: all_reduce: unknown "
-                            "reduction 2 (0 sum, 1 max)");
+  EXPECT_EQ(decodeError(0), "rank 0, all_reduce: all_reduce: reduction must "
+                            "be in [0, 1], got 2");
 }
 
 TEST_F(InstrWalkTest, PrecomputesLocalShardAndAxisIndex) {

@@ -9,51 +9,59 @@
 
 namespace paracc::rt {
 
-GroupOperands groupOperands(const InstrInfo &instr) {
-  const auto &ints = instr.attrs.ints;
-  GroupOperands g;
-  g.axes.assign(ints.begin() + 1, ints.begin() + 1 + ints[0]);
-  g.extra.assign(ints.begin() + 1 + ints[0], ints.end());
-  return g;
+/// Calls `f(sharding position, axes)` for each dim of a local_shard's
+/// sharding (a count, then that many mesh axes, per dim) until `f` fails;
+/// fails when the sharding is malformed or has more or fewer dims than
+/// `rank`.
+template <typename F>
+static Status forEachShardedDim(const std::vector<int64_t> &sharding,
+                                size_t rank, F f) {
+  size_t pos = 0;
+  for (size_t d = 0; d < rank; ++d) {
+    if (pos >= sharding.size() || sharding[pos] < 0 ||
+        uint64_t(sharding[pos]) > sharding.size() - pos - 1)
+      return errorf("local_shard: malformed sharding");
+    std::vector<int64_t> axes(sharding.begin() + pos + 1,
+                              sharding.begin() + pos + 1 + sharding[pos]);
+    PARACC_RETURN_IF_ERROR(f(d, axes));
+    pos += 1 + axes.size();
+  }
+  if (pos != sharding.size())
+    return errorf("local_shard: malformed sharding");
+  return Status::ok();
 }
 
-std::vector<int64_t> localShardOffsets(const GroupOperands &g, const Mesh &mesh,
-                                       int64_t rank, const Shape &blockShape) {
+std::vector<int64_t> localShardOffsets(const LocalShardAttrs &attrs,
+                                       const Mesh &mesh, int64_t rank,
+                                       const Shape &blockShape) {
   std::vector<int64_t> offsets;
-  size_t pos = 0;
-  for (int64_t size : blockShape) {
-    std::vector<int> axes(g.extra.begin() + pos + 1,
-                          g.extra.begin() + pos + 1 + g.extra[pos]);
-    pos += 1 + size_t(g.extra[pos]);
-    offsets.push_back(mesh.groupIndex(rank, axes) * size);
-  }
+  (void)forEachShardedDim(attrs.sharding, blockShape.size(),
+                          [&](size_t d, const std::vector<int64_t> &axes) {
+                            std::vector<int> group(axes.begin(), axes.end());
+                            offsets.push_back(mesh.groupIndex(rank, group) *
+                                              blockShape[d]);
+                            return Status::ok();
+                          });
   return offsets;
 }
 
 namespace {
-/// The operand, result and own-int counts of each opcode.
+/// The operand and result counts of each opcode.
 struct Arity {
-  size_t inputs, outputs, extra;
+  size_t inputs, outputs;
 };
 } // namespace
 
 static Arity arityOf(OpCode op) {
   switch (op) {
-  case OpCode::AllReduce:
-  case OpCode::AllGather:
-  case OpCode::ReduceScatter:
-  case OpCode::Broadcast:
-    return {1, 1, 1};
-  case OpCode::AllToAll:
-    return {1, 1, 2};
   case OpCode::Send:
-    return {1, 0, 2};
+    return {1, 0};
   case OpCode::Recv:
-    return {0, 1, 2};
+    return {0, 1};
   case OpCode::AxisIndex:
-    return {0, 1, 0};
-  default: // LocalShard: its sharding has a variable length.
-    return {1, 1, SIZE_MAX};
+    return {0, 1};
+  default:
+    return {1, 1};
   }
 }
 
@@ -67,53 +75,72 @@ static Status checkAxis(const char *op, int64_t a, const Mesh &mesh,
 
 /// local_shard: an empty group, then per result dim a count and that many
 /// mesh axes; every dim splits evenly into the result's.
-static Status checkLocalShard(const GroupOperands &g, const Mesh &mesh,
+static Status checkLocalShard(const LocalShardAttrs &attrs, const Mesh &mesh,
                               const ValueType &in, const ValueType &out) {
-  if (!g.axes.empty())
+  if (!attrs.axes.empty())
     return errorf("local_shard: expected an empty group");
   if (in.shape.size() != out.shape.size())
     return errorf("local_shard: operand and result ranks differ");
-  size_t pos = 0;
   std::set<int64_t> used;
-  for (size_t d = 0; d < in.shape.size(); ++d) {
-    if (pos >= g.extra.size() || g.extra[pos] < 0 ||
-        uint64_t(g.extra[pos]) > g.extra.size() - pos - 1)
-      return errorf("local_shard: malformed sharding");
-    std::vector<int> axes;
-    for (int64_t i = 0; i < g.extra[pos]; ++i) {
-      int64_t a = g.extra[pos + 1 + i];
-      PARACC_RETURN_IF_ERROR(checkAxis("local_shard", a, mesh, used));
-      axes.push_back(int(a));
-    }
-    pos += 1 + size_t(g.extra[pos]);
-    int64_t parts = mesh.groupSize(axes);
-    if (out.shape[d] * parts != in.shape[d])
-      return errorf("local_shard: dim ", d, " of ", shapeToString(in.shape),
-                    " does not split into ", shapeToString(out.shape));
-  }
-  if (pos != g.extra.size())
-    return errorf("local_shard: malformed sharding");
-  return Status::ok();
+  return forEachShardedDim(
+      attrs.sharding, in.shape.size(),
+      [&](size_t d, const std::vector<int64_t> &axes) -> Status {
+        for (int64_t a : axes)
+          PARACC_RETURN_IF_ERROR(checkAxis("local_shard", a, mesh, used));
+        int64_t parts =
+            mesh.groupSize(std::vector<int>(axes.begin(), axes.end()));
+        if (out.shape[d] * parts != in.shape[d])
+          return errorf("local_shard: dim ", d, " of ", shapeToString(in.shape),
+                        " does not split into ", shapeToString(out.shape));
+        return Status::ok();
+      });
 }
 
-Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
+template <typename T>
+static const std::vector<int> *axesOf(const OpAttrs &attrs) {
+  const T *a = std::get_if<T>(&attrs);
+  return a ? &a->axes : nullptr;
+}
+
+/// The group axes of an `op` instruction's attributes (null: not a
+/// communication instruction's, or not `op`'s).
+static const std::vector<int> *groupAxes(OpCode op, const OpAttrs &attrs) {
+  switch (op) {
+  case OpCode::AllReduce:
+    return axesOf<AllReduceAttrs>(attrs);
+  case OpCode::AllGather:
+  case OpCode::ReduceScatter:
+    return axesOf<AllGatherAttrs>(attrs);
+  case OpCode::AllToAll:
+    return axesOf<AllToAllAttrs>(attrs);
+  case OpCode::Broadcast:
+    return axesOf<BroadcastAttrs>(attrs);
+  case OpCode::Send:
+  case OpCode::Recv:
+    return axesOf<SendAttrs>(attrs);
+  case OpCode::AxisIndex:
+    return axesOf<AxisIndexAttrs>(attrs);
+  case OpCode::LocalShard:
+    return axesOf<LocalShardAttrs>(attrs);
+  default:
+    return nullptr;
+  }
+}
+
+Status checkCommunicationInstr(const InstrInfo &instr, const OpAttrs &attrs,
+                               const Mesh &mesh,
                                const std::vector<ValueType> &values) {
   const char *op = opCodeMnemonic(instr.opcode);
-  const auto &ints = instr.attrs.ints;
-  if (ints.empty() || ints[0] < 0 ||
-      uint64_t(ints[0]) > uint64_t(ints.size() - 1))
-    return errorf(op, ": malformed group");
+  const std::vector<int> *axes = groupAxes(instr.opcode, attrs);
+  if (!axes)
+    return errorf(op, ": not a communication instruction");
   std::set<int64_t> seen;
-  for (int64_t i = 1; i <= ints[0]; ++i)
-    PARACC_RETURN_IF_ERROR(checkAxis(op, ints[i], mesh, seen));
-  GroupOperands g = groupOperands(instr);
+  for (int a : *axes)
+    PARACC_RETURN_IF_ERROR(checkAxis(op, a, mesh, seen));
   Arity arity = arityOf(instr.opcode);
   if (instr.inputs.size() != arity.inputs ||
-      instr.outputs.size() != arity.outputs ||
-      (arity.extra != SIZE_MAX && g.extra.size() != arity.extra))
+      instr.outputs.size() != arity.outputs)
     return errorf(op, ": malformed instruction");
-  if (!instr.attrs.floats.empty())
-    return errorf(op, ": expected no floating attributes");
   const ValueType *in =
       instr.inputs.empty() ? nullptr : &values[instr.inputs[0]];
   const ValueType *out =
@@ -126,40 +153,45 @@ Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
                     in->shape.size());
     return Status::ok();
   };
-  const int64_t n = mesh.groupSize(g.axes);
+  const int64_t n = mesh.groupSize(*axes);
   switch (instr.opcode) {
   case OpCode::AllReduce:
-    if (g.extra[0] != 0 && g.extra[0] != 1)
-      return errorf(op, ": unknown reduction ", g.extra[0], " (0 sum, 1 max)");
     if (in->shape != out->shape)
       return errorf(op, ": operand and result shapes differ");
     return Status::ok();
   case OpCode::AllGather:
   case OpCode::ReduceScatter:
-    return checkDim(g.extra[0]);
-  case OpCode::AllToAll:
-    PARACC_RETURN_IF_ERROR(checkDim(g.extra[0]));
-    return checkDim(g.extra[1]);
+    return checkDim(std::get<AllGatherAttrs>(attrs).dim);
+  case OpCode::AllToAll: {
+    const auto &a = std::get<AllToAllAttrs>(attrs);
+    PARACC_RETURN_IF_ERROR(checkDim(a.splitDim));
+    return checkDim(a.concatDim);
+  }
   case OpCode::Broadcast:
-    PARACC_RETURN_IF_ERROR(checkBroadcastRoot(g.extra[0], n));
+    PARACC_RETURN_IF_ERROR(
+        checkBroadcastRoot(std::get<BroadcastAttrs>(attrs).root, n));
     if (in->shape != out->shape)
       return errorf(op, ": operand and result shapes differ");
     return Status::ok();
   case OpCode::Send:
   case OpCode::Recv:
-    PARACC_RETURN_IF_ERROR(checkPeerOffset(op, g.extra[0], n));
-    if (g.extra[1] < 0 || g.extra[1] > int64_t(UINT32_MAX))
-      return errorf(op, ": tag ", g.extra[1], " is out of range [0, 2^32)");
-    return Status::ok();
+    return checkPeerOffset(op, std::get<SendAttrs>(attrs).peerOffset, n);
   case OpCode::AxisIndex:
     if (out->dtype != DType::I64 || shapeNumElements(out->shape) != 1)
       return errorf(op, ": expected an i64 scalar result");
     return Status::ok();
   case OpCode::LocalShard:
-    return checkLocalShard(g, mesh, *in, *out);
+    return checkLocalShard(std::get<LocalShardAttrs>(attrs), mesh, *in, *out);
   default:
     return errorf(op, ": not a communication instruction");
   }
+}
+
+Status checkCommunicationInstr(const InstrInfo &instr, const Mesh &mesh,
+                               const std::vector<ValueType> &values) {
+  OpAttrs attrs;
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(instr.opcode, instr.attrs, attrs));
+  return checkCommunicationInstr(instr, attrs, mesh, values);
 }
 
 } // namespace paracc::rt

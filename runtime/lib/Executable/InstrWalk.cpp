@@ -74,34 +74,46 @@ static Status decodeGemm(const InstrInfo &instr, const GemmAttrs &attrs,
   return Status::ok();
 }
 
-/// The own ints of a checked communication instruction, by name
-/// (checkCommunicationInstr says which each opcode has).
-static CollectiveInstr decodeCollective(const InstrInfo &instr) {
-  GroupOperands g = groupOperands(instr);
+/// A checked communication instruction's fields.
+static CollectiveInstr decodeCollective(const InstrInfo &instr,
+                                        const OpAttrs &attrs) {
   CollectiveInstr c;
   c.opcode = instr.opcode;
-  c.axes = std::move(g.axes);
-  const std::vector<int64_t> &extra = g.extra;
   switch (instr.opcode) {
-  case OpCode::AllReduce: // 0 sum, 1 max
-    c.reduceMax = extra[0] == 1;
+  case OpCode::AllReduce: {
+    const auto &a = std::get<AllReduceAttrs>(attrs);
+    c.axes = a.axes;
+    c.reduceMax = a.reduction == 1; // 0 sum, 1 max
     break;
+  }
   case OpCode::AllGather:
-  case OpCode::ReduceScatter:
-    c.dim = extra[0];
+  case OpCode::ReduceScatter: {
+    const auto &a = std::get<AllGatherAttrs>(attrs);
+    c.axes = a.axes;
+    c.dim = a.dim;
     break;
-  case OpCode::AllToAll:
-    c.splitDim = extra[0];
-    c.concatDim = extra[1];
+  }
+  case OpCode::AllToAll: {
+    const auto &a = std::get<AllToAllAttrs>(attrs);
+    c.axes = a.axes;
+    c.splitDim = a.splitDim;
+    c.concatDim = a.concatDim;
     break;
-  case OpCode::Broadcast:
-    c.root = extra[0];
+  }
+  case OpCode::Broadcast: {
+    const auto &a = std::get<BroadcastAttrs>(attrs);
+    c.axes = a.axes;
+    c.root = a.root;
     break;
+  }
   case OpCode::Send:
-  case OpCode::Recv:
-    c.peerOffset = extra[0];
-    c.tag = uint32_t(extra[1]);
+  case OpCode::Recv: {
+    const auto &a = std::get<SendAttrs>(attrs);
+    c.axes = a.axes;
+    c.peerOffset = a.peerOffset;
+    c.tag = uint32_t(a.tag);
     break;
+  }
   default:
     break;
   }
@@ -114,13 +126,12 @@ static Status decodeInstr(const InstrInfo &instr,
                           const Mesh &mesh, int64_t rank, DecodedInstr &d) {
   d.instr = &instr;
   d.kind = kindOf(instr.opcode);
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(instr.opcode, instr.attrs, d.attrs));
   // Loading checked the communication instructions; checking again here
-  // (once per rank and function) lets the ones below index their ints
-  // whatever built the instruction.
+  // (once per rank and function) holds whatever built the instruction.
   if (isCollective(instr.opcode))
-    PARACC_RETURN_IF_ERROR(checkCommunicationInstr(instr, mesh, values));
-  else
-    PARACC_RETURN_IF_ERROR(decodeOpAttrs(instr.opcode, instr.attrs, d.attrs));
+    PARACC_RETURN_IF_ERROR(
+        checkCommunicationInstr(instr, d.attrs, mesh, values));
   switch (d.kind) {
   case InstrKind::Compute:
     return Status::ok();
@@ -140,15 +151,16 @@ static Status decodeInstr(const InstrInfo &instr,
     return Status::ok();
   }
   case InstrKind::Collective:
-    d.payload = decodeCollective(instr);
+    d.payload = decodeCollective(instr, d.attrs);
     return Status::ok();
   case InstrKind::LocalShard:
-    d.payload = LocalShardInstr{localShardOffsets(
-        groupOperands(instr), mesh, rank, values[instr.outputs[0]].shape)};
+    d.payload = LocalShardInstr{
+        localShardOffsets(std::get<LocalShardAttrs>(d.attrs), mesh, rank,
+                          values[instr.outputs[0]].shape)};
     return Status::ok();
   case InstrKind::AxisIndex:
-    d.payload =
-        AxisIndexInstr{mesh.groupIndex(rank, groupOperands(instr).axes)};
+    d.payload = AxisIndexInstr{
+        mesh.groupIndex(rank, std::get<AxisIndexAttrs>(d.attrs).axes)};
     return Status::ok();
   }
   return Status::ok();

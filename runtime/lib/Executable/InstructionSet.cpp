@@ -25,7 +25,7 @@ constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
 static_assert(sizeof(kMnemonics) / sizeof(kMnemonics[0]) == kNumOpCodes,
               "one mnemonic per opcode");
 
-enum class FieldKind : uint8_t { Int, OptionalInt, RestOfInts, Float };
+enum class FieldKind : uint8_t { Int, OptionalInt, RestOfInts, Float, Group };
 
 /// One declared field: where it is stored and the range an int must be in.
 struct FieldSpec {
@@ -55,6 +55,14 @@ std::string intLayout(const FieldSpec *fields, size_t n) {
 Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
                    size_t numFields) {
   const char *mnemonic = opCodeMnemonic(op);
+  // A group first: its count and axes, then the rest of the layout.
+  if (numFields > 0 && fields[0].kind == FieldKind::Group) {
+    const std::vector<int64_t> &ints = raw.ints;
+    if (ints.empty() || ints[0] < 0 || uint64_t(ints[0]) > ints.size() - 1)
+      return errorf(mnemonic, ": malformed group");
+    InstrAttrs rest{{ints.begin() + 1 + ints[0], ints.end()}, raw.floats};
+    return checkLayout(op, rest, fields + 1, numFields - 1);
+  }
   size_t required = 0, optional = 0, floats = 0;
   bool rest = false;
   for (size_t i = 0; i < numFields; ++i) {
@@ -70,6 +78,8 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
       break;
     case FieldKind::Float:
       ++floats;
+      break;
+    case FieldKind::Group: // (first only)
       break;
     }
   }
@@ -114,6 +124,7 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   {FieldKind::OptionalInt, #name, lo, hi},
 #define PARACC_INTS(name) {FieldKind::RestOfInts, #name},
 #define PARACC_FLOAT(name) {FieldKind::Float, #name},
+#define PARACC_GROUP(name) {FieldKind::Group, #name},
 #define PARACC_OP(Name, Mnemonic)
 #define PARACC_ATTRS(Name, ...)                                                \
   const FieldSpec k##Name##Fields[] = {__VA_ARGS__};
@@ -134,6 +145,9 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   a.name.assign(raw.ints.begin() + i, raw.ints.end());                         \
   i = raw.ints.size();
 #define PARACC_FLOAT(name) a.name = raw.floats[f++];
+#define PARACC_GROUP(name)                                                     \
+  a.name.assign(raw.ints.begin() + 1, raw.ints.begin() + 1 + raw.ints[0]);     \
+  i = 1 + size_t(raw.ints[0]);
 #define PARACC_ATTRS(Name, ...)                                                \
   Status decode##Name(OpCode op, const InstrAttrs &raw, OpAttrs &out) {        \
     PARACC_RETURN_IF_ERROR(                                                    \
@@ -160,6 +174,9 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
 #define PARACC_INTS(name)                                                      \
   raw.ints.insert(raw.ints.end(), a.name.begin(), a.name.end());
 #define PARACC_FLOAT(name) raw.floats.push_back(a.name);
+#define PARACC_GROUP(name)                                                     \
+  raw.ints.push_back(int64_t(a.name.size()));                                  \
+  raw.ints.insert(raw.ints.end(), a.name.begin(), a.name.end());
 #define PARACC_ATTRS(Name, ...)                                                \
   void encode##Name(const Name##Attrs &a, InstrAttrs &raw) { __VA_ARGS__ }
 #include "paracc/runtime/OpCodes.def"
@@ -218,8 +235,6 @@ Status decodeOpAttrs(OpCode op, const InstrAttrs &raw, OpAttrs &attrs) {
     return errorf("unknown: opcode ", static_cast<unsigned>(op),
                   " is out of range");
   attrs = std::monostate();
-  if (isCollective(op))
-    return Status::ok(); // CommunicationInstr.h decodes their groups.
   const FieldSpec *none = nullptr;
   return checkLayout(op, raw, none, 0);
 }

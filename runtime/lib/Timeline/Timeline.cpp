@@ -27,10 +27,10 @@ void TimelineRecorder::record(const FunctionInfo &f, const InstrInfo &instr,
     e.kind = instr.opcode == OpCode::Send ? TimelineKind::Send
                                           : TimelineKind::Recv;
     e.bytes = bytes;
-    // After the group: the peer offset and the tag.
-    const GroupOperands group = groupOperands(instr);
-    if (group.extra.size() == 2)
-      e.peer = group.extra[0];
+    OpAttrs attrs;
+    if (decodeOpAttrs(instr.opcode, instr.attrs, attrs))
+      if (const auto *send = std::get_if<SendAttrs>(&attrs))
+        e.peer = send->peerOffset;
     events_.push_back(e);
     return;
   }

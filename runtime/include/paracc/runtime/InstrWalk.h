@@ -107,10 +107,9 @@ struct DecodedInstr {
   InstrKind kind = InstrKind::Compute;
   /// What an error names: "rank R, mnemonic 'name'".
   std::string context;
-  /// The instruction's typed attributes (decodeOpAttrs), for every kind but
-  /// the communication instructions (whose fields are the payload's). A
-  /// linear's, as stored, with its addend group; LinearInstr has them
-  /// resolved for the rank.
+  /// The instruction's typed attributes (decodeOpAttrs); the communication
+  /// instructions' fields are also the payload's. A linear's, as stored,
+  /// with its addend group; LinearInstr has them resolved for the rank.
   OpAttrs attrs;
   /// The kind's fields (none for Compute and Alias).
   std::variant<std::monostate, LinearInstr, GemmInstr, CollectiveInstr,

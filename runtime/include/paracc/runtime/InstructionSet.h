@@ -53,6 +53,7 @@ struct InstrAttrs {
 #define PARACC_OPT_INT(name, lo, hi, dflt) int64_t name = dflt;
 #define PARACC_INTS(name) std::vector<int64_t> name;
 #define PARACC_FLOAT(name) double name = 0;
+#define PARACC_GROUP(name) std::vector<int> name;
 #define PARACC_OP(Name, Mnemonic)
 #define PARACC_ATTRS(Name, ...)                                                \
   struct Name##Attrs {                                                         \
@@ -63,8 +64,7 @@ struct InstrAttrs {
 #undef PARACC_OP
 
 /// An instruction's typed attributes: the struct of its opcode's layout, or
-/// monostate for opcodes without attributes (and the communication
-/// instructions).
+/// monostate for opcodes without attributes.
 using OpAttrs = std::variant<std::monostate
 #define PARACC_OP(Name, Mnemonic)
 #define PARACC_ATTRS(Name, ...) , Name##Attrs
