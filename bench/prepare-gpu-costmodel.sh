@@ -9,11 +9,7 @@
 # root after scripts/setup.sh (needs build/bin/paracc or PARACC=...);
 # SKIP_RUNTIME=1 keeps an already packed runtime.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 rm -rf "$dev/costmodel" && mkdir -p "$dev/costmodel"
 [ "${SKIP_RUNTIME:-0}" = 1 ] && [ -f "$dev/common/bin.tar.xz" ] || bash bench/build-gpu-runtime.sh
 c=$dev/costmodel

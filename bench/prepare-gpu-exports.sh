@@ -10,11 +10,8 @@
 # torch, transformers and onnxscript: EXPORT_PYTHON (default python3).
 # EXPORT_RUNS="NAME:MODE:BATCH:SEQ ..." picks the runs (MODE train or fwd).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
+source "$(dirname "$0")/prepare-env.sh"
 py=${EXPORT_PYTHON:-python3}
-paracc=${PARACC:-build/bin/paracc}
 runs=${EXPORT_RUNS:-"llama-386m:train:8:1024 llama-386m:train:2:4096 llama-386m:fwd:8:1024 llama-3.2-1b:train:8:1024 llama-3.2-1b:train:2:4096 llama-3.2-1b:fwd:8:1024"}
 out="$dev/exports"
 # Exports are kept (they take minutes) in EXPORT_CACHE, keyed by the run.

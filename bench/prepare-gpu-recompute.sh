@@ -7,12 +7,7 @@
 # the peer script. Run from the repository root after scripts/setup.sh
 # (needs build/bin/paracc or PARACC=...).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
-shared="${PARACC_SHARED:-$root/../shared}"
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 r=$dev/recompute
 rm -rf "$r" && mkdir -p "$r" "$dev/common/peers"
 bash bench/build-gpu-runtime.sh

@@ -5,12 +5,7 @@
 # PyTorch reference runs and the peer script. Run from the repository root
 # after scripts/setup.sh (needs build/bin/paracc or PARACC=...).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
-shared="${PARACC_SHARED:-$root/../shared}"
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 # Keeps what bench/prepare-gpu.sh wrote (one/, two/), so both can travel.
 # (and GPT-406M's CPU reference, bench/prepare-gpt406-cpu-reference.sh: it
 # takes most of an hour to make).

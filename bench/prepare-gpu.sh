@@ -4,12 +4,7 @@
 # CUDA libraries there), the compiled executables, their test data and the
 # PyTorch peer scripts. Run from the repository root after scripts/setup.sh.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
-shared="${PARACC_SHARED:-$root/../shared}"
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 rm -rf "$dev" && mkdir -p "$dev/common/peers" "$dev/one" "$dev/two"
 
 # The runtime, built here for the GPU machine.

@@ -12,11 +12,7 @@
 #    sequences per data-parallel replica, and each plan's explain report
 #    (groups, predicted communication) as text and JSON.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-dev=.devrun
-py=.venv/bin/python
-paracc=build/bin/paracc
+source "$(dirname "$0")/prepare-env.sh"
 [ -f "$dev/common/bin.tar.xz" ] || { echo "run bench/prepare-gpu.sh first" >&2; exit 2; }
 rm -rf "$dev/eight" && mkdir -p "$dev/eight"
 gen() { PYTHONPATH=scripts "$py" -m modelgen "$@" >/dev/null; }

@@ -15,11 +15,7 @@
 #      bench/profile-cpu-ranks.sh profiles per op, several at once.
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-shared="${PARACC_SHARED:-$root/../shared}"
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 out=.devrun/pipeline
 rm -rf "$out" && mkdir -p "$out/models"
 # paracc-run without CUDA, its libraries and the loader.

@@ -15,11 +15,7 @@
 # Run from the repository root after scripts/setup.sh (or PARACC=...).
 set -euo pipefail
 SUITE=${SUITE:-one}
-root="$(cd "$(dirname "$0")/.." && pwd)"
-cd "$root"
-shared="${PARACC_SHARED:-$root/../shared}"
-py=.venv/bin/python
-paracc=${PARACC:-build/bin/paracc}
+source "$(dirname "$0")/prepare-env.sh"
 out=.devrun/plan
 [ "$SUITE" = two ] && out=.devrun/plan2
 rm -rf "$out" && mkdir -p "$out/models" "$out/steps"

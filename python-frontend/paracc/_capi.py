@@ -425,7 +425,28 @@ def _in_keyword_spelling(error, key: str):
     return ParaccInvalidArgument(f"{keyword}: " + text.split(marker, 1)[1])
 
 
-class Options:
+class Closing:
+    """An owner of a C object: ``close()`` frees it, and so do the end of a
+    ``with`` block (entered as the owner itself) and being collected
+    (``_release()``, by default ``close()``)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _release(self) -> None:
+        self.close()
+
+    def __del__(self):
+        try:
+            self._release()
+        except Exception:
+            pass
+
+
+class Options(Closing):
     """A paracc_options, freed on exit: ``with Options(pairs) as handle``.
     A value outside its option's choices is an error naming the Python
     keyword (check_choices)."""
@@ -456,15 +477,6 @@ class Options:
 
     def __enter__(self):
         return self.handle
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 # --- dtypes ----------------------------------------------------------------------

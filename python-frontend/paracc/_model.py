@@ -13,6 +13,7 @@ import numpy as np
 
 from . import _capi
 from ._capi import (
+    Closing,
     ParaccError,
     ParaccInvalidArgument,
     ParaccUnsupported,
@@ -75,7 +76,7 @@ def _as_input(value, what: str) -> tuple[int, np.ndarray]:
     return code, a
 
 
-class Session:
+class Session(Closing):
     """The ranks of a model started on a device ("auto", "cpu" or "gpu"),
     with the model's state (weights). Made by :meth:`Model.session`, which
     caches one per device; it may be used from one thread at a time (calls
@@ -156,18 +157,6 @@ class Session:
             handle, self.handle = self.handle, None
             lib().paracc_session_free(handle)
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
     def __repr__(self):
         state = self.device if self.handle else "closed"
         return f"<paracc.Session {state}>"
@@ -189,7 +178,7 @@ def _normalize_inputs(inputs) -> list[tuple[str | None, Any]]:
     return [(None, inputs)]
 
 
-class Model:
+class Model(Closing):
     """A compiled (or loaded) paracc executable.
 
     ``run`` starts a session on first use (per device, cached); ``close``
@@ -354,20 +343,11 @@ class Model:
             handle, self._handle = self._handle, None
             lib().paracc_executable_free(handle)
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
+    def _release(self) -> None:
         # Collected: the executable is freed; a session still referenced
         # elsewhere stays usable (the C session holds the executable).
-        try:
-            self._sessions = {}
-            self._free()
-        except Exception:
-            pass
+        self._sessions = {}
+        self._free()
 
     def __repr__(self):
         if not self._handle:

@@ -11,7 +11,7 @@ from typing import Any, Iterator, NamedTuple
 import numpy as np
 
 from . import _capi
-from ._capi import ParaccInvalidArgument, check, lib
+from ._capi import Closing, ParaccInvalidArgument, check, lib
 from ._state import _read_state
 
 
@@ -26,7 +26,7 @@ class StepRecord(NamedTuple):
     ms: float            # the step's wall time
 
 
-class Trainer:
+class Trainer(Closing):
     """A training run of a training step (``paracc_trainer``): made by
     :func:`paracc.train` or :meth:`Model.trainer`.
 
@@ -152,9 +152,6 @@ class Trainer:
         if self._owns_model:
             self.model.close()
 
-    def __enter__(self):
-        return self
-
     def __exit__(self, exc_type, exc, tb):
         try:
             if exc_type is None and self.handle and self.finished:
@@ -162,11 +159,8 @@ class Trainer:
         finally:
             self.close()
 
-    def __del__(self):
-        try:
-            self._free()
-        except Exception:
-            pass
+    def _release(self) -> None:
+        self._free()
 
     def __repr__(self):
         if not self.handle:

@@ -46,7 +46,6 @@ Needs torch, transformers, onnxscript, onnx and onnxruntime (not the test
 venv: the outputs are committed, so CI needs none of these).
 """
 
-import argparse
 import json
 import os
 import sys
@@ -59,7 +58,7 @@ import torch
 import torch.nn.functional as F
 import transformers
 
-from exporting import export, run_ort, write_pb
+from exporting import case_arguments, export, run_ort, write_pb
 
 FAMILIES = {
     "llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM, {}),
@@ -349,25 +348,18 @@ def make_bench(name, out, batch, seq, with_loss, with_weights=False):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--bench", choices=sorted(BENCH))
-    ap.add_argument("--batch", type=int, default=8)
-    ap.add_argument("--seq", type=int, default=1024)
-    ap.add_argument("--loss", action="store_true")
-    ap.add_argument("--with-weights", action="store_true",
-                    help="keep the (random) weights and write input_ids.pb")
-    args = ap.parse_args()
+    def bench_arguments(ap):
+        ap.add_argument("--bench", choices=sorted(BENCH))
+        ap.add_argument("--batch", type=int, default=8)
+        ap.add_argument("--seq", type=int, default=1024)
+        ap.add_argument("--loss", action="store_true")
+        ap.add_argument("--with-weights", action="store_true",
+                        help="keep the (random) weights and write input_ids.pb")
+
+    args = case_arguments(__doc__, CASES, bench_arguments)
     if args.bench:
         make_bench(args.bench, args.out, args.batch, args.seq, args.loss,
                    args.with_weights)
-        return 0
-    if args.list:
-        for name, spec in CASES.items():
-            print(name, spec)
         return 0
     torch.set_num_threads(1)  # one summation order for the references
     for i, (name, spec) in enumerate(CASES.items()):

@@ -1,6 +1,11 @@
 """What decoders.py and vision.py share: exporting a module as users do,
 writing tensors, and running onnxruntime without its graph rewrites."""
 
+import argparse
+import os
+import shutil
+import sys
+import traceback
 import warnings
 
 import onnx
@@ -58,3 +63,34 @@ def run_ort(path, feeds, threads=None):
         options.intra_op_num_threads = threads
     session = ort.InferenceSession(path, options, providers=["CPUExecutionProvider"])
     return session.run(None, feeds)
+
+
+def case_arguments(doc, cases, add_arguments=None):
+    """The export scripts' command line: OUT, --only NAME... and --list,
+    which prints `cases` and exits; `add_arguments(parser)` adds a script's
+    own."""
+    ap = argparse.ArgumentParser(
+        description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("--only", nargs="*")
+    ap.add_argument("--list", action="store_true")
+    if add_arguments:
+        add_arguments(ap)
+    args = ap.parse_args()
+    if args.list:
+        for name, spec in cases.items():
+            print(name, spec)
+        sys.exit(0)
+    return args
+
+
+def record_failure(d, message):
+    """Replaces case folder `d` by FAILED.txt (`message` and the traceback
+    being handled), prints the message's first line and returns it: a
+    failed export is a result the tests read, not a crash."""
+    shutil.rmtree(d)
+    os.makedirs(d)
+    with open(os.path.join(d, "FAILED.txt"), "w") as f:
+        f.write(message + "\n\n" + traceback.format_exc())
+    print(message.splitlines()[0], file=sys.stderr)
+    return message

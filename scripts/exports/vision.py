@@ -30,12 +30,10 @@ Needs torch, transformers, onnxscript, onnx and onnxruntime (not the test
 venv: the outputs are committed, so CI needs none of these).
 """
 
-import argparse
 import json
 import os
 import shutil
 import sys
-import traceback
 
 import numpy as np
 import onnx
@@ -46,7 +44,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 import transformers
 
-from exporting import export, run_ort, write_pb
+from exporting import case_arguments, export, record_failure, run_ort, write_pb
 
 LEGACY_OPSET = 17
 TOLERANCE = 1e-5
@@ -296,12 +294,7 @@ def make_case(name, base, exporter, out_dir, seed):
     except Exception as e:  # the exporter's failure, recorded for the tests
         message = f"{name}: {exporter} export of {base} failed: " \
                   f"{type(e).__name__}: {e}"
-        shutil.rmtree(d)
-        os.makedirs(d)
-        with open(os.path.join(d, "FAILED.txt"), "w") as f:
-            f.write(message + "\n\n" + traceback.format_exc())
-        print(message.splitlines()[0], file=sys.stderr)
-        return message
+        return record_failure(d, message)
     os.makedirs(os.path.join(d, "test_data_set_0"))
     write_pb(x.numpy(), os.path.join(d, "test_data_set_0", "input_0.pb"),
              input_name)
@@ -333,16 +326,7 @@ def make_case(name, base, exporter, out_dir, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--list", action="store_true")
-    args = ap.parse_args()
-    if args.list:
-        for name, spec in CASES.items():
-            print(name, spec)
-        return 0
+    args = case_arguments(__doc__, CASES)
     unknown = set(args.only or ()) - set(CASES)
     if unknown:
         sys.exit(f"unknown cases: {' '.join(sorted(unknown))} "

@@ -35,12 +35,10 @@ Needs torch, transformers, onnxscript, onnx and onnxruntime (not the test
 venv: the outputs are committed, so CI needs none of these).
 """
 
-import argparse
 import json
 import os
 import shutil
 import sys
-import traceback
 
 import numpy as np
 import onnx
@@ -49,7 +47,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import vision
-from exporting import export, run_ort, write_pb
+from exporting import case_arguments, export, record_failure, run_ort, write_pb
 
 STEPS = 30
 BATCHES = 6
@@ -213,12 +211,7 @@ def make_case(name, base, exporter, out_dir, seed):
     except Exception as e:
         message = f"{name}: {exporter} export of {base}'s loss failed: " \
                   f"{type(e).__name__}: {e}"
-        shutil.rmtree(d)
-        os.makedirs(d)
-        with open(os.path.join(d, "FAILED.txt"), "w") as f:
-            f.write(message + "\n\n" + traceback.format_exc())
-        print(message.splitlines()[0], file=sys.stderr)
-        return message
+        return record_failure(d, message)
     names = initializer_names(path, loss)
     expected.backward()
     grads = {names[n]: p.grad.numpy() for n, p in loss.named_parameters()
@@ -260,16 +253,7 @@ def make_case(name, base, exporter, out_dir, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("out")
-    ap.add_argument("--only", nargs="*")
-    ap.add_argument("--list", action="store_true")
-    args = ap.parse_args()
-    if args.list:
-        for name, spec in CASES.items():
-            print(name, spec)
-        return 0
+    args = case_arguments(__doc__, CASES)
     torch.set_num_threads(1)
     for name, (base, exporter) in CASES.items():
         if args.only and name not in args.only:

@@ -16,6 +16,19 @@ int mlir::paracc::failedCompileExitCode(const CompileDiagnostics &diagnostics) {
                                  : ::paracc::rt::kExitError;
 }
 
+FailureOr<CompiledProgram>
+mlir::paracc::compileModel(const ModelSource &source,
+                           const CompileOptions &options, int &exitCode) {
+  MLIRContext context;
+  setUpParaccContext(context, llvm::errs());
+  CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
+  FailureOr<CompiledProgram> compiled =
+      compile(context, source, options, diagnostics);
+  if (failed(compiled))
+    exitCode = failedCompileExitCode(diagnostics);
+  return compiled;
+}
+
 LogicalResult mlir::paracc::writeExecutableFile(StringRef path,
                                                 const uint8_t *bytes,
                                                 size_t size) {

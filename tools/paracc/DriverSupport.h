@@ -27,6 +27,12 @@ namespace mlir::paracc {
 /// unsupported, or an error.
 int failedCompileExitCode(const CompileDiagnostics &diagnostics);
 
+/// compile() in a context of its own, errors to stderr and notes to
+/// stdout; on failure `exitCode` is the tool's (failedCompileExitCode).
+FailureOr<CompiledProgram> compileModel(const ModelSource &source,
+                                        const CompileOptions &options,
+                                        int &exitCode);
+
 /// Writes an executable's bytes to `path` ("wrote PATH (N bytes)").
 LogicalResult writeExecutableFile(StringRef path, const uint8_t *bytes,
                                   size_t size);

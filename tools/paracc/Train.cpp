@@ -274,13 +274,10 @@ int mlir::paracc::runTrain() {
   ModelSource &source = flags.source;
   source.path = modelPath;
 
-  MLIRContext context;
-  setUpParaccContext(context, llvm::errs());
-  CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
-  FailureOr<CompiledProgram> compiled =
-      compile(context, source, options, diagnostics);
+  int exitCode = prt::kExitError;
+  FailureOr<CompiledProgram> compiled = compileModel(source, options, exitCode);
   if (failed(compiled))
-    return failedCompileExitCode(diagnostics);
+    return exitCode;
   if (options.compileTo) {
     llvm::outs() << compiled->ir;
     return prt::kExitOk;

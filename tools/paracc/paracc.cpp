@@ -228,13 +228,10 @@ int main(int argc, char **argv) {
   if (textFormat)
     source.format = ModelSource::Format::ONNXText;
 
-  MLIRContext context;
-  setUpParaccContext(context, llvm::errs());
-  CompileDiagnostics diagnostics(llvm::errs(), llvm::outs());
-  FailureOr<CompiledProgram> compiled =
-      compile(context, source, options, diagnostics);
+  int exitCode = prt::kExitError;
+  FailureOr<CompiledProgram> compiled = compileModel(source, options, exitCode);
   if (failed(compiled))
-    return failedCompileExitCode(diagnostics);
+    return exitCode;
   if (explain)
     llvm::outs() << prt::printableText(compiled->explainText);
   if (!explainJson.empty() &&

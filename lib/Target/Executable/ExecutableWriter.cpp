@@ -194,12 +194,16 @@ static uint64_t stableHash(StringRef s) {
   return h;
 }
 
+/// The whole (unsharded) type of a weight or state op's value.
+static Type globalTypeOf(Operation *op) {
+  if (auto attr = op->getAttrOfType<TypeAttr>(dist::kGlobalTypeAttrName))
+    return attr.getValue();
+  return op->getResult(0).getType();
+}
+
 LogicalResult Writer::addWeight(graph::WeightOp op) {
   int32_t id = valueId(op);
-  Type globalType = op.getType();
-  if (auto attr = op->getAttrOfType<TypeAttr>(dist::kGlobalTypeAttrName))
-    globalType = attr.getValue();
-  auto global = cast<RankedTensorType>(globalType);
+  auto global = cast<RankedTensorType>(globalTypeOf(op));
   const WeightEntry *entry = weights.lookup(op.getName().str());
   bool random = !entry || !entry->hasData();
   if (random && !weights.randomFill)
@@ -355,9 +359,7 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
 
 LogicalResult Writer::addState(graph::StateOp op) {
   int32_t id = valueId(op);
-  Type globalType = op.getType();
-  if (auto attr = op->getAttrOfType<TypeAttr>(dist::kGlobalTypeAttrName))
-    globalType = attr.getValue();
+  Type globalType = globalTypeOf(op);
   StateDescription d;
   d.name = op.getName();
   d.kind = fb::StateKind::OptimizerState;

@@ -362,4 +362,40 @@ void stridedCopy(void *dst, const void *src, size_t elemSize,
   });
 }
 
+Status checkKernelCall(const KernelArgs &args, const char *backend) {
+  if (isCollective(args.op))
+    return args.fail("collective instructions run on a communicator, not as ",
+                     backend, " kernels");
+  for (size_t i = 0; i < args.in.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, args.in[i], "operand", i));
+  for (size_t i = 0; i < args.out.size(); ++i)
+    PARACC_RETURN_IF_ERROR(checkTensor(args, args.out[i], "result", i));
+  return Status::ok();
+}
+
+Status findUnsafeOverlap(const KernelArgs &args, UnsafeOverlap &overlap) {
+  overlap = UnsafeOverlap();
+  const std::vector<Tensor *> &results = args.out;
+  for (size_t o = 0; o < results.size(); ++o) {
+    const Tensor &r = *results[o];
+    for (size_t k = o + 1; k < results.size(); ++k)
+      if (rangesOverlap(r.data(), r.byteSize(), results[k]->data(),
+                        results[k]->byteSize()))
+        return args.fail("results ", o, " and ", k, " overlap");
+    for (size_t i = 0; i < args.in.size() && !overlap.found; ++i) {
+      const Tensor &x = *args.in[i];
+      if (!rangesOverlap(r.data(), r.byteSize(), x.data(), x.byteSize()))
+        continue;
+      const bool exact = x.data() == r.data() && x.byteSize() == r.byteSize() &&
+                         x.numElements() == r.numElements() &&
+                         allowsExactInPlace(args.op);
+      const int64_t tensor = inPlaceTensorOf(args, true, o);
+      if (exact && tensor >= 0 && inPlaceTensorOf(args, false, i) == tensor)
+        continue;
+      overlap = {true, o, i, exact};
+    }
+  }
+  return Status::ok();
+}
+
 } // namespace paracc::rt

@@ -370,6 +370,25 @@ bool allowsExactInPlace(OpCode op);
 /// grad_scale); 0 for single-tensor instructions.
 int64_t inPlaceTensorOf(const KernelArgs &args, bool isResult, size_t index);
 
+/// What every kernel call checks first, on either backend (`backend`: "CPU",
+/// "GPU"): not a collective (those run on a communicator), and each operand
+/// and result a tensor with the buffer its type needs.
+Status checkKernelCall(const KernelArgs &args, const char *backend);
+
+/// The first overlap of a result with an operand that is not an exact
+/// in-place use the op allows, tensor by tensor (`found` false: none).
+struct UnsafeOverlap {
+  bool found = false;
+  size_t result = 0, operand = 0;
+  /// The same buffer, for an op that works in place, but another tensor's
+  /// (a multi-tensor op).
+  bool otherTensor = false;
+};
+/// Fails when two results overlap; else finds the first unsafe overlap of
+/// a result with an operand (both backends' rule: the CPU computes such a
+/// result into a scratch buffer, the GPU refuses it).
+Status findUnsafeOverlap(const KernelArgs &args, UnsafeOverlap &overlap);
+
 /// How a kernel checks an operand's element type (`what` in `set`): the
 /// shared checks take it as a parameter, the GPU kernels pass one that also
 /// rejects types they have no kernel for.

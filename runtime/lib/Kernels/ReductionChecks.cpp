@@ -43,8 +43,17 @@ Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced) {
   return args.checkShape(y, shape, "result");
 }
 
+/// `x` viewed as [outer, c, inner] along `axis`, into `scan`.
+static void scanAlong(const Tensor &x, int64_t axis, AxisScan &scan) {
+  AxisSplit split;
+  splitAround(x, axis, split);
+  scan.outer = split.outer;
+  scan.inner = split.inner;
+  scan.c = x.dim(axis);
+}
+
 Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
-                      AxisSplit &split) {
+                      AxisScan &scan) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const ArgMaxAttrs &attrs = args.attrsAs<ArgMaxAttrs>();
   const Tensor &x = *args.in[0];
@@ -64,12 +73,16 @@ Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
   // A result with elements needs something to pick from.
   if (y.numElements() != 0 && x.dim(axis) == 0)
     return args.fail("cannot reduce an empty dimension");
-  splitAround(x, axis, split);
+  scan.x = &x;
+  scan.y = args.out[0];
+  scanAlong(x, axis, scan);
+  scan.isMax = args.op == OpCode::ArgMax;
+  scan.selectLast = attrs.selectLastIndex;
   return Status::ok();
 }
 
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
-                   AxisSplit &split) {
+                   AxisScan &scan) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
@@ -78,15 +91,19 @@ Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
   PARACC_RETURN_IF_ERROR(args.checkShape(y, x.shape(), "result"));
   if (x.rank() < 1)
     return args.fail("operand must have rank >= 1, got ", x.typeString());
+  const CumSumAttrs &attrs = args.attrsAs<CumSumAttrs>();
   int64_t axis;
-  PARACC_RETURN_IF_ERROR(
-      args.normalizeAxis(args.attrsAs<CumSumAttrs>().axis, x.rank(), axis));
-  splitAround(x, axis, split);
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(attrs.axis, x.rank(), axis));
+  scan.x = &x;
+  scan.y = args.out[0];
+  scanAlong(x, axis, scan);
+  scan.exclusive = attrs.exclusive;
+  scan.reverse = attrs.reverse;
   return Status::ok();
 }
 
 Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
-                 int64_t &normalized) {
+                 NormProblem &norm) {
   const bool isLayerNorm = args.op == OpCode::LayerNorm;
   PARACC_RETURN_IF_ERROR(isLayerNorm ? args.checkArity(2, 3, 1)
                                      : args.checkArity(2, 2, 1));
@@ -117,12 +134,19 @@ Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
     return args.fail("bias ", bias->typeString(),
                      " does not broadcast to the normalized shape ",
                      shapeToString(normShape));
-  normalized = shapeNumElements(normShape);
+  norm.x = &x;
+  norm.scale = &scale;
+  norm.bias = bias;
+  norm.y = args.out[0];
+  norm.isLayerNorm = isLayerNorm;
+  norm.eps = eps;
+  norm.d = shapeNumElements(normShape);
+  norm.normShape = normShape;
   return Status::ok();
 }
 
 Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
-                    AxisSplit &split) {
+                    AxisScan &scan) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
@@ -133,7 +157,10 @@ Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
     return args.fail("operand must have rank >= 1, got ", x.typeString());
   const int64_t axis = args.attrsAs<SoftmaxAttrs>().axis;
   PARACC_RETURN_IF_ERROR(args.checkIntIn(axis, 0, x.rank() - 1, "axis"));
-  splitAround(x, axis, split);
+  scan.x = &x;
+  scan.y = args.out[0];
+  scanAlong(x, axis, scan);
+  scan.isLog = args.op == OpCode::LogSoftmax;
   return Status::ok();
 }
 

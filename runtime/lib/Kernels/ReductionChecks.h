@@ -20,25 +20,53 @@ namespace paracc::rt {
 /// (The operand's type is checked by the kernel, per op.)
 Status checkReduce(const KernelArgs &args, std::vector<bool> &reduced);
 
-/// ArgMax/ArgMin (ArgMaxAttrs): the operand
-/// viewed as [outer, axis, inner].
+/// A checked op along one axis (ArgMax/ArgMin, CumSum, Softmax/LogSoftmax),
+/// as both backends run it: the operand viewed as [outer, c, inner] along
+/// the axis, and the attributes by name.
+struct AxisScan {
+  const Tensor *x = nullptr;
+  Tensor *y = nullptr;
+  int64_t outer = 1, c = 0, inner = 1;
+  /// ArgMax (else ArgMin), and the last of equal extremes.
+  bool isMax = false, selectLast = false;
+  /// CumSum: each sum without its own element; from the end.
+  bool exclusive = false, reverse = false;
+  /// LogSoftmax (else Softmax).
+  bool isLog = false;
+
+  /// Nothing to compute.
+  bool empty() const { return y->numElements() == 0; }
+};
+
+/// ArgMax/ArgMin (ArgMaxAttrs).
 Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
-                      AxisSplit &split);
+                      AxisScan &scan);
 
-/// CumSum (CumSumAttrs): the operand viewed as
-/// [outer, axis, inner].
+/// CumSum (CumSumAttrs).
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
-                   AxisSplit &split);
+                   AxisScan &scan);
 
-/// LayerNorm (x, scale[, bias]) / RmsNorm (x, scale) (LayerNormAttrs): the
-/// number of elements each row normalizes.
+/// A checked LayerNorm (x, scale[, bias]) / RmsNorm (x, scale)
+/// (LayerNormAttrs): rows of the `d` elements from the axis on, each
+/// normalized, times scale (plus bias) broadcast over `normShape`.
+struct NormProblem {
+  const Tensor *x = nullptr, *scale = nullptr, *bias = nullptr;
+  Tensor *y = nullptr;
+  bool isLayerNorm = false;
+  double eps = 0;
+  int64_t d = 0;
+  Shape normShape;
+
+  /// Nothing to compute.
+  bool empty() const { return d == 0 || x->numElements() == 0; }
+  int64_t rows() const { return x->numElements() / d; }
+};
 Status checkNorm(const KernelArgs &args, OperandTypeCheck checkType,
-                 int64_t &normalized);
+                 NormProblem &norm);
 
-/// Softmax/LogSoftmax along their axis: the operand viewed as [outer, axis,
-/// inner].
+/// Softmax/LogSoftmax (SoftmaxAttrs).
 Status checkSoftmax(const KernelArgs &args, OperandTypeCheck checkType,
-                    AxisSplit &split);
+                    AxisScan &scan);
 
 } // namespace paracc::rt
 

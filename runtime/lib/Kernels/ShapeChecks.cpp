@@ -49,8 +49,9 @@ Status checkTranspose(const KernelArgs &args, Shape &shape,
   return args.checkShape(y, shape, "result");
 }
 
-Status checkSlice(const KernelArgs &args, int64_t &base,
-                  std::vector<int64_t> &strides) {
+Status checkSlice(const KernelArgs &args, SliceView &view) {
+  std::vector<int64_t> &strides = view.strides;
+  int64_t base = 0;
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
   const Tensor &x = *args.in[0];
   const Tensor &y = *args.out[0];
@@ -64,7 +65,6 @@ Status checkSlice(const KernelArgs &args, int64_t &base,
                      x.typeString());
   const std::vector<int64_t> inStrides = contiguousStrides(x.shape());
   strides.assign(rank, 0);
-  base = 0;
   for (int64_t d = 0; d < rank; ++d) {
     const int64_t start = startsThenSteps[d];
     const int64_t step = startsThenSteps[rank + d];
@@ -82,6 +82,9 @@ Status checkSlice(const KernelArgs &args, int64_t &base,
     base += start * inStrides[d];
     strides[d] = step * inStrides[d];
   }
+  view.elementSize = dtypeSize(x.dtype());
+  view.first = static_cast<const char *>(x.data()) + base * view.elementSize;
+  view.y = args.out[0];
   return Status::ok();
 }
 
@@ -220,8 +223,7 @@ Status checkGatherElements(const KernelArgs &args, int64_t &axis) {
   return args.checkShape(*args.out[0], indices.shape(), "result");
 }
 
-Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
-                     int64_t &tupleLength) {
+Status checkGatherND(const KernelArgs &args, GatherNDProblem &gather) {
   PARACC_RETURN_IF_ERROR(checkGatherOperands(args));
   const Tensor &data = *args.in[0];
   const Tensor &indices = *args.in[1];
@@ -244,8 +246,38 @@ Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
   Shape shape(indices.shape().begin(), indices.shape().end() - 1);
   shape.insert(shape.end(), data.shape().begin() + b + k, data.shape().end());
   PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[0], shape, "result"));
-  batchDims = b;
-  tupleLength = k;
+  gather.data = &data;
+  gather.indices = &indices;
+  gather.y = args.out[0];
+  gather.b = b;
+  gather.k = k;
+  for (int64_t d = 0; d < b; ++d)
+    gather.batches *= data.dim(d);
+  for (int64_t d = b; d < q - 1; ++d)
+    gather.perBatch *= indices.dim(d);
+  for (int64_t d = b + k; d < r; ++d)
+    gather.slice *= data.dim(d);
+  gather.dataStrides = contiguousStrides(data.shape());
+  return Status::ok();
+}
+
+Status checkRange(const KernelArgs &args, OperandTypeCheck checkType) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  const Tensor &start = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, start, TypeSet::Numeric, "start"));
+  const char *names[] = {"start", "limit", "delta"};
+  for (int i = 0; i < 3; ++i) {
+    const Tensor &t = *args.in[i];
+    if (t.dtype() != start.dtype())
+      return args.fail("operands must have the same element type, got ",
+                       start.typeString(), " and ", t.typeString());
+    if (t.rank() > 1 || t.numElements() != 1)
+      return args.fail(names[i], " must be a scalar, got ", t.typeString());
+  }
+  const Tensor &y = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, start.dtype(), "result"));
+  if (y.rank() != 1)
+    return args.fail("result must be 1-D, got ", y.typeString());
   return Status::ok();
 }
 

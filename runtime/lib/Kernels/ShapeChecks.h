@@ -26,11 +26,16 @@ Status checkReshape(const KernelArgs &args);
 Status checkTranspose(const KernelArgs &args, Shape &shape,
                       std::vector<int64_t> &strides);
 
-/// Slice with ints [starts..., steps...] and the result's shape as counts:
-/// the operand element offset of the first element and, per dim, the
-/// operand stride of a result step.
-Status checkSlice(const KernelArgs &args, int64_t &base,
-                  std::vector<int64_t> &strides);
+/// A checked Slice (ints [starts..., steps...], the result's shape as
+/// counts) as a strided view of the operand: its first element and, per
+/// dim, the operand's element stride of a result step.
+struct SliceView {
+  const char *first = nullptr;
+  size_t elementSize = 0;
+  std::vector<int64_t> strides;
+  Tensor *y = nullptr;
+};
+Status checkSlice(const KernelArgs &args, SliceView &view);
 
 /// Concat (the operands) or Split (the results) along their axis: the whole
 /// side's shape viewed as [outer, axis, inner].
@@ -53,9 +58,20 @@ Status checkGather(const KernelArgs &args, AxisSplit &split);
 /// GatherElements along its axis (returned).
 Status checkGatherElements(const KernelArgs &args, int64_t &axis);
 
-/// GatherND with its batch dims: index tuples of `tupleLength`.
-Status checkGatherND(const KernelArgs &args, int64_t &batchDims,
-                     int64_t &tupleLength);
+/// A checked GatherND: `batches` x `perBatch` index tuples of `k`
+/// coordinates (after the `b` batch dims), each picking a slice of `slice`
+/// contiguous elements of data (whose element strides are `dataStrides`).
+struct GatherNDProblem {
+  const Tensor *data = nullptr, *indices = nullptr;
+  Tensor *y = nullptr;
+  int64_t b = 0, k = 0, batches = 1, perBatch = 1, slice = 1;
+  std::vector<int64_t> dataStrides;
+};
+Status checkGatherND(const KernelArgs &args, GatherNDProblem &gather);
+
+/// Range (start, limit, delta scalars of one numeric type) into a 1-D
+/// result of that type.
+Status checkRange(const KernelArgs &args, OperandTypeCheck checkType);
 
 } // namespace paracc::rt
 

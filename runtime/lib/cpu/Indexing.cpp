@@ -110,26 +110,17 @@ Status runGatherElementsKernel(const KernelArgs &args) {
 }
 
 Status runGatherNDKernel(const KernelArgs &args) {
-  int64_t b, k;
-  PARACC_RETURN_IF_ERROR(checkGatherND(args, b, k));
-  const Tensor &data = *args.in[0];
-  const Tensor &indices = *args.in[1];
-  Tensor &y = *args.out[0];
-  const int64_t r = data.rank(), q = indices.rank();
-
-  int64_t batches = 1, perBatch = 1, slice = 1;
-  for (int64_t d = 0; d < b; ++d)
-    batches *= data.dim(d);
-  for (int64_t d = b; d < q - 1; ++d)
-    perBatch *= indices.dim(d);
-  for (int64_t d = b + k; d < r; ++d)
-    slice *= data.dim(d);
-  const std::vector<int64_t> dstride = contiguousStrides(data.shape());
+  GatherNDProblem g;
+  PARACC_RETURN_IF_ERROR(checkGatherND(args, g));
+  const Tensor &data = *g.data, &indices = *g.indices;
+  const int64_t b = g.b, k = g.k;
+  const int64_t batches = g.batches, perBatch = g.perBatch, slice = g.slice;
+  const std::vector<int64_t> &dstride = g.dataStrides;
   const int64_t batchStride = b > 0 ? dstride[b - 1] : 0;
   const size_t es = dtypeSize(data.dtype());
   const size_t sliceBytes = static_cast<size_t>(slice) * es;
   const char *src = static_cast<const char *>(data.data());
-  char *dst = static_cast<char *>(y.data());
+  char *dst = static_cast<char *>(g.y->data());
   for (int64_t bi = 0; bi < batches; ++bi) {
     for (int64_t t = 0; t < perBatch; ++t) {
       const int64_t tuple = (bi * perBatch + t) * k;

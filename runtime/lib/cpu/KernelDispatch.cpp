@@ -194,39 +194,13 @@ static Status runCpuKernelImpl(OpCode op, const OpAttrs &attrs,
     return errorf("unknown: opcode ", static_cast<unsigned>(op),
                   " is out of range");
   const KernelArgs args{op, attrs, inputs, outputs};
-  if (isCollective(op))
-    return args.fail("collective instructions run on a communicator, not as "
-                     "CPU kernels");
-  for (size_t i = 0; i < inputs.size(); ++i)
-    PARACC_RETURN_IF_ERROR(checkTensor(args, inputs[i], "operand", i));
-  for (size_t i = 0; i < outputs.size(); ++i)
-    PARACC_RETURN_IF_ERROR(checkTensor(args, outputs[i], "result", i));
+  PARACC_RETURN_IF_ERROR(checkKernelCall(args, "CPU"));
 
   // Results that overlap operands are computed into scratch buffers (unless
   // the op works in place); results overlapping each other are an error.
-  bool scratch = false;
-  for (size_t o = 0; o < outputs.size(); ++o) {
-    const Tensor &out = *outputs[o];
-    for (size_t k = o + 1; k < outputs.size(); ++k) {
-      if (rangesOverlap(out.data(), out.byteSize(), outputs[k]->data(),
-                        outputs[k]->byteSize()))
-        return args.fail("results ", o, " and ", k, " overlap");
-    }
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      const Tensor *in = inputs[i];
-      if (!rangesOverlap(out.data(), out.byteSize(), in->data(),
-                         in->byteSize()))
-        continue;
-      const bool exact = in->data() == out.data() &&
-                         in->byteSize() == out.byteSize() &&
-                         in->numElements() == out.numElements();
-      if (!exact || !allowsExactInPlace(op) ||
-          inPlaceTensorOf(args, true, o) < 0 ||
-          inPlaceTensorOf(args, true, o) != inPlaceTensorOf(args, false, i))
-        scratch = true;
-    }
-  }
-  if (!scratch)
+  UnsafeOverlap overlap;
+  PARACC_RETURN_IF_ERROR(findUnsafeOverlap(args, overlap));
+  if (!overlap.found)
     return dispatch(args);
 
   std::vector<Tensor> temps;

@@ -66,40 +66,25 @@ Status rangeTyped(const KernelArgs &args, const Tensor &start,
 } // namespace
 
 Status runRangeKernel(const KernelArgs &args) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(checkRange(args, checkCpuDType));
   const Tensor &start = *args.in[0];
   const Tensor &limit = *args.in[1];
   const Tensor &delta = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(args.checkDType(start, TypeSet::Numeric, "start"));
-  const char *names[] = {"start", "limit", "delta"};
-  for (int i = 0; i < 3; ++i) {
-    const Tensor &t = *args.in[i];
-    if (t.dtype() != start.dtype())
-      return args.fail("operands must have the same element type, got ",
-                       start.typeString(), " and ", t.typeString());
-    if (t.rank() > 1 || t.numElements() != 1)
-      return args.fail(names[i], " must be a scalar, got ", t.typeString());
-  }
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, start.dtype(), "result"));
-  if (y.rank() != 1)
-    return args.fail("result must be 1-D, got ", y.typeString());
   return visitDTypeIn<TypeSet::Numeric>(start.dtype(), [&](auto tag) {
     return rangeTyped<decltype(tag)::value>(args, start, limit, delta, y);
   });
 }
 
 Status runCumSumKernel(const KernelArgs &args) {
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkCumSum(args, checkCpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const CumSumAttrs &attrs = args.attrsAs<CumSumAttrs>();
-  const bool exclusive = attrs.exclusive, reverse = attrs.reverse;
-  if (x.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkCumSum(args, checkCpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t c = x.dim(axis);
+  const Tensor &x = *s.x;
+  Tensor &y = *s.y;
+  const int64_t outer = s.outer, c = s.c, inner = s.inner;
+  const bool exclusive = s.exclusive, reverse = s.reverse;
   return visitDTypeIn<TypeSet::Numeric>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     using S = StorageT<D>;

@@ -36,20 +36,16 @@ double sumLanes(const double *p, int64_t n, double shift, bool square) {
 } // namespace
 
 Status runNormKernel(const KernelArgs &args) {
-  int64_t d;
-  PARACC_RETURN_IF_ERROR(checkNorm(args, checkCpuDType, d));
-  const bool isLayerNorm = args.op == OpCode::LayerNorm;
-  const Tensor &x = *args.in[0];
-  const Tensor &scale = *args.in[1];
-  const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
-  Tensor &y = *args.out[0];
-  const LayerNormAttrs &attrs = args.attrsAs<LayerNormAttrs>();
-  const double eps = attrs.epsilon;
-  const int64_t axis = attrs.axis;
-  const Shape normShape(x.shape().begin() + axis, x.shape().end());
-  if (d == 0 || x.numElements() == 0)
+  NormProblem n;
+  PARACC_RETURN_IF_ERROR(checkNorm(args, checkCpuDType, n));
+  if (n.empty())
     return Status::ok();
-  const int64_t rows = x.numElements() / d;
+  const Tensor &x = *n.x, &scale = *n.scale, *bias = n.bias;
+  Tensor &y = *n.y;
+  const bool isLayerNorm = n.isLayerNorm;
+  const double eps = n.eps;
+  const int64_t d = n.d, rows = n.rows();
+  const Shape &normShape = n.normShape;
 
   return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
@@ -89,15 +85,14 @@ Status runNormKernel(const KernelArgs &args) {
 }
 
 Status runSoftmaxKernel(const KernelArgs &args) {
-  const bool isLog = args.op == OpCode::LogSoftmax;
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkSoftmax(args, checkCpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  if (x.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkSoftmax(args, checkCpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const int64_t c = x.dim(axis);
+  const Tensor &x = *s.x;
+  Tensor &y = *s.y;
+  const int64_t outer = s.outer, c = s.c, inner = s.inner;
+  const bool isLog = s.isLog;
 
   return visitDTypeIn<TypeSet::Float>(x.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;

@@ -240,19 +240,13 @@ void argReduceTyped(const Tensor &x, Tensor &y, int64_t outer, int64_t c,
 } // namespace
 
 Status runArgReduceKernel(const KernelArgs &args) {
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkArgReduce(args, checkCpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  if (y.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkArgReduce(args, checkCpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t c = x.dim(axis);
-  const bool isMax = args.op == OpCode::ArgMax;
-  const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
-  return visitDTypeIn<TypeSet::All>(x.dtype(), [&](auto tag) -> Status {
-    argReduceTyped<decltype(tag)::value>(x, y, outer, c, inner, isMax,
-                                         selectLast);
+  return visitDTypeIn<TypeSet::All>(s.x->dtype(), [&](auto tag) -> Status {
+    argReduceTyped<decltype(tag)::value>(*s.x, *s.y, s.outer, s.c, s.inner,
+                                         s.isMax, s.selectLast);
     return Status::ok();
   });
 }

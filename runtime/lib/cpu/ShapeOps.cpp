@@ -37,16 +37,11 @@ Status runTransposeKernel(const KernelArgs &args) {
 }
 
 Status runSliceKernel(const KernelArgs &args) {
-  int64_t base;
-  std::vector<int64_t> strides;
-  PARACC_RETURN_IF_ERROR(checkSlice(args, base, strides));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  if (y.numElements() == 0)
-    return Status::ok();
-  const size_t es = dtypeSize(x.dtype());
-  stridedCopy(y.data(), static_cast<const char *>(x.data()) + base * es, es,
-              makeViewPlan(y.shape(), strides));
+  SliceView v;
+  PARACC_RETURN_IF_ERROR(checkSlice(args, v));
+  if (v.y->numElements() != 0)
+    stridedCopy(v.y->data(), v.first, v.elementSize,
+                makeViewPlan(v.y->shape(), v.strides));
   return Status::ok();
 }
 

@@ -117,20 +117,9 @@ __global__ void __launch_bounds__(kTile *kTileRows)
 
 /// Calls f(E{}) with an element type of `size` bytes (1, 2, 4, 8, 16).
 template <typename F> Status visitWidth(size_t size, F &&f) {
-  switch (size) {
-  case 1:
-    return f(uint8_t{});
-  case 2:
-    return f(uint16_t{});
-  case 4:
-    return f(uint32_t{});
-  case 8:
-    return f(uint64_t{});
-  case 16:
+  if (size == 16)
     return f(Bytes16{});
-  default:
-    return errorf("unsupported element size ", size);
-  }
+  return visitElemSize(size, std::forward<F>(f));
 }
 
 Status copyFailed(const char *name, cudaError_t err) {
@@ -285,17 +274,13 @@ Status launchTranspose(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchSlice(const KernelArgs &args, cudaStream_t stream) {
-  int64_t base;
-  std::vector<int64_t> strides;
-  PARACC_RETURN_IF_ERROR(checkSlice(args, base, strides));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  if (y.numElements() == 0)
+  SliceView v;
+  PARACC_RETURN_IF_ERROR(checkSlice(args, v));
+  const Shape &shape = v.y->shape();
+  if (v.y->numElements() == 0)
     return Status::ok();
-  const size_t es = dtypeSize(x.dtype());
-  return launchStridedCopy(
-      args.name(), y.data(), static_cast<const char *>(x.data()) + base * es,
-      es, y.shape(), strides, contiguousStrides(y.shape()), stream);
+  return launchStridedCopy(args.name(), v.y->data(), v.first, v.elementSize,
+                           shape, v.strides, contiguousStrides(shape), stream);
 }
 
 /// Small contiguous pieces copied by one launch: a training step's
@@ -591,23 +576,17 @@ Status launchGatherElements(const KernelArgs &args, cudaStream_t stream) {
 }
 
 Status launchGatherND(const KernelArgs &args, cudaStream_t stream) {
-  int64_t b, k;
-  PARACC_RETURN_IF_ERROR(checkGatherND(args, b, k));
-  const Tensor &data = *args.in[0];
-  const Tensor &indices = *args.in[1];
-  Tensor &y = *args.out[0];
-  const int64_t r = data.rank(), q = indices.rank();
-  if (k > kMaxDims)
+  GatherNDProblem g;
+  PARACC_RETURN_IF_ERROR(checkGatherND(args, g));
+  if (g.k > kMaxDims)
     return args.fail("index tuples longer than ", kMaxDims,
                      " have no GPU kernel");
+  const Tensor &data = *g.data, &indices = *g.indices;
+  Tensor &y = *g.y;
   if (y.numElements() == 0)
     return Status::ok();
-  int64_t perBatch = 1, slice = 1;
-  for (int64_t d = b; d < q - 1; ++d)
-    perBatch *= indices.dim(d);
-  for (int64_t d = b + k; d < r; ++d)
-    slice *= data.dim(d);
-  const std::vector<int64_t> dstride = contiguousStrides(data.shape());
+  const int64_t b = g.b, k = g.k, perBatch = g.perBatch, slice = g.slice;
+  const std::vector<int64_t> &dstride = g.dataStrides;
   const size_t sliceBytes = size_t(slice) * dtypeSize(data.dtype());
   const size_t w = widthFor(sliceBytes, data.data(), y.data());
   GatherNDParams p{};

@@ -180,44 +180,25 @@ Status launchKernelImpl(OpCode op, const OpAttrs &attrs,
     out.push_back(&outViews.back());
   }
   const KernelArgs args{op, attrs, in, out};
-  if (isCollective(op))
-    return args.fail("collective instructions run on a communicator, not as "
-                     "GPU kernels");
   if (op == OpCode::MatMul || op == OpCode::Gemm)
     return args.fail("matrix products run through cuBLASLt (Gemm.h), not "
                      "launchKernel");
-  for (size_t i = 0; i < in.size(); ++i)
-    PARACC_RETURN_IF_ERROR(checkTensor(args, in[i], "operand", i));
-  for (size_t i = 0; i < out.size(); ++i)
-    PARACC_RETURN_IF_ERROR(checkTensor(args, out[i], "result", i));
+  PARACC_RETURN_IF_ERROR(checkKernelCall(args, "GPU"));
 
   // The GPU kernels use no scratch buffers: a result may be an operand's
   // very buffer only for ops that work in place; any other overlap is an
   // error (the CPU would compute into a scratch buffer).
-  for (size_t o = 0; o < out.size(); ++o) {
-    const Tensor &r = *out[o];
-    for (size_t k = o + 1; k < out.size(); ++k) {
-      if (rangesOverlap(r.data(), r.byteSize(), out[k]->data(),
-                        out[k]->byteSize()))
-        return args.fail("results ", o, " and ", k, " overlap");
-    }
-    for (size_t i = 0; i < in.size(); ++i) {
-      const Tensor &x = *in[i];
-      if (!rangesOverlap(r.data(), r.byteSize(), x.data(), x.byteSize()))
-        continue;
-      const bool exact = x.data() == r.data() && x.byteSize() == r.byteSize() &&
-                         x.numElements() == r.numElements();
-      if (!exact || !allowsExactInPlace(op))
-        return args.fail("result ", o, " overlaps operand ", i,
-                         " (GPU kernels only work exactly in place, and only "
-                         "for elementwise ops)");
-      const int64_t tensor = inPlaceTensorOf(args, true, o);
-      if (tensor < 0 || inPlaceTensorOf(args, false, i) != tensor)
-        return args.fail("result ", o, " is operand ", i,
-                         " of another tensor (multi-tensor ops only work in "
-                         "place tensor by tensor)");
-    }
-  }
+  UnsafeOverlap overlap;
+  PARACC_RETURN_IF_ERROR(findUnsafeOverlap(args, overlap));
+  if (overlap.found && overlap.otherTensor)
+    return args.fail("result ", overlap.result, " is operand ", overlap.operand,
+                     " of another tensor (multi-tensor ops only work in "
+                     "place tensor by tensor)");
+  if (overlap.found)
+    return args.fail("result ", overlap.result, " overlaps operand ",
+                     overlap.operand,
+                     " (GPU kernels only work exactly in place, and only "
+                     "for elementwise ops)");
 
   if (op == OpCode::Attention) {
     if (outputs.empty() || outputs.size() > 2)

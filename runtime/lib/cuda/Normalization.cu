@@ -345,19 +345,11 @@ Status launchRows(const KernelArgs &args, const RowArgs<D> &p, bool vec,
 } // namespace
 
 Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
-  int64_t d;
-  PARACC_RETURN_IF_ERROR(checkNorm(args, checkGpuDType, d));
-  const bool isLayerNorm = args.op == OpCode::LayerNorm;
-  const Tensor &x = *args.in[0];
-  const Tensor &scale = *args.in[1];
-  const Tensor *bias = args.in.size() > 2 ? args.in[2] : nullptr;
-  Tensor &y = *args.out[0];
-  const LayerNormAttrs &attrs = args.attrsAs<LayerNormAttrs>();
-  const double eps = attrs.epsilon;
-  const int64_t axis = attrs.axis;
-  const Shape normShape(x.shape().begin() + axis, x.shape().end());
-  if (d == 0 || x.numElements() == 0)
+  NormProblem n;
+  PARACC_RETURN_IF_ERROR(checkNorm(args, checkGpuDType, n));
+  if (n.empty())
     return Status::ok();
+  const Tensor &x = *n.x, &scale = *n.scale, *bias = n.bias;
 
   return visitGpuDType<TypeSet::Float>(
       args, x.dtype(), [&](auto tag) -> Status {
@@ -368,19 +360,19 @@ Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
         p.x = static_cast<const S *>(x.data());
         p.scale = static_cast<const S *>(scale.data());
         p.bias = bias ? static_cast<const S *>(bias->data()) : nullptr;
-        p.y = static_cast<S *>(y.data());
-        p.d = d;
-        p.rows = x.numElements() / d;
-        p.eps = float(eps);
+        p.y = static_cast<S *>(n.y->data());
+        p.d = n.d;
+        p.rows = x.numElements() / n.d;
+        p.eps = float(n.eps);
         p.fullScale =
-            scale.numElements() == d && (!bias || bias->numElements() == d);
+            scale.numElements() == n.d && (!bias || bias->numElements() == n.d);
         if (!p.fullScale) {
           const Shape &biasShape = bias ? bias->shape() : scale.shape();
           // Strides of scale and bias over the normalized dims (0 where
           // broadcast), merged together.
           auto strides = [&](const Shape &shape) {
-            std::vector<int64_t> st(normShape.size(), 0);
-            const size_t lead = normShape.size() - shape.size();
+            std::vector<int64_t> st(n.normShape.size(), 0);
+            const size_t lead = n.normShape.size() - shape.size();
             int64_t stride = 1;
             for (size_t i = shape.size(); i-- > 0;) {
               if (shape[i] != 1)
@@ -390,7 +382,7 @@ Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
             return st;
           };
           StridedPlan plan;
-          plan.dims = normShape;
+          plan.dims = n.normShape;
           plan.strides = {strides(scale.shape()), strides(biasShape)};
           simplifyPlan(plan);
           if (plan.dims.size() > size_t(kMaxDims))
@@ -398,34 +390,30 @@ Status launchNorm(const KernelArgs &args, cudaStream_t stream) {
                              " dimensions");
           p.map = makeOffsetCalc<2, uint64_t>(plan.dims, plan.strides);
         }
-        const bool vec = kV > 1 && p.fullScale && d % kV == 0 &&
+        const bool vec = kV > 1 && p.fullScale && n.d % kV == 0 &&
                          isAligned(p.x, 16) && isAligned(p.y, 16) &&
                          isAligned(p.scale, 16) &&
                          (!p.bias || isAligned(p.bias, 16));
-        if (isLayerNorm)
+        if (n.isLayerNorm)
           return launchRows<D, RowKind::LayerNorm>(args, p, vec, stream);
         return launchRows<D, RowKind::RmsNorm>(args, p, vec, stream);
       });
 }
 
 Status launchSoftmax(const KernelArgs &args, cudaStream_t stream) {
-  const bool isLog = args.op == OpCode::LogSoftmax;
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkSoftmax(args, checkGpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  if (x.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkSoftmax(args, checkGpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const int64_t c = x.dim(axis);
+  const int64_t outer = s.outer, c = s.c, inner = s.inner;
 
   return visitGpuDType<TypeSet::Float>(
-      args, x.dtype(), [&](auto tag) -> Status {
+      args, s.x->dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
         using S = DevS<D>;
         constexpr int kV = kVec16<S>;
-        const S *px = static_cast<const S *>(x.data());
-        S *py = static_cast<S *>(y.data());
+        const S *px = static_cast<const S *>(s.x->data());
+        S *py = static_cast<S *>(s.y->data());
         if (inner == 1) {
           RowArgs<D> p;
           p.x = px;
@@ -434,14 +422,14 @@ Status launchSoftmax(const KernelArgs &args, cudaStream_t stream) {
           p.d = c;
           const bool vec =
               kV > 1 && c % kV == 0 && isAligned(px, 16) && isAligned(py, 16);
-          if (isLog)
+          if (s.isLog)
             return launchRows<D, RowKind::LogSoftmax>(args, p, vec, stream);
           return launchRows<D, RowKind::Softmax>(args, p, vec, stream);
         }
         const int64_t total = outer * inner;
         const unsigned grid =
             unsigned(std::min<int64_t>(int64_t(1) << 20, ceilDiv(total, 256)));
-        if (isLog)
+        if (s.isLog)
           softmaxColumnKernel<D, true>
               <<<grid, 256, 0, stream>>>(px, py, outer, c, inner);
         else

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Kernels/DropoutCheck.h"
+#include "Kernels/ShapeChecks.h"
 #include "cuda/DeviceUtil.cuh"
 #include "paracc/runtime/DropoutMask.h"
 
@@ -181,25 +182,10 @@ Status fillRandom(const DeviceTensor &t, const Shape &sourceShape,
 }
 
 Status launchRange(const KernelArgs &args, cudaStream_t stream) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 3, 1));
+  PARACC_RETURN_IF_ERROR(checkRange(args, checkGpuDType));
   const Tensor &start = *args.in[0];
-  const Tensor &limit = *args.in[1];
   const Tensor &delta = *args.in[2];
   Tensor &y = *args.out[0];
-  PARACC_RETURN_IF_ERROR(checkGpuDType(args, start, TypeSet::Numeric, "start"));
-  const char *names[] = {"start", "limit", "delta"};
-  for (int i = 0; i < 3; ++i) {
-    const Tensor &t = *args.in[i];
-    if (t.dtype() != start.dtype())
-      return args.fail("operands must have the same element type, got ",
-                       start.typeString(), " and ", t.typeString());
-    if (t.rank() > 1 || t.numElements() != 1)
-      return args.fail(names[i], " must be a scalar, got ", t.typeString());
-  }
-  (void)limit;
-  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(y, start.dtype(), "result"));
-  if (y.rank() != 1)
-    return args.fail("result must be 1-D, got ", y.typeString());
   // The element count implied by the operands (and delta != 0) would need
   // the scalars on the host: the result's length is trusted here.
   const int64_t n = y.numElements();

@@ -776,20 +776,17 @@ __global__ void __launch_bounds__(256)
 } // namespace
 
 Status launchArgReduce(const KernelArgs &args, cudaStream_t stream) {
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkArgReduce(args, checkGpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  if (y.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkArgReduce(args, checkGpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t c = x.dim(axis);
-  const bool isMax = args.op == OpCode::ArgMax;
-  const bool selectLast = args.attrsAs<ArgMaxAttrs>().selectLastIndex;
-  return visitGpuDType<TypeSet::All>(args, x.dtype(), [&](auto tag) -> Status {
+  const int64_t outer = s.outer, c = s.c, inner = s.inner;
+  const bool isMax = s.isMax, selectLast = s.selectLast;
+  return visitGpuDType<
+      TypeSet::All>(args, s.x->dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
-    const DevS<D> *px = static_cast<const DevS<D> *>(x.data());
-    int64_t *py = static_cast<int64_t *>(y.data());
+    const DevS<D> *px = static_cast<const DevS<D> *>(s.x->data());
+    int64_t *py = static_cast<int64_t *>(s.y->data());
     if (inner == 1 && c >= 64) {
       const int threads = int(std::min<int64_t>(256, roundUp32(c / 4)));
       argRowKernel<D>
@@ -921,21 +918,17 @@ __global__ void __launch_bounds__(kScanThreads)
 } // namespace
 
 Status launchCumSum(const KernelArgs &args, cudaStream_t stream) {
-  AxisSplit split;
-  PARACC_RETURN_IF_ERROR(checkCumSum(args, checkGpuDType, split));
-  const Tensor &x = *args.in[0];
-  Tensor &y = *args.out[0];
-  const int64_t axis = split.axis, outer = split.outer, inner = split.inner;
-  const CumSumAttrs &attrs = args.attrsAs<CumSumAttrs>();
-  const bool exclusive = attrs.exclusive, reverse = attrs.reverse;
-  if (x.numElements() == 0)
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkCumSum(args, checkGpuDType, s));
+  if (s.empty())
     return Status::ok();
-  const int64_t c = x.dim(axis);
+  const int64_t outer = s.outer, c = s.c, inner = s.inner;
+  const bool exclusive = s.exclusive, reverse = s.reverse;
   return visitGpuDType<TypeSet::Numeric>(
-      args, x.dtype(), [&](auto tag) -> Status {
+      args, s.x->dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
-        const DevS<D> *px = static_cast<const DevS<D> *>(x.data());
-        DevS<D> *py = static_cast<DevS<D> *>(y.data());
+        const DevS<D> *px = static_cast<const DevS<D> *>(s.x->data());
+        DevS<D> *py = static_cast<DevS<D> *>(s.y->data());
         if (inner == 1 && c > 64) {
           cumSumRowKernel<D>
               <<<unsigned(std::min<int64_t>(int64_t(1) << 30, outer)),

@@ -363,6 +363,13 @@ MeshAttr mlir::paracc::dist::getMesh(Operation *op) {
   return nullptr;
 }
 
+MeshAttr mlir::paracc::dist::requireMesh(ModuleOp module) {
+  MeshAttr mesh = getMesh(module);
+  if (!mesh)
+    module.emitError("requires a '") << kMeshAttrName << "' attribute";
+  return mesh;
+}
+
 ShardingAttr mlir::paracc::dist::getSharding(Value value) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());

@@ -269,12 +269,7 @@ struct InterleaveMicrobatchesPass
         return signalPassFailure();
     }
     // The mesh the executable sees no longer has the virtual axis.
-    module->setAttr(kMeshAttrName,
-                    MeshAttr::get(&getContext(), names.drop_back(),
-                                  mesh.getAxisSizes().drop_back()));
-    module->setAttr(kMicrobatchesAttrName,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                     count));
+    dropMicrobatchAxis(module, mesh, count);
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include "paracc/Dialect/Dist/Transforms/MicrobatchAxis.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
@@ -39,6 +40,15 @@ Type dist::wholeMicrobatchType(Type type, int64_t dim, int64_t count) {
   SmallVector<int64_t> shape(tensor.getShape());
   shape[dim] *= count;
   return tensor.clone(shape);
+}
+
+void dist::dropMicrobatchAxis(ModuleOp module, MeshAttr mesh, int64_t count) {
+  MLIRContext *ctx = module.getContext();
+  module->setAttr(kMeshAttrName,
+                  MeshAttr::get(ctx, mesh.getAxisNames().drop_back(),
+                                mesh.getAxisSizes().drop_back()));
+  module->setAttr(kMicrobatchesAttrName,
+                  IntegerAttr::get(IntegerType::get(ctx, 64), count));
 }
 
 bool dist::hasMeshAxis(ArrayAttr axes, StringRef name) {

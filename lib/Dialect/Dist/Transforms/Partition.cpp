@@ -882,11 +882,9 @@ namespace {
 struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MeshAttr mesh = getMesh(module);
-    if (!mesh) {
-      module.emitError("requires a '") << kMeshAttrName << "' attribute";
+    MeshAttr mesh = requireMesh(module);
+    if (!mesh)
       return signalPassFailure();
-    }
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (failed(verifyRecordedShardings(func, mesh)) ||
           failed(Partitioner(func, mesh).run()))

@@ -903,12 +903,7 @@ struct PipelinePass : public dist::impl::PipelinePassBase<PipelinePass> {
       if (failed(builder.run()))
         return signalPassFailure();
     }
-    module->setAttr(kMeshAttrName,
-                    MeshAttr::get(&getContext(), names.drop_back(),
-                                  mesh.getAxisSizes().drop_back()));
-    module->setAttr(kMicrobatchesAttrName,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 64),
-                                     count));
+    dropMicrobatchAxis(module, mesh, count);
   }
 };
 

@@ -260,11 +260,9 @@ struct PropagateShardingPass
     : public dist::impl::PropagateShardingPassBase<PropagateShardingPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    MeshAttr mesh = getMesh(module);
-    if (!mesh) {
-      module.emitError("requires a '") << kMeshAttrName << "' attribute";
+    MeshAttr mesh = requireMesh(module);
+    if (!mesh)
       return signalPassFailure();
-    }
     for (auto func : module.getOps<func::FuncOp>()) {
       if (failed(verifyRecordedShardings(func, mesh)))
         return signalPassFailure();

@@ -16,6 +16,10 @@
 #define GET_OP_CLASSES
 #include "paracc/Dialect/Dist/IR/DistOps.h.inc"
 
+namespace mlir {
+class ModuleOp;
+} // namespace mlir
+
 namespace mlir::paracc::dist {
 
 /// Bytes of a static tensor type (0 for anything else; i1 counts a byte):
@@ -66,6 +70,9 @@ std::string tensorParallelRoleLabel(TensorParallelRole role);
 
 /// The mesh of the module enclosing `op` (null if none).
 MeshAttr getMesh(Operation *op);
+/// `module`'s mesh; null, with an error on the module, when it has none
+/// (what a pass that needs one reports).
+MeshAttr requireMesh(ModuleOp module);
 
 /// The recorded sharding of `value`, or null.
 ShardingAttr getSharding(Value value);

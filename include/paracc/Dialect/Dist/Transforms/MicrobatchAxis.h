@@ -14,6 +14,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "paracc/Dialect/Dist/IR/DistOps.h"
 
 namespace mlir::paracc::dist {
 
@@ -29,6 +30,11 @@ ArrayAttr withoutMeshAxis(ArrayAttr shardDims, int32_t axis);
 /// `type` holding all `count` micro-batches along `dim` (unchanged when
 /// `dim` is -1: a value not split over them).
 Type wholeMicrobatchType(Type type, int64_t dim, int64_t count);
+
+/// Makes `module`'s mesh `mesh` without its last axis (the micro-batch
+/// axis, whose size `count` the module then records as its micro-batches),
+/// once the micro-batches are spelled out.
+void dropMicrobatchAxis(ModuleOp module, MeshAttr mesh, int64_t count);
 
 /// Whether the string array `axes` names `name`.
 bool hasMeshAxis(ArrayAttr axes, StringRef name);
