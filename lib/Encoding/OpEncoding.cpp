@@ -327,7 +327,7 @@ static FailureOr<rt::OpAttrs> collectiveAttrs(Operation *op) {
         rt::LocalShardAttrs a;
         ShardingAttr s = c.getSharding();
         for (int64_t d = 0; d < s.getRank(); ++d) {
-          ArrayRef<StringAttr> dimAxes = s.getDimAxes(d);
+          auto dimAxes = s.getDimAxes(d);
           a.sharding.push_back(int64_t(dimAxes.size()));
           for (StringAttr axis : dimAxes)
             a.sharding.push_back(int64_t(*mesh.getAxisIndex(axis.getValue())));
