@@ -137,33 +137,27 @@ OptionValue OptionValue::text(std::string &field) {
   return v;
 }
 
-OptionValue OptionValue::flag(bool &field) {
+/// A flag whose field holds the option's value, or its negation.
+static OptionValue flagValue(bool &field, bool negated) {
   OptionValue v;
   v.kind = OptionKind::Flag;
-  v.parse = [&field](llvm::StringRef t) -> std::optional<std::string> {
+  v.parse = [&field, negated](llvm::StringRef t) -> std::optional<std::string> {
     std::optional<bool> b = parseFlagText(t);
     if (!b)
       return "is a flag (1 or 0), got " + quoted(t);
-    field = *b;
+    field = *b != negated;
     return std::nullopt;
   };
-  v.print = [&field] { return std::string(field ? "true" : "false"); };
+  v.print = [&field, negated] {
+    return std::string(field != negated ? "true" : "false");
+  };
   return v;
 }
 
+OptionValue OptionValue::flag(bool &field) { return flagValue(field, false); }
+
 OptionValue OptionValue::negatedFlag(bool &field) {
-  OptionValue v;
-  v.kind = OptionKind::Flag;
-  v.negated = true;
-  v.parse = [&field](llvm::StringRef t) -> std::optional<std::string> {
-    std::optional<bool> b = parseFlagText(t);
-    if (!b)
-      return "is a flag (1 or 0), got " + quoted(t);
-    field = !*b;
-    return std::nullopt;
-  };
-  v.print = [&field] { return std::string(field ? "false" : "true"); };
-  return v;
+  return flagValue(field, true);
 }
 
 static std::string printed(int64_t v) { return std::to_string(v); }

@@ -94,13 +94,12 @@ struct OptionValue {
   /// A Choice's values (its first spellings) and its set's name.
   std::vector<std::string> choices;
   const char *what = nullptr;
-  /// A Flag that is true when the option is not given ("no-auto-freeze"
-  /// sets autoFreeze false): `parse("1")` clears the field.
-  bool negated = false;
 
   /// The field as a typed option value.
   static OptionValue text(std::string &field);
   static OptionValue flag(bool &field);
+  /// A flag that clears `field` when given ("no-auto-freeze" sets
+  /// autoFreeze false).
   static OptionValue negatedFlag(bool &field);
   static OptionValue integer(int64_t &field, int64_t min = INT64_MIN,
                              int64_t max = INT64_MAX);
