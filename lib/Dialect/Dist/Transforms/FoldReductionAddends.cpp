@@ -20,13 +20,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_FOLDREDUCTIONADDENDSPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 /// The single user of `v` if it is an add of `v` and another value; that
 /// other value.
@@ -142,3 +137,4 @@ struct FoldReductionAddendsPass
   }
 };
 } // namespace
+} // namespace mlir::paracc::dist

@@ -22,13 +22,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_INTERLEAVEMICROBATCHESPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 
 class Interleaver {
@@ -274,3 +269,4 @@ struct InterleaveMicrobatchesPass
 };
 
 } // namespace
+} // namespace mlir::paracc::dist

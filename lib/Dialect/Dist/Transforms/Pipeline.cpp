@@ -51,13 +51,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_PIPELINEPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 
 /// Where a value of the partitioned program lives.
@@ -908,3 +903,4 @@ struct PipelinePass : public dist::impl::PipelinePassBase<PipelinePass> {
 };
 
 } // namespace
+} // namespace mlir::paracc::dist

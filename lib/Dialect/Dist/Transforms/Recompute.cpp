@@ -26,13 +26,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_RECOMPUTEPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 
 /// At most this many modelled FLOPs per result element make an op cheap to
@@ -411,3 +406,4 @@ void RecomputePass::runOnOperation() {
 }
 
 } // namespace
+} // namespace mlir::paracc::dist

@@ -16,13 +16,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_SHARDOPTIMIZERSTATEPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 
 /// `s` with `axis` appended to the axes of the first dimension of `shape`
@@ -146,3 +141,4 @@ void ShardOptimizerStatePass::shardGradient(Value grad, ShardingAttr s) {
 }
 
 } // namespace
+} // namespace mlir::paracc::dist

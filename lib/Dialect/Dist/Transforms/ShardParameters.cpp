@@ -33,13 +33,8 @@
 namespace mlir::paracc::dist {
 #define GEN_PASS_DEF_SHARDPARAMETERSPASS
 #include "paracc/Dialect/Dist/Transforms/Passes.h.inc"
-} // namespace mlir::paracc::dist
 
-using namespace mlir;
-using namespace mlir::paracc;
-using namespace mlir::paracc::dist;
-namespace g = mlir::paracc::graph;
-
+namespace g = graph;
 namespace {
 
 /// A parameter whose update ZeRO shards, as partitioning left it.
@@ -375,3 +370,4 @@ void ShardParametersPass::recordPlan(func::FuncOp func, int64_t layers,
 }
 
 } // namespace
+} // namespace mlir::paracc::dist
