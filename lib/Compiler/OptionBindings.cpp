@@ -13,8 +13,9 @@ using namespace mlir::paracc;
 void ParallelOptions::bindOptions(OptionsBinder &binder) {
   constexpr OptionScope scope = OptionScope::Compile;
   binder.bind({"mesh", scope,
-               "Device mesh, e.g. dp2,tp4 (axes major to minor: tp groups are "
-               "consecutive ranks), or auto (the planner chooses the mesh, "
+               "Device mesh, e.g. dp2,tp4 or dp2,cp2,tp2 (axes dp, pp, cp: the "
+               "sequence, tp; major to minor: tp groups are consecutive "
+               "ranks), or auto (the planner chooses the mesh, "
                "sp, micro-batches, pipeline schedule, recompute and ZeRO for "
                "--cluster)",
                "AXES"},

@@ -122,9 +122,9 @@ std::optional<MeshSpec> mlir::paracc::parseMeshSpec(llvm::StringRef text,
                   .str();
       return std::nullopt;
     }
-    if (name != "dp" && name != "tp" && name != "pp") {
+    if (name != "dp" && name != "tp" && name != "pp" && name != "cp") {
       error = ("mesh axis '" + name +
-               "' is not supported yet (supported: dp, pp, tp)")
+               "' is not supported yet (supported: dp, pp, cp, tp)")
                   .str();
       return std::nullopt;
     }

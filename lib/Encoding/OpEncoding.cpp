@@ -275,6 +275,7 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         else if constexpr (std::is_same_v<decltype(g), AttentionGradOp>)
           a.savedStats = bool(g.getStats());
         a.scale = toDouble(g.getScale());
+        a.queryStart = bool(g.getQueryStart());
         out = a;
       });
   return out;

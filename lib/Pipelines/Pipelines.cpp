@@ -31,6 +31,7 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
+  pm.addPass(dist::createContextParallelPass({options.cpAxis}));
   dist::DataParallelPassOptions dataParallel;
   dataParallel.axis = options.dpAxis;
   dataParallel.microbatchAxis = options.microbatchAxis;

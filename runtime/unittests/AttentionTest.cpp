@@ -352,3 +352,103 @@ TEST(AttentionTest, SequenceFirstShapeErrors) {
 }
 
 } // namespace
+
+namespace {
+/// Rows [first, first + count) of a [B, H, S, X] tensor.
+Tensor rowsOf(const Tensor &t, int64_t first, int64_t count) {
+  const Shape &s = t.shape();
+  Tensor out = alloc(t.dtype(), {s[0], s[1], count, s[3]});
+  for (int64_t bh = 0; bh < s[0] * s[1]; ++bh)
+    for (int64_t i = 0; i < count; ++i)
+      for (int64_t x = 0; x < s[3]; ++x)
+        setElem(out, (bh * count + i) * s[3] + x,
+                getElem(t, (bh * s[2] + first + i) * s[3] + x));
+  return out;
+}
+} // namespace
+
+TEST(AttentionTest, QueryBlocksWithStartAreRowsOfTheWholeAttention) {
+  // Context parallelism: each rank's block of queries, with every key and
+  // its first position as `start`, computes the whole attention's rows; the
+  // blocks' dk and dv add up to the whole attention's.
+  for (int64_t window : {0, 5}) {
+    SCOPED_TRACE(testing::Message() << "window " << window);
+    Problem p;
+    p.causal = true;
+    p.window = window;
+    p.sq = p.sk = 12;
+    Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+    Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+    Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+    Tensor dy = random(shapeOf(p, p.sq, p.dv), 5);
+    InstrAttrs whole;
+    whole.ints = {1, 0, window, 0, 0};
+    whole.floats = {0.7};
+    InstrAttrs block = whole;
+    block.ints[4] = 1;
+    auto gradients = [&](const InstrAttrs &a, std::vector<const Tensor *> in) {
+      std::vector<Tensor> out = {alloc(DType::F32, in[1]->shape()),
+                                 alloc(DType::F32, k.shape()),
+                                 alloc(DType::F32, v.shape())};
+      Status st =
+          run(OpCode::AttentionGrad, a, in, {&out[0], &out[1], &out[2]});
+      EXPECT_TRUE(st.isOk()) << st.message();
+      return out;
+    };
+    std::vector<Tensor> want = gradients(whole, {&dy, &q, &k, &v});
+    const std::vector<double> y = reference(p, q, k, v, nullptr, 0.7);
+    std::vector<double> dk(size_t(k.numElements()), 0.0),
+        dv(size_t(v.numElements()), 0.0);
+    const int64_t rows = 4;
+    for (int64_t first = 0; first < p.sq; first += rows) {
+      Tensor qBlock = rowsOf(q, first, rows), dyBlock = rowsOf(dy, first, rows);
+      Tensor start = alloc(DType::I64, {});
+      setElem(start, 0, double(first));
+      Tensor yBlock = run1(OpCode::Attention, block, {&qBlock, &k, &v, &start},
+                           DType::F32, shapeOf(p, rows, p.dv));
+      Tensor yWhole = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+      for (size_t i = 0; i < y.size(); ++i)
+        setElem(yWhole, int64_t(i), y[i]);
+      expectNear(values(yBlock), values(rowsOf(yWhole, first, rows)), 1e-5);
+      std::vector<Tensor> got =
+          gradients(block, {&dyBlock, &qBlock, &k, &v, &start});
+      expectNear(values(got[0]), values(rowsOf(want[0], first, rows)), 1e-5);
+      std::vector<double> dkBlock = values(got[1]), dvBlock = values(got[2]);
+      for (size_t i = 0; i < dk.size(); ++i)
+        dk[i] += dkBlock[i];
+      for (size_t i = 0; i < dv.size(); ++i)
+        dv[i] += dvBlock[i];
+    }
+    expectNear(dk, values(want[1]), 1e-5);
+    expectNear(dv, values(want[2]), 1e-5);
+  }
+}
+
+TEST(AttentionTest, QueryStartErrors) {
+  Problem p;
+  p.causal = true;
+  p.sq = 4;
+  p.sk = 8;
+  Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+  Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+  InstrAttrs attrs;
+  attrs.ints = {1, 0, 0, 0, 1};
+  attrs.floats = {0.7};
+  Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.d));
+  Tensor start = alloc(DType::I64, {});
+  setElem(start, 0, 5.0); // the block would end past the keys
+  EXPECT_EQ(run(OpCode::Attention, attrs, {&q, &k, &k, &start}, {&y}).message(),
+            "attention: query start 5 is outside [0, 4] (4 queries, 8 keys)");
+  Tensor notScalar = alloc(DType::I64, {1});
+  EXPECT_TRUE(startsWith(
+      run(OpCode::Attention, attrs, {&q, &k, &k, &notScalar}, {&y}).message(),
+      "attention: start"));
+  Tensor wrongType = alloc(DType::F32, {});
+  EXPECT_TRUE(startsWith(
+      run(OpCode::Attention, attrs, {&q, &k, &k, &wrongType}, {&y}).message(),
+      "attention: start"));
+  // The flag without the operand.
+  EXPECT_TRUE(
+      startsWith(run(OpCode::Attention, attrs, {&q, &k, &k}, {&y}).message(),
+                 "attention: expected 4 to 5 operands"));
+}

@@ -88,6 +88,9 @@ struct DistributePipelineOptions
   Option<std::string> dpAxis{*this, "dp-axis",
                              llvm::cl::desc("Data-parallel mesh axis"),
                              llvm::cl::init("dp")};
+  Option<std::string> cpAxis{*this, "cp-axis",
+                             llvm::cl::desc("Context-parallel mesh axis"),
+                             llvm::cl::init("cp")};
   Option<std::string> ppAxis{*this, "pp-axis",
                              llvm::cl::desc("Pipeline mesh axis"),
                              llvm::cl::init("pp")};

@@ -132,8 +132,8 @@ static LogicalResult importAttention(NodeContext &c) {
   auto yType = RankedTensorType::get(
       {batch, heads, sq, tensorType(v).getDimSize(3)}, elem);
   auto op = c.buildTyped<g::AttentionOp>(
-      yType, q, k, v, mask, b.getF64FloatAttr(scale), b.getBoolAttr(causal),
-      b.getBoolAttr(false), b.getI64IntegerAttr(0));
+      yType, q, k, v, mask, /*query_start=*/Value(), b.getF64FloatAttr(scale),
+      b.getBoolAttr(causal), b.getBoolAttr(false), b.getI64IntegerAttr(0));
   if (failed(op))
     return failure();
   Value y = (*op)->getResult(0);

@@ -7,12 +7,13 @@ namespace paracc::rt {
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   const AttentionAttrs &attrs = args.attrsAs<AttentionAttrs>();
   const bool saved = args.op == OpCode::Attention && attrs.savedStats;
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, saved ? 2 : 1));
+  const size_t start = attrs.queryStart ? 1 : 0;
+  PARACC_RETURN_IF_ERROR(args.checkArity(3 + start, 4 + start, saved ? 2 : 1));
   if (attrs.window > 0 && !attrs.causal)
     return args.fail("a sliding window (", attrs.window,
                      ") needs causal masking");
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
-  const Tensor *mask = args.in.size() > 3 ? args.in[3] : nullptr;
+  const Tensor *mask = args.in.size() > 3 + start ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
   PARACC_RETURN_IF_ERROR(args.checkDType(q, TypeSet::Float, "q"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(k, q.dtype(), "k"));
@@ -41,6 +42,13 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   g.dv = v.dim(r - 1);
   if (k.dim(r - 1) != g.d || v.dim(s) != g.sk)
     return args.fail("q/k head dims or k/v key counts differ");
+  g.queryStart = g.sk - g.sq;
+  if (start) {
+    g.queryStartOperand = args.in.back();
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*g.queryStartOperand, DType::I64, "start"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*g.queryStartOperand, {}, "start"));
+  }
   Shape outShape = q.shape();
   outShape.back() = g.dv;
   PARACC_RETURN_IF_ERROR(args.checkShape(y, outShape, "result"));
@@ -68,13 +76,25 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   return Status::ok();
 }
 
+Status readQueryStart(const KernelArgs &args, AttentionGeometry &g) {
+  if (!g.queryStartOperand)
+    return Status::ok();
+  g.queryStart = g.queryStartOperand->as<int64_t>()[0];
+  if (g.queryStart < 0 || g.queryStart > g.sk - g.sq)
+    return args.fail("query start ", g.queryStart, " is outside [0, ",
+                     g.sk - g.sq, "] (", g.sq, " queries, ", g.sk, " keys)");
+  return Status::ok();
+}
+
 Status checkAttentionGradOperands(const KernelArgs &args,
                                   AttentionGeometry &g) {
-  const bool saved = args.attrsAs<AttentionAttrs>().savedStats;
+  const AttentionAttrs &attrs = args.attrsAs<AttentionAttrs>();
+  const bool saved = attrs.savedStats;
   const size_t extra = saved ? 2 : 0;
-  if (args.in.size() < 4 + extra || args.in.size() > 5 + extra)
-    return args.fail("expected ", 4 + extra, " to ", 5 + extra,
-                     " operands, got ", args.in.size());
+  const size_t least = 4 + (attrs.queryStart ? 1 : 0) + extra;
+  if (args.in.size() < least || args.in.size() > least + 1)
+    return args.fail("expected ", least, " to ", least + 1, " operands, got ",
+                     args.in.size());
   const Tensor &dy = *args.in[0], &q = *args.in[1], &v = *args.in[3];
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, q.dtype(), "dy"));
   if (q.rank() >= 1 && v.rank() >= 1) {

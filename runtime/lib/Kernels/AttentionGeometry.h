@@ -7,8 +7,11 @@
 // of its scaled, masked scores (f32 [lead..., (H,) Sq], -inf for a row with
 // no visible key), and AttentionGrad two more operands after the mask: the
 // forward's result and those statistics.
-// With causal, query i sees keys j <= i + Sk - Sq; with a window w > 0 too,
-// only the last w of those. In the default layout q is
+// With causal, query i sees keys j <= i + start; with a window w > 0 too,
+// only the last w of those. start is Sk - Sq unless the instruction has
+// queryStart: then an i64 scalar operand after the mask gives it (a rank's
+// block of queries in context parallelism; kernels read it with
+// readQueryStart). In the default layout q is
 // [lead..., Sq, D], k [lead..., Sk, D], v [lead..., Sk, Dv] and the result
 // [lead..., Sq, Dv]; sequence-first operands put a head dim after the
 // sequence dim ([lead..., Sq, H, D], ...), as the linear layers produce
@@ -36,6 +39,10 @@ struct AttentionGeometry {
   /// (AttentionGrad, with the forward's result).
   bool savedStats = false;
   bool hasMask = false;
+  /// The queryStart operand, when the instruction has one.
+  const Tensor *queryStartOperand = nullptr;
+  /// The key position of query row 0 (causal and window).
+  int64_t queryStart = 0;
   double scale = 0;
   /// Independent attentions: the product of the leading dims (and H).
   int64_t batch = 0;
@@ -61,7 +68,7 @@ struct AttentionGeometry {
   std::pair<int64_t, int64_t> visibleKeys(int64_t i) const {
     if (!causal)
       return {0, sk};
-    int64_t last = std::max<int64_t>(0, std::min(sk, i + sk - sq + 1));
+    int64_t last = std::max<int64_t>(0, std::min(sk, i + queryStart + 1));
     int64_t first = window > 0 ? std::max<int64_t>(0, last - window) : 0;
     return {first, last};
   }
@@ -86,6 +93,9 @@ AttentionMaskStrides attentionMaskStrides(const Shape &maskShape,
 /// Checks arity, attributes, element types (floating, one type) and shapes
 /// of an attention instruction and fills `g`.
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g);
+
+/// Reads the queryStart operand (host memory) into `g.queryStart`.
+Status readQueryStart(const KernelArgs &args, AttentionGeometry &g);
 
 /// Checks an AttentionGrad instruction's operands: dy, the forward's
 /// operands (as checkAttention does) and, when saved, the forward's result

@@ -202,6 +202,7 @@ int64_t AttentionMaskStrides::offset(int64_t b) const {
 Status runAttentionKernel(const KernelArgs &args) {
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttention(args, g));
+  PARACC_RETURN_IF_ERROR(readQueryStart(args, g));
   // (Without keys every row gets zeros and, when saved, -inf.)
   if (args.out[0]->numElements() == 0 && !g.savedStats)
     return Status::ok();

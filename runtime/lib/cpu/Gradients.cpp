@@ -133,6 +133,7 @@ inline double geluDerivative(double x, bool tanhForm) {
 /// place of its result, then the gradients shaped like q, k and v.
 Status checkAttentionGrad(const KernelArgs &args, AttentionGeometry &g) {
   PARACC_RETURN_IF_ERROR(checkAttentionGradOperands(args, g));
+  PARACC_RETURN_IF_ERROR(readQueryStart(args, g));
   if (args.out.size() != 3)
     return args.fail("expected 3 results, got ", args.out.size());
   const Tensor &q = *args.in[1];

@@ -560,6 +560,9 @@ Status planAttention(const AttentionAttrs &attrs,
                      " has no GPU kernel (f32, bf16, f16)");
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttention(args, g));
+  if (g.queryStartOperand)
+    return args.fail("a query start (context parallelism) has no GPU kernel "
+                     "yet; run on the CPU backend");
   Tensor &outView = *outs[0];
   float *stats = g.savedStats ? static_cast<float *>(outs[1]->data()) : nullptr;
   const Tensor &q = *in[0], &k = *in[1], &v = *in[2];

@@ -1243,6 +1243,9 @@ Status checkGradOperands(const KernelArgs &args, bool withOutputs,
                        " has no GPU kernel (f32, bf16, f16)");
   }
   PARACC_RETURN_IF_ERROR(checkAttentionGradOperands(args, g));
+  if (g.queryStartOperand)
+    return args.fail("a query start (context parallelism) has no GPU kernel "
+                     "yet; run on the CPU backend");
   if (!withOutputs)
     return Status::ok();
   const DType dt = args.in[1]->dtype();

@@ -447,3 +447,39 @@ func.func @no_mesh(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 }
+
+// -----
+
+// Context parallelism: the queries stay split over cp, the keys and values
+// are all-gathered, and each causal attention (and its gradient) gets its
+// block's first position, start = (Sk - Sq) + index(cp) * local Sq. The
+// gradient's dk and dv are partial sums over cp (the local queries'
+// share), reduce-scattered back to the keys' split. A non-causal attention
+// needs no start.
+module attributes {dist.mesh = #dist.mesh<[cp = 2]>} {
+// CHECK-LABEL: func.func @context_parallel
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x4x32x16xf32> {{.*}}, %[[K:[^:]+]]: tensor<1x4x32x16xf32> {{.*}}, %[[DY:[^:]+]]: tensor<1x4x32x16xf32> {{.*}})
+func.func @context_parallel(
+    %q: tensor<1x4x64x16xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %k: tensor<1x4x64x16xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %dy: tensor<1x4x64x16xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>})
+    -> (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>) {
+  // CHECK: %[[KA:.*]] = dist.all_gather %[[K]] over ["cp"] dim = 2 : tensor<1x4x32x16xf32> -> tensor<1x4x64x16xf32>
+  // CHECK: %[[I:.*]] = dist.axis_index over ["cp"] : tensor<i64>
+  // CHECK: %[[OFF:.*]] = graph.mul %[[I]], %{{.*}} : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  // CHECK: %[[S:.*]] = graph.add %{{.*}}, %[[OFF]] : (tensor<i64>, tensor<i64>) -> tensor<i64>
+  // CHECK: %[[Y:.*]] = graph.attention %[[Q]], %[[KA]], %[[KA]] start(%[[S]]) {causal = true, scale = 2.500000e-01 : f64} : (tensor<1x4x32x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<i64>) -> tensor<1x4x32x16xf32>
+  %y = graph.attention %q, %k, %k {causal = true, scale = 0.25 : f64, dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>) -> tensor<1x4x64x16xf32>
+  // CHECK: %[[E:.*]] = graph.attention %[[Q]], %[[KA]], %[[KA]] {scale = 2.500000e-01 : f64} : (tensor<1x4x32x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>) -> tensor<1x4x32x16xf32>
+  %e = graph.attention %q, %k, %k {scale = 0.25 : f64, dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>) -> tensor<1x4x64x16xf32>
+  // CHECK: %[[DQ:.*]], %[[DK:.*]], %[[DV:.*]] = graph.attention_grad %[[DY]], %[[Q]], %[[KA]], %[[KA]] start(%{{.*}}) {causal = true
+  // CHECK: dist.reduce_scatter %[[DK]] over ["cp"] dim = 2 : tensor<1x4x64x16xf32> -> tensor<1x4x32x16xf32>
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %k {causal = true, scale = 0.25 : f64,
+      dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>)
+      -> (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>)
+  return %y, %e, %dq, %dk : tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>
+}
+}

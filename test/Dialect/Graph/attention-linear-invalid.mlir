@@ -26,6 +26,14 @@ func.func @attention_ods_float_mask(%q: tensor<2x8x16xf32>, %m: tensor<8x8xi1>) 
 
 // -----
 
+func.func @attention_ods_start_scalar(%q: tensor<2x8x16xf32>, %s: tensor<1xi64>) {
+  // expected-error @+1 {{'graph.attention' op operand #3 must be 0D tensor of 64-bit signless integer values, but got 'tensor<1xi64>'}}
+  %0 = graph.attention %q, %q, %q start(%s) {causal = true, scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<1xi64>) -> tensor<2x8x16xf32>
+  return
+}
+
+// -----
+
 func.func @attention_ods_float_result(%q: tensor<2x8x16xf32>) {
   // expected-error @+1 {{'graph.attention' op result #0 must be statically shaped tensor of 16-bit float or bfloat16 type or 32-bit float or 64-bit float values, but got 'tensor<2x8x16xi32>'}}
   %0 = graph.attention %q, %q, %q {scale = 1.0 : f64} : (tensor<2x8x16xf32>, tensor<2x8x16xf32>, tensor<2x8x16xf32>) -> tensor<2x8x16xi32>

@@ -21,19 +21,19 @@ func.func @attention(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>,
         tensor<2x4x8x32xf32>) {
   // No mask, not causal: causal is elided.
   // CHECK: %[[A0:.*]] = graph.attention %[[Q]], %[[K]], %[[V]] {scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = false, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = false, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
   %0 = graph.attention %q, %k, %v {scale = 0.25 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>)
       -> tensor<2x4x8x32xf32>
   // Causal without a mask.
   // CHECK: %[[A1:.*]] = graph.attention %[[Q]], %[[K]], %[[V]] {causal = true, scale = 1.250000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 1.250000e-01 : f64, sequence_first = false, window = 0 : i64}>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = 1.250000e-01 : f64, sequence_first = false, window = 0 : i64}>
   %1 = graph.attention %q, %k, %v {causal = true, scale = 0.125 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>)
       -> tensor<2x4x8x32xf32>
   // A [Sq, Sk] mask broadcast over batch and heads, with causal.
   // CHECK: %[[A2:.*]] = graph.attention %[[Q]], %[[K]], %[[V]], %[[M]] {causal = true, scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 2.500000e-01 : f64, sequence_first = false, window = 0 : i64}> : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>, tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
   %2 = graph.attention %q, %k, %v, %m {causal = true, scale = 0.25 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x32xf32>,
          tensor<8x8xf32>) -> tensor<2x4x8x32xf32>
@@ -57,7 +57,7 @@ func.func @attention_shapes(%q: tensor<3x5x16xbf16>, %k: tensor<3x9x16xbf16>,
                             %m2: tensor<7xf16>)
     -> (tensor<3x5x4xbf16>, tensor<6x2xf16>) {
   // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} {causal = true, scale = -1.000000e+00 : f64} : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
-  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, scale = -1.000000e+00 : f64, sequence_first = false, window = 0 : i64}> : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, scale = -1.000000e+00 : f64, sequence_first = false, window = 0 : i64}> : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>) -> tensor<3x5x4xbf16>
   %0 = graph.attention %q, %k, %v {causal = true, scale = -1.0 : f64}
       : (tensor<3x5x16xbf16>, tensor<3x9x16xbf16>, tensor<3x9x4xbf16>)
       -> tensor<3x5x4xbf16>
@@ -78,11 +78,39 @@ func.func @attention_sequence_first(%q: tensor<2x5x4x16xf32>,
                                     %m: tensor<4x1x9xf32>)
     -> tensor<2x5x4x8xf32> {
   // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {causal = true, scale = 2.500000e-01 : f64, sequence_first = true} : (tensor<2x5x4x16xf32>, tensor<2x9x4x16xf32>, tensor<2x9x4x8xf32>, tensor<4x1x9xf32>) -> tensor<2x5x4x8xf32>
-  // GENERIC: <{causal = true, scale = 2.500000e-01 : f64, sequence_first = true, window = 0 : i64}>
+  // GENERIC: <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0>, scale = 2.500000e-01 : f64, sequence_first = true, window = 0 : i64}>
   %0 = graph.attention %q, %k, %v, %m {causal = true, scale = 0.25 : f64, sequence_first = true}
       : (tensor<2x5x4x16xf32>, tensor<2x9x4x16xf32>, tensor<2x9x4x8xf32>,
          tensor<4x1x9xf32>) -> tensor<2x5x4x8xf32>
   return %0 : tensor<2x5x4x8xf32>
+}
+
+// A block of queries placed among the keys (context parallelism): start,
+// with and without a mask, and on the gradient before saved statistics.
+// CHECK-LABEL: func.func @attention_start
+// GENERIC-LABEL: sym_name = "attention_start"
+func.func @attention_start(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x32x16xf32>,
+                           %m: tensor<2x1x1x32xf32>, %s: tensor<i64>,
+                           %lse: tensor<2x4x8xf32>)
+    -> (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) {
+  // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}} start(%{{.*}}) {causal = true, scale = 2.500000e-01 : f64} : (tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>, tensor<i64>) -> tensor<2x4x8x16xf32>
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1>,
+  %0 = graph.attention %q, %k, %k start(%s) {causal = true, scale = 0.25 : f64}
+      : (tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>,
+         tensor<i64>) -> tensor<2x4x8x16xf32>
+  // CHECK: graph.attention %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} start(%{{.*}}) {causal = true, scale = 2.500000e-01 : f64, window = 4 : i64}
+  // GENERIC: "graph.attention"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1>,
+  %1 = graph.attention %q, %k, %k, %m start(%s) {causal = true, scale = 0.25 : f64, window = 4 : i64}
+      : (tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>,
+         tensor<2x1x1x32xf32>, tensor<i64>) -> tensor<2x4x8x16xf32>
+  // CHECK: graph.attention_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} start(%{{.*}}) saved(%{{.*}}, %{{.*}}) {causal = true, scale = 2.500000e-01 : f64}
+  // GENERIC: "graph.attention_grad"({{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 1, 1>,
+  %dq, %dk, %dv = graph.attention_grad %0, %q, %k, %k start(%s) saved(%0, %lse) {causal = true, scale = 0.25 : f64}
+      : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>,
+         tensor<2x4x32x16xf32>, tensor<i64>, tensor<2x4x8x16xf32>,
+         tensor<2x4x8xf32>)
+      -> (tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>)
+  return %0, %1, %dq : tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>
 }
 
 //===----------------------------------------------------------------------===//

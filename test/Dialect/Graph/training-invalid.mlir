@@ -252,7 +252,7 @@ func.func @foreach_cast_shapes(%x: tensor<4xf32>) {
 
 func.func @attention_grad_saved_pair(%dy: tensor<2x4x8xf32>, %q: tensor<2x4x8xf32>) {
   // expected-error @+1 {{'graph.attention_grad' op requires the saved result and statistics together}}
-  %dq, %dk, %dv = "graph.attention_grad"(%dy, %q, %q, %q, %dy) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 0>, scale = 1.0 : f64}> : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  %dq, %dk, %dv = "graph.attention_grad"(%dy, %q, %q, %q, %dy) <{operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 0, 1, 0>, scale = 1.0 : f64}> : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
   return
 }
 

@@ -398,12 +398,14 @@ template <typename LossOp> static OpShardingRule lossRule(LossOp op) {
 
 namespace {
 /// The factors of attention over q, k, v: the leading (batch, head) dims
-/// parallel; queries, keys and head dims whole. With sequence_first the
-/// head dim follows the sequence dim in q, k, v and the result
-/// ([lead..., S, H, D]) and precedes Sq in the mask's scores.
+/// parallel; the queries of kind `queryKind`; keys and head dims whole.
+/// With sequence_first the head dim follows the sequence dim in q, k, v and
+/// the result ([lead..., S, H, D]) and precedes Sq in the mask's scores.
+/// Split queries see every key (partitioning gives a causal attention its
+/// block's `start`): context parallelism.
 struct AttentionFactors {
-  AttentionFactors(RuleBuilder &b, Value qv, Value kv, Value vv,
-                   bool seqFirst) {
+  AttentionFactors(RuleBuilder &b, Value qv, Value kv, Value vv, bool seqFirst,
+                   FactorKind queryKind) {
     ArrayRef<int64_t> q = shapeOf(qv), k = shapeOf(kv), v = shapeOf(vv);
     int64_t r = q.size();
     int64_t s = seqFirst ? r - 3 : r - 2;
@@ -413,7 +415,7 @@ struct AttentionFactors {
     auto whole = [&](int64_t size) {
       return b.rule.addFactor(size, FactorKind::NeedReplication);
     };
-    sq = whole(q[s]);
+    sq = b.rule.addFactor(q[s], queryKind);
     d = whole(q[r - 1]);
     sk = whole(k[s]);
     dv = whole(v[r - 1]);
@@ -442,11 +444,14 @@ struct AttentionFactors {
 /// broadcasts onto the scores.
 static OpShardingRule attentionRule(g::AttentionOp op) {
   RuleBuilder b;
-  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst(),
+                     FactorKind::Parallel);
   b.rule.operands = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
                      f.tensor(f.sk, f.dv)};
   if (op.getMask())
     b.rule.operands.push_back(f.mask(b, op.getMask()));
+  if (op.getQueryStart())
+    b.rule.operands.push_back({});
   b.rule.results.push_back(f.tensor(f.sq, f.dv));
   return b.rule;
 }
@@ -478,14 +483,19 @@ static OpShardingRule normGradRule(Operation *op, int64_t axis) {
 }
 
 /// The attention backward: the forward's factors, dy shaped like the result
-/// and the gradients like q, k and v.
+/// and the gradients like q, k and v. The queries are summed into dk and dv
+/// (a reduction they do not carry).
 static OpShardingRule attentionGradRule(g::AttentionGradOp op) {
   RuleBuilder b;
-  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+  AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst(),
+                     FactorKind::Reduction);
   b.rule.operands = {f.tensor(f.sq, f.dv), f.tensor(f.sq, f.d),
                      f.tensor(f.sk, f.d), f.tensor(f.sk, f.dv)};
   if (op.getMask())
     b.rule.operands.push_back(f.mask(b, op.getMask()));
+  if (op.getQueryStart())
+    b.rule.operands.push_back({});
+  // (Saved results and statistics come after partitioning.)
   b.rule.results = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
                     f.tensor(f.sk, f.dv)};
   return b.rule;

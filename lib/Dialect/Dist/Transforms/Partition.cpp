@@ -77,6 +77,12 @@ private:
   /// the local shard's (this rank's block index along each split dim
   /// times the block's size).
   void addShardOffsets(g::DropoutOp dropout, ShardingAttr sharding);
+  /// A causal attention (or its gradient) whose queries are split sees
+  /// every key: its `start` becomes the global position of this rank's first
+  /// query (context parallelism).
+  template <typename AttentionOpT>
+  void addQueryStart(AttentionOpT local, AttentionOpT global,
+                     ShardingAttr queries);
   LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
                                 const OpShardingRule &rule);
   template <typename LossOp>
@@ -605,6 +611,34 @@ void Partitioner::addShardOffsets(g::DropoutOp dropout,
       g::AddOp::create(b, loc, dropout.getOffsets(), shard));
 }
 
+template <typename AttentionOpT>
+void Partitioner::addQueryStart(AttentionOpT local, AttentionOpT global,
+                                ShardingAttr queries) {
+  if (!local.getCausal())
+    return;
+  auto type = cast<RankedTensorType>(global.getQ().getType());
+  int64_t seq = type.getRank() - (local.getSequenceFirst() ? 3 : 2);
+  SmallVector<StringAttr> axes = queries.getDimAxes(seq);
+  if (axes.empty())
+    return;
+  Location loc = local.getLoc();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(local);
+  Type i64 = b.getI64Type();
+  int64_t globalQueries = type.getDimSize(seq);
+  int64_t keys =
+      cast<RankedTensorType>(global.getK().getType()).getDimSize(seq);
+  Value start = local.getQueryStart();
+  if (!start)
+    start = scalar(loc, i64, double(keys - globalQueries));
+  int64_t block =
+      cast<RankedTensorType>(local.getQ().getType()).getDimSize(seq);
+  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                    axesAttr(axes));
+  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, block));
+  local.getQueryStartMutable().assign(g::AddOp::create(b, loc, start, offset));
+}
+
 LogicalResult Partitioner::partitionOp(Operation *op) {
   Location loc = op->getLoc();
   b.setInsertionPoint(op);
@@ -689,6 +723,14 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
       addShardOffsets(dropout,
                       projectSharding(ctx, rule, rule.results[0], factorAxes,
                                       false));
+    if (auto att = dyn_cast<g::AttentionOp>(clone))
+      addQueryStart(
+          att, cast<g::AttentionOp>(op),
+          projectSharding(ctx, rule, rule.operands[0], factorAxes, false));
+    if (auto grad = dyn_cast<g::AttentionGradOp>(clone))
+      addQueryStart(
+          grad, cast<g::AttentionGradOp>(op),
+          projectSharding(ctx, rule, rule.operands[1], factorAxes, false));
   }
 
   for (auto [i, r] : llvm::enumerate(op->getResults())) {

@@ -144,8 +144,8 @@ LogicalResult attentionGrad(GradientBuilder &g, AttentionOp op, ResultGrads dy,
                             Grads dx) {
   auto grad = AttentionGradOp::create(
       g.b, g.loc, dy[0], op.getQ(), op.getK(), op.getV(), op.getMask(),
-      /*out=*/Value(), /*stats=*/Value(), op.getScaleAttr(), op.getCausalAttr(),
-      op.getSequenceFirstAttr(), op.getWindowAttr());
+      op.getQueryStart(), /*out=*/Value(), /*stats=*/Value(), op.getScaleAttr(),
+      op.getCausalAttr(), op.getSequenceFirstAttr(), op.getWindowAttr());
   dx[0] = grad.getDq();
   dx[1] = grad.getDk();
   dx[2] = grad.getDv();

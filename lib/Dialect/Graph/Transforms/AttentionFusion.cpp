@@ -276,11 +276,11 @@ Value buildAttention(OpBuilder &b, MatMulOp pv, const ScoreProduct &product,
                                    -std::numeric_limits<double>::infinity())));
     mask = WhereOp::create(b, loc, keyMask, zero, hidden);
   }
-  Value y = AttentionOp::create(b, loc, yType, product.q, product.k, v, mask,
-                                b.getF64FloatAttr(product.scale),
-                                b.getBoolAttr(plan.causal),
-                                b.getBoolAttr(false),
-                                b.getI64IntegerAttr(plan.window));
+  Value y = AttentionOp::create(
+      b, loc, yType, product.q, product.k, v, mask,
+      /*query_start=*/Value(), b.getF64FloatAttr(product.scale),
+      b.getBoolAttr(plan.causal), b.getBoolAttr(false),
+      b.getI64IntegerAttr(plan.window));
   if (!plan.uniformRows)
     return y;
   // Rows that see no key: none of keys [0, i + Sk - Sq] (causal) or none at

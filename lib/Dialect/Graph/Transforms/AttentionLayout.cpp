@@ -65,8 +65,8 @@ struct AttentionLayoutPattern : OpRewritePattern<AttentionOp> {
     rewriter.setInsertionPoint(back);
     auto fused = AttentionOp::create(
         rewriter, op.getLoc(), back.getType(), q, k, v, op.getMask(),
-        op.getScaleAttr(), op.getCausalAttr(), rewriter.getBoolAttr(true),
-        op.getWindowAttr());
+        op.getQueryStart(), op.getScaleAttr(), op.getCausalAttr(),
+        rewriter.getBoolAttr(true), op.getWindowAttr());
     rewriter.replaceOp(back, fused.getResult());
     rewriter.eraseOp(op);
     return success();
@@ -104,8 +104,9 @@ struct AttentionGradLayoutPattern : OpRewritePattern<AttentionGradOp> {
     rewriter.setInsertionPoint(op);
     auto fused = AttentionGradOp::create(
         rewriter, op.getLoc(), q.getType(), k.getType(), v.getType(), dy, q, k,
-        v, op.getMask(), /*out=*/Value(), /*stats=*/Value(), op.getScaleAttr(),
-        op.getCausalAttr(), rewriter.getBoolAttr(true), op.getWindowAttr());
+        v, op.getMask(), op.getQueryStart(), /*out=*/Value(), /*stats=*/Value(),
+        op.getScaleAttr(), op.getCausalAttr(), rewriter.getBoolAttr(true),
+        op.getWindowAttr());
     for (auto [back, r] : llvm::zip(backs, fused.getResults()))
       if (back)
         rewriter.replaceOp(back, r);

@@ -52,8 +52,9 @@ AttentionWithStatsOp forwardWithStats(AttentionGradOp grad) {
     OpBuilder b(plain);
     auto saved = AttentionWithStatsOp::create(
         b, plain.getLoc(), plain.getQ(), plain.getK(), plain.getV(),
-        plain.getMask(), plain.getScaleAttr(), plain.getCausalAttr(),
-        plain.getSequenceFirstAttr(), plain.getWindowAttr());
+        plain.getMask(), plain.getQueryStart(), plain.getScaleAttr(),
+        plain.getCausalAttr(), plain.getSequenceFirstAttr(),
+        plain.getWindowAttr());
     saved->setDiscardableAttrs(plain->getDiscardableAttrDictionary());
     plain.getResult().replaceAllUsesWith(saved.getResult());
     plain->erase();

@@ -75,6 +75,33 @@ def SequenceParallelPass : Pass<"paracc-sequence-parallel", "ModuleOp"> {
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
 
+def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
+  let summary = "Split the sequence of the whole model over the context-parallel axis";
+  let description = [{
+    Annotates the sequence dimension of every attention's queries, keys,
+    values and result with the context-parallel axis; propagation carries
+    the split through the position-wise ops before and after (projections,
+    norms, the MLP, embeddings, the loss), so each rank holds a contiguous
+    block of the sequence for the whole model. Attention's queries stay
+    split while its keys and values are whole: partitioning all-gathers K
+    and V over the axis and gives each causal attention its block's first
+    position (`start`); in training, the keys' and values' gradients are
+    partial sums over the axis and are reduce-scattered back.
+
+    Every attention's sequence must divide over the axis, and a model
+    without an attention is refused (there is no sequence to split).
+
+    Before (cp = 2): `%y = graph.attention %q, %k, %v` on
+    `tensor<1x4x64x16xf32>`. After: `%q`, `%k`, `%v` and `%y` carry
+    `#dist.sharding<{?}, {?}, {cp}, {?}>`.
+  }];
+  let options = [
+    Option<"axis", "axis", "std::string", "\"cp\"",
+           "The mesh axis to split the sequence over">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
 def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
   let summary = "Split the batch of every input over the data-parallel axis";
   let description = [{

@@ -520,7 +520,8 @@ class Graph_SoftmaxLikeOp<string mnemonic, string doc>
 def Graph_SoftmaxOp : Graph_SoftmaxLikeOp<"softmax", "Softmax">;
 def Graph_LogSoftmaxOp : Graph_SoftmaxLikeOp<"log_softmax", "Log-softmax">;
 
-def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
+def Graph_AttentionOp : Graph_Op<"attention",
+    [Pure, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
   let summary = "Scaled dot-product attention";
   let description = [{
     `softmax(scale * q kᵀ + mask) v` over the last two dims, the leading
@@ -542,18 +543,31 @@ def Graph_AttentionOp : Graph_Op<"attention", [Pure, InferTypeOpAdaptor]> {
     linear layers produce them; the attention runs over `(..., H)` and the
     mask broadcasts to `[..., H, Sq, Sk]`. `--paracc-attention-layout` uses
     it to drop the head transposes around the op.
+
+    `start(%s)`, a 0-d i64 tensor, places the queries among the keys: query
+    i is at key position `s + i` for `causal` and `window` (without it, `s`
+    is `Sk - Sq`). Partitioning adds it when the queries are split over
+    ranks (context parallelism): each rank's block of queries starts at its
+    own global position while it sees every key.
+
+    ```mlir
+    %y = graph.attention %q, %k, %v start(%s) {causal = true, scale = 1.250000e-01 : f64}
+        : (tensor<1x4x32x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>,
+           tensor<i64>) -> tensor<1x4x32x16xf32>
+    ```
   }];
   let arguments = (ins Graph_FloatTensor:$q, Graph_FloatTensor:$k,
                        Graph_FloatTensor:$v,
                        Optional<Graph_FloatTensor>:$mask,
+                       Optional<0DTensorOf<[I64]>>:$query_start,
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
                        DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
                        DefaultValuedAttr<I64Attr, "0">:$window);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
-    $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
-    functional-type(operands, results)
+    $q `,` $k `,` $v (`,` $mask^)? (`start` `(` $query_start^ `)`)? attr-dict
+    `:` functional-type(operands, results)
   }];
 }
 

@@ -115,7 +115,7 @@ def Graph_SiluMulGradOp : Graph_Op<"silu_mul_grad",
 }
 
 def Graph_AttentionWithStatsOp : Graph_Op<"attention_with_stats",
-    [Pure, InferTypeOpAdaptor]> {
+    [Pure, InferTypeOpAdaptor, AttrSizedOperandSegments]> {
   let summary = "graph.attention that also returns its softmax statistics";
   let description = [{
     The attention of `graph.attention` (same operands and attributes), and
@@ -137,14 +137,15 @@ def Graph_AttentionWithStatsOp : Graph_Op<"attention_with_stats",
   let arguments = (ins Graph_FloatTensor:$q, Graph_FloatTensor:$k,
                        Graph_FloatTensor:$v,
                        Optional<Graph_FloatTensor>:$mask,
+                       Optional<0DTensorOf<[I64]>>:$query_start,
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
                        DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
                        DefaultValuedAttr<I64Attr, "0">:$window);
   let results = (outs Graph_FloatTensor:$result, F32Tensor:$stats);
   let assemblyFormat = [{
-    $q `,` $k `,` $v (`,` $mask^)? attr-dict `:`
-    functional-type(operands, results)
+    $q `,` $k `,` $v (`,` $mask^)? (`start` `(` $query_start^ `)`)? attr-dict
+    `:` functional-type(operands, results)
   }];
 }
 
@@ -154,7 +155,7 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
   let summary = "Gradient of graph.attention";
   let description = [{
     The gradients of `q`, `k` and `v` of `graph.attention` (same `scale`,
-    `causal`, `sequence_first`, `window` and mask) given `dy`, the gradient of its
+    `causal`, `sequence_first`, `window`, mask and `start`) given `dy`, the gradient of its
     result. Kernels recompute the attention probabilities tile by tile (the
     flash-attention backward), so no score matrix is kept between the
     forward and the backward; the mask gets no gradient.
@@ -180,6 +181,7 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
   let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$q,
                        Graph_FloatTensor:$k, Graph_FloatTensor:$v,
                        Optional<Graph_FloatTensor>:$mask,
+                       Optional<0DTensorOf<[I64]>>:$query_start,
                        Optional<Graph_FloatTensor>:$out,
                        Optional<F32Tensor>:$stats,
                        F64Attr:$scale,
@@ -189,7 +191,7 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
   let results = (outs Graph_FloatTensor:$dq, Graph_FloatTensor:$dk,
                       Graph_FloatTensor:$dv);
   let assemblyFormat = [{
-    $dy `,` $q `,` $k `,` $v (`,` $mask^)?
+    $dy `,` $q `,` $k `,` $v (`,` $mask^)? (`start` `(` $query_start^ `)`)?
     (`saved` `(` $out^ `,` $stats `)`)? attr-dict `:`
     functional-type(operands, results)
   }];
