@@ -31,11 +31,12 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
-  pm.addPass(dist::createContextParallelPass({options.cpAxis}));
   dist::DataParallelPassOptions dataParallel;
   dataParallel.axis = options.dpAxis;
   dataParallel.microbatchAxis = options.microbatchAxis;
   pm.addPass(dist::createDataParallelPass(dataParallel));
+  // After data parallelism: it reads how the batch is split.
+  pm.addPass(dist::createContextParallelPass({options.cpAxis}));
   // What the front end asked for wins over what the passes chose.
   pm.addPass(dist::createUserShardingsPass());
 }
