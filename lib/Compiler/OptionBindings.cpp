@@ -47,6 +47,11 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
                "training keeps f32 master weights, optimizer state and "
                "loss)"},
               OptionValue::choice(precision));
+  binder.bind({"cp-layout", scope,
+               "Under cp, the sequence's layout: zigzag (default; 2 cp "
+               "chunks, rank i holding i and 2 cp - 1 - i, so causal "
+               "attention's work is even) or contiguous"},
+              OptionValue::choice(cpLayout));
 }
 
 void TrainingOptions::bindOptions(OptionsBinder &binder) {

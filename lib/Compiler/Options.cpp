@@ -51,6 +51,14 @@ llvm::ArrayRef<OptionSpelling<Precision>> OptionTraits<Precision>::spellings() {
   return table;
 }
 
+llvm::ArrayRef<OptionSpelling<CpLayout>> OptionTraits<CpLayout>::spellings() {
+  static const OptionSpelling<CpLayout> table[] = {
+      {CpLayout::Zigzag, "zigzag"},
+      {CpLayout::Contiguous, "contiguous"},
+  };
+  return table;
+}
+
 llvm::ArrayRef<OptionSpelling<Device>> OptionTraits<Device>::spellings() {
   static const OptionSpelling<Device> table[] = {
       {Device::Auto, "auto"},

@@ -36,7 +36,8 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   dataParallel.microbatchAxis = options.microbatchAxis;
   pm.addPass(dist::createDataParallelPass(dataParallel));
   // After data parallelism: it reads how the batch is split.
-  pm.addPass(dist::createContextParallelPass({options.cpAxis}));
+  pm.addPass(
+      dist::createContextParallelPass({options.cpAxis, options.cpLayout}));
   // What the front end asked for wins over what the passes chose.
   pm.addPass(dist::createUserShardingsPass());
 }
@@ -219,6 +220,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
       options.parallel.schedule, options.parallel.virtualStages);
   DistributePipelineOptions dist;
   dist.sequenceParallel = options.parallel.sequenceParallel;
+  dist.cpLayout = options.parallel.cpLayout;
   dist.schedule = options.parallel.schedule;
   dist.virtualStages = virtualStages;
   dist.training = train;

@@ -76,6 +76,15 @@ enum class RecomputePolicy {
 /// training.
 enum class Precision { F32, BF16, F16 };
 
+/// How context parallelism lays the sequence out over the cp ranks.
+enum class CpLayout {
+  /// Cut in 2 cp chunks, rank i holding chunks i and 2 cp - 1 - i: every
+  /// rank does the same causal attention work.
+  Zigzag,
+  /// Rank i holds the i-th of cp blocks.
+  Contiguous,
+};
+
 /// The optimizer of a training step.
 enum class OptimizerKind { AdamW, Sgd };
 
@@ -157,6 +166,8 @@ struct ParallelOptions {
   int64_t virtualStages = 0;
   /// f32, or bf16/f16 compute (training: with f32 master weights).
   Precision precision = Precision::F32;
+  /// The sequence's layout over the cp axis.
+  CpLayout cpLayout = CpLayout::Zigzag;
 
   void bindOptions(OptionsBinder &binder);
 };
@@ -234,6 +245,10 @@ template <> struct OptionTraits<RecomputePolicy> {
 template <> struct OptionTraits<Precision> {
   static constexpr const char *what = "precision";
   static llvm::ArrayRef<OptionSpelling<Precision>> spellings();
+};
+template <> struct OptionTraits<CpLayout> {
+  static constexpr const char *what = "context-parallel layout";
+  static llvm::ArrayRef<OptionSpelling<CpLayout>> spellings();
 };
 template <> struct OptionTraits<Device> {
   static constexpr const char *what = "device";
@@ -337,6 +352,7 @@ PARACC_OPTION_ENUM_PARSER(LrSchedule)
 PARACC_OPTION_ENUM_PARSER(RecomputePolicy)
 PARACC_OPTION_ENUM_PARSER(Precision)
 PARACC_OPTION_ENUM_PARSER(Device)
+PARACC_OPTION_ENUM_PARSER(CpLayout)
 PARACC_OPTION_ENUM_PARSER(CompilePhase)
 PARACC_OPTION_ENUM_PARSER(OptimizerKind)
 #undef PARACC_OPTION_ENUM_PARSER

@@ -91,6 +91,10 @@ struct DistributePipelineOptions
   Option<std::string> cpAxis{*this, "cp-axis",
                              llvm::cl::desc("Context-parallel mesh axis"),
                              llvm::cl::init("cp")};
+  Option<CpLayout> cpLayout{
+      *this, "cp-layout",
+      llvm::cl::desc("The sequence's layout over cp (zigzag, contiguous)"),
+      llvm::cl::init(CpLayout::Zigzag)};
   Option<std::string> ppAxis{*this, "pp-axis",
                              llvm::cl::desc("Pipeline mesh axis"),
                              llvm::cl::init("pp")};

@@ -1,9 +1,15 @@
 // RUN: paracc-opt %s -split-input-file --paracc-context-parallel | FileCheck %s
 
+// RUN: paracc-opt %s -split-input-file --paracc-context-parallel="layout=contiguous" | FileCheck %s --check-prefix=CONTIGUOUS
+
 // --paracc-context-parallel: every attention's queries, keys, values and
 // result get their sequence dim split over cp (dim -2, or -3 with
-// sequence_first); the other dims stay open for propagation.
+// sequence_first); the other dims stay open for propagation. A model with
+// a causal attention gets the zig-zag layout (the module names its axis)
+// unless layout=contiguous.
 
+// CHECK: module attributes {dist.mesh = #dist.mesh<[dp = 2, cp = 2]>, dist.zigzag_axis = "cp"}
+// CONTIGUOUS: module attributes {dist.mesh = #dist.mesh<[dp = 2, cp = 2]>} {
 module attributes {dist.mesh = #dist.mesh<[dp = 2, cp = 2]>} {
 
 // CHECK-LABEL: func.func @heads_first
@@ -32,6 +38,7 @@ func.func @sequence_first(%q: tensor<2x64x4x16xf32>) -> tensor<2x64x4x16xf32> {
 // -----
 
 // Without a cp axis (or with cp1) nothing is annotated.
+// CHECK: module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
 module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
 // CHECK-LABEL: func.func @no_axis
 // CHECK-NOT: dist.sharding

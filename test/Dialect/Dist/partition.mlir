@@ -483,3 +483,50 @@ func.func @context_parallel(
   return %y, %e, %dq, %dk : tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>
 }
 }
+
+// -----
+
+// The zig-zag layout (dist.zigzag_axis): the 8 positions are 4 chunks of 2,
+// held in the order 0, 3, 1, 2, so rank 0 holds chunks 0 and 3 and rank 1
+// chunks 1 and 2. Inputs stay whole and are reordered before local_shard;
+// each causal attention runs once per chunk, started at its chunk's
+// position (rank i: 2i and 6 - 2i); results are gathered and reordered
+// back; dk is summed over the chunks and reordered before its
+// reduce-scatter.
+module attributes {dist.mesh = #dist.mesh<[cp = 2]>, dist.zigzag_axis = "cp"} {
+// CHECK-LABEL: func.func @zigzag
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x2x8x4xf32> {dist.global_type = tensor<1x2x8x4xf32>, dist.shard_dims = [array<i32>, array<i32>, array<i32>, array<i32>]}, %[[K:[^:]+]]: tensor<1x2x8x4xf32>
+func.func @zigzag(
+    %q: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %k: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %dy: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>})
+    -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) {
+  // CHECK: %[[C0:.*]] = graph.slice %[[Q]], starts = [0, 0, 0, 0], limits = [1, 2, 2, 4]
+  // CHECK: %[[C3:.*]] = graph.slice %[[Q]], starts = [0, 0, 6, 0], limits = [1, 2, 8, 4]
+  // CHECK: %[[C1:.*]] = graph.slice %[[Q]], starts = [0, 0, 2, 0], limits = [1, 2, 4, 4]
+  // CHECK: %[[C2:.*]] = graph.slice %[[Q]], starts = [0, 0, 4, 0], limits = [1, 2, 6, 4]
+  // CHECK: %[[ZQ:.*]] = graph.concat %[[C0]], %[[C3]], %[[C1]], %[[C2]] {axis = 2 : i64}
+  // CHECK: %[[LQ:.*]] = dist.local_shard %[[ZQ]] to <{}, {}, {cp}, {}> : tensor<1x2x8x4xf32> -> tensor<1x2x4x4xf32>
+  // CHECK: %[[I:.*]] = dist.axis_index over ["cp"]
+  // CHECK: %[[FIRST:.*]] = graph.slice %[[LQ]], starts = [0, 0, 0, 0], limits = [1, 2, 2, 4]
+  // CHECK: %[[Y0:.*]] = graph.attention %[[FIRST]], %[[K]], %[[K]] start(%{{.*}}) {causal = true
+  // CHECK: %[[SECOND:.*]] = graph.slice %[[LQ]], starts = [0, 0, 2, 0], limits = [1, 2, 4, 4]
+  // CHECK: %[[Y1:.*]] = graph.attention %[[SECOND]], %[[K]], %[[K]] start(%{{.*}}) {causal = true
+  // CHECK: %[[Y:.*]] = graph.concat %[[Y0]], %[[Y1]] {axis = 2 : i64} : (tensor<1x2x2x4xf32>, tensor<1x2x2x4xf32>) -> tensor<1x2x4x4xf32>
+  // CHECK: %[[G:.*]] = dist.all_gather %[[Y]] over ["cp"] dim = 2
+  // CHECK: graph.concat {{.*}} -> tensor<1x2x8x4xf32>
+  // CHECK: %[[DQ0:.*]], %[[DK0:.*]], %[[DV0:.*]] = graph.attention_grad {{.*}}, %[[K]], %[[K]] start(
+  // CHECK: %[[DQ1:.*]], %[[DK1:.*]], %[[DV1:.*]] = graph.attention_grad {{.*}}, %[[K]], %[[K]] start(
+  // CHECK: %[[DK:.*]] = graph.add %[[DK0]], %[[DK1]]
+  // CHECK: graph.slice %[[DK]], starts = [0, 0, 0, 0]
+  // CHECK: graph.slice %[[DK]], starts = [0, 0, 6, 0]
+  // CHECK: dist.reduce_scatter %{{.*}} over ["cp"] dim = 2 : tensor<1x2x8x4xf32> -> tensor<1x2x4x4xf32>
+  %y = graph.attention %q, %k, %k {causal = true, scale = 0.5 : f64, dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %k {causal = true, scale = 0.5 : f64,
+      dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+      -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+  return %y, %dk : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>
+}
+}

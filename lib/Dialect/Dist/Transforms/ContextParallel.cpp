@@ -295,6 +295,15 @@ struct ContextParallelPass
     });
     module.walk([&](g::NllLossOp op) { putSequenceFirstInRows(op, batch); });
     StringAttr cp = StringAttr::get(&getContext(), axis);
+    // Zig-zag balances causal attention; without one it changes nothing.
+    bool zigzag = layout == CpLayout::Zigzag &&
+                  module
+                      .walk([](g::AttentionOp op) {
+                        return op.getCausal() ? WalkResult::interrupt()
+                                              : WalkResult::advance();
+                      })
+                      .wasInterrupted();
+    int64_t chunks = zigzag ? 2 * parts : parts;
     int64_t attentions = 0;
     WalkResult walk = module.walk([&](g::AttentionOp op) {
       ++attentions;
@@ -302,10 +311,15 @@ struct ContextParallelPass
       for (Value v : {op.getQ(), op.getK(), op.getV()}) {
         int64_t d = sequenceDim(v, seqFirst);
         int64_t length = cast<RankedTensorType>(v.getType()).getDimSize(d);
-        if (length % parts != 0) {
-          op.emitError("context parallelism: a sequence of ")
-              << length << " does not divide over mesh axis '" << axis
-              << "' of size " << parts;
+        if (length % chunks != 0) {
+          InFlightDiagnostic diag =
+              op.emitError("context parallelism: a sequence of ");
+          diag << length << " does not divide ";
+          if (zigzag)
+            diag << "into 2 x " << parts << " zig-zag chunks (mesh axis '"
+                 << axis << "'; --cp-layout contiguous needs " << parts << ")";
+          else
+            diag << "over mesh axis '" << axis << "' of size " << parts;
           return WalkResult::interrupt();
         }
         annotateDim(v, d, {cp});
@@ -321,6 +335,8 @@ struct ContextParallelPass
           << "to split";
       return signalPassFailure();
     }
+    if (zigzag)
+      module->setAttr(DistDialect::ZigzagAxisAttrHelper::getNameStr(), cp);
   }
 };
 } // namespace

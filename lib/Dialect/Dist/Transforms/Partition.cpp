@@ -17,7 +17,12 @@
 //  4. every result is resharded to its recorded sharding.
 //
 // Resharding (partial -> reduce_scatter / all_reduce, split -> all_gather,
-// whole -> local_shard) is in Reshard below; embedding lookups into a
+// whole -> local_shard) is in Reshard below. On the module's zig-zag axis
+// (context parallelism, `dist.zigzag_axis`) a split sequence is held as 2n
+// chunks in the order 0, 2n-1, 1, 2n-2, ..., so that rank i's block is
+// chunks i and 2n-1-i: each reshard that adds or removes that axis reorders
+// the chunks, function inputs and results stay whole along it, and a causal
+// attention runs as one attention per chunk. Embedding lookups into a
 // vocabulary-split table, Gemm biases under a split reduction, means and
 // mean losses over split dims have their own rules.
 //
@@ -66,8 +71,9 @@ struct Local {
 
 class Partitioner {
 public:
-  Partitioner(func::FuncOp func, MeshAttr mesh)
-      : func(func), mesh(mesh), ctx(func.getContext()), b(ctx) {}
+  Partitioner(func::FuncOp func, MeshAttr mesh, StringAttr zigzagAxis)
+      : func(func), mesh(mesh), ctx(func.getContext()), b(ctx),
+        zigzagAxis(zigzagAxis) {}
 
   LogicalResult run();
 
@@ -83,6 +89,27 @@ private:
   template <typename AttentionOpT>
   void addQueryStart(AttentionOpT local, AttentionOpT global,
                      ShardingAttr queries);
+  /// Whether `axes` (of one dim) hold the zig-zag axis.
+  bool holdsZigzag(ArrayRef<StringAttr> axes) const {
+    return zigzagAxis && llvm::is_contained(axes, zigzagAxis);
+  }
+  /// The product of the sizes of the axes before the zig-zag axis in
+  /// `axes`: the groups a dim's zig-zag chunks repeat in.
+  int64_t zigzagGroups(ArrayRef<StringAttr> axes) const;
+  /// Dim `dim` of `v`, `groups` x 2n chunks, from natural order into
+  /// zig-zag order (`toZigzag`) or back.
+  Value reorderZigzag(Location loc, Value v, int64_t dim, int64_t groups,
+                      bool toZigzag);
+  /// `s` without the zig-zag axis (and the axes after it) on any dim: what
+  /// a function's inputs and results hold.
+  ShardingAttr withoutZigzag(ShardingAttr s) const;
+  /// A causal attention (or its gradient) whose queries are split over the
+  /// zig-zag axis: one per chunk of the rank's two, each with its chunk's
+  /// start; the results joined (dq concatenated, dk and dv summed).
+  template <typename AttentionOpT>
+  FailureOr<SmallVector<Value>> splitZigzagAttention(AttentionOpT local,
+                                                     AttentionOpT global,
+                                                     ShardingAttr queries);
   LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
                                 const OpShardingRule &rule);
   template <typename LossOp>
@@ -112,6 +139,8 @@ private:
   MeshAttr mesh;
   MLIRContext *ctx;
   OpBuilder b;
+  /// The module's zig-zag axis, or null.
+  StringAttr zigzagAxis;
   DenseMap<Value, Local> locals;
   /// Every op's rule, taken before any type becomes local.
   DenseMap<Operation *, OpShardingRule> rules;
@@ -218,6 +247,8 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
           return llvm::is_contained(partial, a);
         }))
       continue;
+    if (holdsZigzag(extra) && !holdsZigzag(cur[d]))
+      v = reorderZigzag(loc, v, d, zigzagGroups(extra), true);
     cur[d].append(extra.begin(), extra.end());
     llvm::erase_if(partial,
                    [&](StringAttr a) { return llvm::is_contained(extra, a); });
@@ -242,6 +273,8 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
     cur[d].resize(common);
     v = AllGatherOp::create(b, loc, localType(global, currentSharding()), v,
                             axesAttr(gathered), d);
+    if (holdsZigzag(gathered))
+      v = reorderZigzag(loc, v, d, zigzagGroups(gathered), false);
   }
   // An axis a target dim adds may still split another dim of `cur` (moved
   // between dims): gather it there first.
@@ -255,6 +288,8 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
         cur[e].erase(llvm::find(cur[e], a), cur[e].end());
         v = AllGatherOp::create(b, loc, localType(global, currentSharding()),
                                 v, axesAttr(gathered), e);
+        if (holdsZigzag(gathered))
+          v = reorderZigzag(loc, v, e, zigzagGroups(gathered), false);
       }
     }
   }
@@ -267,6 +302,9 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
     any |= !delta[d].empty();
   }
   if (any) {
+    for (int64_t d = 0; d < rank; ++d)
+      if (holdsZigzag(delta[d]) && !holdsZigzag(cur[d]))
+        v = reorderZigzag(loc, v, d, zigzagGroups(delta[d]), true);
     ShardingAttr deltaSharding = ShardingAttr::get(ctx, delta);
     auto inType = cast<RankedTensorType>(v.getType());
     auto outType = inType.clone(*deltaSharding.getLocalShape(mesh, inType.getShape()));
@@ -611,6 +649,138 @@ void Partitioner::addShardOffsets(g::DropoutOp dropout,
       g::AddOp::create(b, loc, dropout.getOffsets(), shard));
 }
 
+int64_t Partitioner::zigzagGroups(ArrayRef<StringAttr> axes) const {
+  int64_t groups = 1;
+  for (StringAttr a : axes) {
+    if (a == zigzagAxis)
+      break;
+    groups *= mesh.getAxisSize(a.getValue());
+  }
+  return groups;
+}
+
+Value Partitioner::reorderZigzag(Location loc, Value v, int64_t dim,
+                                 int64_t groups, bool toZigzag) {
+  auto type = cast<RankedTensorType>(v.getType());
+  int64_t n = mesh.getAxisSize(zigzagAxis.getValue());
+  int64_t chunks = 2 * n, length = type.getDimSize(dim);
+  int64_t chunk = length / (groups * chunks);
+  // Zig-zag position k holds natural chunk order[k].
+  SmallVector<int64_t> order, source(chunks);
+  for (int64_t k = 0; k < chunks; ++k)
+    order.push_back(k % 2 == 0 ? k / 2 : chunks - 1 - k / 2);
+  for (int64_t k = 0; k < chunks; ++k)
+    source[toZigzag ? k : order[k]] = toZigzag ? order[k] : k;
+  SmallVector<Value> pieces;
+  for (int64_t g = 0; g < groups; ++g)
+    for (int64_t k = 0; k < chunks; ++k) {
+      int64_t begin = (g * chunks + source[k]) * chunk;
+      SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+          steps(type.getRank(), 1);
+      starts[dim] = begin;
+      limits[dim] = begin + chunk;
+      pieces.push_back(g::SliceOp::create(
+          b, loc, v, b.getDenseI64ArrayAttr(starts),
+          b.getDenseI64ArrayAttr(limits), b.getDenseI64ArrayAttr(steps)));
+    }
+  return g::ConcatOp::create(b, loc, pieces, dim);
+}
+
+ShardingAttr Partitioner::withoutZigzag(ShardingAttr s) const {
+  SmallVector<SmallVector<StringAttr>> dims;
+  for (int64_t d = 0; d < s.getRank(); ++d) {
+    dims.push_back(s.getDimAxes(d));
+    if (holdsZigzag(dims.back()))
+      dims.back().erase(llvm::find(dims.back(), zigzagAxis), dims.back().end());
+  }
+  return ShardingAttr::get(ctx, dims, s.getPartialAxes());
+}
+
+template <typename AttentionOpT>
+FailureOr<SmallVector<Value>>
+Partitioner::splitZigzagAttention(AttentionOpT local, AttentionOpT global,
+                                  ShardingAttr queries) {
+  auto type = cast<RankedTensorType>(global.getQ().getType());
+  int64_t seq = type.getRank() - (local.getSequenceFirst() ? 3 : 2);
+  SmallVector<StringAttr> axes = queries.getDimAxes(seq);
+  if (axes.size() != 1 || local.getQueryStart())
+    return local.emitOpError("splits its queries over ")
+           << axes.size() << " axes with zig-zag chunks; only over '"
+           << zigzagAxis.getValue() << "' alone is supported";
+  Location loc = local.getLoc();
+  // (The caller erases `local`: the builder goes back to where it was.)
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(local);
+  Type i64 = b.getI64Type();
+  int64_t n = mesh.getAxisSize(zigzagAxis.getValue());
+  int64_t globalQueries = type.getDimSize(seq);
+  int64_t keys =
+      cast<RankedTensorType>(global.getK().getType()).getDimSize(seq);
+  int64_t chunk = globalQueries / (2 * n);
+  auto half = [&](Value x, int64_t h, int64_t dim) -> Value {
+    auto t = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
+        steps(t.getRank(), 1);
+    starts[dim] = h * chunk;
+    limits[dim] = (h + 1) * chunk;
+    return g::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(starts),
+                              b.getDenseI64ArrayAttr(limits),
+                              b.getDenseI64ArrayAttr(steps));
+  };
+  // The rank's chunks: i (first half) and 2n - 1 - i (second).
+  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                    axesAttr(axes));
+  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, chunk));
+  Value base = scalar(loc, i64, double(keys - globalQueries));
+  Value starts[2] = {
+      g::AddOp::create(b, loc, base, offset),
+      g::AddOp::create(
+          b, loc,
+          scalar(loc, i64, double(keys - globalQueries + (2 * n - 1) * chunk)),
+          g::NegOp::create(b, loc, offset))};
+  // Operands along the queries: q (and dy), and a mask with a query dim.
+  Value mask = local.getMask();
+  int64_t maskDim = -1;
+  if (mask) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    int64_t d = m.getRank() - 2;
+    int64_t localQueries =
+        cast<RankedTensorType>(local.getQ().getType()).getDimSize(seq);
+    if (d >= 0 && m.getDimSize(d) == localQueries && localQueries > 1)
+      maskDim = d;
+  }
+  SmallVector<Operation *> halves;
+  for (int64_t h = 0; h < 2; ++h) {
+    Value q = half(local.getQ(), h, seq);
+    Value dy;
+    if constexpr (std::is_same_v<AttentionOpT, g::AttentionGradOp>)
+      dy = half(local.getDy(), h, seq);
+    Value maskHalf = maskDim >= 0 ? half(mask, h, maskDim) : Value();
+    Operation *op = b.clone(*local.getOperation());
+    auto att = cast<AttentionOpT>(op);
+    att.getQMutable().assign(q);
+    if constexpr (std::is_same_v<AttentionOpT, g::AttentionGradOp>)
+      att.getDyMutable().assign(dy);
+    if (maskHalf)
+      att.getMaskMutable().assign(maskHalf);
+    att.getQueryStartMutable().assign(starts[h]);
+    // The first result (y, or dq) is the chunk's rows.
+    auto rows = cast<RankedTensorType>(op->getResult(0).getType());
+    SmallVector<int64_t> shape(rows.getShape());
+    shape[seq] = chunk;
+    op->getResult(0).setType(rows.clone(shape));
+    halves.push_back(op);
+  }
+  SmallVector<Value> joined;
+  joined.push_back(g::ConcatOp::create(
+      b, loc, ValueRange{halves[0]->getResult(0), halves[1]->getResult(0)},
+      seq));
+  for (unsigned i = 1; i < local->getNumResults(); ++i)
+    joined.push_back(g::AddOp::create(b, loc, halves[0]->getResult(i),
+                                      halves[1]->getResult(i)));
+  return joined;
+}
+
 template <typename AttentionOpT>
 void Partitioner::addQueryStart(AttentionOpT local, AttentionOpT global,
                                 ShardingAttr queries) {
@@ -723,14 +893,48 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
       addShardOffsets(dropout,
                       projectSharding(ctx, rule, rule.results[0], factorAxes,
                                       false));
-    if (auto att = dyn_cast<g::AttentionOp>(clone))
-      addQueryStart(
-          att, cast<g::AttentionOp>(op),
-          projectSharding(ctx, rule, rule.operands[0], factorAxes, false));
-    if (auto grad = dyn_cast<g::AttentionGradOp>(clone))
-      addQueryStart(
-          grad, cast<g::AttentionGradOp>(op),
-          projectSharding(ctx, rule, rule.operands[1], factorAxes, false));
+    if (auto dropout = dyn_cast<g::DropoutOp>(clone); dropout && zigzagAxis) {
+      ShardingAttr s =
+          projectSharding(ctx, rule, rule.results[0], factorAxes, false);
+      for (int64_t d = 0; d < s.getRank(); ++d)
+        if (holdsZigzag(s.getDimAxes(d)))
+          return op->emitOpError("splits its sequence into zig-zag chunks, "
+                                 "which its mask does not follow yet; use "
+                                 "--cp-layout contiguous");
+    }
+    // Split queries: where each rank's block starts, or one attention per
+    // zig-zag chunk.
+    auto queriesOf = [&](unsigned operand) {
+      return projectSharding(ctx, rule, rule.operands[operand], factorAxes,
+                             false);
+    };
+    auto zigzagCausal = [&](auto att, ShardingAttr queries) {
+      int64_t seq = cast<RankedTensorType>(att.getQ().getType()).getRank() -
+                    (att.getSequenceFirst() ? 3 : 2);
+      return att.getCausal() && holdsZigzag(queries.getDimAxes(seq));
+    };
+    FailureOr<SmallVector<Value>> split = SmallVector<Value>();
+    if (auto att = dyn_cast<g::AttentionOp>(clone)) {
+      auto global = cast<g::AttentionOp>(op);
+      if (zigzagCausal(att, queriesOf(0)))
+        split = splitZigzagAttention(att, global, queriesOf(0));
+      else
+        addQueryStart(att, global, queriesOf(0));
+    }
+    if (auto grad = dyn_cast<g::AttentionGradOp>(clone)) {
+      auto global = cast<g::AttentionGradOp>(op);
+      if (zigzagCausal(grad, queriesOf(1)))
+        split = splitZigzagAttention(grad, global, queriesOf(1));
+      else
+        addQueryStart(grad, global, queriesOf(1));
+    }
+    if (failed(split))
+      return failure();
+    if (!split->empty()) {
+      for (auto [r, v] : llvm::zip(op->getResults(), *split))
+        mapping.map(r, v);
+      clone->erase();
+    }
   }
 
   for (auto [i, r] : llvm::enumerate(op->getResults())) {
@@ -838,7 +1042,9 @@ LogicalResult Partitioner::run() {
   SmallVector<Type> argTypes;
   for (BlockArgument arg : body.getArguments()) {
     auto global = cast<RankedTensorType>(arg.getType());
-    ShardingAttr s = getShardingOrReplicated(arg);
+    // The runtime splits inputs into contiguous blocks: whole along a
+    // zig-zag axis, split by local_shard inside.
+    ShardingAttr s = withoutZigzag(getShardingOrReplicated(arg));
     auto local = s.getLocalShape(mesh, global.getShape());
     if (failed(local))
       return func.emitError("input ")
@@ -892,7 +1098,12 @@ LogicalResult Partitioner::run() {
       SmallVector<Value> outs;
       SmallVector<Type> outTypes;
       for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
-        const Local &l = locals[v];
+        Local l = locals[v];
+        if (ShardingAttr whole = withoutZigzag(l.sharding);
+            whole != l.sharding) {
+          l.value = reshard(ret.getLoc(), l, whole);
+          l.sharding = whole;
+        }
         outs.push_back(l.value);
         outTypes.push_back(l.value.getType());
         func.setResultAttr(i, kGlobalTypeAttrName, TypeAttr::get(l.globalType));
@@ -929,7 +1140,11 @@ struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
       return signalPassFailure();
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (failed(verifyRecordedShardings(func, mesh)) ||
-          failed(Partitioner(func, mesh).run()))
+          failed(
+              Partitioner(func, mesh,
+                          module->getAttrOfType<StringAttr>(
+                              DistDialect::ZigzagAxisAttrHelper::getNameStr()))
+                  .run()))
         return signalPassFailure();
   }
 };

@@ -33,6 +33,7 @@ bool isForwardOf(ForwardOp fwd, AttentionGradOp grad) {
   return fwd->getBlock() == grad->getBlock() && fwd->isBeforeInBlock(grad) &&
          fwd.getQ() == grad.getQ() && fwd.getK() == grad.getK() &&
          fwd.getV() == grad.getV() && fwd.getMask() == grad.getMask() &&
+         fwd.getQueryStart() == grad.getQueryStart() &&
          fwd.getScaleAttr() == grad.getScaleAttr() &&
          fwd.getCausal() == grad.getCausal() &&
          fwd.getSequenceFirst() == grad.getSequenceFirst() &&

@@ -65,6 +65,8 @@ def Dist_Dialect : Dialect {
   // a front end's request (`user_sharding`), a linear's bias-on-first-member
   // axes (`addends_on_first`), and what tensor parallelism decided for an op
   // (`tp_role`, `tp_reason`) or sequence parallelism left out (`sp_skipped`).
+  // Context parallelism names on the module the axis whose sequences are in
+  // zig-zag order (`zigzag_axis`), which partitioning follows.
   // `--paracc-microbatch-axis` marks the copies of an op it made per
   // micro-batch (`microbatch`). After partitioning every function argument
   // and result and every weight or state op gives the global tensor it is a
@@ -93,6 +95,7 @@ def Dist_Dialect : Dialect {
                                "::mlir::paracc::dist::TensorParallelRoleAttr":$tp_role,
                                "::mlir::StringAttr":$tp_reason,
                                "::mlir::StringAttr":$sp_skipped,
+                               "::mlir::StringAttr":$zigzag_axis,
                                "::mlir::IntegerAttr":$microbatch,
                                "::mlir::TypeAttr":$global_type,
                                "::mlir::ArrayAttr":$shard_dims);

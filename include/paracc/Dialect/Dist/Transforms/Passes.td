@@ -98,6 +98,9 @@ def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
   let options = [
     Option<"axis", "axis", "std::string", "\"cp\"",
            "The mesh axis to split the sequence over">,
+    Option<"layout", "layout", "::mlir::paracc::CpLayout",
+           "::mlir::paracc::CpLayout::Zigzag",
+           "The sequence's layout over the axis: zigzag or contiguous">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
