@@ -111,6 +111,12 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
     unit.forwardBody += body;
     unit.forwardLaunch += launch;
     unit.forwardFlops += double(cost.flops);
+    // What context parallelism gathers: the keys and values.
+    if (isa<g::AttentionOp, g::AttentionWithStatsOp>(op)) {
+      unit.attentions += 1;
+      unit.keyValueBytes += tensorBytes(op->getOperand(1).getType()) +
+                            tensorBytes(op->getOperand(2).getType());
+    }
   } else {
     unit.backwardBody += body;
     unit.backwardLaunch += launch;

@@ -117,6 +117,7 @@ static llvm::json::Object planJson(const ParallelPlan &plan, bool training) {
       {"mesh", plan.mesh()},
       {"dp", plan.size("dp")},
       {"pp", plan.size("pp")},
+      {"cp", plan.size("cp")},
       {"tp", plan.size("tp")},
       {"sp", plan.sequenceParallel},
       {"microbatches", plan.microbatches},

@@ -75,7 +75,8 @@ static constexpr double UnitCost::*kUnitNumbers[] = {
     &UnitCost::forwardCollectives,     &UnitCost::backwardCollectives,
     &UnitCost::optimizerSeconds,       &UnitCost::parameterBytes,
     &UnitCost::gradientBytes,          &UnitCost::optimizerStateBytes,
-    &UnitCost::activationBytes,        &UnitCost::forwardFlops};
+    &UnitCost::activationBytes,        &UnitCost::forwardFlops,
+    &UnitCost::keyValueBytes,          &UnitCost::attentions};
 
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
   forwardBody += o.forwardBody;
@@ -222,14 +223,20 @@ static GroupPlacement placementOf(const ParallelPlan &plan, StringRef name,
 
 std::string PlanEvaluator::check(const ParallelPlan &plan,
                                  const TensorParallelProfile *&profile) const {
-  int64_t dp = plan.size("dp"), pp = plan.size("pp"), tp = plan.size("tp");
+  int64_t dp = plan.size("dp"), pp = plan.size("pp"), tp = plan.size("tp"),
+          cp = plan.size("cp");
   for (const auto &[name, size] : plan.axes)
-    if ((name != "dp" && name != "pp" && name != "tp") || size < 1)
-      return "the planner knows the dp, pp and tp axes, not '" + name + "'";
-  if (dp * pp * tp != cluster.ranks())
-    return "the mesh " + plan.mesh() + " has " + std::to_string(dp * pp * tp) +
-           " rank(s), the cluster " + cluster.str() + " " +
-           std::to_string(cluster.ranks());
+    if ((name != "dp" && name != "pp" && name != "cp" && name != "tp") ||
+        size < 1)
+      return "the planner knows the dp, pp, cp and tp axes, not '" + name + "'";
+  if (dp * pp * cp * tp != cluster.ranks())
+    return "the mesh " + plan.mesh() + " has " +
+           std::to_string(dp * pp * cp * tp) + " rank(s), the cluster " +
+           cluster.str() + " " + std::to_string(cluster.ranks());
+  if (cp > 1 && model.sequence % (2 * cp) != 0)
+    return "a sequence of " + std::to_string(model.sequence) +
+           " does not divide into 2 x " + std::to_string(cp) +
+           " zig-zag chunks";
   if (dp * plan.microBatchSize * plan.microbatches != request.globalBatch)
     return "dp " + std::to_string(dp) + " x micro-batch size " +
            std::to_string(plan.microBatchSize) + " x " +
@@ -274,6 +281,8 @@ std::string PlanEvaluator::check(const ParallelPlan &plan,
            (plan.sequenceParallel ? " with sp" : "") + " and recompute " +
            stringifyOption(plan.recompute).str();
   }
+  if (cp > 1 && profile->layer.attentions <= 0)
+    return "cp needs attention: the model's layers have none";
   return "";
 }
 
@@ -375,17 +384,29 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
                             const TensorParallelProfile &profile,
                             PlanPrediction &out, StageTimes &times) const {
   const int64_t p = plan.size("pp"), v = plan.virtualStages,
-                dp = plan.size("dp"), stages = p * v;
-  const double scale = double(plan.microBatchSize) / model.batch;
+                dp = plan.size("dp"), cp = plan.size("cp"), stages = p * v;
+  // A cp rank computes its 1/cp of each sequence's tokens (attention's
+  // work too: its queries against every key), and keeps 1/cp of the
+  // activations.
+  const double sequences = double(plan.microBatchSize) / model.batch;
+  const double scale = sequences / cp;
+  // Context parallelism's keys and values: all-gathered in the forward,
+  // their gradients reduce-scattered in the backward, not overlapped.
+  GroupPlacement cpGroup = placementOf(plan, "cp", cluster.devicesPerNode);
+  auto keyValueSeconds = [&](const UnitCost &u) {
+    return cp > 1
+               ? allGatherSeconds(cluster, cpGroup, sequences * u.keyValueBytes)
+               : 0.0;
+  };
   auto forwardOf = [&](const UnitCost &u) {
     return u.forwardBody(scale) + u.forwardLaunch +
-           tensorParallelSeconds(plan, u, scale, false);
+           tensorParallelSeconds(plan, u, scale, false) + keyValueSeconds(u);
   };
   auto backwardOf = [&](const UnitCost &u) {
     if (!model.training)
       return 0.0;
     return u.backwardBody(scale) + u.backwardLaunch +
-           tensorParallelSeconds(plan, u, scale, true);
+           tensorParallelSeconds(plan, u, scale, true) + keyValueSeconds(u);
   };
   const double layerTime = forwardOf(profile.layer) + backwardOf(profile.layer);
   times.layers =
@@ -418,6 +439,11 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
   // Per pipeline rank: memory, the data-parallel reduction, the optimizer.
   const std::vector<int64_t> &flight = inFlight(plan);
   GroupPlacement dpGroup = placementOf(plan, "dp", cluster.devicesPerNode);
+  // Weights are replicated over cp too: their gradients are reduced over
+  // dp x cp (ZeRO shards over dp alone).
+  GroupPlacement gradientGroup = dpGroup;
+  gradientGroup.size *= cpGroup.size;
+  gradientGroup.perNode *= cpGroup.perNode;
   // ZeRO shards over groups of `shards` consecutive dp ranks (all of dp, or
   // hybrid sharding's groups) and, hybrid, all-reduces across the groups.
   const int64_t shards =
@@ -442,7 +468,12 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       params += u.parameterBytes;
       grads += u.gradientBytes;
       state += u.optimizerStateBytes;
-      double perMicrobatch = scale * u.activationBytes;
+      // (Under cp the gathered keys and values are kept whole, unless
+      // full recompute keeps only the layers' inputs.)
+      double perMicrobatch = scale * u.activationBytes +
+                             (cp > 1 && plan.recompute != RecomputePolicy::Full
+                                  ? (sequences - scale) * u.keyValueBytes
+                                  : 0.0);
       if (!model.training) {
         // Inference keeps no activations: the largest unit's working set.
         perMicrobatch =
@@ -482,15 +513,15 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
           gatherScale;
     }
     double exposed = 0;
-    if (model.training && dp > 1) {
+    if (model.training && dp * cp > 1) {
       // The gradients packed into buckets and out.
       int64_t rankLayers = 0;
       for (int64_t c = 0; c < v; ++c)
         rankLayers += times.layers[c * p + s];
-      double perLayer = plan.zero == 3   ? profile.zero3LayerSeconds
+      double perLayer = plan.zero == 3  ? profile.zero3LayerSeconds
                         : plan.zero > 0 ? profile.zeroLayerSeconds
                                         : profile.dataParallelLayerSeconds;
-      double rest = plan.zero == 3   ? profile.zero3RestSeconds
+      double rest = plan.zero == 3  ? profile.zero3RestSeconds
                     : plan.zero > 0 ? profile.zeroRestSeconds
                                     : profile.dataParallelRestSeconds;
       optimizer += rankLayers * perLayer +
@@ -501,17 +532,21 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
           cluster.device.overlapsCollectives ? rankBackward : 0.0;
       // (Reduce-scatters and all-gathers priced by their whole tensors;
       // hybrid: the shards then all-reduced across the groups.)
+      // (Under cp the shards are also summed over cp.)
       const double scatter =
           allGatherSeconds(cluster, shardGroup, wholeGrads) +
-          allReduceSeconds(cluster, replicaGroup, wholeGrads / shards);
+          allReduceSeconds(cluster, replicaGroup, wholeGrads / shards) +
+          allReduceSeconds(cluster, cpGroup, wholeGrads / shards);
       if (plan.zero == 0) {
-        exposed = std::max(0.0, allReduceSeconds(cluster, dpGroup, grads) -
-                                    lastBackward);
+        exposed =
+            std::max(0.0, allReduceSeconds(cluster, gradientGroup, grads) -
+                              lastBackward);
       } else if (plan.zero < 3) {
         // Stage 2 reduce-scatters every micro-batch's gradients, each
         // overlapping the backward after it; then the updated parameters
         // are gathered.
-        double scatters = plan.zero == 2 ? plan.microbatches * scatter : scatter;
+        double scatters =
+            plan.zero == 2 ? plan.microbatches * scatter : scatter;
         exposed = std::max(0.0, scatters - lastBackward) +
                   allGatherSeconds(cluster, shardGroup, wholeParams);
       } else {
@@ -554,7 +589,7 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       out.optimizerSeconds = optimizer;
     }
   }
-  if (dpGroup.crossesNodes())
+  if (gradientGroup.crossesNodes())
     out.exposedInterSeconds += out.exposedDataParallelSeconds;
   else
     out.exposedIntraSeconds += out.exposedDataParallelSeconds;
@@ -696,101 +731,128 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
   if (model.training)
     recomputes = {RecomputePolicy::None, RecomputePolicy::Selective,
                   RecomputePolicy::Full};
+  // Context parallelism where the model has attention and its sequence
+  // makes 2 cp chunks of at least 512 tokens.
+  const bool attention =
+      !model.profiles.empty() && model.profiles.front().layer.attentions > 0;
+  auto cpDegrees = [&](int64_t n) {
+    std::vector<int64_t> degrees;
+    for (int64_t cp : divisors(n))
+      if (cp == 1 || (attention && model.sequence % (2 * cp) == 0 &&
+                      model.sequence / (2 * cp) >= 512))
+        degrees.push_back(cp);
+    return degrees;
+  };
   for (int64_t tp : tps)
-    for (int64_t pp : divisors(ranks / tp)) {
-      if (pp > model.layers || (pp > 1 && !request.allowPipeline))
-        continue;
-      int64_t dp = ranks / tp / pp;
-      if (request.globalBatch % dp != 0)
-        continue;
-      int64_t local = request.globalBatch / dp;
-      // The mesh's axis orders (distinct ones only).
-      std::vector<std::vector<std::pair<std::string, int64_t>>> orders;
-      std::vector<std::pair<std::string, int64_t>> axes = {
-          {"dp", dp}, {"pp", pp}, {"tp", tp}};
-      llvm::sort(axes);
-      std::vector<std::string> seen;
-      // On one node every order lies on the same links.
-      const bool oneNode = request.cluster.nodes == 1;
-      do {
-        if (oneNode && !orders.empty())
-          break;
-        std::string key;
-        for (const auto &[name, size] : axes)
-          if (size > 1)
-            key += name + ",";
-        if (llvm::is_contained(seen, key))
+    for (int64_t cp : cpDegrees(ranks / tp))
+      for (int64_t pp : divisors(ranks / tp / cp)) {
+        if (pp > model.layers || (pp > 1 && !request.allowPipeline))
           continue;
-        seen.push_back(key);
-        orders.push_back(axes);
-      } while (std::next_permutation(axes.begin(), axes.end()));
-      for (const auto &order : orders) {
-        // ZeRO over all of dp, and, when dp crosses nodes, hybrid: shard
-        // within a node's dp ranks, replicate across nodes.
-        std::vector<int64_t> shardSizes = {0};
-        {
-          SmallVector<int64_t> sizes;
-          size_t dpIndex = 0;
-          for (auto [i, axis] : llvm::enumerate(order)) {
-            sizes.push_back(axis.second);
-            if (axis.first == "dp")
-              dpIndex = i;
-          }
-          GroupPlacement g =
-              placeAxis(sizes, dpIndex, request.cluster.devicesPerNode);
-          if (g.crossesNodes() && g.perNode > 1)
-            shardSizes.push_back(g.perNode);
-        }
-        for (int64_t mbs : divisors(local)) {
-          int64_t m = local / mbs;
-          if (pp == 1 && m != 1)
+        int64_t dp = ranks / tp / cp / pp;
+        if (request.globalBatch % dp != 0)
+          continue;
+        int64_t local = request.globalBatch / dp;
+        // The mesh's axis orders (distinct ones only).
+        std::vector<std::vector<std::pair<std::string, int64_t>>> orders;
+        std::vector<std::pair<std::string, int64_t>> axes = {
+            {"dp", dp}, {"pp", pp}, {"tp", tp}};
+        llvm::sort(axes);
+        std::vector<std::string> seen;
+        // On one node every order lies on the same links.
+        const bool oneNode = request.cluster.nodes == 1;
+        do {
+          if (oneNode && !orders.empty())
+            break;
+          std::string key;
+          for (const auto &[name, size] : axes)
+            if (size > 1)
+              key += name + ",";
+          if (llvm::is_contained(seen, key))
             continue;
-          std::vector<std::pair<PipelineSchedule, int64_t>> schedules = {
-              {kDefaultPipelineSchedule, 1}};
-          if (pp > 1 && model.training) {
-            schedules = {{PipelineSchedule::GPipe, 1},
-                         {PipelineSchedule::OneFOneB, 1},
-                         {PipelineSchedule::ZeroBubbleH1, 1}};
-            for (int64_t v : {2, 4})
-              if (m % pp == 0 && pp * v <= model.layers)
-                schedules.push_back({PipelineSchedule::Interleaved, v});
+          seen.push_back(key);
+          orders.push_back(axes);
+        } while (std::next_permutation(axes.begin(), axes.end()));
+        // cp's ranks lie just outside tp's (its all-gathers are the larger
+        // messages after tp's).
+        if (cp > 1)
+          for (auto &order : orders)
+            order.insert(
+                llvm::find_if(order,
+                              [](const auto &a) { return a.first == "tp"; }),
+                {"cp", cp});
+        for (const auto &order : orders) {
+          // ZeRO over all of dp, and, when dp crosses nodes, hybrid: shard
+          // within a node's dp ranks, replicate across nodes.
+          std::vector<int64_t> shardSizes = {0};
+          {
+            SmallVector<int64_t> sizes;
+            size_t dpIndex = 0;
+            for (auto [i, axis] : llvm::enumerate(order)) {
+              sizes.push_back(axis.second);
+              if (axis.first == "dp")
+                dpIndex = i;
+            }
+            GroupPlacement g =
+                placeAxis(sizes, dpIndex, request.cluster.devicesPerNode);
+            if (g.crossesNodes() && g.perNode > 1)
+              shardSizes.push_back(g.perNode);
           }
-          for (auto [schedule, v] : schedules)
-            for (RecomputePolicy recompute : recomputes)
-              for (bool sp : {false, true}) {
-                if (sp && tp == 1)
-                  continue;
-                for (int64_t zero : {0, 1, 2, 3})
-                  for (int64_t shardSize : shardSizes) {
-                    if (zero && (!model.optimizer || dp == 1))
-                      continue;
-                    if (shardSize && !zero)
-                      continue;
-                    // Without micro-batches stage 2 is stage 1's program.
-                    if (zero == 2 && m == 1)
-                      continue;
-                    ParallelPlan plan;
-                    plan.axes = order;
-                    plan.sequenceParallel = sp;
-                    plan.microbatches = m;
-                    plan.microBatchSize = mbs;
-                    plan.schedule = schedule;
-                    plan.virtualStages = v;
-                    plan.recompute = recompute;
-                    plan.zero = zero;
-                    plan.zeroShardSize = shardSize;
-                    plans.push_back(std::move(plan));
-                  }
-              }
+          for (int64_t mbs : divisors(local)) {
+            int64_t m = local / mbs;
+            if (pp == 1 && m != 1)
+              continue;
+            // Under cp a rank holding more than one sequence flattens them
+            // with its block of the sequence into the weight gradients' rows,
+            // which gathers activations in the backward: one sequence per
+            // micro-batch.
+            if (cp > 1 && mbs > 1)
+              continue;
+            std::vector<std::pair<PipelineSchedule, int64_t>> schedules = {
+                {kDefaultPipelineSchedule, 1}};
+            if (pp > 1 && model.training) {
+              schedules = {{PipelineSchedule::GPipe, 1},
+                           {PipelineSchedule::OneFOneB, 1},
+                           {PipelineSchedule::ZeroBubbleH1, 1}};
+              for (int64_t v : {2, 4})
+                if (m % pp == 0 && pp * v <= model.layers)
+                  schedules.push_back({PipelineSchedule::Interleaved, v});
+            }
+            for (auto [schedule, v] : schedules)
+              for (RecomputePolicy recompute : recomputes)
+                for (bool sp : {false, true}) {
+                  if (sp && tp == 1)
+                    continue;
+                  for (int64_t zero : {0, 1, 2, 3})
+                    for (int64_t shardSize : shardSizes) {
+                      if (zero && (!model.optimizer || dp == 1))
+                        continue;
+                      if (shardSize && !zero)
+                        continue;
+                      // Without micro-batches stage 2 is stage 1's program.
+                      if (zero == 2 && m == 1)
+                        continue;
+                      ParallelPlan plan;
+                      plan.axes = order;
+                      plan.sequenceParallel = sp;
+                      plan.microbatches = m;
+                      plan.microBatchSize = mbs;
+                      plan.schedule = schedule;
+                      plan.virtualStages = v;
+                      plan.recompute = recompute;
+                      plan.zero = zero;
+                      plan.zeroShardSize = shardSize;
+                      plans.push_back(std::move(plan));
+                    }
+                }
+          }
         }
       }
-    }
   return plans;
 }
 
 /// Whether two plans differ at most in the order of their mesh axes.
 static bool sameButOrder(const ParallelPlan &a, const ParallelPlan &b) {
-  for (StringRef axis : {"dp", "pp", "tp"})
+  for (StringRef axis : {"dp", "pp", "cp", "tp"})
     if (a.size(axis) != b.size(axis))
       return false;
   return a.sequenceParallel == b.sequenceParallel &&

@@ -69,6 +69,12 @@ struct UnitCost {
   double activationBytes = 0;
   /// Forward FLOPs per micro-batch (one rank's).
   double forwardFlops = 0;
+  /// Bytes of the keys and values its attentions read per micro-batch:
+  /// what context parallelism all-gathers over cp in the forward (and
+  /// reduce-scatters as gradients in the backward).
+  double keyValueBytes = 0;
+  /// Its attentions: 0 means there is no sequence for cp to split.
+  double attentions = 0;
 
   UnitCost &operator+=(const UnitCost &o);
   UnitCost &operator-=(const UnitCost &o);
@@ -125,8 +131,8 @@ struct ModelProfile {
 
 /// One parallel plan.
 struct ParallelPlan {
-  /// Mesh axes, outermost first ("dp", "pp", "tp"; sizes 1 left out of
-  /// the text); the last axis's ranks are neighbours.
+  /// Mesh axes, outermost first ("dp", "pp", "cp", "tp"; sizes 1 left out
+  /// of the text); the last axis's ranks are neighbours.
   std::vector<std::pair<std::string, int64_t>> axes;
   bool sequenceParallel = false;
   int64_t microbatches = 1, microBatchSize = 1;

@@ -9,9 +9,11 @@ check_plan.py prediction PLAN.json EXPLAIN.json STEP_TOLERANCE
     saved activations within 3 %, and the predicted step (compute, collectives, optimizer) within
     STEP_TOLERANCE (relative).
 
-check_plan.py search PLAN.json RANKS GLOBAL_BATCH HEADS
+check_plan.py search PLAN.json RANKS GLOBAL_BATCH HEADS [SEQUENCE]
     A search's JSON: every candidate is a valid plan of RANKS ranks for the
-    global batch, tp divides the heads, the candidates are sorted by their
+    global batch, tp divides the heads, a cp axis (context parallelism) has
+    one sequence per micro-batch and cuts SEQUENCE into 2 cp zig-zag chunks
+    of at least 512 tokens (none without SEQUENCE), the candidates are sorted by their
     predicted step, the chosen plan is the first, and tp degrees that do
     not divide the heads were refused by the compiler.
 
@@ -72,7 +74,7 @@ def prediction(plan_path, explain_path, tolerance):
     return ok
 
 
-def search(plan_path, ranks, global_batch, heads):
+def search(plan_path, ranks, global_batch, heads, sequence=None):
     result = load(plan_path)
     candidates = result["candidates"]
     ok = bool(candidates)
@@ -81,8 +83,13 @@ def search(plan_path, ranks, global_batch, heads):
         print("FAIL: candidates not sorted by step time", times)
         ok = False
     for c in candidates:
-        if c["dp"] * c["pp"] * c["tp"] != ranks:
+        if c["dp"] * c["pp"] * c["cp"] * c["tp"] != ranks:
             print("FAIL: ranks", c["mesh"])
+            ok = False
+        cp = c["cp"]
+        if cp > 1 and (sequence is None or c["micro_batch_size"] != 1 or
+                       sequence % (2 * cp) or sequence // (2 * cp) < 512):
+            print("FAIL: cp", c["mesh"], c["micro_batch_size"])
             ok = False
         if c["dp"] * c["micro_batch_size"] * c["microbatches"] != global_batch:
             print("FAIL: batch", c["mesh"], c["micro_batch_size"], c["microbatches"])
@@ -233,5 +240,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "report":
         ok = report(sys.argv[2], sys.argv[3])
     else:
-        ok = search(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]))
+        ok = search(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]),
+                    int(sys.argv[6]) if len(sys.argv) > 6 else None)
     sys.exit(0 if ok else 1)
