@@ -58,7 +58,8 @@ import torch
 import torch.nn.functional as F
 import transformers
 
-from exporting import case_arguments, export, run_ort, write_pb
+from exporting import (case_arguments, export, run_ort, selected_cases,
+                       write_pb)
 
 FAMILIES = {
     "llama": (transformers.LlamaConfig, transformers.LlamaForCausalLM, {}),
@@ -361,10 +362,7 @@ def main():
         make_bench(args.bench, args.out, args.batch, args.seq, args.loss,
                    args.with_weights)
         return 0
-    torch.set_num_threads(1)  # one summation order for the references
-    for i, (name, spec) in enumerate(CASES.items()):
-        if args.only and name not in args.only:
-            continue
+    for i, name, spec in selected_cases(args, CASES):
         make_case(name, spec, args.out, seed=100 + i)
     return 0
 

@@ -37,7 +37,8 @@ import onnxruntime as ort
 import torch
 import transformers
 
-from exporting import case_arguments, export, run_ort, write_pb
+from exporting import (case_arguments, export, run_ort, selected_cases,
+                       write_pb)
 
 TINY = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2,
             num_attention_heads=4, vocab_size=64)
@@ -129,10 +130,7 @@ def make_case(name, spec, out_dir, seed):
 
 def main():
     args = case_arguments(__doc__, CASES)
-    torch.set_num_threads(1)  # one summation order for the references
-    for i, (name, spec) in enumerate(CASES.items()):
-        if args.only and name not in args.only:
-            continue
+    for i, name, spec in selected_cases(args, CASES):
         make_case(name, spec, args.out, seed=200 + i)
     return 0
 

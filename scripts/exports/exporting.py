@@ -84,6 +84,19 @@ def case_arguments(doc, cases, add_arguments=None):
     return args
 
 
+def selected_cases(args, cases):
+    """The cases `--only` selects (all without it) as (position, name,
+    spec), after refusing names `cases` lacks; PyTorch is set to one thread
+    so that the references have one summation order."""
+    unknown = set(args.only or ()) - set(cases)
+    if unknown:
+        sys.exit(f"unknown cases: {' '.join(sorted(unknown))} "
+                 f"(--list shows them)")
+    torch.set_num_threads(1)
+    return [(i, name, spec) for i, (name, spec) in enumerate(cases.items())
+            if not args.only or name in args.only]
+
+
 def record_failure(d, message):
     """Replaces case folder `d` by FAILED.txt (`message` and the traceback
     being handled), prints the message's first line and returns it: a

@@ -44,7 +44,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 import transformers
 
-from exporting import case_arguments, export, record_failure, run_ort, write_pb
+from exporting import (case_arguments, export, record_failure, run_ort,
+                       selected_cases, write_pb)
 
 LEGACY_OPSET = 17
 TOLERANCE = 1e-5
@@ -327,15 +328,8 @@ def make_case(name, base, exporter, out_dir, seed):
 
 def main():
     args = case_arguments(__doc__, CASES)
-    unknown = set(args.only or ()) - set(CASES)
-    if unknown:
-        sys.exit(f"unknown cases: {' '.join(sorted(unknown))} "
-                 f"(--list shows them)")
-    torch.set_num_threads(1)  # one summation order for the references
     failed = []
-    for name, (base, exporter) in CASES.items():
-        if args.only and name not in args.only:
-            continue
+    for _, name, (base, exporter) in selected_cases(args, CASES):
         # NAME and NAME-legacy: the same weights and inputs.
         message = make_case(name, base, exporter, args.out,
                             seed=200 + list(MODELS).index(base))

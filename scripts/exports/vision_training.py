@@ -47,7 +47,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 import vision
-from exporting import case_arguments, export, record_failure, run_ort, write_pb
+from exporting import (case_arguments, export, record_failure, run_ort,
+                       selected_cases, write_pb)
 
 STEPS = 30
 BATCHES = 6
@@ -254,10 +255,7 @@ def make_case(name, base, exporter, out_dir, seed):
 
 def main():
     args = case_arguments(__doc__, CASES)
-    torch.set_num_threads(1)
-    for name, (base, exporter) in CASES.items():
-        if args.only and name not in args.only:
-            continue
+    for _, name, (base, exporter) in selected_cases(args, CASES):
         make_case(name, base, exporter, args.out,
                   seed=300 + list(MODELS).index(base))
     return 0
