@@ -106,6 +106,7 @@ __global__ void fillNegInfKernel(float *x, int64_t n) {
 template <typename T, int kD, bool kHasMask>
 __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     flashAttentionKernel(AttentionParams p) {
+  const int diag = causalDiag(p);
   static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
   constexpr int kM = kTcBlockM, kN = kTcBlockN;
   constexpr int kKSteps = kD / 16; // k-steps of S = Q K^T.
@@ -127,11 +128,11 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
   const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, kD);
   const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, kD);
 
-  const int lastKey = lastVisibleKey(p, m0, kM);
+  const int lastKey = lastVisibleKey(p, diag, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
   // Under a sliding window the tiles before the block's first visible key
   // are never loaded either.
-  const int firstTile = imin(firstVisibleKey(p, m0) / kN, nTiles);
+  const int firstTile = imin(firstVisibleKey(p, diag, m0) / kN, nTiles);
 
   // Prologue: Q (group 0) and the first K/V tile (group 1).
   loadTileAsync<kM, kD, kTcThreads>(sQ, q, stride, imin(kM, p.sq - m0));
@@ -193,8 +194,8 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     // A warp whose rows are all past Sq, or all before this tile's first
     // key under causal masking, skips the tile (p = 0 for all of it).
     const bool warpActive =
-        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + p.diag) &&
-        !(p.window > 0 && n0 + kN - 1 <= warpRow0 + p.diag - p.window);
+        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + diag) &&
+        !(p.window > 0 && n0 + kN - 1 <= warpRow0 + diag - p.window);
     if (warpActive) {
       // S = Q K^T: the B operand (k = head dim, n = key) is K's rows, so a
       // non-transposed ldmatrix of K gives it; one x4 covers 16 keys x 16 dims.
@@ -218,8 +219,7 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
       // Scale to base-2 units, add the mask, mask the keys past Sk and past
       // the causal diagonal (only tiles that reach them need it).
       const bool edge = n0 + kN > p.sk ||
-                        (p.causal && n0 + kN - 1 > m0 + p.diag) ||
-                        p.window > 0;
+                        (p.causal && n0 + kN - 1 > m0 + diag) || p.window > 0;
 #pragma unroll
       for (int t = 0; t < kSTiles; ++t) {
 #pragma unroll
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
                   toFloat(mask[row * p.maskRowStride + col * p.maskColStride]) *
                   kLog2e;
           }
-          if (edge && (col >= p.sk || outsideBand(p, row, col)))
+          if (edge && (col >= p.sk || outsideBand(p, diag, row, col)))
             x = kNegInf;
           s[t][e] = x;
         }
@@ -355,6 +355,7 @@ inline size_t genericSmemBytes(int d, int dv) {
 template <typename T, bool kHasMask>
 __global__ void __launch_bounds__(kGenThreads)
     genericAttentionKernel(AttentionParams p) {
+  const int diag = causalDiag(p);
   const int d = p.d, dv = p.dv, kStride = p.d | 1;
   float *sQ = reinterpret_cast<float *>(dynamicSmem());
   float *sK = sQ + kGenBlockM * d;
@@ -379,7 +380,7 @@ __global__ void __launch_bounds__(kGenThreads)
     sQ[i] = r < qRows ? toFloat(q[int64_t(r) * dStride + (i - r * d)]) : 0.f;
   }
 
-  const int lastKey = lastVisibleKey(p, m0, kGenBlockM);
+  const int lastKey = lastVisibleKey(p, diag, m0, kGenBlockM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kGenBlockN + 1;
 
   float acc[kGenRowsPerWarp][kGenDvChunks];
@@ -434,7 +435,7 @@ __global__ void __launch_bounds__(kGenThreads)
           x += toFloat(mask[row * p.maskRowStride + key * p.maskColStride]) *
                kLog2e;
       }
-      if (key >= p.sk || outsideBand(p, row, key))
+      if (key >= p.sk || outsideBand(p, diag, row, key))
         x = kNegInf;
       float mx = x;
 #pragma unroll
@@ -560,13 +561,10 @@ Status planAttention(const AttentionAttrs &attrs,
                      " has no GPU kernel (f32, bf16, f16)");
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkAttention(args, g));
-  if (g.queryStartOperand)
-    return args.fail("a query start (context parallelism) has no GPU kernel "
-                     "yet; run on the CPU backend");
   Tensor &outView = *outs[0];
   float *stats = g.savedStats ? static_cast<float *>(outs[1]->data()) : nullptr;
   const Tensor &q = *in[0], &k = *in[1], &v = *in[2];
-  const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
+  const Tensor *mask = g.hasMask ? in[3] : nullptr;
   const int64_t sq = g.sq, d = g.d, sk = g.sk, dv = g.dv;
   const Shape &scoreShape = g.scoreShape;
 
@@ -618,6 +616,10 @@ Status planAttention(const AttentionAttrs &attrs,
   p.dv = static_cast<int32_t>(dv);
   p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
+  // (Read by the kernels; checkAttention checked its type and shape.)
+  p.queryStart = g.queryStartOperand
+                     ? static_cast<const int64_t *>(g.queryStartOperand->data())
+                     : nullptr;
   p.window = static_cast<int32_t>(std::min<int64_t>(g.window, kMaxSeq + 1));
   p.scaleLog2 = static_cast<float>(attrs.scale * 1.4426950408889634);
   if (mask)
@@ -727,7 +729,9 @@ Status launchAttention(const AttentionAttrs &attrs,
                        cudaStream_t stream) {
   AttentionPlan plan;
   PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, outputs, plan));
-  if (plan.kernel) {
+  // cuDNN's diagonal is fixed when its graph is built: a start read at run
+  // time (context parallelism) takes paracc's kernels.
+  if (plan.kernel && !plan.params.queryStart) {
     CudnnOutcome outcome = CudnnOutcome::NotAvailable;
     PARACC_RETURN_IF_ERROR(
         runCudnnAttention({&plan.geometry, plan.dtype, plan.hasMask},

@@ -376,6 +376,7 @@ __global__ void __launch_bounds__(kTcThreads)
 template <typename T, int kD, bool kHasMask, bool kDqPass>
 __global__ void __launch_bounds__(kTcThreads, 1)
     flashGradQueryKernel(AttentionGradParams p) {
+  const int diag = causalDiag(p);
   static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
   constexpr int kM = kTcBlockRows, kN = TcTiling<kD>::kQueryPassTile;
   constexpr bool kDyInRegs = TcTiling<kD>::kQueryPassDyInRegs;
@@ -399,7 +400,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
   const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, kD);
   const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, kD);
 
-  const int lastKey = lastVisibleKey(p, m0, kM);
+  const int lastKey = lastVisibleKey(p, diag, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
   // Step s handles tile s % nTiles; without the dq pass only pass 1 runs.
   const int nSteps = kDqPass ? 2 * nTiles : nTiles;
@@ -486,7 +487,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
     // A warp whose rows are all past Sq, or all before this tile's first
     // key under causal masking, skips the tile (P = 0 for all of it).
     const bool warpActive =
-        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + p.diag);
+        warpRow0 < p.sq && !(p.causal && n0 > warpRow0 + 15 + diag);
     if (warpActive) {
       // S = Q K^T and dP = dY V^T.
       float s[kSTiles][4], dp[kSTiles][4];
@@ -502,7 +503,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
       // -LSE in pass 2): scaled, the mask added, the keys past Sk and past
       // the causal diagonal masked (only tiles that reach them need it).
       const bool edge = n0 + kN > p.sk ||
-                        (p.causal && n0 + kN - 1 > warpRow0 + p.diag) ||
+                        (p.causal && n0 + kN - 1 > warpRow0 + diag) ||
                         p.window > 0;
       auto toScores = [&](const float(&bias)[2]) {
 #pragma unroll
@@ -518,7 +519,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
                          mask[row * p.maskRowStride + col * p.maskColStride]) *
                      kLog2e;
             }
-            if (edge && (col >= p.sk || outsideBand(p, row, col)))
+            if (edge && (col >= p.sk || outsideBand(p, diag, row, col)))
               x = kNegInf;
             s[t][e] = x;
           }
@@ -598,6 +599,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 template <typename T, int kD, bool kHasMask, bool kAccumDq>
 __global__ void __launch_bounds__(kTcThreads, 1)
     flashGradKeyKernel(AttentionGradParams p) {
+  const int diag = causalDiag(p);
   static_assert(kD % 64 == 0, "the swizzle needs 64-column multiples");
   constexpr int kN = kTcBlockRows, kM = TcTiling<kD>::kKeyPassTile;
   constexpr bool kKVInRegs = TcTiling<kD>::kKeyPassKVInRegs;
@@ -630,7 +632,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 
   // Query tiles [t0, nT): under causal masking the first query that sees
   // key n0 is n0 - diag (< Sq since n0 < Sk).
-  const int firstQuery = p.causal ? imax(0, n0 - p.diag) : 0;
+  const int firstQuery = p.causal ? imax(0, n0 - diag) : 0;
   const int t0 = firstQuery / kM;
   const int nT = (p.sq + kM - 1) / kM;
 
@@ -701,7 +703,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
     // A warp whose keys are all past Sk, or all after this tile's last
     // query's diagonal, skips the tile.
     const bool warpActive =
-        warpKey0 < p.sk && !(p.causal && warpKey0 > i0 + kM - 1 + p.diag);
+        warpKey0 < p.sk && !(p.causal && warpKey0 > i0 + kM - 1 + diag);
     if (warpActive) {
       // S^T = K Q^T and dP^T = V dY^T (rows = keys, columns = queries).
       float s[kSTiles][4], dp[kSTiles][4];
@@ -718,8 +720,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
       // P^T = exp2(S^T - LSE) and dS^T = P^T * (dP^T - Delta); queries past
       // Sq (zero-filled, LSE 0) and past the diagonal are masked.
       const bool edge = i0 + kM > p.sq ||
-                        (p.causal && warpKey0 + 15 > i0 + p.diag) ||
-                        p.window > 0;
+                        (p.causal && warpKey0 + 15 > i0 + diag) || p.window > 0;
 #pragma unroll
       for (int tt = 0; tt < kSTiles; ++tt) {
         const int c = tt * 8 + (lane & 3) * 2;
@@ -738,7 +739,7 @@ __global__ void __launch_bounds__(kTcThreads, 1)
                        mask[query * p.maskRowStride + key * p.maskColStride]) *
                    kLog2e;
           }
-          if (edge && (query >= p.sq || outsideBand(p, query, key)))
+          if (edge && (query >= p.sq || outsideBand(p, diag, query, key)))
             x = kNegInf;
           const float pr = fastExp2(x);
           s[tt][e] = pr;
@@ -850,6 +851,7 @@ inline size_t genericGradSmemBytes(int d, int dv) {
 template <typename T, bool kHasMask>
 __global__ void __launch_bounds__(kGenThreads)
     genericGradQueryKernel(AttentionGradParams p) {
+  const int diag = causalDiag(p);
   const int d = p.d, dv = p.dv, kStride = p.d | 1, vStride = p.dv | 1;
   float *sQ = reinterpret_cast<float *>(dynamicSmem());
   float *sDy = sQ + kGenBlock * d;
@@ -883,7 +885,7 @@ __global__ void __launch_bounds__(kGenThreads)
         r < qRows ? toFloat(dy[int64_t(r) * dvStride + (i - r * dv)]) : 0.f;
   }
 
-  const int lastKey = lastVisibleKey(p, m0, kGenBlock);
+  const int lastKey = lastVisibleKey(p, diag, m0, kGenBlock);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kGenBlock + 1;
   const int row0 = warp * kGenRowsPerWarp; // First row of this warp.
 
@@ -963,7 +965,7 @@ __global__ void __launch_bounds__(kGenThreads)
             x += toFloat(mask[row * p.maskRowStride + key * p.maskColStride]) *
                  kLog2e;
         }
-        if (key >= p.sk || outsideBand(p, row, key))
+        if (key >= p.sk || outsideBand(p, diag, row, key))
           x = kNegInf;
         if (pass == 0) {
           const float newMax = fmaxf(rowMax[r], warpMax(x));
@@ -1024,6 +1026,7 @@ __global__ void __launch_bounds__(kGenThreads)
 template <typename T, bool kHasMask>
 __global__ void __launch_bounds__(kGenThreads)
     genericGradKeyKernel(AttentionGradParams p) {
+  const int diag = causalDiag(p);
   const int d = p.d, dv = p.dv, qStride = p.d | 1, dyStride = p.dv | 1;
   float *sK = reinterpret_cast<float *>(dynamicSmem());
   float *sV = sK + kGenBlock * d;
@@ -1070,7 +1073,7 @@ __global__ void __launch_bounds__(kGenThreads)
   }
 
   // Under causal masking the first query that sees key n0 is n0 - diag.
-  const int firstQuery = p.causal ? imax(0, n0 - p.diag) : 0;
+  const int firstQuery = p.causal ? imax(0, n0 - diag) : 0;
   for (int i0 = firstQuery / kGenBlock * kGenBlock; i0 < p.sq;
        i0 += kGenBlock) {
     const int rows = imin(kGenBlock, p.sq - i0);
@@ -1123,7 +1126,7 @@ __global__ void __launch_bounds__(kGenThreads)
           x += toFloat(mask[query * p.maskRowStride + key * p.maskColStride]) *
                kLog2e;
       }
-      if (query >= p.sq || outsideBand(p, query, key))
+      if (query >= p.sq || outsideBand(p, diag, query, key))
         x = kNegInf;
       pr[r] = fastExp2(x - lseQ);
       ds[r] = pr[r] * (dpv[r] - deltaQ);
@@ -1243,9 +1246,6 @@ Status checkGradOperands(const KernelArgs &args, bool withOutputs,
                        " has no GPU kernel (f32, bf16, f16)");
   }
   PARACC_RETURN_IF_ERROR(checkAttentionGradOperands(args, g));
-  if (g.queryStartOperand)
-    return args.fail("a query start (context parallelism) has no GPU kernel "
-                     "yet; run on the CPU backend");
   if (!withOutputs)
     return Status::ok();
   const DType dt = args.in[1]->dtype();
@@ -1405,6 +1405,9 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
   p.dv = static_cast<int32_t>(dvDim);
   p.causal = g.causal ? 1 : 0;
   p.diag = static_cast<int32_t>(sk - sq);
+  p.queryStart = g.queryStartOperand
+                     ? static_cast<const int64_t *>(g.queryStartOperand->data())
+                     : nullptr;
   p.window = static_cast<int32_t>(
       std::min<int64_t>(g.window, std::numeric_limits<int32_t>::max()));
   p.scale = static_cast<float>(g.scale);
@@ -1543,11 +1546,14 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
     saved.out = inputs[inputs.size() - 2].data;
     saved.stats = static_cast<const float *>(inputs.back().data);
   }
-  PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
-      {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
-      inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,
-      outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
-      outcome));
+  // (A start read at run time takes paracc's kernels: cuDNN's diagonal is
+  // fixed when its graph is built.)
+  if (!plan.params.queryStart)
+    PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
+        {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
+        inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,
+        outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
+        outcome));
   if (outcome == CudnnOutcome::Ran)
     return Status::ok();
   if (workspaceBytes < plan.workspaceBytes || !workspace)

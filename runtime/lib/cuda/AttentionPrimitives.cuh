@@ -48,9 +48,13 @@ struct AttentionParams {
   /// 1, or H for sequence-first operands (AttentionGeometry.h).
   int32_t heads = 1;
   int32_t sq = 0, sk = 0, d = 0, dv = 0;
-  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq; with
-  /// a sliding window w > 0 only keys j > i + diag - w of those.
+  /// Causal masking: query i sees keys j <= i + diag, diag = sk - sq (or
+  /// what `queryStart` holds); with a sliding window w > 0 only keys
+  /// j > i + diag - w of those.
   int32_t causal = 0, diag = 0, window = 0;
+  /// The instruction's start operand (an i64 in device memory: a rank's
+  /// block of queries under context parallelism), or null.
+  const int64_t *queryStart = nullptr;
   /// The scale times log2(e): scores are kept in base-2 units.
   float scaleLog2 = 0;
   /// Mask element strides along Sq and Sk (0 where broadcast).
@@ -239,28 +243,34 @@ __device__ __forceinline__ int64_t maskBatchOffset(const AttentionParams &p,
   return offset;
 }
 
+/// The causal diagonal of this launch: query i sees keys j <= i + diag.
+/// Kernels read it once, at their start.
+__device__ __forceinline__ int causalDiag(const AttentionParams &p) {
+  return p.queryStart ? static_cast<int>(*p.queryStart) : p.diag;
+}
+
 /// Whether key `col` lies outside query `row`'s causal band (past the
-/// diagonal, or before a sliding window).
-__device__ __forceinline__ bool outsideBand(const AttentionParams &p, int row,
-                                            int col) {
+/// diagonal `diag`, or before a sliding window).
+__device__ __forceinline__ bool outsideBand(const AttentionParams &p, int diag,
+                                            int row, int col) {
   return p.causal &&
-         (col > row + p.diag || (p.window > 0 && col <= row + p.diag - p.window));
+         (col > row + diag || (p.window > 0 && col <= row + diag - p.window));
 }
 
 /// Index of the first key any query row from m0 on may see (0 without a
 /// sliding window).
 __device__ __forceinline__ int firstVisibleKey(const AttentionParams &p,
-                                               int m0) {
-  return p.window > 0 ? imax(0, m0 + p.diag - p.window + 1) : 0;
+                                               int diag, int m0) {
+  return p.window > 0 ? imax(0, m0 + diag - p.window + 1) : 0;
 }
 
 /// Index of the last key any of the query rows [m0, m0 + rows) may see, or
 /// -1 when none may.
-__device__ __forceinline__ int lastVisibleKey(const AttentionParams &p, int m0,
-                                              int rows) {
+__device__ __forceinline__ int lastVisibleKey(const AttentionParams &p,
+                                              int diag, int m0, int rows) {
   int last = p.sk - 1;
   if (p.causal) // Sizes are < 2^30: no overflow.
-    last = imin(last, imin(m0 + rows, p.sq) - 1 + p.diag);
+    last = imin(last, imin(m0 + rows, p.sq) - 1 + diag);
   return last < 0 ? -1 : last;
 }
 //===----------------------------------------------------------------------===//

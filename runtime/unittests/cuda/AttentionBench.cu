@@ -12,7 +12,11 @@
 // first configuration is the benchmark model (GPT: batch 8, 16 heads of 64,
 // sequence 1024, causal, bf16), then the same with bwd=recompute; the
 // others show head dim 128, longer sequences, masks, f16 and the SIMT
-// kernels.
+// kernels. The "chunks=N" configurations time a causal attention as context
+// parallelism runs it, on one device: the sequence (one, sequence-first) cut
+// into N blocks of queries, each a launch against every key with its
+// block's start operand (N = 2 cp: all the zig-zag chunks of a cp group);
+// printed next to the whole attention of the same sequence.
 //
 // Usage: AttentionBench [substring]   runs the configurations whose name
 // contains it.
@@ -48,6 +52,8 @@ struct Config {
   /// Time the backward with PARACC_ATTENTION_BWD=recompute (dq in a second
   /// query pass instead of atomics in the key pass).
   bool recompute = false;
+  /// > 1: the causal attention as `chunks` blocks of queries (see above).
+  int64_t chunks = 1;
 };
 
 std::string configName(const Config &c) {
@@ -57,6 +63,8 @@ std::string configName(const Config &c) {
      << (c.causal ? " causal" : " full") << (c.mask ? " mask=[Sq,Sk]" : "")
      << (c.forceGeneric ? " forced-generic" : "")
      << (c.recompute ? " bwd=recompute" : "");
+  if (c.chunks > 1)
+    os << " chunks=" << c.chunks;
   return os.str();
 }
 
@@ -92,7 +100,113 @@ bool fillRandom(void *dst, DType dt, int64_t n, float range, uint64_t seed) {
       "cudaMemcpy");
 }
 
+/// The chunked form of `c` (batch 1, sequence-first operands): `chunks`
+/// forward launches, then `chunks` backward ones (each chunk's dk and dv
+/// written over the last: the sum is the program's, not timed here).
+/// Prints the medians as runConfig does and returns whether it ran.
+bool runChunkedConfig(const Config &c) {
+  const std::string name = configName(c);
+  const size_t es = dtypeSize(c.dtype);
+  const int64_t rows = c.sq / c.chunks, rowElems = c.heads * c.d;
+  const Shape whole = {1, c.sq, c.heads, c.d}, block = {1, rows, c.heads, c.d};
+  const int64_t n = shapeNumElements(whole);
+  void *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *dy = nullptr,
+       *dq = nullptr, *dk = nullptr, *dv = nullptr, *ws = nullptr;
+  int64_t *starts = nullptr;
+  bool ok = c.batch == 1 && c.sq == c.sk && c.sq % c.chunks == 0 && c.causal;
+  for (void **p : {&q, &k, &v, &y, &dy, &dq, &dk, &dv})
+    ok = ok && check(cudaMalloc(p, n * es), "cudaMalloc");
+  std::vector<int64_t> hostStarts;
+  for (int64_t i = 0; i < c.chunks; ++i)
+    hostStarts.push_back(i * rows);
+  ok = ok &&
+       check(cudaMalloc(&starts, c.chunks * sizeof(int64_t)), "cudaMalloc") &&
+       check(cudaMemcpy(starts, hostStarts.data(), c.chunks * sizeof(int64_t),
+                        cudaMemcpyHostToDevice),
+             "cudaMemcpy") &&
+       fillRandom(q, c.dtype, n, 2.f, 1) && fillRandom(k, c.dtype, n, 2.f, 2) &&
+       fillRandom(v, c.dtype, n, 1.f, 3) && fillRandom(dy, c.dtype, n, 1.f, 4);
+  AttentionAttrs attrs;
+  attrs.causal = true;
+  attrs.sequenceFirst = true;
+  attrs.queryStart = true;
+  attrs.scale = 1.0 / std::sqrt(double(c.d));
+  auto at = [&](void *base, int64_t i) {
+    return static_cast<char *>(base) + i * rows * rowElems * es;
+  };
+  auto forwardIn = [&](int64_t i) {
+    return std::vector<DeviceTensor>{{c.dtype, block, at(q, i)},
+                                     {c.dtype, whole, k},
+                                     {c.dtype, whole, v},
+                                     {DType::I64, {}, starts + i}};
+  };
+  auto gradIn = [&](int64_t i) {
+    std::vector<DeviceTensor> in = forwardIn(i);
+    in.insert(in.begin(), {c.dtype, block, at(dy, i)});
+    return in;
+  };
+  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, gradIn(0));
+  ok = ok && (wsBytes == 0 || check(cudaMalloc(&ws, wsBytes), "cudaMalloc"));
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  ok = ok && check(cudaStreamCreate(&stream), "cudaStreamCreate") &&
+       check(cudaEventCreate(&start), "cudaEventCreate") &&
+       check(cudaEventCreate(&stop), "cudaEventCreate");
+  auto median = [&](bool backward) {
+    std::vector<float> ms;
+    for (int it = 0; ok && it < 25; ++it) {
+      ok = check(cudaEventRecord(start, stream), "cudaEventRecord");
+      for (int64_t i = 0; ok && i < c.chunks; ++i) {
+        const Status st =
+            backward
+                ? cuda::launchAttentionGrad(attrs, gradIn(i),
+                                            {{c.dtype, block, at(dq, i)},
+                                             {c.dtype, whole, dk},
+                                             {c.dtype, whole, dv}},
+                                            ws, wsBytes, stream)
+                : cuda::launchAttention(attrs, forwardIn(i),
+                                        {{c.dtype, block, at(y, i)}}, stream);
+        if (!st.isOk()) {
+          std::printf("  %s\n", st.message().c_str());
+          ok = false;
+        }
+      }
+      float t = 0;
+      ok = ok && check(cudaEventRecord(stop, stream), "cudaEventRecord") &&
+           check(cudaEventSynchronize(stop), "the kernels") &&
+           check(cudaEventElapsedTime(&t, start, stop), "elapsed time");
+      if (ok && it >= 5)
+        ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms.empty() ? 0.0 : double(ms[ms.size() / 2]);
+  };
+  const double forwardMs = median(false), backwardMs = median(true);
+  if (ok) {
+    const double flops =
+        2.0 * double(c.heads) * double(c.sq) * double(c.sk) * double(c.d);
+    std::printf("%-58s fwd %8.3f ms %6.1f TFLOP/s | bwd %8.3f ms %6.1f "
+                "TFLOP/s\n",
+                name.c_str(), forwardMs, flops / (forwardMs * 1e-3) / 1e12,
+                backwardMs, 2.5 * flops / (backwardMs * 1e-3) / 1e12);
+  } else {
+    std::printf("%-58s FAILED\n", name.c_str());
+  }
+  if (start)
+    cudaEventDestroy(start);
+  if (stop)
+    cudaEventDestroy(stop);
+  if (stream)
+    cudaStreamDestroy(stream);
+  for (void *p : {q, k, v, y, dy, dq, dk, dv, ws, static_cast<void *>(starts)})
+    if (p)
+      cudaFree(p);
+  return ok;
+}
+
 bool runConfig(const Config &c) {
+  if (c.chunks > 1)
+    return runChunkedConfig(c);
   const std::string name = configName(c);
   const size_t es = dtypeSize(c.dtype);
   const Shape qShape = {c.batch, c.heads, c.sq, c.d};
@@ -283,6 +397,19 @@ int main(int argc, char **argv) {
   c = gpt;
   c.dtype = DType::F32;
   configs.push_back(c);
+  // Context parallelism's chunks against the whole attention: seq 8192
+  // and 32768, one sequence of 16 heads of 128 (the whole first, then 2 cp
+  // chunks for cp 2, 4 and 8).
+  for (int64_t s : {int64_t(8192), int64_t(32768)})
+    for (int64_t chunks : {int64_t(1), int64_t(4), int64_t(8), int64_t(16)}) {
+      c = gpt;
+      c.batch = 1;
+      c.heads = 16;
+      c.d = 128;
+      c.sq = c.sk = s;
+      c.chunks = chunks;
+      configs.push_back(c);
+    }
 
   int failed = 0;
   for (const Config &cfg : configs)

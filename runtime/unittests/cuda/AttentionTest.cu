@@ -171,6 +171,9 @@ struct Case {
   /// log-sum-exp, checked against the CPU's; the backward is given the
   /// CPU forward's result and statistics.
   bool saveStats = false;
+  /// The start operand (context parallelism: a block of queries placed at
+  /// this key position; queryStart = 1), or none.
+  std::optional<int64_t> start;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -202,6 +205,8 @@ std::string caseName(const Case &c) {
     os << " sequence-first";
   if (c.saveStats)
     os << " saved-stats";
+  if (c.start)
+    os << " start=" << *c.start;
   return os.str();
 }
 
@@ -417,6 +422,37 @@ std::vector<Case> makeCases() {
     saved(c);
   }
   saved(mk(DType::BF16, {2}, 4, 0, 64, 64, false)); // No keys: -inf.
+  // A block of queries placed among the keys by the start operand (context
+  // parallelism): the middle of the sequence, its first and its last block
+  // (the default diagonal), with a window and a padding mask, sequence
+  // first, and on the SIMT kernel.
+  for (DType dt : {DType::BF16, DType::F32}) {
+    for (int64_t start : {int64_t(0), int64_t(256), int64_t(768)}) {
+      Case c = mk(dt, {2, 2}, 256, 1024, 64, 64, true);
+      c.start = start;
+      add(c);
+    }
+    Case c = mk(dt, {1, 2}, 129, 512, 128, 128, true);
+    c.start = 200;
+    add(c);
+    c = mk(dt, {2, 2}, 128, 512, 64, 64, true);
+    c.start = 130;
+    c.window = 100;
+    add(c);
+    c = mk(dt, {2, 2}, 128, 512, 64, 64, true);
+    c.start = 64;
+    c.maskShape = Shape{2, 1, 1, 512};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(dt, {2, 4}, 100, 400, 64, 64, true);
+    c.start = 150;
+    c.sequenceFirst = true;
+    add(c);
+    c = mk(dt, {2, 2}, 96, 384, 64, 64, true);
+    c.start = 96;
+    c.forceGeneric = true;
+    add(c);
+  }
   return cases;
 }
 
@@ -623,6 +659,26 @@ bool checkStats(const DeviceBuffer &buf, const Tensor &ref) {
   return ok && bad == 0;
 }
 
+/// The instruction attributes of a case: causal, sequence-first, window,
+/// saved statistics, then the scale, and the start flag.
+InstrAttrs caseAttrs(const Case &c) {
+  InstrAttrs attrs;
+  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
+                c.saveStats ? 1 : 0, c.start ? 1 : 0};
+  attrs.floats = {c.scale != 0
+                      ? c.scale
+                      : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
+  return attrs;
+}
+
+/// The start operand: an i64 scalar on the host.
+bool allocateStart(int64_t value, Tensor &t) {
+  if (!allocate(DType::I64, {}, t))
+    return false;
+  *static_cast<int64_t *>(t.data()) = value;
+  return true;
+}
+
 bool runCase(const Case &c, uint64_t seed) {
   const std::string name = caseName(c);
   Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
@@ -645,12 +701,10 @@ bool runCase(const Case &c, uint64_t seed) {
   if (c.maskShape)
     fillMask(mask, c.maskFill, rng);
 
-  InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
-                c.saveStats ? 1 : 0};
-  attrs.floats = {c.scale != 0
-                      ? c.scale
-                      : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
+  InstrAttrs attrs = caseAttrs(c);
+  Tensor start;
+  if (c.start && !allocateStart(*c.start, start))
+    return false;
 
   // CPU reference. The statistics are [lead..., Sq] in either layout.
   Shape statsShape = c.lead;
@@ -661,6 +715,8 @@ bool runCase(const Case &c, uint64_t seed) {
   std::vector<const Tensor *> cpuIn = {&q, &k, &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
+  if (c.start)
+    cpuIn.push_back(&start);
   InstrAttrs refAttrs = attrs;
   refAttrs.ints[1] = 0; // The reference reads the usual layout.
   std::vector<Tensor *> cpuOut = {&yRef};
@@ -676,10 +732,12 @@ bool runCase(const Case &c, uint64_t seed) {
   // GPU.
   const size_t es = dtypeSize(c.dtype);
   const size_t mis = size_t(c.misalign) * es;
-  DeviceBuffer dq, dk, dv, dm, dy, dstats;
+  DeviceBuffer dq, dk, dv, dm, dy, dstats, dstart;
   if (!dq.init(q.byteSize(), mis) || !dk.init(k.byteSize(), mis) ||
       !dv.init(v.byteSize(), mis) || !dy.init(yRef.byteSize(), mis) ||
       (c.maskShape && !dm.init(mask.byteSize(), 0)) ||
+      (c.start &&
+       (!dstart.init(start.byteSize(), 0) || !dstart.upload(start.data()))) ||
       (c.saveStats && !dstats.init(statsRef.byteSize(), 0))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
@@ -711,6 +769,8 @@ bool runCase(const Case &c, uint64_t seed) {
                                       {c.dtype, layout(vShape), dv.ptr()}};
   if (c.maskShape)
     inputs.push_back({c.dtype, *c.maskShape, dm.ptr()});
+  if (c.start)
+    inputs.push_back({DType::I64, {}, dstart.ptr()});
   std::vector<DeviceTensor> outs = {{c.dtype, layout(yShape), dy.ptr()}};
   if (c.saveStats)
     outs.push_back({DType::F32, statsShape, dstats.ptr()});
@@ -1038,6 +1098,33 @@ std::vector<Case> makeGradCases() {
     c.saveStats = true;
     add(c);
   }
+  // The start operand (context parallelism), on paracc's kernels (cuDNN
+  // fixes its diagonal when it builds its graph): the tensor-core paths
+  // (atomic dq and recompute), the SIMT one, a window, saved statistics.
+  for (int64_t start : {int64_t(0), int64_t(384)}) {
+    Case c = mk(bf, {2, 2}, 128, 512, 64, 64, true);
+    c.start = start;
+    add(c);
+    c.recompute = true;
+    add(c);
+  }
+  {
+    Case c = mk(bf, {1, 2}, 129, 400, 128, 128, true);
+    c.start = 150;
+    c.window = 90;
+    add(c);
+    c = mk(f32, {2, 2}, 64, 256, 40, 40, true);
+    c.start = 100;
+    add(c);
+    c = mk(bf, {2, 4}, 128, 512, 64, 64, true);
+    c.start = 256;
+    c.saveStats = true;
+    add(c);
+    c = mk(bf, {2, 4}, 128, 512, 64, 64, true);
+    c.start = 128;
+    c.sequenceFirst = true;
+    add(c);
+  }
   return cases;
 }
 
@@ -1194,12 +1281,10 @@ bool runGradCase(const Case &c, uint64_t seed) {
   if (c.maskShape)
     fillMask(mask, c.maskFill, rng);
 
-  InstrAttrs attrs;
-  attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
-                c.saveStats ? 1 : 0};
-  attrs.floats = {c.scale != 0
-                      ? c.scale
-                      : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
+  InstrAttrs attrs = caseAttrs(c);
+  Tensor start;
+  if (c.start && !allocateStart(*c.start, start))
+    return false;
 
   // CPU reference (usual layout). Saved statistics come from the CPU's
   // forward; the CPU's backward takes them and recomputes its own.
@@ -1211,6 +1296,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
   std::vector<const Tensor *> fwdIn = {&q, &k, &v};
   if (c.maskShape)
     fwdIn.push_back(&mask);
+  if (c.start)
+    fwdIn.push_back(&start);
   if (c.saveStats) {
     if (!allocate(c.dtype, yShape, y) ||
         !allocate(DType::F32, statsShape, stats))
@@ -1225,6 +1312,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
   std::vector<const Tensor *> cpuIn = {&dy, &q, &k, &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
+  if (c.start)
+    cpuIn.push_back(&start);
   if (c.saveStats) {
     cpuIn.push_back(&y);
     cpuIn.push_back(&stats);
@@ -1240,12 +1329,14 @@ bool runGradCase(const Case &c, uint64_t seed) {
   // GPU operands, NaN-filled results, uninitialized (0xFF) workspace.
   const size_t es = dtypeSize(c.dtype);
   const size_t mis = size_t(c.misalign) * es;
-  DeviceBuffer bq, bk, bv, bdy, bm, bdq, bdk, bdv, bws, by, bstats;
+  DeviceBuffer bq, bk, bv, bdy, bm, bdq, bdk, bdv, bws, by, bstats, bstart;
   if (!bq.init(q.byteSize(), mis) || !bk.init(k.byteSize(), mis) ||
       !bv.init(v.byteSize(), mis) || !bdy.init(dy.byteSize(), mis) ||
       !bdq.init(q.byteSize(), mis) || !bdk.init(k.byteSize(), mis) ||
       !bdv.init(v.byteSize(), mis) ||
       (c.maskShape && !bm.init(mask.byteSize(), 0)) ||
+      (c.start &&
+       (!bstart.init(start.byteSize(), 0) || !bstart.upload(start.data()))) ||
       (c.saveStats &&
        (!by.init(y.byteSize(), mis) || !bstats.init(stats.byteSize(), 0)))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
@@ -1279,6 +1370,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
                                       {c.dtype, layout(vShape), bv.ptr()}};
   if (c.maskShape)
     inputs.push_back({c.dtype, *c.maskShape, bm.ptr()});
+  if (c.start)
+    inputs.push_back({DType::I64, {}, bstart.ptr()});
   if (c.saveStats) {
     inputs.push_back({c.dtype, layout(yShape), by.ptr()});
     inputs.push_back({DType::F32, statsShape, bstats.ptr()});
