@@ -52,6 +52,12 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
                "chunks, rank i holding i and 2 cp - 1 - i, so causal "
                "attention's work is even) or contiguous"},
               OptionValue::choice(cpLayout));
+  binder.bind({"cp-attention", scope,
+               "Under cp, attention over the split sequence: allgather "
+               "(default; K and V all-gathered) or alltoall (Ulysses: heads "
+               "split instead, for the attention; the heads must divide "
+               "over cp)"},
+              OptionValue::choice(cpAttention));
 }
 
 void TrainingOptions::bindOptions(OptionsBinder &binder) {

@@ -59,6 +59,15 @@ llvm::ArrayRef<OptionSpelling<CpLayout>> OptionTraits<CpLayout>::spellings() {
   return table;
 }
 
+llvm::ArrayRef<OptionSpelling<CpAttention>>
+OptionTraits<CpAttention>::spellings() {
+  static const OptionSpelling<CpAttention> table[] = {
+      {CpAttention::AllGather, "allgather"},
+      {CpAttention::AllToAll, "alltoall"},
+  };
+  return table;
+}
+
 llvm::ArrayRef<OptionSpelling<Device>> OptionTraits<Device>::spellings() {
   static const OptionSpelling<Device> table[] = {
       {Device::Auto, "auto"},

@@ -36,8 +36,8 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   dataParallel.microbatchAxis = options.microbatchAxis;
   pm.addPass(dist::createDataParallelPass(dataParallel));
   // After data parallelism: it reads how the batch is split.
-  pm.addPass(
-      dist::createContextParallelPass({options.cpAxis, options.cpLayout}));
+  pm.addPass(dist::createContextParallelPass(
+      {options.cpAxis, options.cpLayout, options.cpAttention}));
   // What the front end asked for wins over what the passes chose.
   pm.addPass(dist::createUserShardingsPass());
 }
@@ -221,6 +221,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   DistributePipelineOptions dist;
   dist.sequenceParallel = options.parallel.sequenceParallel;
   dist.cpLayout = options.parallel.cpLayout;
+  dist.cpAttention = options.parallel.cpAttention;
   dist.schedule = options.parallel.schedule;
   dist.virtualStages = virtualStages;
   dist.training = train;

@@ -85,6 +85,16 @@ enum class CpLayout {
   Contiguous,
 };
 
+/// How attention works over a sequence split by context parallelism.
+enum class CpAttention {
+  /// Each rank's queries against every key: K and V all-gathered over cp.
+  AllGather,
+  /// Ulysses: q, k, v moved from sequence-split to head-split by an
+  /// all-to-all, the attention of cp's share of the heads over the whole
+  /// sequence, and back.
+  AllToAll,
+};
+
 /// The optimizer of a training step.
 enum class OptimizerKind { AdamW, Sgd };
 
@@ -168,6 +178,8 @@ struct ParallelOptions {
   Precision precision = Precision::F32;
   /// The sequence's layout over the cp axis.
   CpLayout cpLayout = CpLayout::Zigzag;
+  /// Attention over the cp-split sequence.
+  CpAttention cpAttention = CpAttention::AllGather;
 
   void bindOptions(OptionsBinder &binder);
 };
@@ -249,6 +261,10 @@ template <> struct OptionTraits<Precision> {
 template <> struct OptionTraits<CpLayout> {
   static constexpr const char *what = "context-parallel layout";
   static llvm::ArrayRef<OptionSpelling<CpLayout>> spellings();
+};
+template <> struct OptionTraits<CpAttention> {
+  static constexpr const char *what = "context-parallel attention";
+  static llvm::ArrayRef<OptionSpelling<CpAttention>> spellings();
 };
 template <> struct OptionTraits<Device> {
   static constexpr const char *what = "device";
@@ -353,6 +369,7 @@ PARACC_OPTION_ENUM_PARSER(RecomputePolicy)
 PARACC_OPTION_ENUM_PARSER(Precision)
 PARACC_OPTION_ENUM_PARSER(Device)
 PARACC_OPTION_ENUM_PARSER(CpLayout)
+PARACC_OPTION_ENUM_PARSER(CpAttention)
 PARACC_OPTION_ENUM_PARSER(CompilePhase)
 PARACC_OPTION_ENUM_PARSER(OptimizerKind)
 #undef PARACC_OPTION_ENUM_PARSER

@@ -95,6 +95,11 @@ struct DistributePipelineOptions
       *this, "cp-layout",
       llvm::cl::desc("The sequence's layout over cp (zigzag, contiguous)"),
       llvm::cl::init(CpLayout::Zigzag)};
+  Option<CpAttention> cpAttention{
+      *this, "cp-attention",
+      llvm::cl::desc("Attention over the cp-split sequence (allgather, "
+                     "alltoall)"),
+      llvm::cl::init(CpAttention::AllGather)};
   Option<std::string> ppAxis{*this, "pp-axis",
                              llvm::cl::desc("Pipeline mesh axis"),
                              llvm::cl::init("pp")};

@@ -530,3 +530,28 @@ func.func @zigzag(
   return %y, %dk : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>
 }
 }
+
+// -----
+
+// An axis moving between dims (context parallelism's all-to-all attention:
+// the sequence split becomes a heads split and back) is one all-to-all, not
+// a gather and a slice.
+module attributes {dist.mesh = #dist.mesh<[cp = 2]>} {
+// CHECK-LABEL: func.func @move_axis
+// CHECK-SAME: (%[[X:[^:]+]]: tensor<1x4x32x16xf32>
+func.func @move_axis(%x: tensor<1x4x64x16xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>})
+    -> (tensor<1x4x64x16xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>}) {
+  // CHECK: %[[N:.*]] = graph.neg %[[X]] : tensor<1x4x32x16xf32>
+  // CHECK: %[[H:.*]] = dist.all_to_all %[[N]] over ["cp"] split_dim = 1 concat_dim = 2 : tensor<1x4x32x16xf32> -> tensor<1x2x64x16xf32>
+  // CHECK: %[[Y:.*]] = graph.attention %[[H]], %[[H]], %[[H]] {causal = true, scale = 2.500000e-01 : f64} : (tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>, tensor<1x2x64x16xf32>) -> tensor<1x2x64x16xf32>
+  // CHECK: %[[N2:.*]] = graph.neg %[[Y]] : tensor<1x2x64x16xf32>
+  // CHECK: %[[B:.*]] = dist.all_to_all %[[N2]] over ["cp"] split_dim = 2 concat_dim = 1 : tensor<1x2x64x16xf32> -> tensor<1x4x32x16xf32>
+  // CHECK: return %[[B]]
+  // CHECK-NOT: dist.all_gather
+  %h = graph.neg %x {dist.shardings = [#dist.sharding<{}, {cp}, {}, {}>]} : tensor<1x4x64x16xf32>
+  %y = graph.attention %h, %h, %h {causal = true, scale = 0.25 : f64, dist.shardings = [#dist.sharding<{}, {cp}, {}, {}>]}
+      : (tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>, tensor<1x4x64x16xf32>) -> tensor<1x4x64x16xf32>
+  %z = graph.neg %y {dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]} : tensor<1x4x64x16xf32>
+  return %z : tensor<1x4x64x16xf32>
+}
+}

@@ -295,8 +295,11 @@ struct ContextParallelPass
     });
     module.walk([&](g::NllLossOp op) { putSequenceFirstInRows(op, batch); });
     StringAttr cp = StringAttr::get(&getContext(), axis);
-    // Zig-zag balances causal attention; without one it changes nothing.
-    bool zigzag = layout == CpLayout::Zigzag &&
+    const bool ulysses = attention == CpAttention::AllToAll;
+    // Zig-zag balances causal attention over split queries (all-gather);
+    // without a causal one, or with whole sequences per head (all-to-all),
+    // it changes nothing.
+    bool zigzag = layout == CpLayout::Zigzag && !ulysses &&
                   module
                       .walk([](g::AttentionOp op) {
                         return op.getCausal() ? WalkResult::interrupt()
@@ -322,13 +325,57 @@ struct ContextParallelPass
             diag << "over mesh axis '" << axis << "' of size " << parts;
           return WalkResult::interrupt();
         }
-        annotateDim(v, d, {cp});
+        if (!ulysses) {
+          annotateDim(v, d, {cp});
+          continue;
+        }
+        // All-to-all: the heads split, the sequence whole.
+        int64_t rank = cast<RankedTensorType>(v.getType()).getRank();
+        int64_t h = seqFirst ? rank - 2 : rank - 3;
+        int64_t heads =
+            h >= 0 ? cast<RankedTensorType>(v.getType()).getDimSize(h) : 1;
+        if (h < 0 || heads % parts != 0) {
+          op.emitError("context parallelism with all-to-all attention: ")
+              << heads << " head(s) do not divide over mesh axis '" << axis
+              << "' of size " << parts << " (--cp-attention allgather has no "
+              << "such limit)";
+          return WalkResult::interrupt();
+        }
+        annotateDim(v, h, {cp});
+        annotateDim(v, d, {});
       }
-      annotateDim(op.getResult(), sequenceDim(op.getResult(), seqFirst), {cp});
+      Value y = op.getResult();
+      int64_t d = sequenceDim(y, seqFirst);
+      if (ulysses) {
+        annotateDim(y, seqFirst ? d + 1 : d - 1, {cp});
+        annotateDim(y, d, {});
+      } else {
+        annotateDim(y, d, {cp});
+      }
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    // All-to-all: the rest of the model holds the sequence split, from the
+    // norms' activations (before the sequence split of sequence
+    // parallelism, when it is on).
+    if (ulysses)
+      module.walk([&](Operation *op) {
+        if (!isa<g::LayerNormOp, g::RmsNormOp>(op))
+          return;
+        for (Value v : {op->getOperand(0), Value(op->getResult(0))}) {
+          auto type = cast<RankedTensorType>(v.getType());
+          if (type.getRank() < 3)
+            continue;
+          int64_t d = type.getRank() - 2;
+          if (type.getDimSize(d) % parts != 0)
+            continue;
+          SmallVector<StringAttr> axes = {cp};
+          if (ShardingAttr s = getSharding(v); s && !s.isDimOpen(d))
+            llvm::append_range(axes, s.getDimAxes(d));
+          annotateDim(v, d, axes);
+        }
+      });
     if (attentions == 0) {
       module.emitError("context parallelism (mesh axis '")
           << axis << "') needs a model with attention: there is no sequence "

@@ -260,7 +260,27 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
                             b.getStringAttr("sum"));
     partial.clear();
   }
-  // 2. Gather what the target does not split the same way.
+  // 2. An axis moving from one dim to another (the last axis of the dim it
+  // leaves, the next one of the dim that takes it; context parallelism's
+  // all-to-all attention moves cp between the sequence and the heads): one
+  // all-to-all instead of a gather and a slice.
+  for (int64_t e = 0; e < rank; ++e) {
+    if (cur[e].empty() || cur[e].back() == zigzagAxis ||
+        isPrefix(cur[e], target[e]))
+      continue;
+    StringAttr a = cur[e].back();
+    for (int64_t d = 0; d < rank; ++d) {
+      if (d == e || !isPrefix(cur[d], target[d]) ||
+          target[d].size() <= cur[d].size() || target[d][cur[d].size()] != a)
+        continue;
+      cur[e].pop_back();
+      cur[d].push_back(a);
+      v = AllToAllOp::create(b, loc, localType(global, currentSharding()), v,
+                             axesAttr({a}), d, e);
+      break;
+    }
+  }
+  // 3. Gather what the target does not split the same way.
   for (int64_t d = 0; d < rank; ++d) {
     ArrayRef<StringAttr> want = target[d];
     size_t common = 0;
@@ -293,7 +313,7 @@ Value Partitioner::reshardImpl(Location loc, const Local &in,
       }
     }
   }
-  // 3. Take this rank's block along what the target adds.
+  // 4. Take this rank's block along what the target adds.
   SmallVector<SmallVector<StringAttr>> delta(rank);
   bool any = false;
   for (int64_t d = 0; d < rank; ++d) {

@@ -88,6 +88,13 @@ def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
     position (`start`); in training, the keys' and values' gradients are
     partial sums over the axis and are reduce-scattered back.
 
+    With `attention=alltoall` (Ulysses) the attention's operands and result
+    are split by heads instead and the norms' activations by the sequence:
+    partitioning moves q, k and v from the sequence to the heads with one
+    all-to-all each (and the result back), and each rank attends over the
+    whole sequence with its share of the heads (contiguous layout: every
+    rank does the same work); the heads must divide over the axis.
+
     Every attention's sequence must divide over the axis, and a model
     without an attention is refused (there is no sequence to split).
 
@@ -101,6 +108,9 @@ def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
     Option<"layout", "layout", "::mlir::paracc::CpLayout",
            "::mlir::paracc::CpLayout::Zigzag",
            "The sequence's layout over the axis: zigzag or contiguous">,
+    Option<"attention", "attention", "::mlir::paracc::CpAttention",
+           "::mlir::paracc::CpAttention::AllGather",
+           "Attention over the split sequence: allgather or alltoall">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
