@@ -32,12 +32,13 @@ std::string errorOf(OpCode op, const InstrAttrs &raw) {
 
 TEST(InstructionSetTest, FieldsInTheStoredOrder) {
   const AttentionAttrs a =
-      decoded<AttentionAttrs>(OpCode::Attention, {{1, 1, 64, 1}, {0.125}});
+      decoded<AttentionAttrs>(OpCode::Attention, {{1, 1, 64, 1, 1}, {0.125}});
   EXPECT_TRUE(a.causal);
   EXPECT_TRUE(a.sequenceFirst);
   EXPECT_EQ(a.window, 64);
   EXPECT_TRUE(a.savedStats);
   EXPECT_EQ(a.scale, 0.125);
+  EXPECT_TRUE(a.queryStart);
   // Trailing optional fields take their defaults.
   const AttentionAttrs b =
       decoded<AttentionAttrs>(OpCode::AttentionGrad, {{0}, {0.5}});
@@ -45,6 +46,7 @@ TEST(InstructionSetTest, FieldsInTheStoredOrder) {
   EXPECT_FALSE(b.sequenceFirst);
   EXPECT_EQ(b.window, 0);
   EXPECT_FALSE(b.savedStats);
+  EXPECT_FALSE(b.queryStart);
 
   const ReduceSumAttrs r =
       decoded<ReduceSumAttrs>(OpCode::ReduceMean, {{1, 0, 2}, {}});
@@ -81,9 +83,9 @@ TEST(InstructionSetTest, CountAndRangeErrorsNameTheField) {
             "cumsum: expected 3 integer attributes, got 4");
   EXPECT_EQ(errorOf(OpCode::Clip, {{}, {1.0}}),
             "clip: expected 2 floating attributes, got 1");
-  EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, 0, 0, 0}, {1.0}}),
-            "attention: expected 1 to 4 integer attributes [causal, "
-            "sequenceFirst?, window?, savedStats?], got 5");
+  EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, 0, 0, 0, 0}, {1.0}}),
+            "attention: expected 1 to 5 integer attributes [causal, "
+            "sequenceFirst?, window?, savedStats?, queryStart?], got 6");
   EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, -3}, {1.0}}),
             "attention: window must be in [0, 9223372036854775807], got -3");
   EXPECT_EQ(errorOf(OpCode::ArgMin, {{0, 1, 5}, {}}),
@@ -105,7 +107,7 @@ TEST(InstructionSetTest, EncodeIsTheDecodersInverse) {
       {OpCode::Gemm, {{0, 1}, {0.5, 2.0}}},
       {OpCode::Slice, {{0, 1, 1, 2}, {}}},
       {OpCode::ArgMax, {{-1, 1, 0}, {}}},
-      {OpCode::Attention, {{1, 1, 16, 1}, {0.125}}},
+      {OpCode::Attention, {{1, 1, 16, 1, 1}, {0.125}}},
       {OpCode::Linear, {{1, 1}, {}}},
       {OpCode::Linear, {{0, 3, 1, 1}, {}}},
       {OpCode::Pool, {{1, 0, 2, 2, 2, 2, 0, 0, 1, 1}, {}}},
@@ -122,7 +124,7 @@ TEST(InstructionSetTest, EncodeIsTheDecodersInverse) {
   // Optional fields are written when set; an out-of-range default (a
   // linear's absent flags) is not.
   EXPECT_EQ(encodeOpAttrs(AttentionAttrs{}).ints,
-            (std::vector<int64_t>{0, 0, 0, 0}));
+            (std::vector<int64_t>{0, 0, 0, 0, 0}));
   LinearAttrs l;
   l.activation = 3;
   EXPECT_EQ(encodeOpAttrs(l).ints, (std::vector<int64_t>{3}));
