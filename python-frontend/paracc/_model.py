@@ -437,7 +437,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
             name: str | None = None, embed_weights: bool = False,
             torch_export_options: Mapping[str, Any] | None = None,
             train: bool = False, virtual_stages: int | None = None,
-            cluster: str | None = None, **training) -> Model:
+            cluster: str | None = None, cp_layout: str | None = None,
+            cp_attention: str | None = None, **training) -> Model:
     """Compiles a model for a device mesh and returns a :class:`Model`.
 
     `model`: a path (.onnx, .pbtxt, .mlir), ONNX bytes (`format`:
@@ -448,6 +449,8 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     (f32, bf16, f16), `sp`, `microbatches`, `stages` ("auto" or
     "0-2,3-5" or [(0, 2), (3, 5)]), `schedule` (gpipe, 1f1b, zb-h1,
     interleaved), `virtual_stages` (model chunks per rank, interleaved),
+    `cp_layout` (zigzag, contiguous) and `cp_attention` (allgather,
+    alltoall) for a mesh with a cp axis (context parallelism),
     `input_shapes` ({name: (2, 8)} or {name: "2x8"}), `random_weights`
     (weights whose data is missing are seeded random) and `seed` are the
     paracc tool's flags. `example_inputs` (a dict name -> array; a tuple for
@@ -500,6 +503,10 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
         pairs.append(("pipeline-schedule", schedule))
     if virtual_stages is not None:
         pairs.append(("virtual-stages", virtual_stages))
+    if cp_layout is not None:
+        pairs.append(("cp-layout", cp_layout))
+    if cp_attention is not None:
+        pairs.append(("cp-attention", cp_attention))
     if precision is not None:
         pairs.append(("precision", precision))
     pairs += _input_shape_pairs(shapes)

@@ -42,6 +42,26 @@ def test_mesh_auto_matches_onnxruntime(gpt2_model, gpt2_input, gpt2_expected):
                                    rtol=0, atol=ATOL)
 
 
+@pytest.mark.parametrize("layout,attention", [("zigzag", "allgather"),
+                                               ("contiguous", "allgather"),
+                                               ("contiguous", "alltoall")])
+def test_context_parallel_matches_onnxruntime(gpt2_model, gpt2_input,
+                                              gpt2_expected, layout,
+                                              attention):
+    # The sequence of 16 split over cp2 (with dp2: 4 ranks).
+    with paracc.compile(gpt2_model, mesh="dp2,cp2", cp_layout=layout,
+                        cp_attention=attention, device="cpu") as m:
+        assert m.num_ranks == 4
+        np.testing.assert_allclose(logits(m, gpt2_input), gpt2_expected,
+                                   rtol=0, atol=ATOL)
+
+
+def test_context_parallel_errors_name_the_keyword(gpt2_model):
+    with pytest.raises(paracc.ParaccInvalidArgument, match="cp_layout"):
+        paracc.compile(gpt2_model, mesh="cp2", cp_layout="diagonal",
+                       device="cpu")
+
+
 def test_inputs_by_position_or_single_array(gpt2_mesh, gpt2_input):
     by_name = logits(gpt2_mesh, gpt2_input)
     for inputs in ([gpt2_input], (gpt2_input,), gpt2_input,
