@@ -40,19 +40,23 @@ RankedTensorType withDim(RankedTensorType type, int64_t d, int64_t n) {
   return type.clone(shape);
 }
 
+/// Whether `op` maps each token's row of its first operand to one row of
+/// its result: `cast`, `log_softmax`, a `matmul` by a matrix.
+bool keepsTokenRows(Operation *op) {
+  return isa_and_nonnull<g::CastOp, g::LogSoftmaxOp>(op) ||
+         (isa_and_nonnull<g::MatMulOp>(op) &&
+          cast<RankedTensorType>(op->getOperand(1).getType()).getRank() == 2);
+}
+
 /// Walks from a loss operand back through the ops that keep a per-token
-/// row (`reshape` flattening the leading dims, and, for scores, `cast`,
-/// `log_softmax` and a `matmul` by a matrix) to a slice of the sequence;
-/// the ops on the way, nearest the loss first.
+/// row (`reshape` flattening the leading dims, and, for scores, those of
+/// keepsTokenRows) to a slice of the sequence; the ops on the way, nearest
+/// the loss first.
 g::SliceOp findShift(Value v, bool scores, SmallVector<Operation *> &chain) {
   while (Operation *op = v.getDefiningOp()) {
     if (auto slice = dyn_cast<g::SliceOp>(op))
       return v.hasOneUse() ? slice : g::SliceOp();
-    bool rowwise =
-        isa<g::ReshapeOp>(op) ||
-        (scores && isa<g::CastOp, g::LogSoftmaxOp>(op)) ||
-        (scores && isa<g::MatMulOp>(op) &&
-         cast<RankedTensorType>(op->getOperand(1).getType()).getRank() == 2);
+    bool rowwise = isa<g::ReshapeOp>(op) || (scores && keepsTokenRows(op));
     if (!rowwise || !v.hasOneUse())
       return g::SliceOp();
     chain.push_back(op);
@@ -198,11 +202,7 @@ void putSequenceFirstInRows(LossOp loss, int64_t batchParts) {
   Value rows = flatten->getOperand(0);
   while (rows.hasOneUse()) {
     Operation *op = rows.getDefiningOp();
-    bool keepsRows =
-        isa_and_nonnull<g::CastOp, g::LogSoftmaxOp>(op) ||
-        (isa_and_nonnull<g::MatMulOp>(op) &&
-         cast<RankedTensorType>(op->getOperand(1).getType()).getRank() == 2);
-    if (!keepsRows)
+    if (!keepsTokenRows(op))
       break;
     rowwise.push_back(op);
     rows = op->getOperand(0);
@@ -283,17 +283,19 @@ struct ContextParallelPass
     if (!mesh || !mesh.getAxisIndex(axis) || mesh.getAxisSize(axis) <= 1)
       return;
     int64_t parts = mesh.getAxisSize(axis);
-    module.walk([](g::SoftmaxCrossEntropyOp op) {
-      if (!op.getLogProb())
-        unshiftNextTokenLoss(op);
-    });
-    module.walk([](g::NllLossOp op) { unshiftNextTokenLoss(op); });
+    // The losses keep the whole sequence, in rows that split into blocks.
     int64_t batch = batchParts(module, mesh);
-    module.walk([&](g::SoftmaxCrossEntropyOp op) {
-      if (!op.getLogProb())
-        putSequenceFirstInRows(op, batch);
+    auto keepSequence = [&](auto loss) {
+      unshiftNextTokenLoss(loss);
+      putSequenceFirstInRows(loss, batch);
+    };
+    module.walk([&](Operation *op) {
+      if (auto loss = dyn_cast<g::SoftmaxCrossEntropyOp>(op);
+          loss && !loss.getLogProb())
+        keepSequence(loss);
+      else if (auto loss = dyn_cast<g::NllLossOp>(op))
+        keepSequence(loss);
     });
-    module.walk([&](g::NllLossOp op) { putSequenceFirstInRows(op, batch); });
     StringAttr cp = StringAttr::get(&getContext(), axis);
     const bool ulysses = attention == CpAttention::AllToAll;
     // Zig-zag balances causal attention over split queries (all-gather);

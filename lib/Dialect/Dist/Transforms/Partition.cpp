@@ -134,6 +134,12 @@ private:
   RankedTensorType localType(RankedTensorType global, ShardingAttr s);
   ArrayAttr axesAttr(ArrayRef<StringAttr> axes);
   Value scalar(Location loc, Type elementType, double value);
+  /// This rank's block index along `axes` times `block`: where its block
+  /// of a dim split over them starts (an i64 scalar).
+  Value blockStart(Location loc, ArrayRef<StringAttr> axes, int64_t block);
+  /// Elements [begin, end) of `x` along `dim`.
+  Value sliceAlong(Location loc, Value x, int64_t dim, int64_t begin,
+                   int64_t end);
 
   func::FuncOp func;
   MeshAttr mesh;
@@ -190,6 +196,26 @@ Value Partitioner::scalar(Location loc, Type elementType, double value) {
                 type, APInt(elementType.getIntOrFloatBitWidth(),
                             uint64_t(int64_t(value)), true)));
   return g::ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
+}
+
+Value Partitioner::blockStart(Location loc, ArrayRef<StringAttr> axes,
+                              int64_t block) {
+  Type i64 = b.getI64Type();
+  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                    axesAttr(axes));
+  return g::MulOp::create(b, loc, index, scalar(loc, i64, double(block)));
+}
+
+Value Partitioner::sliceAlong(Location loc, Value x, int64_t dim, int64_t begin,
+                              int64_t end) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
+      steps(type.getRank(), 1);
+  starts[dim] = begin;
+  limits[dim] = end;
+  return g::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(starts),
+                            b.getDenseI64ArrayAttr(limits),
+                            b.getDenseI64ArrayAttr(steps));
 }
 
 Value Partitioner::reshard(Location loc, const Local &in, ShardingAttr to) {
@@ -525,9 +551,7 @@ LogicalResult Partitioner::partitionGather(g::GatherOp op,
   int64_t localVocab =
       cast<RankedTensorType>(localTable.getType()).getDimSize(0);
   // shifted = ids - index * localVocab; in range -> local row, else masked.
-  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
-                                    axesAttr(vocabAxes));
-  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, localVocab));
+  Value offset = blockStart(loc, vocabAxes, localVocab);
   Value shifted = g::SubOp::create(b, loc, localIds, offset);
   Value geZero =
       g::GreaterEqualOp::create(b, loc, shifted, scalar(loc, i64, 0));
@@ -656,9 +680,7 @@ void Partitioner::addShardOffsets(g::DropoutOp dropout,
     Value offset = scalar(loc, i64, 0);
     if (!axes.empty()) {
       sharded = true;
-      Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
-                                        axesAttr(axes));
-      offset = g::MulOp::create(b, loc, index, scalar(loc, i64, local[d]));
+      offset = blockStart(loc, axes, local[d]);
     }
     pieces.push_back(g::ReshapeOp::create(b, loc, one, offset));
   }
@@ -667,6 +689,13 @@ void Partitioner::addShardOffsets(g::DropoutOp dropout,
   Value shard = g::ConcatOp::create(b, loc, pieces, 0);
   dropout.getOffsetsMutable().assign(
       g::AddOp::create(b, loc, dropout.getOffsets(), shard));
+}
+
+/// The dim of an attention's q (and result) that holds the queries.
+template <typename AttentionOpT>
+static int64_t querySequenceDim(AttentionOpT att) {
+  return cast<RankedTensorType>(att.getQ().getType()).getRank() -
+         (att.getSequenceFirst() ? 3 : 2);
 }
 
 int64_t Partitioner::zigzagGroups(ArrayRef<StringAttr> axes) const {
@@ -695,13 +724,7 @@ Value Partitioner::reorderZigzag(Location loc, Value v, int64_t dim,
   for (int64_t g = 0; g < groups; ++g)
     for (int64_t k = 0; k < chunks; ++k) {
       int64_t begin = (g * chunks + source[k]) * chunk;
-      SmallVector<int64_t> starts(type.getRank(), 0), limits(type.getShape()),
-          steps(type.getRank(), 1);
-      starts[dim] = begin;
-      limits[dim] = begin + chunk;
-      pieces.push_back(g::SliceOp::create(
-          b, loc, v, b.getDenseI64ArrayAttr(starts),
-          b.getDenseI64ArrayAttr(limits), b.getDenseI64ArrayAttr(steps)));
+      pieces.push_back(sliceAlong(loc, v, dim, begin, begin + chunk));
     }
   return g::ConcatOp::create(b, loc, pieces, dim);
 }
@@ -721,7 +744,7 @@ FailureOr<SmallVector<Value>>
 Partitioner::splitZigzagAttention(AttentionOpT local, AttentionOpT global,
                                   ShardingAttr queries) {
   auto type = cast<RankedTensorType>(global.getQ().getType());
-  int64_t seq = type.getRank() - (local.getSequenceFirst() ? 3 : 2);
+  int64_t seq = querySequenceDim(local);
   SmallVector<StringAttr> axes = queries.getDimAxes(seq);
   if (axes.size() != 1 || local.getQueryStart())
     return local.emitOpError("splits its queries over ")
@@ -737,20 +760,11 @@ Partitioner::splitZigzagAttention(AttentionOpT local, AttentionOpT global,
   int64_t keys =
       cast<RankedTensorType>(global.getK().getType()).getDimSize(seq);
   int64_t chunk = globalQueries / (2 * n);
-  auto half = [&](Value x, int64_t h, int64_t dim) -> Value {
-    auto t = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> starts(t.getRank(), 0), limits(t.getShape()),
-        steps(t.getRank(), 1);
-    starts[dim] = h * chunk;
-    limits[dim] = (h + 1) * chunk;
-    return g::SliceOp::create(b, loc, x, b.getDenseI64ArrayAttr(starts),
-                              b.getDenseI64ArrayAttr(limits),
-                              b.getDenseI64ArrayAttr(steps));
+  auto half = [&](Value x, int64_t h, int64_t dim) {
+    return sliceAlong(loc, x, dim, h * chunk, (h + 1) * chunk);
   };
   // The rank's chunks: i (first half) and 2n - 1 - i (second).
-  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
-                                    axesAttr(axes));
-  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, chunk));
+  Value offset = blockStart(loc, axes, chunk);
   Value base = scalar(loc, i64, double(keys - globalQueries));
   Value starts[2] = {
       g::AddOp::create(b, loc, base, offset),
@@ -807,7 +821,7 @@ void Partitioner::addQueryStart(AttentionOpT local, AttentionOpT global,
   if (!local.getCausal())
     return;
   auto type = cast<RankedTensorType>(global.getQ().getType());
-  int64_t seq = type.getRank() - (local.getSequenceFirst() ? 3 : 2);
+  int64_t seq = querySequenceDim(local);
   SmallVector<StringAttr> axes = queries.getDimAxes(seq);
   if (axes.empty())
     return;
@@ -823,10 +837,8 @@ void Partitioner::addQueryStart(AttentionOpT local, AttentionOpT global,
     start = scalar(loc, i64, double(keys - globalQueries));
   int64_t block =
       cast<RankedTensorType>(local.getQ().getType()).getDimSize(seq);
-  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
-                                    axesAttr(axes));
-  Value offset = g::MulOp::create(b, loc, index, scalar(loc, i64, block));
-  local.getQueryStartMutable().assign(g::AddOp::create(b, loc, start, offset));
+  local.getQueryStartMutable().assign(
+      g::AddOp::create(b, loc, start, blockStart(loc, axes, block)));
 }
 
 LogicalResult Partitioner::partitionOp(Operation *op) {
@@ -909,11 +921,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     }
     for (auto [r, c] : llvm::zip(op->getResults(), clone->getResults()))
       mapping.map(r, c);
-    if (auto dropout = dyn_cast<g::DropoutOp>(clone))
-      addShardOffsets(dropout,
-                      projectSharding(ctx, rule, rule.results[0], factorAxes,
-                                      false));
-    if (auto dropout = dyn_cast<g::DropoutOp>(clone); dropout && zigzagAxis) {
+    if (auto dropout = dyn_cast<g::DropoutOp>(clone)) {
       ShardingAttr s =
           projectSharding(ctx, rule, rule.results[0], factorAxes, false);
       for (int64_t d = 0; d < s.getRank(); ++d)
@@ -921,6 +929,7 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
           return op->emitOpError("splits its sequence into zig-zag chunks, "
                                  "which its mask does not follow yet; use "
                                  "--cp-layout contiguous");
+      addShardOffsets(dropout, s);
     }
     // Split queries: where each rank's block starts, or one attention per
     // zig-zag chunk.
@@ -929,9 +938,8 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
                              false);
     };
     auto zigzagCausal = [&](auto att, ShardingAttr queries) {
-      int64_t seq = cast<RankedTensorType>(att.getQ().getType()).getRank() -
-                    (att.getSequenceFirst() ? 3 : 2);
-      return att.getCausal() && holdsZigzag(queries.getDimAxes(seq));
+      return att.getCausal() &&
+             holdsZigzag(queries.getDimAxes(querySequenceDim(att)));
     };
     FailureOr<SmallVector<Value>> split = SmallVector<Value>();
     if (auto att = dyn_cast<g::AttentionOp>(clone)) {
