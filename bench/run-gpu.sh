@@ -32,6 +32,9 @@
 #             Llama, Llama-3.2-1B's shape; bench/prepare-gpu-exports.sh):
 #             paracc's bf16 training step and forward next to the same
 #             transformers model under PyTorch eager and torch.compile
+#   attnpeer  the peer's attention (PyTorch SDPA: cuDNN, FlashAttention-2)
+#             at the shapes of the attention bench's context-parallel
+#             chunks: one sequence of 16 heads of 128, seq 8192 and 32768
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
 # Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
@@ -214,6 +217,13 @@ stage_costmodel() {
     note "costmodel $name: exit $?; $(grep -E '^profile|error' "$out/costmodel-$name.log" | head -2 | tr '\n' ' ')"
     python3 "$c/cost_model_summary.py" "$out/costmodel-$name.json" 2>&1 | tee -a "$summary"
   done
+}
+
+stage_attnpeer() {
+  python3 "$dev/common/peers/attention_bench.py" --seqs 8192,32768 --dims 128 \
+    --tokens 8192 >"$out/peer-attention.log" 2>&1
+  note "peer attention: exit $?"
+  grep RESULT "$out/peer-attention.log" | tee -a "$summary"
 }
 
 stage_gemm() {

@@ -54,9 +54,10 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
               OptionValue::choice(cpLayout));
   binder.bind({"cp-attention", scope,
                "Under cp, attention over the split sequence: allgather "
-               "(default; K and V all-gathered) or alltoall (Ulysses: heads "
+               "(default; K and V all-gathered), alltoall (Ulysses: heads "
                "split instead, for the attention; the heads must divide "
-               "over cp)"},
+               "over cp) or ring (K/V blocks passed around the cp ring, "
+               "merged by log-sum-exp; CPU backend only for training)"},
               OptionValue::choice(cpAttention));
 }
 

@@ -64,6 +64,7 @@ OptionTraits<CpAttention>::spellings() {
   static const OptionSpelling<CpAttention> table[] = {
       {CpAttention::AllGather, "allgather"},
       {CpAttention::AllToAll, "alltoall"},
+      {CpAttention::Ring, "ring"},
   };
   return table;
 }

@@ -263,6 +263,11 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         a.operandFlags = (g.getBias() ? 1 : 0) | (g.getResidual() ? 2 : 0);
         out = a;
       })
+      .Case([&](AttentionMergeOp g) {
+        rt::AttentionMergeAttrs a;
+        a.sequenceFirst = g.getSequenceFirst();
+        out = a;
+      })
       .Case<AttentionOp, AttentionWithStatsOp, AttentionGradOp>([&](auto g) {
         rt::AttentionAttrs a;
         a.causal = g.getCausal();
@@ -272,8 +277,10 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         // last two operands.
         if constexpr (std::is_same_v<decltype(g), AttentionWithStatsOp>)
           a.savedStats = true;
-        else if constexpr (std::is_same_v<decltype(g), AttentionGradOp>)
+        else if constexpr (std::is_same_v<decltype(g), AttentionGradOp>) {
           a.savedStats = bool(g.getStats());
+          a.keyBlock = g.getKeyBlock();
+        }
         a.scale = toDouble(g.getScale());
         a.queryStart = bool(g.getQueryStart());
         out = a;
@@ -320,6 +327,10 @@ static FailureOr<rt::OpAttrs> collectiveAttrs(Operation *op) {
       .Case([&](RecvOp c) {
         out = rt::SendAttrs{axesOf(c.getAxes().getValue()),
                             int64_t(c.getFrom()), int64_t(c.getTag())};
+      })
+      .Case([&](RingShiftOp c) {
+        out = rt::RingShiftAttrs{axesOf(c.getAxes().getValue()),
+                                 int64_t(c.getShift())};
       })
       .Case([&](AxisIndexOp c) {
         out = rt::AxisIndexAttrs{axesOf(c.getAxes().getValue())};

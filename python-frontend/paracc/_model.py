@@ -450,7 +450,7 @@ def compile(model, mesh: str | None = None, precision: str | None = None,
     "0-2,3-5" or [(0, 2), (3, 5)]), `schedule` (gpipe, 1f1b, zb-h1,
     interleaved), `virtual_stages` (model chunks per rank, interleaved),
     `cp_layout` (zigzag, contiguous) and `cp_attention` (allgather,
-    alltoall) for a mesh with a cp axis (context parallelism),
+    alltoall, ring) for a mesh with a cp axis (context parallelism),
     `input_shapes` ({name: (2, 8)} or {name: "2x8"}), `random_weights`
     (weights whose data is missing are seeded random) and `seed` are the
     paracc tool's flags. `example_inputs` (a dict name -> array; a tuple for

@@ -435,10 +435,6 @@ TEST(AttentionTest, QueryStartErrors) {
   attrs.ints = {1, 0, 0, 0, 1};
   attrs.floats = {0.7};
   Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.d));
-  Tensor start = alloc(DType::I64, {});
-  setElem(start, 0, 5.0); // the block would end past the keys
-  EXPECT_EQ(run(OpCode::Attention, attrs, {&q, &k, &k, &start}, {&y}).message(),
-            "attention: query start 5 is outside [0, 4] (4 queries, 8 keys)");
   Tensor notScalar = alloc(DType::I64, {1});
   EXPECT_TRUE(startsWith(
       run(OpCode::Attention, attrs, {&q, &k, &k, &notScalar}, {&y}).message(),
@@ -451,4 +447,157 @@ TEST(AttentionTest, QueryStartErrors) {
   EXPECT_TRUE(
       startsWith(run(OpCode::Attention, attrs, {&q, &k, &k}, {&y}).message(),
                  "attention: expected 4 to 5 operands"));
+  // keyBlock belongs to attention_grad, and needs the saved statistics.
+  InstrAttrs keyBlock;
+  keyBlock.ints = {1, 0, 0, 0, 0, 1};
+  keyBlock.floats = {0.7};
+  EXPECT_EQ(run(OpCode::Attention, keyBlock, {&q, &k, &k}, {&y}).message(),
+            "attention: keyBlock is an attention_grad flag");
+  Tensor dq = alloc(DType::F32, q.shape()), dk = alloc(DType::F32, k.shape()),
+         dv = alloc(DType::F32, k.shape());
+  EXPECT_EQ(
+      run(OpCode::AttentionGrad, keyBlock, {&y, &q, &k, &k}, {&dq, &dk, &dv})
+          .message(),
+      "attention_grad: keyBlock needs the saved result and statistics");
+}
+
+TEST(AttentionTest, RingBlocksMergeIntoTheWholeAttention) {
+  // Ring attention on one rank: queries and keys in three blocks of four.
+  // Each query block attends to each key block with their relative start
+  // (negative: no key visible; past the block: all of them), the partial
+  // results merged by AttentionMerge: the whole attention's rows and
+  // log-sum-exps. Each pair's gradient given the whole attention's result
+  // and statistics (keyBlock) is its share: the shares add up to the whole
+  // attention's gradients.
+  for (int64_t window : {0, 5}) {
+    SCOPED_TRACE(testing::Message() << "window " << window);
+    Problem p;
+    p.causal = true;
+    p.window = window;
+    p.sq = p.sk = 12;
+    const int64_t rows = 4, blocks = 3, bh = p.b * p.h;
+    Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+    Tensor k = random(shapeOf(p, p.sk, p.d), 2);
+    Tensor v = random(shapeOf(p, p.sk, p.dv), 3);
+    Tensor dy = random(shapeOf(p, p.sq, p.dv), 5);
+    InstrAttrs whole, part, merge, grad;
+    whole.ints = {1, 0, window, 0, 0};
+    whole.floats = part.floats = grad.floats = {0.7};
+    part.ints = {1, 0, window, 1, 1};
+    grad.ints = {1, 0, window, 1, 1, 1};
+    merge.ints = {0};
+    std::vector<Tensor> want = {alloc(DType::F32, q.shape()),
+                                alloc(DType::F32, k.shape()),
+                                alloc(DType::F32, v.shape())};
+    ASSERT_TRUE(run(OpCode::AttentionGrad, whole, {&dy, &q, &k, &v},
+                    {&want[0], &want[1], &want[2]})
+                    .isOk());
+    std::vector<double> lse;
+    const std::vector<double> y = reference(p, q, k, v, nullptr, 0.7, &lse);
+    std::vector<double> dq(size_t(q.numElements()), 0.0),
+        dk(size_t(k.numElements()), 0.0), dv(size_t(v.numElements()), 0.0);
+    // Adds block `got` (rows [first, first + rows) of a [B, H, S, X]
+    // tensor) into `sum`.
+    auto addRows = [&](std::vector<double> &sum, const Tensor &got,
+                       int64_t first, int64_t s) {
+      const int64_t x = got.shape()[3];
+      std::vector<double> g = values(got);
+      for (int64_t b = 0; b < bh; ++b)
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t c = 0; c < x; ++c)
+            sum[size_t((b * s + first + i) * x + c)] +=
+                g[size_t((b * rows + i) * x + c)];
+    };
+    for (int64_t qb = 0; qb < blocks; ++qb) {
+      Tensor qBlock = rowsOf(q, qb * rows, rows),
+             dyBlock = rowsOf(dy, qb * rows, rows);
+      Tensor out, stats;
+      std::vector<Tensor> starts;
+      for (int64_t kb = 0; kb < blocks; ++kb) {
+        starts.push_back(alloc(DType::I64, {}));
+        setElem(starts.back(), 0, double((qb - kb) * rows));
+        Tensor kBlock = rowsOf(k, kb * rows, rows),
+               vBlock = rowsOf(v, kb * rows, rows);
+        Tensor yPart = alloc(DType::F32, shapeOf(p, rows, p.dv)),
+               sPart = alloc(DType::F32, {p.b, p.h, rows});
+        ASSERT_TRUE(run(OpCode::Attention, part,
+                        {&qBlock, &kBlock, &vBlock, &starts.back()},
+                        {&yPart, &sPart})
+                        .isOk());
+        if (kb == 0) {
+          out = yPart;
+          stats = sPart;
+          continue;
+        }
+        Tensor merged = alloc(DType::F32, out.shape()),
+               mergedStats = alloc(DType::F32, stats.shape());
+        Status st =
+            run(OpCode::AttentionMerge, merge, {&out, &stats, &yPart, &sPart},
+                {&merged, &mergedStats});
+        ASSERT_TRUE(st.isOk()) << st.message();
+        out = merged;
+        stats = mergedStats;
+      }
+      Tensor yWhole = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+      for (size_t i = 0; i < y.size(); ++i)
+        setElem(yWhole, int64_t(i), y[i]);
+      expectNear(values(out), values(rowsOf(yWhole, qb * rows, rows)), 1e-5);
+      std::vector<double> wantStats, gotStats = values(stats);
+      for (int64_t b = 0; b < bh; ++b)
+        for (int64_t i = 0; i < rows; ++i)
+          wantStats.push_back(lse[size_t(b * p.sq + qb * rows + i)]);
+      expectNear(gotStats, wantStats, 1e-5);
+      for (int64_t kb = 0; kb < blocks; ++kb) {
+        Tensor kBlock = rowsOf(k, kb * rows, rows),
+               vBlock = rowsOf(v, kb * rows, rows);
+        std::vector<Tensor> got = {alloc(DType::F32, qBlock.shape()),
+                                   alloc(DType::F32, kBlock.shape()),
+                                   alloc(DType::F32, vBlock.shape())};
+        Status st = run(
+            OpCode::AttentionGrad, grad,
+            {&dyBlock, &qBlock, &kBlock, &vBlock, &starts[kb], &out, &stats},
+            {&got[0], &got[1], &got[2]});
+        ASSERT_TRUE(st.isOk()) << st.message();
+        addRows(dq, got[0], qb * rows, p.sq);
+        addRows(dk, got[1], kb * rows, p.sk);
+        addRows(dv, got[2], kb * rows, p.sk);
+      }
+    }
+    expectNear(dq, values(want[0]), 1e-5);
+    expectNear(dk, values(want[1]), 1e-5);
+    expectNear(dv, values(want[2]), 1e-5);
+  }
+}
+
+TEST(AttentionTest, MergeOfRowsWithoutKeys) {
+  // Rows that saw no key on one side take the other's; on neither side,
+  // zeros and -inf. Sequence-first statistics put the heads first.
+  Tensor a = alloc(DType::F32, {1, 2, 2, 1}),
+         b = alloc(DType::F32, {1, 2, 2, 1});
+  Tensor sa = alloc(DType::F32, {1, 2, 2}), sb = alloc(DType::F32, {1, 2, 2});
+  // Rows (s, h): a's values 1..4, b's 10..40; stats [h][s].
+  for (int64_t r = 0; r < 4; ++r) {
+    setElem(a, r, double(r + 1));
+    setElem(b, r, double(10 * (r + 1)));
+  }
+  const double inf = INFINITY;
+  // h0: s0 (-inf, 0), s1 (0, 0); h1: s0 (0, -inf), s1 (-inf, -inf).
+  std::vector<double> va = {-inf, 0, 0, -inf}, vb = {0, 0, -inf, -inf};
+  for (int64_t i = 0; i < 4; ++i) {
+    setElem(sa, i, va[size_t(i)]);
+    setElem(sb, i, vb[size_t(i)]);
+  }
+  InstrAttrs attrs;
+  attrs.ints = {1};
+  Tensor y = alloc(DType::F32, a.shape()), s = alloc(DType::F32, sa.shape());
+  ASSERT_TRUE(
+      run(OpCode::AttentionMerge, attrs, {&a, &sa, &b, &sb}, {&y, &s}).isOk());
+  // Row (s, h) = element 2 s + h: (0,0) b's 10; (0,1) a's 2; (1,0) half of
+  // 3 and 30; (1,1) zero.
+  expectNear(values(y), {10, 2, 16.5, 0}, 1e-6);
+  std::vector<double> got = values(s);
+  EXPECT_EQ(got[0], 0);
+  EXPECT_NEAR(got[1], std::log(2.0), 1e-6);
+  EXPECT_EQ(got[2], 0);
+  EXPECT_TRUE(std::isinf(got[3]) && got[3] < 0);
 }

@@ -42,6 +42,7 @@ TEST_F(CommunicationInstrTest, AcceptsWellFormedInstructions) {
   EXPECT_EQ(check(OpCode::Broadcast, {0}, {1}, {2, 0, 1, 5}), "");
   EXPECT_EQ(check(OpCode::Send, {0}, {}, {1, 1, -2, 7}), "");
   EXPECT_EQ(check(OpCode::Recv, {}, {1}, {1, 1, 2, 0}), "");
+  EXPECT_EQ(check(OpCode::RingShift, {0}, {1}, {1, 1, -2}), "");
   EXPECT_EQ(check(OpCode::AxisIndex, {}, {3}, {1, 1}), "");
   // local_shard f32[4,6] -> f32[2,2]: dim 0 over dp, dim 1 over pp.
   EXPECT_EQ(check(OpCode::LocalShard, {0}, {2}, {0, 1, 0, 1, 1}), "");
@@ -89,6 +90,11 @@ TEST_F(CommunicationInstrTest, RejectsBadOwnInts) {
   EXPECT_EQ(check(OpCode::Recv, {}, {1}, {1, 1, 0, 0}),
             "recv: from = 0 is out of range for a group of 3 (need from != "
             "0 and |from| < 3)");
+  EXPECT_EQ(check(OpCode::RingShift, {0}, {1}, {1, 1, 3}),
+            "ring_shift: shift = 3 is out of range for a group of 3 (need "
+            "shift != 0 and |shift| < 3)");
+  EXPECT_EQ(check(OpCode::RingShift, {0}, {2}, {1, 1, 1}),
+            "ring_shift: operand and result shapes differ");
   EXPECT_EQ(check(OpCode::Recv, {}, {1}, {1, 1, 1, int64_t(1) << 32}),
             "recv: tag must be in [0, 4294967295], got 4294967296");
   EXPECT_EQ(check(OpCode::AxisIndex, {}, {1}, {1, 1}),

@@ -93,6 +93,10 @@ enum class CpAttention {
   /// all-to-all, the attention of cp's share of the heads over the whole
   /// sequence, and back.
   AllToAll,
+  /// Ring attention: K/V blocks passed around the cp ring, each attended to
+  /// as it arrives and merged by log-sum-exp; the backward passes them (and
+  /// their gradients) around again.
+  Ring,
 };
 
 /// The optimizer of a training step.

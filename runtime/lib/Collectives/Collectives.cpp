@@ -56,7 +56,9 @@ Status paracc::rt::checkBroadcastRoot(int64_t root, int64_t groupSize) {
 Status paracc::rt::checkPeerOffset(const char *op, int64_t offset,
                                    int64_t groupSize) {
   if (offset == 0 || offset <= -groupSize || offset >= groupSize) {
-    const char *name = std::strcmp(op, "send") == 0 ? "to" : "from";
+    const char *name = std::strcmp(op, "send") == 0         ? "to"
+                       : std::strcmp(op, "ring_shift") == 0 ? "shift"
+                                                            : "from";
     return errorf(op, ": ", name, " = ", offset,
                   " is out of range for a group of ", groupSize, " (need ",
                   name, " != 0 and |", name, "| < ", groupSize, ")");
@@ -68,6 +70,11 @@ int64_t paracc::rt::peerIndex(int64_t index, int64_t offset,
                               int64_t groupSize) {
   int64_t peer = index + offset;
   return peer >= 0 && peer < groupSize ? peer : -1;
+}
+
+int64_t paracc::rt::ringPeerIndex(int64_t index, int64_t offset,
+                                  int64_t groupSize) {
+  return ((index + offset) % groupSize + groupSize) % groupSize;
 }
 
 static Status copyInto(const Tensor &in, Tensor &out) {
@@ -123,4 +130,10 @@ Status SingleRankCommunicator::send(const std::vector<int> &, int64_t to,
 Status SingleRankCommunicator::recv(const std::vector<int> &, int64_t from,
                                     uint32_t, Tensor &) {
   return checkPeerOffset("recv", from, 1);
+}
+
+Status SingleRankCommunicator::ringShift(const std::vector<int> &,
+                                         int64_t shift, const Tensor &,
+                                         Tensor &) {
+  return checkPeerOffset("ring_shift", shift, 1);
 }

@@ -8,8 +8,10 @@
 // and unpacks the same way; broadcast is Gloo's broadcast. send and recv
 // use the group context's unbound buffers on a slot of their own per tag
 // and wait for the transfer, so a send returns once its peer has received
-// it. Gloo reports failures (a peer that died, a timeout) with exceptions;
-// they become errors naming the collective.
+// it; ring_shift posts its send and its recv (on a slot of their own)
+// before waiting for either, so the whole ring moves at once. Gloo reports
+// failures (a peer that died, a timeout) with exceptions; they become errors
+// naming the collective.
 //
 //===----------------------------------------------------------------------===//
 
@@ -189,6 +191,8 @@ public:
               const Tensor &in) override;
   Status recv(const std::vector<int> &axes, int64_t from, uint32_t tag,
               Tensor &out) override;
+  Status ringShift(const std::vector<int> &axes, int64_t shift,
+                   const Tensor &in, Tensor &out) override;
   void abandon() override;
 
 private:
@@ -449,6 +453,34 @@ Status GlooCommunicator::broadcast(const std::vector<int> &axes, int64_t root,
 static uint64_t pointToPointSlot(uint32_t tag) {
   constexpr uint64_t kPointToPointSlotPrefix = 0x50;
   return (kPointToPointSlotPrefix << 56) | (uint64_t(tag) << 24);
+}
+
+/// The slot of ring shifts, apart from the point-to-point ones.
+static constexpr uint64_t kRingShiftSlot = uint64_t(0x51) << 56;
+
+Status GlooCommunicator::ringShift(const std::vector<int> &axes, int64_t shift,
+                                   const Tensor &in, Tensor &out) {
+  int64_t n = world.mesh.groupSize(axes);
+  PARACC_RETURN_IF_ERROR(checkPeerOffset("ring_shift", shift, n));
+  if (in.byteSize() != out.byteSize())
+    return errorf("ring_shift: operand and result sizes differ");
+  int64_t index = world.mesh.groupIndex(rank, axes);
+  int64_t to = ringPeerIndex(index, shift, n),
+          from = ringPeerIndex(index, -shift, n);
+  return guarded("ring_shift", [&] {
+    std::shared_ptr<gloo::Context> context = group(axes);
+    if (in.byteSize() == 0)
+      return Status::ok();
+    auto sent = context->createUnboundBuffer(const_cast<void *>(in.data()),
+                                             in.byteSize());
+    auto received = context->createUnboundBuffer(out.data(), out.byteSize());
+    received->recv(int(from), kRingShiftSlot);
+    sent->send(int(to), kRingShiftSlot);
+    if (!received->waitRecv(timeout) || !sent->waitSend(timeout))
+      return errorf("ring_shift over a group of ", n, " failed on rank ", rank,
+                    ": aborted");
+    return Status::ok();
+  });
 }
 
 Status GlooCommunicator::send(const std::vector<int> &axes, int64_t to,

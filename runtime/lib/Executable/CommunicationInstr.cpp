@@ -118,6 +118,8 @@ static const std::vector<int> *groupAxes(OpCode op, const OpAttrs &attrs) {
   case OpCode::Send:
   case OpCode::Recv:
     return axesOf<SendAttrs>(attrs);
+  case OpCode::RingShift:
+    return axesOf<RingShiftAttrs>(attrs);
   case OpCode::AxisIndex:
     return axesOf<AxisIndexAttrs>(attrs);
   case OpCode::LocalShard:
@@ -176,6 +178,10 @@ Status checkCommunicationInstr(const InstrInfo &instr, const OpAttrs &attrs,
   case OpCode::Send:
   case OpCode::Recv:
     return checkPeerOffset(op, std::get<SendAttrs>(attrs).peerOffset, n);
+  case OpCode::RingShift:
+    if (in->shape != out->shape)
+      return errorf(op, ": operand and result shapes differ");
+    return checkPeerOffset(op, std::get<RingShiftAttrs>(attrs).shift, n);
   case OpCode::AxisIndex:
     if (out->dtype != DType::I64 || shapeNumElements(out->shape) != 1)
       return errorf(op, ": expected an i64 scalar result");

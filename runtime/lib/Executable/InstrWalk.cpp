@@ -114,6 +114,12 @@ static CollectiveInstr decodeCollective(const InstrInfo &instr,
     c.tag = uint32_t(a.tag);
     break;
   }
+  case OpCode::RingShift: {
+    const auto &a = std::get<RingShiftAttrs>(attrs);
+    c.axes = a.axes;
+    c.peerOffset = a.shift;
+    break;
+  }
   default:
     break;
   }

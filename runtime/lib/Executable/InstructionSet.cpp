@@ -207,6 +207,7 @@ bool isCollective(OpCode op) {
   case OpCode::Broadcast:
   case OpCode::Send:
   case OpCode::Recv:
+  case OpCode::RingShift:
   case OpCode::AxisIndex:
   case OpCode::LocalShard:
     return true;

@@ -82,7 +82,8 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
     OpCode op = instrs[i].opcode;
     if (op != OpCode::AllReduce && op != OpCode::AllGather &&
         op != OpCode::ReduceScatter && op != OpCode::AllToAll &&
-        op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv)
+        op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv &&
+        op != OpCode::RingShift)
       continue;
     int64_t join = i;
     for (int32_t v : instrs[i].outputs)

@@ -230,6 +230,8 @@ Status CpuBackend::collective(const DecodedInstr &, const CollectiveInstr &c) {
     return comm_.send(axes, c.peerOffset, c.tag, *in_[0]);
   case OpCode::Recv:
     return comm_.recv(axes, c.peerOffset, c.tag, *out_[0]);
+  case OpCode::RingShift:
+    return comm_.ringShift(axes, c.peerOffset, *in_[0], *out_[0]);
   default:
     return errorf(opCodeMnemonic(c.opcode), ": not a collective");
   }

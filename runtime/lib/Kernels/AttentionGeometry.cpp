@@ -12,6 +12,8 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   if (attrs.window > 0 && !attrs.causal)
     return args.fail("a sliding window (", attrs.window,
                      ") needs causal masking");
+  if (attrs.keyBlock && args.op == OpCode::Attention)
+    return args.fail("keyBlock is an attention_grad flag");
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
   const Tensor *mask = args.in.size() > 3 + start ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
@@ -79,10 +81,9 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
 Status readQueryStart(const KernelArgs &args, AttentionGeometry &g) {
   if (!g.queryStartOperand)
     return Status::ok();
+  // Any start: rows placed before the first key see none, rows past the
+  // last see them all (ring attention's blocks of keys).
   g.queryStart = g.queryStartOperand->as<int64_t>()[0];
-  if (g.queryStart < 0 || g.queryStart > g.sk - g.sq)
-    return args.fail("query start ", g.queryStart, " is outside [0, ",
-                     g.sk - g.sq, "] (", g.sq, " queries, ", g.sk, " keys)");
   return Status::ok();
 }
 
@@ -90,6 +91,8 @@ Status checkAttentionGradOperands(const KernelArgs &args,
                                   AttentionGeometry &g) {
   const AttentionAttrs &attrs = args.attrsAs<AttentionAttrs>();
   const bool saved = attrs.savedStats;
+  if (attrs.keyBlock && !saved)
+    return args.fail("keyBlock needs the saved result and statistics");
   const size_t extra = saved ? 2 : 0;
   const size_t least = 4 + (attrs.queryStart ? 1 : 0) + extra;
   if (args.in.size() < least || args.in.size() > least + 1)
@@ -118,6 +121,40 @@ Status checkAttentionGradOperands(const KernelArgs &args,
     PARACC_RETURN_IF_ERROR(args.checkShape(out, dy.shape(), "out"));
     PARACC_RETURN_IF_ERROR(args.checkDTypeIs(stats, DType::F32, "stats"));
     PARACC_RETURN_IF_ERROR(args.checkShape(stats, g.statsShape(), "stats"));
+  }
+  return Status::ok();
+}
+
+Status checkAttentionMerge(const KernelArgs &args, AttentionMergeGeometry &g) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(4, 4, 2));
+  const Tensor &out = *args.in[0], &stats = *args.in[1];
+  g = AttentionMergeGeometry();
+  g.sequenceFirst = args.attrsAs<AttentionMergeAttrs>().sequenceFirst;
+  const int64_t r = out.rank();
+  if (r < (g.sequenceFirst ? 3 : 2))
+    return args.fail("out must have rank >= ", g.sequenceFirst ? 3 : 2,
+                     ", got ", out.typeString());
+  PARACC_RETURN_IF_ERROR(args.checkDType(out, TypeSet::Float, "out"));
+  Shape statsShape(out.shape().begin(), out.shape().end() - 1);
+  if (g.sequenceFirst) {
+    g.heads = out.dim(r - 2);
+    g.sq = out.dim(r - 3);
+    std::swap(statsShape[r - 3], statsShape[r - 2]);
+  }
+  g.dv = out.dim(r - 1);
+  g.rows = g.dv ? out.numElements() / g.dv : 0;
+  static const char *const kOut[] = {"partial", "result"};
+  const Tensor *outs[] = {args.in[2], args.out[0]};
+  for (int i = 0; i < 2; ++i) {
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*outs[i], out.dtype(), kOut[i]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*outs[i], out.shape(), kOut[i]));
+  }
+  static const char *const kStats[] = {"stats", "partial stats",
+                                       "result stats"};
+  const Tensor *all[] = {&stats, args.in[3], args.out[1]};
+  for (int i = 0; i < 3; ++i) {
+    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*all[i], DType::F32, kStats[i]));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*all[i], statsShape, kStats[i]));
   }
   return Status::ok();
 }

@@ -68,8 +68,11 @@ struct AttentionGeometry {
   std::pair<int64_t, int64_t> visibleKeys(int64_t i) const {
     if (!causal)
       return {0, sk};
-    int64_t last = std::max<int64_t>(0, std::min(sk, i + queryStart + 1));
-    int64_t first = window > 0 ? std::max<int64_t>(0, last - window) : 0;
+    // One past the row's own position, which may lie outside the keys.
+    const int64_t end = i + queryStart + 1;
+    const int64_t last = std::clamp<int64_t>(end, 0, sk);
+    const int64_t first =
+        window > 0 ? std::clamp<int64_t>(end - window, 0, last) : 0;
     return {first, last};
   }
 };
@@ -93,6 +96,25 @@ AttentionMaskStrides attentionMaskStrides(const Shape &maskShape,
 /// Checks arity, attributes, element types (floating, one type) and shapes
 /// of an attention instruction and fills `g`.
 Status checkAttention(const KernelArgs &args, AttentionGeometry &g);
+
+/// The rows of an AttentionMerge instruction: `rows` rows of `dv` values
+/// (out's elements in order), row r's statistic at statsIndex(r).
+struct AttentionMergeGeometry {
+  int64_t rows = 0, dv = 0;
+  /// Sequence-first: H and Sq (the statistics put H before Sq).
+  int64_t heads = 1, sq = 1;
+  bool sequenceFirst = false;
+  int64_t statsIndex(int64_t r) const {
+    if (!sequenceFirst)
+      return r;
+    const int64_t h = r % heads, i = (r / heads) % sq, l = r / (heads * sq);
+    return (l * heads + h) * sq + i;
+  }
+};
+
+/// Checks an AttentionMerge instruction (in(out, stats, partial,
+/// partialStats) out(y, yStats)) and fills `g`.
+Status checkAttentionMerge(const KernelArgs &args, AttentionMergeGeometry &g);
 
 /// Reads the queryStart operand (host memory) into `g.queryStart`.
 Status readQueryStart(const KernelArgs &args, AttentionGeometry &g);

@@ -212,4 +212,37 @@ Status runAttentionKernel(const KernelArgs &args) {
   });
 }
 
+Status runAttentionMergeKernel(const KernelArgs &args) {
+  AttentionMergeGeometry g;
+  PARACC_RETURN_IF_ERROR(checkAttentionMerge(args, g));
+  const float *stats = args.in[1]->as<float>(),
+              *partialStats = args.in[3]->as<float>();
+  float *yStats = args.out[1]->as<float>();
+  return visitDTypeIn<TypeSet::Float>(args.in[0]->dtype(), [&](auto tag) {
+    constexpr DType D = decltype(tag)::value;
+    using S = StorageT<D>;
+    const S *out = args.in[0]->as<S>(), *partial = args.in[2]->as<S>();
+    S *y = args.out[0]->as<S>();
+    for (int64_t r = 0; r < g.rows; ++r) {
+      const int64_t s = g.statsIndex(r);
+      const double a = stats[s], b = partialStats[s];
+      const double top = std::max(a, b);
+      double wa = 0, wb = 0, lse = -std::numeric_limits<double>::infinity();
+      if (!std::isinf(top) || top > 0) {
+        const double ea = std::exp(a - top), eb = std::exp(b - top);
+        lse = top + std::log(ea + eb);
+        wa = ea / (ea + eb);
+        wb = eb / (ea + eb);
+      }
+      yStats[s] = float(lse);
+      for (int64_t c = 0; c < g.dv; ++c) {
+        const int64_t e = r * g.dv + c;
+        store<D>(y + e, ComputeT<D>(wa * double(load<D>(out + e)) +
+                                    wb * double(load<D>(partial + e))));
+      }
+    }
+    return Status::ok();
+  });
+}
+
 } // namespace paracc::rt

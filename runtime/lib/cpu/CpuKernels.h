@@ -38,6 +38,9 @@ Status runCumSumKernel(const KernelArgs &args);
 Status runTriluKernel(const KernelArgs &args);
 Status runDropoutKernel(const KernelArgs &args);
 Status runAttentionKernel(const KernelArgs &args);
+/// AttentionMerge: two attentions over disjoint keys combined (ring
+/// attention).
+Status runAttentionMergeKernel(const KernelArgs &args);
 Status runLinearKernel(const KernelArgs &args);
 // Training (Gradients.cpp, Optimizers.cpp).
 Status runNormGradKernel(const KernelArgs &args);

@@ -149,15 +149,23 @@ Status checkAttentionGrad(const KernelArgs &args, AttentionGeometry &g) {
 
 /// One query row at a time, as the forward kernel: the row's probabilities
 /// are recomputed in double, dq's row is written at once and dk, dv
-/// accumulate in double per attention.
+/// accumulate in double per attention. The saved result and statistics of
+/// the attention's own forward are not needed (its probabilities are
+/// recomputed in double, so the gradients are the same with or without
+/// them, bit for bit); with keyBlock they are those of a larger attention
+/// whose keys these are a block of (ring attention): P = exp(scores -
+/// stats), the softmax's correction term is rowsum(dy * out), and the
+/// results are this block's share of its gradients.
 template <DType D>
 void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
   using S = StorageT<D>;
   const S *dyd = args.in[0]->as<S>(), *qd = args.in[1]->as<S>(),
           *kd = args.in[2]->as<S>(), *vd = args.in[3]->as<S>();
-  // The saved result and statistics, when given, are not needed: the
-  // probabilities are recomputed in double.
   const Tensor *mask = g.hasMask ? args.in[4] : nullptr;
+  const size_t nIn = args.in.size();
+  const bool keyBlock = args.attrsAs<AttentionAttrs>().keyBlock;
+  const S *savedOut = keyBlock ? args.in[nIn - 2]->as<S>() : nullptr;
+  const float *savedStats = keyBlock ? args.in[nIn - 1]->as<float>() : nullptr;
   S *dqd = args.out[0]->as<S>(), *dkd = args.out[1]->as<S>(),
     *dvd = args.out[2]->as<S>();
   const int64_t sq = g.sq, sk = g.sk, dk = g.d, dv = g.dv;
@@ -197,24 +205,33 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
         maxv = std::max(maxv, s);
       }
       std::fill(dqAcc.begin(), dqAcc.end(), 0.0);
-      // A row with no visible key gives zeros forward, so no gradient.
-      if (!(std::isinf(maxv) && maxv < 0)) {
+      // A row with no visible key gives zeros forward, so no gradient (nor
+      // does one that the larger attention of keyBlock did not see).
+      const double lse = savedStats ? double(savedStats[b * sq + i]) : 0.0;
+      if (!(std::isinf(maxv) && maxv < 0) && !(std::isinf(lse) && lse < 0)) {
+        // P: this attention's softmax, or exp(scores - stats).
         double sum = 0.0;
         for (int64_t j = 0; j < sk; ++j) {
-          p[j] = std::exp(p[j] - maxv);
+          p[j] = std::exp(p[j] - (savedStats ? lse : maxv));
           sum += p[j];
         }
         // dP = dy v^T over the keys with a non-zero probability (the others
-        // get dS = 0), and rowsum(dP * P).
+        // get dS = 0), and rowsum(dP * P) (rowsum(dy * out) with keyBlock).
         double rowSum = 0.0;
+        if (savedOut)
+          for (int64_t t = 0; t < dv; ++t)
+            rowSum +=
+                dyi[t] * loadD<D>(savedOut + g.base(b, sq, dv), i * vRow + t);
         for (int64_t j = 0; j < sk; ++j) {
-          p[j] /= sum;
+          if (!savedStats)
+            p[j] /= sum;
           dp[j] = 0.0;
           if (p[j] == 0)
             continue;
           for (int64_t t = 0; t < dv; ++t)
             dp[j] += dyi[t] * loadD<D>(vb, j * vRow + t);
-          rowSum += p[j] * dp[j];
+          if (!savedOut)
+            rowSum += p[j] * dp[j];
         }
         for (int64_t j = 0; j < sk; ++j) {
           if (p[j] == 0)

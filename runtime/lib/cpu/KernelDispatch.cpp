@@ -78,6 +78,8 @@ Status dispatch(const KernelArgs &args) {
     return runDropoutKernel(args);
   case OpCode::Attention:
     return runAttentionKernel(args);
+  case OpCode::AttentionMerge:
+    return runAttentionMergeKernel(args);
   case OpCode::Linear:
     return runLinearKernel(args);
   case OpCode::LayerNormGrad:

@@ -67,6 +67,13 @@
 // optional mask broadcasts like the forward's (per-dimension strides, 0 on
 // broadcast dims) and gets no gradient.
 //
+// Given the forward's result and statistics (saved), the atomic path does
+// without the query pass: a small kernel converts the saved log-sum-exps to
+// LSE and computes Delta_i = rowsum(dy_i * out_i), so the backward runs 5
+// products per tile instead of 7, and its probabilities are those of the
+// saved statistics (a ring attention's block of keys: keyBlock). The other
+// paths recompute their statistics and refuse keyBlock.
+//
 // Workspace (f32): LSE[batch, Sq] (base-2 log-sum-exp of the scores, in
 // units of log2(e) * (scale q k + mask)), then Delta[batch, Sq]: 8 batch Sq
 // bytes; the query pass writes both, the key pass reads them. For the
@@ -1480,6 +1487,57 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
 // Host side: launch.
 //===----------------------------------------------------------------------===//
 
+/// LSE (base 2, +inf for a row without keys) and Delta = rowsum(dy * out)
+/// from a forward's saved result and natural-log statistics: one warp per
+/// query row.
+template <typename T>
+__global__ void __launch_bounds__(256)
+    statsFromSavedKernel(AttentionGradParams p, const T *out,
+                         const float *stats) {
+  const int64_t rows = p.batch * int64_t(p.sq);
+  const int lane = threadIdx.x & 31;
+  for (int64_t r = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
+       r < rows; r += (int64_t(gridDim.x) * blockDim.x) >> 5) {
+    const int64_t b = r / p.sq;
+    const int i = int(r % p.sq);
+    const int64_t base =
+        batchBase(p, b, p.sq, p.dv) + int64_t(i) * p.heads * p.dv;
+    const T *dy = static_cast<const T *>(p.dy) + base;
+    float dot = 0.f;
+    for (int c = lane; c < p.dv; c += 32)
+      dot += toFloat(dy[c]) * toFloat(out[base + c]);
+    for (int o = 16; o > 0; o >>= 1)
+      dot += __shfl_xor_sync(0xffffffffu, dot, o);
+    if (lane == 0) {
+      const float lse = stats[r];
+      const bool none = lse == kNegInf;
+      p.lse[r] = none ? kPosInf : lse * kLog2e;
+      p.delta[r] = none ? 0.f : dot;
+    }
+  }
+}
+
+Status launchStatsFromSaved(const AttentionGradParams &p, const void *out,
+                            const float *stats, DType dt, cudaStream_t stream) {
+  const int64_t rows = p.batch * int64_t(p.sq);
+  const unsigned grid = unsigned(std::min<int64_t>(
+      int64_t(1) << 20, std::max<int64_t>(1, (rows + 7) / 8)));
+  if (dt == DType::BF16)
+    statsFromSavedKernel<__nv_bfloat16><<<grid, 256, 0, stream>>>(
+        p, static_cast<const __nv_bfloat16 *>(out), stats);
+  else if (dt == DType::F16)
+    statsFromSavedKernel<__half>
+        <<<grid, 256, 0, stream>>>(p, static_cast<const __half *>(out), stats);
+  else
+    return errorf("attention_grad: saved statistics on the atomic path need "
+                  "bf16 or f16");
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    return errorf("attention_grad: statsFromSavedKernel launch failed: ",
+                  cudaGetErrorString(err));
+  return Status::ok();
+}
+
 Status launchOne(const GradLaunch &l, unsigned threads,
                  const AttentionGradParams &params, cudaStream_t stream) {
   const void *fn = reinterpret_cast<const void *>(l.kernel);
@@ -1556,6 +1614,17 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
         outcome));
   if (outcome == CudnnOutcome::Ran)
     return Status::ok();
+  // Given the statistics, the atomic path builds LSE and Delta from them
+  // and skips the query pass; the others recompute their own, which a
+  // block of a larger attention's keys cannot use.
+  const bool fromSaved = plan.geometry.savedStats && plan.accumDq;
+  if (attrs.keyBlock && !fromSaved)
+    return errorf("attention_grad: a block of a ring attention's keys needs "
+                  "the saved statistics, which only cuDNN and the "
+                  "tensor-core kernels with the atomic dq path (bf16/f16, "
+                  "head dim 64 or 128, aligned operands, not "
+                  "PARACC_ATTENTION_BWD=recompute) take; use --cp-attention "
+                  "allgather or alltoall here");
   if (workspaceBytes < plan.workspaceBytes || !workspace)
     return errorf("attention_grad: the workspace has ", workspaceBytes,
                   " bytes at ", workspace, "; ", plan.workspaceBytes,
@@ -1574,9 +1643,15 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
       return errorf("attention_grad: zeroing the dq accumulator failed: ",
                     cudaGetErrorString(err));
   }
-  // The key pass reads the statistics the query pass wrote (and the
-  // conversion the key pass's dq sums): stream order.
-  PARACC_RETURN_IF_ERROR(launchOne(plan.query, plan.threads, p, stream));
+  // The key pass reads the statistics the query pass (or the saved ones'
+  // conversion) wrote, and the conversion the key pass's dq sums: stream
+  // order.
+  if (fromSaved)
+    PARACC_RETURN_IF_ERROR(launchStatsFromSaved(
+        p, inputs[inputs.size() - 2].data,
+        static_cast<const float *>(inputs.back().data), plan.dtype, stream));
+  else
+    PARACC_RETURN_IF_ERROR(launchOne(plan.query, plan.threads, p, stream));
   PARACC_RETURN_IF_ERROR(launchOne(plan.key, plan.threads, p, stream));
   if (!plan.accumDq)
     return Status::ok();

@@ -186,6 +186,8 @@ Status launchGeluGrad(const KernelArgs &args, cudaStream_t stream);
 /// SiluMul, SiluMulGrad (one floating type and shape).
 Status launchSiluMul(const KernelArgs &args, cudaStream_t stream);
 Status launchSiluMulGrad(const KernelArgs &args, cudaStream_t stream);
+/// AttentionMerge.cu: AttentionMerge (f32/bf16/f16, f32 statistics).
+Status launchAttentionMerge(const KernelArgs &args, cudaStream_t stream);
 /// Rotary.cu: Rotary (f32/bf16/f16).
 Status launchRotary(const KernelArgs &args, cudaStream_t stream);
 /// CrossEntropyGrad (a label out of range makes its gradient NaN).

@@ -133,9 +133,10 @@ struct Pending {
 };
 
 /// Whether collective `op` goes through the staging buffer (a broadcast,
-/// send or recv works in its operand and result alone).
+/// send, recv or ring shift works in its operand and result alone).
 bool usesStaging(OpCode op) {
-  return op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv;
+  return op != OpCode::Broadcast && op != OpCode::Send && op != OpCode::Recv &&
+         op != OpCode::RingShift;
 }
 } // namespace
 
@@ -777,6 +778,8 @@ Status StepRunner::enqueueCollective(const CollectiveInstr &c,
     return nccl.send(axes, c.peerOffset, x, m_.comm);
   case OpCode::Recv:
     return nccl.recv(axes, c.peerOffset, y, m_.comm);
+  case OpCode::RingShift:
+    return nccl.ringShift(axes, c.peerOffset, x, y, m_.comm);
   case OpCode::AllReduce:
     return nccl.allReduce(axes, x, y, c.reduceMax, m_.comm);
   case OpCode::AllGather:

@@ -139,6 +139,8 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchSiluMulGrad(args, stream);
   case OpCode::Rotary:
     return launchRotary(args, stream);
+  case OpCode::AttentionMerge:
+    return launchAttentionMerge(args, stream);
   case OpCode::CrossEntropyGrad:
     return launchCrossEntropyGrad(args, stream);
   case OpCode::GatherGrad:
@@ -288,6 +290,11 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
     return gpuDTypeInSet(at(0), TypeSet::All);
   case OpCode::Attention:
     return isFloatGpu(at(0));
+  case OpCode::AttentionMerge:
+    // out, stats, partial, partial stats: one floating type, f32 stats.
+    return isFloatGpu(at(0)) && (t.size() < 2 || at(1) == DType::F32) &&
+           (t.size() < 3 || at(2) == at(0)) &&
+           (t.size() < 4 || at(3) == DType::F32);
   case OpCode::SoftmaxCrossEntropy:
   case OpCode::NllLoss:
     // scores, labels[, weight].

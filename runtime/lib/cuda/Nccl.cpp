@@ -330,6 +330,29 @@ Status NcclComms::recv(const std::vector<int> &axes, int64_t from,
   return Status::ok();
 }
 
+Status NcclComms::ringShift(const std::vector<int> &axes, int64_t shift,
+                            const DeviceTensor &in, const DeviceTensor &out,
+                            cudaStream_t stream) {
+  int64_t n;
+  auto comm = group(axes, n);
+  if (!comm)
+    return comm.status();
+  if (shift == 0 || shift <= -n || shift >= n)
+    return errorf("ring_shift: shift = ", shift,
+                  " is out of range for a group of ", n);
+  if (in.byteSize() != out.byteSize())
+    return errorf("ring_shift: operand and result sizes differ");
+  const int64_t index = mesh_.groupIndex(rank_, axes);
+  const int to = int(((index + shift) % n + n) % n),
+            from = int(((index - shift) % n + n) % n);
+  PARACC_NCCL(ncclGroupStart());
+  PARACC_NCCL(ncclSend(in.data, in.byteSize(), ncclUint8, to, *comm, stream));
+  PARACC_NCCL(
+      ncclRecv(out.data, out.byteSize(), ncclUint8, from, *comm, stream));
+  PARACC_NCCL(ncclGroupEnd());
+  return Status::ok();
+}
+
 Status NcclComms::gatherToRoot(const DeviceTensor &local, void *recv,
                                cudaStream_t stream) {
   if (!world_)

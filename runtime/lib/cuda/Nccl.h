@@ -59,6 +59,12 @@ public:
   /// `from`; zeros when there is none.
   Status recv(const std::vector<int> &axes, int64_t from,
               const DeviceTensor &out, cudaStream_t stream);
+  /// Sends `in` to the member at (this rank's group index + `shift`) mod n
+  /// and receives into `out` from (index - `shift`) mod n, both in one NCCL
+  /// group so that the ring cannot deadlock.
+  Status ringShift(const std::vector<int> &axes, int64_t shift,
+                   const DeviceTensor &in, const DeviceTensor &out,
+                   cudaStream_t stream);
 
   /// Sends `local` (the same size on every rank) to rank 0, which receives
   /// rank r's bytes at `recv + r * bytes` (`recv` is only used on rank 0).

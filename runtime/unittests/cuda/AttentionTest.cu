@@ -174,6 +174,11 @@ struct Case {
   /// The start operand (context parallelism: a block of queries placed at
   /// this key position; queryStart = 1), or none.
   std::optional<int64_t> start;
+  /// Gradient cases with saved statistics: they are a larger attention's
+  /// (ring attention's block of keys, keyBlock = 1): the saved result is
+  /// random and the statistics exceed the case's own (finite where its rows
+  /// see no key), so only a backward that uses them matches the reference.
+  bool keyBlock = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -207,6 +212,8 @@ std::string caseName(const Case &c) {
     os << " saved-stats";
   if (c.start)
     os << " start=" << *c.start;
+  if (c.keyBlock)
+    os << " key-block";
   return os.str();
 }
 
@@ -665,6 +672,8 @@ InstrAttrs caseAttrs(const Case &c) {
   InstrAttrs attrs;
   attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
                 c.saveStats ? 1 : 0, c.start ? 1 : 0};
+  if (c.keyBlock)
+    attrs.ints.push_back(1);
   attrs.floats = {c.scale != 0
                       ? c.scale
                       : 1.0 / std::sqrt(double(std::max<int64_t>(c.d, 1)))};
@@ -1101,6 +1110,24 @@ std::vector<Case> makeGradCases() {
   // The start operand (context parallelism), on paracc's kernels (cuDNN
   // fixes its diagonal when it builds its graph): the tensor-core paths
   // (atomic dq and recompute), the SIMT one, a window, saved statistics.
+  // Ring attention's blocks of keys (keyBlock, on the atomic path): keys
+  // before the queries, the diagonal block, keys after them (rows that see
+  // none), sequence-first, head dim 128.
+  for (int64_t start : {int64_t(256), int64_t(0), int64_t(-64)}) {
+    Case c = mk(bf, {2, 2}, 128, 128, 64, 64, true);
+    c.start = start;
+    c.saveStats = true;
+    c.keyBlock = true;
+    add(c);
+  }
+  {
+    Case c = mk(f16, {2, 4}, 128, 128, 128, 128, true);
+    c.start = 64;
+    c.saveStats = true;
+    c.keyBlock = true;
+    c.sequenceFirst = true;
+    add(c);
+  }
   for (int64_t start : {int64_t(0), int64_t(384)}) {
     Case c = mk(bf, {2, 2}, 128, 512, 64, 64, true);
     c.start = start;
@@ -1302,11 +1329,20 @@ bool runGradCase(const Case &c, uint64_t seed) {
     if (!allocate(c.dtype, yShape, y) ||
         !allocate(DType::F32, statsShape, stats))
       return false;
-    Status fwd = runCpuKernel(OpCode::Attention, refAttrs, fwdIn, {&y, &stats});
+    InstrAttrs fwdAttrs = refAttrs;
+    fwdAttrs.ints.resize(5); // keyBlock is the backward's.
+    Status fwd = runCpuKernel(OpCode::Attention, fwdAttrs, fwdIn, {&y, &stats});
     if (!fwd.isOk()) {
       std::printf("FAIL %s: CPU forward failed: %s\n", name.c_str(),
                   fwd.message().c_str());
       return false;
+    }
+    if (c.keyBlock) {
+      auto *s = static_cast<float *>(stats.data());
+      for (int64_t i = 0; i < stats.numElements(); ++i)
+        s[i] = std::isinf(s[i]) ? 0.3f : s[i] + rng.uniform(0.f, 1.f);
+      for (int64_t i = 0; i < y.numElements(); ++i)
+        setValue(y, i, rng.uniform(-1.f, 1.f));
     }
   }
   std::vector<const Tensor *> cpuIn = {&dy, &q, &k, &v};

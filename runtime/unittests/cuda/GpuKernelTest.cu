@@ -1545,6 +1545,37 @@ void testRotary() {
                 cat("transposed ", transposed));
 }
 
+void testAttentionMerge() {
+  // Ring attention's merge: statistics with -inf rows on one side or both,
+  // both layouts of the statistics.
+  struct MergeCase {
+    Shape out;
+    bool sequenceFirst;
+  };
+  const std::vector<MergeCase> cases = {
+      {{2, 3, 17, 64}, false}, {{2, 17, 3, 64}, true}, {{5, 7}, false}};
+  for (DType dt : kFloats)
+    for (const MergeCase &c : cases) {
+      Shape stats(c.out.begin(), c.out.end() - 1);
+      const size_t r = c.out.size();
+      if (c.sequenceFirst)
+        std::swap(stats[r - 3], stats[r - 2]);
+      Tensor sa = randomTensor(DType::F32, stats, -3, 3),
+             sb = randomTensor(DType::F32, stats, -3, 3);
+      for (int64_t i = 0; i < sa.numElements(); ++i) {
+        if (i % 5 == 0)
+          sa.as<float>()[i] = -INFINITY;
+        if (i % 7 == 0)
+          sb.as<float>()[i] = -INFINITY;
+      }
+      runCase(OpCode::AttentionMerge, ints({c.sequenceFirst ? 1 : 0}),
+              {randomTensor(dt, c.out, -2, 2), sa,
+               randomTensor(dt, c.out, -2, 2), sb},
+              {{dt, c.out}, {DType::F32, stats}},
+              c.sequenceFirst ? "sequence-first" : "");
+    }
+}
+
 void testCrossEntropyGrad() {
   const std::vector<Shape> shapes = {{37, 1000}, {6, 5000}, {3, 50304},
                                      {64, 50},   {9, 4097}, {4, 7, 3, 5},
@@ -2524,20 +2555,30 @@ void testErrors() {
       {OpCode::SiluMulGrad, {DType::F32, DType::F32, DType::F32}, true},
       {OpCode::SiluMul, {DType::BF16, DType::F32}, false},
       {OpCode::Rotary, {DType::BF16, DType::BF16, DType::BF16}, true},
+      {OpCode::AttentionMerge,
+       {DType::BF16, DType::F32, DType::BF16, DType::F32},
+       true},
+      {OpCode::AttentionMerge,
+       {DType::BF16, DType::BF16, DType::BF16, DType::F32},
+       false},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::I64}, true},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F32, DType::F32}, false},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::BF16, DType::I64}, true},
       {OpCode::CrossEntropyGrad,
-       {DType::F32, DType::BF16, DType::I64, DType::BF16}, false},
+       {DType::F32, DType::BF16, DType::I64, DType::BF16},
+       false},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F64, DType::I64}, false},
       {OpCode::LayerNormGrad, std::vector<DType>(4, DType::BF16), true},
-      {OpCode::RmsNormGrad, {DType::F32, DType::F32, DType::F32, DType::BF16},
+      {OpCode::RmsNormGrad,
+       {DType::F32, DType::F32, DType::F32, DType::BF16},
        false},
       {OpCode::GatherGrad, {DType::BF16, DType::I64}, true},
       {OpCode::GatherGrad, {DType::I64, DType::I64}, false},
       {OpCode::AdamW, std::vector<DType>(7, DType::F32), true},
-      {OpCode::AdamW, {DType::BF16, DType::BF16, DType::F32, DType::F32,
-                       DType::F32, DType::F32, DType::F32}, false},
+      {OpCode::AdamW,
+       {DType::BF16, DType::BF16, DType::F32, DType::F32, DType::F32,
+        DType::F32, DType::F32},
+       false},
       {OpCode::Sgd, std::vector<DType>(6, DType::F32), true},
       {OpCode::Attention, {DType::BF16, DType::BF16, DType::BF16}, true},
       {OpCode::Attention, {DType::F16, DType::F16, DType::F16}, true},
@@ -2547,17 +2588,16 @@ void testErrors() {
       {OpCode::ReduceSum, {DType::Bool}, false},
       {OpCode::ForeachAdamW, std::vector<DType>(11, DType::F32), true},
       {OpCode::ForeachAdamW,
-       {DType::F32, DType::F32, DType::BF16, DType::F16, DType::F32,
-        DType::F32, DType::F32, DType::F32, DType::F32, DType::F32,
-        DType::F32},
+       {DType::F32, DType::F32, DType::BF16, DType::F16, DType::F32, DType::F32,
+        DType::F32, DType::F32, DType::F32, DType::F32, DType::F32},
        true},
       {OpCode::ForeachAdamW,
-       {DType::BF16, DType::F32, DType::F32, DType::F32, DType::F32,
-        DType::F32, DType::F32},
+       {DType::BF16, DType::F32, DType::F32, DType::F32, DType::F32, DType::F32,
+        DType::F32},
        false},
       {OpCode::ForeachAdamW,
-       {DType::F32, DType::F64, DType::F32, DType::F32, DType::F32,
-        DType::F32, DType::F32},
+       {DType::F32, DType::F64, DType::F32, DType::F32, DType::F32, DType::F32,
+        DType::F32},
        false},
       {OpCode::ForeachAdamW,
        {DType::F32, DType::BF16, DType::BF16, DType::F32, DType::F32,
@@ -2619,6 +2659,7 @@ int main() {
       {"gelu grad", testGeluGrad},
       {"silu_mul", testSiluMul},
       {"rotary", testRotary},
+      {"attention merge", testAttentionMerge},
       {"dropout", testDropout},
       {"cross entropy grad", testCrossEntropyGrad},
       {"gather grad", testGatherGrad},

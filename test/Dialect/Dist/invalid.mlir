@@ -346,6 +346,40 @@ func.func @ods_broadcast_same_type(%x: tensor<4xf32>) -> tensor<4xi32> {
 }
 
 //===----------------------------------------------------------------------===//
+// ring_shift
+//===----------------------------------------------------------------------===//
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[cp = 4]>} {
+func.func @ring_shift_nonzero_in_group(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.ring_shift' op requires a shift with 0 < |shift| < 4 (the group size), got 0}}
+  %0 = dist.ring_shift %x over ["cp"] by = 0 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[cp = 4]>} {
+func.func @ring_shift_in_group(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.ring_shift' op requires a shift with 0 < |shift| < 4 (the group size), got -4}}
+  %0 = dist.ring_shift %x over ["cp"] by = -4 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+// -----
+
+module attributes {dist.mesh = #dist.mesh<[cp = 4]>} {
+func.func @ring_shift_axis_exists(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'dist.ring_shift' op names mesh axis 'tp' that the mesh does not have}}
+  %0 = dist.ring_shift %x over ["tp"] by = 1 : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+}
+
+//===----------------------------------------------------------------------===//
 // send, recv
 //===----------------------------------------------------------------------===//
 

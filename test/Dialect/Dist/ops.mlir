@@ -115,6 +115,18 @@ func.func @collectives(%x: tensor<2x64x256xf32>, %i: tensor<8xi64>, %b: tensor<4
       tensor<2x64x256xf32>, tensor<8xi64>, tensor<4xbf16>
 }
 
+// CHECK-LABEL: func.func @ring_shift
+// GENERIC-LABEL: sym_name = "ring_shift"
+func.func @ring_shift(%x: tensor<2x64xf32>) -> (tensor<2x64xf32>, tensor<2x64xf32>) {
+  // Around the ring: shifts wrap, so -1 and 7 reach the same member of 8.
+  // CHECK: dist.ring_shift %{{.*}} over ["tp"] by = 1 : tensor<2x64xf32>
+  // GENERIC: "dist.ring_shift"(%{{.*}}) <{axes = ["tp"], shift = 1 : i64}> : (tensor<2x64xf32>) -> tensor<2x64xf32>
+  %0 = dist.ring_shift %x over ["tp"] by = 1 : tensor<2x64xf32>
+  // CHECK: dist.ring_shift %{{.*}} over ["dp", "tp"] by = -1 : tensor<2x64xf32>
+  %1 = dist.ring_shift %0 over ["dp", "tp"] by = -1 : tensor<2x64xf32>
+  return %0, %1 : tensor<2x64xf32>, tensor<2x64xf32>
+}
+
 // CHECK-LABEL: func.func @broadcast_send_recv
 // CHECK-SAME: (%[[X:[^:]+]]: tensor<2x64xf32>, %[[I:[^:]+]]: tensor<8xi64>)
 // GENERIC-LABEL: sym_name = "broadcast_send_recv"

@@ -533,6 +533,61 @@ func.func @zigzag(
 
 // -----
 
+// Ring attention (dist.ring_axis): K and V stay split; the block each rank
+// holds is attended to with its relative start (rank 0 sees rank 1's block
+// at -4: nothing; rank 1 sees rank 0's at +4: all of it), the next block is
+// on its way meanwhile, and the two are merged by log-sum-exp. The
+// backward rebuilds each block's probabilities from the merged statistics
+// (key_block), passes dK along with its block and home again.
+module attributes {dist.mesh = #dist.mesh<[cp = 2]>, dist.ring_axis = "cp"} {
+// CHECK-LABEL: func.func @ring
+// CHECK-SAME: (%[[Q:[^:]+]]: tensor<1x2x4x4xf32> {{.*}}, %[[K:[^:]+]]: tensor<1x2x4x4xf32> {{.*}}, %[[DY:[^:]+]]: tensor<1x2x4x4xf32>
+func.func @ring(
+    %q: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %k: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %dy: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>})
+    -> (tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+        tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>}) {
+  // CHECK: %[[K1:.*]] = dist.ring_shift %[[K]] over ["cp"] by = 1 : tensor<1x2x4x4xf32>
+  // CHECK: %[[Y0:.*]], %[[S0:.*]] = graph.attention_with_stats %[[Q]], %[[K]], %[[K]] start(%{{.*}}) {causal = true
+  // CHECK: graph.constant dense<[-4, 4]> : tensor<2xi64>
+  // CHECK: %[[Y1:.*]], %[[S1:.*]] = graph.attention_with_stats %[[Q]], %[[K1]], %{{.*}} start(%{{.*}}) {causal = true
+  // CHECK: %[[Y:.*]], %[[S:.*]] = graph.attention_merge %[[Y0]], %[[S0]], %[[Y1]], %[[S1]] : tensor<1x2x4x4xf32>, tensor<1x2x4xf32>
+  // CHECK: %[[DQ0:.*]], %[[DK0:.*]], %{{.*}} = graph.attention_grad %[[DY]], %[[Q]], %[[K]], %[[K]] start(%{{.*}}) saved(%[[Y]], %[[S]]) {causal = true, key_block = true
+  // CHECK: %[[DQ1:.*]], %[[DK1:.*]], %{{.*}} = graph.attention_grad %[[DY]], %[[Q]], %{{.*}}, %{{.*}} start(%{{.*}}) saved(%[[Y]], %[[S]]) {causal = true, key_block = true
+  // CHECK: graph.add %[[DQ0]], %[[DQ1]]
+  // CHECK: %[[DKS:.*]] = dist.ring_shift %[[DK0]] over ["cp"] by = 1
+  // CHECK: %[[DK:.*]] = graph.add %[[DKS]], %[[DK1]]
+  // CHECK: %[[HOME:.*]] = dist.ring_shift %[[DK]] over ["cp"] by = 1
+  // CHECK: return %[[Y]], %[[HOME]]
+  // CHECK-NOT: dist.all_gather
+  %y = graph.attention %q, %k, %k {causal = true, scale = 0.5 : f64, dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x8x4xf32>
+  %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %k {causal = true, scale = 0.5 : f64,
+      dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>, #dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+      -> (tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>)
+  return %y, %dk : tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>
+}
+}
+
+// -----
+
+// Ring attention needs as many queries as keys.
+module attributes {dist.mesh = #dist.mesh<[cp = 2]>, dist.ring_axis = "cp"} {
+func.func @ring_queries_keys(
+    %q: tensor<1x2x4x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>},
+    %k: tensor<1x2x8x4xf32> {dist.sharding = #dist.sharding<{}, {}, {cp}, {}>})
+    -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{'graph.attention' op runs as ring attention (mesh axis 'cp'), which needs as many queries as keys and no start; use --cp-attention allgather}}
+  %y = graph.attention %q, %k, %k {causal = true, scale = 0.5 : f64, dist.shardings = [#dist.sharding<{}, {}, {cp}, {}>]}
+      : (tensor<1x2x4x4xf32>, tensor<1x2x8x4xf32>, tensor<1x2x8x4xf32>) -> tensor<1x2x4x4xf32>
+  return %y : tensor<1x2x4x4xf32>
+}
+}
+
+// -----
+
 // An axis moving between dims (context parallelism's all-to-all attention:
 // the sequence split becomes a heads split and back) is one all-to-all, not
 // a gather and a slice.

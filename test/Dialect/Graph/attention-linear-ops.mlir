@@ -104,7 +104,7 @@ func.func @attention_start(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x32x16xf32>,
       : (tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>, tensor<2x4x32x16xf32>,
          tensor<2x1x1x32xf32>, tensor<i64>) -> tensor<2x4x8x16xf32>
   // CHECK: graph.attention_grad %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} start(%{{.*}}) saved(%{{.*}}, %{{.*}}) {causal = true, scale = 2.500000e-01 : f64}
-  // GENERIC: "graph.attention_grad"({{.*}}) <{causal = true, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 1, 1>,
+  // GENERIC: "graph.attention_grad"({{.*}}) <{causal = true, key_block = false, operandSegmentSizes = array<i32: 1, 1, 1, 1, 0, 1, 1, 1>,
   %dq, %dk, %dv = graph.attention_grad %0, %q, %k, %k start(%s) saved(%0, %lse) {causal = true, scale = 0.25 : f64}
       : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x32x16xf32>,
          tensor<2x4x32x16xf32>, tensor<i64>, tensor<2x4x8x16xf32>,

@@ -1086,3 +1086,19 @@ func.func @rotary_tables_broadcast(%x: tensor<2x4xf32>, %t: tensor<3xf32>) {
   %0 = graph.rotary %x, %t, %t : (tensor<2x4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   return
 }
+
+// -----
+
+func.func @attention_merge_rank(%y: tensor<4x16xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.attention_merge' op expects a result of rank >= 3, got 'tensor<4x16xf32>'}}
+  %0, %1 = graph.attention_merge %y, %s, %y, %s {sequence_first = true} : tensor<4x16xf32>, tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @attention_merge_stats_shape(%y: tensor<2x4x16xf32>, %s: tensor<4x2xf32>) {
+  // expected-error @+1 {{'graph.attention_merge' op expects statistics of type 'tensor<2x4xf32>' for a result of type 'tensor<2x4x16xf32>', got 'tensor<4x2xf32>'}}
+  %0, %1 = graph.attention_merge %y, %s, %y, %s : tensor<2x4x16xf32>, tensor<4x2xf32>
+  return
+}

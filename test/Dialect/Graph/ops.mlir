@@ -458,3 +458,18 @@ func.func @slice_edge_cases(%x: tensor<4xf32>, %e: tensor<0x2xf32>)
   return %0, %1, %2, %3, %4 : tensor<1xf32>, tensor<1xf32>, tensor<0xf32>,
       tensor<0xf32>, tensor<0x1xf32>
 }
+
+// Ring attention's merge: f32 statistics shaped like the attention's
+// (sequence-first: heads before the queries).
+// CHECK-LABEL: func.func @attention_merge
+// GENERIC-LABEL: sym_name = "attention_merge"
+func.func @attention_merge(%y: tensor<1x4x32x16xbf16>, %s: tensor<1x4x32xf32>,
+                           %z: tensor<1x32x4x16xf32>, %t: tensor<1x4x32xf32>)
+    -> (tensor<1x4x32x16xbf16>, tensor<1x32x4x16xf32>) {
+  // CHECK: %{{.*}}, %{{.*}} = graph.attention_merge %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<1x4x32x16xbf16>, tensor<1x4x32xf32>
+  // GENERIC: "graph.attention_merge"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{sequence_first = false}>
+  %a, %as = graph.attention_merge %y, %s, %y, %s : tensor<1x4x32x16xbf16>, tensor<1x4x32xf32>
+  // CHECK: graph.attention_merge {{.*}} {sequence_first = true} : tensor<1x32x4x16xf32>, tensor<1x4x32xf32>
+  %b, %bs = graph.attention_merge %z, %t, %z, %t {sequence_first = true} : tensor<1x32x4x16xf32>, tensor<1x4x32xf32>
+  return %a, %b : tensor<1x4x32x16xbf16>, tensor<1x32x4x16xf32>
+}

@@ -271,3 +271,11 @@ func.func @attention_grad_saved_stats(%dy: tensor<2x4x3x8xf32>, %q: tensor<2x4x3
   %dq, %dk, %dv = graph.attention_grad %dy, %q, %q, %q saved(%dy, %lse) {scale = 1.0 : f64, sequence_first = true} : (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3xf32>) -> (tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>, tensor<2x4x3x8xf32>)
   return
 }
+
+// -----
+
+func.func @attention_grad_key_block_saved(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{'graph.attention_grad' op requires the saved result and statistics with key_block (they are the whole attention's)}}
+  %dq, %dk, %dv = graph.attention_grad %x, %x, %x, %x {key_block = true, scale = 1.0 : f64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>)
+  return
+}

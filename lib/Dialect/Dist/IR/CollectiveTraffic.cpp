@@ -80,6 +80,16 @@ StringRef BroadcastOp::getTrafficFormula() {
   return "input bytes (pipelined ring)";
 }
 
+int64_t RingShiftOp::getMessageBytes() {
+  return staticTensorBytes(getX().getType());
+}
+double RingShiftOp::getTrafficBytes(int64_t groupSize) {
+  return groupSize > 1 ? double(getMessageBytes()) : 0;
+}
+StringRef RingShiftOp::getTrafficFormula() {
+  return "input bytes (to the next member of the ring)";
+}
+
 int64_t SendOp::getMessageBytes() {
   return staticTensorBytes(getX().getType());
 }

@@ -577,6 +577,18 @@ static LogicalResult verifyPointToPoint(Operation *op, ArrayAttr axes,
   return success();
 }
 
+LogicalResult RingShiftOp::verify() {
+  if (failed(verifyGroupAxes(*this, getAxes())))
+    return failure();
+  int64_t n = groupSize(*this, getAxes());
+  // ring_shift_nonzero_in_group (I64Attr reads back unsigned)
+  auto shift = static_cast<int64_t>(getShift());
+  if (shift == 0 || shift <= -n || shift >= n)
+    return emitOpError("requires a shift with 0 < |shift| < ")
+           << n << " (the group size), got " << shift;
+  return success();
+}
+
 LogicalResult SendOp::verify() {
   return verifyPointToPoint(*this, getAxes(), getTo(), "to", getTag());
 }

@@ -386,6 +386,8 @@ struct ContextParallelPass
     }
     if (zigzag)
       module->setAttr(DistDialect::ZigzagAxisAttrHelper::getNameStr(), cp);
+    if (attention == CpAttention::Ring)
+      module->setAttr(DistDialect::RingAxisAttrHelper::getNameStr(), cp);
   }
 };
 } // namespace

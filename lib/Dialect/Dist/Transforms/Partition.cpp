@@ -22,7 +22,15 @@
 // chunks in the order 0, 2n-1, 1, 2n-2, ..., so that rank i's block is
 // chunks i and 2n-1-i: each reshard that adds or removes that axis reorders
 // the chunks, function inputs and results stay whole along it, and a causal
-// attention runs as one attention per chunk. Embedding lookups into a
+// attention runs as one attention per chunk. On the module's ring axis
+// (`dist.ring_axis`, ring attention) an attention whose queries are split
+// keeps its keys and values split too: each rank's block of them travels
+// around the ring (`dist.ring_shift`), every block that reaches a rank is
+// attended to by its queries (`start` placing them) and merged into what it
+// has so far (`graph.attention_merge`); the backward passes the blocks
+// again, with their dK and dV accumulating as they go, and rebuilds each
+// block's probabilities from the whole attention's statistics
+// (`attention_grad ... {key_block}`). Embedding lookups into a
 // vocabulary-split table, Gemm biases under a split reduction, means and
 // mean losses over split dims have their own rules.
 //
@@ -71,9 +79,10 @@ struct Local {
 
 class Partitioner {
 public:
-  Partitioner(func::FuncOp func, MeshAttr mesh, StringAttr zigzagAxis)
+  Partitioner(func::FuncOp func, MeshAttr mesh, StringAttr zigzagAxis,
+              StringAttr ringAxis)
       : func(func), mesh(mesh), ctx(func.getContext()), b(ctx),
-        zigzagAxis(zigzagAxis) {}
+        zigzagAxis(zigzagAxis), ringAxis(ringAxis) {}
 
   LogicalResult run();
 
@@ -112,6 +121,30 @@ private:
                                                      ShardingAttr queries);
   LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
                                 const OpShardingRule &rule);
+  /// Ring attention (see the file comment) for an attention or its
+  /// gradient whose queries are split over the ring axis alone.
+  template <typename AttentionOpT>
+  LogicalResult partitionRingAttention(AttentionOpT op,
+                                       SmallVector<AxisList> factorAxes,
+                                       const OpShardingRule &rule);
+  /// One rank's chunks of a ring attention's queries (one, or the two
+  /// zig-zag chunks) and where each starts in the sequence, per rank.
+  struct RingChunks {
+    int64_t count = 1, length = 0;
+    /// positions[h][r]: the first position of rank r's chunk h.
+    SmallVector<SmallVector<int64_t>> positions;
+  };
+  RingChunks ringChunks(int64_t localLength, bool causal) const;
+  /// The forward ring of attention `att` (global, its attributes) on local
+  /// q, k, v and mask: per query chunk, its result and statistics.
+  template <typename AttentionOpT>
+  std::pair<SmallVector<Value>, SmallVector<Value>>
+  ringForward(AttentionOpT att, Value q, Value k, Value v, Value mask);
+  /// Chunk `h` of local `x` along `dim` (the whole of it when there is one).
+  Value ringChunk(Location loc, Value x, int64_t dim, const RingChunks &c,
+                  int64_t h);
+  /// The i64 scalar `perRank[r]` on the rank r of the ring axis.
+  Value rankTable(Location loc, ArrayRef<int64_t> perRank);
   template <typename LossOp>
   LogicalResult partitionMeanLoss(LossOp op, IRMapping &mapping,
                                   ArrayRef<AxisList> factorAxes,
@@ -147,6 +180,13 @@ private:
   OpBuilder b;
   /// The module's zig-zag axis, or null.
   StringAttr zigzagAxis;
+  /// The module's ring-attention axis, or null.
+  StringAttr ringAxis;
+  /// Ring attention forwards already made, by their global (q, k, v): the
+  /// per-chunk results and statistics their gradients rebuild from.
+  DenseMap<std::tuple<Value, Value, Value>,
+           std::pair<SmallVector<Value>, SmallVector<Value>>>
+      ringForwards;
   DenseMap<Value, Local> locals;
   /// Every op's rule, taken before any type becomes local.
   DenseMap<Operation *, OpShardingRule> rules;
@@ -841,6 +881,251 @@ void Partitioner::addQueryStart(AttentionOpT local, AttentionOpT global,
       g::AddOp::create(b, loc, start, blockStart(loc, axes, block)));
 }
 
+Partitioner::RingChunks Partitioner::ringChunks(int64_t localLength,
+                                                bool causal) const {
+  // Zig-zag chunks matter to a causal attention only: without a mask by
+  // position, a rank's queries see every key alike.
+  RingChunks c;
+  const int64_t n = mesh.getAxisSize(ringAxis.getValue());
+  const bool zigzag = causal && zigzagAxis == ringAxis;
+  c.count = zigzag ? 2 : 1;
+  c.length = localLength / c.count;
+  c.positions.resize(c.count);
+  for (int64_t r = 0; r < n; ++r) {
+    c.positions[0].push_back(r * c.length);
+    if (zigzag)
+      c.positions[1].push_back((2 * n - 1 - r) * c.length);
+  }
+  return c;
+}
+
+Value Partitioner::ringChunk(Location loc, Value x, int64_t dim,
+                             const RingChunks &c, int64_t h) {
+  if (c.count == 1)
+    return x;
+  return sliceAlong(loc, x, dim, h * c.length, (h + 1) * c.length);
+}
+
+Value Partitioner::rankTable(Location loc, ArrayRef<int64_t> perRank) {
+  Type i64 = b.getI64Type();
+  auto tableType = RankedTensorType::get({int64_t(perRank.size())}, i64);
+  Value table = g::ConstantOp::create(
+      b, loc, cast<ElementsAttr>(DenseElementsAttr::get(tableType, perRank)));
+  Value index = AxisIndexOp::create(b, loc, RankedTensorType::get({}, i64),
+                                    axesAttr({ringAxis}));
+  return g::GatherOp::create(b, loc, table, index, 0);
+}
+
+/// The dim of a mask that holds the keys, when it has one of `keys`.
+static int64_t maskKeyDim(Value mask, int64_t keys) {
+  if (!mask)
+    return -1;
+  auto type = cast<RankedTensorType>(mask.getType());
+  return type.getRank() >= 1 && type.getDimSize(type.getRank() - 1) == keys
+             ? type.getRank() - 1
+             : -1;
+}
+
+template <typename AttentionOpT>
+std::pair<SmallVector<Value>, SmallVector<Value>>
+Partitioner::ringForward(AttentionOpT att, Value q, Value k, Value v,
+                         Value mask) {
+  Location loc = att.getLoc();
+  const int64_t n = mesh.getAxisSize(ringAxis.getValue());
+  const int64_t seq = querySequenceDim(att);
+  auto qType = cast<RankedTensorType>(q.getType());
+  const RingChunks c = ringChunks(qType.getDimSize(seq), att.getCausal());
+  const int64_t maskDim = maskKeyDim(mask, qType.getDimSize(seq));
+  auto shift = [&](Value x) -> Value {
+    return x ? RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
+                                   b.getI64IntegerAttr(1))
+                   .getResult()
+             : Value();
+  };
+  SmallVector<Value> out(c.count), stats(c.count);
+  Value kt = k, vt = v, mt = mask;
+  for (int64_t t = 0; t < n; ++t) {
+    // The next block is on its way while this one is attended to.
+    Value kn, vn, mn;
+    if (t + 1 < n) {
+      kn = shift(kt);
+      vn = shift(vt);
+      mn = maskDim >= 0 ? shift(mt) : mt;
+    }
+    for (int64_t h = 0; h < c.count; ++h)
+      for (int64_t j = 0; j < c.count; ++j) {
+        // Rank r holds the block of rank (r - t) mod n.
+        Value start;
+        if (att.getCausal()) {
+          SmallVector<int64_t> starts;
+          for (int64_t r = 0; r < n; ++r)
+            starts.push_back(c.positions[h][r] -
+                             c.positions[j][((r - t) % n + n) % n]);
+          start = rankTable(loc, starts);
+        }
+        Value maskChunk = maskDim >= 0 ? ringChunk(loc, mt, maskDim, c, j) : mt;
+        auto part = g::AttentionWithStatsOp::create(
+            b, loc, ringChunk(loc, q, seq, c, h), ringChunk(loc, kt, seq, c, j),
+            ringChunk(loc, vt, seq, c, j), maskChunk, start, att.getScaleAttr(),
+            att.getCausalAttr(), att.getSequenceFirstAttr(),
+            att.getWindowAttr());
+        if (!out[h]) {
+          out[h] = part.getResult();
+          stats[h] = part.getStats();
+          continue;
+        }
+        auto merged = g::AttentionMergeOp::create(
+            b, loc, out[h].getType(), stats[h].getType(), out[h], stats[h],
+            part.getResult(), part.getStats(), att.getSequenceFirstAttr());
+        out[h] = merged.getResult();
+        stats[h] = merged.getResultStats();
+      }
+    kt = kn;
+    vt = vn;
+    mt = mn;
+  }
+  return {out, stats};
+}
+
+template <typename AttentionOpT>
+LogicalResult
+Partitioner::partitionRingAttention(AttentionOpT op,
+                                    SmallVector<AxisList> factorAxes,
+                                    const OpShardingRule &rule) {
+  constexpr bool isGrad = std::is_same_v<AttentionOpT, g::AttentionGradOp>;
+  const unsigned qi = isGrad ? 1 : 0;
+  const int64_t seq = querySequenceDim(op);
+  auto global = cast<RankedTensorType>(op.getQ().getType());
+  const int64_t keys =
+      cast<RankedTensorType>(op.getK().getType()).getDimSize(seq);
+  if (op.getQueryStart() || keys != global.getDimSize(seq))
+    return op.emitOpError("runs as ring attention (mesh axis '")
+           << ringAxis.getValue()
+           << "'), which needs as many queries as keys and no start; use "
+              "--cp-attention allgather";
+  if (Value mask = op.getMask()) {
+    auto m = cast<RankedTensorType>(mask.getType());
+    if (m.getRank() >= 2 && m.getDimSize(m.getRank() - 2) > 1)
+      return op.emitOpError("runs as ring attention (mesh axis '")
+             << ringAxis.getValue()
+             << "') with a mask that varies by query, which ring attention "
+                "does not split yet; use --cp-attention allgather";
+  }
+  // The keys (and the mask's keys) split like the queries.
+  for (int64_t f : rule.operands[qi + 1][seq])
+    factorAxes[f] = {ringAxis};
+  Location loc = op.getLoc();
+  SmallVector<Value> local;
+  for (auto [i, v] : llvm::enumerate(op->getOperands()))
+    local.push_back(reshard(
+        loc, locals[v],
+        projectSharding(ctx, rule, rule.operands[i], factorAxes, false)));
+  auto operand = [&](Value global) {
+    for (auto [i, v] : llvm::enumerate(op->getOperands()))
+      if (v == global)
+        return local[i];
+    return Value();
+  };
+  Value q = operand(op.getQ()), k = operand(op.getK()), v = operand(op.getV());
+  Value mask = op.getMask() ? operand(op.getMask()) : Value();
+
+  SmallVector<Value> results;
+  if constexpr (!isGrad) {
+    auto [out, stats] = ringForward(op, q, k, v, mask);
+    ringForwards[{op.getQ(), op.getK(), op.getV()}] = {out, stats};
+    results.push_back(out.size() == 1
+                          ? out[0]
+                          : g::ConcatOp::create(b, loc, out, seq).getResult());
+  } else {
+    // The forward's per-chunk results and statistics, or the forward again.
+    auto it = ringForwards.find({op.getQ(), op.getK(), op.getV()});
+    auto [out, stats] =
+        it != ringForwards.end() ? it->second : ringForward(op, q, k, v, mask);
+    const int64_t n = mesh.getAxisSize(ringAxis.getValue());
+    const RingChunks c = ringChunks(
+        cast<RankedTensorType>(q.getType()).getDimSize(seq), op.getCausal());
+    const int64_t maskDim =
+        maskKeyDim(mask, cast<RankedTensorType>(q.getType()).getDimSize(seq));
+    Value dy = operand(op.getDy());
+    auto shift = [&](Value x) -> Value {
+      return RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
+                                 b.getI64IntegerAttr(1));
+    };
+    SmallVector<Value> dq(c.count);
+    Value kt = k, vt = v, mt = mask, dk, dv;
+    for (int64_t t = 0; t < n; ++t) {
+      Value kn, vn, mn;
+      if (t + 1 < n) {
+        kn = shift(kt);
+        vn = shift(vt);
+        mn = maskDim >= 0 ? shift(mt) : mt;
+      }
+      // This block's dK and dV, chunk by chunk, summed over the queries.
+      SmallVector<Value> dkChunks(c.count), dvChunks(c.count);
+      for (int64_t h = 0; h < c.count; ++h)
+        for (int64_t j = 0; j < c.count; ++j) {
+          Value start;
+          if (op.getCausal()) {
+            SmallVector<int64_t> starts;
+            for (int64_t r = 0; r < n; ++r)
+              starts.push_back(c.positions[h][r] -
+                               c.positions[j][((r - t) % n + n) % n]);
+            start = rankTable(loc, starts);
+          }
+          Value kc = ringChunk(loc, kt, seq, c, j),
+                vc = ringChunk(loc, vt, seq, c, j),
+                qc = ringChunk(loc, q, seq, c, h);
+          auto part = g::AttentionGradOp::create(
+              b, loc, qc.getType(), kc.getType(), vc.getType(),
+              ringChunk(loc, dy, seq, c, h), qc, kc, vc,
+              maskDim >= 0 ? ringChunk(loc, mt, maskDim, c, j) : mt, start,
+              out[h], stats[h], op.getScaleAttr(), op.getCausalAttr(),
+              op.getSequenceFirstAttr(), op.getWindowAttr(),
+              b.getBoolAttr(true));
+          auto add = [&](Value &sum, Value x) {
+            sum = sum ? g::AddOp::create(b, loc, sum, x).getResult() : x;
+          };
+          add(dq[h], part.getDq());
+          add(dkChunks[j], part.getDk());
+          add(dvChunks[j], part.getDv());
+        }
+      Value dkBlock =
+                c.count == 1
+                    ? dkChunks[0]
+                    : g::ConcatOp::create(b, loc, dkChunks, seq).getResult(),
+            dvBlock =
+                c.count == 1
+                    ? dvChunks[0]
+                    : g::ConcatOp::create(b, loc, dvChunks, seq).getResult();
+      // The gradients travel with their block: what the ranks before added,
+      // plus this rank's share; after the last step one more shift takes
+      // them home.
+      dk = dk ? g::AddOp::create(b, loc, shift(dk), dkBlock).getResult()
+              : dkBlock;
+      dv = dv ? g::AddOp::create(b, loc, shift(dv), dvBlock).getResult()
+              : dvBlock;
+      kt = kn;
+      vt = vn;
+      mt = mn;
+    }
+    results.push_back(dq.size() == 1
+                          ? dq[0]
+                          : g::ConcatOp::create(b, loc, dq, seq).getResult());
+    results.push_back(n > 1 ? shift(dk) : dk);
+    results.push_back(n > 1 ? shift(dv) : dv);
+  }
+  // Results in the queries' and keys' sharding, whole sums.
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+    auto globalType = cast<RankedTensorType>(r.getType());
+    ShardingAttr computed = withoutPartial(
+        ctx, projectSharding(ctx, rule, rule.results[i], factorAxes, true));
+    ShardingAttr target = getShardingOrReplicated(r);
+    locals[r] = {reshard(loc, {results[i], computed, globalType}, target),
+                 target, globalType};
+  }
+  return success();
+}
+
 LogicalResult Partitioner::partitionOp(Operation *op) {
   Location loc = op->getLoc();
   b.setInsertionPoint(op);
@@ -858,6 +1143,19 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   }
 
   SmallVector<AxisList> factorAxes = chooseFactors(op, rule);
+  // Ring attention: queries split over the ring axis alone.
+  auto ringSplit = [&](auto att, unsigned queries) {
+    if (!ringAxis)
+      return false;
+    ShardingAttr s =
+        projectSharding(ctx, rule, rule.operands[queries], factorAxes, false);
+    return s.getDimAxes(querySequenceDim(att)) ==
+           SmallVector<StringAttr>{ringAxis};
+  };
+  if (auto att = dyn_cast<g::AttentionOp>(op); att && ringSplit(att, 0))
+    return partitionRingAttention(att, factorAxes, rule);
+  if (auto grad = dyn_cast<g::AttentionGradOp>(op); grad && ringSplit(grad, 1))
+    return partitionRingAttention(grad, factorAxes, rule);
   // A constant holds the global value: every rank takes its block of it.
   if (isa<g::ConstantOp>(op))
     for (AxisList &axes : factorAxes)
@@ -1171,7 +1469,9 @@ struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
           failed(
               Partitioner(func, mesh,
                           module->getAttrOfType<StringAttr>(
-                              DistDialect::ZigzagAxisAttrHelper::getNameStr()))
+                              DistDialect::ZigzagAxisAttrHelper::getNameStr()),
+                          module->getAttrOfType<StringAttr>(
+                              DistDialect::RingAxisAttrHelper::getNameStr()))
                   .run()))
         return signalPassFailure();
   }

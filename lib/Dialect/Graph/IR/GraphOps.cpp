@@ -550,6 +550,24 @@ LogicalResult AttentionWithStatsOp::inferReturnTypes(
   return success();
 }
 
+LogicalResult AttentionMergeOp::verify() {
+  auto out = cast<RankedTensorType>(getOut().getType());
+  auto stats = cast<RankedTensorType>(getStats().getType());
+  // attention_merge_rank
+  const int64_t minRank = getSequenceFirst() ? 3 : 2;
+  if (out.getRank() < minRank)
+    return emitOpError("expects a result of rank >= ")
+           << minRank << ", got " << out;
+  // attention_merge_stats_shape
+  auto expected = RankedTensorType::get(
+      attentionStatsShape(out.getShape(), getSequenceFirst()),
+      stats.getElementType());
+  if (stats != expected)
+    return emitOpError("expects statistics of type ")
+           << expected << " for a result of type " << out << ", got " << stats;
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//

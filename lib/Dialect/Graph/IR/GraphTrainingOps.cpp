@@ -109,6 +109,10 @@ LogicalResult AttentionGradOp::verify() {
   // attention_grad_saved_pair
   if (!getOut() != !getStats())
     return emitOpError("requires the saved result and statistics together");
+  // attention_grad_key_block_saved
+  if (getKeyBlock() && !getOut())
+    return emitOpError("requires the saved result and statistics with "
+                       "key_block (they are the whole attention's)");
   if (getOut()) {
     // attention_grad_saved_result
     if (getOut().getType() != getDy().getType())

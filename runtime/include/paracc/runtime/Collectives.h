@@ -50,6 +50,11 @@ public:
   /// `from` sends with `tag`; zeros when the group has no such member.
   virtual Status recv(const std::vector<int> &axes, int64_t from,
                       uint32_t tag, Tensor &out) = 0;
+  /// Sends `in` to the member at group index (this member's + `shift`) mod
+  /// n and receives into `out` what member (this member's - `shift`) mod n
+  /// sends: every member at once, so no member waits on another's turn.
+  virtual Status ringShift(const std::vector<int> &axes, int64_t shift,
+                           const Tensor &in, Tensor &out) = 0;
   /// Called when this rank has failed and communicates no more: its peers'
   /// pending and later communication with it should fail promptly rather
   /// than wait for the timeout.
@@ -70,6 +75,8 @@ Status checkPeerOffset(const char *op, int64_t offset, int64_t groupSize);
 /// The group index `index + offset`, or -1 when the group has no such member
 /// (there is no wrap-around).
 int64_t peerIndex(int64_t index, int64_t offset, int64_t groupSize);
+/// The group index `(index + offset) mod groupSize` (around the ring).
+int64_t ringPeerIndex(int64_t index, int64_t offset, int64_t groupSize);
 
 /// Runs collectives of a one-rank mesh (every group has one member).
 class SingleRankCommunicator final : public Communicator {
@@ -88,6 +95,8 @@ public:
               const Tensor &in) override;
   Status recv(const std::vector<int> &axes, int64_t from, uint32_t tag,
               Tensor &out) override;
+  Status ringShift(const std::vector<int> &axes, int64_t shift,
+                   const Tensor &in, Tensor &out) override;
 };
 
 } // namespace paracc::rt

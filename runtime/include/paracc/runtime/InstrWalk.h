@@ -85,7 +85,7 @@ struct CollectiveInstr {
   /// receives.
   int64_t root = 0;
   /// send and recv: the peer's group index minus this member's, and the
-  /// tag that pairs them.
+  /// tag that pairs them; ring_shift: the shift (the tag stays 0).
   int64_t peerOffset = 0;
   uint32_t tag = 0;
 };

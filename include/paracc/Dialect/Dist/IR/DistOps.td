@@ -194,6 +194,30 @@ def Dist_RecvOp : Dist_CollectiveOp<"recv",
   let hasVerifier = 1;
 }
 
+def Dist_RingShiftOp : Dist_CollectiveOp<"ring_shift",
+    [AllTypesMatch<["x", "result"]>]> {
+  let summary = "Rotate a tensor around the group's ring";
+  let description = [{
+    Every member of the group sends `x` to the member whose group index is
+    (its own + `shift`) mod n and returns the `x` that member (its own −
+    `shift`) mod n sent: the whole ring moves at once, with wrap-around
+    (unlike `dist.send`/`dist.recv`), so no member waits on another's turn.
+    `shift` is nonzero and |`shift`| < n. Ring attention (context
+    parallelism, `--cp-attention ring`) passes each rank's K/V block to the
+    next rank this way, and the gradients of K/V back.
+
+    ```mlir
+    // cp4: member i gets member (i - 1) mod 4's block.
+    %kv = dist.ring_shift %k over ["cp"] by = 1 : tensor<1x4x512x64xf32>
+    ```
+  }];
+  let arguments = (ins Dist_Tensor:$x, StrArrayAttr:$axes, I64Attr:$shift);
+  let results = (outs Dist_Tensor:$result);
+  let assemblyFormat =
+      "$x `over` $axes `by` `=` $shift attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Dist_LocalShardOp : Dist_Op<"local_shard"> {
   let summary = "This rank's shard of a value every rank holds whole";
   let description = [{

@@ -95,6 +95,16 @@ def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
     whole sequence with its share of the heads (contiguous layout: every
     rank does the same work); the heads must divide over the axis.
 
+    With `attention=ring` the annotations are all-gather's and the module
+    gets `dist.ring_axis`: partitioning keeps K and V split and passes each
+    rank's block around the ring (`dist.ring_shift`), each query chunk
+    attending to every block as it arrives (`graph.attention_with_stats`
+    with the block's relative `start`) and merging it into what it has
+    (`graph.attention_merge`); the backward passes K, V and their
+    accumulating gradients around again, each block's gradient rebuilt from
+    the forward's merged statistics (`graph.attention_grad {key_block}`).
+    No rank ever holds more than two blocks of K/V.
+
     Every attention's sequence must divide over the axis, and a model
     without an attention is refused (there is no sequence to split).
 
@@ -110,7 +120,7 @@ def ContextParallelPass : Pass<"paracc-context-parallel", "ModuleOp"> {
            "The sequence's layout over the axis: zigzag or contiguous">,
     Option<"attention", "attention", "::mlir::paracc::CpAttention",
            "::mlir::paracc::CpAttention::AllGather",
-           "Attention over the split sequence: allgather or alltoall">,
+           "Attention over the split sequence: allgather, alltoall or ring">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }

@@ -571,6 +571,39 @@ def Graph_AttentionOp : Graph_Op<"attention",
   }];
 }
 
+def Graph_AttentionMergeOp : Graph_Op<"attention_merge",
+    [Pure, AllTypesMatch<["out", "partial", "result"]>,
+     AllTypesMatch<["stats", "partial_stats", "result_stats"]>]> {
+  let summary = "Combine two attentions over disjoint sets of keys";
+  let description = [{
+    `out` and `partial` are the results of one set of queries attending to
+    two disjoint sets of keys, `stats` and `partial_stats` their rows'
+    log-sum-exps (`graph.attention_with_stats`; -inf for a row that saw no
+    key). The results are the attention over both sets and its statistics:
+    `result_stats = log(exp(stats) + exp(partial_stats))` and `result =
+    exp(stats - result_stats) out + exp(partial_stats - result_stats)
+    partial`, computed in f32; a row that saw no key in either gets zeros and
+    -inf. The statistics are shaped like the attention's: `[lead..., Sq]`,
+    or `[lead..., H, Sq]` with `sequence_first`. Ring attention (context
+    parallelism) merges each block of keys that reaches a rank into what it
+    has so far this way (the online softmax, one block at a time).
+
+    ```mlir
+    %y, %lse = graph.attention_merge %y0, %lse0, %y1, %lse1
+        : tensor<1x4x32x16xf32>, tensor<1x4x32xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$out, F32Tensor:$stats,
+                       Graph_FloatTensor:$partial, F32Tensor:$partial_stats,
+                       DefaultValuedAttr<BoolAttr, "false">:$sequence_first);
+  let results = (outs Graph_FloatTensor:$result, F32Tensor:$result_stats);
+  let assemblyFormat = [{
+    $out `,` $stats `,` $partial `,` $partial_stats attr-dict `:` type($out)
+    `,` type($stats)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Indexing
 //===----------------------------------------------------------------------===//

@@ -163,7 +163,13 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
     With `saved(%out, %stats)`, the forward's result and softmax statistics
     from `graph.attention_with_stats`, kernels that take them (cuDNN's)
     rebuild the probabilities from the statistics rather than rerunning the
-    forward first; the gradients are the same either way.
+    forward first; the gradients are the same either way. With `key_block`
+    as well, `k` and `v` are one block of the keys of a larger attention
+    whose result and statistics `saved` gives (ring attention, after
+    partitioning): the probabilities are `exp(scores - stats)` and the
+    softmax's correction `rowsum(dy * out)`, and the results are this
+    block's share of that attention's gradients (dq summed over the blocks,
+    dk and dv of this block).
 
     ```mlir
     %dq, %dk, %dv = graph.attention_grad %dy, %q, %k, %v
@@ -187,7 +193,8 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
                        F64Attr:$scale,
                        DefaultValuedAttr<BoolAttr, "false">:$causal,
                        DefaultValuedAttr<BoolAttr, "false">:$sequence_first,
-                       DefaultValuedAttr<I64Attr, "0">:$window);
+                       DefaultValuedAttr<I64Attr, "0">:$window,
+                       DefaultValuedAttr<BoolAttr, "false">:$key_block);
   let results = (outs Graph_FloatTensor:$dq, Graph_FloatTensor:$dk,
                       Graph_FloatTensor:$dv);
   let assemblyFormat = [{
