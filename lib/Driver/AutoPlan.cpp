@@ -91,6 +91,7 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   const ParallelPlan &plan = best.plan;
   options.mesh = plan.mesh() == "one rank" ? "" : plan.mesh();
   options.sequenceParallel = plan.sequenceParallel;
+  options.cpAttention = plan.cpAttention;
   options.microbatches = plan.microbatches;
   options.schedule = plan.schedule;
   options.virtualStages = plan.virtualStages;

@@ -18,6 +18,7 @@ fixedPlan(const CompileOptions &options, int64_t batch, std::string &error) {
   for (const MeshSpec::Axis &axis : mesh->axes)
     plan.axes.push_back({axis.name, axis.size});
   plan.sequenceParallel = options.sequenceParallel;
+  plan.cpAttention = options.cpAttention;
   plan.microbatches = options.microbatches;
   plan.schedule = options.schedule;
   plan.virtualStages =

@@ -116,10 +116,13 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
       unit.attentions += 1;
       unit.keyValueBytes += tensorBytes(op->getOperand(1).getType()) +
                             tensorBytes(op->getOperand(2).getType());
+      unit.attentionForwardBody += body;
     }
   } else {
     unit.backwardBody += body;
     unit.backwardLaunch += launch;
+    if (isa<g::AttentionGradOp>(op))
+      unit.attentionBackwardBody += body;
   }
 }
 
@@ -270,6 +273,7 @@ static void splitRest(const UnitCost &rest, const ProgramCost &one,
       timeTotal > 0 ? one.prologue.forwardBody(1.0) / timeTotal : 0.5;
   auto share = [&](UnitCost &unit, double time, double param) {
     unit.backwardBody += rest.backwardBody * time;
+    unit.attentionBackwardBody += rest.attentionBackwardBody * time;
     unit.backwardLaunch += time * rest.backwardLaunch;
     unit.backwardAllReduceBytes += time * rest.backwardAllReduceBytes;
     unit.backwardGatherBytes += time * rest.backwardGatherBytes;

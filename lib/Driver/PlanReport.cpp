@@ -102,7 +102,9 @@ void mlir::paracc::printPlanText(const ModelProfile &model,
     os << llvm::formatv(
         "{0,3} {1,-16} {2,-9} {3,-14} {4,-9} {5,4} {6,3} {7,10:F4} "
         "{8,11:F0} {9,8:F1} {10,6:F1} {11,9:F2} {12,6:F1}%\n",
-        i + 1, cand.plan.mesh(),
+        i + 1,
+        cand.plan.mesh() +
+            (cand.plan.cpAttention == CpAttention::Ring ? " ring" : ""),
         std::to_string(cand.plan.microBatchSize) + "x" +
             std::to_string(cand.plan.microbatches),
         describeSchedule(cand.plan), stringifyOption(cand.plan.recompute),
@@ -128,6 +130,7 @@ static llvm::json::Object planJson(const ParallelPlan &plan, bool training) {
       {"recompute", stringifyOption(plan.recompute).str()},
       {"zero", plan.zero},
       {"zero_shard_size", plan.zeroShardSize},
+      {"cp_attention", stringifyOption(plan.cpAttention).str()},
       {"flags", plan.flags(training)},
   };
 }

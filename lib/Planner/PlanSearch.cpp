@@ -67,7 +67,12 @@ void ScaledSeconds::clampNegative() {
     v = std::max(v, 0.0);
 }
 
-/// Every number of a UnitCost but its two scaled bodies.
+/// Every scaled body of a UnitCost.
+static constexpr ScaledSeconds UnitCost::*kUnitBodies[] = {
+    &UnitCost::forwardBody, &UnitCost::backwardBody,
+    &UnitCost::attentionForwardBody, &UnitCost::attentionBackwardBody};
+
+/// Every number of a UnitCost but its scaled bodies.
 static constexpr double UnitCost::*kUnitNumbers[] = {
     &UnitCost::forwardLaunch,          &UnitCost::backwardLaunch,
     &UnitCost::forwardAllReduceBytes,  &UnitCost::forwardGatherBytes,
@@ -79,8 +84,8 @@ static constexpr double UnitCost::*kUnitNumbers[] = {
     &UnitCost::keyValueBytes,          &UnitCost::attentions};
 
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
-  forwardBody += o.forwardBody;
-  backwardBody += o.backwardBody;
+  for (ScaledSeconds UnitCost::*f : kUnitBodies)
+    this->*f += o.*f;
   for (double UnitCost::*f : kUnitNumbers)
     this->*f += o.*f;
   return *this;
@@ -88,8 +93,8 @@ UnitCost &UnitCost::operator+=(const UnitCost &o) {
 
 UnitCost UnitCost::operator*(double k) const {
   UnitCost c = *this;
-  c.forwardBody = forwardBody * k;
-  c.backwardBody = backwardBody * k;
+  for (ScaledSeconds UnitCost::*f : kUnitBodies)
+    c.*f = this->*f * k;
   for (double UnitCost::*f : kUnitNumbers)
     c.*f *= k;
   return c;
@@ -98,8 +103,8 @@ UnitCost UnitCost::operator*(double k) const {
 UnitCost &UnitCost::operator-=(const UnitCost &o) { return *this += o * -1.0; }
 
 void UnitCost::clampNegative() {
-  forwardBody.clampNegative();
-  backwardBody.clampNegative();
+  for (ScaledSeconds UnitCost::*f : kUnitBodies)
+    (this->*f).clampNegative();
   for (double UnitCost::*f : kUnitNumbers)
     this->*f = std::max(this->*f, 0.0);
 }
@@ -141,6 +146,8 @@ std::string ParallelPlan::flags(bool training) const {
     if (zero > 0 && zeroShardSize > 0)
       f.push_back("--zero-shard-size " + std::to_string(zeroShardSize));
   }
+  if (size("cp") > 1 && cpAttention != CpAttention::AllGather)
+    f.push_back("--cp-attention " + stringifyOption(cpAttention).str());
   return llvm::join(f, " ");
 }
 
@@ -390,23 +397,40 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
   // activations.
   const double sequences = double(plan.microBatchSize) / model.batch;
   const double scale = sequences / cp;
-  // Context parallelism's keys and values: all-gathered in the forward,
-  // their gradients reduce-scattered in the backward, not overlapped.
+  // Context parallelism's keys and values. All-gather: gathered in the
+  // forward, their gradients reduce-scattered in the backward, not
+  // overlapped. Ring: cp - 1 shifts of this rank's block (the backward
+  // shifts the blocks again and their gradients cp times), each behind the
+  // attention of the block already there, so (cp - 1) / cp of the
+  // attention's time hides them.
   GroupPlacement cpGroup = placementOf(plan, "cp", cluster.devicesPerNode);
-  auto keyValueSeconds = [&](const UnitCost &u) {
-    return cp > 1
-               ? allGatherSeconds(cluster, cpGroup, sequences * u.keyValueBytes)
-               : 0.0;
+  const bool ring = plan.cpAttention == CpAttention::Ring;
+  auto keyValueSeconds = [&](const UnitCost &u, bool backward) {
+    if (cp <= 1)
+      return 0.0;
+    if (!ring)
+      return allGatherSeconds(cluster, cpGroup, sequences * u.keyValueBytes);
+    const double shift = pointToPointSeconds(cluster, cpGroup.crossesNodes(),
+                                             scale * u.keyValueBytes) *
+                         (u.attentions > 0 ? 1.0 : 0.0);
+    const double shifts =
+        double(cp - 1) * shift + (backward ? double(cp) * shift : 0.0);
+    const double hidden = double(cp - 1) / double(cp) *
+                          (backward ? u.attentionBackwardBody(scale)
+                                    : u.attentionForwardBody(scale));
+    return std::max(0.0, shifts - hidden);
   };
   auto forwardOf = [&](const UnitCost &u) {
     return u.forwardBody(scale) + u.forwardLaunch +
-           tensorParallelSeconds(plan, u, scale, false) + keyValueSeconds(u);
+           tensorParallelSeconds(plan, u, scale, false) +
+           keyValueSeconds(u, false);
   };
   auto backwardOf = [&](const UnitCost &u) {
     if (!model.training)
       return 0.0;
     return u.backwardBody(scale) + u.backwardLaunch +
-           tensorParallelSeconds(plan, u, scale, true) + keyValueSeconds(u);
+           tensorParallelSeconds(plan, u, scale, true) +
+           keyValueSeconds(u, true);
   };
   const double layerTime = forwardOf(profile.layer) + backwardOf(profile.layer);
   times.layers =
@@ -469,11 +493,13 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       grads += u.gradientBytes;
       state += u.optimizerStateBytes;
       // (Under cp the gathered keys and values are kept whole, unless
-      // full recompute keeps only the layers' inputs.)
-      double perMicrobatch = scale * u.activationBytes +
-                             (cp > 1 && plan.recompute != RecomputePolicy::Full
-                                  ? (sequences - scale) * u.keyValueBytes
-                                  : 0.0);
+      // full recompute keeps only the layers' inputs or ring attention
+      // never gathers them.)
+      double perMicrobatch =
+          scale * u.activationBytes +
+          (cp > 1 && !ring && plan.recompute != RecomputePolicy::Full
+               ? (sequences - scale) * u.keyValueBytes
+               : 0.0);
       if (!model.training) {
         // Inference keeps no activations: the largest unit's working set.
         perMicrobatch =
@@ -841,6 +867,12 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
                       plan.recompute = recompute;
                       plan.zero = zero;
                       plan.zeroShardSize = shardSize;
+                      // Over cp: all-gather, and ring attention.
+                      if (cp > 1) {
+                        ParallelPlan ringPlan = plan;
+                        ringPlan.cpAttention = CpAttention::Ring;
+                        plans.push_back(std::move(ringPlan));
+                      }
                       plans.push_back(std::move(plan));
                     }
                 }
@@ -859,7 +891,8 @@ static bool sameButOrder(const ParallelPlan &a, const ParallelPlan &b) {
          a.microbatches == b.microbatches &&
          a.microBatchSize == b.microBatchSize && a.schedule == b.schedule &&
          a.virtualStages == b.virtualStages && a.recompute == b.recompute &&
-         a.zero == b.zero && a.zeroShardSize == b.zeroShardSize;
+         a.zero == b.zero && a.zeroShardSize == b.zeroShardSize &&
+         a.cpAttention == b.cpAttention;
 }
 
 /// Why `next` is slower than `best`, in words.

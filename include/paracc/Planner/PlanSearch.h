@@ -75,6 +75,9 @@ struct UnitCost {
   double keyValueBytes = 0;
   /// Its attentions: 0 means there is no sequence for cp to split.
   double attentions = 0;
+  /// The attentions' share of the bodies, forward (attention) and backward
+  /// (attention_grad): what ring attention's transfers hide behind.
+  ScaledSeconds attentionForwardBody, attentionBackwardBody;
 
   UnitCost &operator+=(const UnitCost &o);
   UnitCost &operator-=(const UnitCost &o);
@@ -146,6 +149,9 @@ struct ParallelPlan {
   /// Hybrid sharding: ZeRO shards within groups of this many consecutive
   /// dp ranks and replicates across them (0: all of dp).
   int64_t zeroShardSize = 0;
+  /// How attention works over cp (allgather or ring; alltoall is not
+  /// searched: the planner does not know the heads).
+  CpAttention cpAttention = CpAttention::AllGather;
 
   int64_t size(llvm::StringRef axis) const;
   /// "dp4,pp2,tp8".

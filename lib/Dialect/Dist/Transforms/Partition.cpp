@@ -141,8 +141,11 @@ private:
   std::pair<SmallVector<Value>, SmallVector<Value>>
   ringForward(AttentionOpT att, Value q, Value k, Value v, Value mask);
   /// Chunk `h` of local `x` along `dim` (the whole of it when there is one).
+  /// `again`: the backward slices again what the forward sliced; marked
+  /// recomputed, CSE keeps the two apart, so the forward's chunks are not
+  /// kept for the backward beside the whole they were cut from.
   Value ringChunk(Location loc, Value x, int64_t dim, const RingChunks &c,
-                  int64_t h);
+                  int64_t h, bool again = false);
   /// The i64 scalar `perRank[r]` on the rank r of the ring axis.
   Value rankTable(Location loc, ArrayRef<int64_t> perRank);
   template <typename LossOp>
@@ -900,10 +903,14 @@ Partitioner::RingChunks Partitioner::ringChunks(int64_t localLength,
 }
 
 Value Partitioner::ringChunk(Location loc, Value x, int64_t dim,
-                             const RingChunks &c, int64_t h) {
+                             const RingChunks &c, int64_t h, bool again) {
   if (c.count == 1)
     return x;
-  return sliceAlong(loc, x, dim, h * c.length, (h + 1) * c.length);
+  Value chunk = sliceAlong(loc, x, dim, h * c.length, (h + 1) * c.length);
+  if (again)
+    ctx->getLoadedDialect<DistDialect>()->getRecomputedAttrHelper().setAttr(
+        chunk.getDefiningOp(), UnitAttr::get(ctx));
+  return chunk;
 }
 
 Value Partitioner::rankTable(Location loc, ArrayRef<int64_t> perRank) {
@@ -1072,14 +1079,14 @@ Partitioner::partitionRingAttention(AttentionOpT op,
                                c.positions[j][((r - t) % n + n) % n]);
             start = rankTable(loc, starts);
           }
-          Value kc = ringChunk(loc, kt, seq, c, j),
-                vc = ringChunk(loc, vt, seq, c, j),
-                qc = ringChunk(loc, q, seq, c, h);
+          Value kc = ringChunk(loc, kt, seq, c, j, true),
+                vc = ringChunk(loc, vt, seq, c, j, true),
+                qc = ringChunk(loc, q, seq, c, h, true);
           auto part = g::AttentionGradOp::create(
               b, loc, qc.getType(), kc.getType(), vc.getType(),
               ringChunk(loc, dy, seq, c, h), qc, kc, vc,
-              maskDim >= 0 ? ringChunk(loc, mt, maskDim, c, j) : mt, start,
-              out[h], stats[h], op.getScaleAttr(), op.getCausalAttr(),
+              maskDim >= 0 ? ringChunk(loc, mt, maskDim, c, j, true) : mt,
+              start, out[h], stats[h], op.getScaleAttr(), op.getCausalAttr(),
               op.getSequenceFirstAttr(), op.getWindowAttr(),
               b.getBoolAttr(true));
           auto add = [&](Value &sum, Value x) {
