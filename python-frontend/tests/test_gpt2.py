@@ -44,7 +44,8 @@ def test_mesh_auto_matches_onnxruntime(gpt2_model, gpt2_input, gpt2_expected):
 
 @pytest.mark.parametrize("layout,attention", [("zigzag", "allgather"),
                                                ("contiguous", "allgather"),
-                                               ("contiguous", "alltoall")])
+                                               ("contiguous", "alltoall"),
+                                               ("zigzag", "ring")])
 def test_context_parallel_matches_onnxruntime(gpt2_model, gpt2_input,
                                               gpt2_expected, layout,
                                               attention):

@@ -114,6 +114,12 @@ cl::opt<std::string> exportOnnx("export-onnx",
                                 cl::value_desc("FILE.onnx"), cl::init(""),
                                 cl::sub(trainSubCommand()),
                                 cl::cat(trainCategory()));
+cl::opt<bool> reportMemory(
+    "report-memory",
+    cl::desc("After training on CPU ranks (threads), print the most bytes "
+             "their tensors held at once, and per rank (to compare with "
+             "--explain's peak)"),
+    cl::sub(trainSubCommand()), cl::cat(trainCategory()));
 cl::opt<bool> explainOption(
     "explain",
     cl::desc("Print the plan: decisions, the step's collectives, memory per "
@@ -321,6 +327,7 @@ int mlir::paracc::runTrain() {
     request.allowTf32 = flags.run.allowTf32;
     request.noGraph = flags.run.noCudaGraph;
     request.timelinePath = trainTimeline;
+    request.reportMemory = reportMemory;
     request.processes = ranksAs == "processes";
     request.workerBinary = prt::siblingWorkerBinary();
     request.identity.optimizer = (*exe)->training();

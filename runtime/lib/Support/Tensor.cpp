@@ -50,8 +50,15 @@ std::string shapeToString(const Shape &shape) {
   return os.str();
 }
 
-/// Bytes held by all tensors this process allocated.
+/// Bytes held by all tensors this process allocated, and the most at once.
 static std::atomic<uint64_t> liveTensorBytes{0};
+static std::atomic<uint64_t> peakTensorBytes{0};
+
+uint64_t peakLiveTensorBytes() { return peakTensorBytes.load(); }
+
+void resetPeakLiveTensorBytes() {
+  peakTensorBytes.store(liveTensorBytes.load());
+}
 
 /// MemAvailable from /proc/meminfo in bytes (0 if unknown).
 static uint64_t availableMemoryBytes() {
@@ -108,6 +115,9 @@ StatusOr<Tensor> Tensor::allocate(DType dtype, Shape shape) {
                   ": out of memory (", bytes, " bytes)");
   }
   std::memset(p, 0, allocBytes);
+  for (uint64_t now = before + allocBytes, peak = peakTensorBytes.load();
+       now > peak && !peakTensorBytes.compare_exchange_weak(peak, now);)
+    ;
   Tensor t;
   t.dtype_ = dtype;
   t.shape_ = std::move(shape);

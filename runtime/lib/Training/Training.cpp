@@ -468,6 +468,7 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
     err << "error: " << trainer.status().message() << "\n";
     return 2;
   }
+  resetPeakLiveTensorBytes();
   while (!(*trainer)->finished()) {
     auto record = (*trainer)->step();
     if (!record) {
@@ -478,6 +479,14 @@ int paracc::rt::runTraining(std::shared_ptr<const Executable> exe,
   if (Status st = (*trainer)->finish(); !st) {
     err << "error: " << st.message() << "\n";
     return 2;
+  }
+  if (request.reportMemory) {
+    const uint64_t peak = peakLiveTensorBytes();
+    const int64_t ranks = exe->mesh().numRanks();
+    out << "memory: the tensors of this process held at most " << peak
+        << " bytes at once during the steps (" << ranks
+        << " rank(s) as threads on the CPU: " << peak / uint64_t(ranks)
+        << " per rank)\n";
   }
   return 0;
 }

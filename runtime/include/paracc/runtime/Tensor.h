@@ -26,6 +26,13 @@ int64_t shapeNumElements(const Shape &shape);
 /// "[2,64,1024]".
 std::string shapeToString(const Shape &shape);
 
+/// The most bytes the tensors this process allocated held at once (each
+/// rounded up to the 64-byte alignment) since the last reset: with CPU ranks
+/// as threads, every rank's tensors together.
+uint64_t peakLiveTensorBytes();
+/// Restarts peakLiveTensorBytes from the bytes held now.
+void resetPeakLiveTensorBytes();
+
 class Tensor {
 public:
   Tensor() = default;

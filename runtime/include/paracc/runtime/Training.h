@@ -124,6 +124,10 @@ struct TrainingRequest {
   /// Write the last step's timeline here (Chrome trace JSON and an SVG
   /// Gantt chart next to it; CPU ranks).
   std::string timelinePath;
+  /// After the run, print the most bytes the CPU ranks' tensors held at once
+  /// during the steps (ranks as threads: all of them together) and that
+  /// divided by the ranks.
+  bool reportMemory = false;
 };
 
 /// One training step's figures.
