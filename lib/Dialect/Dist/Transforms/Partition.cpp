@@ -148,6 +148,15 @@ private:
                   int64_t h, bool again = false);
   /// The i64 scalar `perRank[r]` on the rank r of the ring axis.
   Value rankTable(Location loc, ArrayRef<int64_t> perRank);
+  /// `x` from the previous rank of the ring.
+  Value ringShift(Location loc, Value x) {
+    return RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
+                               b.getI64IntegerAttr(1));
+  }
+  /// At ring step `t` (rank r holds the block of rank (r - t) mod n): where
+  /// query chunk `h` lies relative to key chunk `j`, its `start`.
+  Value ringStart(Location loc, const RingChunks &c, int64_t t, int64_t h,
+                  int64_t j);
   template <typename LossOp>
   LogicalResult partitionMeanLoss(LossOp op, IRMapping &mapping,
                                   ArrayRef<AxisList> factorAxes,
@@ -923,6 +932,15 @@ Value Partitioner::rankTable(Location loc, ArrayRef<int64_t> perRank) {
   return g::GatherOp::create(b, loc, table, index, 0);
 }
 
+Value Partitioner::ringStart(Location loc, const RingChunks &c, int64_t t,
+                             int64_t h, int64_t j) {
+  const int64_t n = mesh.getAxisSize(ringAxis.getValue());
+  SmallVector<int64_t> starts;
+  for (int64_t r = 0; r < n; ++r)
+    starts.push_back(c.positions[h][r] - c.positions[j][((r - t) % n + n) % n]);
+  return rankTable(loc, starts);
+}
+
 /// The dim of a mask that holds the keys, when it has one of `keys`.
 static int64_t maskKeyDim(Value mask, int64_t keys) {
   if (!mask)
@@ -943,12 +961,7 @@ Partitioner::ringForward(AttentionOpT att, Value q, Value k, Value v,
   auto qType = cast<RankedTensorType>(q.getType());
   const RingChunks c = ringChunks(qType.getDimSize(seq), att.getCausal());
   const int64_t maskDim = maskKeyDim(mask, qType.getDimSize(seq));
-  auto shift = [&](Value x) -> Value {
-    return x ? RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
-                                   b.getI64IntegerAttr(1))
-                   .getResult()
-             : Value();
-  };
+  auto shift = [&](Value x) { return x ? ringShift(loc, x) : Value(); };
   SmallVector<Value> out(c.count), stats(c.count);
   Value kt = k, vt = v, mt = mask;
   for (int64_t t = 0; t < n; ++t) {
@@ -961,15 +974,7 @@ Partitioner::ringForward(AttentionOpT att, Value q, Value k, Value v,
     }
     for (int64_t h = 0; h < c.count; ++h)
       for (int64_t j = 0; j < c.count; ++j) {
-        // Rank r holds the block of rank (r - t) mod n.
-        Value start;
-        if (att.getCausal()) {
-          SmallVector<int64_t> starts;
-          for (int64_t r = 0; r < n; ++r)
-            starts.push_back(c.positions[h][r] -
-                             c.positions[j][((r - t) % n + n) % n]);
-          start = rankTable(loc, starts);
-        }
+        Value start = att.getCausal() ? ringStart(loc, c, t, h, j) : Value();
         Value maskChunk = maskDim >= 0 ? ringChunk(loc, mt, maskDim, c, j) : mt;
         auto part = g::AttentionWithStatsOp::create(
             b, loc, ringChunk(loc, q, seq, c, h), ringChunk(loc, kt, seq, c, j),
@@ -1054,10 +1059,7 @@ Partitioner::partitionRingAttention(AttentionOpT op,
     const int64_t maskDim =
         maskKeyDim(mask, cast<RankedTensorType>(q.getType()).getDimSize(seq));
     Value dy = operand(op.getDy());
-    auto shift = [&](Value x) -> Value {
-      return RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
-                                 b.getI64IntegerAttr(1));
-    };
+    auto shift = [&](Value x) { return ringShift(loc, x); };
     SmallVector<Value> dq(c.count);
     Value kt = k, vt = v, mt = mask, dk, dv;
     for (int64_t t = 0; t < n; ++t) {
@@ -1071,14 +1073,7 @@ Partitioner::partitionRingAttention(AttentionOpT op,
       SmallVector<Value> dkChunks(c.count), dvChunks(c.count);
       for (int64_t h = 0; h < c.count; ++h)
         for (int64_t j = 0; j < c.count; ++j) {
-          Value start;
-          if (op.getCausal()) {
-            SmallVector<int64_t> starts;
-            for (int64_t r = 0; r < n; ++r)
-              starts.push_back(c.positions[h][r] -
-                               c.positions[j][((r - t) % n + n) % n]);
-            start = rankTable(loc, starts);
-          }
+          Value start = op.getCausal() ? ringStart(loc, c, t, h, j) : Value();
           Value kc = ringChunk(loc, kt, seq, c, j, true),
                 vc = ringChunk(loc, vt, seq, c, j, true),
                 qc = ringChunk(loc, q, seq, c, h, true);
