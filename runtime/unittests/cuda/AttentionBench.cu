@@ -16,7 +16,12 @@
 // parallelism runs it, on one device: the sequence (one, sequence-first) cut
 // into N blocks of queries, each a launch against every key with its
 // block's start operand (N = 2 cp: all the zig-zag chunks of a cp group);
-// printed next to the whole attention of the same sequence.
+// printed next to the whole attention of the same sequence. The "ring=N"
+// ones time ring attention's work on one device: every block of queries
+// against every block of keys with their relative start (the blocks a rank
+// never sees cost a launch and no tiles), each result merged into the
+// block's running one (AttentionMerge), then each pair's backward given the
+// merged statistics (keyBlock).
 //
 // Usage: AttentionBench [substring]   runs the configurations whose name
 // contains it.
@@ -24,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/CudaKernels.h"
 
 #include "paracc/runtime/DType.h"
 
@@ -54,6 +60,8 @@ struct Config {
   bool recompute = false;
   /// > 1: the causal attention as `chunks` blocks of queries (see above).
   int64_t chunks = 1;
+  /// With chunks: ring attention's blocks of keys too, merged (see above).
+  bool ring = false;
 };
 
 std::string configName(const Config &c) {
@@ -64,7 +72,7 @@ std::string configName(const Config &c) {
      << (c.forceGeneric ? " forced-generic" : "")
      << (c.recompute ? " bwd=recompute" : "");
   if (c.chunks > 1)
-    os << " chunks=" << c.chunks;
+    os << (c.ring ? " ring=" : " chunks=") << c.chunks;
   return os.str();
 }
 
@@ -111,17 +119,26 @@ bool runChunkedConfig(const Config &c) {
   const Shape whole = {1, c.sq, c.heads, c.d}, block = {1, rows, c.heads, c.d};
   const int64_t n = shapeNumElements(whole);
   void *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *dy = nullptr,
-       *dq = nullptr, *dk = nullptr, *dv = nullptr, *ws = nullptr;
+       *dq = nullptr, *dk = nullptr, *dv = nullptr, *ws = nullptr,
+       *part = nullptr, *merged = nullptr;
+  // Ring: per query block its statistics, a partial result's, a merge's.
+  float *stats = nullptr, *partStats = nullptr, *mergedStats = nullptr;
   int64_t *starts = nullptr;
   bool ok = c.batch == 1 && c.sq == c.sk && c.sq % c.chunks == 0 && c.causal;
-  for (void **p : {&q, &k, &v, &y, &dy, &dq, &dk, &dv})
+  for (void **p : {&q, &k, &v, &y, &dy, &dq, &dk, &dv, &part, &merged})
     ok = ok && check(cudaMalloc(p, n * es), "cudaMalloc");
+  for (float **p : {&stats, &partStats, &mergedStats})
+    ok = ok &&
+         check(cudaMalloc(p, c.sq * c.heads * sizeof(float)), "cudaMalloc");
+  // Chunks: block i's start (i rows); ring: block i's against key block j,
+  // at i * chunks + j ((i - j) rows).
   std::vector<int64_t> hostStarts;
   for (int64_t i = 0; i < c.chunks; ++i)
-    hostStarts.push_back(i * rows);
-  ok = ok &&
-       check(cudaMalloc(&starts, c.chunks * sizeof(int64_t)), "cudaMalloc") &&
-       check(cudaMemcpy(starts, hostStarts.data(), c.chunks * sizeof(int64_t),
+    for (int64_t j = 0; j < (c.ring ? c.chunks : 1); ++j)
+      hostStarts.push_back((i - j) * rows);
+  const size_t startBytes = hostStarts.size() * sizeof(int64_t);
+  ok = ok && check(cudaMalloc(&starts, startBytes), "cudaMalloc") &&
+       check(cudaMemcpy(starts, hostStarts.data(), startBytes,
                         cudaMemcpyHostToDevice),
              "cudaMemcpy") &&
        fillRandom(q, c.dtype, n, 2.f, 1) && fillRandom(k, c.dtype, n, 2.f, 2) &&
@@ -145,7 +162,30 @@ bool runChunkedConfig(const Config &c) {
     in.insert(in.begin(), {c.dtype, block, at(dy, i)});
     return in;
   };
-  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, gradIn(0));
+  // Ring: query block i against key block j, with its statistics.
+  const Shape statsBlock = {1, c.heads, rows};
+  auto statsAt = [&](float *base, int64_t i) {
+    return base + i * c.heads * rows;
+  };
+  AttentionAttrs ringAttrs = attrs, ringGradAttrs = attrs;
+  ringAttrs.savedStats = ringGradAttrs.savedStats = true;
+  ringGradAttrs.keyBlock = true;
+  auto ringIn = [&](int64_t i, int64_t j) {
+    return std::vector<DeviceTensor>{
+        {c.dtype, block, at(q, i)},
+        {c.dtype, block, at(k, j)},
+        {c.dtype, block, at(v, j)},
+        {DType::I64, {}, starts + i * c.chunks + j}};
+  };
+  auto ringGradIn = [&](int64_t i, int64_t j) {
+    std::vector<DeviceTensor> in = ringIn(i, j);
+    in.insert(in.begin(), {c.dtype, block, at(dy, i)});
+    in.push_back({c.dtype, block, at(y, i)});
+    in.push_back({DType::F32, statsBlock, statsAt(stats, i)});
+    return in;
+  };
+  const size_t wsBytes = cuda::attentionGradWorkspaceBytes(
+      c.ring ? ringGradAttrs : attrs, c.ring ? ringGradIn(0, 0) : gradIn(0));
   ok = ok && (wsBytes == 0 || check(cudaMalloc(&ws, wsBytes), "cudaMalloc"));
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
@@ -157,15 +197,56 @@ bool runChunkedConfig(const Config &c) {
     for (int it = 0; ok && it < 25; ++it) {
       ok = check(cudaEventRecord(start, stream), "cudaEventRecord");
       for (int64_t i = 0; ok && i < c.chunks; ++i) {
-        const Status st =
-            backward
-                ? cuda::launchAttentionGrad(attrs, gradIn(i),
-                                            {{c.dtype, block, at(dq, i)},
-                                             {c.dtype, whole, dk},
-                                             {c.dtype, whole, dv}},
-                                            ws, wsBytes, stream)
-                : cuda::launchAttention(attrs, forwardIn(i),
-                                        {{c.dtype, block, at(y, i)}}, stream);
+        Status st;
+        if (!c.ring) {
+          st =
+              backward
+                  ? cuda::launchAttentionGrad(attrs, gradIn(i),
+                                              {{c.dtype, block, at(dq, i)},
+                                               {c.dtype, whole, dk},
+                                               {c.dtype, whole, dv}},
+                                              ws, wsBytes, stream)
+                  : cuda::launchAttention(attrs, forwardIn(i),
+                                          {{c.dtype, block, at(y, i)}}, stream);
+        }
+        // Ring: the pairs of block i; the forward merges them into block
+        // i's result and statistics (ping-pong between two buffers), the
+        // backward writes its shares over each other (the sums are the
+        // program's, not timed here).
+        for (int64_t j = 0; c.ring && st.isOk() && j < c.chunks; ++j) {
+          if (backward) {
+            st = cuda::launchAttentionGrad(ringGradAttrs, ringGradIn(i, j),
+                                           {{c.dtype, block, at(dq, i)},
+                                            {c.dtype, block, at(dk, j)},
+                                            {c.dtype, block, at(dv, j)}},
+                                           ws, wsBytes, stream);
+            continue;
+          }
+          const bool first = j == 0;
+          void *acc = j % 2 ? at(merged, i) : at(y, i);
+          float *accStats = j % 2 ? statsAt(mergedStats, i) : statsAt(stats, i);
+          st = cuda::launchAttention(
+              ringAttrs, ringIn(i, j),
+              {{c.dtype, block, first ? at(y, i) : at(part, i)},
+               {DType::F32, statsBlock,
+                first ? statsAt(stats, i) : statsAt(partStats, i)}},
+              stream);
+          if (first || !st.isOk())
+            continue;
+          void *prev = j % 2 ? at(y, i) : at(merged, i);
+          float *prevStats =
+              j % 2 ? statsAt(stats, i) : statsAt(mergedStats, i);
+          AttentionMergeAttrs mergeAttrs;
+          mergeAttrs.sequenceFirst = true;
+          st = cuda::launchKernel(
+              OpCode::AttentionMerge, OpAttrs(mergeAttrs),
+              {{c.dtype, block, prev},
+               {DType::F32, statsBlock, prevStats},
+               {c.dtype, block, at(part, i)},
+               {DType::F32, statsBlock, statsAt(partStats, i)}},
+              {{c.dtype, block, acc}, {DType::F32, statsBlock, accStats}},
+              stream);
+        }
         if (!st.isOk()) {
           std::printf("  %s\n", st.message().c_str());
           ok = false;
@@ -198,7 +279,10 @@ bool runChunkedConfig(const Config &c) {
     cudaEventDestroy(stop);
   if (stream)
     cudaStreamDestroy(stream);
-  for (void *p : {q, k, v, y, dy, dq, dk, dv, ws, static_cast<void *>(starts)})
+  for (void *p :
+       {q, k, v, y, dy, dq, dk, dv, ws, part, merged,
+        static_cast<void *>(starts), static_cast<void *>(stats),
+        static_cast<void *>(partStats), static_cast<void *>(mergedStats)})
     if (p)
       cudaFree(p);
   return ok;
@@ -409,6 +493,11 @@ int main(int argc, char **argv) {
       c.sq = c.sk = s;
       c.chunks = chunks;
       configs.push_back(c);
+      // Ring attention's blocks (cp = chunks: one block per rank).
+      if (chunks > 1 && chunks <= 8) {
+        c.ring = true;
+        configs.push_back(c);
+      }
     }
 
   int failed = 0;
