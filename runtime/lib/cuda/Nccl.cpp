@@ -10,6 +10,8 @@
 
 #include "cuda/Nccl.h"
 
+#include "paracc/runtime/Collectives.h"
+
 #include <cuda_runtime.h>
 
 using namespace paracc::rt;
@@ -286,12 +288,6 @@ Status NcclComms::broadcast(const std::vector<int> &axes, int64_t root,
   return Status::ok();
 }
 
-/// The group index of the peer at `offset`, or -1 (no wrap-around).
-static int64_t peerAt(int64_t index, int64_t offset, int64_t n) {
-  int64_t peer = index + offset;
-  return peer >= 0 && peer < n ? peer : -1;
-}
-
 Status NcclComms::send(const std::vector<int> &axes, int64_t to,
                        const DeviceTensor &in, cudaStream_t stream) {
   int64_t n;
@@ -300,7 +296,7 @@ Status NcclComms::send(const std::vector<int> &axes, int64_t to,
     return comm.status();
   if (to == 0 || to <= -n || to >= n)
     return errorf("send: to = ", to, " is out of range for a group of ", n);
-  int64_t peer = peerAt(mesh_.groupIndex(rank_, axes), to, n);
+  int64_t peer = peerIndex(mesh_.groupIndex(rank_, axes), to, n);
   if (peer < 0)
     return Status::ok();
   PARACC_NCCL(ncclSend(in.data, in.byteSize(), ncclUint8, int(peer), *comm,
@@ -317,7 +313,7 @@ Status NcclComms::recv(const std::vector<int> &axes, int64_t from,
   if (from == 0 || from <= -n || from >= n)
     return errorf("recv: from = ", from, " is out of range for a group of ",
                   n);
-  int64_t peer = peerAt(mesh_.groupIndex(rank_, axes), from, n);
+  int64_t peer = peerIndex(mesh_.groupIndex(rank_, axes), from, n);
   if (peer < 0) {
     cudaError_t e = cudaMemsetAsync(out.data, 0, out.byteSize(), stream);
     if (e != cudaSuccess)
@@ -337,14 +333,12 @@ Status NcclComms::ringShift(const std::vector<int> &axes, int64_t shift,
   auto comm = group(axes, n);
   if (!comm)
     return comm.status();
-  if (shift == 0 || shift <= -n || shift >= n)
-    return errorf("ring_shift: shift = ", shift,
-                  " is out of range for a group of ", n);
+  PARACC_RETURN_IF_ERROR(checkPeerOffset("ring_shift", shift, n));
   if (in.byteSize() != out.byteSize())
     return errorf("ring_shift: operand and result sizes differ");
   const int64_t index = mesh_.groupIndex(rank_, axes);
-  const int to = int(((index + shift) % n + n) % n),
-            from = int(((index - shift) % n + n) % n);
+  const int to = int(ringPeerIndex(index, shift, n)),
+            from = int(ringPeerIndex(index, -shift, n));
   PARACC_NCCL(ncclGroupStart());
   PARACC_NCCL(ncclSend(in.data, in.byteSize(), ncclUint8, to, *comm, stream));
   PARACC_NCCL(

@@ -153,6 +153,18 @@ private:
     return RingShiftOp::create(b, loc, x.getType(), x, axesAttr({ringAxis}),
                                b.getI64IntegerAttr(1));
   }
+  /// The block of keys a rank holds at a ring step: K, V and, when it has
+  /// the keys' dim (`maskDim` >= 0), the mask.
+  struct RingBlock {
+    Value k, v, mask;
+  };
+  /// The previous rank's `block`: K, V and a mask with the keys' dim
+  /// shifted (a mask without it is the same on every rank).
+  RingBlock nextRingBlock(Location loc, const RingBlock &block,
+                          int64_t maskDim) {
+    return {ringShift(loc, block.k), ringShift(loc, block.v),
+            maskDim >= 0 ? ringShift(loc, block.mask) : block.mask};
+  }
   /// At ring step `t` (rank r holds the block of rank (r - t) mod n): where
   /// query chunk `h` lies relative to key chunk `j`, its `start`.
   Value ringStart(Location loc, const RingChunks &c, int64_t t, int64_t h,
@@ -961,17 +973,14 @@ Partitioner::ringForward(AttentionOpT att, Value q, Value k, Value v,
   auto qType = cast<RankedTensorType>(q.getType());
   const RingChunks c = ringChunks(qType.getDimSize(seq), att.getCausal());
   const int64_t maskDim = maskKeyDim(mask, qType.getDimSize(seq));
-  auto shift = [&](Value x) { return x ? ringShift(loc, x) : Value(); };
   SmallVector<Value> out(c.count), stats(c.count);
-  Value kt = k, vt = v, mt = mask;
+  RingBlock held{k, v, mask};
   for (int64_t t = 0; t < n; ++t) {
     // The next block is on its way while this one is attended to.
-    Value kn, vn, mn;
-    if (t + 1 < n) {
-      kn = shift(kt);
-      vn = shift(vt);
-      mn = maskDim >= 0 ? shift(mt) : mt;
-    }
+    RingBlock next;
+    if (t + 1 < n)
+      next = nextRingBlock(loc, held, maskDim);
+    Value kt = held.k, vt = held.v, mt = held.mask;
     for (int64_t h = 0; h < c.count; ++h)
       for (int64_t j = 0; j < c.count; ++j) {
         Value start = att.getCausal() ? ringStart(loc, c, t, h, j) : Value();
@@ -992,9 +1001,7 @@ Partitioner::ringForward(AttentionOpT att, Value q, Value k, Value v,
         out[h] = merged.getResult();
         stats[h] = merged.getResultStats();
       }
-    kt = kn;
-    vt = vn;
-    mt = mn;
+    held = next;
   }
   return {out, stats};
 }
@@ -1061,14 +1068,13 @@ Partitioner::partitionRingAttention(AttentionOpT op,
     Value dy = operand(op.getDy());
     auto shift = [&](Value x) { return ringShift(loc, x); };
     SmallVector<Value> dq(c.count);
-    Value kt = k, vt = v, mt = mask, dk, dv;
+    RingBlock held{k, v, mask};
+    Value dk, dv;
     for (int64_t t = 0; t < n; ++t) {
-      Value kn, vn, mn;
-      if (t + 1 < n) {
-        kn = shift(kt);
-        vn = shift(vt);
-        mn = maskDim >= 0 ? shift(mt) : mt;
-      }
+      RingBlock next;
+      if (t + 1 < n)
+        next = nextRingBlock(loc, held, maskDim);
+      Value kt = held.k, vt = held.v, mt = held.mask;
       // This block's dK and dV, chunk by chunk, summed over the queries.
       SmallVector<Value> dkChunks(c.count), dvChunks(c.count);
       for (int64_t h = 0; h < c.count; ++h)
@@ -1106,9 +1112,7 @@ Partitioner::partitionRingAttention(AttentionOpT op,
               : dkBlock;
       dv = dv ? g::AddOp::create(b, loc, shift(dv), dvBlock).getResult()
               : dvBlock;
-      kt = kn;
-      vt = vn;
-      mt = mn;
+      held = next;
     }
     results.push_back(dq.size() == 1
                           ? dq[0]
