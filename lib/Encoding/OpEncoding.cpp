@@ -217,6 +217,13 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         a.axes.assign(g.getAxes().begin(), g.getAxes().end());
         out = a;
       })
+      .Case([&](TopKOp g) {
+        rt::TopKAttrs a;
+        a.axis = g.getAxis();
+        a.k = g.getK();
+        a.largest = g.getLargest();
+        out = a;
+      })
       .Case<ArgMaxOp, ArgMinOp>([&](auto g) {
         rt::ArgMaxAttrs a;
         a.axis = g.getAxis();

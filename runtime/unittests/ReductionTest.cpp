@@ -293,6 +293,66 @@ TEST(ReductionTest, ArgMaxNaN) {
             std::vector<double>{1});
 }
 
+/// TopK against a stable sort of each vector: the k largest (smallest)
+/// values and positions, equal values by position, NaN the largest.
+TEST(ReductionTest, TopK) {
+  const Shape s = {3, 6, 2};
+  for (DType dt : {DType::F32, DType::BF16, DType::I64}) {
+    Tensor x = alloc(dt, s);
+    for (int64_t i = 0; i < x.numElements(); ++i)
+      setElem(x, i, (i * 5) % 7); // with ties
+    for (int64_t axis = 0; axis < 3; ++axis) {
+      for (int64_t k : {int64_t(0), int64_t(1), s[axis]}) {
+        for (bool largest : {true, false}) {
+          Shape out = s;
+          out[axis] = k;
+          Shape kept = s;
+          kept[axis] = 1;
+          std::vector<double> wantValues(shapeNumElements(out)),
+              wantIndices(shapeNumElements(out));
+          for (int64_t o = 0; o < shapeNumElements(kept); ++o) {
+            auto idx = unravel(o, kept);
+            std::vector<std::pair<double, int64_t>> row;
+            for (int64_t j = 0; j < s[axis]; ++j) {
+              idx[axis] = j;
+              row.push_back({getElem(x, ravel(idx, s)), j});
+            }
+            std::stable_sort(
+                row.begin(), row.end(), [&](const auto &a, const auto &b) {
+                  return largest ? a.first > b.first : a.first < b.first;
+                });
+            for (int64_t j = 0; j < k; ++j) {
+              idx[axis] = j;
+              wantValues[ravel(idx, out)] = row[j].first;
+              wantIndices[ravel(idx, out)] = double(row[j].second);
+            }
+          }
+          Tensor values_ = alloc(dt, out), indices = alloc(DType::I64, out);
+          ASSERT_TRUE(run(OpCode::TopK, {{axis, k, largest}, {}}, {&x},
+                          {&values_, &indices})
+                          .isOk());
+          EXPECT_EQ(values(values_), wantValues)
+              << dtypeName(dt) << " axis " << axis << " k " << k;
+          EXPECT_EQ(values(indices), wantIndices)
+              << dtypeName(dt) << " axis " << axis << " k " << k;
+        }
+      }
+    }
+  }
+  Tensor n = make(DType::F32, {5}, {1, NAN, 3, NAN, 2});
+  Tensor v = alloc(DType::F32, {3}), i = alloc(DType::I64, {3});
+  ASSERT_TRUE(run(OpCode::TopK, {{0, 3, 1}, {}}, {&n}, {&v, &i}).isOk());
+  EXPECT_EQ(values(i), (std::vector<double>{1, 3, 2}));
+  ASSERT_TRUE(run(OpCode::TopK, {{0, 3, 0}, {}}, {&n}, {&v, &i}).isOk());
+  EXPECT_EQ(values(i), (std::vector<double>{0, 4, 2}));
+  Tensor v7 = alloc(DType::F32, {7}), i7 = alloc(DType::I64, {7});
+  EXPECT_EQ(run(OpCode::TopK, {{0, 7, 1}, {}}, {&n}, {&v7, &i7}).message(),
+            "topk: k = 7 is out of range for dim 0 of f32[5]");
+  Tensor f3 = alloc(DType::F32, {3});
+  EXPECT_EQ(run(OpCode::TopK, {{0, 3, 1}, {}}, {&n}, {&v, &f3}).message(),
+            "topk: indices must have element type i64, got f32[3]");
+}
+
 TEST(ReductionTest, ArgErrors) {
   Tensor x = iota(DType::F32, {2, 3});
   EXPECT_EQ(runError(OpCode::ArgMax, {{1, 0, 0}, {}}, {&x}, DType::I32, {2}),

@@ -141,8 +141,15 @@ TRAIN_WEIGHT_DECAY = 0.1
 
 def make_model(family, attn, extra, seed):
     config_class, model_class, defaults = FAMILIES[family]
+    extra = dict(extra)
+    # Mixture-of-experts models (moe.py): transformers' experts forward
+    # ("eager": a loop over the experts hit; "batched_mm": every token's
+    # experts' weights gathered, batched matmuls).
+    experts = extra.pop("experts_implementation", None)
     config = config_class(**{**TINY, **defaults, **extra})
     config._attn_implementation = attn
+    if experts:
+        config._experts_implementation = experts
     torch.manual_seed(seed)
     model = model_class(config)
     # Seeded weights, every parameter distinct: norms initialised to ones

@@ -308,13 +308,20 @@ GraphImporter::importInputs(const onnx::GraphProto &graph,
 }
 
 LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
-  // A convolution's weights and bias are parameters whatever their rank.
-  llvm::StringSet<> convolutionParameters;
-  for (const auto &node : graph.node())
-    if ((node.domain().empty() || node.domain() == "ai.onnx") &&
-        (node.op_type() == "Conv" || node.op_type() == "ConvTranspose"))
+  // Parameters whatever their rank: a convolution's weights and bias, and
+  // the tables a Gather or GatherND indexes (a mixture of experts' stacked
+  // weights [experts, out, in], picked per token by expert index).
+  llvm::StringSet<> higherRankParameters;
+  for (const auto &node : graph.node()) {
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      continue;
+    if (node.op_type() == "Conv" || node.op_type() == "ConvTranspose")
       for (int i = 1; i < std::min(node.input_size(), 3); ++i)
-        convolutionParameters.insert(node.input(i));
+        higherRankParameters.insert(node.input(i));
+    if ((node.op_type() == "Gather" || node.op_type() == "GatherND") &&
+        node.input_size() > 0)
+      higherRankParameters.insert(node.input(0));
+  }
   for (const auto &init : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(&context, init.name()),
                                 FileLineColLoc::get(&context, path, 0, 0));
@@ -332,13 +339,14 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
       count *= d;
     }
     // Parameters are float tensors of rank <= 2 (matrices, vectors, tables),
-    // large ones, and convolutions' weights; other small float tensors of
-    // higher rank are data an exporter folded (an attention mask [B, 1, S,
-    // S], rotary tables) and stay constants that later passes can read.
+    // large ones, convolutions' weights and gathered tables; other small
+    // float tensors of higher rank are data an exporter folded (an attention
+    // mask [B, 1, S, S], rotary tables) and stay constants that later passes
+    // can read.
     bool isWeight = elementType && isa<FloatType>(elementType) &&
                     count >= options.minWeightElements &&
                     (init.dims_size() <= 2 || count > (int64_t(1) << 20) ||
-                     convolutionParameters.contains(init.name()));
+                     higherRankParameters.contains(init.name()));
     if (isWeight) {
       FailureOr<WeightEntry> entry = weightFromTensorProto(
           init, modelDir, loc, status, options.allowMissingWeightData,

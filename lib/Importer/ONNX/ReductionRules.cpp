@@ -105,6 +105,34 @@ template <typename OpTy> static LogicalResult importArgReduce(NodeContext &c) {
   return success();
 }
 
+/// TopK: k is an attribute before opset 10, then a constant 1-element input.
+static LogicalResult importTopK(NodeContext &c) {
+  ASSIGN_OR_FAIL(Value x, c.input(0));
+  ASSIGN_OR_FAIL(int64_t axis, c.normalizeAxis(c.intAttr("axis", -1),
+                                               tensorType(x).getRank()));
+  int64_t k = c.intAttr("k", -1);
+  if (c.opset >= 10) {
+    ASSIGN_OR_FAIL(SmallVector<int64_t> ks, c.intsInput(1, "K"));
+    if (ks.size() != 1)
+      return c.error("'K' must hold one value, got " +
+                     std::to_string(ks.size()));
+    k = ks[0];
+  }
+  Builder b(c.getContext());
+  SmallVector<Type> types;
+  if (failed(g::inferTopK(c.getContext(), c.loc, x.getType(), axis, k, types)))
+    return failure();
+  auto op = c.buildTyped<g::TopKOp>(types, x, b.getI64IntegerAttr(axis),
+                                    b.getI64IntegerAttr(k),
+                                    b.getBoolAttr(c.intAttr("largest", 1) != 0),
+                                    b.getBoolAttr(c.intAttr("sorted", 1) != 0));
+  if (failed(op))
+    return failure();
+  c.setOutput(0, (*op)->getResult(0));
+  c.setOutput(1, (*op)->getResult(1));
+  return success();
+}
+
 void mlir::paracc::onnximport::registerReductionRules(RuleTable &t) {
   t.add("ReduceSum", 1, importReduce<g::ReduceSumOp, Composite::None, 13>);
   t.add("ReduceMean", 1, importReduce<g::ReduceMeanOp>);
@@ -120,4 +148,5 @@ void mlir::paracc::onnximport::registerReductionRules(RuleTable &t) {
         importReduce<g::ReduceSumOp, Composite::SumSquare>);
   t.add("ArgMax", 1, importArgReduce<g::ArgMaxOp>);
   t.add("ArgMin", 1, importArgReduce<g::ArgMinOp>);
+  t.add("TopK", 1, importTopK);
 }

@@ -81,6 +81,35 @@ Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
   return Status::ok();
 }
 
+Status checkTopK(const KernelArgs &args, OperandTypeCheck checkType,
+                 AxisScan &scan) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 2));
+  const TopKAttrs &attrs = args.attrsAs<TopKAttrs>();
+  const Tensor &x = *args.in[0];
+  PARACC_RETURN_IF_ERROR(checkType(args, x, TypeSet::All, "operand"));
+  if (x.rank() < 1)
+    return args.fail("operand must have rank >= 1, got ", x.typeString());
+  int64_t axis;
+  PARACC_RETURN_IF_ERROR(args.normalizeAxis(attrs.axis, x.rank(), axis));
+  if (attrs.k < 0 || attrs.k > x.dim(axis))
+    return args.fail("k = ", attrs.k, " is out of range for dim ", axis, " of ",
+                     x.typeString());
+  Shape shape = x.shape();
+  shape[axis] = attrs.k;
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "values"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[0], shape, "values"));
+  PARACC_RETURN_IF_ERROR(
+      args.checkDTypeIs(*args.out[1], DType::I64, "indices"));
+  PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[1], shape, "indices"));
+  scan.x = &x;
+  scan.y = args.out[0];
+  scan.indices = args.out[1];
+  scanAlong(x, axis, scan);
+  scan.k = attrs.k;
+  scan.largest = attrs.largest;
+  return Status::ok();
+}
+
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,
                    AxisScan &scan) {
   PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));

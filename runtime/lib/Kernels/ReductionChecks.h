@@ -33,6 +33,11 @@ struct AxisScan {
   bool exclusive = false, reverse = false;
   /// LogSoftmax (else Softmax).
   bool isLog = false;
+  /// TopK: how many, into `indices` (y holds the values), largest first
+  /// (else smallest first).
+  int64_t k = 0;
+  Tensor *indices = nullptr;
+  bool largest = true;
 
   /// Nothing to compute.
   bool empty() const { return y->numElements() == 0; }
@@ -41,6 +46,10 @@ struct AxisScan {
 /// ArgMax/ArgMin (ArgMaxAttrs).
 Status checkArgReduce(const KernelArgs &args, OperandTypeCheck checkType,
                       AxisScan &scan);
+
+/// TopK (TopKAttrs): values into scan.y, positions into scan.indices.
+Status checkTopK(const KernelArgs &args, OperandTypeCheck checkType,
+                 AxisScan &scan);
 
 /// CumSum (CumSumAttrs).
 Status checkCumSum(const KernelArgs &args, OperandTypeCheck checkType,

@@ -32,6 +32,7 @@ Status runSplitKernel(const KernelArgs &args);
 Status runExpandKernel(const KernelArgs &args);
 Status runReduceKernel(const KernelArgs &args);
 Status runArgReduceKernel(const KernelArgs &args);
+Status runTopKKernel(const KernelArgs &args);
 Status runLossKernel(const KernelArgs &args);
 Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);

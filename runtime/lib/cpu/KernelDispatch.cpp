@@ -65,6 +65,8 @@ Status dispatch(const KernelArgs &args) {
   case OpCode::ArgMax:
   case OpCode::ArgMin:
     return runArgReduceKernel(args);
+  case OpCode::TopK:
+    return runTopKKernel(args);
   case OpCode::SoftmaxCrossEntropy:
   case OpCode::NllLoss:
     return runLossKernel(args);

@@ -10,8 +10,11 @@
 #include "Kernels/ReductionChecks.h"
 #include "cpu/CpuKernels.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 namespace paracc::rt {
 
@@ -247,6 +250,56 @@ Status runArgReduceKernel(const KernelArgs &args) {
   return visitDTypeIn<TypeSet::All>(s.x->dtype(), [&](auto tag) -> Status {
     argReduceTyped<decltype(tag)::value>(*s.x, *s.y, s.outer, s.c, s.inner,
                                          s.isMax, s.selectLast);
+    return Status::ok();
+  });
+}
+
+/// Whether `a` comes before `b` in TopK's order (NaN the largest).
+template <typename C> static bool topKBefore(C a, C b, bool largest) {
+  if constexpr (std::is_floating_point_v<C>) {
+    const bool an = std::isnan(a), bn = std::isnan(b);
+    if (an || bn)
+      return largest ? an && !bn : bn && !an;
+  }
+  return largest ? b < a : a < b;
+}
+
+template <DType D> static void topKTyped(const AxisScan &s) {
+  using C = ComputeT<D>;
+  const auto *in = static_cast<const StorageT<D> *>(s.x->data());
+  auto *values = static_cast<StorageT<D> *>(s.y->data());
+  auto *indices = static_cast<int64_t *>(s.indices->data());
+  std::vector<int64_t> order(s.c);
+  for (int64_t o = 0; o < s.outer; ++o) {
+    for (int64_t i = 0; i < s.inner; ++i) {
+      const StorageT<D> *p = in + o * s.c * s.inner + i;
+      for (int64_t j = 0; j < s.c; ++j)
+        order[j] = j;
+      // Equal elements keep their order: the lower position first.
+      std::partial_sort(order.begin(), order.begin() + s.k, order.end(),
+                        [&](int64_t a, int64_t b) {
+                          const C va = load<D>(p + a * s.inner),
+                                  vb = load<D>(p + b * s.inner);
+                          if (topKBefore(va, vb, s.largest))
+                            return true;
+                          return !topKBefore(vb, va, s.largest) && a < b;
+                        });
+      for (int64_t j = 0; j < s.k; ++j) {
+        const int64_t at = (o * s.k + j) * s.inner + i;
+        values[at] = p[order[j] * s.inner];
+        indices[at] = order[j];
+      }
+    }
+  }
+}
+
+Status runTopKKernel(const KernelArgs &args) {
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkTopK(args, checkCpuDType, s));
+  if (s.empty())
+    return Status::ok();
+  return visitDTypeIn<TypeSet::All>(s.x->dtype(), [&](auto tag) -> Status {
+    topKTyped<decltype(tag)::value>(s);
     return Status::ok();
   });
 }

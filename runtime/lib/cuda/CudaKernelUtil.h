@@ -172,6 +172,7 @@ Status launchTrilu(const KernelArgs &args, cudaStream_t stream);
 // Reduction.cu
 Status launchReduce(const KernelArgs &args, cudaStream_t stream);
 Status launchArgReduce(const KernelArgs &args, cudaStream_t stream);
+Status launchTopK(const KernelArgs &args, cudaStream_t stream);
 Status launchCumSum(const KernelArgs &args, cudaStream_t stream);
 
 // Random.cu (also Range, which generates values rather than reading them).

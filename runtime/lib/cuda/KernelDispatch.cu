@@ -117,6 +117,8 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
   case OpCode::ArgMax:
   case OpCode::ArgMin:
     return launchArgReduce(args, stream);
+  case OpCode::TopK:
+    return launchTopK(args, stream);
   case OpCode::Range:
     return launchRange(args, stream);
   case OpCode::Dropout:
@@ -287,6 +289,7 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   case OpCode::ReduceMin:
   case OpCode::ArgMax:
   case OpCode::ArgMin:
+  case OpCode::TopK:
     return gpuDTypeInSet(at(0), TypeSet::All);
   case OpCode::Attention:
     return isFloatGpu(at(0));

@@ -801,6 +801,85 @@ Status launchArgReduce(const KernelArgs &args, cudaStream_t stream) {
 }
 
 //===----------------------------------------------------------------------===//
+// TopK.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Whether (a, ia) comes before (b, ib) in TopK's order: NaN the largest,
+/// equal elements by position.
+template <typename T>
+__device__ __forceinline__ bool topKBefore(T a, int64_t ia, T b, int64_t ib,
+                                           bool largest) {
+  bool an = false, bn = false;
+  if constexpr (std::is_floating_point_v<T>) {
+    an = isnan(a);
+    bn = isnan(b);
+  }
+  if (an != bn)
+    return largest ? an : bn;
+  if (!an && a != b)
+    return largest ? b < a : a < b;
+  return ia < ib;
+}
+
+/// One thread per (outer, inner) column; k selection passes, each picking
+/// the first element after the previous pick in TopK's order (a router's
+/// few experts: k and the row are small).
+template <DType D>
+__global__ void __launch_bounds__(256)
+    topKColumnKernel(const DevS<D> *x, DevS<D> *values, int64_t *indices,
+                     int64_t outer, int64_t c, int64_t inner, int64_t k,
+                     bool largest) {
+  using T = ArgT<D>;
+  for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+       t < outer * inner; t += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t o = t / inner, i = t - o * inner;
+    const DevS<D> *p = x + o * c * inner + i;
+    T last = T(0);
+    int64_t lastIdx = -1;
+    for (int64_t n = 0; n < k; ++n) {
+      T best = T(0);
+      int64_t bestIdx = -1;
+      for (int64_t j = 0; j < c; ++j) {
+        const T v = T(ldc<D>(p[j * inner]));
+        if (lastIdx >= 0 && !topKBefore(last, lastIdx, v, j, largest))
+          continue;
+        if (bestIdx < 0 || topKBefore(v, j, best, bestIdx, largest)) {
+          best = v;
+          bestIdx = j;
+        }
+      }
+      const int64_t at = (o * k + n) * inner + i;
+      values[at] = p[bestIdx * inner];
+      indices[at] = bestIdx;
+      last = best;
+      lastIdx = bestIdx;
+    }
+  }
+}
+
+} // namespace
+
+Status launchTopK(const KernelArgs &args, cudaStream_t stream) {
+  AxisScan s;
+  PARACC_RETURN_IF_ERROR(checkTopK(args, checkGpuDType, s));
+  if (s.empty())
+    return Status::ok();
+  return visitGpuDType<TypeSet::All>(
+      args, s.x->dtype(), [&](auto tag) -> Status {
+        constexpr DType D = decltype(tag)::value;
+        topKColumnKernel<D>
+            <<<gridFor(s.outer * s.inner, 256), 256, 0, stream>>>(
+                static_cast<const DevS<D> *>(s.x->data()),
+                static_cast<DevS<D> *>(s.y->data()),
+                static_cast<int64_t *>(s.indices->data()), s.outer, s.c,
+                s.inner, s.k, s.largest);
+        return checkLaunch(args);
+      });
+}
+
+//===----------------------------------------------------------------------===//
 // CumSum.
 //===----------------------------------------------------------------------===//
 

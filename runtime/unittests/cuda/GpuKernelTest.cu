@@ -1129,6 +1129,36 @@ void testReductions() {
   }
 }
 
+/// TopK: a router's shapes (tokens x experts, k of 1, 2 and 8) and a few
+/// wide rows, with ties (rounded values) and NaN, both orders.
+void testTopK() {
+  const std::vector<std::tuple<Shape, int64_t, int64_t>> cases = {
+      {{300, 8}, 1, 2},
+      {{300, 64}, 1, 8},
+      {{5, 1000}, 1, 1},
+      {{4, 7, 3}, 1, 7},
+      {{6, 5}, 0, 2}};
+  for (DType dt : {DType::F32, DType::BF16, DType::I64}) {
+    for (const auto &[shape, axis, k] : cases) {
+      for (int64_t largest : {0, 1}) {
+        Tensor x = randomTensor(dt, shape, -3, 3);
+        if (isFloat(dt))
+          for (int64_t i = 0; i < x.numElements(); ++i)
+            set(x, i, std::round(getF(x, i) * 4));
+        if (isFloat(dt) && x.numElements() > 40) {
+          set(x, 10, NAN);
+          set(x, 17, NAN);
+        }
+        Shape out = shape;
+        out[axis] = k;
+        runCase(OpCode::TopK, ints({axis, k, largest}), {x},
+                {{dt, out}, {DType::I64, out}},
+                cat("axis ", axis, " k ", k, " largest ", largest));
+      }
+    }
+  }
+}
+
 void testArgReduce() {
   const std::vector<std::pair<Shape, int64_t>> cases = {
       {{7, 1023}, 1},   {{5, 40}, 1},    {{33, 64}, 0},
@@ -2652,6 +2682,7 @@ int main() {
       {"blocks", testBlocks},
       {"reductions", testReductions},
       {"argmax/argmin", testArgReduce},
+      {"topk", testTopK},
       {"cumsum", testCumSum},
       {"range", testRange},
       {"fill_random", testFillRandom},

@@ -118,6 +118,39 @@ func.func @gather_elements_grad(%x: tensor<2x5xf32>, %i: tensor<2x1xi64>) -> ten
 
 // -----
 
+// topk (a mixture of experts' router): the values' gradient goes back to
+// the picked positions as gather_elements' does; the indices have none.
+// CHECK-LABEL: func.func @topk_grad
+// CHECK: %{{.*}}, %[[IDX:.*]] = graph.topk
+// CHECK: %[[PICKS:.*]] = graph.reshape %[[IDX]] : tensor<3x2xi64> -> tensor<3x2x1xi64>
+// CHECK: %[[HIT:.*]] = graph.equal {{.*}} : (tensor<3x2x1xi64>, tensor<1x1x4xi64>) -> tensor<3x2x4xi1>
+// CHECK: %[[MASKED:.*]] = graph.where %[[HIT]]
+// CHECK: graph.reduce_sum %[[MASKED]], [1] {keepdims = false} : tensor<3x2x4xf32> -> tensor<3x4xf32>
+func.func @topk_grad(%x: tensor<3x4xf32>) -> tensor<f32> {
+  %w = graph.weight "w" : tensor<3x4xf32>
+  %y = graph.mul %x, %w : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %v, %i = graph.topk %y {axis = 1 : i64, k = 2 : i64} : tensor<3x4xf32> -> (tensor<3x2xf32>, tensor<3x2xi64>)
+  %l = graph.reduce_sum %v, [0, 1] {keepdims = false} : tensor<3x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// gather_nd (a mixture of experts' stacked weights picked per token): the
+// index tuples linearized, then gather's scatter-add into the flattened
+// table.
+// CHECK-LABEL: func.func @gather_nd_grad
+// CHECK: %[[LIN:.*]] = graph.reduce_sum {{.*}}, [1] {keepdims = false} : tensor<5x1xi64> -> tensor<5xi64>
+// CHECK: %[[FLAT:.*]] = graph.gather_grad %{{.*}}, %[[LIN]] {axis = 0 : i64} : (tensor<5x6x2xf32>, tensor<5xi64>) -> tensor<4x6x2xf32>
+func.func @gather_nd_grad(%i: tensor<5x1xi64>) -> tensor<f32> {
+  %w = graph.weight "experts" : tensor<4x6x2xf32>
+  %g = graph.gather_nd %w, %i : (tensor<4x6x2xf32>, tensor<5x1xi64>) -> tensor<5x6x2xf32>
+  %l = graph.reduce_sum %g, [0, 1, 2] {keepdims = false} : tensor<5x6x2xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // A convolution's operand gradient is the transposed convolution of dy, its
 // weight's graph.conv_weight_grad, its bias's dy summed over batch and
 // positions; conv_transpose's operand gradient is a convolution and its

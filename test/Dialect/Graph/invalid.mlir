@@ -919,6 +919,24 @@ func.func @axis_in_range_argmax(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @topk_axis_in_range(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{requires axis in [0, 2), got 2}}
+  // expected-error @+1 {{'graph.topk' op failed to infer returned types}}
+  %v, %i = graph.topk %x {axis = 2 : i64, k = 1 : i64} : tensor<3x4xf32> -> (tensor<3x1xf32>, tensor<3x1xi64>)
+  return
+}
+
+// -----
+
+func.func @topk_k_in_range(%x: tensor<3x4xf32>) {
+  // expected-error @+2 {{requires k in [0, 4] (the size of dim 1), got 5}}
+  // expected-error @+1 {{'graph.topk' op failed to infer returned types}}
+  %v, %i = graph.topk %x {axis = 1 : i64, k = 5 : i64} : tensor<3x4xf32> -> (tensor<3x5xf32>, tensor<3x5xi64>)
+  return
+}
+
+// -----
+
 func.func @arg_reduce_nonempty_axis(%x: tensor<3x0xf32>) {
   // expected-error @+2 {{requires a non-empty dim at axis 1}}
   // expected-error @+1 {{'graph.argmin' op failed to infer returned types}}

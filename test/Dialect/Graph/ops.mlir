@@ -473,3 +473,14 @@ func.func @attention_merge(%y: tensor<1x4x32x16xbf16>, %s: tensor<1x4x32xf32>,
   %b, %bs = graph.attention_merge %z, %t, %z, %t {sequence_first = true} : tensor<1x32x4x16xf32>, tensor<1x4x32xf32>
   return %a, %b : tensor<1x4x32x16xbf16>, tensor<1x32x4x16xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @topk
+// CHECK: graph.topk %arg0 {axis = 1 : i64, k = 2 : i64} : tensor<4x8xf32> -> (tensor<4x2xf32>, tensor<4x2xi64>)
+// CHECK: graph.topk %arg0 {axis = 0 : i64, k = 4 : i64, largest = false, sorted = false} : tensor<4x8xf32> -> (tensor<4x8xf32>, tensor<4x8xi64>)
+func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>, tensor<4x8xf32>) {
+  %v, %i = graph.topk %x {axis = 1 : i64, k = 2 : i64} : tensor<4x8xf32> -> (tensor<4x2xf32>, tensor<4x2xi64>)
+  %s, %j = graph.topk %x {axis = 0 : i64, k = 4 : i64, largest = false, sorted = false} : tensor<4x8xf32> -> (tensor<4x8xf32>, tensor<4x8xi64>)
+  return %v, %i, %s : tensor<4x2xf32>, tensor<4x2xi64>, tensor<4x8xf32>
+}

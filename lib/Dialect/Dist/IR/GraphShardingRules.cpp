@@ -339,6 +339,30 @@ static OpShardingRule reduceRule(Operation *op, ArrayRef<int64_t> axes,
   return b.rule;
 }
 
+/// TopK: the dims around the axis are parallel; the axis, and the k picks
+/// from it, are whole.
+static OpShardingRule topKRule(g::TopKOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> in = shapeOf(op.getX());
+  const int64_t axis = op.getAxis();
+  TensorFactors inF, outF;
+  for (int64_t d = 0; d < int64_t(in.size()); ++d) {
+    if (d == axis) {
+      inF.push_back({b.rule.addFactor(in[d], FactorKind::NeedReplication)});
+      outF.push_back(
+          {b.rule.addFactor(op.getK(), FactorKind::NeedReplication)});
+      continue;
+    }
+    int64_t id = b.rule.addFactor(in[d]);
+    inF.push_back({id});
+    outF.push_back({id});
+  }
+  b.rule.operands.push_back(inF);
+  b.rule.results.push_back(outF);
+  b.rule.results.push_back(outF);
+  return b.rule;
+}
+
 /// Gather: data dims around the axis and the index dims are parallel; the
 /// gathered dim is whole (the partitioner turns a vocabulary-sharded table
 /// into a masked lookup before this rule matters).
@@ -766,6 +790,7 @@ static OpShardingRule computeRule(Operation *op) {
         return b.rule;
       })
       .Case([](g::GatherElementsOp op) { return gatherElementsRule(op); })
+      .Case([](g::TopKOp op) { return topKRule(op); })
       .Case<g::GatherNDOp, g::RangeOp>(
           [](Operation *op) { return OpShardingRule::replicateAll(op); })
       .Default([](Operation *op) {

@@ -161,29 +161,64 @@ LogicalResult gatherGrad(GradientBuilder &g, GatherOp op, ResultGrads dy,
   return success();
 }
 
-/// gather_elements: each picked element's gradient added back at its
-/// index along the axis. With one more dim after the axis, the K picks
-/// are compared with the D positions along it ([.., K, D, ..]) and the
-/// gradients masked by the hits summed over the picks (K is 1 for
-/// take_along_axis of one label).
-LogicalResult gatherElementsGrad(GradientBuilder &g, GatherElementsOp op,
-                                 ResultGrads dy, Grads dx) {
+/// gather_nd (batch_dims 0): each index tuple names a slice of the data's
+/// first m dims; the tuples are linearized (negative entries count from the
+/// end) and the gradient scattered as gather's is, into the data viewed as
+/// [d_0 * ... * d_{m-1}, rest...]. A mixture of experts' stacked weights,
+/// gathered per token, get their gradient this way.
+LogicalResult gatherNDGrad(GradientBuilder &g, GatherNDOp op, ResultGrads dy,
+                           Grads dx) {
   if (!g.isFloat(op.getData()))
     return success();
+  if (op.getBatchDims() != 0)
+    return op.emitOpError("has no gradient rule for batch_dims = ")
+           << op.getBatchDims();
   ArrayRef<int64_t> dataShape = g.shapeOf(op.getData());
   ArrayRef<int64_t> indexShape = g.shapeOf(op.getIndices());
-  const int64_t rank = dataShape.size();
-  // (In [0, rank): the op verifies it.)
-  const int64_t axis = op.getAxis();
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis && indexShape[d] != dataShape[d])
-      return op.emitOpError("has no gradient rule for indices smaller than "
-                            "the data outside the axis");
-  const int64_t positions = dataShape[axis];
+  const int64_t m = indexShape.back();
+  SmallVector<int64_t> strides(m, 1), sizes(dataShape.take_front(m));
+  int64_t rows = 1;
+  for (int64_t j = m - 1; j >= 0; --j) {
+    strides[j] = rows;
+    rows *= dataShape[j];
+  }
   Type indexType = g.elementType(op.getIndices());
+  auto vectorOf = [&](ArrayRef<int64_t> values) -> Value {
+    auto type = RankedTensorType::get({m}, indexType);
+    return ConstantOp::create(g.b, g.loc, DenseElementsAttr::get(type, values));
+  };
+  Value index = op.getIndices();
+  Value negative = LessOp::create(g.b, g.loc, index, g.scalar(indexType, 0.0));
+  index = WhereOp::create(g.b, g.loc, negative, g.add(index, vectorOf(sizes)),
+                          index);
+  Value linear = ReduceSumOp::create(
+      g.b, g.loc, g.mul(index, vectorOf(strides)),
+      g.b.getDenseI64ArrayAttr({int64_t(indexShape.size()) - 1}),
+      g.b.getBoolAttr(false));
+  SmallVector<int64_t> flatShape = {rows};
+  flatShape.append(dataShape.begin() + m, dataShape.end());
+  auto flatType = RankedTensorType::get(flatShape, g.elementType(op.getData()));
+  Value flat = GatherGradOp::create(g.b, g.loc, flatType, dy[0], linear,
+                                    g.b.getI64IntegerAttr(0));
+  dx[0] = g.reshape(flat, dataShape);
+  return success();
+}
+
+/// The gradient of picking `indices` along `axis` from a tensor of
+/// `dataShape` (gather_elements, topk's values): each pick's gradient added
+/// back at its index. With one more dim after the axis, the K picks are
+/// compared with the D positions along it ([.., K, D, ..]) and the
+/// gradients masked by the hits summed over the picks (K is 1 for
+/// take_along_axis of one label).
+Value scatterPicksAlongAxis(GradientBuilder &g, Value dy, Value indices,
+                            int64_t axis, ArrayRef<int64_t> dataShape) {
+  ArrayRef<int64_t> indexShape = g.shapeOf(indices);
+  const int64_t rank = dataShape.size();
+  const int64_t positions = dataShape[axis];
+  Type indexType = g.elementType(indices);
   SmallVector<int64_t> picks(indexShape);
   picks.insert(picks.begin() + axis + 1, 1);
-  Value index = g.reshape(op.getIndices(), picks);
+  Value index = g.reshape(indices, picks);
   // Negative indices count from the end.
   Value negative =
       LessOp::create(g.b, g.loc, index, g.scalar(indexType, 0.0));
@@ -199,10 +234,36 @@ LogicalResult gatherElementsGrad(GradientBuilder &g, GatherElementsOp op,
   Value hit = EqualOp::create(g.b, g.loc, index, g.reshape(along, alongShape));
   SmallVector<int64_t> spread(picks);
   spread[axis + 1] = positions;
-  Value masked = g.maskOrZero(hit, g.expand(g.reshape(dy[0], picks), spread));
-  dx[0] = ReduceSumOp::create(g.b, g.loc, masked,
-                              g.b.getDenseI64ArrayAttr({axis}),
-                              g.b.getBoolAttr(false));
+  Value masked = g.maskOrZero(hit, g.expand(g.reshape(dy, picks), spread));
+  return ReduceSumOp::create(g.b, g.loc, masked,
+                             g.b.getDenseI64ArrayAttr({axis}),
+                             g.b.getBoolAttr(false));
+}
+
+LogicalResult gatherElementsGrad(GradientBuilder &g, GatherElementsOp op,
+                                 ResultGrads dy, Grads dx) {
+  if (!g.isFloat(op.getData()))
+    return success();
+  ArrayRef<int64_t> dataShape = g.shapeOf(op.getData());
+  ArrayRef<int64_t> indexShape = g.shapeOf(op.getIndices());
+  // (In [0, rank): the op verifies it.)
+  const int64_t axis = op.getAxis();
+  for (int64_t d = 0; d < int64_t(dataShape.size()); ++d)
+    if (d != axis && indexShape[d] != dataShape[d])
+      return op.emitOpError("has no gradient rule for indices smaller than "
+                            "the data outside the axis");
+  dx[0] = scatterPicksAlongAxis(g, dy[0], op.getIndices(), axis, dataShape);
+  return success();
+}
+
+/// topk: the values' gradient goes to the elements picked (the selection
+/// itself, the indices, has none).
+LogicalResult topKGrad(GradientBuilder &g, TopKOp op, ResultGrads dy,
+                       Grads dx) {
+  if (!g.isFloat(op.getX()) || !dy[0])
+    return success();
+  dx[0] = scatterPicksAlongAxis(g, dy[0], op.getIndices(), op.getAxis(),
+                                g.shapeOf(op.getX()));
   return success();
 }
 
@@ -291,6 +352,8 @@ void mlir::paracc::graph::registerNetworkGradients(MLIRContext *ctx) {
   attachRule<AttentionOp, attentionGrad>(ctx);
   attachRule<GatherOp, gatherGrad>(ctx);
   attachRule<GatherElementsOp, gatherElementsGrad>(ctx);
+  attachRule<TopKOp, topKGrad>(ctx);
+  attachRule<GatherNDOp, gatherNDGrad>(ctx);
   attachRule<SoftmaxCrossEntropyOp, softmaxCrossEntropyGrad>(ctx);
   attachRule<NllLossOp, nllLossGrad>(ctx);
 }

@@ -154,6 +154,26 @@ LogicalResult mlir::paracc::graph::inferArgReduce(
                      types);
 }
 
+LogicalResult mlir::paracc::graph::inferTopK(MLIRContext *context,
+                                             std::optional<Location> loc,
+                                             Type x, int64_t axis, int64_t k,
+                                             SmallVectorImpl<Type> &types) {
+  auto type = cast<RankedTensorType>(x);
+  // topk_axis_in_range
+  if (axis < 0 || axis >= type.getRank())
+    return emitOptionalError(loc, "requires axis in [0, ", type.getRank(),
+                             "), got ", axis);
+  // topk_k_in_range
+  if (k < 0 || k > type.getDimSize(axis))
+    return emitOptionalError(loc, "requires k in [0, ", type.getDimSize(axis),
+                             "] (the size of dim ", axis, "), got ", k);
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] = k;
+  types.push_back(type.clone(shape));
+  types.push_back(type.clone(shape, IntegerType::get(context, 64)));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Sources
 //===----------------------------------------------------------------------===//

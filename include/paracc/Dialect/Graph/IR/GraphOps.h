@@ -41,6 +41,10 @@ LogicalResult inferReduce(std::optional<Location> loc, Type x,
                           Type elementType, SmallVectorImpl<Type> &types);
 
 /// Result type of argmax/argmin along `axis`.
+/// TopK's values (x's type, k at axis) and i64 indices.
+LogicalResult inferTopK(MLIRContext *context, std::optional<Location> loc,
+                        Type x, int64_t axis, int64_t k,
+                        SmallVectorImpl<Type> &types);
 LogicalResult inferArgReduce(MLIRContext *context, std::optional<Location> loc,
                              Type x, int64_t axis, bool keepdims,
                              SmallVectorImpl<Type> &types);

@@ -788,6 +788,39 @@ class Graph_ArgReduceOp<string mnemonic, string doc>
 def Graph_ArgMaxOp : Graph_ArgReduceOp<"argmax", "maximum">;
 def Graph_ArgMinOp : Graph_ArgReduceOp<"argmin", "minimum">;
 
+def Graph_TopKOp : Graph_Op<"topk", [Pure, InferTypeOpAdaptor]> {
+  let summary = "The k largest (or smallest) elements along an axis (ONNX TopK)";
+  let description = [{
+    `values` and `indices` are `x`'s shape with `k` at `axis`: the k largest
+    elements of each vector along `axis` (the smallest with
+    `largest = false`) and their i64 positions, in order (largest first;
+    smallest first with `largest = false`); of equal elements the one at the
+    lower position comes first. NaN counts as larger than any number.
+    `sorted = false` allows any order (paracc's kernels sort anyway).
+
+    A mixture-of-experts router's selection (its gradient goes to the picked
+    elements of `x`; the indices have none).
+
+    ```mlir
+    %w, %i = graph.topk %probs {axis = 1 : i64, k = 2 : i64}
+        : tensor<32x8xf32> -> (tensor<32x2xf32>, tensor<32x2xi64>)
+    ```
+  }];
+  let arguments = (ins Graph_NumericTensor:$x, I64Attr:$axis, I64Attr:$k,
+                       DefaultValuedAttr<BoolAttr, "true">:$largest,
+                       DefaultValuedAttr<BoolAttr, "true">:$sorted);
+  let results = (outs Graph_NumericTensor:$values, Graph_I64Tensor:$indices);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` `(` type(results) `)`";
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> loc,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return inferTopK(context, loc, adaptor.getX().getType(),
+                       adaptor.getAxis(), adaptor.getK(), types);
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Losses
 //===----------------------------------------------------------------------===//
