@@ -25,6 +25,10 @@ if os.path.exists(os.path.join(config.paracc_tools_dir, "paracc-capi-tests")):
     tools.append("paracc-capi-tests")
     config.available_features.add("capi-tests")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+# flatc turns executables into JSON (test/e2e/Inputs/dump_instructions.py).
+import shutil
+if shutil.which("flatc"):
+    config.available_features.add("flatc")
 # Also on PATH, so `not` and `split-file` work at the start of a RUN line.
 for tool_dir in reversed(tool_dirs):
     llvm_config.with_environment("PATH", tool_dir, append_path=True)

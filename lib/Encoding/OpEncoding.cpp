@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "paracc/Encoding/OpEncoding.h"
+#include "ValuesOverRanks.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -92,6 +93,21 @@ static double toDouble(const APFloat &v) { return v.convertToDouble(); }
 /// The typed attributes of `op`'s instruction (monostate for ops that have
 /// none), in the fields OpCodes.def declares; rt::encodeOpAttrs stores them
 /// in its order.
+/// Whether an attention's start operand provably lies in [0, Sk - Sq] on
+/// every rank (the all-gather algorithm's blocks of queries): cuDNN can run
+/// those.
+template <typename AttentionOpT> static bool startWithinKeys(AttentionOpT op) {
+  std::optional<SmallVector<int64_t>> starts =
+      valuesOverRanks(op.getQueryStart());
+  if (!starts)
+    return false;
+  auto q = cast<RankedTensorType>(op.getQ().getType());
+  auto k = cast<RankedTensorType>(op.getK().getType());
+  const int64_t seq = q.getRank() - (op.getSequenceFirst() ? 3 : 2);
+  const int64_t room = k.getDimSize(seq) - q.getDimSize(seq);
+  return llvm::all_of(*starts, [&](int64_t s) { return s >= 0 && s <= room; });
+}
+
 static rt::OpAttrs typedAttrs(Operation *op) {
   using namespace mlir::paracc::graph;
   rt::OpAttrs out;
@@ -290,6 +306,7 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         }
         a.scale = toDouble(g.getScale());
         a.queryStart = bool(g.getQueryStart());
+        a.startWithinKeys = a.queryStart && startWithinKeys(g);
         out = a;
       });
   return out;

@@ -83,10 +83,10 @@ TEST(InstructionSetTest, CountAndRangeErrorsNameTheField) {
             "cumsum: expected 3 integer attributes, got 4");
   EXPECT_EQ(errorOf(OpCode::Clip, {{}, {1.0}}),
             "clip: expected 2 floating attributes, got 1");
-  EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, 0, 0, 0, 0, 0}, {1.0}}),
-            "attention: expected 1 to 6 integer attributes [causal, "
-            "sequenceFirst?, window?, savedStats?, queryStart?, keyBlock?], "
-            "got 7");
+  EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, 0, 0, 0, 0, 0, 0}, {1.0}}),
+            "attention: expected 1 to 7 integer attributes [causal, "
+            "sequenceFirst?, window?, savedStats?, queryStart?, keyBlock?, "
+            "startWithinKeys?], got 8");
   EXPECT_EQ(errorOf(OpCode::Attention, {{1, 0, -3}, {1.0}}),
             "attention: window must be in [0, 9223372036854775807], got -3");
   EXPECT_EQ(errorOf(OpCode::ArgMin, {{0, 1, 5}, {}}),
@@ -108,7 +108,7 @@ TEST(InstructionSetTest, EncodeIsTheDecodersInverse) {
       {OpCode::Gemm, {{0, 1}, {0.5, 2.0}}},
       {OpCode::Slice, {{0, 1, 1, 2}, {}}},
       {OpCode::ArgMax, {{-1, 1, 0}, {}}},
-      {OpCode::Attention, {{1, 1, 16, 1, 1, 1}, {0.125}}},
+      {OpCode::Attention, {{1, 1, 16, 1, 1, 1, 1}, {0.125}}},
       {OpCode::Linear, {{1, 1}, {}}},
       {OpCode::Linear, {{0, 3, 1, 1}, {}}},
       {OpCode::Pool, {{1, 0, 2, 2, 2, 2, 0, 0, 1, 1}, {}}},
@@ -125,7 +125,7 @@ TEST(InstructionSetTest, EncodeIsTheDecodersInverse) {
   // Optional fields are written when set; an out-of-range default (a
   // linear's absent flags) is not.
   EXPECT_EQ(encodeOpAttrs(AttentionAttrs{}).ints,
-            (std::vector<int64_t>{0, 0, 0, 0, 0, 0}));
+            (std::vector<int64_t>{0, 0, 0, 0, 0, 0, 0}));
   LinearAttrs l;
   l.activation = 3;
   EXPECT_EQ(encodeOpAttrs(l).ints, (std::vector<int64_t>{3}));

@@ -14,6 +14,8 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
                      ") needs causal masking");
   if (attrs.keyBlock && args.op == OpCode::Attention)
     return args.fail("keyBlock is an attention_grad flag");
+  if (attrs.startWithinKeys && !attrs.queryStart)
+    return args.fail("startWithinKeys needs the start operand");
   const Tensor &q = *args.in[0], &k = *args.in[1], &v = *args.in[2];
   const Tensor *mask = args.in.size() > 3 + start ? args.in[3] : nullptr;
   const Tensor &y = *args.out[0];
@@ -50,6 +52,7 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
     PARACC_RETURN_IF_ERROR(
         args.checkDTypeIs(*g.queryStartOperand, DType::I64, "start"));
     PARACC_RETURN_IF_ERROR(args.checkShape(*g.queryStartOperand, {}, "start"));
+    g.startWithinKeys = attrs.startWithinKeys;
   }
   Shape outShape = q.shape();
   outShape.back() = g.dv;
@@ -84,6 +87,9 @@ Status readQueryStart(const KernelArgs &args, AttentionGeometry &g) {
   // Any start: rows placed before the first key see none, rows past the
   // last see them all (ring attention's blocks of keys).
   g.queryStart = g.queryStartOperand->as<int64_t>()[0];
+  if (g.startWithinKeys && (g.queryStart < 0 || g.queryStart > g.sk - g.sq))
+    return args.fail("start ", g.queryStart, " is outside [0, Sk - Sq] = [0, ",
+                     g.sk - g.sq, "], which startWithinKeys promised");
   return Status::ok();
 }
 

@@ -43,6 +43,8 @@ struct AttentionGeometry {
   const Tensor *queryStartOperand = nullptr;
   /// The key position of query row 0 (causal and window).
   int64_t queryStart = 0;
+  /// The start operand is known to lie in [0, sk - sq] (AttentionAttrs).
+  bool startWithinKeys = false;
   double scale = 0;
   /// Independent attentions: the product of the leading dims (and H).
   int64_t batch = 0;

@@ -723,6 +723,30 @@ Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
 
 } // namespace
 
+namespace {
+
+__global__ void paddedSeqLensKernel(const int64_t *start, int32_t *seqLens,
+                                    int64_t outer, int64_t sq) {
+  const int64_t b = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (b < outer) {
+    seqLens[b] = int32_t(sq);
+    seqLens[outer + b] = int32_t(*start + sq);
+  }
+}
+
+} // namespace
+
+Status launchPaddedSeqLens(const int64_t *start, int32_t *seqLens,
+                           int64_t outer, int64_t sq, cudaStream_t stream) {
+  paddedSeqLensKernel<<<unsigned((outer + 255) / 256), 256, 0, stream>>>(
+      start, seqLens, outer, sq);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    return errorf("attention: writing cuDNN's sequence lengths failed: ",
+                  cudaGetErrorString(err));
+  return Status::ok();
+}
+
 Status launchAttention(const AttentionAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const std::vector<DeviceTensor> &outputs,
@@ -730,8 +754,11 @@ Status launchAttention(const AttentionAttrs &attrs,
   AttentionPlan plan;
   PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, outputs, plan));
   // cuDNN's diagonal is fixed when its graph is built: a start read at run
-  // time (context parallelism) takes paracc's kernels.
-  if (plan.kernel && !plan.params.queryStart) {
+  // time (context parallelism) reaches it through the padding mask when the
+  // compiler proved it within [0, Sk - Sq]; other starts take paracc's
+  // kernels.
+  if (plan.kernel &&
+      (!plan.params.queryStart || plan.geometry.startWithinKeys)) {
     CudnnOutcome outcome = CudnnOutcome::NotAvailable;
     PARACC_RETURN_IF_ERROR(
         runCudnnAttention({&plan.geometry, plan.dtype, plan.hasMask},

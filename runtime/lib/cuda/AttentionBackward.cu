@@ -1604,9 +1604,10 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
     saved.out = inputs[inputs.size() - 2].data;
     saved.stats = static_cast<const float *>(inputs.back().data);
   }
-  // (A start read at run time takes paracc's kernels: cuDNN's diagonal is
-  // fixed when its graph is built.)
-  if (!plan.params.queryStart)
+  // (A start read at run time takes paracc's kernels unless the compiler
+  // proved it within [0, Sk - Sq]: cuDNN's diagonal is fixed when its graph
+  // is built, its padding mask is not.)
+  if (!plan.params.queryStart || plan.geometry.startWithinKeys)
     PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
         {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
         inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,

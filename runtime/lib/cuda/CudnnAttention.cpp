@@ -135,20 +135,39 @@ View statsView(const AttentionGeometry &g) {
   return {{outer, heads, g.sq, 1}, {heads * g.sq, g.sq, 1, 1}};
 }
 
-enum Uid : int64_t { kQ = 1, kK, kV, kO, kStats, kDO, kDQ, kDK, kDV };
+enum Uid : int64_t {
+  kQ = 1,
+  kK,
+  kV,
+  kO,
+  kStats,
+  kDO,
+  kDQ,
+  kDK,
+  kDV,
+  kSeqQ,
+  kSeqKV
+};
+
+/// A start operand within [0, Sk - Sq] (padded): cuDNN sees Sk' = start +
+/// Sq keys through its padding mask, the causal diagonal at the bottom
+/// right, so query i sees keys j <= i + start.
+bool padded(const AttentionGeometry &g) {
+  return g.queryStartOperand && g.startWithinKeys;
+}
 
 struct PlanKey {
   int device;
   int dtype;
   int64_t batch, heads, sq, sk, d;
-  bool causal;
+  bool causal, padded;
   double scale;
   int direction; ///< 0: forward, 1: forward with statistics, 2: backward.
   bool operator<(const PlanKey &o) const {
-    return std::tie(device, dtype, batch, heads, sq, sk, d, causal, scale,
-                    direction) < std::tie(o.device, o.dtype, o.batch, o.heads,
-                                          o.sq, o.sk, o.d, o.causal, o.scale,
-                                          o.direction);
+    return std::tie(device, dtype, batch, heads, sq, sk, d, causal, padded,
+                    scale, direction) <
+           std::tie(o.device, o.dtype, o.batch, o.heads, o.sq, o.sk, o.d,
+                    o.causal, o.padded, o.scale, o.direction);
   }
 };
 
@@ -159,6 +178,9 @@ struct Plan {
   /// allocated with the plan and kept with it (the backward's rerun of a
   /// forward with statistics uses the rank's workspace instead).
   void *ownWorkspace = nullptr;
+  /// Padded: the sequence lengths, [2, batch] int32 (queries, then keys),
+  /// written before each launch from its start operand.
+  int32_t *seqLens = nullptr;
 };
 
 /// One cuDNN handle per device, created on first use (the device is the
@@ -190,7 +212,9 @@ bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
     return why = "an additive mask", false;
   if (g.d != g.dv || g.d % 8 != 0 || g.d > 128)
     return why = "head dims not equal multiples of 8 up to 128", false;
-  if (g.causal && g.sq != g.sk)
+  if (g.queryStartOperand && !g.startWithinKeys)
+    return why = "a start that may lie outside [0, Sk - Sq]", false;
+  if (g.causal && g.sq != g.sk && !g.startWithinKeys)
     return why = "causal with Sq != Sk", false;
   if (g.window > 0)
     return why = "a sliding window", false;
@@ -217,6 +241,18 @@ TensorPtr addTensor(fe::graph::Graph &graph, const char *name, int64_t uid,
                           .set_stride(v.strides));
 }
 
+/// A padded attention's sequence lengths, [batch, 1, 1, 1] int32.
+TensorPtr seqLenTensor(fe::graph::Graph &graph, const AttentionGeometry &g,
+                       const char *name, int64_t uid) {
+  const int64_t outer = g.batch / g.heads;
+  return graph.tensor(fe::graph::Tensor_attributes()
+                          .set_name(name)
+                          .set_uid(uid)
+                          .set_dim({outer, 1, 1, 1})
+                          .set_stride({1, 1, 1, 1})
+                          .set_data_type(fe::DataType_t::INT32));
+}
+
 /// Builds the graph of one direction; a null graph (and the reason, when
 /// logging) if cuDNN refuses it.
 Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
@@ -237,7 +273,12 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
                        .set_name("attention")
                        .set_generate_stats(direction == 1)
                        .set_attn_scale(scale);
-    if (g.causal)
+    if (padded(g))
+      options.set_padding_mask(true)
+          .set_seq_len_q(seqLenTensor(*graph, g, "seq_q", kSeqQ))
+          .set_seq_len_kv(seqLenTensor(*graph, g, "seq_kv", kSeqKV))
+          .set_causal_mask_bottom_right(g.causal);
+    else if (g.causal)
       options.set_causal_mask(true);
     auto [o, stats] = graph->sdpa(q, k, v, options);
     o->set_output(true).set_uid(kO).set_dim(oView.dims).set_stride(
@@ -258,7 +299,12 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
     auto options = fe::graph::SDPA_backward_attributes()
                        .set_name("attention_grad")
                        .set_attn_scale(scale);
-    if (g.causal)
+    if (padded(g))
+      options.set_padding_mask(true)
+          .set_seq_len_q(seqLenTensor(*graph, g, "seq_q", kSeqQ))
+          .set_seq_len_kv(seqLenTensor(*graph, g, "seq_kv", kSeqKV))
+          .set_causal_mask_bottom_right(g.causal);
+    else if (g.causal)
       options.set_causal_mask(true);
     auto [dq, dk, dv] = graph->sdpa_backward(q, k, v, o, dO, stats, options);
     dq->set_output(true).set_uid(kDQ).set_dim(qView.dims).set_stride(
@@ -313,8 +359,8 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
   if (cudaGetDevice(&device) != cudaSuccess)
     return nullptr;
   const AttentionGeometry &g = *ops.geometry;
-  const PlanKey key{device, int(ops.dtype), g.batch, g.heads, g.sq,
-                    g.sk,   g.d,            g.causal, g.scale, direction};
+  const PlanKey key{device, int(ops.dtype), g.batch,   g.heads, g.sq,     g.sk,
+                    g.d,    g.causal,       padded(g), g.scale, direction};
   static std::mutex mutex;
   static std::map<PlanKey, Plan> plans;
   std::lock_guard<std::mutex> lock(mutex);
@@ -338,6 +384,11 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
         cudaMalloc(&plan.ownWorkspace, size_t(plan.workspaceBytes)) !=
             cudaSuccess)
       plan = Plan(); // No room: paracc's kernel needs none.
+    if (plan.graph && padded(g) &&
+        cudaMalloc(reinterpret_cast<void **>(&plan.seqLens),
+                   size_t(2 * (g.batch / g.heads)) * sizeof(int32_t)) !=
+            cudaSuccess)
+      plan = Plan();
     it = plans.emplace(key, std::move(plan)).first;
   } else {
     handle = handleFor(device);
@@ -366,9 +417,17 @@ bool eligible(const CudnnAttentionOperands &ops, bool backward) {
          shapeSupported(ops, why) && cudnnLoaded();
 }
 
-Status execute(const Plan &plan, cudnnHandle_t handle,
-               std::unordered_map<int64_t, void *> &pack, void *workspace,
-               cudaStream_t stream, const char *what) {
+Status execute(const Plan &plan, const AttentionGeometry &g,
+               cudnnHandle_t handle, std::unordered_map<int64_t, void *> &pack,
+               void *workspace, cudaStream_t stream, const char *what) {
+  if (plan.seqLens) {
+    const int64_t outer = g.batch / g.heads;
+    PARACC_RETURN_IF_ERROR(launchPaddedSeqLens(
+        static_cast<const int64_t *>(g.queryStartOperand->data()), plan.seqLens,
+        outer, g.sq, stream));
+    pack[kSeqQ] = plan.seqLens;
+    pack[kSeqKV] = plan.seqLens + outer;
+  }
   try {
     if (fe::detail::set_stream(handle, stream) != CUDNN_STATUS_SUCCESS)
       return errorf(what, ": cudnnSetStream failed");
@@ -441,8 +500,8 @@ Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
       {kO, y}};
   if (stats)
     pack[kStats] = stats;
-  PARACC_RETURN_IF_ERROR(execute(*plan, handle, pack, plan->ownWorkspace,
-                                 stream, "attention"));
+  PARACC_RETURN_IF_ERROR(execute(*plan, *ops.geometry, handle, pack,
+                                 plan->ownWorkspace, stream, "attention"));
   outcome = CudnnOutcome::Ran;
   return Status::ok();
 }
@@ -496,8 +555,9 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
         {kV, const_cast<void *>(v)},
         {kO, output},
         {kStats, stats}};
-    PARACC_RETURN_IF_ERROR(execute(*forward, handle, forwardPack, scratch,
-                                   stream, "attention_grad (forward)"));
+    PARACC_RETURN_IF_ERROR(execute(*forward, *ops.geometry, handle, forwardPack,
+                                   scratch, stream,
+                                   "attention_grad (forward)"));
   }
   std::unordered_map<int64_t, void *> backwardPack = {
       {kQ, const_cast<void *>(q)},
@@ -509,8 +569,19 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
       {kDQ, dq},
       {kDK, dk},
       {kDV, dv}};
-  PARACC_RETURN_IF_ERROR(execute(*backward, handle, backwardPack, scratch,
-                                 stream, "attention_grad"));
+  // Padded: cuDNN leaves the gradients of the keys past Sk' unwritten;
+  // they are zero.
+  if (padded(*ops.geometry)) {
+    const AttentionGeometry &g = *ops.geometry;
+    const size_t es = dtypeSize(ops.dtype);
+    if (cudaMemsetAsync(dk, 0, size_t(g.batch * g.sk * g.d) * es, stream) !=
+            cudaSuccess ||
+        cudaMemsetAsync(dv, 0, size_t(g.batch * g.sk * g.dv) * es, stream) !=
+            cudaSuccess)
+      return errorf("attention_grad: clearing dk and dv failed");
+  }
+  PARACC_RETURN_IF_ERROR(execute(*backward, *ops.geometry, handle, backwardPack,
+                                 scratch, stream, "attention_grad"));
   outcome = CudnnOutcome::Ran;
   return Status::ok();
 }

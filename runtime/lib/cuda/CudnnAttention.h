@@ -8,8 +8,11 @@
 //  * libcudnn.so.9 loads at run time (it is opened on first use, never
 //    linked: machines without cuDNN run paracc's own kernels),
 //  * the operands are a shape cuDNN's engines take (bf16/f16, no additive
-//    mask, D == Dv, a multiple of 8 up to 128, causal only when Sq == Sk,
-//    16-byte aligned) and cuDNN builds a plan for them, and
+//    mask, D == Dv, a multiple of 8 up to 128, causal only when Sq == Sk or
+//    with a start operand promised within [0, Sk - Sq]: then cuDNN's
+//    padding mask holds Sk' = start + Sq keys and its causal diagonal sits
+//    at the bottom right; 16-byte aligned) and cuDNN builds a plan for
+//    them, and
 //  * PARACC_ATTENTION_KERNEL is unset or "cudnn" (any other value, e.g.
 //    "paracc" or "generic", selects paracc's kernels; so does
 //    PARACC_ATTENTION_BWD=recompute for the backward).
@@ -48,6 +51,11 @@ struct CudnnAttentionOperands {
   DType dtype = DType::Invalid;
   bool hasMask = false;
 };
+
+/// Writes a padded attention's sequence lengths for cuDNN: seqLens[b] = sq
+/// and seqLens[outer + b] = *start + sq for b < outer (Attention.cu).
+Status launchPaddedSeqLens(const int64_t *start, int32_t *seqLens,
+                           int64_t outer, int64_t sq, cudaStream_t stream);
 
 /// Runs y = attention(q, k, v) on cuDNN when it can (see the file comment),
 /// with each row's log-sum-exp into `stats` ([batch, Sq] f32) when it is

@@ -147,6 +147,10 @@ bool runChunkedConfig(const Config &c) {
   attrs.causal = true;
   attrs.sequenceFirst = true;
   attrs.queryStart = true;
+  // All-gather chunks start within their keys (what the encoder proves);
+  // PARACC_BENCH_START_ANYWHERE=1 times them without the mark (paracc's
+  // kernels).
+  attrs.startWithinKeys = !std::getenv("PARACC_BENCH_START_ANYWHERE");
   attrs.scale = 1.0 / std::sqrt(double(c.d));
   auto at = [&](void *base, int64_t i) {
     return static_cast<char *>(base) + i * rows * rowElems * es;
@@ -168,6 +172,9 @@ bool runChunkedConfig(const Config &c) {
     return base + i * c.heads * rows;
   };
   AttentionAttrs ringAttrs = attrs, ringGradAttrs = attrs;
+  // Ring pairs start before or past their keys (only the diagonal pair is
+  // within: not marked here, so every pair runs the same kernel).
+  ringAttrs.startWithinKeys = ringGradAttrs.startWithinKeys = false;
   ringAttrs.savedStats = ringGradAttrs.savedStats = true;
   ringGradAttrs.keyBlock = true;
   auto ringIn = [&](int64_t i, int64_t j) {

@@ -179,6 +179,9 @@ struct Case {
   /// random and the statistics exceed the case's own (finite where its rows
   /// see no key), so only a backward that uses them matches the reference.
   bool keyBlock = false;
+  /// The start is marked within [0, Sk - Sq] (startWithinKeys): cuDNN runs
+  /// it through its padding mask where it may.
+  bool within = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -214,6 +217,8 @@ std::string caseName(const Case &c) {
     os << " start=" << *c.start;
   if (c.keyBlock)
     os << " key-block";
+  if (c.within)
+    os << " within";
   return os.str();
 }
 
@@ -438,10 +443,15 @@ std::vector<Case> makeCases() {
       Case c = mk(dt, {2, 2}, 256, 1024, 64, 64, true);
       c.start = start;
       add(c);
+      c.within = true;
+      add(c);
     }
     Case c = mk(dt, {1, 2}, 129, 512, 128, 128, true);
     c.start = 200;
     add(c);
+    c.within = true;
+    add(c);
+    c.within = false;
     c = mk(dt, {2, 2}, 128, 512, 64, 64, true);
     c.start = 130;
     c.window = 100;
@@ -455,6 +465,9 @@ std::vector<Case> makeCases() {
     c.start = 150;
     c.sequenceFirst = true;
     add(c);
+    c.within = true;
+    add(c);
+    c.within = false;
     c = mk(dt, {2, 2}, 96, 384, 64, 64, true);
     c.start = 96;
     c.forceGeneric = true;
@@ -672,7 +685,9 @@ InstrAttrs caseAttrs(const Case &c) {
   InstrAttrs attrs;
   attrs.ints = {c.causal ? 1 : 0, c.sequenceFirst ? 1 : 0, c.window,
                 c.saveStats ? 1 : 0, c.start ? 1 : 0};
-  if (c.keyBlock)
+  if (c.keyBlock || c.within)
+    attrs.ints.push_back(c.keyBlock ? 1 : 0);
+  if (c.within)
     attrs.ints.push_back(1);
   attrs.floats = {c.scale != 0
                       ? c.scale
@@ -1119,6 +1134,11 @@ std::vector<Case> makeGradCases() {
     c.saveStats = true;
     c.keyBlock = true;
     add(c);
+    // The diagonal block (start 0): marked, as the encoder marks it.
+    if (start == 0) {
+      c.within = true;
+      add(c);
+    }
   }
   {
     Case c = mk(f16, {2, 4}, 128, 128, 128, 128, true);
@@ -1132,6 +1152,9 @@ std::vector<Case> makeGradCases() {
     Case c = mk(bf, {2, 2}, 128, 512, 64, 64, true);
     c.start = start;
     add(c);
+    c.within = true;
+    add(c);
+    c.within = false;
     c.recompute = true;
     add(c);
   }
@@ -1147,9 +1170,13 @@ std::vector<Case> makeGradCases() {
     c.start = 256;
     c.saveStats = true;
     add(c);
+    c.within = true;
+    add(c);
     c = mk(bf, {2, 4}, 128, 512, 64, 64, true);
     c.start = 128;
     c.sequenceFirst = true;
+    add(c);
+    c.within = true;
     add(c);
   }
   return cases;
