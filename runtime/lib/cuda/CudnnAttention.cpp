@@ -82,6 +82,19 @@ bool selectedByEnvironment(bool backward) {
   return true;
 }
 
+/// Whether cuDNN may run an attention with a start operand within its keys
+/// (its padding mask with the causal diagonal at the bottom right): only
+/// with PARACC_CUDNN_PADDED_START=1 until that path has been checked on a
+/// GPU against the CPU (runtime/unittests/cuda/AttentionTest.cu's `within`
+/// cases, bench/run-gpu.sh's kernels stage runs them both ways).
+bool paddedStartEnabled() {
+  static const bool on = [] {
+    const char *v = std::getenv("PARACC_CUDNN_PADDED_START");
+    return v && *v && std::strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
 /// Opens libcudnn.so.9 (or PARACC_CUDNN_LIBRARY) once; false when it is
 /// not there or too old for the fused attention (9.0).
 bool cudnnLoaded() {
@@ -214,6 +227,10 @@ bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
     return why = "head dims not equal multiples of 8 up to 128", false;
   if (g.queryStartOperand && !g.startWithinKeys)
     return why = "a start that may lie outside [0, Sk - Sq]", false;
+  if (g.queryStartOperand && !paddedStartEnabled())
+    return why = "a start operand (PARACC_CUDNN_PADDED_START=1 lets cuDNN "
+                 "take it through its padding mask)",
+           false;
   if (g.causal && g.sq != g.sk && !g.startWithinKeys)
     return why = "causal with Sq != Sk", false;
   if (g.window > 0)

@@ -484,3 +484,14 @@ func.func @topk(%x: tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>, tenso
   %s, %j = graph.topk %x {axis = 0 : i64, k = 4 : i64, largest = false, sorted = false} : tensor<4x8xf32> -> (tensor<4x8xf32>, tensor<4x8xi64>)
   return %v, %i, %s : tensor<4x2xf32>, tensor<4x2xi64>, tensor<4x8xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @moe_experts
+// CHECK: graph.moe_experts %arg0, %arg1, %arg2, %arg3, %arg4 : (tensor<64x32xf32>, tensor<64x2xi64>, tensor<64x2xf32>, tensor<8x96x32xf32>, tensor<8x32x48xf32>) -> tensor<64x32xf32>
+// CHECK: graph.moe_experts %arg0, %arg1, %arg2, %arg5, %arg4 {activation = "gelu", gated = false}
+func.func @moe_experts(%x: tensor<64x32xf32>, %i: tensor<64x2xi64>, %w: tensor<64x2xf32>, %a: tensor<8x96x32xf32>, %b: tensor<8x32x48xf32>, %c: tensor<8x48x32xf32>) -> (tensor<64x32xf32>, tensor<64x32xf32>) {
+  %y = graph.moe_experts %x, %i, %w, %a, %b {activation = "silu", gated = true} : (tensor<64x32xf32>, tensor<64x2xi64>, tensor<64x2xf32>, tensor<8x96x32xf32>, tensor<8x32x48xf32>) -> tensor<64x32xf32>
+  %z = graph.moe_experts %x, %i, %w, %c, %b {activation = "gelu", gated = false} : (tensor<64x32xf32>, tensor<64x2xi64>, tensor<64x2xf32>, tensor<8x48x32xf32>, tensor<8x32x48xf32>) -> tensor<64x32xf32>
+  return %y, %z : tensor<64x32xf32>, tensor<64x32xf32>
+}

@@ -1,0 +1,73 @@
+//===- GraphMoeOps.td - Mixture-of-experts ops ----------------*- tablegen -*-===//
+//
+// A mixture of experts' expert computation as one op: the tokens each go to
+// the k experts their router picked, through each expert's feed-forward
+// network, and come back weighted and summed. The router itself (logits,
+// softmax, top-k, renormalisation, a sigmoid or grouped variant) stays in
+// ordinary graph ops, so that any routing an exporter writes is supported
+// and differentiated like the rest of the graph; this op is what expert
+// parallelism partitions and what the runtime runs as grouped products.
+// `--paracc-raise-moe` forms it from the gathered-weights form exporters
+// write. Each shape rule has a negative lit test in
+// test/Dialect/Graph/moe-invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_DIALECT_GRAPH_IR_GRAPHMOEOPS_TD
+#define PARACC_DIALECT_GRAPH_IR_GRAPHMOEOPS_TD
+
+include "paracc/Dialect/Graph/IR/GraphDialect.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Graph_MoeExpertsOp : Graph_Op<"moe_experts", [Pure]> {
+  let summary = "Tokens through the experts their router picked, combined";
+  let description = [{
+    `x` is `[T, H]` (T tokens), `indices` `[T, k]` (each token's experts, in
+    `[0, E)`), `weights` `[T, k]` (their routing weights), `w_in`
+    `[E, F, H]` and `w_out` `[E, H, I]`, each expert's weights stored
+    `[out, in]` as transformers stores them. For token t:
+
+        y[t] = sum_j weights[t, j] * w_out[e] . act(w_in[e] . x[t]),
+               e = indices[t, j]
+
+    With `gated` (the default), F = 2 I and `w_in[e]`'s first I rows are
+    the gate, the next I the up projection: act(h) is
+    `activation(h[:I]) * h[I:]` (SwiGLU with "silu"); without it F = I and
+    act is the activation. `activation` is "silu", "gelu" (erf), "gelu_tanh"
+    or "relu". A token routed to one expert twice gets both shares.
+
+    Dropless: every token reaches its k experts (the runtime groups them by
+    expert and runs one product per expert and projection).
+
+    ```mlir
+    %y = graph.moe_experts %x, %indices, %weights, %w_in, %w_out
+        {activation = "silu"}
+        : (tensor<64x32xf32>, tensor<64x2xi64>, tensor<64x2xf32>,
+           tensor<8x96x32xf32>, tensor<8x32x48xf32>) -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$x, Graph_I64Tensor:$indices,
+                       Graph_FloatTensor:$weights, Graph_FloatTensor:$w_in,
+                       Graph_FloatTensor:$w_out,
+                       DefaultValuedStrAttr<StrAttr, "silu">:$activation,
+                       DefaultValuedAttr<BoolAttr, "true">:$gated);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $x `,` $indices `,` $weights `,` $w_in `,` $w_out attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// E, the experts; k, each token's picks; H, I.
+    int64_t getNumExperts() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getWIn().getType())
+          .getDimSize(0);
+    }
+    int64_t getTopK() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getIndices().getType())
+          .getDimSize(1);
+    }
+  }];
+}
+
+#endif // PARACC_DIALECT_GRAPH_IR_GRAPHMOEOPS_TD
