@@ -100,6 +100,40 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def RaiseMoePass : Pass<"paracc-raise-moe", "func::FuncOp"> {
+  let summary = "Raise the gathered-weights experts form to graph.moe_experts";
+  let description = [{
+    Exporters write a mixture of experts' expert computation (transformers'
+    `batched_mm` forward, under both torch.onnx exporters) as: each token
+    copied k times (`expand` of a reshape, token-major), each copy's expert
+    weights gathered from the stacked `[E, out, in]` tables by its expert
+    index (`gather_nd` or `gather`), two batched matrix-vector products
+    around the activation (`silu_mul` of the halves of the first, by
+    `split` or two slices, or one gelu/relu/silu), the results scaled by
+    the routing weights and summed over the copies. The pass finds that
+    chain from its sum and replaces it by one `graph.moe_experts` of the
+    tokens, the routing (indices and weights `[T, k]`) and the two tables,
+    which never materializes the gathered `[T k, F, H]` weights. Routing
+    stays as it was written (any softmax, top-k and renormalisation). Runs
+    in the cleanup pipeline, after graph fusion has formed `silu_mul`.
+
+    Before (shapes only):
+    ```mlir
+    %c = graph.expand %xr : tensor<32x1x32xf32> -> tensor<32x2x32xf32>
+    %w1 = graph.gather_nd %w_in, %ids : (tensor<4x96x32xf32>, tensor<64x1xi64>) -> tensor<64x96x32xf32>
+    %h = graph.matmul %w1, %c3 : (tensor<64x96x32xf32>, tensor<64x32x1xf32>) -> tensor<64x96x1xf32>
+    ... split, silu_mul, the second gather and product ...
+    %p = graph.mul %o, %r : (tensor<64x32xf32>, tensor<64x1xf32>) -> tensor<64x32xf32>
+    %s = graph.reduce_sum %p3, [1] {keepdims = false} : tensor<32x2x32xf32> -> tensor<32x32xf32>
+    ```
+    After:
+    ```mlir
+    %s = graph.moe_experts %x, %indices, %weights, %w_in, %w_out : (tensor<32x32xf32>, tensor<32x2xi64>, tensor<32x2xf32>, tensor<4x96x32xf32>, tensor<4x32x48xf32>) -> tensor<32x32xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def FuseLinearPass : Pass<"paracc-fuse-linear", "func::FuncOp"> {
   let summary = "Fuse matmul + bias + activation or residual into graph.linear";
   let description = [{
