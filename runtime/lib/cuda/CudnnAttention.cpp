@@ -270,6 +270,20 @@ TensorPtr seqLenTensor(fe::graph::Graph &graph, const AttentionGeometry &g,
                           .set_data_type(fe::DataType_t::INT32));
 }
 
+/// The causal mask of either direction's attributes: at the top left, or
+/// for a padded attention at the bottom right of its Sk' = start + Sq keys.
+template <typename Attributes>
+void setMasks(Attributes &options, fe::graph::Graph &graph,
+              const AttentionGeometry &g) {
+  if (padded(g))
+    options.set_padding_mask(true)
+        .set_seq_len_q(seqLenTensor(graph, g, "seq_q", kSeqQ))
+        .set_seq_len_kv(seqLenTensor(graph, g, "seq_kv", kSeqKV))
+        .set_causal_mask_bottom_right(g.causal);
+  else if (g.causal)
+    options.set_causal_mask(true);
+}
+
 /// Builds the graph of one direction; a null graph (and the reason, when
 /// logging) if cuDNN refuses it.
 Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
@@ -290,13 +304,7 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
                        .set_name("attention")
                        .set_generate_stats(direction == 1)
                        .set_attn_scale(scale);
-    if (padded(g))
-      options.set_padding_mask(true)
-          .set_seq_len_q(seqLenTensor(*graph, g, "seq_q", kSeqQ))
-          .set_seq_len_kv(seqLenTensor(*graph, g, "seq_kv", kSeqKV))
-          .set_causal_mask_bottom_right(g.causal);
-    else if (g.causal)
-      options.set_causal_mask(true);
+    setMasks(options, *graph, g);
     auto [o, stats] = graph->sdpa(q, k, v, options);
     o->set_output(true).set_uid(kO).set_dim(oView.dims).set_stride(
         oView.strides);
@@ -316,13 +324,7 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
     auto options = fe::graph::SDPA_backward_attributes()
                        .set_name("attention_grad")
                        .set_attn_scale(scale);
-    if (padded(g))
-      options.set_padding_mask(true)
-          .set_seq_len_q(seqLenTensor(*graph, g, "seq_q", kSeqQ))
-          .set_seq_len_kv(seqLenTensor(*graph, g, "seq_kv", kSeqKV))
-          .set_causal_mask_bottom_right(g.causal);
-    else if (g.causal)
-      options.set_causal_mask(true);
+    setMasks(options, *graph, g);
     auto [dq, dk, dv] = graph->sdpa_backward(q, k, v, o, dO, stats, options);
     dq->set_output(true).set_uid(kDQ).set_dim(qView.dims).set_stride(
         qView.strides);
