@@ -1609,7 +1609,8 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
   // is built, its padding mask is not.)
   if (!plan.params.queryStart || plan.geometry.startWithinKeys)
     PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
-        {&plan.geometry, plan.dtype, plan.hasMask}, inputs[0].data,
+        {&plan.geometry, plan.dtype, plan.hasMask, plan.params.queryStart},
+        inputs[0].data,
         inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,
         outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
         outcome));

@@ -436,14 +436,16 @@ bool eligible(const CudnnAttentionOperands &ops, bool backward) {
          shapeSupported(ops, why) && cudnnLoaded();
 }
 
-Status execute(const Plan &plan, const AttentionGeometry &g,
+Status execute(const Plan &plan, const CudnnAttentionOperands &ops,
                cudnnHandle_t handle, std::unordered_map<int64_t, void *> &pack,
                void *workspace, cudaStream_t stream, const char *what) {
   if (plan.seqLens) {
+    const AttentionGeometry &g = *ops.geometry;
     const int64_t outer = g.batch / g.heads;
-    PARACC_RETURN_IF_ERROR(launchPaddedSeqLens(
-        static_cast<const int64_t *>(g.queryStartOperand->data()), plan.seqLens,
-        outer, g.sq, stream));
+    if (!ops.queryStart)
+      return errorf(what, ": a padded attention without its start pointer");
+    PARACC_RETURN_IF_ERROR(
+        launchPaddedSeqLens(ops.queryStart, plan.seqLens, outer, g.sq, stream));
     pack[kSeqQ] = plan.seqLens;
     pack[kSeqKV] = plan.seqLens + outer;
   }
@@ -519,7 +521,7 @@ Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
       {kO, y}};
   if (stats)
     pack[kStats] = stats;
-  PARACC_RETURN_IF_ERROR(execute(*plan, *ops.geometry, handle, pack,
+  PARACC_RETURN_IF_ERROR(execute(*plan, ops, handle, pack,
                                  plan->ownWorkspace, stream, "attention"));
   outcome = CudnnOutcome::Ran;
   return Status::ok();
@@ -574,7 +576,7 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
         {kV, const_cast<void *>(v)},
         {kO, output},
         {kStats, stats}};
-    PARACC_RETURN_IF_ERROR(execute(*forward, *ops.geometry, handle, forwardPack,
+    PARACC_RETURN_IF_ERROR(execute(*forward, ops, handle, forwardPack,
                                    scratch, stream,
                                    "attention_grad (forward)"));
   }
@@ -599,7 +601,7 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
             cudaSuccess)
       return errorf("attention_grad: clearing dk and dv failed");
   }
-  PARACC_RETURN_IF_ERROR(execute(*backward, *ops.geometry, handle, backwardPack,
+  PARACC_RETURN_IF_ERROR(execute(*backward, ops, handle, backwardPack,
                                  scratch, stream, "attention_grad"));
   outcome = CudnnOutcome::Ran;
   return Status::ok();

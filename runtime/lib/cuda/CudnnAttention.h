@@ -51,6 +51,10 @@ struct CudnnAttentionOperands {
   const AttentionGeometry *geometry = nullptr;
   DType dtype = DType::Invalid;
   bool hasMask = false;
+  /// The start operand's device pointer (padded attentions). The geometry's
+  /// queryStartOperand is a host view that is gone after planning: only
+  /// its presence may be asked.
+  const int64_t *queryStart = nullptr;
 };
 
 /// Writes a padded attention's sequence lengths for cuDNN: seqLens[b] = sq
