@@ -83,14 +83,14 @@ bool selectedByEnvironment(bool backward) {
 }
 
 /// Whether cuDNN may run an attention with a start operand within its keys
-/// (its padding mask with the causal diagonal at the bottom right): only
-/// with PARACC_CUDNN_PADDED_START=1 until that path has been checked on a
-/// GPU against the CPU (runtime/unittests/cuda/AttentionTest.cu's `within`
-/// cases, bench/run-gpu.sh's kernels stage runs them both ways).
+/// (its padding mask with the causal diagonal at the bottom right): yes
+/// unless PARACC_CUDNN_PADDED_START=0 (checked against the CPU by
+/// runtime/unittests/cuda/AttentionTest.cu's `within` cases on an H100,
+/// bench/results/2026-12-06-h100-context-parallel-cudnn-padded).
 bool paddedStartEnabled() {
   static const bool on = [] {
     const char *v = std::getenv("PARACC_CUDNN_PADDED_START");
-    return v && *v && std::strcmp(v, "0") != 0;
+    return !(v && std::strcmp(v, "0") == 0);
   }();
   return on;
 }
@@ -228,9 +228,7 @@ bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
   if (g.queryStartOperand && !g.startWithinKeys)
     return why = "a start that may lie outside [0, Sk - Sq]", false;
   if (g.queryStartOperand && !paddedStartEnabled())
-    return why = "a start operand (PARACC_CUDNN_PADDED_START=1 lets cuDNN "
-                 "take it through its padding mask)",
-           false;
+    return why = "a start operand (PARACC_CUDNN_PADDED_START=0)", false;
   if (g.causal && g.sq != g.sk && !g.startWithinKeys)
     return why = "causal with Sq != Sk", false;
   if (g.window > 0)

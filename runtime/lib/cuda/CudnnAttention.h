@@ -11,8 +11,8 @@
 //    mask, D == Dv, a multiple of 8 up to 128, causal only when Sq == Sk or
 //    with a start operand promised within [0, Sk - Sq]: then cuDNN's
 //    padding mask holds Sk' = start + Sq keys and its causal diagonal sits
-//    at the bottom right, for now only with PARACC_CUDNN_PADDED_START=1
-//    (not yet checked on a GPU); 16-byte aligned) and cuDNN builds a plan
+//    at the bottom right (PARACC_CUDNN_PADDED_START=0 sends those to
+//    paracc's kernels instead); 16-byte aligned) and cuDNN builds a plan
 //    for them, and
 //  * PARACC_ATTENTION_KERNEL is unset or "cudnn" (any other value, e.g.
 //    "paracc" or "generic", selects paracc's kernels; so does
