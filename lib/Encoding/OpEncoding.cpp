@@ -12,6 +12,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <type_traits>
@@ -238,6 +239,16 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         a.axis = g.getAxis();
         a.k = g.getK();
         a.largest = g.getLargest();
+        out = a;
+      })
+      .Case<MoeExpertsOp, MoeExpertsGradOp>([&](auto g) {
+        rt::MoeExpertsAttrs a;
+        a.activation = llvm::StringSwitch<int64_t>(g.getActivation())
+                           .Case("gelu", 1)
+                           .Case("gelu_tanh", 2)
+                           .Case("relu", 3)
+                           .Default(0);
+        a.gated = g.getGated();
         out = a;
       })
       .Case<ArgMaxOp, ArgMinOp>([&](auto g) {

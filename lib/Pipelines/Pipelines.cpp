@@ -24,6 +24,10 @@ void mlir::paracc::buildCleanupPipeline(OpPassManager &pm,
   fn.addPass(graph::createGraphFusionPass());
   fn.addPass(createCanonicalizerPass());
   fn.addPass(createCSEPass());
+  // After CSE: the experts' pattern is matched on one copy of each shared
+  // value; the canonicalizer drops what the raised op replaced.
+  fn.addPass(graph::createRaiseMoePass());
+  fn.addPass(createCanonicalizerPass());
 }
 
 void mlir::paracc::buildShardingAnnotationPipeline(

@@ -245,6 +245,21 @@ static int64_t convolutionFlops(Value elements, Value weight) {
          (w.getNumElements() / w.getDimSize(0));
 }
 
+/// The experts' products: every (token, pick) meets one expert's w_in
+/// ([F, H]) and w_out ([H, I]), with the activation between. The backward
+/// recomputes the first product and runs two per weight (operand and
+/// weight gradients): 3 of w_in's and 2 of w_out's.
+static int64_t moeFlops(Value indices, Value wIn, Value wOut, bool backward) {
+  auto wi = cast<RankedTensorType>(wIn.getType());
+  auto wo = cast<RankedTensorType>(wOut.getType());
+  const int64_t slots =
+      cast<RankedTensorType>(indices.getType()).getNumElements();
+  const int64_t in = 2 * wi.getDimSize(1) * wi.getDimSize(2),
+                out = 2 * wo.getDimSize(1) * wo.getDimSize(2),
+                act = 8 * wo.getDimSize(2);
+  return slots * (backward ? 3 * in + 2 * out + 2 * act : in + out + act);
+}
+
 static int64_t windowElements(ArrayRef<int64_t> kernel) {
   int64_t window = 1;
   for (int64_t k : kernel)
@@ -262,7 +277,7 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   int64_t out = resultElements(op);
 
   if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
-          g::ConvWeightGradOp>(op))
+          g::ConvWeightGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp>(op))
     c.kind = ComputeKind::Product;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
@@ -282,6 +297,10 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   } else if (auto wgrad = dyn_cast<g::ConvWeightGradOp>(op)) {
     // Each dy element meets (C / group) x kernel operand elements.
     c.flops = convolutionFlops(wgrad.getDy(), wgrad.getResult());
+  } else if (auto moe = dyn_cast<g::MoeExpertsOp>(op)) {
+    c.flops = moeFlops(moe.getIndices(), moe.getWIn(), moe.getWOut(), false);
+  } else if (auto grad = dyn_cast<g::MoeExpertsGradOp>(op)) {
+    c.flops = moeFlops(grad.getIndices(), grad.getWIn(), grad.getWOut(), true);
   } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
     c.flops = out * windowElements(pool.getKernel());
   } else if (auto grad = dyn_cast<g::PoolGradOp>(op)) {
@@ -370,7 +389,7 @@ Type mlir::paracc::costElementType(Operation *op) {
   // an f32 result, the logits', runs on the bf16 tensor cores).
   if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
           g::ConvWeightGradOp, g::AttentionOp, g::AttentionWithStatsOp,
-          g::AttentionGradOp>(op) &&
+          g::AttentionGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp>(op) &&
       op->getNumOperands() > 0)
     if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))
       return tensor.getElementType();

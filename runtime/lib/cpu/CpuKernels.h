@@ -33,6 +33,7 @@ Status runExpandKernel(const KernelArgs &args);
 Status runReduceKernel(const KernelArgs &args);
 Status runArgReduceKernel(const KernelArgs &args);
 Status runTopKKernel(const KernelArgs &args);
+Status runMoeExpertsKernel(const KernelArgs &args);
 Status runLossKernel(const KernelArgs &args);
 Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);

@@ -67,6 +67,9 @@ Status dispatch(const KernelArgs &args) {
     return runArgReduceKernel(args);
   case OpCode::TopK:
     return runTopKKernel(args);
+  case OpCode::MoeExperts:
+  case OpCode::MoeExpertsGrad:
+    return runMoeExpertsKernel(args);
   case OpCode::SoftmaxCrossEntropy:
   case OpCode::NllLoss:
     return runLossKernel(args);

@@ -151,6 +151,26 @@ func.func @gather_nd_grad(%i: tensor<5x1xi64>) -> tensor<f32> {
 
 // -----
 
+// moe_experts: one moe_experts_grad gives x's, the routing weights' and both
+// expert tables' gradients (the indices have none; the router is reached
+// through the weights, here a softmax of router logits).
+// CHECK-LABEL: func.func @moe_experts_grad
+// CHECK-SAME: graph.gradient_of = "router"
+// CHECK-SAME: graph.gradient_of = "w_in"
+// CHECK-SAME: graph.gradient_of = "w_out"
+// CHECK: %[[DX:.*]], %[[DW:.*]], %[[DIN:.*]], %[[DOUT:.*]] = graph.moe_experts_grad %{{.*}}, %arg0, %arg1, %{{.*}}, %{{.*}}, %{{.*}} {activation = "gelu", gated = false} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<3x6x8xf32>, tensor<3x8x6xf32>) -> (tensor<4x8xf32>, tensor<4x2xf32>, tensor<3x6x8xf32>, tensor<3x8x6xf32>)
+func.func @moe_experts_grad(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>) -> tensor<f32> {
+  %r = graph.weight "router" : tensor<4x2xf32>
+  %w = graph.softmax %r {axis = 1 : i64} : tensor<4x2xf32>
+  %a = graph.weight "w_in" : tensor<3x6x8xf32>
+  %b = graph.weight "w_out" : tensor<3x8x6xf32>
+  %y = graph.moe_experts %x, %i, %w, %a, %b {activation = "gelu", gated = false} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<3x6x8xf32>, tensor<3x8x6xf32>) -> tensor<4x8xf32>
+  %l = graph.reduce_sum %y, [0, 1] {keepdims = false} : tensor<4x8xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // A convolution's operand gradient is the transposed convolution of dy, its
 // weight's graph.conv_weight_grad, its bias's dy summed over batch and
 // positions; conv_transpose's operand gradient is a convolution and its

@@ -53,3 +53,19 @@ func.func @moe_activation(%x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %w: tensor<4
   %y = graph.moe_experts %x, %i, %w, %a, %b {activation = "tanh", gated = false} : (tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<2x8x8xf32>, tensor<2x8x8xf32>) -> tensor<4x8xf32>
   return
 }
+
+// -----
+
+func.func @moe_grad_types(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %i: tensor<4x2xi64>, %w: tensor<4x2xf32>, %a: tensor<2x16x8xf32>, %b: tensor<2x8x8xf32>) {
+  // expected-error @+1 {{needs dy and dx of x's type and dweights, dw_in and dw_out of their operands' types}}
+  %dx, %dw, %da, %db = graph.moe_experts_grad %dy, %x, %i, %w, %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<2x16x8xf32>, tensor<2x8x8xf32>) -> (tensor<4x8xf32>, tensor<4x2xf32>, tensor<2x8x8xf32>, tensor<2x8x8xf32>)
+  return
+}
+
+// -----
+
+func.func @moe_grad_operands(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %i: tensor<4x3xi64>, %w: tensor<4x3xf32>, %a: tensor<2x16x8xf32>, %b: tensor<2x8x8xf32>) {
+  // expected-error @+1 {{picks k = 3 experts of 2 (need 1 <= k <= E)}}
+  %dx, %dw, %da, %db = graph.moe_experts_grad %dy, %x, %i, %w, %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x3xi64>, tensor<4x3xf32>, tensor<2x16x8xf32>, tensor<2x8x8xf32>) -> (tensor<4x8xf32>, tensor<4x3xf32>, tensor<2x16x8xf32>, tensor<2x8x8xf32>)
+  return
+}

@@ -525,6 +525,35 @@ static OpShardingRule attentionGradRule(g::AttentionGradOp op) {
   return b.rule;
 }
 
+/// The experts: tokens parallel; the hidden dim, the picks and the stacked
+/// expert weights whole on every rank (experts split over ranks need the
+/// dispatch of an ep axis, not a factor). The backward sums the tokens
+/// into the weights' gradients (a reduction they do not carry).
+static OpShardingRule moeRule(Value x, Value indices, Value wIn, Value wOut,
+                              bool backward) {
+  RuleBuilder b;
+  ArrayRef<int64_t> xs = shapeOf(x), wi = shapeOf(wIn), wo = shapeOf(wOut);
+  const int64_t t = b.rule.addFactor(xs[0], backward ? FactorKind::Reduction
+                                                     : FactorKind::Parallel);
+  auto whole = [&](int64_t size) {
+    return b.rule.addFactor(size, FactorKind::NeedReplication);
+  };
+  const int64_t h = whole(xs[1]), k = whole(shapeOf(indices)[1]),
+                e = whole(wi[0]), f = whole(wi[1]), i = whole(wo[2]);
+  TensorFactors tokens = RuleBuilder::tensor({t, h}),
+                routing = RuleBuilder::tensor({t, k}),
+                in = RuleBuilder::tensor({e, f, h}),
+                out = RuleBuilder::tensor({e, h, i});
+  if (backward)
+    b.rule.operands.push_back(tokens); // dy
+  b.rule.operands.append({tokens, routing, routing, in, out});
+  if (backward)
+    b.rule.results = {tokens, routing, in, out};
+  else
+    b.rule.results = {tokens};
+  return b.rule;
+}
+
 /// The losses' backward: elements parallel, the class dim whole.
 static OpShardingRule crossEntropyGradRule(g::CrossEntropyGradOp op) {
   RuleBuilder b;
@@ -731,6 +760,14 @@ static OpShardingRule computeRule(Operation *op) {
           [](auto op) { return normGradRule(op, op.getAxis()); })
       .Case([](g::CrossEntropyGradOp op) { return crossEntropyGradRule(op); })
       .Case([](g::GatherGradOp op) { return gatherGradRule(op); })
+      .Case([](g::MoeExpertsOp op) {
+        return moeRule(op.getX(), op.getIndices(), op.getWIn(), op.getWOut(),
+                       /*backward=*/false);
+      })
+      .Case([](g::MoeExpertsGradOp op) {
+        return moeRule(op.getX(), op.getIndices(), op.getWIn(), op.getWOut(),
+                       /*backward=*/true);
+      })
       .Case([](g::AssignOp op) {
         // A sink: its value keeps whatever split it has (the partitioner
         // reshards it to the buffer's).

@@ -85,5 +85,6 @@ void mlir::paracc::graph::registerGraphGradientRules(
     registerShapeGradients(ctx);
     registerNetworkGradients(ctx);
     registerConvolutionGradients(ctx);
+    registerMoeGradients(ctx);
   });
 }

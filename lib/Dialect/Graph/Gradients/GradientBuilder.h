@@ -70,11 +70,13 @@ public:
 };
 
 /// Registers the rules of each family (ElementwiseGradients.cpp,
-/// ShapeGradients.cpp, NetworkGradients.cpp, ConvolutionGradients.cpp).
+/// ShapeGradients.cpp, NetworkGradients.cpp, ConvolutionGradients.cpp,
+/// MoeGradients.cpp).
 void registerElementwiseGradients(MLIRContext *ctx);
 void registerShapeGradients(MLIRContext *ctx);
 void registerNetworkGradients(MLIRContext *ctx);
 void registerConvolutionGradients(MLIRContext *ctx);
+void registerMoeGradients(MLIRContext *ctx);
 
 /// A gradient rule: fills `dx` (one entry per operand) from `dy` (one per
 /// result, null where the loss does not depend on it).

@@ -70,4 +70,37 @@ def Graph_MoeExpertsOp : Graph_Op<"moe_experts", [Pure]> {
   }];
 }
 
+def Graph_MoeExpertsGradOp : Graph_Op<"moe_experts_grad", [Pure]> {
+  let summary = "The gradients of graph.moe_experts";
+  let description = [{
+    Given `dy`, the gradient of a `graph.moe_experts` result, and that op's
+    operands and attributes, the gradients of `x`, the routing `weights`,
+    `w_in` and `w_out` (the indices, a selection, have none). Each expert's
+    first projection is recomputed from `x` rather than saved. `dw_in` and
+    `dw_out` sum over the tokens: with the tokens split over ranks they are
+    partial sums.
+
+    ```mlir
+    %dx, %dweights, %dw_in, %dw_out = graph.moe_experts_grad %dy, %x,
+        %indices, %weights, %w_in, %w_out {activation = "silu"}
+        : (tensor<64x32xf32>, tensor<64x32xf32>, tensor<64x2xi64>,
+           tensor<64x2xf32>, tensor<8x96x32xf32>, tensor<8x32x48xf32>)
+        -> (tensor<64x32xf32>, tensor<64x2xf32>, tensor<8x96x32xf32>,
+            tensor<8x32x48xf32>)
+    ```
+  }];
+  let arguments = (ins Graph_FloatTensor:$dy, Graph_FloatTensor:$x,
+                       Graph_I64Tensor:$indices, Graph_FloatTensor:$weights,
+                       Graph_FloatTensor:$w_in, Graph_FloatTensor:$w_out,
+                       DefaultValuedStrAttr<StrAttr, "silu">:$activation,
+                       DefaultValuedAttr<BoolAttr, "true">:$gated);
+  let results = (outs Graph_FloatTensor:$dx, Graph_FloatTensor:$dweights,
+                      Graph_FloatTensor:$dw_in, Graph_FloatTensor:$dw_out);
+  let assemblyFormat = [{
+    $dy `,` $x `,` $indices `,` $weights `,` $w_in `,` $w_out attr-dict `:`
+    functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 #endif // PARACC_DIALECT_GRAPH_IR_GRAPHMOEOPS_TD
