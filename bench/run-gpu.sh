@@ -87,7 +87,7 @@ stage_kernels() {
   local t log
   # (cuDNN takes the context-parallel blocks whose start lies within their
   # keys through its padding mask; PARACC_CUDNN_PADDED_START=0 would not.)
-  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test paracc_rt_gpu_attention_test:paracc; do
+  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test paracc_rt_gpu_attention_test:paracc paracc_rt_gpu_moe_test; do
     log="$out/${t/:/-}.log"
     [ -x "$testbin/${t%%:*}" ] || { note "kernels: $t missing"; continue; }
     if [ "$t" != "${t%%:*}" ]; then
@@ -113,6 +113,11 @@ stage_kernels() {
     grep -E "chunks|ring|causal +fwd" "$out/attention-bench-cp.log" | tee -a "$summary"
     "$testbin/paracc_rt_gpu_attention_bench" Sk=32768 >>"$out/attention-bench-cp.log" 2>&1
     grep -E "Sk=32768.*(chunks|ring)" "$out/attention-bench-cp.log" | tee -a "$summary"
+  fi
+  if [ -x "$testbin/paracc_moebench" ]; then
+    "$testbin/paracc_moebench" >"$out/moe-bench.log" 2>&1
+    note "experts bench: exit $?"
+    grep -E "grouped|moe_experts" "$out/moe-bench.log" | tee -a "$summary"
   fi
 }
 

@@ -38,6 +38,11 @@ fi
 if ! ls .venv/lib/python3*/site-packages/include/cudnn_frontend.h >/dev/null 2>&1; then
   .venv/bin/pip install -q --no-deps nvidia-cudnn-frontend==1.32.0
 fi
+# CUTLASS's headers (the wheel's cutlass_library/source/include) for the
+# experts' grouped products on sm_90 (runtime/CMakeLists.txt).
+if ! ls .venv/lib/python3*/site-packages/cutlass_library/source/include/cutlass/cutlass.h >/dev/null 2>&1; then
+  .venv/bin/pip install -q --no-deps nvidia-cutlass==4.2.0.0
+fi
 
 JOBS=${PARACC_JOBS:-$(nproc)}
 # ccache keys on paths relative to the checkout, so a clone elsewhere (CI's)

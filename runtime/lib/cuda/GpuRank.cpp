@@ -20,6 +20,7 @@
 #include "cuda/AttentionKernel.h"
 #include "cuda/CudaKernels.h"
 #include "cuda/Gemm.h"
+#include "cuda/MoeKernels.h"
 #include "cuda/Nccl.h"
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/InstrWalk.h"
@@ -101,16 +102,17 @@ namespace {
 /// How a step runs its instruction: the instruction's kind (InstrKind),
 /// with a compute instruction's refined by what the GPU has for it.
 enum class Kind {
-  Kernel,     // launchKernel
-  Linear,     // cuBLASLt with an epilogue
-  MatMul,     // cuBLASLt
-  Gemm,       // cuBLASLt
-  Collective, // NCCL on the communication stream
-  LocalShard, // copyBlock at this rank's offsets
-  Alias,      // reshape: the result is the operand's bytes
-  Nop,        // axis_index: a constant per rank, written at set-up
+  Kernel,        // launchKernel
+  Linear,        // cuBLASLt with an epilogue
+  MatMul,        // cuBLASLt
+  Gemm,          // cuBLASLt
+  Collective,    // NCCL on the communication stream
+  LocalShard,    // copyBlock at this rank's offsets
+  Alias,         // reshape: the result is the operand's bytes
+  Nop,           // axis_index: a constant per rank, written at set-up
   AttentionGrad, // launchAttentionGrad with the rank's workspace
-  Cpu,        // the CPU kernel (no GPU one)
+  Moe,           // launchMoe (grouped products) with the rank's workspace
+  Cpu,           // the CPU kernel (no GPU one)
   NumKinds,
 };
 
@@ -508,6 +510,16 @@ Status StepPlanner::compute(const DecodedInstr &d) {
           attentionGradWorkspaceBytes(std::get<AttentionAttrs>(d.attrs), ins));
     return Status::ok();
   }
+  case OpCode::MoeExperts:
+  case OpCode::MoeExpertsGrad: {
+    std::vector<DeviceTensor> ins;
+    for (int32_t v : in.inputs)
+      ins.push_back(m_.tensor(v));
+    const size_t bytes = moeWorkspaceBytes(in.opcode, ins);
+    kind = bytes ? Kind::Moe : Kind::Cpu;
+    m_.workspaceBytes = std::max(m_.workspaceBytes, bytes);
+    return Status::ok();
+  }
   default: {
     const std::vector<ValueType> &values = m_.exe->values();
     std::vector<DType> types;
@@ -538,7 +550,7 @@ Status GpuRank::Impl::buildSteps() {
     PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
   if (workspaceBytes)
     PARACC_CUDA(cudaMalloc(&workspace, workspaceBytes),
-                "the attention backward's workspace");
+                "the attention backward's and experts' workspace");
   return Status::ok();
 }
 
@@ -695,6 +707,9 @@ Status StepRunner::compute(const DecodedInstr &d) {
   if (kind_ == Kind::AttentionGrad)
     return launchAttentionGrad(std::get<AttentionAttrs>(d.attrs), ins, outs,
                                m_.workspace, m_.workspaceBytes, m_.compute);
+  if (kind_ == Kind::Moe)
+    return launchMoe(in.opcode, std::get<MoeExpertsAttrs>(d.attrs), ins, outs,
+                     m_.workspace, m_.workspaceBytes, m_.compute);
   return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute);
 }
 
@@ -1097,7 +1112,8 @@ std::string GpuRank::summary() const {
      << m.arenaBytes / (1 << 20) << " MiB, state and constants "
      << m.persistentBytes / (1 << 20) << " MiB, staging "
      << m.stagingBytes / (1 << 20) << " MiB; "
-     << m.counts[int(Kind::Kernel)] + m.counts[int(Kind::AttentionGrad)]
+     << m.counts[int(Kind::Kernel)] + m.counts[int(Kind::AttentionGrad)] +
+            m.counts[int(Kind::Moe)]
      << " kernels, "
      << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
             m.counts[int(Kind::Gemm)]
