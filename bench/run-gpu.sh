@@ -32,6 +32,10 @@
 #             Llama, Llama-3.2-1B's shape; bench/prepare-gpu-exports.sh):
 #             paracc's bf16 training step and forward next to the same
 #             transformers model under PyTorch eager and torch.compile
+#   moe       the GPT-MoE (8 experts, top-2, hidden 1024, 8 layers;
+#             bench/prepare-gpu-moe.sh): paracc's bf16 training step next
+#             to the transformers peer (grouped_mm experts compiled and
+#             eager, the eager experts loop)
 #   attnpeer  the peer's attention (PyTorch SDPA: cuDNN, FlashAttention-2)
 #             at the shapes of the attention bench's context-parallel
 #             chunks: one sequence of 16 heads of 128, seq 8192 and 32768
@@ -419,6 +423,28 @@ PY
       peer "$tag-$m" python3 "$dev/common/peers/hf_decoder_torch.py" "$e/$name.peer.json" \
         --mode "$m" --batch "$batch" --seq "$seq" "${fwd[@]}"
     done
+  done
+}
+
+# moe (bench/prepare-gpu-moe.sh): GPT-MoE bf16 training, paracc's step
+# against the transformers peer with the same routing: torch's grouped GEMM
+# experts (torch.compile and eager) and the eager loop over the experts.
+stage_moe() {
+  local m="$dev/moebench" run
+  python3 -c "import numpy as np; np.random.default_rng(1).integers(0, 50304, 8 * 1024 * 32).astype(np.uint16).tofile('$out/moe-tokens.u16')"
+  "$runbin" "$m/gpt-moe_train_b8_s1024.pcx" --device gpu --data "$out/moe-tokens.u16" \
+    --steps 25 --lr 1e-4 --log-json "$out/moe-paracc.jsonl" >"$out/moe-paracc.log" 2>&1
+  note "moe paracc: exit $?; $(grep -E 'error|fallbacks' "$out/moe-paracc.log" | head -1)"
+  python3 - "$out/moe-paracc.jsonl" <<'PY' | tee -a "$summary"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ms = statistics.median(r["ms"] for r in rows[5:])
+print(f"  paracc median step {ms:.2f} ms, {8192 / ms * 1e3:,.0f} tok/s")
+PY
+  [ -n "${NO_PEER:-}" ] && return 0
+  for run in compile:grouped_mm eager:grouped_mm eager:eager; do
+    peer "moe-${run/:/-}" python3 "$dev/common/peers/hf_decoder_torch.py" \
+      "$m/gpt-moe.peer.json" --mode "${run%%:*}" --experts "${run#*:}" --batch 8 --seq 1024
   done
 }
 

@@ -4,6 +4,7 @@ scripts/exports/decoders.py --bench exported, built again from its config
 
 usage: hf_decoder_torch.py PEER.json --mode eager|compile [--fwd]
                            [--batch B] [--seq S] [--steps N] [--warmup N]
+                           [--experts eager|batched_mm|grouped_mm]
 
 Training: f32 master weights, bf16 autocast, fused AdamW (lr 1e-4), the
 loss paracc's loss.onnx computes (next-token cross-entropy on the logits),
@@ -12,6 +13,11 @@ autocast. Times the median of --steps steps after --warmup with CUDA
 events; prints one RESULT line: ms per step, tokens/s, MFU (model FLOPs
 6 N tokens + 12 L (heads x head_dim) S tokens for training, a third of that
 forward, against 989 TFLOP/s) and the peak memory PyTorch allocated.
+For a mixture of experts N counts the active parameters (each token's k of
+E experts) and --experts picks transformers' experts forward (grouped_mm:
+torch's grouped GEMM, which needs bf16 weights, so --bf16-params; with f32
+master weights transformers falls back to a loop of f32 products; eager: a
+loop over the experts hit).
 """
 
 import argparse
@@ -32,12 +38,20 @@ def main():
     p.add_argument("--seq", type=int, default=1024)
     p.add_argument("--steps", type=int, default=20)
     p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--experts", choices=["eager", "batched_mm", "grouped_mm"])
+    p.add_argument("--bf16-params", action="store_true",
+                   help="parameters and AdamW state in bf16 (no f32 master "
+                   "weights): what torch's grouped GEMM needs")
     a = p.parse_args()
     spec = json.load(open(a.peer))
     config = getattr(transformers, spec["config_class"])(**spec["config"])
     config._attn_implementation = "sdpa"
+    if a.experts:
+        config._experts_implementation = a.experts
     torch.manual_seed(0)
     model = getattr(transformers, spec["model_class"])(config).cuda()
+    if a.bf16_params:
+        model = model.to(torch.bfloat16)
     nparams = sum(x.numel() for x in model.parameters())
     vocab = config.vocab_size
 
@@ -86,16 +100,27 @@ def main():
         times.append(start.elapsed_time(end))
     ms = statistics.median(times)
     tokens = a.batch * a.seq
-    heads_dim = config.num_attention_heads * getattr(
-        config, "head_dim", config.hidden_size // config.num_attention_heads)
-    flops = 6 * nparams * tokens + 12 * config.num_hidden_layers * heads_dim * a.seq * tokens
+    heads_dim = config.num_attention_heads * (
+        getattr(config, "head_dim", None)
+        or config.hidden_size // config.num_attention_heads)
+    experts = getattr(config, "num_local_experts", None) or getattr(
+        config, "num_experts", None)
+    active = nparams
+    if experts:
+        routed = sum(x.numel() for n, x in model.named_parameters()
+                     if ".experts." in n)
+        active -= routed * (1 - config.num_experts_per_tok / experts)
+    flops = 6 * active * tokens + 12 * config.num_hidden_layers * heads_dim * a.seq * tokens
     if a.fwd:
         flops //= 3
     peak = torch.cuda.max_memory_allocated() / 2**30
     print(f"RESULT {spec['name']} {a.mode} {'forward' if a.fwd else 'train'} "
           f"[{a.batch},{a.seq}]: {ms:.2f} ms/step, {tokens / ms * 1e3:,.0f} tok/s, "
           f"MFU {flops / (ms * 1e-3) / 989e12 * 100:.1f} %, peak {peak:.2f} GiB "
-          f"({nparams / 1e6:.1f}M parameters, torch {torch.__version__}, "
+          f"({nparams / 1e6:.1f}M parameters, {active / 1e6:.1f}M active"
+          f"{', experts ' + config._experts_implementation if experts else ''}"
+          f"{', bf16 parameters' if a.bf16_params else ''}"
+          f", torch {torch.__version__}, "
           f"transformers {transformers.__version__})")
 
 

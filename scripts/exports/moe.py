@@ -2,6 +2,7 @@
 """Real exporter graphs of transformers mixture-of-experts decoders.
 
 usage: moe.py OUT_DIR [--only NAME ...] [--list]
+       moe.py OUT_DIR --bench gpt-moe --batch B --seq S [--loss]
 
 decoders.py's cases for the MoE families (each case's files are the same:
 model.onnx, test_data_set_0/, config.json, and for cases with a loss
@@ -22,6 +23,12 @@ input hit). The dynamo exporter refuses the eager loop (its trip count is
 data-dependent) and both exporters refuse "grouped_mm" (torch._grouped_mm,
 histc); without an attention_mask input the legacy exporter refuses
 transformers' packed-sequence check (aten::diff), so its cases pass one.
+
+With --bench gpt-moe, the issue's GPT-MoE benchmark model instead (a
+Mixtral-style decoder: hidden 1024, 8 layers, 16 heads, 8 experts of 2816,
+top-2; random weights, shape-only, the batched_mm forward), with the
+peer.json that bench/peers/hf_decoder_torch.py builds the same model from
+(decoders.py --bench's files).
 
 Needs what decoders.py needs. Committed in test/e2e/Inputs/moe/ for
 test/e2e/moe.test:  $PY scripts/exports/moe.py test/e2e/Inputs/moe
@@ -53,6 +60,14 @@ decoders.FAMILIES.update({
 })
 
 BATCHED = {"experts_implementation": "batched_mm"}
+decoders.BENCH.update({
+    "gpt-moe": ("mixtral", dict(
+        hidden_size=1024, intermediate_size=2816, num_hidden_layers=8,
+        num_attention_heads=16, num_key_value_heads=16, vocab_size=50304,
+        num_local_experts=8, num_experts_per_tok=2,
+        max_position_embeddings=8192, tie_word_embeddings=False,
+        **BATCHED)),
+})
 EAGER = {"experts_implementation": "eager"}
 
 # decoders.py's case spec: family, exporter, attention, batch, seq, padding,
@@ -75,7 +90,17 @@ CASES = {
 
 
 def main():
-    args = case_arguments(__doc__, CASES)
+    def bench_arguments(ap):
+        ap.add_argument("--bench", choices=["gpt-moe"])
+        ap.add_argument("--batch", type=int, default=8)
+        ap.add_argument("--seq", type=int, default=1024)
+        ap.add_argument("--loss", action="store_true")
+
+    args = case_arguments(__doc__, CASES, bench_arguments)
+    if args.bench:
+        decoders.make_bench(args.bench, args.out, args.batch, args.seq,
+                            args.loss)
+        return 0
     for i, name, spec in selected_cases(args, CASES):
         decoders.make_case(name, spec, args.out, seed=300 + i)
     return 0
