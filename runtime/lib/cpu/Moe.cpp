@@ -106,6 +106,27 @@ void forwardRows(const MoeProblem &p, const int64_t *indices,
   }
 }
 
+/// One expert's second projection: o [n, H] = a [n, I] w_out[e]^T.
+void expertOutput(const ExpertRows &r, const std::vector<float> &wOut,
+                  int64_t e, int64_t H, int64_t I, std::vector<float> &o) {
+  const int64_t n = r.slots.size();
+  o.assign(n * H, 0.f);
+  gemm2d<float>(false, true, n, H, I, 1.0, r.a.data(), I,
+                wOut.data() + e * H * I, I, 0.0, o.data(), H);
+}
+
+/// Each token's k slot rows ([T k, H]) summed in pick order.
+std::vector<float> sumPicks(const std::vector<float> &slotRows,
+                            const MoeProblem &p) {
+  const int64_t H = p.hidden;
+  std::vector<float> y(p.tokens * H, 0.f);
+  for (int64_t t = 0; t < p.tokens; ++t)
+    for (int64_t j = 0; j < p.k; ++j)
+      for (int64_t c = 0; c < H; ++c)
+        y[t * H + c] += slotRows[(t * p.k + j) * H + c];
+  return y;
+}
+
 template <DType D>
 Status moeForward(const KernelArgs &args, const MoeProblem &p) {
   const auto *indices = static_cast<const int64_t *>(p.indices->data());
@@ -122,19 +143,12 @@ Status moeForward(const KernelArgs &args, const MoeProblem &p) {
     const int64_t n = r.slots.size();
     if (n == 0)
       continue;
-    o.assign(n * H, 0.f);
-    gemm2d<float>(false, true, n, H, I, 1.0, r.a.data(), I,
-                  wOut.data() + e * H * I, I, 0.0, o.data(), H);
+    expertOutput(r, wOut, e, H, I, o);
     for (int64_t i = 0; i < n; ++i)
       for (int64_t c = 0; c < H; ++c)
         slotOut[r.slots[i] * H + c] = w[r.slots[i]] * o[i * H + c];
   }
-  std::vector<float> y(p.tokens * H, 0.f);
-  for (int64_t t = 0; t < p.tokens; ++t)
-    for (int64_t j = 0; j < p.k; ++j)
-      for (int64_t c = 0; c < H; ++c)
-        y[t * H + c] += slotOut[(t * p.k + j) * H + c];
-  fromFloat<D>(y, *args.out[0]);
+  fromFloat<D>(sumPicks(slotOut, p), *args.out[0]);
   return Status::ok();
 }
 
@@ -157,9 +171,7 @@ Status moeBackward(const KernelArgs &args, const MoeProblem &p) {
     const int64_t n = r.slots.size();
     if (n == 0)
       continue;
-    o.assign(n * H, 0.f);
-    gemm2d<float>(false, true, n, H, I, 1.0, r.a.data(), I,
-                  wOut.data() + e * H * I, I, 0.0, o.data(), H);
+    expertOutput(r, wOut, e, H, I, o);
     dO.assign(n * H, 0.f);
     for (int64_t i = 0; i < n; ++i) {
       const int64_t s = r.slots[i], t = s / p.k;
@@ -197,12 +209,7 @@ Status moeBackward(const KernelArgs &args, const MoeProblem &p) {
     for (int64_t i = 0; i < n; ++i)
       std::copy_n(dX.data() + i * H, H, slotDx.data() + r.slots[i] * H);
   }
-  std::vector<float> dx(p.tokens * H, 0.f);
-  for (int64_t t = 0; t < p.tokens; ++t)
-    for (int64_t j = 0; j < p.k; ++j)
-      for (int64_t c = 0; c < H; ++c)
-        dx[t * H + c] += slotDx[(t * p.k + j) * H + c];
-  fromFloat<D>(dx, *args.out[0]);
+  fromFloat<D>(sumPicks(slotDx, p), *args.out[0]);
   fromFloat<D>(dw, *args.out[1]);
   fromFloat<D>(dwIn, *args.out[2]);
   fromFloat<D>(dwOut, *args.out[3]);

@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/CudaKernelUtil.h"
 #include "cuda/CudnnAttention.h"
 
 #include "Kernels/AttentionGeometry.h"
@@ -537,19 +538,11 @@ Status planAttention(const AttentionAttrs &attrs,
                      const std::vector<DeviceTensor> &inputs,
                      const std::vector<DeviceTensor> &outputs,
                      AttentionPlan &plan) {
-  // Host views of the device tensors for the shared checks (never read).
-  std::vector<Tensor> views;
-  views.reserve(inputs.size() + outputs.size());
-  std::vector<const Tensor *> in;
-  for (const DeviceTensor &t : inputs) {
-    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    in.push_back(&views.back());
-  }
-  std::vector<Tensor *> outs;
-  for (const DeviceTensor &t : outputs) {
-    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    outs.push_back(&views.back());
-  }
+  // (The geometry's operand pointers are into these views: they are gone
+  // once planning returns.)
+  const HostViews views(inputs, outputs);
+  const std::vector<const Tensor *> &in = views.in;
+  const std::vector<Tensor *> &outs = views.out;
   const OpAttrs typed = attrs;
   const KernelArgs args{OpCode::Attention, typed, in, outs};
 

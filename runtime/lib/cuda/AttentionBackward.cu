@@ -95,6 +95,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/CudaKernelUtil.h"
 #include "cuda/CudnnAttention.h"
 
 #include "Kernels/AttentionGeometry.h"
@@ -1219,26 +1220,6 @@ struct GradPlan {
   bool hasMask = false;
 };
 
-/// Host views of device tensors for the shared checks (never read).
-struct HostViews {
-  std::vector<Tensor> in, out;
-  std::vector<const Tensor *> inPtrs;
-  std::vector<Tensor *> outPtrs;
-  HostViews(const std::vector<DeviceTensor> &inputs,
-            const std::vector<DeviceTensor> &outputs) {
-    in.reserve(inputs.size());
-    out.reserve(outputs.size());
-    for (const DeviceTensor &t : inputs) {
-      in.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-      inPtrs.push_back(&in.back());
-    }
-    for (const DeviceTensor &t : outputs) {
-      out.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-      outPtrs.push_back(&out.back());
-    }
-  }
-};
-
 /// The CPU kernel's checks (checkAttentionGradOperands, same messages) plus
 /// the element types the GPU has kernels for. Without outputs (the
 /// workspace query) only the inputs are checked.
@@ -1348,8 +1329,7 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
                          GradPlan &plan) {
   HostViews views(inputs, outputs);
   const OpAttrs typed = attrs;
-  const KernelArgs args{OpCode::AttentionGrad, typed, views.inPtrs,
-                        views.outPtrs};
+  const KernelArgs args{OpCode::AttentionGrad, typed, views.in, views.out};
   AttentionGeometry g;
   PARACC_RETURN_IF_ERROR(checkGradOperands(args, /*withOutputs=*/true, g));
   const Tensor &dy = *args.in[0], &q = *args.in[1], &k = *args.in[2],
@@ -1564,8 +1544,7 @@ size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs) {
   HostViews views(inputs, {});
   const OpAttrs typed = attrs;
-  const KernelArgs args{OpCode::AttentionGrad, typed, views.inPtrs,
-                        views.outPtrs};
+  const KernelArgs args{OpCode::AttentionGrad, typed, views.in, views.out};
   AttentionGeometry g;
   if (!checkGradOperands(args, /*withOutputs=*/false, g).isOk())
     return 0;

@@ -95,6 +95,22 @@ inline Status checkLaunch(const KernelArgs &args) {
 /// query fails).
 int deviceSMCount();
 
+/// Host views of device tensors, for the checks the CPU kernels share
+/// (KernelArgs over them; the data is never dereferenced on the host).
+class HostViews {
+public:
+  HostViews(const std::vector<DeviceTensor> &inputs,
+            const std::vector<DeviceTensor> &outputs);
+  HostViews(const HostViews &) = delete;
+  HostViews &operator=(const HostViews &) = delete;
+
+  std::vector<const Tensor *> in;
+  std::vector<Tensor *> out;
+
+private:
+  std::vector<Tensor> inStorage, outStorage;
+};
+
 inline bool isAligned(const void *p, size_t bytes) {
   return reinterpret_cast<uintptr_t>(p) % bytes == 0;
 }

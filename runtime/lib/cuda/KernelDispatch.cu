@@ -29,6 +29,20 @@ Status checkLaunch(const char *name) {
   return Status::ok();
 }
 
+HostViews::HostViews(const std::vector<DeviceTensor> &inputs,
+                     const std::vector<DeviceTensor> &outputs) {
+  inStorage.reserve(inputs.size());
+  outStorage.reserve(outputs.size());
+  for (const DeviceTensor &t : inputs) {
+    inStorage.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    in.push_back(&inStorage.back());
+  }
+  for (const DeviceTensor &t : outputs) {
+    outStorage.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
+    out.push_back(&outStorage.back());
+  }
+}
+
 int deviceSMCount() {
   constexpr int kMaxDevices = 64;
   constexpr int kFallback = 132; // H100/H200.
@@ -169,20 +183,9 @@ Status launchKernelImpl(OpCode op, const OpAttrs &attrs,
   if (static_cast<size_t>(op) >= kNumOpCodes)
     return errorf("unknown: opcode ", static_cast<unsigned>(op),
                   " is out of range");
-  // Host views of the device buffers (never dereferenced here).
-  std::vector<Tensor> inViews, outViews;
-  inViews.reserve(inputs.size());
-  outViews.reserve(outputs.size());
-  std::vector<const Tensor *> in;
-  std::vector<Tensor *> out;
-  for (const DeviceTensor &t : inputs) {
-    inViews.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    in.push_back(&inViews.back());
-  }
-  for (const DeviceTensor &t : outputs) {
-    outViews.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    out.push_back(&outViews.back());
-  }
+  const HostViews views(inputs, outputs);
+  const std::vector<const Tensor *> &in = views.in;
+  const std::vector<Tensor *> &out = views.out;
   const KernelArgs args{op, attrs, in, out};
   if (op == OpCode::MatMul || op == OpCode::Gemm)
     return args.fail("matrix products run through cuBLASLt (Gemm.h), not "

@@ -336,21 +336,9 @@ Status launchMoe(OpCode op, const MoeExpertsAttrs &attrs,
                  const std::vector<DeviceTensor> &inputs,
                  const std::vector<DeviceTensor> &outputs, void *workspace,
                  size_t workspaceBytes, cudaStream_t stream) {
-  // The shared checks on host views of the device tensors (never read).
-  std::vector<Tensor> views;
-  views.reserve(inputs.size() + outputs.size());
-  std::vector<const Tensor *> in;
-  std::vector<Tensor *> out;
-  for (const DeviceTensor &t : inputs) {
-    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    in.push_back(&views.back());
-  }
-  for (const DeviceTensor &t : outputs) {
-    views.push_back(Tensor::borrow(t.dtype, t.shape, t.data));
-    out.push_back(&views.back());
-  }
+  const HostViews views(inputs, outputs);
   const OpAttrs typed = attrs;
-  const KernelArgs args{op, typed, in, out};
+  const KernelArgs args{op, typed, views.in, views.out};
   MoeProblem p;
   PARACC_RETURN_IF_ERROR(checkMoe(args, checkGpuDType, p));
   const bool backward = op == OpCode::MoeExpertsGrad;
