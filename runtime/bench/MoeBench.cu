@@ -1,5 +1,4 @@
-//===- MoeBench.cu - The experts' kernels against dense products --*- C++
-//-*-===//
+//===- MoeBench.cu - The experts against dense products ---------*- C++ -*-===//
 //
 // For a GPT-MoE layer (8192 tokens, hidden 1024, 8 experts, top-2, bf16):
 //   - one grouped product (CUTLASS, sizes on the device) of the 16384

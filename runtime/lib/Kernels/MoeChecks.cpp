@@ -1,4 +1,4 @@
-//===- MoeChecks.cpp - Operand checks of the mixture-of-experts ops -*- C++ -*-===//
+//===- MoeChecks.cpp - Operand checks of the experts ops --------*- C++ -*-===//
 
 #include "Kernels/MoeChecks.h"
 
@@ -50,7 +50,8 @@ Status checkMoe(const KernelArgs &args, OperandTypeCheck checkType,
     return args.fail("picks k = ", p.k, " experts of ", p.experts,
                      " (need 1 <= k <= E)");
   if (!grad) {
-    PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[0], x.dtype(), "result"));
     return args.checkShape(*args.out[0], x.shape(), "result");
   }
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(*p.dy, x.dtype(), "dy"));

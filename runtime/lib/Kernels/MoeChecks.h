@@ -1,4 +1,4 @@
-//===- MoeChecks.h - Operand checks of the mixture-of-experts ops -*- C++ -*-===//
+//===- MoeChecks.h - Operand checks of the experts ops ----------*- C++ -*-===//
 //
 // MoeExperts and MoeExpertsGrad, shared by the CPU and GPU kernels: the
 // shapes of the tokens, the routing and the stacked expert weights.

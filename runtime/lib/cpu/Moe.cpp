@@ -1,4 +1,5 @@
-//===- Moe.cpp - Mixture-of-experts kernels on the CPU -----------*- C++ -*-===//
+//===- Moe.cpp - Mixture-of-experts kernels on the CPU -----------*- C++
+//-*-===//
 //
 // MoeExperts and MoeExpertsGrad: the (token, pick) slots grouped by expert,
 // then per expert two products over its rows (BLAS), in f32 whatever the
@@ -100,8 +101,9 @@ void forwardRows(const MoeProblem &p, const int64_t *indices,
     for (int64_t i = 0; i < n; ++i)
       for (int64_t c = 0; c < I; ++c) {
         const float g = r.h[i * F + c];
-        r.a[i * I + c] = p.gated ? activate(p.activation, g) * r.h[i * F + I + c]
-                                 : activate(p.activation, g);
+        r.a[i * I + c] = p.gated
+                             ? activate(p.activation, g) * r.h[i * F + I + c]
+                             : activate(p.activation, g);
       }
   }
 }
@@ -132,8 +134,7 @@ Status moeForward(const KernelArgs &args, const MoeProblem &p) {
   const auto *indices = static_cast<const int64_t *>(p.indices->data());
   PARACC_RETURN_IF_ERROR(checkMoeIndices(args, p, indices));
   const std::vector<float> x = toFloat<D>(*p.x), w = toFloat<D>(*p.weights),
-                           wIn = toFloat<D>(*p.wIn),
-                           wOut = toFloat<D>(*p.wOut);
+                           wIn = toFloat<D>(*p.wIn), wOut = toFloat<D>(*p.wOut);
   std::vector<ExpertRows> rows;
   forwardRows(p, indices, x, wIn, rows);
   const int64_t H = p.hidden, I = p.inner;
@@ -157,8 +158,7 @@ Status moeBackward(const KernelArgs &args, const MoeProblem &p) {
   const auto *indices = static_cast<const int64_t *>(p.indices->data());
   PARACC_RETURN_IF_ERROR(checkMoeIndices(args, p, indices));
   const std::vector<float> dy = toFloat<D>(*p.dy), x = toFloat<D>(*p.x),
-                           w = toFloat<D>(*p.weights),
-                           wIn = toFloat<D>(*p.wIn),
+                           w = toFloat<D>(*p.weights), wIn = toFloat<D>(*p.wIn),
                            wOut = toFloat<D>(*p.wOut);
   std::vector<ExpertRows> rows;
   forwardRows(p, indices, x, wIn, rows);

@@ -1,8 +1,7 @@
-//===- GroupedGemm.cu - Grouped products with sizes on the device -*- C++
-//-*-===//
+//===- GroupedGemm.cu - Grouped products, sizes on the device --*- C++ -*-===//
 //
 // Three CUTLASS sm90 grouped GEMMs (ptr-array, TMA loads, cooperative
-// warp-specialized wgmma, 128x128x64 tiles, one CTA per cluster), one per
+// warp-specialized wgmma, 128x256x64 tiles, clusters of 2 CTAs), one per
 // operand layout, and a set-up kernel that writes each group's size,
 // pointers and strides from the row offsets on the device. CUTLASS reads
 // the sizes on the device (no host copy), so the launch can be captured in
@@ -47,8 +46,8 @@ using Element = cutlass::bfloat16_t;
 using ProblemShape =
     cutlass::gemm::GroupProblemShape<cute::Shape<int, int, int>>;
 using Shape3 = ProblemShape::UnderlyingProblemShape;
-using TileShape = cute::Shape<cute::_128, cute::_128, cute::_64>;
-using ClusterShape = cute::Shape<cute::_1, cute::_1, cute::_1>;
+using TileShape = cute::Shape<cute::_128, cute::_256, cute::_64>;
+using ClusterShape = cute::Shape<cute::_2, cute::_1, cute::_1>;
 using RowMajor = cutlass::layout::RowMajor;
 using ColumnMajor = cutlass::layout::ColumnMajor;
 constexpr int kAlignment = 8; // elements: 16-byte rows for TMA

@@ -1,5 +1,4 @@
-//===- GroupedGemm.h - Grouped products with sizes on the device -*- C++
-//-*-===//
+//===- GroupedGemm.h - Grouped products, sizes on the device ----*- C++ -*-===//
 //
 // The products of a mixture of experts: rows sorted by group (expert) at
 // run time, `rowOffsets[g]..rowOffsets[g + 1]` on the device, each group

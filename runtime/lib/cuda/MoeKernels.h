@@ -1,5 +1,4 @@
-//===- MoeKernels.h - Mixture-of-experts instructions on the GPU -*- C++
-//-*-===//
+//===- MoeKernels.h - The experts' instructions on the GPU ------*- C++ -*-===//
 //
 // MoeExperts and MoeExpertsGrad (OpCodes.def) with the CPU kernels'
 // semantics (cpu/Moe.cpp), as the GPU executor runs them with the rank's

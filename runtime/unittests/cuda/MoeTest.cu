@@ -1,5 +1,4 @@
-//===- MoeTest.cu - The experts' GPU kernels against the CPU's ----*- C++
-//-*-===//
+//===- MoeTest.cu - The experts' GPU kernels against the CPU ----*- C++ -*-===//
 //
 // MoeExperts and MoeExpertsGrad on the GPU (cuda/Moe.cu: routing on the
 // device, CUTLASS grouped products) against the CPU kernels (cpu/Moe.cpp,
