@@ -442,9 +442,14 @@ ms = statistics.median(r["ms"] for r in rows[5:])
 print(f"  paracc median step {ms:.2f} ms, {8192 / ms * 1e3:,.0f} tok/s")
 PY
   [ -n "${NO_PEER:-}" ] && return 0
-  for run in compile:grouped_mm eager:grouped_mm eager:eager; do
-    peer "moe-${run/:/-}" python3 "$dev/common/peers/hf_decoder_torch.py" \
-      "$m/gpt-moe.peer.json" --mode "${run%%:*}" --experts "${run#*:}" --batch 8 --seq 1024
+  # (bf16: parameters and AdamW state in bf16, which torch's grouped GEMM
+  # needs; the others keep f32 master weights, as paracc does.)
+  local mode experts bf16
+  for run in compile:grouped_mm eager:grouped_mm compile:eager compile:grouped_mm:bf16; do
+    IFS=: read -r mode experts bf16 <<<"$run"
+    peer "moe-$mode-$experts${bf16:+-bf16}" python3 "$dev/common/peers/hf_decoder_torch.py" \
+      "$m/gpt-moe.peer.json" --mode "$mode" --experts "$experts" ${bf16:+--bf16-params} \
+      --batch 8 --seq 1024
   done
 }
 
