@@ -129,14 +129,32 @@ std::vector<float> sumPicks(const std::vector<float> &slotRows,
   return y;
 }
 
+/// What both directions start from: the indices checked, the operands in
+/// f32, and each expert's rows through its first projection.
+struct ExpertInputs {
+  std::vector<float> x, w, wIn, wOut;
+  std::vector<ExpertRows> rows;
+};
+
 template <DType D>
-Status moeForward(const KernelArgs &args, const MoeProblem &p) {
+Status loadExperts(const KernelArgs &args, const MoeProblem &p,
+                   ExpertInputs &in) {
   const auto *indices = static_cast<const int64_t *>(p.indices->data());
   PARACC_RETURN_IF_ERROR(checkMoeIndices(args, p, indices));
-  const std::vector<float> x = toFloat<D>(*p.x), w = toFloat<D>(*p.weights),
-                           wIn = toFloat<D>(*p.wIn), wOut = toFloat<D>(*p.wOut);
-  std::vector<ExpertRows> rows;
-  forwardRows(p, indices, x, wIn, rows);
+  in.x = toFloat<D>(*p.x);
+  in.w = toFloat<D>(*p.weights);
+  in.wIn = toFloat<D>(*p.wIn);
+  in.wOut = toFloat<D>(*p.wOut);
+  forwardRows(p, indices, in.x, in.wIn, in.rows);
+  return Status::ok();
+}
+
+template <DType D>
+Status moeForward(const KernelArgs &args, const MoeProblem &p) {
+  ExpertInputs in;
+  PARACC_RETURN_IF_ERROR(loadExperts<D>(args, p, in));
+  const std::vector<float> &w = in.w, &wOut = in.wOut;
+  const std::vector<ExpertRows> &rows = in.rows;
   const int64_t H = p.hidden, I = p.inner;
   std::vector<float> slotOut(p.tokens * p.k * H, 0.f), o;
   for (int64_t e = 0; e < p.experts; ++e) {
@@ -155,13 +173,11 @@ Status moeForward(const KernelArgs &args, const MoeProblem &p) {
 
 template <DType D>
 Status moeBackward(const KernelArgs &args, const MoeProblem &p) {
-  const auto *indices = static_cast<const int64_t *>(p.indices->data());
-  PARACC_RETURN_IF_ERROR(checkMoeIndices(args, p, indices));
-  const std::vector<float> dy = toFloat<D>(*p.dy), x = toFloat<D>(*p.x),
-                           w = toFloat<D>(*p.weights), wIn = toFloat<D>(*p.wIn),
-                           wOut = toFloat<D>(*p.wOut);
-  std::vector<ExpertRows> rows;
-  forwardRows(p, indices, x, wIn, rows);
+  ExpertInputs in;
+  PARACC_RETURN_IF_ERROR(loadExperts<D>(args, p, in));
+  const std::vector<float> dy = toFloat<D>(*p.dy);
+  const std::vector<float> &w = in.w, &wIn = in.wIn, &wOut = in.wOut;
+  const std::vector<ExpertRows> &rows = in.rows;
   const int64_t H = p.hidden, F = p.f, I = p.inner;
   std::vector<float> slotDx(p.tokens * p.k * H, 0.f), dw(p.tokens * p.k, 0.f),
       dwIn(p.experts * F * H, 0.f), dwOut(p.experts * H * I, 0.f);

@@ -187,6 +187,13 @@ struct GpuRank::Impl {
     const ValueType &t = exe->values()[v];
     return {t.dtype, t.shape, ptr[v]};
   }
+  std::vector<DeviceTensor> tensors(const std::vector<int32_t> &values) const {
+    std::vector<DeviceTensor> out;
+    out.reserve(values.size());
+    for (int32_t v : values)
+      out.push_back(tensor(v));
+    return out;
+  }
   Range range(int32_t v) const {
     const auto *p = static_cast<const uint8_t *>(ptr[v]);
     return {p, p + tensor(v).byteSize()};
@@ -497,9 +504,7 @@ Status StepPlanner::compute(const DecodedInstr &d) {
                : Kind::Cpu;
     return Status::ok();
   case OpCode::AttentionGrad: {
-    std::vector<DeviceTensor> ins;
-    for (int32_t v : in.inputs)
-      ins.push_back(m_.tensor(v));
+    const std::vector<DeviceTensor> ins = m_.tensors(in.inputs);
     const bool gpuType = !ins.empty() && (ins[0].dtype == DType::F32 ||
                                           ins[0].dtype == DType::BF16 ||
                                           ins[0].dtype == DType::F16);
@@ -512,10 +517,7 @@ Status StepPlanner::compute(const DecodedInstr &d) {
   }
   case OpCode::MoeExperts:
   case OpCode::MoeExpertsGrad: {
-    std::vector<DeviceTensor> ins;
-    for (int32_t v : in.inputs)
-      ins.push_back(m_.tensor(v));
-    const size_t bytes = moeWorkspaceBytes(in.opcode, ins);
+    const size_t bytes = moeWorkspaceBytes(in.opcode, m_.tensors(in.inputs));
     kind = bytes ? Kind::Moe : Kind::Cpu;
     m_.workspaceBytes = std::max(m_.workspaceBytes, bytes);
     return Status::ok();
@@ -699,11 +701,8 @@ Status StepRunner::compute(const DecodedInstr &d) {
     return m_.gemm->matmul(m_.tensor(in.inputs[0]), m_.tensor(in.inputs[1]),
                            m_.tensor(in.outputs[0]), nullptr, Epilogue::None,
                            m_.compute);
-  std::vector<DeviceTensor> ins, outs;
-  for (int32_t v : in.inputs)
-    ins.push_back(m_.tensor(v));
-  for (int32_t v : in.outputs)
-    outs.push_back(m_.tensor(v));
+  const std::vector<DeviceTensor> ins = m_.tensors(in.inputs),
+                                  outs = m_.tensors(in.outputs);
   if (kind_ == Kind::AttentionGrad)
     return launchAttentionGrad(std::get<AttentionAttrs>(d.attrs), ins, outs,
                                m_.workspace, m_.workspaceBytes, m_.compute);

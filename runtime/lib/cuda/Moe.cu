@@ -256,10 +256,17 @@ __global__ void combineRowsKernel(const bf16 *rowsData, const int32_t *rowOf,
 // Workspace and launches.
 //===----------------------------------------------------------------------===//
 
-/// The operands' sizes, or false when the GPU kernels do not take them.
-bool moeSizes(OpCode op, const std::vector<DeviceTensor> &in, int64_t &tokens,
-              int64_t &hidden, int64_t &k, int64_t &experts, int64_t &f,
-              int64_t &inner) {
+/// Whether the GPU kernels take these sizes (bf16 is checked apart).
+bool gpuTakes(int64_t slots, int64_t experts, int64_t hidden, int64_t f,
+              int64_t inner) {
+  return experts >= 1 && experts <= kMoeMaxExperts && hidden % 8 == 0 &&
+         f % 8 == 0 && inner % 8 == 0 && slots < (int64_t(1) << 31);
+}
+
+/// The unchecked operands' sizes (for the workspace query, before the
+/// launch's checks), or false when the GPU kernels do not take them.
+bool moeSizes(OpCode op, const std::vector<DeviceTensor> &in, int64_t &slots,
+              int64_t &experts, int64_t &hidden, int64_t &f, int64_t &inner) {
   const size_t o = op == OpCode::MoeExpertsGrad ? 1 : 0;
   if (in.size() != 5 + o)
     return false;
@@ -268,14 +275,12 @@ bool moeSizes(OpCode op, const std::vector<DeviceTensor> &in, int64_t &tokens,
   if (x.dtype != DType::BF16 || x.shape.size() != 2 || idx.shape.size() != 2 ||
       wIn.shape.size() != 3 || wOut.shape.size() != 3)
     return false;
-  tokens = x.shape[0];
-  hidden = x.shape[1];
-  k = idx.shape[1];
+  slots = x.shape[0] * idx.shape[1];
   experts = wIn.shape[0];
+  hidden = x.shape[1];
   f = wIn.shape[1];
   inner = wOut.shape[2];
-  return experts >= 1 && experts <= kMoeMaxExperts && hidden % 8 == 0 &&
-         f % 8 == 0 && inner % 8 == 0 && tokens * k < (int64_t(1) << 31);
+  return gpuTakes(slots, experts, hidden, f, inner);
 }
 
 /// The workspace's buffers, in order; `base` null only sizes them.
@@ -323,11 +328,11 @@ unsigned gridFor(int64_t n) {
 } // namespace
 
 size_t moeWorkspaceBytes(OpCode op, const std::vector<DeviceTensor> &inputs) {
-  int64_t tokens, hidden, k, experts, f, inner;
+  int64_t slots, experts, hidden, f, inner;
   if (!groupedGemmAvailable() ||
-      !moeSizes(op, inputs, tokens, hidden, k, experts, f, inner))
+      !moeSizes(op, inputs, slots, experts, hidden, f, inner))
     return 0;
-  return MoeBuffers(nullptr, op == OpCode::MoeExpertsGrad, tokens * k, experts,
+  return MoeBuffers(nullptr, op == OpCode::MoeExpertsGrad, slots, experts,
                     hidden, f, inner)
       .bytes;
 }
@@ -342,8 +347,10 @@ Status launchMoe(OpCode op, const MoeExpertsAttrs &attrs,
   MoeProblem p;
   PARACC_RETURN_IF_ERROR(checkMoe(args, checkGpuDType, p));
   const bool backward = op == OpCode::MoeExpertsGrad;
-  int64_t tokens, hidden, k, experts, f, inner;
-  if (!moeSizes(op, inputs, tokens, hidden, k, experts, f, inner))
+  const int64_t tokens = p.tokens, hidden = p.hidden, k = p.k,
+                experts = p.experts, f = p.f, inner = p.inner;
+  if (p.x->dtype() != DType::BF16 ||
+      !gpuTakes(tokens * k, experts, hidden, f, inner))
     return args.fail("no GPU kernel for these operands (bf16, rows of "
                      "multiples of 8 elements, up to ",
                      kMoeMaxExperts, " experts)");
