@@ -753,10 +753,10 @@ Status launchAttention(const AttentionAttrs &attrs,
   if (plan.kernel &&
       (!plan.params.queryStart || plan.geometry.startWithinKeys)) {
     CudnnOutcome outcome = CudnnOutcome::NotAvailable;
-    PARACC_RETURN_IF_ERROR(
-        runCudnnAttention({&plan.geometry, plan.dtype, plan.hasMask, plan.params.queryStart},
-                          inputs[0].data, inputs[1].data, inputs[2].data,
-                          outputs[0].data, plan.params.stats, stream, outcome));
+    PARACC_RETURN_IF_ERROR(runCudnnAttention(
+        {&plan.geometry, plan.dtype, plan.hasMask, plan.params.queryStart},
+        inputs[0].data, inputs[1].data, inputs[2].data, outputs[0].data,
+        plan.params.stats, stream, outcome));
     if (outcome == CudnnOutcome::Ran)
       return Status::ok();
   }

@@ -1589,10 +1589,9 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
   if (!plan.params.queryStart || plan.geometry.startWithinKeys)
     PARACC_RETURN_IF_ERROR(runCudnnAttentionGrad(
         {&plan.geometry, plan.dtype, plan.hasMask, plan.params.queryStart},
-        inputs[0].data,
-        inputs[1].data, inputs[2].data, inputs[3].data, saved, outputs[0].data,
-        outputs[1].data, outputs[2].data, workspace, workspaceBytes, stream,
-        outcome));
+        inputs[0].data, inputs[1].data, inputs[2].data, inputs[3].data, saved,
+        outputs[0].data, outputs[1].data, outputs[2].data, workspace,
+        workspaceBytes, stream, outcome));
   if (outcome == CudnnOutcome::Ran)
     return Status::ok();
   // Given the statistics, the atomic path builds LSE and Delta from them
