@@ -140,9 +140,10 @@ std::optional<MeshSpec> mlir::paracc::parseMeshSpec(llvm::StringRef text,
                   .str();
       return std::nullopt;
     }
-    if (name != "dp" && name != "tp" && name != "pp" && name != "cp") {
+    if (name != "dp" && name != "tp" && name != "pp" && name != "cp" &&
+        name != "ep") {
       error = ("mesh axis '" + name +
-               "' is not supported yet (supported: dp, pp, cp, tp)")
+               "' is not supported yet (supported: dp, pp, cp, tp, ep)")
                   .str();
       return std::nullopt;
     }

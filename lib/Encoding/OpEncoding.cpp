@@ -91,6 +91,15 @@ static int64_t reductionCode(StringRef reduction) {
 
 static double toDouble(const APFloat &v) { return v.convertToDouble(); }
 
+/// A mixture of experts' activation as OpCodes.def numbers it.
+static int64_t moeActivationCode(StringRef activation) {
+  return llvm::StringSwitch<int64_t>(activation)
+      .Case("gelu", 1)
+      .Case("gelu_tanh", 2)
+      .Case("relu", 3)
+      .Default(0);
+}
+
 /// The typed attributes of `op`'s instruction (monostate for ops that have
 /// none), in the fields OpCodes.def declares; rt::encodeOpAttrs stores them
 /// in its order.
@@ -243,11 +252,7 @@ static rt::OpAttrs typedAttrs(Operation *op) {
       })
       .Case<MoeExpertsOp, MoeExpertsGradOp>([&](auto g) {
         rt::MoeExpertsAttrs a;
-        a.activation = llvm::StringSwitch<int64_t>(g.getActivation())
-                           .Case("gelu", 1)
-                           .Case("gelu_tanh", 2)
-                           .Case("relu", 3)
-                           .Default(0);
+        a.activation = moeActivationCode(g.getActivation());
         a.gated = g.getGated();
         out = a;
       })
@@ -369,6 +374,11 @@ static FailureOr<rt::OpAttrs> collectiveAttrs(Operation *op) {
       })
       .Case([&](AxisIndexOp c) {
         out = rt::AxisIndexAttrs{axesOf(c.getAxes().getValue())};
+      })
+      .Case<ExpertParallelMoeOp, ExpertParallelMoeGradOp>([&](auto c) {
+        out = rt::ExpertParallelMoeAttrs{axesOf(c.getAxes().getValue()),
+                                         moeActivationCode(c.getActivation()),
+                                         c.getGated()};
       })
       .Case([&](LocalShardOp c) {
         rt::LocalShardAttrs a;

@@ -35,8 +35,12 @@ void mlir::paracc::buildShardingAnnotationPipeline(
   pm.addPass(dist::createTensorParallelPass({options.tpAxis}));
   if (options.sequenceParallel)
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
+  // Before data parallelism: a mesh whose ep axis does not divide the
+  // experts is refused for that first.
+  pm.addPass(dist::createExpertParallelPass({options.epAxis}));
   dist::DataParallelPassOptions dataParallel;
   dataParallel.axis = options.dpAxis;
+  dataParallel.expertAxis = options.epAxis;
   dataParallel.microbatchAxis = options.microbatchAxis;
   pm.addPass(dist::createDataParallelPass(dataParallel));
   // After data parallelism: it reads how the batch is split.

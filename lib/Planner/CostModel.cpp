@@ -277,7 +277,8 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   int64_t out = resultElements(op);
 
   if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
-          g::ConvWeightGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp>(op))
+          g::ConvWeightGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp,
+          dist::ExpertParallelMoeOp, dist::ExpertParallelMoeGradOp>(op))
     c.kind = ComputeKind::Product;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
@@ -300,6 +301,11 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   } else if (auto moe = dyn_cast<g::MoeExpertsOp>(op)) {
     c.flops = moeFlops(moe.getIndices(), moe.getWIn(), moe.getWOut(), false);
   } else if (auto grad = dyn_cast<g::MoeExpertsGradOp>(op)) {
+    c.flops = moeFlops(grad.getIndices(), grad.getWIn(), grad.getWOut(), true);
+  } else if (auto moe = dyn_cast<dist::ExpertParallelMoeOp>(op)) {
+    // A member runs as many slots as it sends, routing spread evenly.
+    c.flops = moeFlops(moe.getIndices(), moe.getWIn(), moe.getWOut(), false);
+  } else if (auto grad = dyn_cast<dist::ExpertParallelMoeGradOp>(op)) {
     c.flops = moeFlops(grad.getIndices(), grad.getWIn(), grad.getWOut(), true);
   } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
     c.flops = out * windowElements(pool.getKernel());
@@ -389,7 +395,8 @@ Type mlir::paracc::costElementType(Operation *op) {
   // an f32 result, the logits', runs on the bf16 tensor cores).
   if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
           g::ConvWeightGradOp, g::AttentionOp, g::AttentionWithStatsOp,
-          g::AttentionGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp>(op) &&
+          g::AttentionGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp,
+          dist::ExpertParallelMoeOp, dist::ExpertParallelMoeGradOp>(op) &&
       op->getNumOperands() > 0)
     if (auto tensor = dyn_cast<ShapedType>(op->getOperand(0).getType()))
       return tensor.getElementType();

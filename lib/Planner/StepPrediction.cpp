@@ -39,6 +39,14 @@ OpPrediction mlir::paracc::predictOp(Operation *op, const DeviceRates &rates) {
       p.cost.launches = 1;
       p.seconds = predictCollectiveSeconds(op, *c, rates);
     }
+    // Expert parallelism's experts, on the tokens the member receives
+    // (as many as it sends, routing spread evenly).
+    if (isa<dist::ExpertParallelMoeOp, dist::ExpertParallelMoeGradOp>(op)) {
+      OpCost experts = estimateCost(op);
+      p.cost.flops = experts.flops;
+      p.computeSeconds = predictSeconds(experts, rates, costElementType(op));
+      p.seconds += p.computeSeconds;
+    }
     return p;
   }
   // A state write is the function's exit binding, not an instruction.
@@ -69,7 +77,8 @@ StepPrediction mlir::paracc::predictStep(ModuleOp module,
     for (Operation &op : func.getBody().getOps()) {
       OpPrediction p = predictOp(&op, rates);
       if (p.collective) {
-        f.collectiveSeconds += p.seconds;
+        f.collectiveSeconds += p.seconds - p.computeSeconds;
+        f.computeSeconds += p.computeSeconds;
         ++f.collectives;
       } else {
         f.computeSeconds += p.seconds;

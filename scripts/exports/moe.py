@@ -86,6 +86,11 @@ CASES = {
     "olmoe-batched": ("olmoe", "dynamo", "sdpa", 2, 16, None, BATCHED, True),
     "olmoe-eager-legacy": ("olmoe", "legacy", "sdpa", 2, 16, (0, 0), EAGER,
                            False),
+    # Four sequences, for four data-parallel ranks (ep4, dp2,ep2).
+    "mixtral-batched-b4": ("mixtral", "dynamo", "sdpa", 4, 8, None, BATCHED,
+                           True),
+    "qwen2moe-batched-legacy-b4": ("qwen2moe", "legacy", "sdpa", 4, 8, (0, 0),
+                                   BATCHED, False),
 }
 
 

@@ -88,6 +88,9 @@ struct DistributePipelineOptions
   Option<std::string> dpAxis{*this, "dp-axis",
                              llvm::cl::desc("Data-parallel mesh axis"),
                              llvm::cl::init("dp")};
+  Option<std::string> epAxis{*this, "ep-axis",
+                             llvm::cl::desc("Expert-parallel mesh axis"),
+                             llvm::cl::init("ep")};
   Option<std::string> cpAxis{*this, "cp-axis",
                              llvm::cl::desc("Context-parallel mesh axis"),
                              llvm::cl::init("cp")};
@@ -154,7 +157,8 @@ void buildDistributePipeline(OpPassManager &pm,
                              const DistributePipelineOptions &options);
 
 /// The first half of `buildDistributePipeline`: tensor parallelism (and
-/// sequence parallelism) and data parallelism annotate the forward graph.
+/// sequence parallelism), data, context and expert parallelism annotate
+/// the forward graph.
 /// Training differentiates after it, so that the backward's shardings come
 /// from propagation over the annotated forward.
 void buildShardingAnnotationPipeline(OpPassManager &pm,

@@ -27,6 +27,9 @@ struct OpPrediction {
   OpCost cost;
   double seconds = 0;
   bool collective = false;
+  /// The part of a collective's `seconds` that computes (expert
+  /// parallelism runs the experts between its exchanges).
+  double computeSeconds = 0;
 };
 
 /// The cost of `op` at `rates`: a dist collective or transfer over its

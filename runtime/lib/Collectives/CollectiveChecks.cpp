@@ -80,3 +80,18 @@ int64_t paracc::rt::ringPeerIndex(int64_t index, int64_t offset,
                                   int64_t groupSize) {
   return ((index + offset) % groupSize + groupSize) % groupSize;
 }
+
+Status paracc::rt::checkExchangeCounts(const std::vector<int64_t> &sendBytes,
+                                       const std::vector<int64_t> &recvBytes,
+                                       int64_t groupSize) {
+  if (int64_t(sendBytes.size()) != groupSize ||
+      int64_t(recvBytes.size()) != groupSize)
+    return errorf("all_to_all_bytes: expected a count per member of a group "
+                  "of ",
+                  groupSize, ", got ", sendBytes.size(), " and ",
+                  recvBytes.size());
+  for (size_t j = 0; j < sendBytes.size(); ++j)
+    if (sendBytes[j] < 0 || recvBytes[j] < 0)
+      return errorf("all_to_all_bytes: negative count for member ", j);
+  return Status::ok();
+}

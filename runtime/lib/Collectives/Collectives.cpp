@@ -68,3 +68,17 @@ Status SingleRankCommunicator::ringShift(const std::vector<int> &,
                                          Tensor &) {
   return checkPeerOffset("ring_shift", shift, 1);
 }
+
+Status
+SingleRankCommunicator::allToAllBytes(const std::vector<int> &, const void *in,
+                                      const std::vector<int64_t> &sendBytes,
+                                      void *out,
+                                      const std::vector<int64_t> &recvBytes) {
+  PARACC_RETURN_IF_ERROR(checkExchangeCounts(sendBytes, recvBytes, 1));
+  if (sendBytes[0] != recvBytes[0])
+    return errorf("all_to_all_bytes: a one-member group sends ", sendBytes[0],
+                  " bytes to itself but receives ", recvBytes[0]);
+  if (sendBytes[0])
+    std::memcpy(out, in, size_t(sendBytes[0]));
+  return Status::ok();
+}

@@ -193,6 +193,9 @@ public:
               Tensor &out) override;
   Status ringShift(const std::vector<int> &axes, int64_t shift,
                    const Tensor &in, Tensor &out) override;
+  Status allToAllBytes(const std::vector<int> &axes, const void *in,
+                       const std::vector<int64_t> &sendBytes, void *out,
+                       const std::vector<int64_t> &recvBytes) override;
   void abandon() override;
 
 private:
@@ -479,6 +482,59 @@ Status GlooCommunicator::ringShift(const std::vector<int> &axes, int64_t shift,
     if (!received->waitRecv(timeout) || !sent->waitSend(timeout))
       return errorf("ring_shift over a group of ", n, " failed on rank ", rank,
                     ": aborted");
+    return Status::ok();
+  });
+}
+
+/// The slot of variable-size exchanges, apart from the others.
+static constexpr uint64_t kExchangeSlot = uint64_t(0x52) << 56;
+
+Status GlooCommunicator::allToAllBytes(const std::vector<int> &axes,
+                                       const void *in,
+                                       const std::vector<int64_t> &sendBytes,
+                                       void *out,
+                                       const std::vector<int64_t> &recvBytes) {
+  int64_t n = world.mesh.groupSize(axes);
+  PARACC_RETURN_IF_ERROR(checkExchangeCounts(sendBytes, recvBytes, n));
+  int64_t me = world.mesh.groupIndex(rank, axes);
+  if (sendBytes[me] != recvBytes[me])
+    return errorf("all_to_all_bytes: member ", me, " sends ", sendBytes[me],
+                  " bytes to itself but receives ", recvBytes[me]);
+  std::vector<int64_t> sendAt(n, 0), recvAt(n, 0);
+  for (int64_t j = 1; j < n; ++j) {
+    sendAt[j] = sendAt[j - 1] + sendBytes[j - 1];
+    recvAt[j] = recvAt[j - 1] + recvBytes[j - 1];
+  }
+  auto *source = static_cast<uint8_t *>(const_cast<void *>(in));
+  auto *target = static_cast<uint8_t *>(out);
+  if (sendBytes[me])
+    std::memcpy(target + recvAt[me], source + sendAt[me],
+                size_t(sendBytes[me]));
+  return guarded("all_to_all_bytes", [&] {
+    std::shared_ptr<gloo::Context> context = group(axes);
+    // Every receive is posted before any send, so no member waits on
+    // another's turn; empty parts are not sent.
+    std::vector<std::unique_ptr<gloo::transport::UnboundBuffer>> received, sent;
+    for (int64_t j = 0; j < n; ++j)
+      if (j != me && recvBytes[j] > 0) {
+        received.push_back(context->createUnboundBuffer(target + recvAt[j],
+                                                        size_t(recvBytes[j])));
+        received.back()->recv(int(j), kExchangeSlot);
+      }
+    for (int64_t j = 0; j < n; ++j)
+      if (j != me && sendBytes[j] > 0) {
+        sent.push_back(context->createUnboundBuffer(source + sendAt[j],
+                                                    size_t(sendBytes[j])));
+        sent.back()->send(int(j), kExchangeSlot);
+      }
+    for (auto &buffer : received)
+      if (!buffer->waitRecv(timeout))
+        return errorf("all_to_all_bytes over a group of ", n,
+                      " failed on rank ", rank, ": aborted");
+    for (auto &buffer : sent)
+      if (!buffer->waitSend(timeout))
+        return errorf("all_to_all_bytes over a group of ", n,
+                      " failed on rank ", rank, ": aborted");
     return Status::ok();
   });
 }

@@ -60,6 +60,10 @@ static Arity arityOf(OpCode op) {
     return {0, 1};
   case OpCode::AxisIndex:
     return {0, 1};
+  case OpCode::ExpertParallelMoe:
+    return {5, 1};
+  case OpCode::ExpertParallelMoeGrad:
+    return {6, 4};
   default:
     return {1, 1};
   }
@@ -124,6 +128,9 @@ static const std::vector<int> *groupAxes(OpCode op, const OpAttrs &attrs) {
     return axesOf<AxisIndexAttrs>(attrs);
   case OpCode::LocalShard:
     return axesOf<LocalShardAttrs>(attrs);
+  case OpCode::ExpertParallelMoe:
+  case OpCode::ExpertParallelMoeGrad:
+    return axesOf<ExpertParallelMoeAttrs>(attrs);
   default:
     return nullptr;
   }
@@ -188,6 +195,13 @@ Status checkCommunicationInstr(const InstrInfo &instr, const OpAttrs &attrs,
     return Status::ok();
   case OpCode::LocalShard:
     return checkLocalShard(std::get<LocalShardAttrs>(attrs), mesh, *in, *out);
+  case OpCode::ExpertParallelMoe:
+  case OpCode::ExpertParallelMoeGrad:
+    // The tokens' result (y, dx) is shaped like x; the experts' shapes are
+    // the kernel's to check (MoeChecks.h), on every member alike.
+    if (in->shape != out->shape)
+      return errorf(op, ": operand and result shapes differ");
+    return Status::ok();
   default:
     return errorf(op, ": not a communication instruction");
   }

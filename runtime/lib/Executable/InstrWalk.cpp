@@ -120,6 +120,10 @@ static CollectiveInstr decodeCollective(const InstrInfo &instr,
     c.peerOffset = a.shift;
     break;
   }
+  case OpCode::ExpertParallelMoe:
+  case OpCode::ExpertParallelMoeGrad:
+    c.axes = std::get<ExpertParallelMoeAttrs>(attrs).axes;
+    break;
   default:
     break;
   }

@@ -210,6 +210,8 @@ bool isCollective(OpCode op) {
   case OpCode::RingShift:
   case OpCode::AxisIndex:
   case OpCode::LocalShard:
+  case OpCode::ExpertParallelMoe:
+  case OpCode::ExpertParallelMoeGrad:
     return true;
   default:
     return false;

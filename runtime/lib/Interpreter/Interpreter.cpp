@@ -2,6 +2,8 @@
 
 #include "paracc/runtime/Interpreter.h"
 
+#include "Interpreter/ExpertParallel.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -175,9 +177,10 @@ namespace {
 /// the executor placed, collectives on the rank's communicator.
 class CpuBackend final : public InstrBackend {
 public:
-  CpuBackend(Communicator &comm, std::vector<const Tensor *> inputs,
-             std::vector<Tensor *> outputs)
-      : comm_(comm), in_(std::move(inputs)), out_(std::move(outputs)) {}
+  CpuBackend(Communicator &comm, const Mesh &mesh,
+             std::vector<const Tensor *> inputs, std::vector<Tensor *> outputs)
+      : comm_(comm), mesh_(mesh), in_(std::move(inputs)),
+        out_(std::move(outputs)) {}
 
   Status compute(const DecodedInstr &d) override {
     return runCpuKernel(d.instr->opcode, d.attrs, in_, out_);
@@ -193,7 +196,7 @@ public:
   Status gemm(const DecodedInstr &d, const GemmInstr &) override {
     return compute(d);
   }
-  Status collective(const DecodedInstr &, const CollectiveInstr &c) override;
+  Status collective(const DecodedInstr &d, const CollectiveInstr &c) override;
   Status localShard(const DecodedInstr &, const LocalShardInstr &s) override {
     auto block = extractBlock(*in_[0], s.offsets, out_[0]->shape());
     if (!block)
@@ -208,12 +211,13 @@ public:
 
 private:
   Communicator &comm_;
+  const Mesh &mesh_;
   std::vector<const Tensor *> in_;
   std::vector<Tensor *> out_;
 };
 } // namespace
 
-Status CpuBackend::collective(const DecodedInstr &, const CollectiveInstr &c) {
+Status CpuBackend::collective(const DecodedInstr &d, const CollectiveInstr &c) {
   const std::vector<int> &axes = c.axes;
   switch (c.opcode) {
   case OpCode::AllReduce:
@@ -232,6 +236,12 @@ Status CpuBackend::collective(const DecodedInstr &, const CollectiveInstr &c) {
     return comm_.recv(axes, c.peerOffset, c.tag, *out_[0]);
   case OpCode::RingShift:
     return comm_.ringShift(axes, c.peerOffset, *in_[0], *out_[0]);
+  case OpCode::ExpertParallelMoe:
+  case OpCode::ExpertParallelMoeGrad:
+    return runExpertParallelMoe(comm_,
+                                std::get<ExpertParallelMoeAttrs>(d.attrs),
+                                c.opcode == OpCode::ExpertParallelMoeGrad, in_,
+                                out_, mesh_.groupSize(axes));
   default:
     return errorf(opCodeMnemonic(c.opcode), ": not a collective");
   }
@@ -256,7 +266,8 @@ Status RankExecutor::runInstr(size_t index, std::vector<Tensor> &values) {
     values[v] = std::move(*out);
     outputs.push_back(&values[v]);
   }
-  CpuBackend backend(comm_, std::move(inputs), std::move(outputs));
+  CpuBackend backend(comm_, exe_->mesh(), std::move(inputs),
+                     std::move(outputs));
   return dispatchInstr(d, backend);
 }
 

@@ -563,6 +563,12 @@ Status GpuRank::Impl::setup(const NcclId *id) {
   if (!instrs)
     return instrs.status();
   decoded = std::move(*instrs);
+  for (const DecodedInstr &d : decoded)
+    if (d.instr->opcode == OpCode::ExpertParallelMoe ||
+        d.instr->opcode == OpCode::ExpertParallelMoeGrad)
+      return errorf("expert parallelism (a mesh with an 'ep' axis) runs on "
+                    "CPU ranks only for now; compile for --device cpu")
+          .withContext(d.context);
   PARACC_CUDA(cudaSetDevice(device), "selecting the device");
   PARACC_CUDA(cudaFree(nullptr), "making the CUDA context");
   size_t free = 0, total = 0;

@@ -17,6 +17,6 @@
 // SHARDS-NODP: error: data-shards 2 must divide the dp axis (of size 0)
 // SHARDS-NEG: error: data-shards must be >= 0, got -1
 
-// expected-error @+1 {{mesh axis 'xp' is not supported yet (supported: dp, pp, cp, tp)}}
+// expected-error @+1 {{mesh axis 'xp' is not supported yet (supported: dp, pp, cp, tp, ep)}}
 module {
 }

@@ -107,3 +107,33 @@ StringRef RecvOp::getTrafficFormula() {
   return "0 (received; the send counts them)";
 }
 bool RecvOp::isPointToPoint() { return true; }
+
+// Expert parallelism: the message is the rows of the member's (token,
+// pick) slots, T k H elements of x; with routing spread evenly (n-1)/n of
+// them leave the member. The forward sends them and takes the results
+// back; the backward sends x and dy and takes dx back (the routing
+// weights and their gradients, a k-th of a row each, are left out).
+static int64_t slotRowBytes(Value x, Value indices) {
+  auto routing = cast<RankedTensorType>(indices.getType());
+  return staticTensorBytes(x.getType()) * routing.getDimSize(1);
+}
+
+int64_t ExpertParallelMoeOp::getMessageBytes() {
+  return slotRowBytes(getX(), getIndices());
+}
+double ExpertParallelMoeOp::getTrafficBytes(int64_t groupSize) {
+  return 2 * ringShare(groupSize, getMessageBytes());
+}
+StringRef ExpertParallelMoeOp::getTrafficFormula() {
+  return "2 (n-1)/n x k x input bytes (tokens out, results back)";
+}
+
+int64_t ExpertParallelMoeGradOp::getMessageBytes() {
+  return slotRowBytes(getX(), getIndices());
+}
+double ExpertParallelMoeGradOp::getTrafficBytes(int64_t groupSize) {
+  return 3 * ringShare(groupSize, getMessageBytes());
+}
+StringRef ExpertParallelMoeGradOp::getTrafficFormula() {
+  return "3 (n-1)/n x k x input bytes (x and dy out, dx back)";
+}

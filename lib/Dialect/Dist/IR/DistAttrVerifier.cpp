@@ -44,7 +44,7 @@ Kind kindOf(StringRef name) {
               "gather_unit"},
              Kind::Integer)
       .Cases({"pipeline_axis", "pipeline_function", "tp_reason", "sp_skipped",
-              "zigzag_axis", "ring_axis", "sharded_parameter",
+              "zigzag_axis", "ring_axis", "expert_axis", "sharded_parameter",
               "parameter_gather"},
              Kind::String)
       .Cases({"recomputed", "sharded_update"}, Kind::Unit)

@@ -23,13 +23,16 @@ struct DataParallelPass
     MeshAttr mesh = getMesh(module);
     if (!mesh)
       return;
-    // The batch is split over dp, then over the micro-batches within it.
+    // The batch is split over dp (and ep), then over the micro-batches
+    // within it.
     SmallVector<StringAttr> axes;
     int64_t parts = 1;
     // The micro-batch axis splits even at size 1: a pipeline tells what
     // each micro-batch computes from it.
-    for (StringRef name :
-         {StringRef(replicaAxis), StringRef(axis), StringRef(microbatchAxis)})
+    // Expert parallelism's ranks are data-parallel ranks too: everything
+    // but the experts sees its own part of the batch.
+    for (StringRef name : {StringRef(replicaAxis), StringRef(axis),
+                           StringRef(expertAxis), StringRef(microbatchAxis)})
       if (!name.empty() && mesh.getAxisIndex(name) &&
           (mesh.getAxisSize(name) > 1 || name == microbatchAxis)) {
         axes.push_back(StringAttr::get(&getContext(), name));
@@ -48,12 +51,21 @@ struct DataParallelPass
           InFlightDiagnostic diag = func.emitError("input ");
           diag << arg.getArgNumber() << " has batch dim 0 of size "
                << type.getDimSize(0) << ", which does not divide over ";
-          if (axes.size() == 1 && axes[0].getValue() == axis)
-            diag << "mesh axis '" << axis << "' of size " << parts;
-          else
-            diag << parts << " (" << parts / mesh.getAxisSize(microbatchAxis)
-                 << " data-parallel rank(s) x "
-                 << mesh.getAxisSize(microbatchAxis) << " micro-batches)";
+          if (axes.size() == 1 && axes[0].getValue() != microbatchAxis) {
+            diag << "mesh axis '" << axes[0].getValue() << "' of size "
+                 << parts;
+          } else {
+            // Each axis that splits it: "4 (dp 2 x 2 micro-batches)".
+            diag << parts << " (";
+            for (auto [i, a] : llvm::enumerate(axes)) {
+              diag << (i ? " x " : "");
+              if (a.getValue() == microbatchAxis)
+                diag << mesh.getAxisSize(a.getValue()) << " micro-batches";
+              else
+                diag << a.getValue() << " " << mesh.getAxisSize(a.getValue());
+            }
+            diag << ")";
+          }
           return signalPassFailure();
         }
         annotateDim(arg, 0, axes);

@@ -80,9 +80,9 @@ struct Local {
 class Partitioner {
 public:
   Partitioner(func::FuncOp func, MeshAttr mesh, StringAttr zigzagAxis,
-              StringAttr ringAxis)
+              StringAttr ringAxis, StringAttr expertAxis)
       : func(func), mesh(mesh), ctx(func.getContext()), b(ctx),
-        zigzagAxis(zigzagAxis), ringAxis(ringAxis) {}
+        zigzagAxis(zigzagAxis), ringAxis(ringAxis), expertAxis(expertAxis) {}
 
   LogicalResult run();
 
@@ -121,6 +121,16 @@ private:
                                                      ShardingAttr queries);
   LogicalResult partitionGather(g::GatherOp op, ArrayRef<AxisList> factorAxes,
                                 const OpShardingRule &rule);
+  /// A mixture of experts (or its gradient) whose experts are split over
+  /// the expert axis: dist.expert_parallel_moe(_grad) on the local tokens
+  /// and experts.
+  LogicalResult partitionExpertParallel(Operation *op,
+                                        ArrayRef<AxisList> factorAxes,
+                                        const OpShardingRule &rule);
+  /// Reshards each of `op`'s results, computed by `values` in `computed`,
+  /// to its target sharding and records it.
+  void finishResults(Operation *op, ArrayRef<Value> values,
+                     ArrayRef<ShardingAttr> computed);
   /// Ring attention (see the file comment) for an attention or its
   /// gradient whose queries are split over the ring axis alone.
   template <typename AttentionOpT>
@@ -206,6 +216,8 @@ private:
   StringAttr zigzagAxis;
   /// The module's ring-attention axis, or null.
   StringAttr ringAxis;
+  /// The module's expert-parallel axis, or null.
+  StringAttr expertAxis;
   /// Ring attention forwards already made, by their global (q, k, v): the
   /// per-chunk results and statistics their gradients rebuild from.
   DenseMap<std::tuple<Value, Value, Value>,
@@ -1162,6 +1174,9 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
     return partitionRingAttention(att, factorAxes, rule);
   if (auto grad = dyn_cast<g::AttentionGradOp>(op); grad && ringSplit(grad, 1))
     return partitionRingAttention(grad, factorAxes, rule);
+  // Experts split over the expert axis.
+  if (expertAxis && isa<g::MoeExpertsOp, g::MoeExpertsGradOp>(op))
+    return partitionExpertParallel(op, factorAxes, rule);
   // A constant holds the global value: every rank takes its block of it.
   if (isa<g::ConstantOp>(op))
     for (AxisList &axes : factorAxes)
@@ -1302,6 +1317,97 @@ LogicalResult Partitioner::partitionOp(Operation *op) {
   return success();
 }
 
+LogicalResult Partitioner::partitionExpertParallel(
+    Operation *op, ArrayRef<AxisList> factorAxes, const OpShardingRule &rule) {
+  Location loc = op->getLoc();
+  const bool backward = isa<g::MoeExpertsGradOp>(op);
+  // moeRule's operands: (dy,) x, indices, weights, w_in, w_out; its first
+  // factor is the tokens'.
+  const unsigned first = backward ? 1 : 0;
+  Value wIn = op->getOperand(first + 3), wOut = op->getOperand(first + 4);
+  auto splitsExperts = [&](Value table) {
+    return llvm::is_contained(locals[table].sharding.getDimAxes(0), expertAxis);
+  };
+  if (!splitsExperts(wIn) || !splitsExperts(wOut))
+    return op->emitOpError("is to run expert parallel over mesh axis '")
+           << expertAxis.getValue()
+           << "', but its experts' tables are not split over it";
+  const AxisList &tokenAxes = factorAxes[0];
+  if (!llvm::is_contained(tokenAxes, expertAxis))
+    return op->emitOpError("runs its experts over mesh axis '")
+           << expertAxis.getValue()
+           << "', which must split its tokens too (each member sends its "
+              "own tokens to the experts)";
+  for (const AxisList &axes : factorAxes.drop_front())
+    if (!axes.empty())
+      return op->emitOpError("splits a dim other than the tokens under "
+                             "expert parallelism, which is not supported");
+  // The tokens as the rule splits them; each table by its experts alone.
+  SmallVector<Value> operands;
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    ShardingAttr want =
+        projectSharding(ctx, rule, rule.operands[i], factorAxes, false);
+    if (v == wIn || v == wOut) {
+      SmallVector<SmallVector<StringAttr>> dims(3);
+      dims[0] = {expertAxis};
+      want = ShardingAttr::get(ctx, dims);
+    }
+    operands.push_back(reshard(loc, locals[v], want));
+  }
+  ArrayAttr axes = axesAttr({expertAxis});
+  StringAttr activation;
+  BoolAttr gated;
+  if (auto moe = dyn_cast<g::MoeExpertsOp>(op)) {
+    activation = b.getStringAttr(moe.getActivation());
+    gated = b.getBoolAttr(moe.getGated());
+  } else {
+    auto grad = cast<g::MoeExpertsGradOp>(op);
+    activation = b.getStringAttr(grad.getActivation());
+    gated = b.getBoolAttr(grad.getGated());
+  }
+  auto typeOfLocal = [](Value v) { return v.getType(); };
+  SmallVector<Value> values;
+  SmallVector<ShardingAttr> computed;
+  ShardingAttr tokens =
+      projectSharding(ctx, rule, rule.results[0], factorAxes, true);
+  if (!backward) {
+    values.push_back(ExpertParallelMoeOp::create(
+        b, loc, typeOfLocal(operands[0]), operands[0], operands[1], operands[2],
+        operands[3], operands[4], axes, activation, gated));
+    computed.push_back(tokens);
+  } else {
+    auto grad = ExpertParallelMoeGradOp::create(
+        b, loc, typeOfLocal(operands[1]), typeOfLocal(operands[3]),
+        typeOfLocal(operands[4]), typeOfLocal(operands[5]), operands[0],
+        operands[1], operands[2], operands[3], operands[4], operands[5], axes,
+        activation, gated);
+    llvm::append_range(values, grad->getResults());
+    // The tables' gradients sum the group's tokens; over the other axes
+    // that split the tokens (data parallelism) they are partial sums.
+    SmallVector<StringAttr> partial;
+    for (StringAttr a : tokenAxes)
+      if (a != expertAxis)
+        partial.push_back(a);
+    SmallVector<SmallVector<StringAttr>> dims(3);
+    dims[0] = {expertAxis};
+    ShardingAttr tables = ShardingAttr::get(ctx, dims, partial);
+    computed = {tokens,
+                projectSharding(ctx, rule, rule.results[1], factorAxes, true),
+                tables, tables};
+  }
+  finishResults(op, values, computed);
+  return success();
+}
+
+void Partitioner::finishResults(Operation *op, ArrayRef<Value> values,
+                                ArrayRef<ShardingAttr> computed) {
+  for (auto [r, v, s] : llvm::zip(op->getResults(), values, computed)) {
+    auto global = cast<RankedTensorType>(r.getType());
+    ShardingAttr target = getShardingOrReplicated(r);
+    locals[r] = {reshard(op->getLoc(), {v, s, global}, target), target, global};
+  }
+}
+
 Value Partitioner::addBias(Location loc, Value out, Value bias,
                            RankedTensorType global, ShardingAttr target,
                            double beta) {
@@ -1366,9 +1472,12 @@ LogicalResult Partitioner::run() {
   }
   func.walk([&](g::WeightOp weight) {
     ShardingAttr s = getShardingOrReplicated(weight.getResult());
+    // The expert axis splits the experts' tables, but like a data-parallel
+    // axis it splits the batch of everything else.
     for (int64_t d = 0; d < s.getRank(); ++d)
       for (StringAttr a : s.getDimAxes(d))
-        weightAxes.insert(a);
+        if (a != expertAxis)
+          weightAxes.insert(a);
   });
   // Arguments become local shards of the global inputs.
   SmallVector<Type> argTypes;
@@ -1477,7 +1586,9 @@ struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
                           module->getAttrOfType<StringAttr>(
                               DistDialect::ZigzagAxisAttrHelper::getNameStr()),
                           module->getAttrOfType<StringAttr>(
-                              DistDialect::RingAxisAttrHelper::getNameStr()))
+                              DistDialect::RingAxisAttrHelper::getNameStr()),
+                          module->getAttrOfType<StringAttr>(
+                              DistDialect::ExpertAxisAttrHelper::getNameStr()))
                   .run()))
         return signalPassFailure();
   }

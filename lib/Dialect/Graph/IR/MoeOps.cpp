@@ -5,16 +5,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "paracc/Dialect/Graph/IR/MoeVerifier.h"
+
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 
 using namespace mlir;
 using namespace mlir::paracc::graph;
 
-/// The checks of moe_experts' operands and attributes, for either op.
-static LogicalResult verifyMoeOperands(Operation *op, Value xValue,
-                                       Value indicesValue, Value weightsValue,
-                                       Value wInValue, Value wOutValue,
-                                       bool gated, StringRef activation) {
+LogicalResult mlir::paracc::graph::verifyMoeOperands(
+    Operation *op, Value xValue, Value indicesValue, Value weightsValue,
+    Value wInValue, Value wOutValue, bool gated, StringRef activation,
+    int64_t groupSize) {
   auto x = cast<RankedTensorType>(xValue.getType());
   auto indices = cast<RankedTensorType>(indicesValue.getType());
   auto weights = cast<RankedTensorType>(weightsValue.getType());
@@ -25,8 +26,17 @@ static LogicalResult verifyMoeOperands(Operation *op, Value xValue,
       wIn.getRank() != 3 || wOut.getRank() != 3)
     return op->emitOpError("needs x [T, H], indices and weights [T, k], w_in "
                            "[E, F, H] and w_out [E, H, I]");
+  // moe_index_type (graph's ops say it in their operand types)
+  if (!indices.getElementType().isInteger(64))
+    return op->emitOpError("needs i64 indices, got ") << indices;
+  // moe_float_types (likewise)
+  if (!isa<FloatType>(x.getElementType()))
+    return op->emitOpError("needs floating-point x, weights and experts, got ")
+           << x;
   const int64_t tokens = x.getDimSize(0), hidden = x.getDimSize(1);
-  const int64_t experts = wIn.getDimSize(0), k = indices.getDimSize(1);
+  // Each member of a group of groupSize holds wIn's share of the experts.
+  const int64_t localExperts = wIn.getDimSize(0);
+  const int64_t experts = localExperts * groupSize, k = indices.getDimSize(1);
   // moe_routing_shape
   if (indices.getDimSize(0) != tokens ||
       weights.getShape() != indices.getShape())
@@ -39,11 +49,11 @@ static LogicalResult verifyMoeOperands(Operation *op, Value xValue,
   // moe_expert_shapes
   const int64_t inner = wOut.getDimSize(2);
   const int64_t wantF = gated ? 2 * inner : inner;
-  if (wOut.getDimSize(0) != experts || wIn.getDimSize(2) != hidden ||
+  if (wOut.getDimSize(0) != localExperts || wIn.getDimSize(2) != hidden ||
       wOut.getDimSize(1) != hidden || wIn.getDimSize(1) != wantF)
     return op->emitOpError("needs w_in [")
-           << experts << ", " << wantF << ", " << hidden << "] and w_out ["
-           << experts << ", " << hidden << ", " << inner << "]"
+           << localExperts << ", " << wantF << ", " << hidden << "] and w_out ["
+           << localExperts << ", " << hidden << ", " << inner << "]"
            << (gated ? " (gated: F = 2 I)" : "") << ", got " << wIn << " and "
            << wOut;
   // moe_element_types

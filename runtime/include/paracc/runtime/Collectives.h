@@ -55,6 +55,15 @@ public:
   /// sends: every member at once, so no member waits on another's turn.
   virtual Status ringShift(const std::vector<int> &axes, int64_t shift,
                            const Tensor &in, Tensor &out) = 0;
+  /// A variable-size exchange of bytes (expert parallelism's token
+  /// dispatch): `in` holds this member's parts for the members in group
+  /// order, `sendBytes[j]` bytes for member j; `out` receives `recvBytes[j]`
+  /// bytes from each member j, in group order. Member j's `recvBytes[i]`
+  /// must be member i's `sendBytes[j]` (an all_to_all of the counts tells
+  /// each member what it receives).
+  virtual Status allToAllBytes(const std::vector<int> &axes, const void *in,
+                               const std::vector<int64_t> &sendBytes, void *out,
+                               const std::vector<int64_t> &recvBytes) = 0;
   /// Called when this rank has failed and communicates no more: its peers'
   /// pending and later communication with it should fail promptly rather
   /// than wait for the timeout.
@@ -97,7 +106,16 @@ public:
               Tensor &out) override;
   Status ringShift(const std::vector<int> &axes, int64_t shift,
                    const Tensor &in, Tensor &out) override;
+  Status allToAllBytes(const std::vector<int> &axes, const void *in,
+                       const std::vector<int64_t> &sendBytes, void *out,
+                       const std::vector<int64_t> &recvBytes) override;
 };
+
+/// Checks an allToAllBytes call's counts against a group of `groupSize`:
+/// one per member, none negative.
+Status checkExchangeCounts(const std::vector<int64_t> &sendBytes,
+                           const std::vector<int64_t> &recvBytes,
+                           int64_t groupSize);
 
 } // namespace paracc::rt
 

@@ -67,7 +67,8 @@ def Dist_Dialect : Dialect {
   // (`tp_role`, `tp_reason`) or sequence parallelism left out (`sp_skipped`).
   // Context parallelism names on the module the axis whose sequences are in
   // zig-zag order (`zigzag_axis`), which partitioning follows, and the axis
-  // whose attentions run as ring attention (`ring_axis`).
+  // whose attentions run as ring attention (`ring_axis`). Expert
+  // parallelism names the axis its experts are split over (`expert_axis`).
   // `--paracc-microbatch-axis` marks the copies of an op it made per
   // micro-batch (`microbatch`). After partitioning every function argument
   // and result and every weight or state op gives the global tensor it is a
@@ -98,6 +99,7 @@ def Dist_Dialect : Dialect {
                                "::mlir::StringAttr":$sp_skipped,
                                "::mlir::StringAttr":$zigzag_axis,
                                "::mlir::StringAttr":$ring_axis,
+                               "::mlir::StringAttr":$expert_axis,
                                "::mlir::IntegerAttr":$microbatch,
                                "::mlir::TypeAttr":$global_type,
                                "::mlir::ArrayAttr":$shard_dims);

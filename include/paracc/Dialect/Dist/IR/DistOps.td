@@ -255,4 +255,6 @@ def Dist_AxisIndexOp : Dist_Op<"axis_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+include "paracc/Dialect/Dist/IR/DistExpertOps.td"
+
 #endif // PARACC_DIALECT_DIST_IR_DISTOPS_TD

@@ -136,7 +136,8 @@ def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
     Before (dp = 2): `func.func @main(%ids: tensor<4x16xi64>)`. After: the
     argument carries `dist.sharding = #dist.sharding<{dp}, {?}>`. Under
     hybrid sharding the batch is split over the replica axis, then dp
-    (`{dpr, dp}`).
+    (`{dpr, dp}`); with an expert-parallel axis, over dp, then it
+    (`{dp, ep}`).
   }];
   let options = [
     Option<"axis", "axis", "std::string", "\"dp\"",
@@ -144,9 +145,47 @@ def DataParallelPass : Pass<"paracc-data-parallel", "ModuleOp"> {
     Option<"replicaAxis", "replica-axis", "std::string", "\"dpr\"",
            "Hybrid sharding's replica axis, which splits the batch before "
            "`axis` when the mesh has it">,
+    Option<"expertAxis", "expert-axis", "std::string", "\"ep\"",
+           "Expert parallelism's axis, which splits the batch after `axis` "
+           "when the mesh has it (its ranks are data-parallel for every op "
+           "but the experts)">,
     Option<"microbatchAxis", "microbatch-axis", "std::string", "\"\"",
            "A virtual last mesh axis that also splits the batch, into the "
            "micro-batches of paracc-interleave-microbatches">,
+  ];
+  let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
+}
+
+def ExpertParallelPass : Pass<"paracc-expert-parallel", "ModuleOp"> {
+  let summary = "Split the experts of every mixture of experts over the expert-parallel axis";
+  let description = [{
+    Expert parallelism places a mixture of experts' experts on different
+    ranks: member i of a group of n along the axis holds experts
+    `[i E/n, (i+1) E/n)` of each `graph.moe_experts`' stacked `w_in` and
+    `w_out`, while every other op is data parallel over the axis
+    (`paracc-data-parallel` splits the batch over it too, as Megatron and
+    DeepSpeed place expert parallelism within the data-parallel ranks).
+    This pass annotates dim 0 (the experts) of each `graph.moe_experts`'
+    `w_in` and `w_out` with the axis and names the axis on the module
+    (`dist.expert_axis`). Partitioning then makes each such op (and its
+    gradient) a `dist.expert_parallel_moe`, which sends each token to the
+    ranks holding the experts it picked and brings the results back, so
+    each rank keeps its experts' weights, gradients and optimizer state
+    only. The experts' weight gradients are complete over the axis and
+    reduced over the data-parallel ranks that share them.
+
+    The experts must divide over the axis, and a model without a
+    `graph.moe_experts` is refused (there are no experts to split). An
+    axis of size 1 does nothing.
+
+    Before (ep = 2): `graph.moe_experts %x, %i, %w, %w_in, %w_out` with
+    `%w_in : tensor<4x96x32xf32>`. After: `%w_in` and `%w_out` carry
+    `#dist.sharding<{ep}, {?}, {?}>`, and the module
+    `dist.expert_axis = "ep"`.
+  }];
+  let options = [
+    Option<"axis", "axis", "std::string", "\"ep\"",
+           "The mesh axis to split the experts over">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
