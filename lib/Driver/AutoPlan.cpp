@@ -80,6 +80,8 @@ mlir::paracc::chooseAutoPlan(MLIRContext &context, const ModelSource &source,
   request.top = 2;
   // The GPU runtime runs pipelined executables on CPU ranks only for now.
   request.allowPipeline = cluster.device.name == "cpu";
+  // Nor has it expert parallelism's exchange.
+  request.allowExpertParallel = cluster.device.name == "cpu";
   PlanSearchResult result = searchPlans(*model, request);
   const bool training = options.training.has_value();
   if (result.candidates.empty()) {

@@ -28,7 +28,8 @@ fixedPlan(const CompileOptions &options, int64_t batch, std::string &error) {
     plan.zero = options.training->zero;
     plan.zeroShardSize = options.training->zeroShardSize;
   }
-  int64_t dp = plan.size("dp");
+  // ep's ranks are data-parallel ranks too.
+  int64_t dp = plan.size("dp") * plan.size("ep");
   if (plan.microbatches < 1 || batch % (dp * plan.microbatches) != 0) {
     error = "--global-batch " + std::to_string(batch) +
             " is not divisible by dp " + std::to_string(dp) + " x " +

@@ -24,6 +24,9 @@
 #include "paracc/Planner/StagePartition.h"
 #include "paracc/Planner/StepPrediction.h"
 
+#include <algorithm>
+#include <numeric>
+
 using namespace mlir;
 using namespace mlir::paracc;
 namespace g = mlir::paracc::graph;
@@ -36,6 +39,8 @@ struct ProgramCost {
   UnitCost prologue, layers, epilogue, rest;
   /// Parameter bytes read first by the prologue / the epilogue.
   double prologueParameters = 0, epilogueParameters = 0;
+  /// Bytes of every weight, and of the experts' tables among them.
+  double weightBytes = 0, expertTableBytes = 0;
   double cutBytes = 0, largestMessage = 0, workspace = 0;
   /// Values whose size does not follow the batch: weights, state,
   /// constants, what is computed from them alone, and tensors of a
@@ -76,6 +81,23 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
   // As the step's prediction (--explain) counts it.
   OpPrediction predicted = predictOp(op, rates);
   const OpCost &cost = predicted.cost;
+  // The experts' ops: their tables apart from their tokens (expert
+  // parallelism divides the first).
+  if (isa<g::MoeExpertsOp, g::MoeExpertsGradOp>(op)) {
+    const bool grad = isa<g::MoeExpertsGradOp>(op);
+    const unsigned first = grad ? 1 : 0;
+    double tables = tensorBytes(op->getOperand(first + 3).getType()) +
+                    tensorBytes(op->getOperand(first + 4).getType());
+    if (grad)
+      tables *= 2; // their gradients, written
+    const double tokens = std::max(double(cost.bytes) - tables, 0.0);
+    (grad ? unit.expertBackwardFlops : unit.expertForwardFlops) +=
+        double(cost.flops);
+    (grad ? unit.expertBackwardTokenBytes : unit.expertForwardTokenBytes) +=
+        tokens;
+    (grad ? unit.expertBackwardTableBytes : unit.expertForwardTableBytes) +=
+        tables;
+  }
   double seconds = predicted.seconds;
   double launch = double(cost.launches) * rates.launchSeconds;
   if (isOptimizerOp(op)) {
@@ -112,6 +134,10 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
     unit.forwardLaunch += launch;
     unit.forwardFlops += double(cost.flops);
     // What context parallelism gathers: the keys and values.
+    // What expert parallelism exchanges: the slots' rows.
+    if (auto moe = dyn_cast<g::MoeExpertsOp>(op))
+      unit.expertExchangeBytes +=
+          tensorBytes(moe.getX().getType()) * double(moe.getTopK());
     if (isa<g::AttentionOp, g::AttentionWithStatsOp>(op)) {
       unit.attentions += 1;
       unit.keyValueBytes += tensorBytes(op->getOperand(1).getType()) +
@@ -174,8 +200,22 @@ static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
   for (Operation *op : weightOnly)
     for (Value v : op->getResults())
       program.fixedValues.insert(v);
-  for (auto w : func.getBody().front().getOps<g::WeightOp>())
+  for (auto w : func.getBody().front().getOps<g::WeightOp>()) {
     program.weightTypes.insert(w.getType());
+    program.weightBytes += tensorBytes(w.getType());
+  }
+  // The experts' tables: the weights behind each moe_experts' w_in and
+  // w_out (through a cast to the compute precision).
+  llvm::DenseSet<Operation *> tables;
+  func.walk([&](g::MoeExpertsOp moe) {
+    for (Value v : {moe.getWIn(), moe.getWOut()}) {
+      Operation *def = v.getDefiningOp();
+      while (def && !isa<g::WeightOp>(def) && def->getNumOperands() == 1)
+        def = def->getOperand(0).getDefiningOp();
+      if (def && isa<g::WeightOp>(def) && tables.insert(def).second)
+        program.expertTableBytes += tensorBytes(def->getResult(0).getType());
+    }
+  });
   for (Operation &op : func.getBody().front()) {
     if (isa<g::WeightOp, g::StateOp, g::ConstantOp, func::ReturnOp>(op))
       continue;
@@ -359,6 +399,9 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
     }
   for (auto w : main.getBody().front().getOps<g::WeightOp>())
     profile.parameters += cast<RankedTensorType>(w.getType()).getNumElements();
+  main.walk([&](g::MoeExpertsOp moe) {
+    profile.experts = std::gcd(profile.experts, moe.getNumExperts());
+  });
 
   // Copies cut to one and to two layers.
   auto cut = [&](int64_t keep) -> OwningOpRef<ModuleOp> {
@@ -445,6 +488,19 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
         restPerLayer.clampNegative();
         p.layer += restPerLayer;
         p.layer.clampNegative();
+        // The experts' share of a layer's parameters, gradients and
+        // optimizer state (each in proportion to the weights' bytes).
+        const double layerWeights = two.weightBytes - one.weightBytes;
+        const double expertShare =
+            layerWeights > 0
+                ? std::clamp((two.expertTableBytes - one.expertTableBytes) /
+                                 layerWeights,
+                             0.0, 1.0)
+                : 0.0;
+        p.layer.expertParameterBytes = expertShare * p.layer.parameterBytes;
+        p.layer.expertGradientBytes = expertShare * p.layer.gradientBytes;
+        p.layer.expertOptimizerStateBytes =
+            expertShare * p.layer.optimizerStateBytes;
         UnitCost rest = one.rest;
         rest -= restPerLayer;
         rest.clampNegative();

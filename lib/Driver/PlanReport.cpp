@@ -118,6 +118,7 @@ static llvm::json::Object planJson(const ParallelPlan &plan, bool training) {
   return llvm::json::Object{
       {"mesh", plan.mesh()},
       {"dp", plan.size("dp")},
+      {"ep", plan.size("ep")},
       {"pp", plan.size("pp")},
       {"cp", plan.size("cp")},
       {"tp", plan.size("tp")},

@@ -425,7 +425,13 @@ static const FlopRates &flopRatesOf(ComputeKind kind,
 double mlir::paracc::predictSeconds(const OpCost &cost,
                                     const DeviceRates &rates,
                                     Type elementType) {
-  bool low = elementType && (elementType.isBF16() || elementType.isF16());
+  return predictSeconds(cost, rates,
+                        elementType &&
+                            (elementType.isBF16() || elementType.isF16()));
+}
+
+double mlir::paracc::predictSeconds(const OpCost &cost,
+                                    const DeviceRates &rates, bool low) {
   const FlopRates &flops = flopRatesOf(cost.kind, rates);
   double flopRate = low ? flops.lowPrecision : flops.f32;
   if (low && cost.kind == ComputeKind::Attention)

@@ -74,14 +74,19 @@ static constexpr ScaledSeconds UnitCost::*kUnitBodies[] = {
 
 /// Every number of a UnitCost but its scaled bodies.
 static constexpr double UnitCost::*kUnitNumbers[] = {
-    &UnitCost::forwardLaunch,          &UnitCost::backwardLaunch,
-    &UnitCost::forwardAllReduceBytes,  &UnitCost::forwardGatherBytes,
-    &UnitCost::backwardAllReduceBytes, &UnitCost::backwardGatherBytes,
-    &UnitCost::forwardCollectives,     &UnitCost::backwardCollectives,
-    &UnitCost::optimizerSeconds,       &UnitCost::parameterBytes,
-    &UnitCost::gradientBytes,          &UnitCost::optimizerStateBytes,
-    &UnitCost::activationBytes,        &UnitCost::forwardFlops,
-    &UnitCost::keyValueBytes,          &UnitCost::attentions};
+    &UnitCost::forwardLaunch,           &UnitCost::backwardLaunch,
+    &UnitCost::forwardAllReduceBytes,   &UnitCost::forwardGatherBytes,
+    &UnitCost::backwardAllReduceBytes,  &UnitCost::backwardGatherBytes,
+    &UnitCost::forwardCollectives,      &UnitCost::backwardCollectives,
+    &UnitCost::optimizerSeconds,        &UnitCost::parameterBytes,
+    &UnitCost::gradientBytes,           &UnitCost::optimizerStateBytes,
+    &UnitCost::activationBytes,         &UnitCost::forwardFlops,
+    &UnitCost::keyValueBytes,           &UnitCost::attentions,
+    &UnitCost::expertExchangeBytes,     &UnitCost::expertParameterBytes,
+    &UnitCost::expertGradientBytes,     &UnitCost::expertOptimizerStateBytes,
+    &UnitCost::expertForwardFlops,      &UnitCost::expertBackwardFlops,
+    &UnitCost::expertForwardTokenBytes, &UnitCost::expertBackwardTokenBytes,
+    &UnitCost::expertForwardTableBytes, &UnitCost::expertBackwardTableBytes};
 
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
   for (ScaledSeconds UnitCost::*f : kUnitBodies)
@@ -231,21 +236,30 @@ static GroupPlacement placementOf(const ParallelPlan &plan, StringRef name,
 std::string PlanEvaluator::check(const ParallelPlan &plan,
                                  const TensorParallelProfile *&profile) const {
   int64_t dp = plan.size("dp"), pp = plan.size("pp"), tp = plan.size("tp"),
-          cp = plan.size("cp");
+          cp = plan.size("cp"), ep = plan.size("ep");
   for (const auto &[name, size] : plan.axes)
-    if ((name != "dp" && name != "pp" && name != "cp" && name != "tp") ||
+    if ((name != "dp" && name != "ep" && name != "pp" && name != "cp" &&
+         name != "tp") ||
         size < 1)
-      return "the planner knows the dp, pp, cp and tp axes, not '" + name + "'";
-  if (dp * pp * cp * tp != cluster.ranks())
+      return "the planner knows the dp, ep, pp, cp and tp axes, not '" + name +
+             "'";
+  if (dp * ep * pp * cp * tp != cluster.ranks())
     return "the mesh " + plan.mesh() + " has " +
-           std::to_string(dp * pp * cp * tp) + " rank(s), the cluster " +
+           std::to_string(dp * ep * pp * cp * tp) + " rank(s), the cluster " +
            cluster.str() + " " + std::to_string(cluster.ranks());
+  if (ep > 1 && (model.experts == 0 || model.experts % ep != 0))
+    return model.experts == 0
+               ? "ep needs a mixture of experts: the model has none"
+               : "ep " + std::to_string(ep) + " does not divide the " +
+                     std::to_string(model.experts) + " experts";
+  if (ep > 1 && !request.allowExpertParallel)
+    return "ep: the GPU runtime has no expert-parallel exchange yet";
   if (cp > 1 && model.sequence % (2 * cp) != 0)
     return "a sequence of " + std::to_string(model.sequence) +
            " does not divide into 2 x " + std::to_string(cp) +
            " zig-zag chunks";
-  if (dp * plan.microBatchSize * plan.microbatches != request.globalBatch)
-    return "dp " + std::to_string(dp) + " x micro-batch size " +
+  if (dp * ep * plan.microBatchSize * plan.microbatches != request.globalBatch)
+    return "dp " + std::to_string(dp * ep) + " x micro-batch size " +
            std::to_string(plan.microBatchSize) + " x " +
            std::to_string(plan.microbatches) +
            " micro-batch(es) is not the "
@@ -420,17 +434,44 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
                                     : u.attentionForwardBody(scale));
     return std::max(0.0, shifts - hidden);
   };
+  // Expert parallelism's exchange, not overlapped: each member sends
+  // (n-1)/n of its slots' rows (routing assumed spread evenly over the
+  // experts) and takes as many back; the forward moves the rows out and the
+  // results back, the backward x and dy out and dx back.
+  GroupPlacement epGroup = placementOf(plan, "ep", cluster.devicesPerNode);
+  // And each member reads 1/ep of the experts' tables: the experts'
+  // roofline with their share, less the profiled one with all of them.
+  const bool lowPrecision = model.precision != Precision::F32;
+  auto exchangeSeconds = [&](const UnitCost &u, bool backward) {
+    if (epGroup.size <= 1 || u.expertExchangeBytes <= 0)
+      return 0.0;
+    auto experts = [&](double tableShare) {
+      OpCost c;
+      c.kind = ComputeKind::Product;
+      c.flops = int64_t(
+          scale * (backward ? u.expertBackwardFlops : u.expertForwardFlops));
+      c.bytes = int64_t(scale * (backward ? u.expertBackwardTokenBytes
+                                          : u.expertForwardTokenBytes) +
+                        tableShare * (backward ? u.expertBackwardTableBytes
+                                               : u.expertForwardTableBytes));
+      return predictSeconds(c, cluster.rates, lowPrecision);
+    };
+    return (backward ? 3.0 : 2.0) *
+               allGatherSeconds(cluster, epGroup,
+                                scale * u.expertExchangeBytes) +
+           experts(1.0 / double(epGroup.size)) - experts(1.0);
+  };
   auto forwardOf = [&](const UnitCost &u) {
     return u.forwardBody(scale) + u.forwardLaunch +
            tensorParallelSeconds(plan, u, scale, false) +
-           keyValueSeconds(u, false);
+           keyValueSeconds(u, false) + exchangeSeconds(u, false);
   };
   auto backwardOf = [&](const UnitCost &u) {
     if (!model.training)
       return 0.0;
     return u.backwardBody(scale) + u.backwardLaunch +
            tensorParallelSeconds(plan, u, scale, true) +
-           keyValueSeconds(u, true);
+           keyValueSeconds(u, true) + exchangeSeconds(u, true);
   };
   const double layerTime = forwardOf(profile.layer) + backwardOf(profile.layer);
   times.layers =
@@ -468,6 +509,11 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
   GroupPlacement gradientGroup = dpGroup;
   gradientGroup.size *= cpGroup.size;
   gradientGroup.perNode *= cpGroup.perNode;
+  // Under ep the experts' gradients are complete over ep and reduced over
+  // dp x cp; everything else's over dp x ep x cp.
+  GroupPlacement expertGradientGroup = gradientGroup;
+  gradientGroup.size *= epGroup.size;
+  gradientGroup.perNode *= epGroup.perNode;
   // ZeRO shards over groups of `shards` consecutive dp ranks (all of dp, or
   // hybrid sharding's groups) and, hybrid, all-reduces across the groups.
   const int64_t shards =
@@ -485,13 +531,18 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
   double worstTail = 0;
   for (int64_t s = 0; s < p; ++s) {
     double params = 0, grads = 0, state = 0, acts = 0, rankBackward = 0,
-           optimizer = 0;
+           optimizer = 0, expertGrads = 0, unsplitGrads = 0;
     for (int64_t c = 0; c < v; ++c) {
       int64_t k = c * p + s;
       const UnitCost &u = stageUnits[k];
-      params += u.parameterBytes;
-      grads += u.gradientBytes;
-      state += u.optimizerStateBytes;
+      // Each ep member holds 1/ep of the experts' tables, their gradients
+      // and their optimizer state.
+      const double kept = 1.0 - 1.0 / double(epGroup.size);
+      params += u.parameterBytes - kept * u.expertParameterBytes;
+      grads += u.gradientBytes - kept * u.expertGradientBytes;
+      expertGrads += u.expertGradientBytes / double(epGroup.size);
+      unsplitGrads += u.gradientBytes;
+      state += u.optimizerStateBytes - kept * u.expertOptimizerStateBytes;
       // (Under cp the gathered keys and values are kept whole, unless
       // full recompute keeps only the layers' inputs or ring attention
       // never gathers them.)
@@ -510,7 +561,11 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       }
       acts += perMicrobatch * (model.training ? flight[k] : 1);
       rankBackward += times.backward[k];
-      optimizer += u.optimizerSeconds;
+      // The update of this member's experts only.
+      const double expertShare = u.parameterBytes > 0
+                                     ? u.expertParameterBytes / u.parameterBytes
+                                     : 0.0;
+      optimizer += u.optimizerSeconds * (1.0 - kept * expertShare);
     }
     const double wholeParams = params, wholeGrads = grads;
     // What ZeRO's stage 3 gathers (the forward computes in the model's
@@ -539,7 +594,7 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
           gatherScale;
     }
     double exposed = 0;
-    if (model.training && dp * cp > 1) {
+    if (model.training && dp * cp * epGroup.size > 1) {
       // The gradients packed into buckets and out.
       int64_t rankLayers = 0;
       for (int64_t c = 0; c < v; ++c)
@@ -550,8 +605,15 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       double rest = plan.zero == 3  ? profile.zero3RestSeconds
                     : plan.zero > 0 ? profile.zeroRestSeconds
                                     : profile.dataParallelRestSeconds;
-      optimizer += rankLayers * perLayer +
-                   (s == 0 || s == p - 1 ? rest / (p > 1 ? 2 : 1) : 0.0);
+      // (As much of it as the gradients packed: under ep the experts'
+      // share, only where dp x cp reduces them.)
+      const double packed =
+          unsplitGrads > 0
+              ? (grads - (dp * cp > 1 ? 0.0 : expertGrads)) / unsplitGrads
+              : 1.0;
+      optimizer +=
+          packed * (rankLayers * perLayer +
+                    (s == 0 || s == p - 1 ? rest / (p > 1 ? 2 : 1) : 0.0));
       // The last micro-batch's backward hides the reduction it overlaps
       // where the runtime overlaps collectives.
       double lastBackward =
@@ -564,9 +626,11 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
           allReduceSeconds(cluster, replicaGroup, wholeGrads / shards) +
           allReduceSeconds(cluster, cpGroup, wholeGrads / shards);
       if (plan.zero == 0) {
-        exposed =
-            std::max(0.0, allReduceSeconds(cluster, gradientGroup, grads) -
-                              lastBackward);
+        exposed = std::max(
+            0.0,
+            allReduceSeconds(cluster, gradientGroup, grads - expertGrads) +
+                allReduceSeconds(cluster, expertGradientGroup, expertGrads) -
+                lastBackward);
       } else if (plan.zero < 3) {
         // Stage 2 reduce-scatters every micro-batch's gradients, each
         // overlapping the backward after it; then the updated parameters
@@ -771,120 +835,135 @@ static std::vector<ParallelPlan> enumeratePlans(const ModelProfile &model,
   };
   for (int64_t tp : tps)
     for (int64_t cp : cpDegrees(ranks / tp))
-      for (int64_t pp : divisors(ranks / tp / cp)) {
-        if (pp > model.layers || (pp > 1 && !request.allowPipeline))
-          continue;
-        int64_t dp = ranks / tp / cp / pp;
-        if (request.globalBatch % dp != 0)
-          continue;
-        int64_t local = request.globalBatch / dp;
-        // The mesh's axis orders (distinct ones only).
-        std::vector<std::vector<std::pair<std::string, int64_t>>> orders;
-        std::vector<std::pair<std::string, int64_t>> axes = {
-            {"dp", dp}, {"pp", pp}, {"tp", tp}};
-        llvm::sort(axes);
-        std::vector<std::string> seen;
-        // On one node every order lies on the same links.
-        const bool oneNode = request.cluster.nodes == 1;
-        do {
-          if (oneNode && !orders.empty())
-            break;
-          std::string key;
-          for (const auto &[name, size] : axes)
-            if (size > 1)
-              key += name + ",";
-          if (llvm::is_contained(seen, key))
+      for (int64_t pp : divisors(ranks / tp / cp))
+        // Expert parallelism within the data-parallel ranks: ep divides
+        // them and the experts.
+        for (int64_t ep : divisors(ranks / tp / cp / pp)) {
+          if (pp > model.layers || (pp > 1 && !request.allowPipeline))
             continue;
-          seen.push_back(key);
-          orders.push_back(axes);
-        } while (std::next_permutation(axes.begin(), axes.end()));
-        // cp's ranks lie just outside tp's (its all-gathers are the larger
-        // messages after tp's).
-        if (cp > 1)
-          for (auto &order : orders)
-            order.insert(
-                llvm::find_if(order,
-                              [](const auto &a) { return a.first == "tp"; }),
-                {"cp", cp});
-        for (const auto &order : orders) {
-          // ZeRO over all of dp, and, when dp crosses nodes, hybrid: shard
-          // within a node's dp ranks, replicate across nodes.
-          std::vector<int64_t> shardSizes = {0};
-          {
-            SmallVector<int64_t> sizes;
-            size_t dpIndex = 0;
-            for (auto [i, axis] : llvm::enumerate(order)) {
-              sizes.push_back(axis.second);
-              if (axis.first == "dp")
-                dpIndex = i;
-            }
-            GroupPlacement g =
-                placeAxis(sizes, dpIndex, request.cluster.devicesPerNode);
-            if (g.crossesNodes() && g.perNode > 1)
-              shardSizes.push_back(g.perNode);
-          }
-          for (int64_t mbs : divisors(local)) {
-            int64_t m = local / mbs;
-            if (pp == 1 && m != 1)
+          if (ep > 1 && (model.experts == 0 || model.experts % ep != 0 ||
+                         !request.allowExpertParallel))
+            continue;
+          int64_t dataParallel = ranks / tp / cp / pp;
+          if (request.globalBatch % dataParallel != 0)
+            continue;
+          int64_t local = request.globalBatch / dataParallel;
+          int64_t dp = dataParallel / ep;
+          // The mesh's axis orders (distinct ones only).
+          std::vector<std::vector<std::pair<std::string, int64_t>>> orders;
+          std::vector<std::pair<std::string, int64_t>> axes = {
+              {"dp", dp}, {"pp", pp}, {"tp", tp}};
+          llvm::sort(axes);
+          std::vector<std::string> seen;
+          // On one node every order lies on the same links.
+          const bool oneNode = request.cluster.nodes == 1;
+          do {
+            if (oneNode && !orders.empty())
+              break;
+            std::string key;
+            for (const auto &[name, size] : axes)
+              if (size > 1)
+                key += name + ",";
+            if (llvm::is_contained(seen, key))
               continue;
-            // Under cp a rank holding more than one sequence flattens them
-            // with its block of the sequence into the weight gradients' rows,
-            // which gathers activations in the backward: one sequence per
-            // micro-batch.
-            if (cp > 1 && mbs > 1)
-              continue;
-            std::vector<std::pair<PipelineSchedule, int64_t>> schedules = {
-                {kDefaultPipelineSchedule, 1}};
-            if (pp > 1 && model.training) {
-              schedules = {{PipelineSchedule::GPipe, 1},
-                           {PipelineSchedule::OneFOneB, 1},
-                           {PipelineSchedule::ZeroBubbleH1, 1}};
-              for (int64_t v : {2, 4})
-                if (m % pp == 0 && pp * v <= model.layers)
-                  schedules.push_back({PipelineSchedule::Interleaved, v});
+            seen.push_back(key);
+            orders.push_back(axes);
+          } while (std::next_permutation(axes.begin(), axes.end()));
+          // cp's ranks lie just outside tp's (its all-gathers are the larger
+          // messages after tp's).
+          if (cp > 1)
+            for (auto &order : orders)
+              order.insert(
+                  llvm::find_if(order,
+                                [](const auto &a) { return a.first == "tp"; }),
+                  {"cp", cp});
+          // ep's just inside dp's (its exchanges every layer are the larger
+          // traffic; dp's reduction is once a step).
+          if (ep > 1)
+            for (auto &order : orders)
+              order.insert(
+                  std::next(llvm::find_if(
+                      order, [](const auto &a) { return a.first == "dp"; })),
+                  {"ep", ep});
+          for (const auto &order : orders) {
+            // ZeRO over all of dp, and, when dp crosses nodes, hybrid: shard
+            // within a node's dp ranks, replicate across nodes.
+            std::vector<int64_t> shardSizes = {0};
+            {
+              SmallVector<int64_t> sizes;
+              size_t dpIndex = 0;
+              for (auto [i, axis] : llvm::enumerate(order)) {
+                sizes.push_back(axis.second);
+                if (axis.first == "dp")
+                  dpIndex = i;
+              }
+              GroupPlacement g =
+                  placeAxis(sizes, dpIndex, request.cluster.devicesPerNode);
+              if (g.crossesNodes() && g.perNode > 1)
+                shardSizes.push_back(g.perNode);
             }
-            for (auto [schedule, v] : schedules)
-              for (RecomputePolicy recompute : recomputes)
-                for (bool sp : {false, true}) {
-                  if (sp && tp == 1)
-                    continue;
-                  for (int64_t zero : {0, 1, 2, 3})
-                    for (int64_t shardSize : shardSizes) {
-                      if (zero && (!model.optimizer || dp == 1))
-                        continue;
-                      if (shardSize && !zero)
-                        continue;
-                      // Without micro-batches stage 2 is stage 1's program.
-                      if (zero == 2 && m == 1)
-                        continue;
-                      ParallelPlan plan;
-                      plan.axes = order;
-                      plan.sequenceParallel = sp;
-                      plan.microbatches = m;
-                      plan.microBatchSize = mbs;
-                      plan.schedule = schedule;
-                      plan.virtualStages = v;
-                      plan.recompute = recompute;
-                      plan.zero = zero;
-                      plan.zeroShardSize = shardSize;
-                      // Over cp: all-gather, and ring attention.
-                      if (cp > 1) {
-                        ParallelPlan ringPlan = plan;
-                        ringPlan.cpAttention = CpAttention::Ring;
-                        plans.push_back(std::move(ringPlan));
+            for (int64_t mbs : divisors(local)) {
+              int64_t m = local / mbs;
+              if (pp == 1 && m != 1)
+                continue;
+              // Under cp a rank holding more than one sequence flattens them
+              // with its block of the sequence into the weight gradients' rows,
+              // which gathers activations in the backward: one sequence per
+              // micro-batch.
+              if (cp > 1 && mbs > 1)
+                continue;
+              std::vector<std::pair<PipelineSchedule, int64_t>> schedules = {
+                  {kDefaultPipelineSchedule, 1}};
+              if (pp > 1 && model.training) {
+                schedules = {{PipelineSchedule::GPipe, 1},
+                             {PipelineSchedule::OneFOneB, 1},
+                             {PipelineSchedule::ZeroBubbleH1, 1}};
+                for (int64_t v : {2, 4})
+                  if (m % pp == 0 && pp * v <= model.layers)
+                    schedules.push_back({PipelineSchedule::Interleaved, v});
+              }
+              for (auto [schedule, v] : schedules)
+                for (RecomputePolicy recompute : recomputes)
+                  for (bool sp : {false, true}) {
+                    if (sp && tp == 1)
+                      continue;
+                    for (int64_t zero : {0, 1, 2, 3})
+                      for (int64_t shardSize : shardSizes) {
+                        if (zero && (!model.optimizer || dp == 1))
+                          continue;
+                        if (shardSize && !zero)
+                          continue;
+                        // Without micro-batches stage 2 is stage 1's program.
+                        if (zero == 2 && m == 1)
+                          continue;
+                        ParallelPlan plan;
+                        plan.axes = order;
+                        plan.sequenceParallel = sp;
+                        plan.microbatches = m;
+                        plan.microBatchSize = mbs;
+                        plan.schedule = schedule;
+                        plan.virtualStages = v;
+                        plan.recompute = recompute;
+                        plan.zero = zero;
+                        plan.zeroShardSize = shardSize;
+                        // Over cp: all-gather, and ring attention.
+                        if (cp > 1) {
+                          ParallelPlan ringPlan = plan;
+                          ringPlan.cpAttention = CpAttention::Ring;
+                          plans.push_back(std::move(ringPlan));
+                        }
+                        plans.push_back(std::move(plan));
                       }
-                      plans.push_back(std::move(plan));
-                    }
-                }
+                  }
+            }
           }
         }
-      }
   return plans;
 }
 
 /// Whether two plans differ at most in the order of their mesh axes.
 static bool sameButOrder(const ParallelPlan &a, const ParallelPlan &b) {
-  for (StringRef axis : {"dp", "pp", "cp", "tp"})
+  for (StringRef axis : {"dp", "ep", "pp", "cp", "tp"})
     if (a.size(axis) != b.size(axis))
       return false;
   return a.sequenceParallel == b.sequenceParallel &&

@@ -108,6 +108,9 @@ OpCost estimateCost(Operation *op);
 /// `elementType`, bytes / memory bandwidth) + launches x launch time.
 double predictSeconds(const OpCost &cost, const DeviceRates &rates,
                       Type elementType);
+/// The same for operands of a low-precision (bf16, f16) or f32 type.
+double predictSeconds(const OpCost &cost, const DeviceRates &rates,
+                      bool lowPrecision);
 
 /// What a dist collective or transfer moves.
 struct CollectiveCost {

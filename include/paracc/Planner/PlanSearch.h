@@ -78,6 +78,22 @@ struct UnitCost {
   /// The attentions' share of the bodies, forward (attention) and backward
   /// (attention_grad): what ring attention's transfers hide behind.
   ScaledSeconds attentionForwardBody, attentionBackwardBody;
+  /// Mixtures of experts: the bytes of the token rows its graph.moe_experts
+  /// ops send to their experts per micro-batch (T k H elements each), what
+  /// expert parallelism exchanges over ep (out and back in the forward; x
+  /// and dy out, dx back in the backward).
+  double expertExchangeBytes = 0;
+  /// Its experts' ops (moe_experts forward, moe_experts_grad backward) as
+  /// the roofline sees them: FLOPs and bytes of tokens per micro-batch, and
+  /// bytes of the tables (read, and in the backward their gradients
+  /// written), which an ep member reads 1/ep of.
+  double expertForwardFlops = 0, expertBackwardFlops = 0;
+  double expertForwardTokenBytes = 0, expertBackwardTokenBytes = 0;
+  double expertForwardTableBytes = 0, expertBackwardTableBytes = 0;
+  /// The part of parameterBytes, gradientBytes and optimizerStateBytes that
+  /// is the experts' tables: divided over ep.
+  double expertParameterBytes = 0, expertGradientBytes = 0,
+         expertOptimizerStateBytes = 0;
 
   UnitCost &operator+=(const UnitCost &o);
   UnitCost &operator-=(const UnitCost &o);
@@ -124,6 +140,9 @@ struct ModelProfile {
   int64_t batch = 1, sequence = 1;
   /// Parameters (elements) of the whole model.
   int64_t parameters = 0;
+  /// The experts of each mixture of experts (the greatest common divisor
+  /// over its graph.moe_experts ops; 0: none): what ep must divide.
+  int64_t experts = 0;
   /// Model FLOPs per sequence: the forward's, x3 when training (without
   /// recompute), the numerator of MFU.
   double flopsPerSequence = 0;
@@ -134,8 +153,9 @@ struct ModelProfile {
 
 /// One parallel plan.
 struct ParallelPlan {
-  /// Mesh axes, outermost first ("dp", "pp", "cp", "tp"; sizes 1 left out
-  /// of the text); the last axis's ranks are neighbours.
+  /// Mesh axes, outermost first ("dp", "ep", "pp", "cp", "tp"; sizes 1
+  /// left out of the text); the last axis's ranks are neighbours. ep's
+  /// ranks are data-parallel ranks too: dp x ep ranks split the batch.
   std::vector<std::pair<std::string, int64_t>> axes;
   bool sequenceParallel = false;
   int64_t microbatches = 1, microBatchSize = 1;
@@ -199,6 +219,9 @@ struct PlanRequest {
   /// `--mesh auto` on GPUs, whose runtime runs pipelined executables on
   /// CPU ranks only for now).
   bool allowPipeline = true;
+  /// Plans may have an ep axis (false where the runtime cannot run them:
+  /// the GPU runtime has no expert-parallel exchange yet).
+  bool allowExpertParallel = true;
   /// Evaluate only this plan (no search).
   std::optional<ParallelPlan> fixed;
   /// Called about once a second while a search runs.
