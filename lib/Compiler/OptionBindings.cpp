@@ -84,6 +84,19 @@ void TrainingOptions::bindOptions(OptionsBinder &binder) {
                "tables such as rotary inv_freq), which are frozen by "
                "default"},
               OptionValue::negatedFlag(autoFreeze));
+  binder.bind({"moe-aux-loss", scope,
+               "Mixtures of experts: add this times each layer's "
+               "load-balancing loss (transformers' load_balancing_loss_func: "
+               "E x sum of the experts' token fractions times their mean "
+               "router probabilities) to the loss (0: off)",
+               "COEF"},
+              OptionValue::number(moeAuxLoss, NumberRange::nonNegative()));
+  binder.bind({"moe-z-loss", scope,
+               "Mixtures of experts: add this times each layer's router "
+               "z-loss (the mean squared logsumexp of its router logits) to "
+               "the loss (0: off)",
+               "COEF"},
+              OptionValue::number(moeZLoss, NumberRange::nonNegative()));
   binder.bind({"optimizer", scope, "adamw (default) or sgd"},
               OptionValue::choice(optimizer));
   binder.bind({"betas", scope, "AdamW's betas", "B1,B2"},

@@ -249,6 +249,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
         // slice into the product (only the kept rows are computed).
         fn.addPass(graph::createGraphFusionPass());
       }
+      if (options.training.moeAuxLoss > 0 || options.training.moeZLoss > 0)
+        fn.addPass(graph::createMoeAuxLossPass(
+            {options.training.moeAuxLoss, options.training.moeZLoss}));
       fn.addPass(graph::createSeedDropoutPass({options.training.dropoutSeed}));
     }
   }

@@ -54,6 +54,14 @@ def write_pb(array, path, name):
         f.write(numpy_helper.from_array(array, name).SerializeToString())
 
 
+def read_pb(path):
+    """The array in a TensorProto file (write_pb's)."""
+    tensor = onnx.TensorProto()
+    with open(path, "rb") as f:
+        tensor.ParseFromString(f.read())
+    return numpy_helper.to_array(tensor)
+
+
 def run_ort(path, feeds, threads=None):
     """onnxruntime's CPU outputs with its graph optimizations off (the
     exported graph as written), on `threads` threads if given."""

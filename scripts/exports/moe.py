@@ -2,6 +2,7 @@
 """Real exporter graphs of transformers mixture-of-experts decoders.
 
 usage: moe.py OUT_DIR [--only NAME ...] [--list]
+       moe.py OUT_DIR --aux-reference [--only NAME ...]
        moe.py OUT_DIR --bench gpt-moe --batch B --seq S [--loss]
 
 decoders.py's cases for the MoE families (each case's files are the same:
@@ -24,6 +25,12 @@ data-dependent) and both exporters refuse "grouped_mm" (torch._grouped_mm,
 histc); without an attention_mask input the legacy exporter refuses
 transformers' packed-sequence check (aten::diff), so its cases pass one.
 
+With --aux-reference, the cases' exports are left as they are and PyTorch's
+loss and 30 AdamW steps with the experts' auxiliary losses added
+(transformers' load-balancing loss and ST-MoE's router z-loss per layer,
+summed, at paracc train's --moe-aux-loss 0.02 --moe-z-loss 0.001) go to
+aux_reference.json.
+
 With --bench gpt-moe, the issue's GPT-MoE benchmark model instead (a
 Mixtral-style decoder: hidden 1024, 8 layers, 16 heads, 8 experts of 2816,
 top-2; random weights, shape-only, the batched_mm forward), with the
@@ -34,12 +41,17 @@ Needs what decoders.py needs. Committed in test/e2e/Inputs/moe/ for
 test/e2e/moe.test:  $PY scripts/exports/moe.py test/e2e/Inputs/moe
 """
 
+import json
+import os
 import sys
 
+import numpy as np
+import torch
+import torch.nn.functional as F
 import transformers
 
 import decoders
-from exporting import case_arguments, selected_cases
+from exporting import case_arguments, read_pb, selected_cases
 
 MOE = dict(num_experts_per_tok=2, output_router_logits=False)
 decoders.FAMILIES.update({
@@ -94,12 +106,88 @@ CASES = {
 }
 
 
+# The auxiliary losses' reference (--aux-reference): paracc train's
+# --moe-aux-loss and --moe-z-loss coefficients.
+AUX_COEF, Z_COEF = 0.02, 0.001
+
+
+def router_losses(router_logits, k):
+    """Per layer (router logits [T, E]): transformers' load-balancing loss
+    E * sum_e (c_e / T) * mean_t softmax(z)[t, e] (c_e: the top-k slots
+    routed to e) and ST-MoE's z-loss mean_t logsumexp(z_t)^2, summed over
+    the layers."""
+    aux = z_loss = 0.0
+    for z in router_logits:
+        z = z.float()
+        p = F.softmax(z, dim=-1)
+        experts = p.shape[-1]
+        picks = torch.topk(p, k, dim=-1).indices
+        counts = F.one_hot(picks, experts).sum(dim=(0, 1)).float()
+        aux = aux + experts * (counts / p.shape[0] * p.mean(0)).sum()
+        z_loss = z_loss + torch.logsumexp(z, dim=-1).pow(2).mean()
+    return aux, z_loss
+
+
+def aux_reference(name, spec, out_dir, seed):
+    """The case's model rebuilt from its seed: its loss with the auxiliary
+    losses on the loss test data, and 30 AdamW steps of it (as
+    reference.json's run) in aux_reference.json."""
+    family, _, attn, batch, seq, _, extra, _ = spec
+    model, config = decoders.make_model(family, attn, dict(extra), seed)
+    k = config.num_experts_per_tok
+    d = os.path.join(out_dir, name)
+
+    def loss_of(ids):
+        out = model(input_ids=ids, use_cache=False, output_router_logits=True)
+        v = out.logits.shape[-1]
+        ce = F.cross_entropy(out.logits[:, :-1].reshape(-1, v),
+                             ids[:, 1:].reshape(-1))
+        aux, z_loss = router_losses(out.router_logits, k)
+        return ce + AUX_COEF * aux + Z_COEF * z_loss
+
+    model.train()
+    ids = torch.from_numpy(read_pb(os.path.join(
+        d, "loss_test_data_set_0", "input_0.pb")).astype(np.int64))
+    with torch.no_grad():
+        first = loss_of(ids).item()
+    tokens = np.fromfile(os.path.join(d, "tokens.u16"), dtype=np.uint16)
+    opt = torch.optim.AdamW(model.parameters(), lr=decoders.TRAIN_LR,
+                            betas=decoders.TRAIN_BETAS, eps=decoders.TRAIN_EPS,
+                            weight_decay=decoders.TRAIN_WEIGHT_DECAY)
+    steps = []
+    for step in range(decoders.TRAIN_STEPS):
+        window = tokens[step * batch * seq:(step + 1) * batch * seq]
+        batch_ids = torch.from_numpy(window.astype(np.int64).reshape(batch, seq))
+        opt.zero_grad()
+        loss = loss_of(batch_ids)
+        loss.backward()
+        norm = torch.sqrt(sum((p.grad.double() ** 2).sum()
+                              for p in model.parameters()))
+        steps.append({"step": step, "loss": loss.item(),
+                      "grad_norm": norm.item(), "lr": decoders.TRAIN_LR})
+        opt.step()
+    reference = {"moe_aux_loss": AUX_COEF, "moe_z_loss": Z_COEF,
+                 "test_data_loss": first,
+                 "optimizer": {"name": "adamw", "lr": decoders.TRAIN_LR,
+                               "betas": decoders.TRAIN_BETAS,
+                               "eps": decoders.TRAIN_EPS,
+                               "weight_decay": decoders.TRAIN_WEIGHT_DECAY},
+                 "batch": batch, "seq": seq,
+                 "runs": {"adamw": {"steps": steps}}}
+    with open(os.path.join(d, "aux_reference.json"), "w") as f:
+        json.dump(reference, f, indent=1)
+    print(f"{name}: aux-loss reference, test-data loss {first:.6f}")
+
+
 def main():
     def bench_arguments(ap):
         ap.add_argument("--bench", choices=["gpt-moe"])
         ap.add_argument("--batch", type=int, default=8)
         ap.add_argument("--seq", type=int, default=1024)
         ap.add_argument("--loss", action="store_true")
+        ap.add_argument("--aux-reference", action="store_true",
+                        help="write aux_reference.json for the selected "
+                             "cases with a loss (their exports must exist)")
 
     args = case_arguments(__doc__, CASES, bench_arguments)
     if args.bench:
@@ -107,6 +195,10 @@ def main():
                             args.loss)
         return 0
     for i, name, spec in selected_cases(args, CASES):
+        if args.aux_reference:
+            if spec[-1]:
+                aux_reference(name, spec, args.out, seed=300 + i)
+            continue
         decoders.make_case(name, spec, args.out, seed=300 + i)
     return 0
 

@@ -226,6 +226,9 @@ struct TrainingOptions {
   /// replicates across them (0: all of dp).
   int64_t zeroShardSize = 0;
   uint64_t dropoutSeed = 0;
+  /// Mixtures of experts: the coefficients of the load-balancing loss and
+  /// the router z-loss added to the loss (0: left out).
+  double moeAuxLoss = 0.0, moeZLoss = 0.0;
 
   /// The weight decay the optimizer applies.
   double resolvedWeightDecay() const {

@@ -538,4 +538,44 @@ def AddLossPass : Pass<"paracc-add-loss", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def MoeAuxLossPass : Pass<"paracc-moe-aux-loss", "func::FuncOp"> {
+  let summary = "Add the experts' load-balancing and router z-losses to the loss";
+  let description = [{
+    For training a mixture of experts (`--moe-aux-loss C`, `--moe-z-loss C`:
+    off unless asked, since they change the user's loss). For each
+    `graph.moe_experts` whose picks come from a `graph.topk` over a softmax
+    of router logits `z` `[T, E]` (`p = softmax(z)`, as transformers'
+    Mixtral, Qwen2-MoE and OLMoE route):
+
+        aux = E * sum_e (c_e / T) * mean_t p[t, e]
+        zl  = mean_t (logsumexp_e z[t, e])^2
+
+    where `c_e` counts the (token, pick) slots routed to expert e (a count:
+    no gradient; `aux` is k for perfectly even routing). `aux` is
+    transformers' `load_balancing_loss_func` for one layer, `zl` ST-MoE's
+    router z-loss. The function's loss (its first result, a float scalar)
+    becomes `loss + aux-coef * sum(aux) + z-coef * sum(zl)` over the layers;
+    partitioning makes the means over split tokens global ones. Refused:
+    a function whose first result is not a float scalar, and an experts op
+    whose picks do not come from a top-k of a softmax (the op is named).
+
+    After (one layer, simplified):
+    ```mlir
+    %p = graph.softmax %z {axis = 1}
+    %v, %i = graph.topk %p {axis = 1, k = 2}
+    %hit = graph.equal %i3, %experts     // [T, k, 1] == [1, 1, E]
+    %c = graph.reduce_sum %hitf, [0, 1]  // [E]
+    %aux = ... E * sum(c / T * reduce_mean(%p, [0]))
+    %loss2 = graph.add %loss, %scaled
+    ```
+  }];
+  let options = [
+    Option<"auxCoef", "aux-coef", "double", "0.0",
+           "The load-balancing loss's coefficient (0: left out)">,
+    Option<"zCoef", "z-coef", "double", "0.0",
+           "The router z-loss's coefficient (0: left out)">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
