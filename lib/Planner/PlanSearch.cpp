@@ -567,6 +567,12 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
                                      : 0.0;
       optimizer += u.optimizerSeconds * (1.0 - kept * expertShare);
     }
+    // The share of the gradients a data-parallel reduction packs: under ep
+    // the experts' only where dp x cp reduces them.
+    const double packed =
+        unsplitGrads > 0
+            ? (grads - (dp * cp > 1 ? 0.0 : expertGrads)) / unsplitGrads
+            : 1.0;
     const double wholeParams = params, wholeGrads = grads;
     // What ZeRO's stage 3 gathers (the forward computes in the model's
     // precision from f32 master shards) and the most of it gathered at once.
@@ -605,12 +611,7 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       double rest = plan.zero == 3  ? profile.zero3RestSeconds
                     : plan.zero > 0 ? profile.zeroRestSeconds
                                     : profile.dataParallelRestSeconds;
-      // (As much of it as the gradients packed: under ep the experts'
-      // share, only where dp x cp reduces them.)
-      const double packed =
-          unsplitGrads > 0
-              ? (grads - (dp * cp > 1 ? 0.0 : expertGrads)) / unsplitGrads
-              : 1.0;
+      // (As much of it as the gradients packed.)
       optimizer +=
           packed * (rankLayers * perLayer +
                     (s == 0 || s == p - 1 ? rest / (p > 1 ? 2 : 1) : 0.0));

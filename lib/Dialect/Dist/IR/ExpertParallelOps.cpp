@@ -42,12 +42,5 @@ LogicalResult ExpertParallelMoeGradOp::verify() {
   if (failed(verifyExpertParallel(*this)))
     return failure();
   // expert_parallel_grad_types
-  if (getDy().getType() != getX().getType() ||
-      getDx().getType() != getX().getType() ||
-      getDweights().getType() != getWeights().getType() ||
-      getDwIn().getType() != getWIn().getType() ||
-      getDwOut().getType() != getWOut().getType())
-    return emitOpError("needs dy and dx of x's type and dweights, dw_in and "
-                       "dw_out of their operands' types");
-  return success();
+  return graph::verifyMoeGradientTypes(*this);
 }

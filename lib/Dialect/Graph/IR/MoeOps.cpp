@@ -88,12 +88,5 @@ LogicalResult MoeExpertsGradOp::verify() {
                                getActivation())))
     return failure();
   // moe_grad_types: dy like x, each gradient like its operand.
-  if (getDy().getType() != getX().getType() ||
-      getDx().getType() != getX().getType() ||
-      getDweights().getType() != getWeights().getType() ||
-      getDwIn().getType() != getWIn().getType() ||
-      getDwOut().getType() != getWOut().getType())
-    return emitOpError("needs dy and dx of x's type and dweights, dw_in and "
-                       "dw_out of their operands' types");
-  return success();
+  return verifyMoeGradientTypes(*this);
 }

@@ -22,6 +22,20 @@ LogicalResult verifyMoeOperands(Operation *op, Value x, Value indices,
                                 bool gated, StringRef activation,
                                 int64_t groupSize = 1);
 
+/// A gradient op's types (graph.moe_experts_grad's, or its expert-parallel
+/// form's): dy and dx of x's type, dweights, dw_in and dw_out of their
+/// operands'.
+template <typename GradOpT> LogicalResult verifyMoeGradientTypes(GradOpT op) {
+  if (op.getDy().getType() != op.getX().getType() ||
+      op.getDx().getType() != op.getX().getType() ||
+      op.getDweights().getType() != op.getWeights().getType() ||
+      op.getDwIn().getType() != op.getWIn().getType() ||
+      op.getDwOut().getType() != op.getWOut().getType())
+    return op.emitOpError("needs dy and dx of x's type and dweights, dw_in "
+                          "and dw_out of their operands' types");
+  return success();
+}
+
 } // namespace mlir::paracc::graph
 
 #endif // PARACC_DIALECT_GRAPH_IR_MOEVERIFIER_H
