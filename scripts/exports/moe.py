@@ -103,6 +103,7 @@ CASES = {
                            True),
     "qwen2moe-batched-legacy-b4": ("qwen2moe", "legacy", "sdpa", 4, 8, (0, 0),
                                    BATCHED, False),
+    "olmoe-batched-b4": ("olmoe", "dynamo", "sdpa", 4, 8, None, BATCHED, False),
 }
 
 
