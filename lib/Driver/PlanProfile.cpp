@@ -208,13 +208,9 @@ static FailureOr<ProgramCost> measureProgram(ModuleOp module, bool training,
   // w_out (through a cast to the compute precision).
   llvm::DenseSet<Operation *> tables;
   func.walk([&](g::MoeExpertsOp moe) {
-    for (Value v : {moe.getWIn(), moe.getWOut()}) {
-      Operation *def = v.getDefiningOp();
-      while (def && !isa<g::WeightOp>(def) && def->getNumOperands() == 1)
-        def = def->getOperand(0).getDefiningOp();
-      if (def && isa<g::WeightOp>(def) && tables.insert(def).second)
-        program.expertTableBytes += tensorBytes(def->getResult(0).getType());
-    }
+    for (Value v : {moe.getWIn(), moe.getWOut()})
+      if (g::WeightOp w = weightBehind(v); w && tables.insert(w).second)
+        program.expertTableBytes += tensorBytes(w.getType());
   });
   for (Operation &op : func.getBody().front()) {
     if (isa<g::WeightOp, g::StateOp, g::ConstantOp, func::ReturnOp>(op))

@@ -32,8 +32,7 @@ static std::string typeString(Type t) {
   return s;
 }
 
-/// The weight behind a value (through transposes, reshapes, casts).
-static g::WeightOp weightBehind(Value v) {
+g::WeightOp mlir::paracc::weightBehind(Value v) {
   Operation *def = v.getDefiningOp();
   while (def && isa<g::TransposeOp, g::ReshapeOp, g::CastOp, dist::AllGatherOp,
                     dist::LocalShardOp>(def))

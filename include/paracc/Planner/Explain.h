@@ -24,6 +24,14 @@
 
 namespace mlir::paracc {
 
+namespace graph {
+class WeightOp;
+} // namespace graph
+
+/// The weight behind a value (through transposes, reshapes, casts, and the
+/// gathers and local shards of a partitioned weight), or null.
+graph::WeightOp weightBehind(Value v);
+
 /// cuBLASLt's workspace per GPU rank (GpuRank: GemmEngine::create).
 constexpr int64_t kGpuGemmWorkspaceBytes = int64_t(64) << 20;
 

@@ -115,7 +115,12 @@ public:
   }
   void get(const std::vector<uint8_t> &buffer, int64_t r, size_t f,
            void *p) const {
-    std::memcpy(p, buffer.data() + size_t(r) * bytes + offsets[f], sizes[f]);
+    std::memcpy(p, at(buffer, r, f), sizes[f]);
+  }
+  /// Where field `f` of record `r` in `buffer` starts.
+  const uint8_t *at(const std::vector<uint8_t> &buffer, int64_t r,
+                    size_t f) const {
+    return buffer.data() + size_t(r) * bytes + offsets[f];
   }
 
 private:
@@ -130,20 +135,22 @@ uint8_t *row(Tensor &t, int64_t i, size_t rowBytes) {
   return static_cast<uint8_t *>(t.data()) + size_t(i) * rowBytes;
 }
 
-/// out[t] = sum over j of the rows at positions[t k + j] of `rows` (in pick
-/// order, in float), for `tokens` rows of `hidden` elements of `dtype`.
-Status sumPicks(const Tensor &rows, const std::vector<int64_t> &positions,
-                int64_t tokens, int64_t k, int64_t hidden, Tensor &out) {
+/// out[t] = sum over j of field 0 (a row of `hidden` elements of out's type)
+/// of the records at positions[t k + j] (in pick order, in float).
+Status sumPicks(const Record &record, const std::vector<uint8_t> &records,
+                const std::vector<int64_t> &positions, int64_t tokens,
+                int64_t k, int64_t hidden, Tensor &out) {
   return visitDTypeIn<TypeSet::Float>(out.dtype(), [&](auto tag) -> Status {
     constexpr DType D = decltype(tag)::value;
     using S = StorageT<D>;
-    const S *in = rows.as<S>();
     S *y = out.as<S>();
     std::vector<double> sum(static_cast<size_t>(hidden));
     for (int64_t t = 0; t < tokens; ++t) {
       std::fill(sum.begin(), sum.end(), 0.0);
       for (int64_t j = 0; j < k; ++j) {
-        const S *r = in + positions[size_t(t * k + j)] * hidden;
+        // (Records hold whole elements: the row first, sizes of them.)
+        const auto *r = reinterpret_cast<const S *>(
+            record.at(records, positions[size_t(t * k + j)], 0));
         for (int64_t h = 0; h < hidden; ++h)
           sum[size_t(h)] += double(load<D>(r + h));
       }
@@ -209,13 +216,14 @@ Status runExpertParallelMoe(Communicator &comm,
                                          outgoing.size()));
 
   // The owner's kernel: each received record a token with one pick.
-  const int64_t n = d.received;
+  // (dy and the weights' gradients: the gradient's only.)
+  const int64_t n = d.received, nGrad = grad ? n : 0;
   StatusOr<Tensor> xs = Tensor::allocate(x.dtype(), {n, hidden});
-  StatusOr<Tensor> dys = Tensor::allocate(x.dtype(), {n, hidden});
+  StatusOr<Tensor> dys = Tensor::allocate(x.dtype(), {nGrad, hidden});
   StatusOr<Tensor> experts = Tensor::allocate(DType::I64, {n, 1});
   StatusOr<Tensor> picks = Tensor::allocate(weights.dtype(), {n, 1});
   StatusOr<Tensor> ys = Tensor::allocate(x.dtype(), {n, hidden});
-  StatusOr<Tensor> dPicks = Tensor::allocate(weights.dtype(), {n, 1});
+  StatusOr<Tensor> dPicks = Tensor::allocate(weights.dtype(), {nGrad, 1});
   for (StatusOr<Tensor> *t : {&xs, &dys, &experts, &picks, &ys, &dPicks})
     if (!*t)
       return t->status();
@@ -255,13 +263,8 @@ Status runExpertParallelMoe(Communicator &comm,
                                          returning.size()));
 
   // Each token's k results, in pick order.
-  StatusOr<Tensor> shares = Tensor::allocate(x.dtype(), {slots, hidden});
-  if (!shares)
-    return shares.status();
-  for (int64_t r = 0; r < slots; ++r)
-    returning.get(returned, r, 0, row(*shares, r, rowBytes));
   PARACC_RETURN_IF_ERROR(
-      sumPicks(*shares, d.position, tokens, k, hidden, *out[0]));
+      sumPicks(returning, returned, d.position, tokens, k, hidden, *out[0]));
   if (grad)
     for (int64_t s = 0; s < slots; ++s)
       returning.get(returned, d.position[size_t(s)], 1,

@@ -1343,44 +1343,38 @@ LogicalResult Partitioner::partitionExpertParallel(
       return op->emitOpError("splits a dim other than the tokens under "
                              "expert parallelism, which is not supported");
   // The tokens as the rule splits them; each table by its experts alone.
+  SmallVector<SmallVector<StringAttr>> byExpert(3);
+  byExpert[0] = {expertAxis};
   SmallVector<Value> operands;
   for (auto [i, v] : llvm::enumerate(op->getOperands())) {
     ShardingAttr want =
-        projectSharding(ctx, rule, rule.operands[i], factorAxes, false);
-    if (v == wIn || v == wOut) {
-      SmallVector<SmallVector<StringAttr>> dims(3);
-      dims[0] = {expertAxis};
-      want = ShardingAttr::get(ctx, dims);
-    }
+        v == wIn || v == wOut
+            ? ShardingAttr::get(ctx, byExpert)
+            : projectSharding(ctx, rule, rule.operands[i], factorAxes, false);
     operands.push_back(reshard(loc, locals[v], want));
   }
   ArrayAttr axes = axesAttr({expertAxis});
-  StringAttr activation;
-  BoolAttr gated;
-  if (auto moe = dyn_cast<g::MoeExpertsOp>(op)) {
-    activation = b.getStringAttr(moe.getActivation());
-    gated = b.getBoolAttr(moe.getGated());
-  } else {
-    auto grad = cast<g::MoeExpertsGradOp>(op);
-    activation = b.getStringAttr(grad.getActivation());
-    gated = b.getBoolAttr(grad.getGated());
-  }
-  auto typeOfLocal = [](Value v) { return v.getType(); };
+  auto attrsOf = [&](auto moe) {
+    return std::make_pair(b.getStringAttr(moe.getActivation()),
+                          b.getBoolAttr(moe.getGated()));
+  };
+  auto [activation, gated] = backward ? attrsOf(cast<g::MoeExpertsGradOp>(op))
+                                      : attrsOf(cast<g::MoeExpertsOp>(op));
   SmallVector<Value> values;
   SmallVector<ShardingAttr> computed;
   ShardingAttr tokens =
       projectSharding(ctx, rule, rule.results[0], factorAxes, true);
   if (!backward) {
     values.push_back(ExpertParallelMoeOp::create(
-        b, loc, typeOfLocal(operands[0]), operands[0], operands[1], operands[2],
+        b, loc, operands[0].getType(), operands[0], operands[1], operands[2],
         operands[3], operands[4], axes, activation, gated));
     computed.push_back(tokens);
   } else {
     auto grad = ExpertParallelMoeGradOp::create(
-        b, loc, typeOfLocal(operands[1]), typeOfLocal(operands[3]),
-        typeOfLocal(operands[4]), typeOfLocal(operands[5]), operands[0],
-        operands[1], operands[2], operands[3], operands[4], operands[5], axes,
-        activation, gated);
+        b, loc, operands[1].getType(), operands[3].getType(),
+        operands[4].getType(), operands[5].getType(), operands[0], operands[1],
+        operands[2], operands[3], operands[4], operands[5], axes, activation,
+        gated);
     llvm::append_range(values, grad->getResults());
     // The tables' gradients sum the group's tokens; over the other axes
     // that split the tokens (data parallelism) they are partial sums.
@@ -1388,9 +1382,7 @@ LogicalResult Partitioner::partitionExpertParallel(
     for (StringAttr a : tokenAxes)
       if (a != expertAxis)
         partial.push_back(a);
-    SmallVector<SmallVector<StringAttr>> dims(3);
-    dims[0] = {expertAxis};
-    ShardingAttr tables = ShardingAttr::get(ctx, dims, partial);
+    ShardingAttr tables = ShardingAttr::get(ctx, byExpert, partial);
     computed = {tokens,
                 projectSharding(ctx, rule, rule.results[1], factorAxes, true),
                 tables, tables};
