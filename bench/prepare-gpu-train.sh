@@ -48,4 +48,5 @@ import numpy as np
 np.random.default_rng(1).integers(0, 50304, 8 * 1024 * 32).astype(np.uint16).tofile(sys.argv[1])
 PY
 cp "$shared/peers/"*.py "$dev/common/peers/"
+cp bench/peers/attention_f32_torch.py "$dev/common/peers/"
 du -sh "$dev"/*

@@ -24,6 +24,11 @@
 #             then GPT-406M's training step (bf16, f32/TF32) next to the
 #             peer's eager and torch.compile training
 #   gpt406train  only the GPT-406M part of train1
+#   f32       f32 with TF32 allowed (bench/prepare-gpu-train.sh): the TF32
+#             attention kernels' test cases, their bench rows next to
+#             PyTorch's f32 SDPA (bench/peers/attention_f32_torch.py),
+#             gpt2_tiny's 30 steps under --tf32 against PyTorch's f32 run,
+#             GPT-406M's f32 step next to the peer's f32 eager and compile
 #   recompute GPT-406M training under --recompute none/full/selective/auto
 #             at seq 1024 and 4096 (bench/prepare-gpu-recompute.sh): step
 #             time, predicted vs measured peak memory, the peer with and
@@ -361,6 +366,31 @@ stage_gpt406train() {
   [ -n "${NO_PEER:-}" ] && return
   for m in ${GPT406_PEERS:-eager compile}; do
     peer "$m-train" python3 "$dev/common/peers/bench_torch.py" --mode "$m"
+  done
+}
+
+stage_f32() {
+  local t="$dev/train" m log="$out/attention-test-tf32.log"
+  "$testbin/paracc_rt_gpu_attention_test" tf32 >"$log" 2>&1
+  note "kernels: attention test, tf32 cases: exit $? ($(grep -cE '^\[?PASS' "$log") PASS, $(grep -cE '^\[?FAIL' "$log") FAIL)"
+  grep -E '^\[?FAIL' "$log" | head -20
+  "$testbin/paracc_rt_gpu_attention_bench" f32 >"$out/attention-bench-f32.log" 2>&1
+  note "attention bench, f32: exit $?"
+  cat "$out/attention-bench-f32.log" | tee -a "$summary"
+  peer attention-f32 python3 "$dev/common/peers/attention_f32_torch.py"
+  grep RESULT "$out/peer-attention-f32.log" | tee -a "$summary"
+  train tiny-const-tf32 tiny_const.pcx 30 1e-3 --tf32
+  python3 "$t/compare_training.py" "$out/train-tiny-const-tf32.jsonl" "$t/reference.json" adamw_const \
+    --loss-rtol 1e-2 --norm-rtol 3e-2 | tail -2 | tee -a "$summary"
+  train tiny-const tiny_const.pcx 30 1e-3
+  python3 "$t/compare_training.py" "$out/train-tiny-const.jsonl" "$t/reference.json" adamw_const | tail -2 | tee -a "$summary"
+  TOKENS=gpt406_tokens.u16 train gpt406-tf32 gpt406_f32.pcx 25 1e-4 --tf32
+  "$runbin" "$t/gpt406_f32.pcx" --device gpu --tf32 --profile 2 --rtol 1e9 --atol 1e9 \
+    >"$out/profile-gpt406-f32.log" 2>&1
+  grep -A30 '^profile' "$out/profile-gpt406-f32.log" >>"$summary"
+  [ -n "${NO_PEER:-}" ] && return
+  for m in ${GPT406_PEERS:-eager compile}; do
+    peer "$m-train-f32" python3 "$dev/common/peers/bench_torch.py" --mode "$m" --precision f32
   done
 }
 

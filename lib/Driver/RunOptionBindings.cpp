@@ -6,7 +6,7 @@ using namespace mlir::paracc;
 
 void RunOptions::bindOptions(OptionsBinder &binder) {
   binder.bind({"tf32", OptionScope::Run,
-               "f32 matrix products on TF32 tensor cores (GPU)"},
+               "f32 matrix products and attention on TF32 tensor cores (GPU)"},
               OptionValue::flag(allowTf32));
   binder.bind({"no-cuda-graph", OptionScope::Run,
                "Run each GPU step eagerly instead of as a CUDA graph"},

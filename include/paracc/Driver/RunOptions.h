@@ -21,7 +21,7 @@ namespace mlir::paracc {
 
 /// How a program runs on GPUs (where it runs is CompileOptions::device).
 struct RunOptions {
-  /// f32 products on TF32 tensor cores.
+  /// f32 products and attention on TF32 tensor cores.
   bool allowTf32 = false;
   /// Each step eagerly instead of as a CUDA graph.
   bool noCudaGraph = false;

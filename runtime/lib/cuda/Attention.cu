@@ -40,6 +40,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/AttentionTf32.h"
 #include "cuda/CudaKernelUtil.h"
 #include "cuda/CudnnAttention.h"
 
@@ -80,14 +81,6 @@ constexpr int kGenBlockN = 32; // One key per lane.
 constexpr int kGenMaxDv = 256;
 constexpr int kGenMaxD = 256;
 constexpr int kGenDvChunks = kGenMaxDv / 32;
-
-/// A row's log-sum-exp of its scaled scores (natural log) from the online
-/// softmax's running max (base-2 units) and sum; -inf when no key is
-/// visible.
-__device__ __forceinline__ float rowLogSumExp(float rowMax, float sum) {
-  constexpr float kLn2 = 0.6931471805599453f;
-  return sum > 0.f ? (rowMax + log2f(sum)) * kLn2 : kNegInf;
-}
 
 /// Sets n floats to -inf (the statistics of attention without keys).
 __global__ void fillNegInfKernel(float *x, int64_t n) {
@@ -519,6 +512,8 @@ struct AttentionPlan {
   AttentionGeometry geometry;
   DType dtype = DType::Invalid;
   bool hasMask = false;
+  /// f32 on the tensor cores (AttentionTf32.h) instead of `kernel`.
+  bool tf32 = false;
 };
 
 template <typename T, int kD>
@@ -537,7 +532,7 @@ template <typename T> AttentionKernelFn pickGenericKernel(bool hasMask) {
 Status planAttention(const AttentionAttrs &attrs,
                      const std::vector<DeviceTensor> &inputs,
                      const std::vector<DeviceTensor> &outputs,
-                     AttentionPlan &plan) {
+                     const KernelOptions &options, AttentionPlan &plan) {
   // (The geometry's operand pointers are into these views: they are gone
   // once planning returns.)
   const HostViews views(inputs, outputs);
@@ -629,14 +624,20 @@ Status planAttention(const AttentionAttrs &attrs,
                           (d == 64 || d == 128) && aligned16(p.q) &&
                           aligned16(p.k) && aligned16(p.v) &&
                           aligned16(p.out) && !forceGenericKernel();
-  const int64_t blockM = tensorCore ? kTcBlockM : kGenBlockM;
+  plan.tf32 = dt == DType::F32 && options.allowTf32 && !forceGenericKernel() &&
+              tf32AttentionShape(d, dv, {p.q, p.k, p.v, p.out});
+  const int64_t blockM = tensorCore  ? kTcBlockM
+                         : plan.tf32 ? kTf32BlockRows
+                                     : kGenBlockM;
   const int64_t mBlocks = (sq + blockM - 1) / blockM;
   if (mBlocks > 65535)
     return args.fail("Sq=", sq, " needs ", mBlocks,
                      " query blocks; the grid takes 65535");
   plan.grid =
       dim3(static_cast<unsigned>(p.batch), static_cast<unsigned>(mBlocks), 1);
-  if (tensorCore) {
+  if (plan.tf32) {
+    plan.kernelName = "tf32AttentionKernel"; // launchTf32Attention's choice.
+  } else if (tensorCore) {
     plan.block = dim3(kTcThreads, 1, 1);
     plan.smemBytes = size_t(kTcBlockM + 4 * kTcBlockN) * d * 2;
     if (dt == DType::BF16) {
@@ -691,6 +692,8 @@ Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
       return errorf("attention: zeroing the result failed: ",
                     cudaGetErrorString(err));
   }
+  if (plan.tf32)
+    return launchTf32Attention(plan.params, plan.hasMask, stream);
   if (!plan.kernel)
     return Status::ok();
   const void *fn = reinterpret_cast<const void *>(plan.kernel);
@@ -743,9 +746,9 @@ Status launchPaddedSeqLens(const int64_t *start, int32_t *seqLens,
 Status launchAttention(const AttentionAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const std::vector<DeviceTensor> &outputs,
-                       cudaStream_t stream) {
+                       cudaStream_t stream, const KernelOptions &options) {
   AttentionPlan plan;
-  PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, outputs, plan));
+  PARACC_RETURN_IF_ERROR(planAttention(attrs, inputs, outputs, options, plan));
   // cuDNN's diagonal is fixed when its graph is built: a start read at run
   // time (context parallelism) reaches it through the padding mask when the
   // compiler proved it within [0, Sk - Sq]; other starts take paracc's

@@ -88,6 +88,11 @@
 // forward; PARACC_ATTENTION_BWD=recompute the tensor-core kernels without
 // atomics.
 //
+// f32 operands under --tf32 (KernelOptions::allowTf32), given the forward's
+// saved result and statistics, take the TF32 key pass instead
+// (AttentionTf32.h): LSE and Delta from the saved ones (dy and out rounded
+// to TF32, like the key pass's operands), dq accumulated into dq itself.
+//
 // Where cuDNN's fused attention takes the operands (CudnnAttention.h),
 // launchAttentionGrad runs it instead, in a workspace of its own size
 // (attentionGradWorkspaceBytes returns the larger of the two needs).
@@ -95,6 +100,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/AttentionKernel.h"
+#include "cuda/AttentionTf32.h"
 #include "cuda/CudaKernelUtil.h"
 #include "cuda/CudnnAttention.h"
 
@@ -123,25 +129,6 @@ using namespace attn;
 //===----------------------------------------------------------------------===//
 // Parameters and tiling.
 //===----------------------------------------------------------------------===//
-
-/// The forward's parameters (q, k, v, mask, sizes, scaleLog2; `out` unused)
-/// and the backward's own operands.
-struct AttentionGradParams : AttentionParams {
-  const void *dy = nullptr; ///< Shaped like the forward's result.
-  void *gradQ = nullptr;    ///< dq, shaped like q.
-  void *gradK = nullptr;    ///< dk, shaped like k.
-  void *gradV = nullptr;    ///< dv, shaped like v.
-  /// [batch, sq] each, in the workspace.
-  float *lse = nullptr;
-  float *delta = nullptr;
-  /// The f32 dq accumulator (shaped like dq, in the workspace) of the
-  /// atomic path; null on the recompute path.
-  float *dqAccum = nullptr;
-  /// Elements of dq.
-  int64_t dqElems = 0;
-  /// The scale itself (dq and dk are multiplied by it).
-  float scale = 0;
-};
 
 /// The tensor-core kernels: 8 warps of 16 rows.
 constexpr int kTcWarps = 8;
@@ -1218,6 +1205,9 @@ struct GradPlan {
   AttentionGeometry geometry;
   DType dtype = DType::Invalid;
   bool hasMask = false;
+  /// f32 on the tensor cores (AttentionTf32.h): the saved statistics' LSE
+  /// and Delta, then its key pass, instead of `query` and `key`.
+  bool tf32 = false;
 };
 
 /// The CPU kernel's checks (checkAttentionGradOperands, same messages) plus
@@ -1326,7 +1316,7 @@ template <typename T> void pickGenericKernels(bool hasMask, GradPlan &plan) {
 Status planAttentionGrad(const AttentionAttrs &attrs,
                          const std::vector<DeviceTensor> &inputs,
                          const std::vector<DeviceTensor> &outputs,
-                         GradPlan &plan) {
+                         const KernelOptions &options, GradPlan &plan) {
   HostViews views(inputs, outputs);
   const OpAttrs typed = attrs;
   const KernelArgs args{OpCode::AttentionGrad, typed, views.in, views.out};
@@ -1414,6 +1404,11 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
       (d == 64 || d == 128) && aligned16(p.q) && aligned16(p.k) &&
       aligned16(p.v) && aligned16(p.dy) && aligned16(p.gradQ) &&
       aligned16(p.gradK) && aligned16(p.gradV) && !forceGenericKernel();
+  // TF32 needs the forward's statistics: it has no query pass.
+  plan.tf32 = dt == DType::F32 && options.allowTf32 && g.savedStats &&
+              !forceGenericKernel() &&
+              tf32AttentionShape(
+                  d, dvDim, {p.q, p.k, p.v, p.dy, p.gradQ, p.gradK, p.gradV});
   const int64_t block = tensorCore ? kTcBlockRows : kGenBlock;
   const int64_t mBlocks = (sq + block - 1) / block;
   const int64_t nBlocks = (sk + block - 1) / block;
@@ -1469,11 +1464,19 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
 
 /// LSE (base 2, +inf for a row without keys) and Delta = rowsum(dy * out)
 /// from a forward's saved result and natural-log statistics: one warp per
-/// query row.
-template <typename T>
+/// query row. kTf32: dy and out rounded to TF32 first, as the TF32 key pass
+/// rounds dy and v for dP, so that dS = P (dP - Delta) cancels exactly
+/// where it should (a row whose P is one-hot has out = v_j).
+template <typename T, bool kTf32 = false>
 __global__ void __launch_bounds__(256)
     statsFromSavedKernel(AttentionGradParams p, const T *out,
                          const float *stats) {
+  auto value = [](T x) {
+    if constexpr (kTf32)
+      return roundTf32(toFloat(x));
+    else
+      return toFloat(x);
+  };
   const int64_t rows = p.batch * int64_t(p.sq);
   const int lane = threadIdx.x & 31;
   for (int64_t r = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> 5;
@@ -1485,7 +1488,7 @@ __global__ void __launch_bounds__(256)
     const T *dy = static_cast<const T *>(p.dy) + base;
     float dot = 0.f;
     for (int c = lane; c < p.dv; c += 32)
-      dot += toFloat(dy[c]) * toFloat(out[base + c]);
+      dot += value(dy[c]) * value(out[base + c]);
     for (int o = 16; o > 0; o >>= 1)
       dot += __shfl_xor_sync(0xffffffffu, dot, o);
     if (lane == 0) {
@@ -1508,9 +1511,9 @@ Status launchStatsFromSaved(const AttentionGradParams &p, const void *out,
   else if (dt == DType::F16)
     statsFromSavedKernel<__half>
         <<<grid, 256, 0, stream>>>(p, static_cast<const __half *>(out), stats);
-  else
-    return errorf("attention_grad: saved statistics on the atomic path need "
-                  "bf16 or f16");
+  else // f32 comes here only on the TF32 path.
+    statsFromSavedKernel<float, /*kTf32=*/true>
+        <<<grid, 256, 0, stream>>>(p, static_cast<const float *>(out), stats);
   const cudaError_t err = cudaGetLastError();
   if (err != cudaSuccess)
     return errorf("attention_grad: statsFromSavedKernel launch failed: ",
@@ -1566,9 +1569,10 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
                            const std::vector<DeviceTensor> &inputs,
                            const std::vector<DeviceTensor> &outputs,
                            void *workspace, size_t workspaceBytes,
-                           cudaStream_t stream) {
+                           cudaStream_t stream, const KernelOptions &options) {
   GradPlan plan;
-  PARACC_RETURN_IF_ERROR(planAttentionGrad(attrs, inputs, outputs, plan));
+  PARACC_RETURN_IF_ERROR(
+      planAttentionGrad(attrs, inputs, outputs, options, plan));
   for (const auto &[ptr, bytes] : plan.zeroFills) {
     const cudaError_t err = cudaMemsetAsync(ptr, 0, bytes, stream);
     if (err != cudaSuccess)
@@ -1597,14 +1601,16 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
   // Given the statistics, the atomic path builds LSE and Delta from them
   // and skips the query pass; the others recompute their own, which a
   // block of a larger attention's keys cannot use.
-  const bool fromSaved = plan.geometry.savedStats && plan.accumDq;
+  const bool fromSaved =
+      plan.geometry.savedStats && (plan.accumDq || plan.tf32);
   if (attrs.keyBlock && !fromSaved)
     return errorf("attention_grad: a block of a ring attention's keys needs "
-                  "the saved statistics, which only cuDNN and the "
+                  "the saved statistics, which only cuDNN, the "
                   "tensor-core kernels with the atomic dq path (bf16/f16, "
                   "head dim 64 or 128, aligned operands, not "
-                  "PARACC_ATTENTION_BWD=recompute) take; use --cp-attention "
-                  "allgather or alltoall here");
+                  "PARACC_ATTENTION_BWD=recompute) and the TF32 kernels "
+                  "(f32 under --tf32, head dim 32, 64 or 128) take; use "
+                  "--cp-attention allgather or alltoall here");
   if (workspaceBytes < plan.workspaceBytes || !workspace)
     return errorf("attention_grad: the workspace has ", workspaceBytes,
                   " bytes at ", workspace, "; ", plan.workspaceBytes,
@@ -1632,6 +1638,15 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
         static_cast<const float *>(inputs.back().data), plan.dtype, stream));
   else
     PARACC_RETURN_IF_ERROR(launchOne(plan.query, plan.threads, p, stream));
+  if (plan.tf32) {
+    // The TF32 key pass adds dq's terms to dq itself (f32).
+    const cudaError_t err =
+        cudaMemsetAsync(p.gradQ, 0, size_t(p.dqElems) * sizeof(float), stream);
+    if (err != cudaSuccess)
+      return errorf("attention_grad: zeroing dq failed: ",
+                    cudaGetErrorString(err));
+    return launchTf32AttentionGradKeys(p, plan.hasMask, stream);
+  }
   PARACC_RETURN_IF_ERROR(launchOne(plan.key, plan.threads, p, stream));
   if (!plan.accumDq)
     return Status::ok();

@@ -14,11 +14,12 @@
 namespace paracc::rt::cuda {
 
 /// Launches the Attention instruction on `stream`: in(q, k, v[, mask])
-/// out(y[, stats]), see OpCodes.def.
+/// out(y[, stats]), see OpCodes.def. `options.allowTf32` lets f32 operands
+/// run on the tensor cores (AttentionTf32.h).
 Status launchAttention(const AttentionAttrs &attrs,
                        const std::vector<DeviceTensor> &inputs,
                        const std::vector<DeviceTensor> &outputs,
-                       cudaStream_t stream);
+                       cudaStream_t stream, const KernelOptions &options = {});
 
 /// Bytes of device workspace launchAttentionGrad needs for these operands
 /// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32, and for
@@ -40,7 +41,8 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
                            const std::vector<DeviceTensor> &inputs,
                            const std::vector<DeviceTensor> &outputs,
                            void *workspace, size_t workspaceBytes,
-                           cudaStream_t stream);
+                           cudaStream_t stream,
+                           const KernelOptions &options = {});
 
 } // namespace paracc::rt::cuda
 

@@ -66,6 +66,25 @@ struct AttentionParams {
   int64_t maskLeadStrides[kMaxMaskLeadDims] = {};
 };
 
+/// The forward's parameters (q, k, v, mask, sizes, scaleLog2; `out` unused)
+/// and the backward's own operands.
+struct AttentionGradParams : AttentionParams {
+  const void *dy = nullptr; ///< Shaped like the forward's result.
+  void *gradQ = nullptr;    ///< dq, shaped like q.
+  void *gradK = nullptr;    ///< dk, shaped like k.
+  void *gradV = nullptr;    ///< dv, shaped like v.
+  /// [batch, sq] each, in the workspace.
+  float *lse = nullptr;
+  float *delta = nullptr;
+  /// The f32 dq accumulator (shaped like dq, in the workspace) of the
+  /// atomic path; null on the recompute path.
+  float *dqAccum = nullptr;
+  /// Elements of dq.
+  int64_t dqElems = 0;
+  /// The scale itself (dq and dk are multiplied by it).
+  float scale = 0;
+};
+
 /// Element offset of attention b's first row in a tensor of `rows` rows of
 /// `cols` per attention (AttentionGeometry::base).
 __device__ __forceinline__ int64_t batchBase(const AttentionParams &p,
@@ -102,6 +121,14 @@ __device__ __forceinline__ float fastExp2(float x) {
   return y;
 }
 
+/// x rounded to TF32 (10-bit significand, to nearest, ties away from
+/// zero), as an f32.
+__device__ __forceinline__ float roundTf32(float x) {
+  uint32_t r;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
+  return __uint_as_float(r);
+}
+
 /// p[0] += a, p[1] += b in global memory, atomically per element (p
 /// 8-byte aligned); the result is not read, so this is a reduction (red):
 /// one v2 reduction on sm_90, two scalar ones before.
@@ -114,6 +141,14 @@ __device__ __forceinline__ void atomicAddPair(float *p, float a, float b) {
   atomicAdd(p, a);
   atomicAdd(p + 1, b);
 #endif
+}
+
+/// A row's log-sum-exp of its scaled scores (natural log) from the online
+/// softmax's running max (base-2 units) and sum; -inf when no key is
+/// visible.
+__device__ __forceinline__ float rowLogSumExp(float rowMax, float sum) {
+  constexpr float kLn2 = 0.6931471805599453f;
+  return sum > 0.f ? (rowMax + log2f(sum)) * kLn2 : kNegInf;
 }
 
 /// Copies 16 bytes global -> shared asynchronously; when !valid, writes 16

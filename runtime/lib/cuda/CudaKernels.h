@@ -39,6 +39,14 @@ struct DeviceTensor {
 /// executor asks before launching, and falls back to the CPU otherwise).
 bool hasKernel(OpCode op, const std::vector<DType> &operandTypes);
 
+/// What a rank allows its kernels beyond the instructions' attributes.
+struct KernelOptions {
+  /// f32 attention may run on the tensor cores with its operands rounded to
+  /// TF32 (10-bit significands; f32 accumulation, softmax and results), as
+  /// the rank's f32 products do under --tf32 (AttentionTf32.h).
+  bool allowTf32 = false;
+};
+
 /// Launches `op` on `stream` (asynchronously). Outputs are preallocated with
 /// their dtype and shape. Returns an error (no launch) when the operands do
 /// not fit the op, naming the op; CUDA launch errors are reported with the
@@ -46,12 +54,12 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes);
 Status launchKernel(OpCode op, const OpAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,
-                    cudaStream_t stream);
+                    cudaStream_t stream, const KernelOptions &options = {});
 /// The same from the attributes as an executable stores them.
 Status launchKernel(OpCode op, const InstrAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,
-                    cudaStream_t stream);
+                    cudaStream_t stream, const KernelOptions &options = {});
 
 /// Copies `src` (a block of shape `dst.shape` inside `src`, starting at
 /// `offsets`) into the contiguous `dst`: the primitive behind slices and

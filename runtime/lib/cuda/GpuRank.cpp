@@ -709,13 +709,15 @@ Status StepRunner::compute(const DecodedInstr &d) {
                            m_.compute);
   const std::vector<DeviceTensor> ins = m_.tensors(in.inputs),
                                   outs = m_.tensors(in.outputs);
+  const KernelOptions options{m_.options.allowTf32};
   if (kind_ == Kind::AttentionGrad)
     return launchAttentionGrad(std::get<AttentionAttrs>(d.attrs), ins, outs,
-                               m_.workspace, m_.workspaceBytes, m_.compute);
+                               m_.workspace, m_.workspaceBytes, m_.compute,
+                               options);
   if (kind_ == Kind::Moe)
     return launchMoe(in.opcode, std::get<MoeExpertsAttrs>(d.attrs), ins, outs,
                      m_.workspace, m_.workspaceBytes, m_.compute);
-  return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute);
+  return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute, options);
 }
 
 Status StepRunner::linear(const DecodedInstr &d, const LinearInstr &l) {

@@ -179,7 +179,7 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
 Status launchKernelImpl(OpCode op, const OpAttrs &attrs,
                         const std::vector<DeviceTensor> &inputs,
                         const std::vector<DeviceTensor> &outputs,
-                        cudaStream_t stream) {
+                        cudaStream_t stream, const KernelOptions &options) {
   if (static_cast<size_t>(op) >= kNumOpCodes)
     return errorf("unknown: opcode ", static_cast<unsigned>(op),
                   " is out of range");
@@ -211,7 +211,7 @@ Status launchKernelImpl(OpCode op, const OpAttrs &attrs,
     if (outputs.empty() || outputs.size() > 2)
       return args.fail("expected 1 or 2 results, got ", outputs.size());
     return launchAttention(std::get<AttentionAttrs>(attrs), inputs, outputs,
-                           stream);
+                           stream, options);
   }
   return dispatch(args, stream);
 }
@@ -361,12 +361,12 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
 Status launchKernel(OpCode op, const OpAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, const KernelOptions &options) {
   try {
     if (!attrsFitOpCode(op, attrs))
       return errorf(opCodeMnemonic(op),
                     ": the attributes are another opcode's");
-    return launchKernelImpl(op, attrs, inputs, outputs, stream);
+    return launchKernelImpl(op, attrs, inputs, outputs, stream, options);
   } catch (const std::bad_alloc &) {
     return errorf(opCodeMnemonic(op), ": out of memory");
   } catch (const std::exception &e) {
@@ -377,10 +377,10 @@ Status launchKernel(OpCode op, const OpAttrs &attrs,
 Status launchKernel(OpCode op, const InstrAttrs &attrs,
                     const std::vector<DeviceTensor> &inputs,
                     const std::vector<DeviceTensor> &outputs,
-                    cudaStream_t stream) {
+                    cudaStream_t stream, const KernelOptions &options) {
   OpAttrs typed;
   PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
-  return launchKernel(op, typed, inputs, outputs, stream);
+  return launchKernel(op, typed, inputs, outputs, stream, options);
 }
 
 } // namespace paracc::rt::cuda

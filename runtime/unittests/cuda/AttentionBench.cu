@@ -62,6 +62,10 @@ struct Config {
   int64_t chunks = 1;
   /// With chunks: ring attention's blocks of keys too, merged (see above).
   bool ring = false;
+  /// f32 with TF32 allowed (AttentionTf32.h): the forward saves its
+  /// statistics and the backward is given them with the result, as in a
+  /// training step.
+  bool tf32 = false;
 };
 
 std::string configName(const Config &c) {
@@ -70,7 +74,7 @@ std::string configName(const Config &c) {
      << " Sq=" << c.sq << " Sk=" << c.sk << " D=" << c.d
      << (c.causal ? " causal" : " full") << (c.mask ? " mask=[Sq,Sk]" : "")
      << (c.forceGeneric ? " forced-generic" : "")
-     << (c.recompute ? " bwd=recompute" : "");
+     << (c.recompute ? " bwd=recompute" : "") << (c.tf32 ? " tf32" : "");
   if (c.chunks > 1)
     os << (c.ring ? " ring=" : " chunks=") << c.chunks;
   return os.str();
@@ -306,8 +310,11 @@ bool runConfig(const Config &c) {
   const int64_t nq = shapeNumElements(qShape), nk = shapeNumElements(kShape);
   void *q = nullptr, *k = nullptr, *v = nullptr, *y = nullptr, *m = nullptr;
   void *dy = nullptr, *dq = nullptr, *dk = nullptr, *dv = nullptr,
-       *ws = nullptr;
+       *ws = nullptr, *stats = nullptr;
+  const Shape statsShape = {c.batch, c.heads, c.sq};
   bool ok = check(cudaMalloc(&q, nq * es), "cudaMalloc") &&
+            check(cudaMalloc(&stats, shapeNumElements(statsShape) * 4),
+                  "cudaMalloc") &&
             check(cudaMalloc(&k, nk * es), "cudaMalloc") &&
             check(cudaMalloc(&v, nk * es), "cudaMalloc") &&
             check(cudaMalloc(&y, nq * es), "cudaMalloc") &&
@@ -330,15 +337,22 @@ bool runConfig(const Config &c) {
   AttentionAttrs attrs;
   attrs.causal = c.causal;
   attrs.scale = 1.0 / std::sqrt(double(c.d));
+  attrs.savedStats = c.tf32;
+  const cuda::KernelOptions options{c.tf32};
   std::vector<DeviceTensor> inputs = {
       {c.dtype, qShape, q}, {c.dtype, kShape, k}, {c.dtype, kShape, v}};
   if (c.mask)
     inputs.push_back({c.dtype, maskShape, m});
   const DeviceTensor out{c.dtype, qShape, y};
+  std::vector<DeviceTensor> outputs = {out};
+  if (c.tf32)
+    outputs.push_back({DType::F32, statsShape, stats});
 
-  // The backward: in(dy, q, k, v[, mask]) out(dq, dk, dv).
+  // The backward: in(dy, q, k, v[, mask][, out, stats]) out(dq, dk, dv).
   std::vector<DeviceTensor> gradInputs = {{c.dtype, qShape, dy}};
   gradInputs.insert(gradInputs.end(), inputs.begin(), inputs.end());
+  if (c.tf32)
+    gradInputs.insert(gradInputs.end(), outputs.begin(), outputs.end());
   const std::vector<DeviceTensor> gradOutputs = {
       {c.dtype, qShape, dq}, {c.dtype, kShape, dk}, {c.dtype, kShape, dv}};
   const size_t wsBytes = cuda::attentionGradWorkspaceBytes(attrs, gradInputs);
@@ -370,12 +384,15 @@ bool runConfig(const Config &c) {
   std::vector<float> ms, gradMs;
   timeIt(
       "launchAttention",
-      [&] { return cuda::launchAttention(attrs, inputs, {out}, stream); }, ms);
+      [&] {
+        return cuda::launchAttention(attrs, inputs, outputs, stream, options);
+      },
+      ms);
   timeIt(
       "launchAttentionGrad",
       [&] {
         return cuda::launchAttentionGrad(attrs, gradInputs, gradOutputs, ws,
-                                         wsBytes, stream);
+                                         wsBytes, stream, options);
       },
       gradMs);
   if (c.forceGeneric)
@@ -431,7 +448,7 @@ bool runConfig(const Config &c) {
     cudaEventDestroy(stop);
   if (stream)
     cudaStreamDestroy(stream);
-  for (void *p : {q, k, v, y, m, dy, dq, dk, dv, ws})
+  for (void *p : {q, k, v, y, m, dy, dq, dk, dv, ws, stats})
     if (p)
       cudaFree(p);
   return ok;
@@ -487,6 +504,22 @@ int main(int argc, char **argv) {
   configs.push_back(c);
   c = gpt;
   c.dtype = DType::F32;
+  configs.push_back(c);
+  // f32 on the tensor cores (TF32): the benchmark model, head dim 128,
+  // sequence 4096.
+  c.tf32 = true;
+  configs.push_back(c);
+  c.heads = 8;
+  c.d = 128;
+  configs.push_back(c);
+  c = gpt;
+  c.dtype = DType::F32;
+  c.tf32 = true;
+  c.batch = 2;
+  c.sq = c.sk = 4096;
+  configs.push_back(c);
+  c.heads = 8;
+  c.d = 128;
   configs.push_back(c);
   // Context parallelism's chunks against the whole attention: seq 8192
   // and 32768, one sequence of 16 heads of 128 (the whole first, then 2 cp

@@ -69,10 +69,11 @@ Status decodeAttention(OpCode op, const InstrAttrs &raw,
 Status launchAttentionStored(const InstrAttrs &raw,
                              const std::vector<DeviceTensor> &inputs,
                              const std::vector<DeviceTensor> &outputs,
-                             cudaStream_t stream) {
+                             cudaStream_t stream,
+                             const cuda::KernelOptions &options = {}) {
   AttentionAttrs typed;
   PARACC_RETURN_IF_ERROR(decodeAttention(OpCode::Attention, raw, typed));
-  return cuda::launchAttention(typed, inputs, outputs, stream);
+  return cuda::launchAttention(typed, inputs, outputs, stream, options);
 }
 
 size_t gradWorkspaceStored(const InstrAttrs &raw,
@@ -87,11 +88,12 @@ Status launchAttentionGradStored(const InstrAttrs &raw,
                                  const std::vector<DeviceTensor> &inputs,
                                  const std::vector<DeviceTensor> &outputs,
                                  void *workspace, size_t workspaceBytes,
-                                 cudaStream_t stream) {
+                                 cudaStream_t stream,
+                                 const cuda::KernelOptions &options = {}) {
   AttentionAttrs typed;
   PARACC_RETURN_IF_ERROR(decodeAttention(OpCode::AttentionGrad, raw, typed));
   return cuda::launchAttentionGrad(typed, inputs, outputs, workspace,
-                                   workspaceBytes, stream);
+                                   workspaceBytes, stream, options);
 }
 
 /// Whether cuDNN's fused attention may run the cases (PARACC_ATTENTION_KERNEL
@@ -182,6 +184,9 @@ struct Case {
   /// The start is marked within [0, Sk - Sq] (startWithinKeys): cuDNN runs
   /// it through its padding mask where it may.
   bool within = false;
+  /// Launch with TF32 allowed (KernelOptions::allowTf32): f32 cases of the
+  /// TF32 kernels' head dims run on the tensor cores (AttentionTf32.h).
+  bool tf32 = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -219,13 +224,25 @@ std::string caseName(const Case &c) {
     os << " key-block";
   if (c.within)
     os << " within";
+  if (c.tf32)
+    os << " tf32";
   return os.str();
+}
+
+/// Whether the TF32 kernels take the case (AttentionTf32.h): f32 with TF32
+/// allowed, D == Dv in {32, 64, 128}, aligned operands.
+bool tf32Shape(const Case &c) {
+  return c.tf32 && c.dtype == DType::F32 && c.d == c.dv &&
+         (c.d == 32 || c.d == 64 || c.d == 128) && !c.misalign &&
+         !c.forceGeneric;
 }
 
 /// The kernel launchAttention should pick (documented rule).
 const char *expectedPath(const Case &c) {
   if (c.sq == 0 || c.sk == 0)
     return "no kernel";
+  if (tf32Shape(c))
+    return "tf32";
   const bool tc = (c.dtype == DType::BF16 || c.dtype == DType::F16) &&
                   c.d == c.dv && (c.d == 64 || c.d == 128) && !c.misalign &&
                   !c.forceGeneric;
@@ -473,6 +490,68 @@ std::vector<Case> makeCases() {
     c.forceGeneric = true;
     add(c);
   }
+  // TF32 (f32 with TF32 allowed, AttentionTf32.h): the three head dims,
+  // partial blocks, Sq != Sk (rows that see no key), masks, windows,
+  // sequence-first operands, the start operand; the SIMT kernels where the
+  // TF32 ones do not take the operands (head dim 80, misaligned).
+  auto tf32Cases = [&](bool grad) {
+    auto tf = [&](Shape lead, int64_t sq, int64_t sk, int64_t d, bool causal) {
+      Case c = mk(DType::F32, std::move(lead), sq, sk, d, d, causal);
+      c.tf32 = true;
+      c.saveStats = grad;
+      return c;
+    };
+    for (bool causal : {false, true}) {
+      add(tf({2, 3}, 64, 64, 64, causal));
+      add(tf({2, 2}, 129, 129, 64, causal));
+      add(tf({2, 2}, 17, 17, 128, causal));
+      add(tf({1, 3}, 300, 300, 128, causal));
+      add(tf({2}, 64, 129, 32, causal));
+      add(tf({2}, 129, 64, 128, causal));
+      add(tf({1, 2}, 1024, 1024, 64, causal));
+    }
+    Case c = tf({2, 3}, 64, 200, 128, true);
+    c.maskShape = Shape{2, 1, 64, 200};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = tf({2, 3}, 65, 65, 64, true);
+    c.maskShape = Shape{2, 3, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    add(c);
+    c = tf({2, 3}, 100, 100, 32, false);
+    c.maskShape = Shape{1, 100};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    for (int64_t window : {1, 5, 100}) {
+      c = tf({2, 2}, 257, 257, 64, true);
+      c.window = window;
+      add(c);
+    }
+    c = tf({2, 4}, 129, 129, 64, true);
+    c.sequenceFirst = true;
+    add(c);
+    c = tf({2, 4}, 100, 300, 128, true);
+    c.sequenceFirst = true;
+    c.window = 70;
+    add(c);
+    c = tf({2, 2}, 128, 512, 64, true);
+    c.start = 256;
+    add(c);
+    c = tf({2, 2}, 129, 129, 64, true);
+    c.scale = -0.125;
+    add(c);
+    c = tf({2, 2}, 65, 65, 80, true); // SIMT.
+    add(c);
+    c = tf({2, 2}, 65, 65, 64, true);
+    c.misalign = 1; // SIMT.
+    add(c);
+    if (grad) {
+      c = tf({2, 2}, 129, 129, 64, true);
+      c.saveStats = false; // No statistics: the SIMT kernels.
+      add(c);
+    }
+  };
+  tf32Cases(/*grad=*/false);
   return cases;
 }
 
@@ -802,7 +881,8 @@ bool runCase(const Case &c, uint64_t seed) {
   Status launched;
   {
     ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
-    launched = launchAttentionStored(attrs, inputs, outs, /*stream=*/nullptr);
+    launched = launchAttentionStored(attrs, inputs, outs, /*stream=*/nullptr,
+                                     {c.tf32});
   }
   if (!launched.isOk()) {
     std::printf("FAIL %s: launchAttention: %s\n", name.c_str(),
@@ -854,7 +934,9 @@ bool runCase(const Case &c, uint64_t seed) {
     sumSq += r * r;
   }
   const double rms = n ? std::sqrt(sumSq / double(n)) : 0;
-  const double rtol = tolerance(c.dtype);
+  // TF32 rounds the operands to f16's significand (f32 range, f32
+  // results): f16's tolerance.
+  const double rtol = tolerance(tf32Shape(c) ? DType::F16 : c.dtype);
   double maxAbs = 0, maxRatio = 0;
   int64_t bad = 0, nans = 0;
   std::vector<int64_t> badIdx;
@@ -917,6 +999,8 @@ bool tensorCoreGradShape(const Case &c) {
 const char *expectedGradPath(const Case &c) {
   if (c.sq == 0 || c.sk == 0)
     return "no kernel";
+  if (tf32Shape(c) && c.saveStats)
+    return "tf32";
   const bool tc = tensorCoreGradShape(c) && !c.misalign && !c.forceGeneric;
   if (!tc)
     return "generic";
@@ -1179,6 +1263,68 @@ std::vector<Case> makeGradCases() {
     c.within = true;
     add(c);
   }
+  // TF32 (f32 with TF32 allowed, AttentionTf32.h): the three head dims,
+  // partial blocks, Sq != Sk (rows that see no key), masks, windows,
+  // sequence-first operands, the start operand; the SIMT kernels where the
+  // TF32 ones do not take the operands (head dim 80, misaligned).
+  auto tf32Cases = [&](bool grad) {
+    auto tf = [&](Shape lead, int64_t sq, int64_t sk, int64_t d, bool causal) {
+      Case c = mk(DType::F32, std::move(lead), sq, sk, d, d, causal);
+      c.tf32 = true;
+      c.saveStats = grad;
+      return c;
+    };
+    for (bool causal : {false, true}) {
+      add(tf({2, 3}, 64, 64, 64, causal));
+      add(tf({2, 2}, 129, 129, 64, causal));
+      add(tf({2, 2}, 17, 17, 128, causal));
+      add(tf({1, 3}, 300, 300, 128, causal));
+      add(tf({2}, 64, 129, 32, causal));
+      add(tf({2}, 129, 64, 128, causal));
+      add(tf({1, 2}, 1024, 1024, 64, causal));
+    }
+    Case c = tf({2, 3}, 64, 200, 128, true);
+    c.maskShape = Shape{2, 1, 64, 200};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = tf({2, 3}, 65, 65, 64, true);
+    c.maskShape = Shape{2, 3, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    add(c);
+    c = tf({2, 3}, 100, 100, 32, false);
+    c.maskShape = Shape{1, 100};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    for (int64_t window : {1, 5, 100}) {
+      c = tf({2, 2}, 257, 257, 64, true);
+      c.window = window;
+      add(c);
+    }
+    c = tf({2, 4}, 129, 129, 64, true);
+    c.sequenceFirst = true;
+    add(c);
+    c = tf({2, 4}, 100, 300, 128, true);
+    c.sequenceFirst = true;
+    c.window = 70;
+    add(c);
+    c = tf({2, 2}, 128, 512, 64, true);
+    c.start = 256;
+    add(c);
+    c = tf({2, 2}, 129, 129, 64, true);
+    c.scale = -0.125;
+    add(c);
+    c = tf({2, 2}, 65, 65, 80, true); // SIMT.
+    add(c);
+    c = tf({2, 2}, 65, 65, 64, true);
+    c.misalign = 1; // SIMT.
+    add(c);
+    if (grad) {
+      c = tf({2, 2}, 129, 129, 64, true);
+      c.saveStats = false; // No statistics: the SIMT kernels.
+      add(c);
+    }
+  };
+  tf32Cases(/*grad=*/true);
   return cases;
 }
 
@@ -1190,6 +1336,14 @@ std::vector<Case> makeGradCases() {
 /// within it elsewhere. Those cases get 1.5x; every other case keeps 1x.
 double sharpSoftmaxWidening(const Case &c) {
   return cudnnMayRun() && c.range > 2.f && c.dtype != DType::F32 ? 1.5 : 1.0;
+}
+
+/// The gradient tolerance's factor on the TF32 path: f16's tolerance (the
+/// operands, P and dS have f16's significand) over f32's.
+double tf32Widening(const Case &c) {
+  return std::strcmp(expectedGradPath(c), "tf32") == 0
+             ? gradTolerance(DType::F16) / gradTolerance(DType::F32)
+             : 1.0;
 }
 
 /// dq's extra tolerance per row when the backward is given the forward's
@@ -1474,8 +1628,9 @@ bool runGradCase(const Case &c, uint64_t seed) {
     {
       ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
       ScopedEnv recompute("PARACC_ATTENTION_BWD", "recompute", c.recompute);
-      launched = launchAttentionGradStored(attrs, inputs, outputs, bws.ptr(),
-                                           wsBytes, /*stream=*/nullptr);
+      launched =
+          launchAttentionGradStored(attrs, inputs, outputs, bws.ptr(), wsBytes,
+                                    /*stream=*/nullptr, {c.tf32});
     }
     if (!launched.isOk()) {
       std::printf("FAIL %s: launchAttentionGrad: %s\n", name.c_str(),
@@ -1504,7 +1659,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
             guardsIntact(wsHost, bws, "workspace");
   // dq of the atomic path may differ in its last bits.
   const bool atomicDq =
-      std::strcmp(expectedGradPath(c), "tensorcore atomic") == 0;
+      std::strcmp(expectedGradPath(c), "tensorcore atomic") == 0 ||
+      std::strcmp(expectedGradPath(c), "tf32") == 0;
   bool deterministic = true;
   for (int o = atomicDq ? 1 : 0; o < 3; ++o)
     deterministic &= host[0][o] == host[1][o];
@@ -1529,9 +1685,9 @@ bool runGradCase(const Case &c, uint64_t seed) {
       headFirst = swapMiddleDims(gpu, es, outer, rows[o], heads, cols[o]);
       gpu = headFirst.data();
     }
-    ok &=
-        compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype, line,
-                      sharpSoftmaxWidening(c), o == 0 ? &dqSlack : nullptr);
+    ok &= compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype,
+                        line, sharpSoftmaxWidening(c) * tf32Widening(c),
+                        o == 0 ? &dqSlack : nullptr);
   }
   std::printf("%s %s [%s]%s\n", ok ? "PASS" : "FAIL", name.c_str(),
               expectedGradPath(c), line.c_str());

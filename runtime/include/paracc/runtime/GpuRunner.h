@@ -28,7 +28,7 @@ namespace paracc::rt {
 struct GpuOptions {
   /// Capture the step as a CUDA graph after the first run.
   bool useGraph = true;
-  /// f32 matrix products on TF32 tensor cores.
+  /// f32 matrix products and attention on TF32 tensor cores.
   bool allowTf32 = false;
   /// Seconds a step may take before the NCCL communicators are aborted.
   double timeoutSeconds = 300;

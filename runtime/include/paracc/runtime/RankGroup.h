@@ -91,8 +91,8 @@ StatusOr<CommunicatorFactory> inProcessCommunicators(const Mesh &mesh);
 struct RankGroupOptions {
   /// "auto" (GPUs when the machine has one per rank), "cpu" or "gpu".
   std::string device = "auto";
-  /// On GPUs: f32 products on TF32 tensor cores; eager steps instead of a
-  /// CUDA graph.
+  /// On GPUs: f32 products and attention on TF32 tensor cores; eager steps
+  /// instead of a CUDA graph.
   bool allowTf32 = false;
   bool noGraph = false;
   /// CPU ranks as processes running `workerBinary` (paracc-run), each

@@ -58,7 +58,7 @@ struct RunRequest {
   std::string profileJsonPath;
   /// Run the GPU step eagerly instead of as a CUDA graph.
   bool noGraph = false;
-  /// f32 matrix products on TF32 tensor cores.
+  /// f32 matrix products and attention on TF32 tensor cores.
   bool allowTf32 = false;
   /// Write the run's timeline here (Chrome trace JSON, and an SVG Gantt
   /// chart next to it); CPU ranks as threads only.

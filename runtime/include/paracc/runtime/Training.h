@@ -114,8 +114,8 @@ struct TrainingRequest {
   /// "auto" (GPUs when the machine has enough for the mesh, else the CPU),
   /// "cpu" or "gpu".
   std::string device = "auto";
-  /// On GPUs: f32 products on TF32 tensor cores; run eagerly, not as a
-  /// CUDA graph.
+  /// On GPUs: f32 products and attention on TF32 tensor cores; run eagerly, not
+  /// as a CUDA graph.
   bool allowTf32 = false;
   bool noGraph = false;
   /// CPU ranks as paracc-run processes (`workerBinary`) instead of threads.
