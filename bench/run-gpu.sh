@@ -46,7 +46,8 @@
 #             chunks: one sequence of 16 heads of 128, seq 8192 and 32768
 #   gemm      paracc's matmul vs cuBLASLt alone vs torch.matmul
 #   nccl      collective bandwidth: paracc's NCCL path vs torch
-# Results go to $OUT (or /tmp/paracc-out) and a summary table to stdout.
+# Results go to $OUT (or /tmp/paracc-out), a summary table to stdout and
+# the one-GPU bench rows to $OUT/summary.json (bench/summary_json.py).
 set -uo pipefail
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export PYTHONUNBUFFERED=1
@@ -525,5 +526,7 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader | 
 for s in "$@"; do
   "stage_$s"
 done
+# The one-GPU bench rows (paracc, compile, eager, peaks, commit) as JSON.
+python3 "$root/bench/summary_json.py" "$out" "$dev/common/commit" >"$out/summary.json" 2>/dev/null
 echo "==== summary"
 cat "$summary"
