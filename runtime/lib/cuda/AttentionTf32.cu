@@ -182,6 +182,21 @@ __device__ __forceinline__ float maskedScore(const AttentionParams &p,
   return x;
 }
 
+/// Whether every (row, key) of rows [row0, row0 + rows) and keys [key0,
+/// key0 + keys) is visible without a mask: in range, inside the causal band
+/// and the sliding window. Such tiles skip maskedScore's checks.
+__device__ __forceinline__ bool wholeTile(const AttentionParams &p, int diag,
+                                          int row0, int rows, int key0,
+                                          int keys) {
+  const int lastRow = row0 + rows - 1, lastKey = key0 + keys - 1;
+  if (lastRow >= p.sq || lastKey >= p.sk)
+    return false;
+  if (!p.causal)
+    return true;
+  return lastKey <= row0 + diag &&
+         (p.window <= 0 || key0 > lastRow + diag - p.window);
+}
+
 //===----------------------------------------------------------------------===//
 // Forward.
 //===----------------------------------------------------------------------===//
@@ -255,13 +270,26 @@ __global__ void __launch_bounds__(kThreads)
         sK, lane);
 
     float tileMaxA = kNegInf, tileMaxB = kNegInf;
+    if (!kHasMask && wholeTile(p, diag, warpRow0, 16, n0, kN)) {
+#pragma unroll
+      for (int nt = 0; nt < kSTiles; ++nt)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          s[nt][e] *= p.scaleLog2;
+    } else {
+#pragma unroll
+      for (int nt = 0; nt < kSTiles; ++nt) {
+        const int key = n0 + nt * 8 + 2 * (lane & 3);
+        s[nt][0] = maskedScore<kHasMask>(p, mask, diag, rowA, key, s[nt][0]);
+        s[nt][1] =
+            maskedScore<kHasMask>(p, mask, diag, rowA, key + 1, s[nt][1]);
+        s[nt][2] = maskedScore<kHasMask>(p, mask, diag, rowB, key, s[nt][2]);
+        s[nt][3] =
+            maskedScore<kHasMask>(p, mask, diag, rowB, key + 1, s[nt][3]);
+      }
+    }
 #pragma unroll
     for (int nt = 0; nt < kSTiles; ++nt) {
-      const int key = n0 + nt * 8 + 2 * (lane & 3);
-      s[nt][0] = maskedScore<kHasMask>(p, mask, diag, rowA, key, s[nt][0]);
-      s[nt][1] = maskedScore<kHasMask>(p, mask, diag, rowA, key + 1, s[nt][1]);
-      s[nt][2] = maskedScore<kHasMask>(p, mask, diag, rowB, key, s[nt][2]);
-      s[nt][3] = maskedScore<kHasMask>(p, mask, diag, rowB, key + 1, s[nt][3]);
       tileMaxA = fmaxf(tileMaxA, fmaxf(s[nt][0], s[nt][1]));
       tileMaxB = fmaxf(tileMaxB, fmaxf(s[nt][2], s[nt][3]));
     }
@@ -416,14 +444,17 @@ __global__ void __launch_bounds__(kThreads, 1)
 
     // P^T from the saved LSE, dS^T = P^T (dP^T - Delta), times the scale
     // (dq and dk are scale * dS products).
+    const bool whole =
+        !kHasMask && wholeTile(p, diag, i0, kM, n0 + warp * 16, 16);
 #pragma unroll
     for (int nt = 0; nt < kSTiles; ++nt) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int col = nt * 8 + 2 * (lane & 3) + (e & 1);
         const int key = e < 2 ? keyA : keyB;
-        const float x =
-            maskedScore<kHasMask>(p, mask, diag, i0 + col, key, s[nt][e]);
+        const float x = whole ? s[nt][e] * p.scaleLog2
+                              : maskedScore<kHasMask>(p, mask, diag, i0 + col,
+                                                      key, s[nt][e]);
         const float prob = fastExp2(x - sLse[col]);
         s[nt][e] = prob;
         dp[nt][e] = prob * (dp[nt][e] - sDelta[col]) * p.scale;
