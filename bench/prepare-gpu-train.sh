@@ -34,12 +34,13 @@ build-dev/bin/paracc-run "$t/tiny_const_bf16.pcx" --device cpu \
     --data "$t/tokens.u16" --steps 30 --lr 1e-3 --log-json "$t/tiny_const_bf16_cpu.jsonl" >/dev/null
 
 # GPT-406M, the peer's model (shape only; parameters seeded random), with
-# the peer's optimizer: AdamW lr 1e-4, torch's defaults otherwise.
+# the peer's optimizer: AdamW lr 1e-4, torch's defaults otherwise; compiled
+# for the GPU's cost model (--device gpu: the profiles' predictions).
 PYTHONPATH=scripts "$py" -m modelgen --preset gpt-406m --loss --shape-only \
   --out "$dev/gpt406" >/dev/null
 for p in bf16 f32; do
   "$paracc" train "$dev/gpt406/model.onnx" --random-weights --batch 8 --seq 1024 \
-    --lr 1e-4 --precision $p -o "$t/gpt406_$p.pcx"
+    --lr 1e-4 --precision $p --device gpu -o "$t/gpt406_$p.pcx"
 done
 rm -rf "$dev/gpt406"
 "$py" - "$t/gpt406_tokens.u16" <<'PY'
