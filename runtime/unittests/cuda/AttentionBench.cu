@@ -505,22 +505,19 @@ int main(int argc, char **argv) {
   c = gpt;
   c.dtype = DType::F32;
   configs.push_back(c);
-  // f32 on the tensor cores (TF32): the benchmark model, head dim 128,
-  // sequence 4096.
-  c.tf32 = true;
-  configs.push_back(c);
-  c.heads = 8;
-  c.d = 128;
-  configs.push_back(c);
-  c = gpt;
-  c.dtype = DType::F32;
-  c.tf32 = true;
-  c.batch = 2;
-  c.sq = c.sk = 4096;
-  configs.push_back(c);
-  c.heads = 8;
-  c.d = 128;
-  configs.push_back(c);
+  // f32 on the tensor cores (TF32): the benchmark model and its batch 2 x
+  // 4096 form, each with 16 heads of 64 and 8 of 128.
+  for (int64_t batch : {int64_t(8), int64_t(2)})
+    for (int64_t d : {int64_t(64), int64_t(128)}) {
+      c = gpt;
+      c.dtype = DType::F32;
+      c.tf32 = true;
+      c.batch = batch;
+      c.sq = c.sk = 8192 / batch;
+      c.heads = 1024 / d;
+      c.d = d;
+      configs.push_back(c);
+    }
   // Context parallelism's chunks against the whole attention: seq 8192
   // and 32768, one sequence of 16 heads of 128 (the whole first, then 2 cp
   // chunks for cp 2, 4 and 8).

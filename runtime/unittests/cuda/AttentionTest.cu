@@ -249,6 +249,77 @@ const char *expectedPath(const Case &c) {
   return tc ? "tensorcore" : "generic";
 }
 
+/// The TF32 cases (f32 with TF32 allowed, AttentionTf32.h): the three head
+/// dims, partial blocks, Sq != Sk (rows that see no key), masks, windows,
+/// sequence-first operands, the start operand; the SIMT kernels where the
+/// TF32 ones do not take the operands (head dim 80, misaligned). Gradient
+/// cases get the forward's saved statistics (the TF32 backward needs them),
+/// and one without them (the SIMT kernels).
+void addTf32Cases(std::vector<Case> &cases, bool grad) {
+  auto add = [&](Case c) { cases.push_back(c); };
+  auto tf = [&](Shape lead, int64_t sq, int64_t sk, int64_t d, bool causal) {
+    Case c;
+    c.dtype = DType::F32;
+    c.lead = std::move(lead);
+    c.sq = sq;
+    c.sk = sk;
+    c.d = c.dv = d;
+    c.causal = causal;
+    c.tf32 = true;
+    c.saveStats = grad;
+    return c;
+  };
+  for (bool causal : {false, true}) {
+    add(tf({2, 3}, 64, 64, 64, causal));
+    add(tf({2, 2}, 129, 129, 64, causal));
+    add(tf({2, 2}, 17, 17, 128, causal));
+    add(tf({1, 3}, 300, 300, 128, causal));
+    add(tf({2}, 64, 129, 32, causal));
+    add(tf({2}, 129, 64, 128, causal));
+    add(tf({1, 2}, 1024, 1024, 64, causal));
+  }
+  Case c = tf({2, 3}, 64, 200, 128, true);
+  c.maskShape = Shape{2, 1, 64, 200};
+  c.maskFill = MaskFill::WithInf;
+  add(c);
+  c = tf({2, 3}, 65, 65, 64, true);
+  c.maskShape = Shape{2, 3, 65, 65};
+  c.maskFill = MaskFill::FullRows;
+  add(c);
+  c = tf({2, 3}, 100, 100, 32, false);
+  c.maskShape = Shape{1, 100};
+  c.maskFill = MaskFill::WithInf;
+  add(c);
+  for (int64_t window : {1, 5, 100}) {
+    c = tf({2, 2}, 257, 257, 64, true);
+    c.window = window;
+    add(c);
+  }
+  c = tf({2, 4}, 129, 129, 64, true);
+  c.sequenceFirst = true;
+  add(c);
+  c = tf({2, 4}, 100, 300, 128, true);
+  c.sequenceFirst = true;
+  c.window = 70;
+  add(c);
+  c = tf({2, 2}, 128, 512, 64, true);
+  c.start = 256;
+  add(c);
+  c = tf({2, 2}, 129, 129, 64, true);
+  c.scale = -0.125;
+  add(c);
+  c = tf({2, 2}, 65, 65, 80, true); // SIMT.
+  add(c);
+  c = tf({2, 2}, 65, 65, 64, true);
+  c.misalign = 1; // SIMT.
+  add(c);
+  if (grad) {
+    c = tf({2, 2}, 129, 129, 64, true);
+    c.saveStats = false; // No statistics: the SIMT kernels.
+    add(c);
+  }
+}
+
 std::vector<Case> makeCases() {
   std::vector<Case> cases;
   auto add = [&](Case c) { cases.push_back(c); };
@@ -490,68 +561,7 @@ std::vector<Case> makeCases() {
     c.forceGeneric = true;
     add(c);
   }
-  // TF32 (f32 with TF32 allowed, AttentionTf32.h): the three head dims,
-  // partial blocks, Sq != Sk (rows that see no key), masks, windows,
-  // sequence-first operands, the start operand; the SIMT kernels where the
-  // TF32 ones do not take the operands (head dim 80, misaligned).
-  auto tf32Cases = [&](bool grad) {
-    auto tf = [&](Shape lead, int64_t sq, int64_t sk, int64_t d, bool causal) {
-      Case c = mk(DType::F32, std::move(lead), sq, sk, d, d, causal);
-      c.tf32 = true;
-      c.saveStats = grad;
-      return c;
-    };
-    for (bool causal : {false, true}) {
-      add(tf({2, 3}, 64, 64, 64, causal));
-      add(tf({2, 2}, 129, 129, 64, causal));
-      add(tf({2, 2}, 17, 17, 128, causal));
-      add(tf({1, 3}, 300, 300, 128, causal));
-      add(tf({2}, 64, 129, 32, causal));
-      add(tf({2}, 129, 64, 128, causal));
-      add(tf({1, 2}, 1024, 1024, 64, causal));
-    }
-    Case c = tf({2, 3}, 64, 200, 128, true);
-    c.maskShape = Shape{2, 1, 64, 200};
-    c.maskFill = MaskFill::WithInf;
-    add(c);
-    c = tf({2, 3}, 65, 65, 64, true);
-    c.maskShape = Shape{2, 3, 65, 65};
-    c.maskFill = MaskFill::FullRows;
-    add(c);
-    c = tf({2, 3}, 100, 100, 32, false);
-    c.maskShape = Shape{1, 100};
-    c.maskFill = MaskFill::WithInf;
-    add(c);
-    for (int64_t window : {1, 5, 100}) {
-      c = tf({2, 2}, 257, 257, 64, true);
-      c.window = window;
-      add(c);
-    }
-    c = tf({2, 4}, 129, 129, 64, true);
-    c.sequenceFirst = true;
-    add(c);
-    c = tf({2, 4}, 100, 300, 128, true);
-    c.sequenceFirst = true;
-    c.window = 70;
-    add(c);
-    c = tf({2, 2}, 128, 512, 64, true);
-    c.start = 256;
-    add(c);
-    c = tf({2, 2}, 129, 129, 64, true);
-    c.scale = -0.125;
-    add(c);
-    c = tf({2, 2}, 65, 65, 80, true); // SIMT.
-    add(c);
-    c = tf({2, 2}, 65, 65, 64, true);
-    c.misalign = 1; // SIMT.
-    add(c);
-    if (grad) {
-      c = tf({2, 2}, 129, 129, 64, true);
-      c.saveStats = false; // No statistics: the SIMT kernels.
-      add(c);
-    }
-  };
-  tf32Cases(/*grad=*/false);
+  addTf32Cases(cases, /*grad=*/false);
   return cases;
 }
 
@@ -1263,68 +1273,7 @@ std::vector<Case> makeGradCases() {
     c.within = true;
     add(c);
   }
-  // TF32 (f32 with TF32 allowed, AttentionTf32.h): the three head dims,
-  // partial blocks, Sq != Sk (rows that see no key), masks, windows,
-  // sequence-first operands, the start operand; the SIMT kernels where the
-  // TF32 ones do not take the operands (head dim 80, misaligned).
-  auto tf32Cases = [&](bool grad) {
-    auto tf = [&](Shape lead, int64_t sq, int64_t sk, int64_t d, bool causal) {
-      Case c = mk(DType::F32, std::move(lead), sq, sk, d, d, causal);
-      c.tf32 = true;
-      c.saveStats = grad;
-      return c;
-    };
-    for (bool causal : {false, true}) {
-      add(tf({2, 3}, 64, 64, 64, causal));
-      add(tf({2, 2}, 129, 129, 64, causal));
-      add(tf({2, 2}, 17, 17, 128, causal));
-      add(tf({1, 3}, 300, 300, 128, causal));
-      add(tf({2}, 64, 129, 32, causal));
-      add(tf({2}, 129, 64, 128, causal));
-      add(tf({1, 2}, 1024, 1024, 64, causal));
-    }
-    Case c = tf({2, 3}, 64, 200, 128, true);
-    c.maskShape = Shape{2, 1, 64, 200};
-    c.maskFill = MaskFill::WithInf;
-    add(c);
-    c = tf({2, 3}, 65, 65, 64, true);
-    c.maskShape = Shape{2, 3, 65, 65};
-    c.maskFill = MaskFill::FullRows;
-    add(c);
-    c = tf({2, 3}, 100, 100, 32, false);
-    c.maskShape = Shape{1, 100};
-    c.maskFill = MaskFill::WithInf;
-    add(c);
-    for (int64_t window : {1, 5, 100}) {
-      c = tf({2, 2}, 257, 257, 64, true);
-      c.window = window;
-      add(c);
-    }
-    c = tf({2, 4}, 129, 129, 64, true);
-    c.sequenceFirst = true;
-    add(c);
-    c = tf({2, 4}, 100, 300, 128, true);
-    c.sequenceFirst = true;
-    c.window = 70;
-    add(c);
-    c = tf({2, 2}, 128, 512, 64, true);
-    c.start = 256;
-    add(c);
-    c = tf({2, 2}, 129, 129, 64, true);
-    c.scale = -0.125;
-    add(c);
-    c = tf({2, 2}, 65, 65, 80, true); // SIMT.
-    add(c);
-    c = tf({2, 2}, 65, 65, 64, true);
-    c.misalign = 1; // SIMT.
-    add(c);
-    if (grad) {
-      c = tf({2, 2}, 129, 129, 64, true);
-      c.saveStats = false; // No statistics: the SIMT kernels.
-      add(c);
-    }
-  };
-  tf32Cases(/*grad=*/true);
+  addTf32Cases(cases, /*grad=*/true);
   return cases;
 }
 
