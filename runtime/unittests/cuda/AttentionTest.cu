@@ -3,7 +3,9 @@
 // A standalone test of launchAttention and launchAttentionGrad (no
 // GoogleTest): random q, k, v (and dy, masks) in bf16, f16 and f32 over
 // shapes that exercise every kernel (the tensor-core ones for D == Dv in
-// {64, 128} in bf16/f16, the SIMT ones otherwise), partial tiles, Sq != Sk,
+// {64, 128} in bf16/f16, the TF32 ones for f32 cases launched with TF32
+// allowed ("tf32"; D == Dv in {32, 64, 128}, checked at f16's tolerance),
+// the SIMT ones otherwise), partial tiles, Sq != Sk,
 // causal masking with rows that see no key, broadcast masks with -inf,
 // unusual scales, misaligned pointers, sequence-first operands, and
 // operands the kernels must reject. Every case is compared with the CPU
