@@ -1,6 +1,7 @@
 //===- GradientBuilder.cpp - Helpers for writing gradient rules -*- C++ -*-===//
 
 #include "GradientBuilder.h"
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -29,16 +30,7 @@ Value GradientBuilder::sumKeep(Value x, ArrayRef<int64_t> axes) {
 }
 
 Value GradientBuilder::scalar(Type type, double value) {
-  auto tensor = RankedTensorType::get({}, type);
-  if (isa<FloatType>(type))
-    return ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(tensor, b.getFloatAttr(type, value).getValue()));
-  return ConstantOp::create(
-      b, loc,
-      DenseElementsAttr::get(tensor, APInt(type.getIntOrFloatBitWidth(),
-                                           uint64_t(int64_t(value)),
-                                           /*isSigned=*/true)));
+  return createScalarConstant(b, loc, type, value);
 }
 
 Value GradientBuilder::zeros(RankedTensorType type) {

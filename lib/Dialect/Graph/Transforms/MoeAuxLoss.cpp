@@ -9,6 +9,8 @@
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir::paracc::graph {
@@ -59,13 +61,7 @@ public:
   AuxLossBuilder(OpBuilder &b, Location loc, FloatType element)
       : b(b), loc(loc), element(element) {}
 
-  Value scalar(double v) {
-    auto type = RankedTensorType::get({}, element);
-    return ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            type, ArrayRef<Attribute>(FloatAttr::get(element, v))));
-  }
+  Value scalar(double v) { return createScalarConstant(b, loc, element, v); }
   Value sum(Value x, ArrayRef<int64_t> axes) {
     return ReduceSumOp::create(b, loc, x, b.getDenseI64ArrayAttr(axes),
                                b.getBoolAttr(false));

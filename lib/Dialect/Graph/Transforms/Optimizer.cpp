@@ -8,6 +8,8 @@
 
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
+
 #include "mlir/IR/Builders.h"
 
 namespace mlir::paracc::graph {
@@ -37,9 +39,7 @@ struct OptimizerPass : public graph::impl::OptimizerPassBase<OptimizerPass> {
 
   LogicalResult run(func::FuncOp func);
   Value scalar(OpBuilder &b, Location loc, double v) {
-    auto type = RankedTensorType::get({}, b.getF32Type());
-    return ConstantOp::create(
-        b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(v).getValue()));
+    return createScalarConstant(b, loc, b.getF32Type(), v);
   }
 };
 
