@@ -696,25 +696,9 @@ Status launchPlan(const AttentionPlan &plan, cudaStream_t stream) {
     return launchTf32Attention(plan.params, plan.hasMask, stream);
   if (!plan.kernel)
     return Status::ok();
-  const void *fn = reinterpret_cast<const void *>(plan.kernel);
-  // Per launch rather than cached: the attribute is per device, and the
-  // call is cheap next to the kernel.
-  cudaError_t err =
-      cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(plan.smemBytes));
-  if (err != cudaSuccess)
-    return errorf("attention: ", plan.kernelName, ": setting ", plan.smemBytes,
-                  " bytes of shared memory failed: ", cudaGetErrorString(err));
-  AttentionParams params = plan.params;
-  void *args[] = {&params};
-  err =
-      cudaLaunchKernel(fn, plan.grid, plan.block, args, plan.smemBytes, stream);
-  if (err != cudaSuccess)
-    return errorf("attention: CUDA kernel launch failed (", plan.kernelName,
-                  ", grid ", plan.grid.x, "x", plan.grid.y, ", ",
-                  plan.smemBytes,
-                  " bytes of shared memory): ", cudaGetErrorString(err));
-  return Status::ok();
+  return launchAttentionKernel("attention", plan.kernelName, plan.kernel,
+                               plan.grid, plan.block, plan.smemBytes,
+                               plan.params, stream);
 }
 
 } // namespace

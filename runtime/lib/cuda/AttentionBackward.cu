@@ -1523,22 +1523,9 @@ Status launchStatsFromSaved(const AttentionGradParams &p, const void *out,
 
 Status launchOne(const GradLaunch &l, unsigned threads,
                  const AttentionGradParams &params, cudaStream_t stream) {
-  const void *fn = reinterpret_cast<const void *>(l.kernel);
-  cudaError_t err =
-      cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                           static_cast<int>(l.smemBytes));
-  if (err != cudaSuccess)
-    return errorf("attention_grad: ", l.name, ": setting ", l.smemBytes,
-                  " bytes of shared memory failed: ", cudaGetErrorString(err));
-  AttentionGradParams p = params;
-  void *args[] = {&p};
-  err = cudaLaunchKernel(fn, l.grid, dim3(threads, 1, 1), args, l.smemBytes,
-                         stream);
-  if (err != cudaSuccess)
-    return errorf("attention_grad: CUDA kernel launch failed (", l.name,
-                  ", grid ", l.grid.x, "x", l.grid.y, ", ", l.smemBytes,
-                  " bytes of shared memory): ", cudaGetErrorString(err));
-  return Status::ok();
+  return launchAttentionKernel("attention_grad", l.name, l.kernel, l.grid,
+                               dim3(threads, 1, 1), l.smemBytes, params,
+                               stream);
 }
 
 } // namespace

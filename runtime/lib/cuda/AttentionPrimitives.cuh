@@ -392,6 +392,32 @@ inline Status setMaskStrides(const KernelArgs &args, const Shape &maskShape,
   return Status::ok();
 }
 
+/// Launches `kernel(params)` on `stream` with `smemBytes` of dynamic shared
+/// memory, setting the kernel's shared-memory limit first (per launch
+/// rather than cached: the attribute is per device, and the call is cheap
+/// next to the kernel). Errors start with `op` ("attention" or
+/// "attention_grad") and name the kernel.
+template <typename Params>
+Status launchAttentionKernel(const char *op, const char *name,
+                             void (*kernel)(Params), dim3 grid, dim3 block,
+                             size_t smemBytes, const Params &params,
+                             cudaStream_t stream) {
+  const void *fn = reinterpret_cast<const void *>(kernel);
+  cudaError_t err = cudaFuncSetAttribute(
+      fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
+  if (err != cudaSuccess)
+    return errorf(op, ": ", name, ": setting ", smemBytes,
+                  " bytes of shared memory failed: ", cudaGetErrorString(err));
+  Params p = params;
+  void *args[] = {&p};
+  err = cudaLaunchKernel(fn, grid, block, args, smemBytes, stream);
+  if (err != cudaSuccess)
+    return errorf(op, ": CUDA kernel launch failed (", name, ", grid ", grid.x,
+                  "x", grid.y, ", ", smemBytes,
+                  " bytes of shared memory): ", cudaGetErrorString(err));
+  return Status::ok();
+}
+
 } // namespace paracc::rt::cuda::attn
 
 #endif // PARACC_RUNTIME_CUDA_ATTENTIONPRIMITIVES_CUH

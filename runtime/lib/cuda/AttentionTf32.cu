@@ -47,6 +47,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 namespace paracc::rt::cuda::attn {
 namespace {
@@ -527,31 +528,13 @@ __global__ void __launch_bounds__(kThreads, 1)
 // Host side.
 //===----------------------------------------------------------------------===//
 
-template <typename Params>
-Status launch(void (*kernel)(Params), const char *name, dim3 grid,
-              size_t smemBytes, const Params &params, cudaStream_t stream) {
-  const void *fn = reinterpret_cast<const void *>(kernel);
-  cudaError_t err = cudaFuncSetAttribute(
-      fn, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smemBytes));
-  if (err != cudaSuccess)
-    return errorf("attention: ", name, ": setting ", smemBytes,
-                  " bytes of shared memory failed: ", cudaGetErrorString(err));
-  Params p = params;
-  void *args[] = {&p};
-  err =
-      cudaLaunchKernel(fn, grid, dim3(kThreads, 1, 1), args, smemBytes, stream);
-  if (err != cudaSuccess)
-    return errorf("attention: CUDA kernel launch failed (", name, ", grid ",
-                  grid.x, "x", grid.y, ", ", smemBytes,
-                  " bytes of shared memory): ", cudaGetErrorString(err));
-  return Status::ok();
-}
-
-/// Blocks of kBlockRows rows over `rows`, within the grid's y limit.
-Status blocksOf(int64_t rows, const char *what, unsigned &blocks) {
+/// Blocks of kBlockRows rows over `rows`, within the grid's y limit;
+/// errors start with `op`.
+Status blocksOf(const char *op, int64_t rows, const char *what,
+                unsigned &blocks) {
   const int64_t n = (rows + kBlockRows - 1) / kBlockRows;
   if (n > 65535)
-    return errorf("attention: ", what, "=", rows, " needs ", n, " blocks of ",
+    return errorf(op, ": ", what, "=", rows, " needs ", n, " blocks of ",
                   kBlockRows, "; the grid takes 65535");
   blocks = static_cast<unsigned>(n);
   return Status::ok();
@@ -564,12 +547,12 @@ Status launchForward(const AttentionParams &p, bool hasMask,
   const size_t smem = size_t(kBlockRows > 2 * kN ? kBlockRows : 2 * kN) *
                       tileStride<kD>() * sizeof(float);
   unsigned blocks = 0;
-  PARACC_RETURN_IF_ERROR(blocksOf(p.sq, "Sq", blocks));
+  PARACC_RETURN_IF_ERROR(blocksOf("attention", p.sq, "Sq", blocks));
   const dim3 grid(static_cast<unsigned>(p.batch), blocks, 1);
-  return hasMask ? launch(&tf32AttentionKernel<kD, true>, "tf32AttentionKernel",
-                          grid, smem, p, stream)
-                 : launch(&tf32AttentionKernel<kD, false>,
-                          "tf32AttentionKernel", grid, smem, p, stream);
+  return launchAttentionKernel("attention", "tf32AttentionKernel",
+                               hasMask ? &tf32AttentionKernel<kD, true>
+                                       : &tf32AttentionKernel<kD, false>,
+                               grid, dim3(kThreads), smem, p, stream);
 }
 
 template <int kD>
@@ -580,12 +563,28 @@ Status launchGradKeys(const AttentionGradParams &p, bool hasMask,
                        2 * kM + size_t(kBlockRows) * (kM + 4)) *
                       sizeof(float);
   unsigned blocks = 0;
-  PARACC_RETURN_IF_ERROR(blocksOf(p.sk, "Sk", blocks));
+  PARACC_RETURN_IF_ERROR(blocksOf("attention_grad", p.sk, "Sk", blocks));
   const dim3 grid(static_cast<unsigned>(p.batch), blocks, 1);
-  return hasMask ? launch(&tf32AttentionGradKeyKernel<kD, true>,
-                          "tf32AttentionGradKeyKernel", grid, smem, p, stream)
-                 : launch(&tf32AttentionGradKeyKernel<kD, false>,
-                          "tf32AttentionGradKeyKernel", grid, smem, p, stream);
+  return launchAttentionKernel("attention_grad", "tf32AttentionGradKeyKernel",
+                               hasMask ? &tf32AttentionGradKeyKernel<kD, true>
+                                       : &tf32AttentionGradKeyKernel<kD, false>,
+                               grid, dim3(kThreads), smem, p, stream);
+}
+
+/// f(std::integral_constant<int, D>) for head dim d = D in {32, 64, 128};
+/// an error starting with `op` otherwise.
+template <typename F> Status withHeadDim(const char *op, int d, F &&f) {
+  switch (d) {
+  case 32:
+    return f(std::integral_constant<int, 32>());
+  case 64:
+    return f(std::integral_constant<int, 64>());
+  case 128:
+    return f(std::integral_constant<int, 128>());
+  default:
+    return errorf(op, ": the TF32 kernels take head dims 32, 64 and 128, got ",
+                  d);
+  }
 }
 
 } // namespace
@@ -602,34 +601,16 @@ bool tf32AttentionShape(int64_t d, int64_t dv,
 
 Status launchTf32Attention(const AttentionParams &p, bool hasMask,
                            cudaStream_t stream) {
-  switch (p.d) {
-  case 32:
-    return launchForward<32>(p, hasMask, stream);
-  case 64:
-    return launchForward<64>(p, hasMask, stream);
-  case 128:
-    return launchForward<128>(p, hasMask, stream);
-  default:
-    return errorf("attention: the TF32 kernels take head dims 32, 64 and "
-                  "128, got ",
-                  p.d);
-  }
+  return withHeadDim("attention", p.d, [&](auto d) {
+    return launchForward<decltype(d)::value>(p, hasMask, stream);
+  });
 }
 
 Status launchTf32AttentionGradKeys(const AttentionGradParams &p, bool hasMask,
                                    cudaStream_t stream) {
-  switch (p.d) {
-  case 32:
-    return launchGradKeys<32>(p, hasMask, stream);
-  case 64:
-    return launchGradKeys<64>(p, hasMask, stream);
-  case 128:
-    return launchGradKeys<128>(p, hasMask, stream);
-  default:
-    return errorf("attention_grad: the TF32 kernels take head dims 32, 64 "
-                  "and 128, got ",
-                  p.d);
-  }
+  return withHeadDim("attention_grad", p.d, [&](auto d) {
+    return launchGradKeys<decltype(d)::value>(p, hasMask, stream);
+  });
 }
 
 } // namespace paracc::rt::cuda::attn
