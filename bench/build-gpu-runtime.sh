@@ -21,11 +21,11 @@ done
 strip "$dev/bin/"*
 mkdir -p "$dev/bin/lib"
 cp -L /usr/lib/x86_64-linux-gnu/libzip.so.4 "$dev/bin/lib/"
-# One LZMA window over all the executables: each carries the same GPU
-# kernels (tens of MB), so a 192 MiB dictionary packs them in ~9 MB where
-# per-file windows gave 43 (the device tool carries at most 64 MiB).
 # The commit the executables were built at (summary.json's rows name it).
 echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- runtime || echo '+runtime changes')" \
   >"$dev/common/commit"
+# One LZMA window over all the executables: each carries the same GPU
+# kernels (tens of MB), so a 192 MiB dictionary packs them in ~9 MB where
+# per-file windows gave 43 (the device tool carries at most 64 MiB).
 tar -C "$dev" -cf - bin | xz -T1 --lzma2=preset=6,dict=192MiB >"$dev/common/bin.tar.xz"
 rm -rf "$dev/bin"

@@ -42,6 +42,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "paracc/Dialect/Dist/Transforms/FactorSharding.h"
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::paracc::dist {
@@ -263,15 +264,7 @@ ArrayAttr Partitioner::axesAttr(ArrayRef<StringAttr> axes) {
 }
 
 Value Partitioner::scalar(Location loc, Type elementType, double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute attr =
-      isa<FloatType>(elementType)
-          ? Attribute(DenseElementsAttr::get(
-                type, FloatAttr::get(elementType, value).getValue()))
-          : Attribute(DenseElementsAttr::get(
-                type, APInt(elementType.getIntOrFloatBitWidth(),
-                            uint64_t(int64_t(value)), true)));
-  return g::ConstantOp::create(b, loc, cast<ElementsAttr>(attr));
+  return g::createScalarConstant(b, loc, elementType, value);
 }
 
 Value Partitioner::blockStart(Location loc, ArrayRef<StringAttr> axes,

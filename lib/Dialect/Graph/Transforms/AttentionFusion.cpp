@@ -29,9 +29,10 @@
 
 #include "AttentionMasks.h"
 #include "FusionMatchers.h"
-#include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "paracc/Dialect/Graph/IR/GraphOps.h"
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
 
 #include <cmath>
 #include <limits>
@@ -266,14 +267,9 @@ Value buildAttention(OpBuilder &b, MatMulOp pv, const ScoreProduct &product,
         b, loc, RankedTensorType::get({batch, keys}, i1), flag);
     Value keyMask = ReshapeOp::create(
         b, loc, RankedTensorType::get({batch, 1, 1, keys}, i1), visible);
-    auto scalar = RankedTensorType::get({}, elem);
-    Value zero = ConstantOp::create(
-        b, loc, DenseElementsAttr::get(scalar, b.getFloatAttr(elem, 0.0)));
-    Value hidden = ConstantOp::create(
-        b, loc,
-        DenseElementsAttr::get(
-            scalar, b.getFloatAttr(elem,
-                                   -std::numeric_limits<double>::infinity())));
+    Value zero = createScalarConstant(b, loc, elem, 0.0);
+    Value hidden = createScalarConstant(
+        b, loc, elem, -std::numeric_limits<double>::infinity());
     mask = WhereOp::create(b, loc, keyMask, zero, hidden);
   }
   Value y = AttentionOp::create(
@@ -400,13 +396,8 @@ bool fuseOne(MatMulOp pv, MaskAnalysis &masks) {
     } else if (ms.selected && std::isinf(ms.fill) && guarded) {
       // where(c, s, -inf) is s + where(c, 0, -inf), NaN rows included.
       OpBuilder b(pv);
-      auto scalar = RankedTensorType::get({}, elem);
-      Value zero = ConstantOp::create(
-          b, pv.getLoc(),
-          DenseElementsAttr::get(scalar, b.getFloatAttr(elem, 0.0)));
-      Value hidden = ConstantOp::create(
-          b, pv.getLoc(),
-          DenseElementsAttr::get(scalar, b.getFloatAttr(elem, ms.fill)));
+      Value zero = createScalarConstant(b, pv.getLoc(), elem, 0.0);
+      Value hidden = createScalarConstant(b, pv.getLoc(), elem, ms.fill);
       plan.additive = WhereOp::create(b, pv.getLoc(), ms.condition, zero,
                                       hidden);
     } else {
