@@ -15,7 +15,10 @@ OUT_DIR/NAME/grads.npz: JAX's gradients of the loss with respect to them,
 under the same names (arr_K, as np.savez names them), and the loss as
 'loss'. Needs jax, numpy and onnx; gpt_loss's and llama_loss's files were
 made with jax and jaxlib 0.10.2 (`python jax_models.py OUT_DIR gpt_loss
-llama_loss` leaves the others as they are).
+llama_loss` leaves the others as they are), and so were mlp_exact_loss's,
+vit_loss's, gpt_scan_loss's, gpt_bf16_loss's, conv_variants', rnn_scan's
+and router's (gpt_bf16_loss's parameters and tokens are gpt_loss's: only its
+.mlir and output_0.pb are checked in).
 """
 
 import os
@@ -43,6 +46,11 @@ def gelu(x):
     return jax.nn.gelu(x, approximate=True)
 
 
+def gelu_exact(x):
+    """GELU by the error function, as JAX lowers it: chlo.erfc."""
+    return jax.nn.gelu(x, approximate=False)
+
+
 def mlp_model(key):
     k = jax.random.split(key, 4)
     w1, b1 = init(k[0], (64, 256)), init(k[1], (256,))
@@ -66,7 +74,9 @@ def block_params(key, hidden, ff):
     }
 
 
-def block(p, x, heads):
+def block(p, x, heads, causal=True, activation=gelu):
+    """A pre-LN transformer block; an encoder's (ViT's) with causal=False
+    and activation=gelu_exact."""
     b, s, h = x.shape
     d = h // heads
     y = layer_norm(x, p["ln1_g"], p["ln1_b"])
@@ -75,14 +85,17 @@ def block(p, x, heads):
     q = q.reshape(b, s, heads, d).transpose(0, 2, 1, 3)
     k = k.reshape(b, s, heads, d).transpose(0, 2, 1, 3)
     v = v.reshape(b, s, heads, d).transpose(0, 2, 1, 3)
-    scores = jnp.einsum("bhqd,bhkd->bhqk", q, k) / jnp.sqrt(jnp.float32(d))
-    causal = jnp.arange(s)[:, None] >= jnp.arange(s)[None, :]
-    scores = jnp.where(causal, scores, jnp.float32(-1e9))
+    # The scale and the mask value in x's type (bf16 stays bf16).
+    scores = jnp.einsum("bhqd,bhkd->bhqk", q, k) / jnp.sqrt(
+        jnp.float32(d)).astype(x.dtype)
+    if causal:
+        mask = jnp.arange(s)[:, None] >= jnp.arange(s)[None, :]
+        scores = jnp.where(mask, scores, jnp.asarray(-1e9, x.dtype))
     att = jax.nn.softmax(scores, axis=-1)
     o = jnp.einsum("bhqk,bhkd->bhqd", att, v).transpose(0, 2, 1, 3).reshape(b, s, h)
     x = x + o @ p["proj"] + p["proj_b"]
     y = layer_norm(x, p["ln2_g"], p["ln2_b"])
-    return x + gelu(y @ p["fc"] + p["fc_b"]) @ p["out"] + p["out_b"]
+    return x + activation(y @ p["fc"] + p["fc_b"]) @ p["out"] + p["out_b"]
 
 
 def block_model(key):
@@ -240,9 +253,182 @@ def llama_loss_model(key):
     return loss, loss_tokens(vocab, batch, seq, 5), params
 
 
+def mlp_exact_loss_model(key):
+    """An MLP with exact GELU (chlo.erfc) and a squared-error loss, its
+    parameters as arguments."""
+    k = jax.random.split(key, 4)
+    params = {"w1": init(k[0], (64, 256)), "b1": init(k[1], (256,)),
+              "w2": init(k[2], (256, 64)), "b2": init(k[3], (64,))}
+
+    def loss(params, x, target):
+        h = gelu_exact(x @ params["w1"] + params["b1"])
+        return jnp.mean(jnp.square(h @ params["w2"] + params["b2"] - target))
+
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((4, 16, 64)).astype(np.float32)
+    target = rng.standard_normal((4, 16, 64)).astype(np.float32)
+    return loss, (x, target), params
+
+
+def vit_loss_model(key):
+    """A ViT classifier's loss in Flax's layouts: the patch embedding a
+    strided convolution (lax.conv_general_dilated, NHWC image, HWIO
+    kernel), a class token, learned position embeddings, 2 pre-LN encoder
+    blocks (attention without a mask, exact GELU), a final LayerNorm, a
+    head on the class token and cross-entropy on integer labels."""
+    image, patch, channels, hidden, heads, layers, classes, batch = (
+        16, 4, 3, 32, 4, 2, 10, 2)
+    tokens = (image // patch) ** 2 + 1
+    k = jax.random.split(key, layers + 5)
+    params = {
+        "patch_w": init(k[0], (patch, patch, channels, hidden)),
+        "patch_b": init(k[1], (hidden,)),
+        "cls": init(k[2], (1, 1, hidden)),
+        "pos": init(k[3], (1, tokens, hidden)),
+        "blocks": [block_params(k[5 + i], hidden, 4 * hidden)
+                   for i in range(layers)],
+        "ln_g": jnp.ones((hidden,)), "ln_b": jnp.zeros((hidden,)),
+        "head_w": init(k[4], (hidden, classes)),
+        "head_b": jnp.zeros((classes,)),
+    }
+
+    def loss(params, images, labels):
+        x = jax.lax.conv_general_dilated(
+            images, params["patch_w"], (patch, patch), "VALID",
+            dimension_numbers=("NHWC", "HWIO", "NHWC")) + params["patch_b"]
+        b = x.shape[0]
+        x = x.reshape(b, -1, hidden)
+        cls = jnp.broadcast_to(params["cls"], (b, 1, hidden))
+        x = jnp.concatenate([cls, x], axis=1) + params["pos"]
+        for p in params["blocks"]:
+            x = block(p, x, heads, causal=False, activation=gelu_exact)
+        x = layer_norm(x[:, 0], params["ln_g"], params["ln_b"])
+        return cross_entropy(x @ params["head_w"] + params["head_b"], labels)
+
+    rng = np.random.default_rng(7)
+    images = rng.standard_normal((batch, image, image, channels)).astype(
+        np.float32)
+    labels = rng.integers(0, classes, (batch,)).astype(np.int32)
+    return loss, (images, labels), params
+
+
+def gpt_scan_loss_model(key):
+    """gpt_loss with its blocks' parameters stacked and the layers run by
+    jax.lax.scan (a stablehlo.while over the layer index, each layer's
+    parameters read by dynamic_slice)."""
+    vocab, hidden, heads, layers, batch, seq = 64, 32, 4, 3, 2, 16
+    k = jax.random.split(key, layers + 2)
+    blocks = [block_params(k[2 + i], hidden, 4 * hidden) for i in range(layers)]
+    params = {
+        "wte": init(k[0], (vocab, hidden)), "wpe": init(k[1], (seq, hidden)),
+        "blocks": jax.tree_util.tree_map(lambda *a: jnp.stack(a), *blocks),
+        "lnf_g": jnp.ones((hidden,)), "lnf_b": jnp.zeros((hidden,)),
+    }
+
+    def loss(params, tokens, labels):
+        x = params["wte"][tokens] + params["wpe"][None]
+        x, _ = jax.lax.scan(lambda x, p: (block(p, x, heads=heads), None), x,
+                            params["blocks"])
+        x = layer_norm(x, params["lnf_g"], params["lnf_b"])
+        return cross_entropy(x @ params["wte"].T, labels)
+
+    return loss, loss_tokens(vocab, batch, seq, 8), params
+
+
+def gpt_bf16_loss_model(key):
+    """gpt_loss in mixed precision as JAX programs write it: f32
+    parameters cast to bf16 inside the step, the model computed in bf16,
+    the logits cast to f32 for the loss."""
+    loss32, data, params = gpt_loss_model(key)
+    del loss32
+    heads = 4
+
+    def loss(params, tokens, labels):
+        p16 = jax.tree_util.tree_map(lambda a: a.astype(jnp.bfloat16), params)
+        x = p16["wte"][tokens] + p16["wpe"][None]
+        for p in p16["blocks"]:
+            x = block(p, x, heads=heads)
+        x = layer_norm(x, p16["lnf_g"], p16["lnf_b"])
+        logits = (x @ p16["wte"].T).astype(jnp.float32)
+        return cross_entropy(logits, labels)
+
+    return loss, data, params
+
+
+def router_model(key):
+    """A mixture-of-experts layer with dense dispatch, as small JAX MoE
+    codes write it: softmax router, jax.lax.top_k (chlo.top_k) of 2 of 8
+    experts, gates by one_hot of the picks, every expert's output weighted
+    by its gate."""
+    k = jax.random.split(key, 2)
+    router = init(k[0], (32, 8))
+    experts = init(k[1], (8, 32, 32), scale=0.2)
+
+    def f(x):
+        probs = jax.nn.softmax(x @ router, axis=-1)
+        values, picks = jax.lax.top_k(probs, 2)
+        values = values / jnp.sum(values, axis=-1, keepdims=True)
+        gates = jnp.sum(jax.nn.one_hot(picks, 8) * values[..., None], axis=-2)
+        out = jnp.einsum("btd,edf->btef", x, experts)
+        return jnp.einsum("bte,btef->btf", gates, out)
+
+    return f, np.random.default_rng(9).standard_normal((2, 16, 32)).astype(
+        np.float32)
+
+
+def conv_variants_model(key):
+    """Convolutions in the forms JAX writes beyond a ViT's patches, their
+    results flattened into one vector: NHWC/HWIO with SAME padding and
+    stride 2, NCHW/OIHW with kernel dilation 2 and two feature groups, a
+    1-D NWC/WIO convolution (an audio front-end's), a depthwise 3x3."""
+    k = jax.random.split(key, 4)
+    w_same = init(k[0], (3, 3, 4, 6), scale=0.3)
+    w_groups = init(k[1], (6, 2, 3, 3), scale=0.3)
+    w_1d = init(k[2], (3, 4, 5), scale=0.3)
+    w_depth = init(k[3], (3, 3, 1, 4), scale=0.3)
+
+    def f(x):
+        a = jax.lax.conv_general_dilated(
+            x, w_same, (2, 2), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        nchw = x.transpose(0, 3, 1, 2)
+        b = jax.lax.conv_general_dilated(
+            nchw, w_groups, (1, 1), [(1, 2), (2, 1)], rhs_dilation=(2, 2),
+            feature_group_count=2, dimension_numbers=("NCHW", "OIHW", "NCHW"))
+        c = jax.lax.conv_general_dilated(
+            x[:, 0], w_1d, (1,), [(1, 1)], dimension_numbers=("NWC", "WIO", "NWC"))
+        d = jax.lax.conv_general_dilated(
+            x, w_depth, (1, 1), "SAME", feature_group_count=4,
+            dimension_numbers=("NHWC", "HWIO", "NHWC"))
+        return jnp.concatenate([a.ravel(), b.ravel(), c.ravel(), d.ravel()])
+
+    return f, np.random.default_rng(10).standard_normal((2, 9, 9, 4)).astype(
+        np.float32)
+
+
+def rnn_scan_model(key):
+    """A recurrence by jax.lax.scan that returns its stacked outputs (the
+    while loop's body writes step t's by dynamic_update_slice)."""
+    k = jax.random.split(key, 2)
+    w = init(k[0], (32, 32), scale=0.3)
+    u = init(k[1], (32, 32), scale=0.3)
+
+    def f(xs):
+        def step(h, x):
+            h = jnp.tanh(h @ w + x @ u)
+            return h, h * 2.0
+        h, ys = jax.lax.scan(step, jnp.zeros((xs.shape[1], 32)), xs)
+        return ys + h
+
+    return f, np.random.default_rng(11).standard_normal((5, 2, 32)).astype(
+        np.float32)
+
+
 MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
           "mlp_params": mlp_params_model, "gpt_loss": gpt_loss_model,
-          "llama_loss": llama_loss_model}
+          "llama_loss": llama_loss_model, "mlp_exact_loss": mlp_exact_loss_model,
+          "vit_loss": vit_loss_model, "gpt_scan_loss": gpt_scan_loss_model,
+          "gpt_bf16_loss": gpt_bf16_loss_model, "router": router_model,
+          "conv_variants": conv_variants_model, "rnn_scan": rnn_scan_model}
 
 
 def main(out, names):

@@ -50,6 +50,10 @@ bool isKnownOp(StringRef name) {
       .Cases({"stablehlo.dot_general", "stablehlo.iota", "stablehlo.compare",
               "stablehlo.slice", "stablehlo.reduce"},
              true)
+      .Cases({"chlo.erfc", "chlo.top_k", "stablehlo.convolution",
+              "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
+              "stablehlo.return"},
+             true)
       .Default(false);
 }
 
@@ -297,6 +301,104 @@ std::optional<ParseError> finishTypes(Cursor &c, GenericOp &op,
   return std::nullopt;
 }
 
+/// A convolution's pretty form after its name, as StableHLO prints it:
+/// `(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f],
+/// window = {stride = [2, 2], pad = [[0, 0], [1, 1]], lhs_dilate = [1, 1],
+/// rhs_dilate = [1, 1], reverse = [false, false]} {feature_group_count = 1
+/// : i64, ...} : (A, B) -> R` (the window and the dictionary optional).
+std::optional<ParseError> readConvolution(Cursor &c, GenericOp &op) {
+  auto lhs = c.consume("(") ? c.value() : std::nullopt;
+  auto rhs = (lhs && c.consume(",")) ? c.value() : std::nullopt;
+  if (!rhs || !c.consume(")"))
+    return ParseError{c.pos, "expected '(%lhs, %rhs)'"};
+  op.operands = {lhs->str(), rhs->str()};
+  if (!c.consume("dim_numbers") || !c.consume("="))
+    return ParseError{c.pos, "expected 'dim_numbers = ...'"};
+  c.skipSpaces();
+  size_t start = c.pos;
+  for (int depth = 0; c.pos < c.text.size(); ++c.pos) {
+    char ch = c.text[c.pos];
+    if (ch == '[')
+      ++depth;
+    else if (ch == ']')
+      --depth;
+    else if (depth == 0 && StringRef(", {:").contains(ch))
+      break;
+  }
+  op.properties.push_back("dimension_numbers = #stablehlo.conv<" +
+                          c.text.slice(start, c.pos).str() + ">");
+  if (c.consume(",")) {
+    if (!c.consume("window") || !c.consume("=") || !c.consume("{"))
+      return ParseError{c.pos, "expected 'window = {...}'"};
+    while (!c.consume("}")) {
+      size_t at = c.pos;
+      auto key = c.word();
+      if (!key || !c.consume("="))
+        return ParseError{at, "expected 'name = value' in the window"};
+      StringRef property = llvm::StringSwitch<StringRef>(*key)
+                               .Case("stride", "window_strides")
+                               .Case("lhs_dilate", "lhs_dilation")
+                               .Case("rhs_dilate", "rhs_dilation")
+                               .Default("");
+      if (!property.empty()) {
+        auto values = c.intList();
+        if (!values)
+          return ParseError{c.pos, "expected '[N, ...]'"};
+        op.properties.push_back(property.str() + " = " + i64Array(*values));
+      } else if (*key == "pad") {
+        SmallVector<std::string> rows;
+        if (!c.consume("["))
+          return ParseError{c.pos, "expected '[[lo, hi], ...]'"};
+        while (auto row = c.intList()) {
+          if (row->size() != 2)
+            return ParseError{c.pos, "expected '[lo, hi]'"};
+          rows.push_back(intList(*row));
+          if (!c.consume(","))
+            break;
+        }
+        if (!c.consume("]"))
+          return ParseError{c.pos, "expected ']'"};
+        op.properties.push_back("padding = dense<[" + join(rows) +
+                                "]> : tensor<" + std::to_string(rows.size()) +
+                                "x2xi64>");
+      } else if (*key == "reverse") {
+        SmallVector<std::string> flags;
+        if (!c.consume("["))
+          return ParseError{c.pos, "expected '[true|false, ...]'"};
+        while (auto flag = c.word()) {
+          flags.push_back(flag->str());
+          if (!c.consume(","))
+            break;
+        }
+        if (!c.consume("]"))
+          return ParseError{c.pos, "expected ']'"};
+        op.properties.push_back("window_reversal = array<i1: " + join(flags) +
+                                ">");
+      } else {
+        return ParseError{at, "unknown window field '" + key->str() + "'"};
+      }
+      c.consume(",");
+    }
+  }
+  if (c.consume("{")) {
+    // The dictionary's entries are properties as written.
+    size_t from = c.pos;
+    int depth = 1;
+    for (; c.pos < c.text.size() && depth > 0; ++c.pos) {
+      char ch = c.text[c.pos];
+      if (ch == '{' || ch == '[' || ch == '<' || ch == '(')
+        ++depth;
+      else if (ch == '}' || ch == ']' || ch == '>' || ch == ')')
+        --depth;
+    }
+    if (depth != 0)
+      return ParseError{from, "expected '}'"};
+    for (StringRef entry : splitTopLevel(c.text.slice(from, c.pos - 1)))
+      op.properties.push_back(entry.str());
+  }
+  return finishTypes(c, op);
+}
+
 /// Rewrites one pretty op (`name` and the text after it); `tag` makes the
 /// names of a reduce region's values unique.
 std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
@@ -383,6 +485,35 @@ std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
     op.properties.push_back("limit_indices = " + i64Array(limits));
     op.properties.push_back("strides = " + i64Array(strides));
     error = finishTypes(c, op);
+  } else if (name == "stablehlo.return") {
+    // `stablehlo.return %a, %b : T1, T2` (a region's terminator).
+    while (auto v = c.value()) {
+      op.operands.push_back(v->str());
+      if (!c.consume(","))
+        break;
+    }
+    size_t at = c.pos;
+    auto types = c.typesAfterColon();
+    if (!types && !op.operands.empty())
+      return ParseError{at, "expected ': TYPES'"};
+    for (StringRef t : splitTopLevel(types.value_or("")))
+      op.types.operands.push_back(t.str());
+    if (op.types.operands.size() != op.operands.size())
+      return ParseError{at, "expected one type per operand"};
+    op.types.result = "()";
+  } else if (name == "chlo.top_k") {
+    // `chlo.top_k(%x, k = 2) : T -> (T1, T2)`.
+    auto x = c.consume("(") ? c.value() : std::nullopt;
+    int64_t k;
+    if (!x || !c.consume(",") || !c.consume("k") || !c.consume("=") ||
+        c.word().value_or("").getAsInteger(10, k) || !c.consume(")"))
+      return ParseError{c.pos, "expected '(%operand, k = N)'"};
+    op.operands.push_back(x->str());
+    op.properties.push_back("k = " + std::to_string(k) + " : i64");
+    error = finishTypes(c, op);
+  } else if (name == "stablehlo.convolution") {
+    if ((error = readConvolution(c, op)))
+      return error;
   } else if (name == "stablehlo.reduce") {
     // `(%x init: %c) applies stablehlo.add across dimensions = [1]`.
     auto x = (c.consume("(") ? c.value() : std::nullopt);
@@ -448,6 +579,13 @@ std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
         op.properties.push_back("dimension = " + std::to_string(d) + " : i64");
         return name == "stablehlo.concatenate";
       }
+      if (key == "sizes") {
+        auto sizes = c.intList();
+        if (!sizes)
+          return false;
+        op.properties.push_back("slice_sizes = " + i64Array(*sizes));
+        return name == "stablehlo.dynamic_slice";
+      }
       if (key == "batching_dims")
         return readPair(lhsBatch, rhsBatch);
       if (key == "contracting_dims")
@@ -495,16 +633,76 @@ std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
   return std::nullopt;
 }
 
+/// A stablehlo.while being rewritten: its block arguments (`%a: T, ...`),
+/// its types (`T, ...`) and whether its body (`do`) has started.
+struct WhileFrame {
+  std::string blockArguments;
+  std::string types;
+  bool inBody = false;
+};
+
+/// `(%iterArg = %x, ...) : T, ...` after `stablehlo.while`: the generic
+/// op's head up to its first region's block arguments.
+std::optional<ParseError> readWhileHead(Cursor &c, std::string &out,
+                                        WhileFrame &frame) {
+  if (!c.consume("("))
+    return ParseError{c.pos, "expected '(%iterArg = %init, ...)'"};
+  SmallVector<std::string> names, inits;
+  while (!c.consume(")")) {
+    auto name = c.value();
+    auto init = (name && c.consume("=")) ? c.value() : std::nullopt;
+    if (!init)
+      return ParseError{c.pos, "expected '%iterArg = %init'"};
+    names.push_back(name->str());
+    inits.push_back(init->str());
+    c.consume(",");
+  }
+  size_t at = c.pos;
+  auto types = c.typesAfterColon();
+  SmallVector<StringRef> typeList = splitTopLevel(types.value_or(""));
+  if (!types || typeList.size() != names.size())
+    return ParseError{at, "expected one type per carried value"};
+  SmallVector<std::string> arguments, typeNames;
+  for (auto [name, type] : llvm::zip(names, typeList)) {
+    arguments.push_back(name + ": " + type.str());
+    typeNames.push_back(type.str());
+  }
+  frame.blockArguments = join(arguments);
+  frame.types = join(typeNames);
+  out = "\"stablehlo.while\"(" + join(inits) + ") ({\n^bb0(" +
+        frame.blockArguments + "):";
+  return std::nullopt;
+}
+
 } // namespace
 
 RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
   RewriteResult result;
   result.text.reserve(text.size() + text.size() / 8);
   unsigned lineNo = 0;
+  // The stablehlo.while ops whose regions are open, innermost last: their
+  // `cond {`, `} do {` and closing `}` lines become the generic regions.
+  SmallVector<WhileFrame> loops;
   while (!text.empty()) {
     auto [line, rest] = text.split('\n');
     text = rest;
     ++lineNo;
+    StringRef trimmed = line.trim();
+    if (!loops.empty()) {
+      if (trimmed == "cond {" && !loops.back().inBody)
+        continue;
+      if (trimmed == "} do {" && !loops.back().inBody) {
+        loops.back().inBody = true;
+        result.text += "}, {\n^bb0(" + loops.back().blockArguments + "):\n";
+        continue;
+      }
+      if (trimmed == "}" && loops.back().inBody) {
+        result.text += "}) : (" + loops.back().types + ") -> (" +
+                       loops.back().types + ")\n";
+        loops.pop_back();
+        continue;
+      }
+    }
     // `[%r = ]stablehlo.op ...` or `chlo.op ...` (generic ops are quoted).
     StringRef body = line.ltrim();
     size_t indent = line.size() - body.size();
@@ -540,7 +738,15 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
     StringRef args = nameEnd == StringRef::npos ? "" : body.substr(nameEnd);
     std::string generic;
     StringRef resultName = resultPart.split(' ').first.split(':').first;
-    if (auto error = rewriteOp(name, args, resultName, lineNo, generic)) {
+    std::optional<ParseError> error;
+    if (name == "stablehlo.while") {
+      Cursor c(args);
+      loops.emplace_back();
+      error = readWhileHead(c, generic, loops.back());
+    } else {
+      error = rewriteOp(name, args, resultName, lineNo, generic);
+    }
+    if (error) {
       result.ok = false;
       result.line = lineNo;
       result.column =
@@ -552,6 +758,13 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
     }
     result.text += line.substr(0, indent).str() + resultPart.str() + generic;
     result.text += '\n';
+  }
+  if (!loops.empty()) {
+    result.ok = false;
+    result.line = lineNo;
+    result.column = 1;
+    result.error = "a stablehlo.while's regions are not closed ('cond {', "
+                   "'} do {' and '}' lines expected)";
   }
   return result;
 }

@@ -2,46 +2,18 @@
 
 #include "StableHLOToGraph.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/IRMapping.h"
+#include "Converter.h"
+
 #include "paracc/Dialect/Dist/IR/DistOps.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 
-#include <numeric>
-
 using namespace mlir;
 using namespace mlir::paracc;
+using namespace mlir::paracc::stablehlo;
 
 namespace {
-
-/// An attribute of an unregistered op: among its properties (`<{...}>`) or
-/// its attributes (`{...}`).
-Attribute opAttr(Operation *op, StringRef name) {
-  if (Attribute a = op->getAttr(name))
-    return a;
-  if (auto props = dyn_cast_or_null<DictionaryAttr>(
-          op->getPropertiesAsAttribute()))
-    return props.get(name);
-  return nullptr;
-}
-
-std::optional<SmallVector<int64_t>> i64Array(Operation *op, StringRef name) {
-  if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(opAttr(op, name)))
-    return SmallVector<int64_t>(a.asArrayRef());
-  return std::nullopt;
-}
-
-/// The text inside a dialect attribute the parser kept opaque:
-/// `#stablehlo.dot<TEXT>` or `#stablehlo<comparison_direction TEXT>`.
-std::string opaqueText(Attribute attr) {
-  if (auto o = dyn_cast_or_null<OpaqueAttr>(attr))
-    return o.getAttrData().str();
-  return "";
-}
 
 /// `key = [1, 2]` inside an opaque attribute's text ([] when absent).
 SmallVector<int64_t> listField(StringRef text, StringRef key) {
@@ -87,10 +59,6 @@ std::optional<::paracc::rt::DType> floatDType(Type element) {
   return std::nullopt;
 }
 
-RankedTensorType tensorType(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
 /// Shardy's `sharding<@mesh, [{"dp"}, {}, {?}]>` as a #dist.sharding with
 /// the same axis names ("?": open), or null when it says more than that.
 dist::ShardingAttr shardyToSharding(StringRef text, MLIRContext *ctx) {
@@ -124,102 +92,6 @@ dist::ShardingAttr shardyToSharding(StringRef text, MLIRContext *ctx) {
   }
   return dist::ShardingAttr::get(ctx, dims);
 }
-
-/// A stablehlo.gather's dimension numbers, slice sizes and operands.
-struct GatherForm {
-  SmallVector<int64_t> offset, collapsed, startMap, batching, indexBatching;
-  std::optional<int64_t> indexVectorDim;
-  std::optional<SmallVector<int64_t>> sizes;
-  Value data, indices;
-  RankedTensorType dataType, indexType, result;
-};
-
-class Converter {
-public:
-  Converter(MLIRContext *ctx, WeightStore &weights)
-      : ctx(ctx), weights(weights), builder(ctx) {}
-
-  OwningOpRef<ModuleOp> run(ModuleOp input, const StableHLOParameters &params,
-                            bool &unsupported);
-
-private:
-  /// Converts `fn`'s body with its arguments bound to `args`; the returned
-  /// values, or failure.
-  FailureOr<SmallVector<Value>> convertBody(func::FuncOp fn, ValueRange args,
-                                            int depth);
-  LogicalResult convertOp(Operation *op, IRMapping &map);
-
-  /// A graph op `name` with `resultType` (the conversion knows every type).
-  Value build(Location loc, StringRef name, Type resultType,
-              ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    OperationState state(loc, name);
-    state.addOperands(operands);
-    state.addTypes(resultType);
-    state.addAttributes(attrs);
-    return builder.create(state)->getResult(0);
-  }
-  NamedAttribute named(StringRef name, Attribute value) {
-    return builder.getNamedAttr(name, value);
-  }
-  Value reshape(Location loc, Value x, ArrayRef<int64_t> shape) {
-    auto t = tensorType(x);
-    if (t.getShape() == shape)
-      return x;
-    return build(loc, "graph.reshape",
-                 RankedTensorType::get(shape, t.getElementType()), x);
-  }
-  Value transpose(Location loc, Value x, ArrayRef<int64_t> perm) {
-    SmallVector<int64_t> identity(perm.size());
-    std::iota(identity.begin(), identity.end(), 0);
-    if (perm == ArrayRef<int64_t>(identity))
-      return x;
-    auto t = tensorType(x);
-    SmallVector<int64_t> shape;
-    for (int64_t p : perm)
-      shape.push_back(t.getDimSize(p));
-    return build(loc, "graph.transpose",
-                 RankedTensorType::get(shape, t.getElementType()), x,
-                 {named("perm", builder.getDenseI64ArrayAttr(perm))});
-  }
-  Value expand(Location loc, Value x, ArrayRef<int64_t> shape) {
-    auto t = tensorType(x);
-    if (t.getShape() == shape)
-      return x;
-    return build(loc, "graph.expand",
-                 RankedTensorType::get(shape, t.getElementType()), x);
-  }
-  Value scalarConstant(Location loc, Type elementType, double value) {
-    auto type = RankedTensorType::get({}, elementType);
-    Attribute v = isa<FloatType>(elementType)
-                      ? Attribute(FloatAttr::get(elementType, value))
-                      : Attribute(IntegerAttr::get(elementType, int64_t(value)));
-    return build(loc, "graph.constant", type, {},
-                 {named("value", DenseElementsAttr::get(type, v))});
-  }
-
-  LogicalResult unsupported(Operation *op, const Twine &what) {
-    isUnsupported = true;
-    return op->emitError() << what;
-  }
-
-  LogicalResult convertConstant(Operation *op, IRMapping &map);
-  LogicalResult convertBroadcast(Operation *op, IRMapping &map);
-  LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
-  LogicalResult convertReduce(Operation *op, IRMapping &map);
-  LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
-  LogicalResult convertGather(Operation *op, IRMapping &map);
-  LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
-                                     const GatherForm &g);
-  LogicalResult convertIota(Operation *op, IRMapping &map);
-  LogicalResult convertCompare(Operation *op, IRMapping &map);
-
-  MLIRContext *ctx;
-  WeightStore &weights;
-  OpBuilder builder;
-  ModuleOp inputModule;
-  bool isUnsupported = false;
-  int constants = 0;
-};
 
 /// Elementwise ops that map one to one.
 StringRef elementwiseGraphOp(StringRef name, Type element) {
@@ -263,12 +135,16 @@ StringRef elementwiseGraphOp(StringRef name, Type element) {
       .Default("");
 }
 
+} // namespace
+
 LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
   StringRef name = op->getName().getStringRef();
   Location loc = op->getLoc();
   SmallVector<Value> operands;
   for (Value v : op->getOperands())
     operands.push_back(map.lookup(v));
+  if (name == "chlo.top_k")
+    return convertTopK(op, map);
   if (op->getNumResults() != 1)
     return unsupported(op, "unsupported op '" + name + "' with " +
                                Twine(op->getNumResults()) +
@@ -294,6 +170,21 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
                   {named("fmod", builder.getBoolAttr(fmod))}));
     return success();
   }
+  if (name == "chlo.erfc") {
+    // 1 - erf(x): for large x erfc's tiny values round to 0 (JAX's exact
+    // GELU multiplies them by x / 2, so the absolute error stays tiny).
+    Value one = scalarConstant(loc, result.getElementType(), 1.0);
+    map.map(op->getResult(0),
+            build(loc, "graph.sub", resultType,
+                  {one, build(loc, "graph.erf", resultType, operands[0])}));
+    return success();
+  }
+  if (name == "stablehlo.convolution")
+    return convertConvolution(op, map);
+  if (name == "stablehlo.dynamic_slice")
+    return convertDynamicSlice(op, map);
+  if (name == "stablehlo.dynamic_update_slice")
+    return convertDynamicUpdateSlice(op, map);
   if (name == "chlo.square") {
     map.map(op->getResult(0),
             build(loc, "graph.mul", resultType, {operands[0], operands[0]}));
@@ -370,9 +261,17 @@ LogicalResult Converter::convertConstant(Operation *op, IRMapping &map) {
       dtype && type.getRank() >= 1 && type.getRank() <= 2 &&
       type.getNumElements() >= 2;
   if (!isWeight) {
-    map.map(op->getResult(0),
-            build(op->getLoc(), "graph.constant", type, {},
-                  {named("value", value)}));
+    Value c = build(op->getLoc(), "graph.constant", type, {},
+                    {named("value", value)});
+    // Rank-0 integers and booleans are known: loop counters and slice
+    // starts fold from them.
+    if (auto integer = dyn_cast<IntegerType>(element);
+        integer && type.getRank() == 0) {
+      APInt v = value.getSplatValue<APInt>();
+      knownScalars[c] = integer.getWidth() == 1 ? int64_t(v.getZExtValue())
+                                                : v.getSExtValue();
+    }
+    map.map(op->getResult(0), c);
     return success();
   }
   std::string name = "const_" + std::to_string(constants++);
@@ -780,19 +679,52 @@ LogicalResult Converter::convertCompare(Operation *op, IRMapping &map) {
   return success();
 }
 
+/// chlo.top_k: the k largest along the last dim, largest first (graph.topk
+/// with its i64 indices cast to JAX's i32).
+LogicalResult Converter::convertTopK(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  auto k = dyn_cast_or_null<IntegerAttr>(opAttr(op, "k"));
+  if (!k || op->getNumResults() != 2 || op->getNumOperands() != 1)
+    return op->emitError() << "chlo.top_k with one operand, two results and k";
+  Value x = map.lookup(op->getOperand(0));
+  auto values = cast<RankedTensorType>(op->getResult(0).getType());
+  auto indices = cast<RankedTensorType>(op->getResult(1).getType());
+  OperationState state(loc, "graph.topk");
+  state.addOperands(x);
+  state.addTypes(
+      {values, RankedTensorType::get(values.getShape(), builder.getI64Type())});
+  state.addAttribute("axis", builder.getI64IntegerAttr(values.getRank() - 1));
+  state.addAttribute("k", builder.getI64IntegerAttr(k.getInt()));
+  Operation *topk = builder.create(state);
+  map.map(op->getResult(0), topk->getResult(0));
+  Value i = topk->getResult(1);
+  if (indices.getElementType() != builder.getI64Type())
+    i = build(loc, "graph.cast", indices, i);
+  map.map(op->getResult(1), i);
+  return success();
+}
+
 FailureOr<SmallVector<Value>> Converter::convertBody(func::FuncOp fn,
                                                      ValueRange args,
                                                      int depth) {
   if (depth > 32)
     return fn.emitError() << "@" << fn.getSymName()
-                          << ": calls nested more than 32 deep";
-  IRMapping map;
-  for (auto [from, to] : llvm::zip(fn.getArguments(), args))
+                          << ": calls and loops nested more than 32 deep";
+  return convertBlock(fn.front(), args, depth);
+}
+
+FailureOr<SmallVector<Value>> Converter::convertBlock(Block &block,
+                                                      ValueRange args,
+                                                      int depth,
+                                                      const IRMapping *outer) {
+  IRMapping map = outer ? *outer : IRMapping();
+  for (auto [from, to] : llvm::zip(block.getArguments(), args))
     map.map(from, to);
-  for (Operation &op : fn.front()) {
-    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+  for (Operation &op : block) {
+    if (isa<func::ReturnOp>(op) ||
+        op.getName().getStringRef() == "stablehlo.return") {
       SmallVector<Value> results;
-      for (Value v : ret.getOperands())
+      for (Value v : op.getOperands())
         results.push_back(map.lookup(v));
       return results;
     }
@@ -811,17 +743,25 @@ FailureOr<SmallVector<Value>> Converter::convertBody(func::FuncOp fn,
         map.map(from, to);
       continue;
     }
-    if (failed(convertOp(&op, map)))
+    if (op.getName().getStringRef() == "stablehlo.while") {
+      if (depth > 32)
+        return op.emitError() << "calls and loops nested more than 32 deep";
+      if (failed(convertWhile(&op, map, depth + 1)))
+        return failure();
+      continue;
+    }
+    if (!foldScalar(&op, map) && failed(convertOp(&op, map)))
       return failure();
-    // The graph op must have StableHLO's result type (a conversion bug
+    // The graph ops must have StableHLO's result types (a conversion bug
     // otherwise, caught here with its location).
-    Type want = op.getResult(0).getType(),
-         got = map.lookup(op.getResult(0)).getType();
-    if (want != got)
-      return op.emitError() << "internal: converted to " << got
-                            << ", expected " << want;
+    for (Value result : op.getResults()) {
+      Type want = result.getType(), got = map.lookup(result).getType();
+      if (want != got)
+        return op.emitError()
+               << "internal: converted to " << got << ", expected " << want;
+    }
   }
-  return fn.emitError() << "@" << fn.getSymName() << " has no return";
+  return emitError(block.getParentOp()->getLoc()) << "a block without a return";
 }
 
 OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
@@ -946,8 +886,6 @@ OwningOpRef<ModuleOp> Converter::run(ModuleOp input,
                      builder.getStringAttr("output_" + std::to_string(i)));
   return module;
 }
-
-} // namespace
 
 OwningOpRef<ModuleOp>
 mlir::paracc::stablehlo::convertToGraph(ModuleOp input, WeightStore &weights,

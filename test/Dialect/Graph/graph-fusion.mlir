@@ -905,6 +905,44 @@ func.func @softmax_keepdims(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// jax.nn.softmax of bf16: exp in bf16, its sum taken in f32 and cast back.
+// CHECK-LABEL: func.func @softmax_jax_bf16
+// CHECK-NEXT: %[[S:.*]] = graph.softmax %arg0 {axis = 1 : i64} : tensor<4x8xbf16>
+// CHECK-NEXT: return %[[S]]
+func.func @softmax_jax_bf16(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
+  %m = graph.reduce_max %x, [1] {keepdims = false} : tensor<4x8xbf16> -> tensor<4xbf16>
+  %mr = graph.reshape %m : tensor<4xbf16> -> tensor<4x1xbf16>
+  %mb = graph.expand %mr : tensor<4x1xbf16> -> tensor<4x8xbf16>
+  %d = graph.sub %x, %mb : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  %e = graph.exp %d : tensor<4x8xbf16>
+  %ew = graph.cast %e : tensor<4x8xbf16> -> tensor<4x8xf32>
+  %s = graph.reduce_sum %ew, [1] {keepdims = false} : tensor<4x8xf32> -> tensor<4xf32>
+  %sr = graph.reshape %s : tensor<4xf32> -> tensor<4x1xf32>
+  %sn = graph.cast %sr : tensor<4x1xf32> -> tensor<4x1xbf16>
+  %sb = graph.expand %sn : tensor<4x1xbf16> -> tensor<4x8xbf16>
+  %p = graph.div %e, %sb : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  return %p : tensor<4x8xbf16>
+}
+
+// -----
+
+// A sum of e cast to an integer is no softmax's.
+// CHECK-LABEL: func.func @softmax_integer_sum
+// CHECK-NOT: graph.softmax
+// CHECK: graph.div
+func.func @softmax_integer_sum(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %m = graph.reduce_max %x, [1] : tensor<4x8xf32> -> tensor<4x1xf32>
+  %d = graph.sub %x, %m : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  %e = graph.exp %d : tensor<4x8xf32>
+  %ei = graph.cast %e : tensor<4x8xf32> -> tensor<4x8xi32>
+  %s = graph.reduce_sum %ei, [1] : tensor<4x8xi32> -> tensor<4x1xi32>
+  %sf = graph.cast %s : tensor<4x1xi32> -> tensor<4x1xf32>
+  %p = graph.div %e, %sf : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+  return %p : tensor<4x8xf32>
+}
+
+// -----
+
 // jax.nn.log_softmax: s - log(sum(exp(s))), s = x - max(x).
 // CHECK-LABEL: func.func @log_softmax_jax
 // CHECK-NEXT: %[[S:.*]] = graph.log_softmax %arg0 {axis = 1 : i64} : tensor<4x8xf32>

@@ -489,11 +489,27 @@ static Value stripBroadcast(Value v) {
   return v;
 }
 
+/// `v` with the float-to-float casts that produce it stripped (a bf16
+/// softmax's sum, which JAX accumulates in f32 and casts back).
+static Value stripFloatCasts(Value v) {
+  while (auto cast = v.getDefiningOp<CastOp>()) {
+    auto from = cast.getX().getType().getElementType();
+    if (!isa<FloatType>(from) ||
+        !isa<FloatType>(cast.getType().getElementType()))
+      break;
+    v = cast.getX();
+  }
+  return v;
+}
+
 /// The `x` that `v` reduces with `OpTy` along its single axis `axis`
-/// (after stripBroadcast), or null.
+/// (after stripBroadcast and float casts of the reduction), or null.
 template <typename OpTy>
 static Value reducedAlong(Value v, int64_t axis) {
-  auto reduce = stripBroadcast(v).getDefiningOp<OpTy>();
+  for (Value stripped = v;; v = stripped)
+    if ((stripped = stripFloatCasts(stripBroadcast(v))) == v)
+      break;
+  auto reduce = v.getDefiningOp<OpTy>();
   if (!reduce || reduce.getAxes().size() != 1 || reduce.getAxes()[0] != axis)
     return nullptr;
   return reduce.getX();
@@ -530,8 +546,11 @@ struct SoftmaxPattern : OpRewritePattern<DivOp> {
                                 PatternRewriter &rewriter) const override {
     const int64_t axis = lastAxis(div);
     auto exp = div.getLhs().getDefiningOp<ExpOp>();
-    if (axis < 0 || !exp ||
-        reducedAlong<ReduceSumOp>(div.getRhs(), axis) != exp.getResult())
+    if (axis < 0 || !exp)
+      return failure();
+    // The sum possibly of e widened (bf16 e summed in f32).
+    Value summed = reducedAlong<ReduceSumOp>(div.getRhs(), axis);
+    if (!summed || stripFloatCasts(summed) != exp.getResult())
       return failure();
     Value x = shiftedByMax(exp.getX(), axis);
     if (!x || x.getType() != div.getType())
@@ -554,7 +573,7 @@ struct LogSoftmaxPattern : OpRewritePattern<SubOp> {
       return failure();
     Value shifted = sub.getLhs();
     Value sum = reducedAlong<ReduceSumOp>(log.getX(), axis);
-    auto exp = sum ? sum.getDefiningOp<ExpOp>() : nullptr;
+    auto exp = sum ? stripFloatCasts(sum).getDefiningOp<ExpOp>() : nullptr;
     if (!exp || exp.getX() != shifted)
       return failure();
     Value x = shiftedByMax(shifted, axis);

@@ -1,0 +1,189 @@
+//===- Converter.h - The StableHLO-to-graph converter's state -*- C++ -*-===//
+//
+// Private to lib/Importer/StableHLO: the Converter class whose members are
+// defined by StableHLOToGraph.cpp (elementwise ops, constants, products,
+// reductions, gathers), ConvolutionConversion.cpp and
+// ControlFlowConversion.cpp (stablehlo.while unrolled, dynamic slices,
+// scalar integer folding), and the readers of unregistered ops' attributes
+// they share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PARACC_LIB_IMPORTER_STABLEHLO_CONVERTER_H
+#define PARACC_LIB_IMPORTER_STABLEHLO_CONVERTER_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "paracc/Importer/StableHLO/StableHLOImporter.h"
+#include "paracc/Support/WeightStore.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <numeric>
+#include <optional>
+
+namespace mlir::paracc::stablehlo {
+
+/// An attribute of an unregistered op: among its properties (`<{...}>`) or
+/// its attributes (`{...}`).
+inline Attribute opAttr(Operation *op, StringRef name) {
+  if (Attribute a = op->getAttr(name))
+    return a;
+  if (auto props =
+          dyn_cast_or_null<DictionaryAttr>(op->getPropertiesAsAttribute()))
+    return props.get(name);
+  return nullptr;
+}
+
+inline std::optional<SmallVector<int64_t>> i64Array(Operation *op,
+                                                    StringRef name) {
+  if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(opAttr(op, name)))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return std::nullopt;
+}
+
+/// The text inside a dialect attribute the parser kept opaque:
+/// `#stablehlo.dot<TEXT>` or `#stablehlo<comparison_direction TEXT>`.
+inline std::string opaqueText(Attribute attr) {
+  if (auto o = dyn_cast_or_null<OpaqueAttr>(attr))
+    return o.getAttrData().str();
+  return "";
+}
+
+inline RankedTensorType tensorType(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+/// A stablehlo.gather's dimension numbers, slice sizes and operands.
+struct GatherForm {
+  SmallVector<int64_t> offset, collapsed, startMap, batching, indexBatching;
+  std::optional<int64_t> indexVectorDim;
+  std::optional<SmallVector<int64_t>> sizes;
+  Value data, indices;
+  RankedTensorType dataType, indexType, result;
+};
+
+class Converter {
+public:
+  Converter(MLIRContext *ctx, WeightStore &weights)
+      : ctx(ctx), weights(weights), builder(ctx) {}
+
+  OwningOpRef<ModuleOp> run(ModuleOp input, const StableHLOParameters &params,
+                            bool &unsupported);
+
+private:
+  /// Converts `fn`'s body with its arguments bound to `args`; the returned
+  /// values, or failure.
+  FailureOr<SmallVector<Value>> convertBody(func::FuncOp fn, ValueRange args,
+                                            int depth);
+  /// Converts a function's or a region's block (ended by func.return or
+  /// stablehlo.return) with its arguments bound to `args`; a region's block
+  /// also sees the values of the enclosing block (`outer`).
+  FailureOr<SmallVector<Value>> convertBlock(Block &block, ValueRange args,
+                                             int depth,
+                                             const IRMapping *outer = nullptr);
+  LogicalResult convertOp(Operation *op, IRMapping &map);
+
+  /// A graph op `name` with `resultType` (the conversion knows every type).
+  Value build(Location loc, StringRef name, Type resultType,
+              ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    OperationState state(loc, name);
+    state.addOperands(operands);
+    state.addTypes(resultType);
+    state.addAttributes(attrs);
+    return builder.create(state)->getResult(0);
+  }
+  NamedAttribute named(StringRef name, Attribute value) {
+    return builder.getNamedAttr(name, value);
+  }
+  Value reshape(Location loc, Value x, ArrayRef<int64_t> shape) {
+    auto t = tensorType(x);
+    if (t.getShape() == shape)
+      return x;
+    return build(loc, "graph.reshape",
+                 RankedTensorType::get(shape, t.getElementType()), x);
+  }
+  Value transpose(Location loc, Value x, ArrayRef<int64_t> perm) {
+    SmallVector<int64_t> identity(perm.size());
+    std::iota(identity.begin(), identity.end(), 0);
+    if (perm == ArrayRef<int64_t>(identity))
+      return x;
+    auto t = tensorType(x);
+    SmallVector<int64_t> shape;
+    for (int64_t p : perm)
+      shape.push_back(t.getDimSize(p));
+    return build(loc, "graph.transpose",
+                 RankedTensorType::get(shape, t.getElementType()), x,
+                 {named("perm", builder.getDenseI64ArrayAttr(perm))});
+  }
+  Value expand(Location loc, Value x, ArrayRef<int64_t> shape) {
+    auto t = tensorType(x);
+    if (t.getShape() == shape)
+      return x;
+    return build(loc, "graph.expand",
+                 RankedTensorType::get(shape, t.getElementType()), x);
+  }
+  Value scalarConstant(Location loc, Type elementType, double value) {
+    auto type = RankedTensorType::get({}, elementType);
+    Attribute v =
+        isa<FloatType>(elementType)
+            ? Attribute(FloatAttr::get(elementType, value))
+            : Attribute(IntegerAttr::get(elementType, int64_t(value)));
+    return build(loc, "graph.constant", type, {},
+                 {named("value", DenseElementsAttr::get(type, v))});
+  }
+
+  LogicalResult unsupported(Operation *op, const Twine &what) {
+    isUnsupported = true;
+    return op->emitError() << what;
+  }
+
+  LogicalResult convertConstant(Operation *op, IRMapping &map);
+  LogicalResult convertBroadcast(Operation *op, IRMapping &map);
+  LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
+  LogicalResult convertReduce(Operation *op, IRMapping &map);
+  LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
+  LogicalResult convertGather(Operation *op, IRMapping &map);
+  LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
+                                     const GatherForm &g);
+  LogicalResult convertIota(Operation *op, IRMapping &map);
+  LogicalResult convertCompare(Operation *op, IRMapping &map);
+  LogicalResult convertTopK(Operation *op, IRMapping &map);
+  LogicalResult convertConvolution(Operation *op, IRMapping &map);
+
+  // ControlFlowConversion.cpp: loops with a static trip count are unrolled;
+  // the scalar integers that decide them are folded as they are converted.
+  LogicalResult convertWhile(Operation *op, IRMapping &map, int depth);
+  LogicalResult convertDynamicSlice(Operation *op, IRMapping &map);
+  LogicalResult convertDynamicUpdateSlice(Operation *op, IRMapping &map);
+  /// Maps a rank-0 integer or boolean op whose operands are all known to a
+  /// graph.constant of its value; false when it does not fold.
+  bool foldScalar(Operation *op, IRMapping &map);
+  /// A rank-0 integer graph.constant whose value is recorded as known.
+  Value knownConstant(Location loc, Type elementType, int64_t value);
+  /// The value of a converted rank-0 integer or boolean, when known.
+  std::optional<int64_t> known(Value graphValue) const {
+    auto it = knownScalars.find(graphValue);
+    if (it == knownScalars.end())
+      return std::nullopt;
+    return it->second;
+  }
+  /// Erases the unused graph ops built after `last` (null: the block's
+  /// start), newest first.
+  void eraseUnusedAfter(Block *block, Operation *last);
+
+  MLIRContext *ctx;
+  WeightStore &weights;
+  OpBuilder builder;
+  ModuleOp inputModule;
+  bool isUnsupported = false;
+  int constants = 0;
+  /// Converted rank-0 integers and booleans whose values are known.
+  llvm::DenseMap<Value, int64_t> knownScalars;
+};
+
+} // namespace mlir::paracc::stablehlo
+
+#endif // PARACC_LIB_IMPORTER_STABLEHLO_CONVERTER_H
