@@ -41,6 +41,15 @@
 #             bench/prepare-gpu-moe.sh): paracc's bf16 training step next
 #             to the transformers peer (grouped_mm experts compiled and
 #             eager, the eager experts loop)
+#   vision    convolutions on cuDNN and pooling (bench/prepare-gpu-vision.sh):
+#             the kernel tests' convolution and pool groups, the vision
+#             exports against onnxruntime, the ResNet and ViT loss graphs'
+#             30 AdamW steps against PyTorch's (f32) and the CPU backend's
+#             (bf16)
+#   visionbench  ResNet-50 and ViT-B/16 training steps (bf16, batch 128 of
+#             224x224; bench/prepare-gpu-vision.sh) next to the peer's eager
+#             and torch.compile runs of the same transformers models
+#             (channels-last and not)
 #   attnpeer  the peer's attention (PyTorch SDPA: cuDNN, FlashAttention-2)
 #             at the shapes of the attention bench's context-parallel
 #             chunks: one sequence of 16 heads of 128, seq 8192 and 32768
@@ -392,6 +401,52 @@ stage_f32() {
   [ -n "${NO_PEER:-}" ] && return
   for m in ${GPT406_PEERS:-eager compile}; do
     peer "$m-train-f32" python3 "$dev/common/peers/bench_torch.py" --mode "$m" --precision f32
+  done
+}
+
+stage_vision() {
+  local v="$dev/vision" log="$out/kernel-tests.log" m c p
+  PARACC_CUDNN_LOG=1 "$testbin/paracc_rt_gpu_tests" >"$log" 2>&1
+  note "kernels: exit $? ($(grep -cE '^\[?PASS' "$log") PASS, $(grep -cE '^\[?FAIL' "$log") FAIL)"
+  grep -E '^\[?FAIL|=== (convolutions|pools)' "$log" | head -30 | tee -a "$summary"
+  for m in resnet vit convnext whisper-conv unet-block conv-variants; do
+    "$runbin" "$v/$m.pcx" --device gpu --test-data "$v/$m-data" >"$out/vision-$m.log" 2>&1
+    note "vision $m: exit $?; $(grep -E 'output|fallback|error' "$out/vision-$m.log" | tr '\n' ' ')"
+  done
+  for c in resnet-legacy vit; do
+    for p in f32 bf16; do
+      "$runbin" "$v/train-$c-$p.pcx" --device gpu --data-dir "$v/$c-batches" --steps 30 \
+        --lr 3e-3 --log-json "$out/train-$c-$p.jsonl" >"$out/train-$c-$p.log" 2>&1
+      note "train $c $p: exit $?; $(grep -E 'fallback|error' "$out/train-$c-$p.log" | head -2 | tr '\n' ' ')"
+    done
+    python3 "$v/compare_training.py" "$out/train-$c-f32.jsonl" "$v/$c-reference.json" adamw |
+      tail -2 | tee -a "$summary"
+    python3 "$v/compare_training.py" "$out/train-$c-bf16.jsonl" - - --against \
+      "$v/train-$c-bf16-cpu.jsonl" --loss-rtol 2e-2 --norm-rtol 5e-2 | tail -2 | tee -a "$summary"
+  done
+}
+
+stage_visionbench() {
+  local b="$dev/vision/bench" m mode
+  python3 "$b/write_image_batches.py" "$out/images" 2 128 224 224 1000
+  for m in ${VISION_MODELS:-resnet-50 vit-b16}; do
+    "$runbin" "$b/$m.pcx" --device gpu --data-dir "$out/images" --steps 25 --lr 1e-4 \
+      --log-json "$out/vision-$m.jsonl" >"$out/vision-$m.log" 2>&1
+    note "vision bench $m: exit $?; $(grep -E 'error|arena|fallback' "$out/vision-$m.log" | head -2 | tr '\n' ' ')"
+    python3 - "$out/vision-$m.jsonl" <<'PY' | tee -a "$summary"
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+if len(rows) > 5:
+    ms = statistics.median(r["ms"] for r in rows[5:])
+    print(f"  paracc median step {ms:.2f} ms, {128 / ms * 1e3:,.0f} images/s; "
+          f"losses {[round(r['loss'], 3) for r in rows[:6]]}")
+PY
+    [ -n "${VISION_PROFILE:-}" ] && "$runbin" "$b/$m.pcx" --device gpu --profile 2 \
+      --rtol 1e9 --atol 1e9 >"$out/profile-$m.log" 2>&1 && grep -A25 '^profile' "$out/profile-$m.log" >>"$summary"
+    [ -n "${NO_PEER:-}" ] && continue
+    peer "$m-eager" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode eager
+    peer "$m-eager-cl" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode eager --channels-last
+    peer "$m-compile-cl" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode compile --channels-last
   done
 }
 

@@ -207,6 +207,9 @@ Status launchSiluMulGrad(const KernelArgs &args, cudaStream_t stream);
 Status launchAttentionMerge(const KernelArgs &args, cudaStream_t stream);
 /// Rotary.cu: Rotary (f32/bf16/f16).
 Status launchRotary(const KernelArgs &args, cudaStream_t stream);
+/// Pool.cu: Pool and PoolGrad (f32/bf16/f16; max and average).
+Status launchPool(const KernelArgs &args, cudaStream_t stream);
+Status launchPoolGrad(const KernelArgs &args, cudaStream_t stream);
 /// CrossEntropyGrad (a label out of range makes its gradient NaN).
 Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream);
 /// GatherGrad (an index out of range contributes nothing).

@@ -16,8 +16,7 @@
 #include <cstring>
 
 #ifdef PARACC_HAVE_CUDNN_FRONTEND
-#include <cudnn_frontend.h>
-#include <dlfcn.h>
+#include "cuda/CudnnLibrary.h"
 
 #include <map>
 #include <memory>
@@ -26,11 +25,6 @@
 #include <tuple>
 #include <unordered_map>
 #include <vector>
-
-// The frontend's dynamic loading calls cuDNN through this handle.
-namespace cudnn_frontend {
-void *cudnn_dlhandle = nullptr;
-} // namespace cudnn_frontend
 #endif
 
 namespace paracc::rt::cuda {
@@ -62,15 +56,6 @@ namespace {
 
 namespace fe = cudnn_frontend;
 
-/// PARACC_CUDNN_LOG=1: say once per plan why cuDNN is or is not used.
-bool logDecisions() {
-  static const bool on = [] {
-    const char *v = std::getenv("PARACC_CUDNN_LOG");
-    return v && *v && std::strcmp(v, "0") != 0;
-  }();
-  return on;
-}
-
 bool selectedByEnvironment(bool backward) {
   if (const char *k = std::getenv("PARACC_ATTENTION_KERNEL");
       k && *k && std::strcmp(k, "cudnn") != 0)
@@ -93,41 +78,6 @@ bool paddedStartEnabled() {
     return !(v && std::strcmp(v, "0") == 0);
   }();
   return on;
-}
-
-/// Opens libcudnn.so.9 (or PARACC_CUDNN_LIBRARY) once; false when it is
-/// not there or too old for the fused attention (9.0).
-bool cudnnLoaded() {
-  static const bool loaded = [] {
-    const char *path = std::getenv("PARACC_CUDNN_LIBRARY");
-    const char *name = path && *path ? path : "libcudnn.so.9";
-    void *handle = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      if (logDecisions())
-        std::fprintf(stderr, "paracc: cuDNN not used: %s\n", dlerror());
-      return false;
-    }
-    fe::cudnn_dlhandle = handle;
-    size_t version = 0;
-    try {
-      version = fe::detail::get_backend_version();
-    } catch (const std::exception &e) {
-      if (logDecisions())
-        std::fprintf(stderr, "paracc: cuDNN not used: %s\n", e.what());
-      return false;
-    }
-    if (version < 90000) {
-      if (logDecisions())
-        std::fprintf(stderr, "paracc: cuDNN %zu is older than 9.0: not used\n",
-                     version);
-      return false;
-    }
-    if (logDecisions())
-      std::fprintf(stderr, "paracc: cuDNN %zu loaded from %s\n", version,
-                   name);
-    return true;
-  }();
-  return loaded;
 }
 
 /// A [B, H, S, D] view of an attention operand with `rows` rows of `cols`
@@ -195,26 +145,6 @@ struct Plan {
   /// written before each launch from its start operand.
   int32_t *seqLens = nullptr;
 };
-
-/// One cuDNN handle per device, created on first use (the device is the
-/// calling thread's current one).
-cudnnHandle_t handleFor(int device) {
-  static std::mutex mutex;
-  static std::map<int, cudnnHandle_t> handles;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = handles.find(device);
-  if (it != handles.end())
-    return it->second;
-  cudnnHandle_t handle = nullptr;
-  try {
-    if (fe::detail::create_handle(&handle) != CUDNN_STATUS_SUCCESS)
-      handle = nullptr;
-  } catch (const std::exception &) {
-    handle = nullptr;
-  }
-  handles[device] = handle;
-  return handle;
-}
 
 /// Whether these operands are a shape the fused attention takes.
 bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
@@ -355,7 +285,7 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
     plan.graph = graph;
     plan.workspaceBytes = workspace;
   }
-  if (logDecisions())
+  if (cudnnLogDecisions())
     std::fprintf(stderr,
                  "paracc: cuDNN attention %s B=%lld H=%lld Sq=%lld Sk=%lld "
                  "D=%lld%s: %s\n",
@@ -385,14 +315,14 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
   if (it == plans.end()) {
     if (!mayBuild)
       return nullptr;
-    handle = handleFor(device);
+    handle = cudnnHandleFor(device);
     if (!handle)
       return nullptr;
     Plan plan;
     try {
       plan = buildPlan(ops, direction, handle);
     } catch (const std::exception &e) {
-      if (logDecisions())
+      if (cudnnLogDecisions())
         std::fprintf(stderr, "paracc: cuDNN attention not used: %s\n",
                      e.what());
       plan = Plan();
@@ -408,22 +338,9 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
       plan = Plan();
     it = plans.emplace(key, std::move(plan)).first;
   } else {
-    handle = handleFor(device);
+    handle = cudnnHandleFor(device);
   }
   return it->second.graph ? &it->second : nullptr;
-}
-
-bool isCapturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  return cudaStreamIsCapturing(stream, &status) != cudaSuccess ||
-         status != cudaStreamCaptureStatusNone;
-}
-
-bool aligned16(std::initializer_list<const void *> pointers) {
-  for (const void *p : pointers)
-    if (reinterpret_cast<uintptr_t>(p) % 16 != 0)
-      return false;
-  return true;
 }
 
 /// Whether cuDNN may run these operands at all (environment, library,
@@ -509,7 +426,8 @@ Status runCudnnAttention(const CudnnAttentionOperands &ops, const void *q,
   if (!eligible(ops, /*backward=*/false) || !aligned16({q, k, v, y}))
     return Status::ok();
   cudnnHandle_t handle = nullptr;
-  const Plan *plan = planFor(ops, stats ? 1 : 0, !isCapturing(stream), handle);
+  const Plan *plan =
+      planFor(ops, stats ? 1 : 0, !streamIsCapturing(stream), handle);
   if (!plan)
     return Status::ok();
   std::unordered_map<int64_t, void *> pack = {
@@ -550,7 +468,7 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
       !aligned16({dy, q, k, v, dq, dk, dv}) ||
       (useSaved && !aligned16({saved.out, saved.stats})))
     return Status::ok();
-  const bool mayBuild = !isCapturing(stream);
+  const bool mayBuild = !streamIsCapturing(stream);
   cudnnHandle_t handle = nullptr;
   const Plan *forward = nullptr, *backward = nullptr;
   if (!gradPlans(ops, mayBuild, handle, forward, backward))

@@ -19,6 +19,7 @@
 
 #include "cuda/AttentionKernel.h"
 #include "cuda/CudaKernels.h"
+#include "cuda/CudnnConvolution.h"
 #include "cuda/Gemm.h"
 #include "cuda/MoeKernels.h"
 #include "cuda/Nccl.h"
@@ -112,6 +113,7 @@ enum class Kind {
   Nop,           // axis_index: a constant per rank, written at set-up
   AttentionGrad, // launchAttentionGrad with the rank's workspace
   Moe,           // launchMoe (grouped products) with the rank's workspace
+  Conv,          // launchConvolution (cuDNN) with the rank's workspace
   Cpu,           // the CPU kernel (no GPU one)
   NumKinds,
 };
@@ -515,6 +517,17 @@ Status StepPlanner::compute(const DecodedInstr &d) {
           attentionGradWorkspaceBytes(std::get<AttentionAttrs>(d.attrs), ins));
     return Status::ok();
   }
+  case OpCode::Conv:
+  case OpCode::ConvTranspose:
+  case OpCode::ConvWeightGrad: {
+    const std::optional<size_t> bytes = convolutionWorkspaceBytes(
+        in.opcode, d.attrs, m_.tensors(in.inputs), m_.tensors(in.outputs),
+        KernelOptions{m_.options.allowTf32});
+    kind = bytes ? Kind::Conv : Kind::Cpu;
+    if (bytes)
+      m_.workspaceBytes = std::max(m_.workspaceBytes, *bytes);
+    return Status::ok();
+  }
   case OpCode::MoeExperts:
   case OpCode::MoeExpertsGrad: {
     const size_t bytes = moeWorkspaceBytes(in.opcode, m_.tensors(in.inputs));
@@ -552,7 +565,8 @@ Status GpuRank::Impl::buildSteps() {
     PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
   if (workspaceBytes)
     PARACC_CUDA(cudaMalloc(&workspace, workspaceBytes),
-                "the attention backward's and experts' workspace");
+                "the attention backward's, experts' and convolutions' "
+                "workspace");
   return Status::ok();
 }
 
@@ -717,6 +731,9 @@ Status StepRunner::compute(const DecodedInstr &d) {
   if (kind_ == Kind::Moe)
     return launchMoe(in.opcode, std::get<MoeExpertsAttrs>(d.attrs), ins, outs,
                      m_.workspace, m_.workspaceBytes, m_.compute);
+  if (kind_ == Kind::Conv)
+    return launchConvolution(in.opcode, d.attrs, ins, outs, m_.workspace,
+                             m_.workspaceBytes, m_.compute, options);
   return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute, options);
 }
 
@@ -1120,7 +1137,7 @@ std::string GpuRank::summary() const {
      << m.persistentBytes / (1 << 20) << " MiB, staging "
      << m.stagingBytes / (1 << 20) << " MiB; "
      << m.counts[int(Kind::Kernel)] + m.counts[int(Kind::AttentionGrad)] +
-            m.counts[int(Kind::Moe)]
+            m.counts[int(Kind::Moe)] + m.counts[int(Kind::Conv)]
      << " kernels, "
      << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
             m.counts[int(Kind::Gemm)]

@@ -155,6 +155,10 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchSiluMulGrad(args, stream);
   case OpCode::Rotary:
     return launchRotary(args, stream);
+  case OpCode::Pool:
+    return launchPool(args, stream);
+  case OpCode::PoolGrad:
+    return launchPoolGrad(args, stream);
   case OpCode::AttentionMerge:
     return launchAttentionMerge(args, stream);
   case OpCode::CrossEntropyGrad:
@@ -316,6 +320,8 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   case OpCode::SiluMul:
   case OpCode::SiluMulGrad:
   case OpCode::Rotary:
+  case OpCode::Pool:
+  case OpCode::PoolGrad:
     return isFloatGpu(at(0)) &&
            std::all_of(t.begin(), t.end(), [&](DType d) { return d == at(0); });
   case OpCode::CrossEntropyGrad:

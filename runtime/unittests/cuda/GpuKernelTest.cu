@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "cuda/CudaKernels.h"
+#include "cuda/CudnnConvolution.h"
 #include "paracc/runtime/Kernels.h"
 #include "paracc/runtime/Tensor.h"
 
@@ -363,6 +364,7 @@ struct CaseOpts {
   bool inPlace = false;  // Result 0 is operand 0's buffer.
   bool hasKernel = true; // Expected hasKernel answer.
   std::vector<Tol> resultTols; // Per result, overriding tol.
+  bool cudnn = false; // Through cuDNN (a convolution), not launchKernel.
 };
 
 std::string describe(OpCode op, const std::vector<Tensor> &ins,
@@ -405,7 +407,7 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
   std::vector<DType> types;
   for (const Tensor &t : ins)
     types.push_back(t.dtype());
-  if (cuda::hasKernel(op, types) != opts.hasKernel)
+  if (!opts.cudnn && cuda::hasKernel(op, types) != opts.hasKernel)
     return report(
         false, name,
         cat("hasKernel says ", !opts.hasKernel, ", expected ", opts.hasKernel));
@@ -426,11 +428,26 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
   }
   cudaStream_t stream = nullptr;
   cudaStreamCreate(&stream);
-  const Status gpu = cuda::launchKernel(op, attrs, dIn, dOut, stream);
+  const Status gpu = [&]() -> Status {
+    if (!opts.cudnn)
+      return cuda::launchKernel(op, attrs, dIn, dOut, stream);
+    // The executor's path: a plan and its workspace, then the launch.
+    OpAttrs typed;
+    PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
+    const std::optional<size_t> bytes =
+        cuda::convolutionWorkspaceBytes(op, typed, dIn, dOut, {});
+    if (!bytes)
+      return errorf("cuDNN has no plan for it");
+    DeviceBuffer workspace;
+    if (*bytes && !workspace.allocate(*bytes))
+      return errorf("workspace allocation failed");
+    return cuda::launchConvolution(op, typed, dIn, dOut, workspace.get(),
+                                   *bytes, stream, {});
+  }();
   const cudaError_t sync = cudaStreamSynchronize(stream);
   cudaStreamDestroy(stream);
   if (!gpu.isOk())
-    return report(false, name, "launchKernel failed: " + gpu.message());
+    return report(false, name, "launch failed: " + gpu.message());
   if (sync != cudaSuccess) {
     report(false, name, cat("kernel failed: ", cudaGetErrorString(sync)));
     stopIfContextBroken();
@@ -1575,6 +1592,113 @@ void testRotary() {
                 cat("transposed ", transposed));
 }
 
+/// Conv's output sizes for input sizes `in` and a window.
+Shape convolved(const Shape &in, const Shape &kernel, const Shape &strides,
+                const Shape &pads, const Shape &dilations) {
+  Shape out;
+  for (size_t i = 0; i < in.size(); ++i)
+    out.push_back((in[i] + 2 * pads[i] - dilations[i] * (kernel[i] - 1) - 1) /
+                      strides[i] +
+                  1);
+  return out;
+}
+
+void testConvolutions() {
+  // Conv, its data gradient (ConvTranspose) and its weight gradient on
+  // cuDNN, against the CPU kernels: 1-D (an audio front-end's), a ViT
+  // patch embedding (stride = kernel), ResNet's 3x3 and strided 1x1,
+  // dilation, groups and depthwise, 3-D; with and without a bias.
+  struct ConvCase {
+    Shape x; // [N, C, spatial...]
+    int64_t features, groups;
+    Shape kernel, strides, pads, dilations;
+    bool bias;
+  };
+  const std::vector<ConvCase> cases = {
+      {{2, 3, 17}, 8, 1, {3}, {2}, {1}, {1}, true},
+      {{2, 3, 32, 32}, 16, 1, {8, 8}, {8, 8}, {0, 0}, {1, 1}, true},
+      {{2, 16, 14, 14}, 32, 1, {3, 3}, {1, 1}, {1, 1}, {1, 1}, false},
+      {{2, 32, 14, 14}, 16, 1, {1, 1}, {2, 2}, {0, 0}, {1, 1}, false},
+      {{1, 8, 13, 11}, 8, 2, {3, 3}, {1, 2}, {2, 1}, {2, 2}, true},
+      {{2, 12, 9, 9}, 12, 12, {3, 3}, {1, 1}, {1, 1}, {1, 1}, false},
+      {{1, 4, 6, 7, 5}, 6, 2, {3, 3, 3}, {1, 2, 1}, {1, 1, 0}, {1, 1, 1}, true},
+  };
+  for (DType dt : kFloats)
+    for (const ConvCase &c : cases) {
+      const Shape spatial(c.x.begin() + 2, c.x.end());
+      const Shape out =
+          convolved(spatial, c.kernel, c.strides, c.pads, c.dilations);
+      Shape w = {c.features, c.x[1] / c.groups}, y = {c.x[0], c.features};
+      w.insert(w.end(), c.kernel.begin(), c.kernel.end());
+      y.insert(y.end(), out.begin(), out.end());
+      std::vector<int64_t> window = c.strides;
+      for (const Shape *v : {&c.pads, &c.pads, &c.dilations})
+        window.insert(window.end(), v->begin(), v->end());
+      std::vector<int64_t> attrs = {c.groups};
+      attrs.insert(attrs.end(), window.begin(), window.end());
+      CaseOpts opts;
+      opts.cudnn = true;
+      // f32: sums of C K products in another order than the CPU's BLAS
+      // (each result's error grows with the sum of its terms' sizes, not
+      // its own); TF32 would be ~1e-3 off.
+      if (dt == DType::F32)
+        opts.tol = Tol{1e-5, 2e-5};
+      const Tensor x = randomTensor(dt, c.x, -1, 1),
+                   wt = randomTensor(dt, w, -1, 1),
+                   dy = randomTensor(dt, y, -1, 1);
+      std::vector<Tensor> convIns = {x, wt};
+      std::vector<Tensor> transposeIns = {dy, wt};
+      if (c.bias) {
+        convIns.push_back(randomTensor(dt, {c.features}, -1, 1));
+        transposeIns.push_back(randomTensor(dt, {c.x[1]}, -1, 1));
+      }
+      runCase(OpCode::Conv, ints(attrs), convIns, {{dt, y}}, "", opts);
+      runCase(OpCode::ConvTranspose, ints(attrs), transposeIns, {{dt, c.x}}, "",
+              opts);
+      runCase(OpCode::ConvWeightGrad, ints(attrs), {x, dy}, {{dt, w}}, "",
+              opts);
+    }
+}
+
+void testPools() {
+  // Max and average pooling and their gradients: ResNet's overlapping 3x3
+  // stride-2 max, averages with and without the padding counted, 1-D and
+  // 3-D windows.
+  struct PoolCase {
+    Shape x, kernel, strides, pads;
+  };
+  const std::vector<PoolCase> cases = {
+      {{2, 4, 15, 15}, {3, 3}, {2, 2}, {1, 1}},
+      {{2, 3, 8, 8}, {2, 2}, {2, 2}, {0, 0}},
+      {{3, 2, 11}, {3}, {1}, {1}},
+      {{1, 2, 5, 6, 7}, {2, 3, 2}, {2, 1, 2}, {1, 1, 0}},
+  };
+  for (DType dt : kFloats)
+    for (const PoolCase &c : cases)
+      for (int64_t average : {0, 1})
+        for (int64_t countPad : {0, 1}) {
+          if (!average && countPad)
+            continue;
+          const Shape spatial(c.x.begin() + 2, c.x.end());
+          const Shape ones(spatial.size(), 1);
+          const Shape out =
+              convolved(spatial, c.kernel, c.strides, c.pads, ones);
+          Shape y = {c.x[0], c.x[1]};
+          y.insert(y.end(), out.begin(), out.end());
+          std::vector<int64_t> attrs = {average, countPad};
+          for (const Shape *v : {&c.kernel, &c.strides, &c.pads, &c.pads})
+            attrs.insert(attrs.end(), v->begin(), v->end());
+          const Tensor x = randomTensor(dt, c.x, -2, 2);
+          runCase(
+              OpCode::Pool, ints(attrs), {x}, {{dt, y}},
+              cat(average ? "average" : "max", countPad ? " count pad" : ""));
+          runCase(
+              OpCode::PoolGrad, ints(attrs), {x, randomTensor(dt, y, -1, 1)},
+              {{dt, c.x}},
+              cat(average ? "average" : "max", countPad ? " count pad" : ""));
+        }
+}
+
 void testAttentionMerge() {
   // Ring attention's merge: statistics with -inf rows on one side or both,
   // both layouts of the statistics.
@@ -2691,6 +2815,8 @@ int main() {
       {"silu_mul", testSiluMul},
       {"rotary", testRotary},
       {"attention merge", testAttentionMerge},
+      {"convolutions (cuDNN)", testConvolutions},
+      {"pools", testPools},
       {"dropout", testDropout},
       {"cross entropy grad", testCrossEntropyGrad},
       {"gather grad", testGatherGrad},

@@ -31,3 +31,17 @@ func.func @weighted_loss(%x: tensor<4x8xf32>, %labels: tensor<4xi64>,
   %1 = graph.softmax_cross_entropy %0, %labels, %cw : (tensor<4x16xf32>, tensor<4xi64>, tensor<16xf32>) -> tensor<f32>
   return %1 : tensor<f32>
 }
+
+// A buffer the model assigns (BatchNorm's running mean) stays f32 like the
+// weights: its new value, computed in bf16, is cast back before the write.
+// CHECK-LABEL: func.func @running_mean
+// CHECK: %[[M:.*]] = graph.weight "bn.running_mean" : tensor<8xf32>
+// CHECK: %[[N:.*]] = graph.add %{{.*}}, %{{.*}} : (tensor<8xbf16>, tensor<8xbf16>) -> tensor<8xbf16>
+// CHECK-NEXT: %[[C:.*]] = graph.cast %[[N]] : tensor<8xbf16> -> tensor<8xf32>
+// CHECK-NEXT: graph.assign "bn.running_mean", %[[C]] : tensor<8xf32>
+func.func @running_mean(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %m = graph.weight "bn.running_mean" : tensor<8xf32>
+  %n = graph.add %m, %x : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  graph.assign "bn.running_mean", %n : tensor<8xf32>
+  return %x : tensor<8xf32>
+}

@@ -3,6 +3,7 @@
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace mlir::paracc::graph {
 #define GEN_PASS_DEF_CONVERTPRECISIONPASS
@@ -138,6 +139,11 @@ struct ConvertPrecisionPass
     auto keepsF32 = [&](Operation *op) {
       return masterWeights && isa<WeightOp, SoftmaxCrossEntropyOp, NllLossOp>(op);
     };
+    // The buffers the model assigns (BatchNorm's running statistics): with
+    // master weights they stay f32, so their new values are cast back.
+    llvm::StringMap<Type> bufferTypes;
+    if (masterWeights)
+      func.walk([&](WeightOp w) { bufferTypes[w.getName()] = w.getType(); });
     func.walk([&](Operation *op) {
       if (isa<ConstantOp, func::ReturnOp>(op) || op == func.getOperation() ||
           keepsF32(op))
@@ -161,6 +167,15 @@ struct ConvertPrecisionPass
       arg.replaceAllUsesExcept(cast, cast);
     }
     if (masterWeights) {
+      func.walk([&](AssignOp assign) {
+        auto it = bufferTypes.find(assign.getName());
+        if (it == bufferTypes.end() ||
+            it->second == assign.getValue().getType())
+          return;
+        b.setInsertionPoint(assign);
+        assign.getValueMutable().assign(
+            CastOp::create(b, assign.getLoc(), it->second, assign.getValue()));
+      });
       // Each master weight is read through one cast to the compute type.
       func.walk([&](WeightOp w) {
         Type want = convert(w.getType());
