@@ -332,6 +332,41 @@ func.func @tp_of_size_1(%x: tensor<8x64xf32>) -> tensor<8x64xf32> {
 
 // -----
 
+// Convolutions pair like projections: the first (input whole) splits its
+// output channels (kernel dim 0, and its bias), the next, whose input comes
+// from it through a ReLU, its input channels (kernel dim 1; the bias whole);
+// a grouped convolution and one whose output channels do not divide stay
+// whole.
+module attributes {dist.mesh = #dist.mesh<[tp = 2]>} {
+// CHECK-LABEL: func.func @convolutions
+func.func @convolutions(%x: tensor<2x4x8x8xf32>) -> tensor<2x3x8x8xf32> {
+  // CHECK: %[[K1:.*]] = graph.weight "k1" {dist.shardings = [#dist.sharding<{tp}, {}, {}, {}>]}
+  // CHECK: %[[B1:.*]] = graph.weight "b1" {dist.shardings = [#dist.sharding<{tp}>]}
+  // CHECK: %[[K2:.*]] = graph.weight "k2" {dist.shardings = [#dist.sharding<{}, {tp}, {}, {}>]}
+  // CHECK: %[[B2:.*]] = graph.weight "b2" {dist.shardings = [#dist.sharding<{}>]}
+  // CHECK: %[[K3:.*]] = graph.weight "k3" {dist.shardings = [#dist.sharding<{}, {}, {}, {}>]}
+  // CHECK: %[[K4:.*]] = graph.weight "k4" {dist.shardings = [#dist.sharding<{}, {}, {}, {}>]}
+  %k1 = graph.weight "k1" : tensor<8x4x3x3xf32>
+  %b1 = graph.weight "b1" : tensor<8xf32>
+  %k2 = graph.weight "k2" : tensor<8x8x3x3xf32>
+  %b2 = graph.weight "b2" : tensor<8xf32>
+  %k3 = graph.weight "k3" : tensor<8x1x3x3xf32>
+  %k4 = graph.weight "k4" : tensor<3x8x1x1xf32>
+  // CHECK: graph.conv %arg0, %[[K1]], %[[B1]] {{.*}}dist.tp_reason = "a convolution whose input is whole: output channels split, no communication", dist.tp_role = #dist.tp_role<column>
+  %0 = graph.conv %x, %k1, %b1 {dilations = array<i64: 1, 1>, group = 1 : i64, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x4x8x8xf32>, tensor<8x4x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8xf32>
+  %1 = graph.relu %0 : tensor<2x8x8x8xf32>
+  // CHECK: graph.conv %{{.*}}, %[[K2]], %[[B2]] {{.*}}dist.tp_reason = "a convolution whose input comes from a column-parallel one: input channels split, partial sums all-reduced", dist.tp_role = #dist.tp_role<row>
+  %2 = graph.conv %1, %k2, %b2 {dilations = array<i64: 1, 1>, group = 1 : i64, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x8x3x3xf32>, tensor<8xf32>) -> tensor<2x8x8x8xf32>
+  // CHECK: graph.conv %{{.*}}, %[[K3]] {{.*}}dist.tp_reason = "a convolution: grouped (8 groups): its channels are not split over 'tp', so every rank computes it whole", dist.tp_role = #dist.tp_role<replicated>
+  %3 = graph.conv %2, %k3 {dilations = array<i64: 1, 1>, group = 8 : i64, pads_begin = array<i64: 1, 1>, pads_end = array<i64: 1, 1>, strides = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<8x1x3x3xf32>) -> tensor<2x8x8x8xf32>
+  // CHECK: graph.conv %{{.*}}, %[[K4]] {{.*}}dist.tp_reason = "a convolution: output channels 3 do not divide over 'tp', so every rank computes it whole", dist.tp_role = #dist.tp_role<replicated>
+  %4 = graph.conv %3, %k4 {dilations = array<i64: 1, 1>, group = 1 : i64, pads_begin = array<i64: 0, 0>, pads_end = array<i64: 0, 0>, strides = array<i64: 1, 1>} : (tensor<2x8x8x8xf32>, tensor<3x8x1x1xf32>) -> tensor<2x3x8x8xf32>
+  return %4 : tensor<2x3x8x8xf32>
+}
+}
+
+// -----
+
 // The axis option: under axis=mp this mesh is split, under the default
 // (tp) it is not.
 module attributes {dist.mesh = #dist.mesh<[mp = 2]>} {

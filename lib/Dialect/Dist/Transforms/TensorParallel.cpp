@@ -12,8 +12,13 @@
 //     parallel, unless splitting their output would cut a head or a
 //     dimension does not divide (replicated);
 //  3. annotations: weights, their biases, the embedding table along the
-//     vocabulary; every other weight replicated (a convolution's too: its
-//     decision says so).
+//     vocabulary; every other weight replicated.
+// Convolutions (group 1) take roles by the same rule over channels: a
+// convolution whose input is reached from a column-parallel output is
+// row-parallel (its weight split along input channels, partial sums
+// all-reduced), others column-parallel (split along output channels), so a
+// ResNet block's convolutions pair like Megatron's projections; grouped
+// convolutions and channels that do not divide stay whole.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,6 +113,7 @@ private:
   bool splitFusedProjection(g::SplitOp split);
   void classify(func::FuncOp func);
   bool reachesColumn(Value v, DenseMap<Value, bool> &memo);
+  void classifyConv(g::ConvOp conv);
   std::optional<std::string> whyNotColumn(const WeightMatmul &m);
   void setRole(Operation *op, TensorParallelRole role, StringRef reason);
   void annotateWeights(func::FuncOp func);
@@ -119,6 +125,9 @@ private:
   /// Role of each weight matmul op.
   DenseMap<Operation *, TensorParallelRole> roles;
   SmallVector<WeightMatmul> matmuls;
+  /// The kernel and bias (null when none) of each convolution that may be
+  /// split.
+  DenseMap<Operation *, std::pair<g::WeightOp, g::WeightOp>> convWeights;
 };
 
 } // namespace
@@ -253,6 +262,44 @@ bool TensorParallel::reachesColumn(Value v, DenseMap<Value, bool> &memo) {
   return false;
 }
 
+/// A convolution's role: row-parallel after a column-parallel output,
+/// else column-parallel; whole when grouped, when its weight is not a
+/// weight, or when the channels do not divide.
+void TensorParallel::classifyConv(g::ConvOp conv) {
+  auto weight = conv.getW().getDefiningOp<g::WeightOp>();
+  auto bias = conv.getBias() ? conv.getBias().getDefiningOp<g::WeightOp>()
+                             : g::WeightOp();
+  auto whole = [&](const std::string &why) {
+    setRole(conv, TensorParallelRole::Replicated,
+            "a convolution: " + why + ", so every rank computes it whole");
+  };
+  if (conv.getGroup() != 1)
+    return whole("grouped (" + std::to_string(conv.getGroup()) +
+                 " groups): its channels are not split over '" + axis.str() +
+                 "'");
+  if (!weight || weight.getOffsets() || (conv.getBias() && !bias))
+    return whole("its kernel or bias is not a whole weight");
+  convWeights[conv] = {weight, bias};
+  DenseMap<Value, bool> memo;
+  const int64_t features = weight.getType().getDimSize(0),
+                channels = weight.getType().getDimSize(1);
+  if (reachesColumn(conv.getX(), memo)) {
+    if (channels % size)
+      return whole("input channels " + std::to_string(channels) +
+                   " do not divide over '" + axis.str() + "'");
+    setRole(conv, TensorParallelRole::Row,
+            "a convolution whose input comes from a column-parallel one: "
+            "input channels split, partial sums all-reduced");
+    return;
+  }
+  if (features % size)
+    return whole("output channels " + std::to_string(features) +
+                 " do not divide over '" + axis.str() + "'");
+  setRole(conv, TensorParallelRole::Column,
+          "a convolution whose input is whole: output channels split, no "
+          "communication");
+}
+
 /// Why the output features of `m` cannot be split (none: they can).
 std::optional<std::string>
 TensorParallel::whyNotColumn(const WeightMatmul &m) {
@@ -285,14 +332,25 @@ void TensorParallel::classify(func::FuncOp func) {
     if (auto m = matchWeightMatmul(op))
       matmuls.push_back(*m);
   });
-  // Convolutions keep their weights whole (nothing here splits their
-  // channels yet): each tp rank computes the whole of them.
-  func.walk([&](g::ConvOp conv) {
-    setRole(conv, TensorParallelRole::Replicated,
-            "a convolution: its channels are not split over '" + axis.str() +
-                "' (not implemented), so every rank computes it whole");
+  // Convolutions and matmuls in program order: a role depends on the roles
+  // before it.
+  DenseMap<Operation *, const WeightMatmul *> byOp;
+  for (const WeightMatmul &m : matmuls)
+    byOp[m.op] = &m;
+  SmallVector<Operation *> ordered;
+  func.walk([&](Operation *op) {
+    if (isa<g::ConvOp>(op) || byOp.count(op))
+      ordered.push_back(op);
   });
-  for (const WeightMatmul &m : matmuls) {
+  for (Operation *op : ordered) {
+    if (auto conv = dyn_cast<g::ConvOp>(op)) {
+      classifyConv(conv);
+      continue;
+    }
+    auto it = byOp.find(op);
+    if (it == byOp.end())
+      continue;
+    const WeightMatmul &m = *it->second;
     DenseMap<Value, bool> memo;
     int64_t k = m.weight.getType().getDimSize(m.kDim);
     if (reachesColumn(m.op->getOperand(0), memo)) {
@@ -339,6 +397,19 @@ void TensorParallel::annotateWeights(func::FuncOp func) {
       mark(m.weight, -1);
       if (m.bias)
         mark(m.bias, -1);
+    }
+  }
+  for (auto &[op, weights] : convWeights) {
+    auto [kernel, bias] = weights;
+    TensorParallelRole role = roles.lookup(op);
+    if (role == TensorParallelRole::Column) {
+      mark(kernel, 0);
+      if (bias)
+        mark(bias, 0);
+    } else if (role == TensorParallelRole::Row) {
+      mark(kernel, 1);
+      if (bias)
+        mark(bias, -1);
     }
   }
   // Embedding tables: split along the vocabulary (masked lookup).

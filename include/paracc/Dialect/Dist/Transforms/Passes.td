@@ -23,6 +23,13 @@ def TensorParallelPass : Pass<"paracc-tensor-parallel", "ModuleOp"> {
       grouped-query attention whose KV heads do not divide the axis, or
       heads that do not divide it) or a dimension does not divide.
 
+    Convolutions (`graph.conv`, one group) take roles by the same rule
+    over channels: column-parallel (kernel dim 0, the output channels, and
+    the bias) where the input is whole, row-parallel (kernel dim 1, the
+    input channels; partial sums all-reduced) after a column-parallel
+    output, so a ResNet block's convolutions pair up; grouped or depthwise
+    convolutions and channels that do not divide stay whole.
+
     Fused projections whose output is split (GPT-2's c_attn into q/k/v, a
     fused gate/up) are first split into one projection per piece, so the
     heads of q, k and v each land on their own ranks. The embedding table is
