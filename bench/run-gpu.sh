@@ -49,7 +49,8 @@
 #   visionbench  ResNet-50 and ViT-B/16 training steps (bf16, batch 128 of
 #             224x224; bench/prepare-gpu-vision.sh) next to the peer's eager
 #             and torch.compile runs of the same transformers models
-#             (channels-last and not)
+#             (channels-last and not; VISION_PEERS="eager eager-cl
+#             compile-cl" picks them)
 #   attnpeer  the peer's attention (PyTorch SDPA: cuDNN, FlashAttention-2)
 #             at the shapes of the attention bench's context-parallel
 #             chunks: one sequence of 16 heads of 128, seq 8192 and 32768
@@ -444,9 +445,11 @@ PY
     [ -n "${VISION_PROFILE:-}" ] && "$runbin" "$b/$m.pcx" --device gpu --profile 2 \
       --rtol 1e9 --atol 1e9 >"$out/profile-$m.log" 2>&1 && grep -A25 '^profile' "$out/profile-$m.log" >>"$summary"
     [ -n "${NO_PEER:-}" ] && continue
-    peer "$m-eager" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode eager
-    peer "$m-eager-cl" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode eager --channels-last
-    peer "$m-compile-cl" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" --mode compile --channels-last
+    for mode in ${VISION_PEERS:-eager eager-cl compile-cl}; do
+      local flags=(--mode "${mode%-cl}")
+      [[ $mode == *-cl ]] && flags+=(--channels-last)
+      peer "$m-$mode" python3 "$dev/common/peers/vision_torch.py" "$b/$m.peer.json" "${flags[@]}"
+    done
   done
 }
 

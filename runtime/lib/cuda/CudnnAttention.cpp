@@ -266,22 +266,9 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
   graph->set_cuda_graph_retention(fe::CudaGraphRetention_t::NONE);
 
   Plan plan;
-  std::string failure;
-  auto ok = [&](fe::error_t e, const char *step) {
-    if (e.is_good())
-      return true;
-    failure = std::string(step) + ": " + e.get_message();
-    return false;
-  };
   int64_t workspace = 0;
-  if (ok(graph->validate(), "validate") &&
-      ok(graph->build_operation_graph(handle), "operation graph") &&
-      ok(graph->create_execution_plans(
-             {fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK}),
-         "execution plans") &&
-      ok(graph->check_support(handle), "support") &&
-      ok(graph->build_plans(handle), "build") &&
-      ok(graph->get_workspace_size(workspace), "workspace")) {
+  const std::string failure = buildCudnnPlans(*graph, handle, workspace);
+  if (failure.empty()) {
     plan.graph = graph;
     plan.workspaceBytes = workspace;
   }

@@ -241,8 +241,7 @@ Plan buildPlan(OpCode op, const ConvOperands &c, bool tf32,
   graph->set_cuda_graph_retention(fe::CudaGraphRetention_t::NONE);
   // Results that do not depend on the engine's order of additions, and for
   // f32 without --tf32 no tensor-core engine (TF32 rounds the operands) nor
-  // FFT or Winograd (less exact). The filter works on the execution plans'
-  // list: after create_execution_plans, before the support check.
+  // FFT or Winograd (less exact).
   std::vector<fe::NumericalNote_t> avoid = {
       fe::NumericalNote_t::NONDETERMINISTIC};
   if (c.dtype == DType::F32 && !tf32)
@@ -252,23 +251,9 @@ Plan buildPlan(OpCode op, const ConvOperands &c, bool tf32,
                   fe::NumericalNote_t::FFT, fe::NumericalNote_t::WINOGRAD});
 
   Plan plan;
-  std::string failure;
-  auto ok = [&](fe::error_t e, const char *step) {
-    if (e.is_good())
-      return true;
-    failure = std::string(step) + ": " + e.get_message();
-    return false;
-  };
   int64_t workspace = 0;
-  if (ok(graph->validate(), "validate") &&
-      ok(graph->build_operation_graph(handle), "operation graph") &&
-      ok(graph->create_execution_plans(
-             {fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK}),
-         "execution plans") &&
-      ok((graph->deselect_numeric_notes(avoid), fe::error_t()), "filter") &&
-      ok(graph->check_support(handle), "support") &&
-      ok(graph->build_plans(handle), "build") &&
-      ok(graph->get_workspace_size(workspace), "workspace")) {
+  const std::string failure = buildCudnnPlans(*graph, handle, workspace, avoid);
+  if (failure.empty()) {
     plan.graph = graph;
     plan.workspaceBytes = workspace;
   }

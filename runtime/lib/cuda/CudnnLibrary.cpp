@@ -82,6 +82,34 @@ cudnnHandle_t cudnnHandleFor(int device) {
   return handle;
 }
 
+std::string buildCudnnPlans(fe::graph::Graph &graph, cudnnHandle_t handle,
+                            int64_t &workspace,
+                            const std::vector<fe::NumericalNote_t> &avoid) {
+  std::string failure;
+  auto ok = [&](fe::error_t e, const char *step) {
+    if (e.is_good())
+      return true;
+    failure = std::string(step) + ": " + e.get_message();
+    return false;
+  };
+  // The filter bars engines of the plans' list: after it exists, before
+  // the support check.
+  auto filter = [&] {
+    if (!avoid.empty())
+      graph.deselect_numeric_notes(avoid);
+    return fe::error_t();
+  };
+  if (ok(graph.validate(), "validate") &&
+      ok(graph.build_operation_graph(handle), "operation graph") &&
+      ok(graph.create_execution_plans(
+             {fe::HeurMode_t::A, fe::HeurMode_t::FALLBACK}),
+         "execution plans") &&
+      ok(filter(), "filter") && ok(graph.check_support(handle), "support") &&
+      ok(graph.build_plans(handle), "build"))
+    ok(graph.get_workspace_size(workspace), "workspace");
+  return failure;
+}
+
 bool streamIsCapturing(cudaStream_t stream) {
   cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
   return cudaStreamIsCapturing(stream, &status) != cudaSuccess ||

@@ -18,6 +18,8 @@
 #include <cuda_runtime.h>
 
 #include <initializer_list>
+#include <string>
+#include <vector>
 
 namespace paracc::rt::cuda {
 
@@ -32,6 +34,15 @@ bool cudnnLoaded();
 /// The calling thread's current device's cuDNN handle, created on first
 /// use; null when cuDNN cannot create one.
 cudnnHandle_t cudnnHandleFor(int device);
+
+/// Validates `graph` and builds its execution plans (heuristics A, then
+/// the fallback list), leaving out the engines with a numerical note in
+/// `avoid`; sets the workspace bytes they need. Empty on success, else the
+/// step that failed and cuDNN's message.
+std::string
+buildCudnnPlans(cudnn_frontend::graph::Graph &graph, cudnnHandle_t handle,
+                int64_t &workspace,
+                const std::vector<cudnn_frontend::NumericalNote_t> &avoid = {});
 
 /// Whether `stream` is being captured into a CUDA graph (plans are built
 /// outside capture only).

@@ -381,6 +381,52 @@ __global__ void __launch_bounds__(256)
 }
 
 //===----------------------------------------------------------------------===//
+// Channel reductions: [n, c, inner] -> [c].
+//===----------------------------------------------------------------------===//
+
+/// Block (channel ch, chunk s) reduces channel ch of images [s * chunkLen,
+/// (s + 1) * chunkLen): each image's `inner` contiguous elements (16-byte
+/// loads when `vec`), then the block's threads in a fixed order. BatchNorm's
+/// batch statistics and a convolution's bias gradient: the generic kernel's
+/// one thread per channel walked n * inner elements alone. With one chunk
+/// the result is final, else partial[s * c + ch].
+template <DType D, RK K>
+__global__ void __launch_bounds__(512)
+    channelReduceKernel(const DevS<D> *x, DevS<D> *y,
+                        typename Red<D, K>::A *partial, int64_t n, int64_t c,
+                        int64_t inner, int64_t chunkLen, bool vec) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  using S = DevS<D>;
+  constexpr int V = kVec16<S>;
+  __shared__ A smem[32];
+  const int64_t ch = blockIdx.x, lo = int64_t(blockIdx.y) * chunkLen;
+  const int64_t hi = lo + chunkLen < n ? lo + chunkLen : n;
+  A acc = R::identity();
+  for (int64_t image = lo; image < hi; ++image) {
+    const S *row = x + (image * c + ch) * inner;
+    if (vec) {
+      for (int64_t j = threadIdx.x; j < inner / V; j += blockDim.x) {
+        const VecT<S, V> t = loadVec<V>(row, j);
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+          acc = R::combine(acc, R::from(ldc<D>(t.v[k])));
+      }
+    } else {
+      for (int64_t j = threadIdx.x; j < inner; j += blockDim.x)
+        acc = R::combine(acc, R::from(ldc<D>(row[j])));
+    }
+  }
+  acc = blockReduce(acc, CombineF<R>(), smem);
+  if (threadIdx.x == 0) {
+    if (gridDim.y == 1)
+      y[ch] = R::finalize(acc, n * inner);
+    else
+      partial[int64_t(blockIdx.y) * c + ch] = acc;
+  }
+}
+
+//===----------------------------------------------------------------------===//
 // Generic reductions: one thread per output.
 //===----------------------------------------------------------------------===//
 
@@ -601,6 +647,29 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
               unsigned(n));
           columnReduceKernel<D, K><<<grid, block, 0, stream>>>(
               px, py, partial, outer, c, inner, len);
+        });
+  }
+  // [reduced, kept, reduced]: channels (BatchNorm's [N, C, H, W] over N,
+  // H, W). The images are split into chunks until there are about four
+  // blocks per multiprocessor; finishColumnsKernel adds the chunks in order.
+  if (g.size() == 3 && g[0].second && !g[1].second && g[2].second &&
+      g[0].first * g[2].first >= 1024) {
+    const int64_t n = g[0].first, c = g[1].first, inner = g[2].first;
+    constexpr int64_t V = kVec16<S>;
+    const bool vec = V > 1 && inner % V == 0 && isAligned(px, 16);
+    const int threads = int(std::min<int64_t>(
+        512, std::max<int64_t>(32, roundUp32(vec ? inner / V : inner))));
+    int64_t chunks = std::min<int64_t>(
+        {n, std::max<int64_t>(1, ceilDiv(4 * deviceSMCount(), c)), 65535});
+    const int64_t chunkLen = ceilDiv(n, chunks);
+    chunks = ceilDiv(n, chunkLen);
+    return reduceColumnsInChunks<D, K>(
+        args, py, c, n * inner, chunks, chunkLen, stream,
+        [&](typename Red<D, K>::A *partial, int64_t, int64_t launched) {
+          const int64_t len = ceilDiv(n, launched);
+          channelReduceKernel<D, K>
+              <<<dim3(unsigned(c), unsigned(ceilDiv(n, len))), threads, 0,
+                 stream>>>(px, py, partial, n, c, inner, len, vec);
         });
   }
   // Anything else: one thread per output.

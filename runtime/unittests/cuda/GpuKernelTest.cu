@@ -1071,17 +1071,34 @@ void testReductions() {
     std::vector<int64_t> axes;
   };
   const std::vector<R> cases = {
-      {{7, 1023}, {1}},       {{5, 4096}, {1}},      {{3, 40000}, {1}},
-      {{2, 300000}, {1}},     {{40000}, {0}},        {{33, 64}, {0}},
-      {{4, 37, 65}, {1}},     {{4, 37, 65}, {0, 2}}, {{3, 4, 5, 6}, {1, 3}},
-      {{2, 3, 4}, {0, 1, 2}}, {{6, 1, 8}, {1}},      {{1, 9}, {0}},
-      {{2, 0, 3}, {1}},       {{64, 5}, {1}},
+      {{7, 1023}, {1}},
+      {{5, 4096}, {1}},
+      {{3, 40000}, {1}},
+      {{2, 300000}, {1}},
+      {{40000}, {0}},
+      {{33, 64}, {0}},
+      {{4, 37, 65}, {1}},
+      {{4, 37, 65}, {0, 2}},
+      {{3, 4, 5, 6}, {1, 3}},
+      {{2, 3, 4}, {0, 1, 2}},
+      {{6, 1, 8}, {1}},
+      {{1, 9}, {0}},
+      {{2, 0, 3}, {1}},
+      {{64, 5}, {1}},
       // Column sums with 16-byte loads: chunked (bias gradients), a partial
       // column tile, an outer dimension.
-      {{4096, 1024}, {0}},    {{1000, 40}, {0}},     {{2, 700, 264}, {1}},
+      {{4096, 1024}, {0}},
+      {{1000, 40}, {0}},
+      {{2, 700, 264}, {1}},
       // Short reduced axes between wide kept ones, one thread per output
       // vector (GQA's repeated K/V gradient).
-      {{2, 8, 4, 512, 64}, {2}}, {{3, 16, 36000}, {1}},
+      {{2, 8, 4, 512, 64}, {2}},
+      {{3, 16, 36000}, {1}},
+      // Channels of [N, C, H, W] (BatchNorm's statistics, a convolution's
+      // bias gradient): chunked over the images, 16-byte loads or not.
+      {{16, 64, 28, 28}, {0, 2, 3}},
+      {{32, 12, 7, 7}, {0, 2, 3}},
+      {{3, 5, 1031}, {0, 2}},
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
                                    OpCode::ReduceMax, OpCode::ReduceMin,
