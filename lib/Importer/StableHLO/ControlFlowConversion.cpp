@@ -167,24 +167,22 @@ LogicalResult Converter::convertWhile(Operation *op, IRMapping &map,
   return success();
 }
 
-/// The known start indices of a dynamic slice or update (operands from
-/// `first` on), clamped as StableHLO defines: into [0, dim - size].
-static FailureOr<SmallVector<int64_t>>
-knownStarts(Operation *op, IRMapping &map, unsigned first,
-            ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes,
-            const std::function<std::optional<int64_t>(Value)> &known) {
+FailureOr<SmallVector<int64_t>>
+Converter::knownStarts(Operation *op, IRMapping &map, unsigned first,
+                       ArrayRef<int64_t> dims, ArrayRef<int64_t> sizes) {
   if (op->getNumOperands() != first + dims.size())
-    return op->emitError() << op->getName() << " with " << dims.size()
-                           << " start indices expected";
+    return unsupported(op, op->getName().getStringRef() + " with " +
+                               Twine(dims.size()) + " start indices expected");
   SmallVector<int64_t> starts;
   for (auto [i, operand] :
        llvm::enumerate(op->getOperands().drop_front(first))) {
     std::optional<int64_t> s = known(map.lookup(operand));
     if (!s)
-      return op->emitError()
-             << op->getName() << " whose start index " << i
-             << " is not known at compile time (paracc reads dynamic slices "
-                "at constants and at the counters of unrolled loops)";
+      return unsupported(
+          op, op->getName().getStringRef() + " whose start index " + Twine(i) +
+                  " is not known at compile time (paracc reads dynamic "
+                  "slices at constants and at the counters of unrolled "
+                  "loops)");
     starts.push_back(std::clamp<int64_t>(*s, 0, dims[i] - sizes[i]));
   }
   return starts;
@@ -197,12 +195,9 @@ LogicalResult Converter::convertDynamicSlice(Operation *op, IRMapping &map) {
   if (!sizes || int64_t(sizes->size()) != type.getRank())
     return op->emitError() << "stablehlo.dynamic_slice without slice_sizes "
                               "for each dim";
-  auto starts = knownStarts(op, map, 1, type.getShape(), *sizes,
-                            [&](Value v) { return known(v); });
-  if (failed(starts)) {
-    isUnsupported = true;
+  auto starts = knownStarts(op, map, 1, type.getShape(), *sizes);
+  if (failed(starts))
     return failure();
-  }
   SmallVector<int64_t> limits, steps(type.getRank(), 1);
   for (auto [s, n] : llvm::zip(*starts, *sizes))
     limits.push_back(s + n);
@@ -221,12 +216,9 @@ LogicalResult Converter::convertDynamicUpdateSlice(Operation *op,
   Value update = map.lookup(op->getOperand(1));
   auto type = tensorType(x);
   ArrayRef<int64_t> sizes = tensorType(update).getShape();
-  auto starts = knownStarts(op, map, 2, type.getShape(), sizes,
-                            [&](Value v) { return known(v); });
-  if (failed(starts)) {
-    isUnsupported = true;
+  auto starts = knownStarts(op, map, 2, type.getShape(), sizes);
+  if (failed(starts))
     return failure();
-  }
   // Dim by dim: x's part before the window, the window (updated in the
   // later dims), x's part after it, concatenated.
   std::function<Value(Value, int64_t)> place = [&](Value part,

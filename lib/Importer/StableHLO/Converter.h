@@ -158,6 +158,13 @@ private:
   LogicalResult convertWhile(Operation *op, IRMapping &map, int depth);
   LogicalResult convertDynamicSlice(Operation *op, IRMapping &map);
   LogicalResult convertDynamicUpdateSlice(Operation *op, IRMapping &map);
+  /// The known start indices of a dynamic slice or update (operands from
+  /// `first` on), clamped as StableHLO defines: into [0, dim - size]; an
+  /// unsupported-input error when one is not known.
+  FailureOr<SmallVector<int64_t>> knownStarts(Operation *op, IRMapping &map,
+                                              unsigned first,
+                                              ArrayRef<int64_t> dims,
+                                              ArrayRef<int64_t> sizes);
   /// Maps a rank-0 integer or boolean op whose operands are all known to a
   /// graph.constant of its value; false when it does not fold.
   bool foldScalar(Operation *op, IRMapping &map);
