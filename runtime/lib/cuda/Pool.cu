@@ -55,49 +55,51 @@ PoolParams paramsOf(const ConvGeometry &g, bool average, bool countPadding) {
   return p;
 }
 
-/// The input position of output position `o` and kernel offset `k` (both
-/// flat over their spatial dims); false in the padding (the CPU kernel's
-/// inputPosition).
-__device__ __forceinline__ bool inputAt(const PoolParams &p, int64_t o,
-                                        int64_t k, int64_t &flat) {
-  flat = 0;
-  for (int d = 0; d < p.rank; ++d) {
-    const int64_t od = (o / p.outStride[d]) % p.out[d];
-    const int64_t kd = (k / p.kernelStride[d]) % p.kernel[d];
-    const int64_t i = od * p.strides[d] - p.padsBegin[d] + kd * p.dilations[d];
-    if (i < 0 || i >= p.in[d])
-      return false;
-    flat += i * p.inStride[d];
-  }
-  return true;
+/// `flat`'s coordinates along the `rank` dims of `sizes` (row-major, the
+/// given strides).
+__device__ __forceinline__ void coordinates(const PoolParams &p,
+                                            const int64_t *sizes,
+                                            const int64_t *strides,
+                                            int64_t flat, int64_t *at) {
+  for (int d = 0; d < p.rank; ++d)
+    at[d] = (flat / strides[d]) % sizes[d];
 }
 
-/// The divisor of window `o`'s average.
-__device__ __forceinline__ float averageCount(const PoolParams &p, int64_t o) {
+/// Calls f(flat input position) for each of window `od`'s taps that falls
+/// inside the input, in the kernel's row-major order (the CPU kernel's
+/// order); no divisions per tap.
+template <typename F>
+__device__ __forceinline__ void forEachTap(const PoolParams &p,
+                                           const int64_t *od, F f) {
+  int64_t start[3] = {0, 0, 0}, k[3] = {0, 0, 0};
+  for (int d = 0; d < p.rank; ++d)
+    start[d] = od[d] * p.strides[d] - p.padsBegin[d];
+  for (int64_t t = 0; t < p.kernelSize; ++t) {
+    bool inside = true;
+    int64_t flat = 0;
+    for (int d = 0; d < p.rank; ++d) {
+      const int64_t i = start[d] + k[d] * p.dilations[d];
+      inside = inside && i >= 0 && i < p.in[d];
+      flat += i * p.inStride[d];
+    }
+    if (inside)
+      f(flat);
+    for (int d = p.rank - 1; d >= 0; --d) {
+      if (++k[d] < p.kernel[d])
+        break;
+      k[d] = 0;
+    }
+  }
+}
+
+/// The divisor of window `od`'s average.
+__device__ __forceinline__ float averageCount(const PoolParams &p,
+                                              const int64_t *od) {
   if (p.countPadding)
     return float(p.kernelSize);
-  int64_t count = 0, at;
-  for (int64_t k = 0; k < p.kernelSize; ++k)
-    count += inputAt(p, o, k, at);
+  int64_t count = 0;
+  forEachTap(p, od, [&](int64_t) { ++count; });
   return float(count > 0 ? count : 1);
-}
-
-/// The first of window `o`'s largest positions in `plane`, or -1.
-template <DType D>
-__device__ __forceinline__ int64_t firstMaximum(const PoolParams &p,
-                                                const DevS<D> *plane,
-                                                int64_t o) {
-  int64_t best = -1, at;
-  float bestValue = 0.0f;
-  for (int64_t k = 0; k < p.kernelSize; ++k)
-    if (inputAt(p, o, k, at)) {
-      const float v = ldc<D>(plane[at]);
-      if (best < 0 || v > bestValue) {
-        best = at;
-        bestValue = v;
-      }
-    }
-  return best;
 }
 
 template <DType D> __global__ void poolKernel(PoolParams p) {
@@ -109,23 +111,24 @@ template <DType D> __global__ void poolKernel(PoolParams p) {
        i += int64_t(gridDim.x) * blockDim.x) {
     const int64_t plane = i / p.outSize, o = i - plane * p.outSize;
     const S *in = x + plane * p.inSize;
+    int64_t od[3];
+    coordinates(p, p.out, p.outStride, o, od);
     float acc = p.average ? 0.0f : -INFINITY;
-    int64_t at;
-    for (int64_t k = 0; k < p.kernelSize; ++k)
-      if (inputAt(p, o, k, at)) {
-        const float v = ldc<D>(in[at]);
-        acc = p.average ? acc + v : fmaxf(acc, v);
-      }
+    forEachTap(p, od, [&](int64_t at) {
+      const float v = ldc<D>(in[at]);
+      acc = p.average ? acc + v : fmaxf(acc, v);
+    });
     if (p.average)
-      acc /= averageCount(p, o);
+      acc /= averageCount(p, od);
     y[i] = stc<D>(acc);
   }
 }
 
 /// The output positions along dim d whose windows may contain input
 /// position i: [lo, hi] (empty when lo > hi).
-__device__ __forceinline__ void
-windowsAlong(const PoolParams &p, int d, int64_t i, int64_t &lo, int64_t &hi) {
+__device__ __forceinline__ void windowsAlong(const PoolParams &p, int d,
+                                             int64_t i, int64_t &lo,
+                                             int64_t &hi) {
   // o * stride - pad + k * dilation == i for some k in [0, kernel).
   const int64_t span = (p.kernel[d] - 1) * p.dilations[d];
   const int64_t first = i + p.padsBegin[d] - span, last = i + p.padsBegin[d];
@@ -145,35 +148,50 @@ template <DType D> __global__ void poolGradKernel(PoolParams p) {
     const int64_t plane = t / p.inSize, i = t - plane * p.inSize;
     const S *in = x + plane * p.inSize;
     const S *grad = dy + plane * p.outSize;
-    int64_t lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, pos[3] = {0, 0, 0};
+    int64_t id[3] = {0, 0, 0}, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0},
+            od[3] = {0, 0, 0};
+    coordinates(p, p.in, p.inStride, i, id);
     bool any = true;
     for (int d = 0; d < p.rank; ++d) {
-      windowsAlong(p, d, (i / p.inStride[d]) % p.in[d], lo[d], hi[d]);
+      windowsAlong(p, d, id[d], lo[d], hi[d]);
       any = any && lo[d] <= hi[d];
-      pos[d] = lo[d];
+      od[d] = lo[d];
     }
     float acc = 0.0f;
     while (any) {
+      // Whether window od holds i: a tap lands on it along every dim.
+      bool holds = true;
       int64_t o = 0;
-      for (int d = 0; d < p.rank; ++d)
-        o += pos[d] * p.outStride[d];
-      // Whether window o holds i, and how i counts in it.
-      int64_t at;
-      bool holds = false;
-      for (int64_t k = 0; k < p.kernelSize && !holds; ++k)
-        holds = inputAt(p, o, k, at) && at == i;
+      for (int d = 0; d < p.rank; ++d) {
+        const int64_t off = id[d] + p.padsBegin[d] - od[d] * p.strides[d];
+        holds = holds && off >= 0 && off % p.dilations[d] == 0 &&
+                off / p.dilations[d] < p.kernel[d];
+        o += od[d] * p.outStride[d];
+      }
       if (holds) {
-        if (p.average)
-          acc += ldc<D>(grad[o]) / averageCount(p, o);
-        else if (firstMaximum<D>(p, in, o) == i)
-          acc += ldc<D>(grad[o]);
+        if (p.average) {
+          acc += ldc<D>(grad[o]) / averageCount(p, od);
+        } else {
+          // The forward's maximum: the first of the window's largest.
+          int64_t best = -1;
+          float bestValue = 0.0f;
+          forEachTap(p, od, [&](int64_t at) {
+            const float v = ldc<D>(in[at]);
+            if (best < 0 || v > bestValue) {
+              best = at;
+              bestValue = v;
+            }
+          });
+          if (best == i)
+            acc += ldc<D>(grad[o]);
+        }
       }
       // The next window along the dims, the last fastest.
       int d = p.rank - 1;
       for (; d >= 0; --d) {
-        if (++pos[d] <= hi[d])
+        if (++od[d] <= hi[d])
           break;
-        pos[d] = lo[d];
+        od[d] = lo[d];
       }
       any = d >= 0;
     }
