@@ -444,6 +444,10 @@ if len(rows) > 5:
 PY
     [ -n "${VISION_PROFILE:-}" ] && "$runbin" "$b/$m.pcx" --device gpu --profile 2 \
       --rtol 1e9 --atol 1e9 >"$out/profile-$m.log" 2>&1 && grep -A25 '^profile' "$out/profile-$m.log" >>"$summary"
+    # The step's graph alone on the GPU (no upload, no host work): what the
+    # measured step adds to it is the input's way to the device.
+    [ -n "${VISION_PROFILE:-}" ] && "$runbin" "$b/$m.pcx" --device gpu --benchmark 20 \
+      --rtol 1e9 --atol 1e9 2>&1 | grep -E 'ms/step' | sed 's/^/  graph only: /' | tee -a "$summary"
     [ -n "${NO_PEER:-}" ] && continue
     for mode in ${VISION_PEERS:-eager eager-cl compile-cl}; do
       local flags=(--mode "${mode%-cl}")

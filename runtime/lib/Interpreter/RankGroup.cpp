@@ -28,6 +28,12 @@ RankGroup::run(const std::vector<Tensor> &inputs) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       const PortInfo &in = f.inputs[i];
       const ValueType &t = f.values[in.value];
+      // A whole (replicated) input is shared, not copied: ranks only read
+      // their inputs.
+      if (t.shape == inputs[i].shape()) {
+        localInputs[rank].push_back(inputs[i]);
+        continue;
+      }
       auto local = extractBlock(
           inputs[i], shardOffsets(t.shape, in.sharding, mesh, rank), t.shape);
       if (!local)

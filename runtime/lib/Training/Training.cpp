@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
+#include <future>
 #include <iomanip>
 #include <numeric>
 #include <optional>
@@ -206,6 +207,10 @@ std::string duration(double seconds) {
 struct Trainer::Data {
   std::optional<TokenData> tokens;
   std::optional<BatchFolders> folders;
+  /// The batch folder of step `prefetchedStep`, read while the step before
+  /// it runs.
+  std::future<StatusOr<std::vector<Tensor>>> prefetched;
+  int64_t prefetchedStep = -1;
 };
 
 Trainer::Trainer() = default;
@@ -329,9 +334,23 @@ StatusOr<StepRecord> Trainer::step() {
   const FunctionSignature &f = exe_->signature(function_);
   const bool folders = data_->folders.has_value();
   double lr = request_.schedule.at(k);
-  auto dataInputs =
-      folders ? folderInputs(f, data_->folders->folderFor(k, request_.dataSeed))
-              : StatusOr<std::vector<Tensor>>(std::vector<Tensor>());
+  StatusOr<std::vector<Tensor>> dataInputs = std::vector<Tensor>();
+  if (folders) {
+    if (data_->prefetchedStep == k) {
+      dataInputs = data_->prefetched.get();
+      data_->prefetchedStep = -1;
+    } else {
+      dataInputs =
+          folderInputs(f, data_->folders->folderFor(k, request_.dataSeed));
+    }
+    // The next step's batch is read from disk while this step runs.
+    if (dataInputs && k + 1 < request_.steps) {
+      std::string next = data_->folders->folderFor(k + 1, request_.dataSeed);
+      data_->prefetched = std::async(
+          std::launch::async, [&f, next] { return folderInputs(f, next); });
+      data_->prefetchedStep = k + 1;
+    }
+  }
   if (!dataInputs)
     return dataInputs.status().withContext("step " + std::to_string(k));
   Tensor tokens;

@@ -21,13 +21,17 @@ namespace paracc::rt::cuda {
 
 namespace {
 
-/// The geometry in kernel-argument form (1 to 3 spatial dims).
+/// The geometry in kernel-argument form (1 to 3 spatial dims). Positions
+/// inside one plane are 32-bit (launchers check that they fit): 64-bit
+/// divisions cost the GPU tens of instructions each, and the gradient
+/// makes several per position.
 struct PoolParams {
   int rank;
-  int64_t planes, inSize, outSize, kernelSize;
-  int64_t in[3], out[3], kernel[3], strides[3], padsBegin[3], dilations[3];
-  int64_t inStride[3], outStride[3], kernelStride[3];
-  bool average, countPadding;
+  int64_t planes;
+  int32_t inSize, outSize, kernelSize;
+  int32_t in[3], out[3], kernel[3], strides[3], padsBegin[3], dilations[3];
+  int32_t inStride[3], outStride[3];
+  bool average, countPadding, dilated;
   const void *x, *dy;
   void *y;
 };
@@ -36,55 +40,79 @@ PoolParams paramsOf(const ConvGeometry &g, bool average, bool countPadding) {
   PoolParams p{};
   p.rank = int(g.rank);
   p.planes = g.batch * g.channels;
-  p.inSize = g.inSize;
-  p.outSize = g.outSize;
-  p.kernelSize = g.kernelSize;
+  p.inSize = int32_t(g.inSize);
+  p.outSize = int32_t(g.outSize);
+  p.kernelSize = int32_t(g.kernelSize);
   for (int d = 0; d < 3; ++d) {
-    p.in[d] = g.in[d];
-    p.out[d] = g.out[d];
-    p.kernel[d] = g.kernel[d];
-    p.strides[d] = g.strides[d];
-    p.padsBegin[d] = g.padsBegin[d];
-    p.dilations[d] = g.dilations[d];
-    p.inStride[d] = g.inStride[d];
-    p.outStride[d] = g.outStride[d];
-    p.kernelStride[d] = g.kernelStride[d];
+    p.in[d] = int32_t(g.in[d]);
+    p.out[d] = int32_t(g.out[d]);
+    p.kernel[d] = int32_t(g.kernel[d]);
+    p.strides[d] = int32_t(g.strides[d]);
+    p.padsBegin[d] = int32_t(g.padsBegin[d]);
+    p.dilations[d] = int32_t(g.dilations[d]);
+    p.inStride[d] = int32_t(g.inStride[d]);
+    p.outStride[d] = int32_t(g.outStride[d]);
+    p.dilated = p.dilated || g.dilations[d] != 1;
   }
   p.average = average;
   p.countPadding = countPadding;
   return p;
 }
 
-/// `flat`'s coordinates along the `rank` dims of `sizes` (row-major, the
-/// given strides).
-__device__ __forceinline__ void coordinates(const PoolParams &p,
-                                            const int64_t *sizes,
-                                            const int64_t *strides,
-                                            int64_t flat, int64_t *at) {
-  for (int d = 0; d < p.rank; ++d)
-    at[d] = (flat / strides[d]) % sizes[d];
+/// Whether a plane's positions, windows and pads fit the kernels' 32-bit
+/// arithmetic (with room for a window's reach past the edges).
+bool fitsInt32(const ConvGeometry &g) {
+  const int64_t limit = int64_t(1) << 30;
+  if (g.inSize >= limit || g.outSize >= limit || g.kernelSize >= limit)
+    return false;
+  for (int d = 0; d < 3; ++d)
+    if (g.padsBegin[d] >= limit || g.strides[d] >= limit ||
+        g.dilations[d] * g.kernel[d] >= limit)
+      return false;
+  return true;
+}
+
+// The device code is instantiated per spatial rank R: with constant trip
+// counts the per-dim loops unroll and their small arrays live in registers
+// (indexed by a run-time rank they went to local memory).
+
+/// `flat`'s coordinates along the R dims of `sizes` (row-major).
+template <int R>
+__device__ __forceinline__ void coordinates(const int32_t *sizes, int32_t flat,
+                                            int32_t *at) {
+#pragma unroll
+  for (int d = R - 1; d >= 0; --d) {
+    const int32_t q = flat / sizes[d];
+    at[d] = flat - q * sizes[d];
+    flat = q;
+  }
 }
 
 /// Calls f(flat input position) for each of window `od`'s taps that falls
 /// inside the input, in the kernel's row-major order (the CPU kernel's
 /// order); no divisions per tap.
-template <typename F>
+template <int R, typename F>
 __device__ __forceinline__ void forEachTap(const PoolParams &p,
-                                           const int64_t *od, F f) {
-  int64_t start[3] = {0, 0, 0}, k[3] = {0, 0, 0};
-  for (int d = 0; d < p.rank; ++d)
+                                           const int32_t *od, F f) {
+  int32_t start[R], k[R];
+#pragma unroll
+  for (int d = 0; d < R; ++d) {
     start[d] = od[d] * p.strides[d] - p.padsBegin[d];
-  for (int64_t t = 0; t < p.kernelSize; ++t) {
+    k[d] = 0;
+  }
+  for (int32_t t = 0; t < p.kernelSize; ++t) {
     bool inside = true;
-    int64_t flat = 0;
-    for (int d = 0; d < p.rank; ++d) {
-      const int64_t i = start[d] + k[d] * p.dilations[d];
+    int32_t flat = 0;
+#pragma unroll
+    for (int d = 0; d < R; ++d) {
+      const int32_t i = start[d] + k[d] * p.dilations[d];
       inside = inside && i >= 0 && i < p.in[d];
       flat += i * p.inStride[d];
     }
     if (inside)
       f(flat);
-    for (int d = p.rank - 1; d >= 0; --d) {
+#pragma unroll
+    for (int d = R - 1; d >= 0; --d) {
       if (++k[d] < p.kernel[d])
         break;
       k[d] = 0;
@@ -93,89 +121,93 @@ __device__ __forceinline__ void forEachTap(const PoolParams &p,
 }
 
 /// The divisor of window `od`'s average.
+template <int R>
 __device__ __forceinline__ float averageCount(const PoolParams &p,
-                                              const int64_t *od) {
+                                              const int32_t *od) {
   if (p.countPadding)
     return float(p.kernelSize);
-  int64_t count = 0;
-  forEachTap(p, od, [&](int64_t) { ++count; });
+  int32_t count = 0;
+  forEachTap<R>(p, od, [&](int32_t) { ++count; });
   return float(count > 0 ? count : 1);
 }
 
-template <DType D> __global__ void poolKernel(PoolParams p) {
+// Both kernels: blockIdx.x (with blockDim.x) walks a plane's positions,
+// blockIdx.y the planes (striding by gridDim.y).
+
+template <DType D, int R> __global__ void poolKernel(PoolParams p) {
   using S = DevS<D>;
-  const S *x = static_cast<const S *>(p.x);
-  S *y = static_cast<S *>(p.y);
-  const int64_t total = p.planes * p.outSize;
-  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
-       i += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t plane = i / p.outSize, o = i - plane * p.outSize;
-    const S *in = x + plane * p.inSize;
-    int64_t od[3];
-    coordinates(p, p.out, p.outStride, o, od);
+  const int32_t o = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (o >= p.outSize)
+    return;
+  int32_t od[R];
+  coordinates<R>(p.out, o, od);
+  const float count = p.average ? averageCount<R>(p, od) : 1.0f;
+  for (int64_t plane = blockIdx.y; plane < p.planes; plane += gridDim.y) {
+    const S *in = static_cast<const S *>(p.x) + plane * p.inSize;
     float acc = p.average ? 0.0f : -INFINITY;
-    forEachTap(p, od, [&](int64_t at) {
+    forEachTap<R>(p, od, [&](int32_t at) {
       const float v = ldc<D>(in[at]);
       acc = p.average ? acc + v : fmaxf(acc, v);
     });
     if (p.average)
-      acc /= averageCount(p, od);
-    y[i] = stc<D>(acc);
+      acc /= count;
+    static_cast<S *>(p.y)[plane * p.outSize + o] = stc<D>(acc);
   }
 }
 
 /// The output positions along dim d whose windows may contain input
 /// position i: [lo, hi] (empty when lo > hi).
-__device__ __forceinline__ void windowsAlong(const PoolParams &p, int d,
-                                             int64_t i, int64_t &lo,
-                                             int64_t &hi) {
+__device__ __forceinline__ void
+windowsAlong(const PoolParams &p, int d, int32_t i, int32_t &lo, int32_t &hi) {
   // o * stride - pad + k * dilation == i for some k in [0, kernel).
-  const int64_t span = (p.kernel[d] - 1) * p.dilations[d];
-  const int64_t first = i + p.padsBegin[d] - span, last = i + p.padsBegin[d];
+  const int32_t span = (p.kernel[d] - 1) * p.dilations[d];
+  const int32_t first = i + p.padsBegin[d] - span, last = i + p.padsBegin[d];
   lo = first <= 0 ? 0 : (first + p.strides[d] - 1) / p.strides[d];
   hi = last < 0 ? -1 : last / p.strides[d];
   hi = hi < p.out[d] - 1 ? hi : p.out[d] - 1;
 }
 
-template <DType D> __global__ void poolGradKernel(PoolParams p) {
+template <DType D, int R> __global__ void poolGradKernel(PoolParams p) {
   using S = DevS<D>;
-  const S *x = static_cast<const S *>(p.x);
-  const S *dy = static_cast<const S *>(p.dy);
-  S *dx = static_cast<S *>(p.y);
-  const int64_t total = p.planes * p.inSize;
-  for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < total;
-       t += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t plane = t / p.inSize, i = t - plane * p.inSize;
-    const S *in = x + plane * p.inSize;
-    const S *grad = dy + plane * p.outSize;
-    int64_t id[3] = {0, 0, 0}, lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0},
-            od[3] = {0, 0, 0};
-    coordinates(p, p.in, p.inStride, i, id);
-    bool any = true;
-    for (int d = 0; d < p.rank; ++d) {
-      windowsAlong(p, d, id[d], lo[d], hi[d]);
-      any = any && lo[d] <= hi[d];
-      od[d] = lo[d];
-    }
+  const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i >= p.inSize)
+    return;
+  int32_t id[R], lo[R], hi[R];
+  coordinates<R>(p.in, i, id);
+  bool none = false;
+#pragma unroll
+  for (int d = 0; d < R; ++d) {
+    windowsAlong(p, d, id[d], lo[d], hi[d]);
+    none = none || lo[d] > hi[d];
+  }
+  for (int64_t plane = blockIdx.y; plane < p.planes; plane += gridDim.y) {
+    const S *in = static_cast<const S *>(p.x) + plane * p.inSize;
+    const S *grad = static_cast<const S *>(p.dy) + plane * p.outSize;
     float acc = 0.0f;
-    while (any) {
+    int32_t od[R];
+#pragma unroll
+    for (int d = 0; d < R; ++d)
+      od[d] = lo[d];
+    for (bool more = !none; more;) {
       // Whether window od holds i: a tap lands on it along every dim.
       bool holds = true;
-      int64_t o = 0;
-      for (int d = 0; d < p.rank; ++d) {
-        const int64_t off = id[d] + p.padsBegin[d] - od[d] * p.strides[d];
-        holds = holds && off >= 0 && off % p.dilations[d] == 0 &&
-                off / p.dilations[d] < p.kernel[d];
+      int32_t o = 0;
+#pragma unroll
+      for (int d = 0; d < R; ++d) {
+        const int32_t off = id[d] + p.padsBegin[d] - od[d] * p.strides[d];
+        holds = holds && off >= 0 &&
+                (!p.dilated || (off % p.dilations[d] == 0 &&
+                                off / p.dilations[d] < p.kernel[d]));
         o += od[d] * p.outStride[d];
       }
       if (holds) {
         if (p.average) {
-          acc += ldc<D>(grad[o]) / averageCount(p, od);
+          acc += ldc<D>(grad[o]) / averageCount<R>(p, od);
         } else {
           // The forward's maximum: the first of the window's largest.
-          int64_t best = -1;
+          int32_t best = -1;
           float bestValue = 0.0f;
-          forEachTap(p, od, [&](int64_t at) {
+          forEachTap<R>(p, od, [&](int32_t at) {
             const float v = ldc<D>(in[at]);
             if (best < 0 || v > bestValue) {
               best = at;
@@ -187,22 +219,29 @@ template <DType D> __global__ void poolGradKernel(PoolParams p) {
         }
       }
       // The next window along the dims, the last fastest.
-      int d = p.rank - 1;
-      for (; d >= 0; --d) {
+      more = false;
+#pragma unroll
+      for (int d = R - 1; d >= 0; --d) {
+        if (more)
+          continue;
         if (++od[d] <= hi[d])
-          break;
-        od[d] = lo[d];
+          more = true;
+        else
+          od[d] = lo[d];
       }
-      any = d >= 0;
     }
-    dx[t] = stc<D>(acc);
+    static_cast<S *>(p.y)[plane * p.inSize + i] = stc<D>(acc);
   }
 }
 
-unsigned gridFor(int64_t total) {
-  return unsigned(
-      std::max<int64_t>(1, std::min<int64_t>((total + 255) / 256,
-                                             int64_t(deviceSMCount()) * 32)));
+/// Blocks of 256 along a plane's `positions`, the planes spread over
+/// gridDim.y so that about 32 blocks per SM are in flight.
+dim3 gridFor(int64_t positions, int64_t planes) {
+  const int64_t x = (positions + 255) / 256;
+  const int64_t wanted =
+      std::max<int64_t>(1, int64_t(deviceSMCount()) * 32 / x);
+  return dim3(unsigned(x),
+              unsigned(std::min<int64_t>({planes, wanted, 65535})));
 }
 
 } // namespace
@@ -212,15 +251,24 @@ Status launchPool(const KernelArgs &args, cudaStream_t stream) {
   bool average = false, countPadding = false;
   PARACC_RETURN_IF_ERROR(
       checkPool(args, checkGpuDType, g, average, countPadding));
+  if (!fitsInt32(g))
+    return errorf("pool: planes of ", g.inSize,
+                  " positions are too large for the GPU kernel");
   PoolParams p = paramsOf(g, average, countPadding);
   p.x = args.in[0]->data();
   p.y = args.out[0]->data();
-  const int64_t total = p.planes * p.outSize;
-  if (total == 0)
+  if (p.planes == 0 || p.outSize == 0)
     return Status::ok();
   return visitGpuDType<TypeSet::Float>(
       args, args.in[0]->dtype(), [&](auto tag) -> Status {
-        poolKernel<decltype(tag)::value><<<gridFor(total), 256, 0, stream>>>(p);
+        constexpr DType D = decltype(tag)::value;
+        const dim3 grid = gridFor(p.outSize, p.planes);
+        if (p.rank == 1)
+          poolKernel<D, 1><<<grid, 256, 0, stream>>>(p);
+        else if (p.rank == 2)
+          poolKernel<D, 2><<<grid, 256, 0, stream>>>(p);
+        else
+          poolKernel<D, 3><<<grid, 256, 0, stream>>>(p);
         return checkLaunch(args);
       });
 }
@@ -230,17 +278,25 @@ Status launchPoolGrad(const KernelArgs &args, cudaStream_t stream) {
   bool average = false, countPadding = false;
   PARACC_RETURN_IF_ERROR(
       checkPoolGrad(args, checkGpuDType, g, average, countPadding));
+  if (!fitsInt32(g))
+    return errorf("pool_grad: planes of ", g.inSize,
+                  " positions are too large for the GPU kernel");
   PoolParams p = paramsOf(g, average, countPadding);
   p.x = args.in[0]->data();
   p.dy = args.in[1]->data();
   p.y = args.out[0]->data();
-  const int64_t total = p.planes * p.inSize;
-  if (total == 0)
+  if (p.planes == 0 || p.inSize == 0)
     return Status::ok();
   return visitGpuDType<TypeSet::Float>(
       args, args.in[0]->dtype(), [&](auto tag) -> Status {
-        poolGradKernel<decltype(tag)::value>
-            <<<gridFor(total), 256, 0, stream>>>(p);
+        constexpr DType D = decltype(tag)::value;
+        const dim3 grid = gridFor(p.inSize, p.planes);
+        if (p.rank == 1)
+          poolGradKernel<D, 1><<<grid, 256, 0, stream>>>(p);
+        else if (p.rank == 2)
+          poolGradKernel<D, 2><<<grid, 256, 0, stream>>>(p);
+        else
+          poolGradKernel<D, 3><<<grid, 256, 0, stream>>>(p);
         return checkLaunch(args);
       });
 }
