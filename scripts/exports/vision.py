@@ -6,9 +6,10 @@ usage: vision.py OUT_DIR [--only NAME ...] [--list]
 Builds small models of the convolutional kinds users export (a ResNet-style
 classifier with BatchNorm in eval mode, a ViT from transformers' config
 class, a Whisper-style Conv1d audio front-end, a ConvNeXt block, a
-UNet-style level (GroupNorm, ConvTranspose, InstanceNorm), and a
-module that exercises Conv's attributes: dilation, groups, asymmetric
-padding, strides, 1-D and 3-D kernels, average pooling) with seeded random
+UNet-style level (GroupNorm, ConvTranspose, InstanceNorm), a module that
+exercises Conv's attributes: dilation, groups, asymmetric padding,
+strides, 1-D and 3-D kernels, average pooling, and one of F.interpolate's
+modes: Resize nearest, linear and cubic) with seeded random
 weights, exports them with torch.onnx as a user would (the dynamo exporter
 with its optimizer, the default, as NAME; and the legacy TorchScript
 exporter at opset 17, as NAME-legacy), and writes for each case
@@ -181,6 +182,36 @@ class ConvVariants(nn.Module):
         return torch.cat([t.flatten(1) for t in outs], 1)
 
 
+class Resampling(nn.Module):
+    """Resize as models write it (F.interpolate), each on conv features:
+    nearest x2 (diffusers' Upsample2D), bilinear with and without
+    align_corners, bicubic, nearest to a size of non-integer ratio, a
+    bilinear downsampling and a 1-D linear one."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 3, padding=1)
+        self.conv1d = nn.Conv1d(4, 4, 3, padding=1)
+
+    def forward(self, x):  # [2, 4, 6, 6]
+        h = self.conv(x)
+        outs = [
+            F.interpolate(h, scale_factor=2, mode="nearest"),
+            F.interpolate(h, scale_factor=2, mode="bilinear",
+                          align_corners=False),
+            F.interpolate(h, size=(9, 11), mode="bilinear",
+                          align_corners=True),
+            F.interpolate(h, scale_factor=2, mode="bicubic",
+                          align_corners=False),
+            F.interpolate(h, size=(9, 4), mode="nearest"),
+            F.interpolate(h, size=(3, 4), mode="bilinear",
+                          align_corners=False),
+            F.interpolate(self.conv1d(h.flatten(2)), scale_factor=1.5,
+                          mode="linear"),
+        ]
+        return torch.cat([t.flatten(1) for t in outs], 1)
+
+
 class Logits(nn.Module):
     def __init__(self, model):
         super().__init__()
@@ -216,9 +247,11 @@ MODELS = {
                  "output", ("dynamo", "legacy")),
     "conv-variants": (lambda: (ConvVariants(), None), "input",
                       (2, 4, 12, 12), "output", ("dynamo", "legacy")),
-    # (last: each model's seed is its position here)
+    # (each model's seed is its position here: new ones go last)
     "unet-block": (lambda: (UNetBlock(), None), "input", (2, 3, 16, 16),
                    "output", ("dynamo", "legacy", "dynamo-opset21")),
+    "resize": (lambda: (Resampling(), None), "input", (2, 4, 6, 6),
+               "output", ("dynamo", "legacy")),
 }
 
 # name: base model, exporter (the legacy form is NAME-legacy; the dynamo

@@ -66,6 +66,10 @@ MODELS = {
     "vit": ("vit", (4, 3, 16, 16), 5,
             ("m.m.vit.embeddings.cls_token",
              "m.m.vit.embeddings.position_embeddings")),
+    # F.interpolate's modes (Resize) over conv features, the flat result
+    # scored as logits: the gradient reaches the convolutions through the
+    # resampling gathers.
+    "resize": ("resize", (4, 4, 6, 6), 2532, ()),
 }
 CASES = {(base if exporter == "dynamo" else f"{base}-legacy"): (base, exporter)
          for base in MODELS for exporter in ("dynamo", "legacy")}

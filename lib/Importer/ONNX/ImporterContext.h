@@ -62,6 +62,7 @@ void registerConvolutionRules(RuleTable &table);
 void registerAttentionRules(RuleTable &table);
 void registerShapeRules(RuleTable &table);
 void registerIndexingRules(RuleTable &table);
+void registerResizeRules(RuleTable &table);
 void registerReductionRules(RuleTable &table);
 void registerSequenceRules(RuleTable &table);
 void registerMiscRules(RuleTable &table);

@@ -39,6 +39,7 @@ const RuleTable &mlir::paracc::onnximport::getRuleTable() {
     registerAttentionRules(t);
     registerShapeRules(t);
     registerIndexingRules(t);
+    registerResizeRules(t);
     registerReductionRules(t);
     registerSequenceRules(t);
     registerMiscRules(t);

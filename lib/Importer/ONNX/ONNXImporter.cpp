@@ -17,6 +17,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <functional>
+
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -77,6 +79,8 @@ private:
   LogicalResult inlineFunction(const onnx::FunctionProto &function,
                                const onnx::NodeProto &call,
                                llvm::StringMap<OnnxValue> &scope, int depth);
+  LogicalResult importIf(const onnx::NodeProto &node,
+                         llvm::StringMap<OnnxValue> &scope, int depth);
   Location nodeLoc(const onnx::NodeProto &node);
   void eraseDeadOps(Block &block);
 
@@ -311,8 +315,21 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
   // Parameters whatever their rank: a convolution's weights and bias, and
   // the tables a Gather or GatherND indexes (a mixture of experts' stacked
   // weights [experts, out, in], picked per token by expert index).
-  llvm::StringSet<> higherRankParameters;
-  for (const auto &node : graph.node()) {
+  llvm::StringSet<> higherRankParameters, neverParameters;
+  // The nodes of the graph and of its subgraphs (If's branches).
+  SmallVector<const onnx::NodeProto *> nodes;
+  std::function<void(const onnx::GraphProto &)> collect =
+      [&](const onnx::GraphProto &g) {
+        for (const auto &node : g.node()) {
+          nodes.push_back(&node);
+          for (const auto &a : node.attribute())
+            if (a.has_g())
+              collect(a.g());
+        }
+      };
+  collect(graph);
+  for (const onnx::NodeProto *nodePtr : nodes) {
+    const onnx::NodeProto &node = *nodePtr;
     if (!node.domain().empty() && node.domain() != "ai.onnx")
       continue;
     if (node.op_type() == "Conv" || node.op_type() == "ConvTranspose")
@@ -321,6 +338,10 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
     if ((node.op_type() == "Gather" || node.op_type() == "GatherND") &&
         node.input_size() > 0)
       higherRankParameters.insert(node.input(0));
+    // Inputs that are attributes in all but name: Resize's roi and scales.
+    if (node.op_type() == "Resize")
+      for (int i = 1; i < node.input_size(); ++i)
+        neverParameters.insert(node.input(i));
   }
   for (const auto &init : graph.initializer()) {
     Location loc = NameLoc::get(StringAttr::get(&context, init.name()),
@@ -344,6 +365,7 @@ LogicalResult GraphImporter::importInitializers(const onnx::GraphProto &graph) {
     // mask [B, 1, S, S], rotary tables) and stay constants that later passes
     // can read.
     bool isWeight = elementType && isa<FloatType>(elementType) &&
+                    !neverParameters.contains(init.name()) &&
                     count >= options.minWeightElements &&
                     (init.dims_size() <= 2 || count > (int64_t(1) << 20) ||
                      higherRankParameters.contains(init.name()));
@@ -408,6 +430,9 @@ LogicalResult GraphImporter::importNode(const onnx::NodeProto &node,
   auto fn = functions.find({node.domain(), node.op_type()});
   if (fn != functions.end())
     return inlineFunction(*fn->second, node, scope, depth);
+  if (node.op_type() == "If" &&
+      (node.domain().empty() || node.domain() == "ai.onnx"))
+    return importIf(node, scope, depth);
   if (!node.domain().empty() && node.domain() != "ai.onnx") {
     status.unsupported = true;
     return emitError(loc) << "unsupported op '" << node.domain()
@@ -564,6 +589,82 @@ LogicalResult GraphImporter::inlineFunction(const onnx::FunctionProto &function,
                             << "' does not produce output '"
                             << function.output(i) << "'";
     scope[call.output(i)] = it->second;
+  }
+  return success();
+}
+
+/// If with a condition known when the model is imported (exporters test
+/// shapes this way: the legacy exporter's Squeeze of a dynamic dim, which
+/// --input-shape makes static): the branch it takes is imported in place,
+/// reading the enclosing scope's values, and its outputs become the If's.
+LogicalResult GraphImporter::importIf(const onnx::NodeProto &node,
+                                      llvm::StringMap<OnnxValue> &scope,
+                                      int depth) {
+  Location loc = nodeLoc(node);
+  const std::string place =
+      "op 'If' (opset " + std::to_string(opset) + ")" + nodePlace(node);
+  if (depth > 16)
+    return emitError(loc) << place << ": subgraphs nest too deeply";
+  if (node.input_size() != 1 || node.input(0).empty())
+    return emitError(loc) << place << ": takes one input, the condition";
+  auto it = scope.find(node.input(0));
+  if (it == scope.end() || it->second.isSequence)
+    return emitError(loc) << place << ": the condition '" << node.input(0)
+                          << "' is not defined before use";
+  auto constant = it->second.tensor.getDefiningOp<graph::ConstantOp>();
+  auto value =
+      constant ? dyn_cast<DenseElementsAttr>(constant.getValue()) : nullptr;
+  if (!value) {
+    status.unsupported = true;
+    return emitError(loc) << "unsupported " << place
+                          << " whose condition is not known when the model "
+                             "is imported (paracc compiles static graphs; "
+                             "give the inputs' shapes with --input-shape if "
+                             "the condition tests one)";
+  }
+  if (value.getNumElements() != 1)
+    return emitError(loc) << place << ": the condition has "
+                          << value.getNumElements() << " elements, not one";
+  bool taken;
+  if (isa<FloatType>(value.getElementType()))
+    taken = !(*value.getValues<APFloat>().begin()).isZero();
+  else
+    taken = !(*value.getValues<APInt>().begin()).isZero();
+  const char *branchName = taken ? "then_branch" : "else_branch";
+  const onnx::GraphProto *branch = nullptr;
+  for (const auto &a : node.attribute())
+    if (a.name() == branchName && a.has_g())
+      branch = &a.g();
+  if (!branch)
+    return emitError(loc) << place << ": no " << branchName;
+  if (branch->output_size() != node.output_size())
+    return emitError(loc) << place << ": the " << branchName << " has "
+                          << branch->output_size() << " outputs, the node "
+                          << node.output_size();
+  // The branch sees the enclosing scope and its own names.
+  llvm::StringMap<OnnxValue> inner = scope;
+  for (const auto &init : branch->initializer()) {
+    Location initLoc =
+        NameLoc::get(StringAttr::get(&context, init.name()), loc);
+    FailureOr<DenseElementsAttr> attr =
+        constantFromTensorProto(init, modelDir, initLoc, status);
+    if (failed(attr))
+      return failure();
+    OnnxValue v;
+    v.tensor = graph::ConstantOp::create(builder, initLoc, *attr);
+    inner[init.name()] = v;
+  }
+  if (failed(importNodes(branch->node(), inner, depth + 1)))
+    return failure();
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    auto out = inner.find(branch->output(i).name());
+    if (out == inner.end())
+      return emitError(loc) << place << ": the " << branchName
+                            << " does not produce its output '"
+                            << branch->output(i).name() << "'";
+    scope[node.output(i)] = out->second;
   }
   return success();
 }
