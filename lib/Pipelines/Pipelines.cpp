@@ -120,6 +120,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   fn.addPass(graph::createFuseLinearPass());
   fn.addPass(graph::createFuseAccumulationPass());
   fn.addPass(graph::createFuseSquareSumsPass());
+  fn.addPass(graph::createFoldBroadcastsPass());
   fn.addPass(dist::createFoldReductionAddendsPass());
   // Training: gradients and gradient-norm terms in buckets (not for
   // inference, whose reductions are each needed at once, or interleaved

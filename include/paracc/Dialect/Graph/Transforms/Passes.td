@@ -203,6 +203,32 @@ def FuseAccumulationPass : Pass<"paracc-fuse-accumulation", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def FoldBroadcastsPass : Pass<"paracc-fold-broadcasts", "func::FuncOp"> {
+  let summary = "Let broadcasting binary ops read a graph.expand's operand";
+  let description = [{
+    An elementwise binary op (add, sub, mul, div, max, min) one of whose
+    operands is a `graph.expand` reads the expand's operand instead when
+    numpy broadcasting against the other operand gives the same result
+    shape; an expand left without users is then dead. Autodiff writes the
+    gradient of a reduction (BatchNorm's statistics, a mean over the batch)
+    as an expand of a per-channel tensor multiplied or added into a full
+    one: materializing the expand wrote and read a whole activation for
+    nothing. Runs after partitioning, in the lowering pipeline, so the
+    sharding passes see the separate ops.
+
+    Before:
+    ```mlir
+    %e = graph.expand %s : tensor<1x16x1x1xf32> -> tensor<4x16x8x8xf32>
+    %y = graph.mul %e, %x : (tensor<4x16x8x8xf32>, tensor<4x16x8x8xf32>) -> tensor<4x16x8x8xf32>
+    ```
+    After:
+    ```mlir
+    %y = graph.mul %s, %x : (tensor<1x16x1x1xf32>, tensor<4x16x8x8xf32>) -> tensor<4x16x8x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def FuseSquareSumsPass : Pass<"paracc-fuse-square-sums", "func::FuncOp"> {
   let summary = "Fuse reduce_sum(mul(x, x)) into graph.reduce_sum_square";
   let description = [{
