@@ -16,8 +16,8 @@ under the same names (arr_K, as np.savez names them), and the loss as
 'loss'. Needs jax, numpy and onnx; gpt_loss's and llama_loss's files were
 made with jax and jaxlib 0.10.2 (`python jax_models.py OUT_DIR gpt_loss
 llama_loss` leaves the others as they are), and so were mlp_exact_loss's,
-vit_loss's, gpt_scan_loss's, gpt_bf16_loss's, conv_variants', rnn_scan's
-and router's (gpt_bf16_loss's parameters and tokens are gpt_loss's: only its
+vit_loss's, gpt_scan_loss's, gpt_bf16_loss's, conv_variants', rnn_scan's,
+router's, control's, control_loss's and remainder's (gpt_bf16_loss's parameters and tokens are gpt_loss's: only its
 .mlir and output_0.pb are checked in).
 """
 
@@ -423,12 +423,71 @@ def rnn_scan_model(key):
         np.float32)
 
 
+def control_model(key):
+    """Branches and index arithmetic as JAX writes them: jax.lax.cond on a
+    data-dependent predicate (a stablehlo.case of two branches),
+    jax.lax.switch (a case of three, its index clamped, a remainder),
+    jnp.argmax and jnp.argmin (reduces of values and an iota)."""
+    w = init(key, (16, 16), scale=0.3)
+
+    def f(x):
+        h = x @ w
+        z = jax.lax.cond(h.sum() > 0, lambda a: a * 2.0 + 1.0,
+                         lambda a: jnp.tanh(a) - 1.0, h)
+        i = jnp.argmax(h[0]).astype(jnp.int32) % 3
+        z = jax.lax.switch(i, [lambda a: a + 1.0, lambda a: a * 3.0,
+                               lambda a: -a], z)
+        return jnp.concatenate([
+            z.ravel(), jnp.argmax(z, axis=1).astype(jnp.float32),
+            jnp.argmin(z, axis=0).astype(jnp.float32), jnp.max(z, axis=1)])
+
+    return f, np.random.default_rng(12).standard_normal((4, 16)).astype(
+        np.float32)
+
+
+def control_loss_model(key):
+    """A loss through data-dependent branches, its parameters as arguments:
+    jax.lax.cond on the activations' mean, jax.lax.switch on an argmax
+    (clipped); the gradient reaches the parameters through the branch each
+    selects."""
+    k = jax.random.split(key, 2)
+    params = {"w": init(k[0], (16, 16), scale=0.3),
+              "v": init(k[1], (16, 4), scale=0.3)}
+
+    def f(p, x):
+        h = jnp.tanh(x @ p["w"])
+        z = jax.lax.cond(h.mean() > 0, lambda a: a @ p["v"],
+                         lambda a: jnp.sin(a) @ p["v"] * 0.5, h)
+        i = jnp.clip(jnp.argmax(z.sum(0)).astype(jnp.int32), 0, 2)
+        z = jax.lax.switch(i, [lambda a: a * 2.0, lambda a: jnp.exp(-a * a),
+                               lambda a: a - 1.0], z)
+        return jnp.mean(z ** 2)
+
+    return f, np.random.default_rng(13).standard_normal((8, 16)).astype(
+        np.float32), params
+
+
+def remainder_model(key):
+    """Integer remainders of both signs: jnp's % (stablehlo.remainder, the
+    dividend's sign, then corrected to the divisor's) and lax.rem."""
+
+    def f(x):
+        i = x.astype(jnp.int32)
+        return jnp.concatenate([(i % 3).astype(jnp.float32),
+                                jax.lax.rem(i, 3).astype(jnp.float32),
+                                jax.lax.rem(i, -4).astype(jnp.float32)])
+
+    return f, np.array([-7, -3, -1, 0, 2, 5, 8], np.float32)
+
+
 MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
           "mlp_params": mlp_params_model, "gpt_loss": gpt_loss_model,
           "llama_loss": llama_loss_model, "mlp_exact_loss": mlp_exact_loss_model,
           "vit_loss": vit_loss_model, "gpt_scan_loss": gpt_scan_loss_model,
           "gpt_bf16_loss": gpt_bf16_loss_model, "router": router_model,
-          "conv_variants": conv_variants_model, "rnn_scan": rnn_scan_model}
+          "conv_variants": conv_variants_model, "rnn_scan": rnn_scan_model,
+          "control": control_model, "control_loss": control_loss_model,
+          "remainder": remainder_model}
 
 
 def main(out, names):

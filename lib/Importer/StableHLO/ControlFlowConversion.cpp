@@ -1,4 +1,4 @@
-//===- ControlFlowConversion.cpp - stablehlo.while and dynamic slices -----===//
+//===- ControlFlowConversion.cpp - Loops, branches, dynamic slices --------===//
 //
 // JAX writes loops over layers (`jax.lax.scan`, `fori_loop`) as a
 // stablehlo.while whose counter starts at a constant, grows by a constant
@@ -10,6 +10,15 @@
 // are folded while they are converted, so every iteration's condition and
 // slice positions are known constants; a loop whose condition is not known
 // is refused with its location.
+//
+// Branches (`jax.lax.cond` and `switch` write stablehlo.case, other
+// front ends stablehlo.if): with an index known at compile time only the
+// branch taken is converted; otherwise every branch is (StableHLO's regions
+// have no side effects) and each result is selected by the index with
+// graph.where, an out-of-range index taking the last branch as StableHLO
+// defines. As with jnp.where, a gradient reaches only the branch selected,
+// but an untaken branch's non-finite local derivative (log at 0) can still
+// turn its zero gradient into NaN.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +89,8 @@ bool Converter::foldScalar(Operation *op, IRMapping &map) {
       result = a & b;
     else if (name == "stablehlo.or")
       result = a | b;
+    else if (name == "stablehlo.remainder" && b != 0)
+      result = a % b; // (C's: the sign of the dividend)
     else if (name == "stablehlo.compare") {
       StringRef d = comparisonDirection(opAttr(op, "comparison_direction"));
       if (d == "EQ")
@@ -104,6 +115,8 @@ bool Converter::foldScalar(Operation *op, IRMapping &map) {
       result = type.getElementType().isInteger(1) ? int64_t(!v[0]) : ~v[0];
   } else if (v.size() == 3 && name == "stablehlo.select") {
     result = v[0] ? v[1] : v[2];
+  } else if (v.size() == 3 && name == "stablehlo.clamp") {
+    result = std::min(std::max(v[1], v[0]), v[2]);
   }
   if (!result)
     return false;
@@ -164,6 +177,72 @@ LogicalResult Converter::convertWhile(Operation *op, IRMapping &map,
   }
   for (auto [result, value] : llvm::zip(op->getResults(), carried))
     map.map(result, value);
+  return success();
+}
+
+LogicalResult Converter::convertBranches(Operation *op, IRMapping &map,
+                                         int depth) {
+  StringRef name = op->getName().getStringRef();
+  const bool isIf = name == "stablehlo.if";
+  const unsigned n = op->getNumRegions();
+  if (op->getNumOperands() != 1 || n == 0 || (isIf && n != 2) ||
+      llvm::any_of(op->getRegions(), [](Region &r) { return r.empty(); }))
+    return op->emitError() << name << " needs one operand and "
+                           << (isIf ? "two branches" : "its branches");
+  Value index = map.lookup(op->getOperand(0));
+  // stablehlo.if's predicate picks region 0 when true: as an index, 0 for
+  // true and 1 for false.
+  auto branchOf = [&](int64_t k) -> unsigned {
+    if (isIf)
+      return k ? 0 : 1;
+    return k < 0 || k >= int64_t(n) ? n - 1 : unsigned(k);
+  };
+  if (std::optional<int64_t> k = known(index)) {
+    auto results =
+        convertBlock(op->getRegion(branchOf(*k)).front(), {}, depth, &map);
+    if (failed(results))
+      return failure();
+    if (results->size() != op->getNumResults())
+      return op->emitError()
+             << name << "'s branch returns " << results->size()
+             << " values for " << op->getNumResults() << " results";
+    for (auto [result, value] : llvm::zip(op->getResults(), *results))
+      map.map(result, value);
+    return success();
+  }
+  SmallVector<SmallVector<Value>> branches;
+  for (Region &region : op->getRegions()) {
+    auto results = convertBlock(region.front(), {}, depth, &map);
+    if (failed(results))
+      return failure();
+    if (results->size() != op->getNumResults())
+      return op->emitError()
+             << name << "'s branch returns " << results->size()
+             << " values for " << op->getNumResults() << " results";
+    branches.push_back(std::move(*results));
+  }
+  Location loc = op->getLoc();
+  auto indexType = tensorType(index);
+  auto boolType = RankedTensorType::get({}, builder.getI1Type());
+  for (unsigned r = 0; r < op->getNumResults(); ++r) {
+    Type type = op->getResult(r).getType();
+    Value selected;
+    if (isIf) {
+      selected = build(loc, "graph.where", type,
+                       {index, branches[0][r], branches[1][r]});
+    } else {
+      // The last branch unless the index names an earlier one.
+      selected = branches[n - 1][r];
+      for (int k = int(n) - 2; k >= 0; --k) {
+        Value isK =
+            build(loc, "graph.equal", boolType,
+                  {index, knownConstant(loc, indexType.getElementType(), k)});
+        selected =
+            build(loc, "graph.where", type, {isK, branches[k][r], selected});
+      }
+    }
+    map.map(op->getResult(r), selected);
+  }
   return success();
 }
 

@@ -144,6 +144,7 @@ private:
   LogicalResult convertBroadcast(Operation *op, IRMapping &map);
   LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
   LogicalResult convertReduce(Operation *op, IRMapping &map);
+  LogicalResult convertArgReduce(Operation *op, IRMapping &map);
   LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
   LogicalResult convertGather(Operation *op, IRMapping &map);
   LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
@@ -156,6 +157,8 @@ private:
   // ControlFlowConversion.cpp: loops with a static trip count are unrolled;
   // the scalar integers that decide them are folded as they are converted.
   LogicalResult convertWhile(Operation *op, IRMapping &map, int depth);
+  /// stablehlo.case and stablehlo.if (ControlFlowConversion.cpp).
+  LogicalResult convertBranches(Operation *op, IRMapping &map, int depth);
   LogicalResult convertDynamicSlice(Operation *op, IRMapping &map);
   LogicalResult convertDynamicUpdateSlice(Operation *op, IRMapping &map);
   /// The known start indices of a dynamic slice or update (operands from

@@ -27,7 +27,7 @@ bool isKnownOp(StringRef name) {
   return llvm::StringSwitch<bool>(name)
       .Cases({"stablehlo.add", "stablehlo.subtract", "stablehlo.multiply",
               "stablehlo.divide", "stablehlo.maximum", "stablehlo.minimum",
-              "stablehlo.power", "stablehlo.remainder"},
+              "stablehlo.power", "stablehlo.remainder", "stablehlo.clamp"},
              true)
       .Cases({"stablehlo.and", "stablehlo.or", "stablehlo.xor",
               "stablehlo.negate", "stablehlo.abs", "stablehlo.sign",
@@ -633,13 +633,84 @@ std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
   return std::nullopt;
 }
 
-/// A stablehlo.while being rewritten: its block arguments (`%a: T, ...`),
-/// its types (`T, ...`) and whether its body (`do`) has started.
-struct WhileFrame {
+/// An op with regions being rewritten: a stablehlo.while (its block
+/// arguments `%a: T, ...`, its types `T, ...` and whether its body (`do`)
+/// has started) or a stablehlo.reduce in the reducer-region form (whether
+/// its `reducer(...) {` line is still to come, and the generic op's tail
+/// after the region).
+struct RegionFrame {
+  bool isReduce = false;
   std::string blockArguments;
   std::string types;
   bool inBody = false;
+  bool awaitingReducer = false;
+  std::string tail;
 };
+using WhileFrame = RegionFrame;
+
+/// `(%x init: %c), (%y init: %d) across dimensions = [0] : (TYPES) ->
+/// RESULTS` after `stablehlo.reduce` (the reducer-region form, whose body
+/// follows on the next lines): the generic op's head; its tail (the
+/// dimensions and types) is kept for the region's closing line.
+std::optional<ParseError> readReduceHead(Cursor &c, std::string &out,
+                                         RegionFrame &frame) {
+  SmallVector<std::string> inputs, inits;
+  do {
+    auto x = c.consume("(") ? c.value() : std::nullopt;
+    auto init =
+        (x && c.consume("init") && c.consume(":")) ? c.value() : std::nullopt;
+    if (!init || !c.consume(")"))
+      return ParseError{c.pos, "expected '(%operand init: %init)'"};
+    inputs.push_back(x->str());
+    inits.push_back(init->str());
+  } while (c.consume(","));
+  auto dims = (c.consume("across") && c.consume("dimensions") && c.consume("="))
+                  ? c.intList()
+                  : std::nullopt;
+  if (!dims)
+    return ParseError{c.pos, "expected 'across dimensions = [...]'"};
+  size_t at = c.pos;
+  auto types = c.typesAfterColon();
+  if (!types || topLevelArrow(*types) == StringRef::npos)
+    return ParseError{at, "expected ': (OPERAND TYPES) -> RESULTS'"};
+  SmallVector<std::string> operands = inputs;
+  operands.append(inits.begin(), inits.end());
+  frame.isReduce = true;
+  frame.awaitingReducer = true;
+  frame.tail = "}) {dimensions = " + i64Array(*dims) + "} : " + types->str();
+  out = "\"stablehlo.reduce\"(" + join(operands) + ") ({";
+  return std::nullopt;
+}
+
+/// `reducer(%a: T, %b: T) (%c: U, %d: U) {`, one pair per reduced operand:
+/// the block arguments in the generic order, every pair's first (the
+/// accumulated values) then every pair's second.
+std::optional<std::string> readReducerArguments(StringRef line) {
+  Cursor c(line);
+  if (!c.consume("reducer"))
+    return std::nullopt;
+  SmallVector<std::string> firsts, seconds;
+  while (c.consume("(")) {
+    auto a = c.value();
+    size_t colon = a ? c.text.find(',', c.pos) : StringRef::npos;
+    if (!a || !c.consume(":") || colon == StringRef::npos)
+      return std::nullopt;
+    std::string aType = c.text.slice(c.pos, colon).trim().str();
+    c.pos = colon + 1;
+    auto b = c.value();
+    size_t close = b ? c.text.find(')', c.pos) : StringRef::npos;
+    if (!b || !c.consume(":") || close == StringRef::npos)
+      return std::nullopt;
+    std::string bType = c.text.slice(c.pos, close).trim().str();
+    c.pos = close + 1;
+    firsts.push_back(a->str() + ": " + aType);
+    seconds.push_back(b->str() + ": " + bType);
+  }
+  if (firsts.empty() || !c.consume("{") || !c.atEnd())
+    return std::nullopt;
+  firsts.append(seconds.begin(), seconds.end());
+  return "^bb0(" + join(firsts) + "):";
+}
 
 /// `(%iterArg = %x, ...) : T, ...` after `stablehlo.while`: the generic
 /// op's head up to its first region's block arguments.
@@ -680,15 +751,37 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
   RewriteResult result;
   result.text.reserve(text.size() + text.size() / 8);
   unsigned lineNo = 0;
-  // The stablehlo.while ops whose regions are open, innermost last: their
-  // `cond {`, `} do {` and closing `}` lines become the generic regions.
-  SmallVector<WhileFrame> loops;
+  // The stablehlo.while ops and reducer-region reduces whose regions are
+  // open, innermost last: a loop's `cond {`, `} do {` and closing `}`
+  // lines, a reduce's `reducer(...) {` and closing `}` lines become the
+  // generic regions.
+  SmallVector<RegionFrame> loops;
   while (!text.empty()) {
     auto [line, rest] = text.split('\n');
     text = rest;
     ++lineNo;
     StringRef trimmed = line.trim();
-    if (!loops.empty()) {
+    if (!loops.empty() && loops.back().isReduce) {
+      if (loops.back().awaitingReducer) {
+        std::optional<std::string> arguments = readReducerArguments(trimmed);
+        if (!arguments) {
+          result.ok = false;
+          result.line = lineNo;
+          result.column = 1;
+          result.error = "expected the reduce's 'reducer(%a: T, %b: T) ... {' "
+                         "line";
+          return result;
+        }
+        loops.back().awaitingReducer = false;
+        result.text += *arguments + "\n";
+        continue;
+      }
+      if (trimmed == "}") {
+        result.text += loops.back().tail + "\n";
+        loops.pop_back();
+        continue;
+      }
+    } else if (!loops.empty()) {
       if (trimmed == "cond {" && !loops.back().inBody)
         continue;
       if (trimmed == "} do {" && !loops.back().inBody) {
@@ -743,6 +836,10 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
       Cursor c(args);
       loops.emplace_back();
       error = readWhileHead(c, generic, loops.back());
+    } else if (name == "stablehlo.reduce" && !args.contains(" applies ")) {
+      Cursor c(args);
+      loops.emplace_back();
+      error = readReduceHead(c, generic, loops.back());
     } else {
       error = rewriteOp(name, args, resultName, lineNo, generic);
     }
@@ -763,8 +860,10 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
     result.ok = false;
     result.line = lineNo;
     result.column = 1;
-    result.error = "a stablehlo.while's regions are not closed ('cond {', "
-                   "'} do {' and '}' lines expected)";
+    result.error = loops.back().isReduce
+                       ? "a stablehlo.reduce's reducer region is not closed"
+                       : "a stablehlo.while's regions are not closed ('cond "
+                         "{', '} do {' and '}' lines expected)";
   }
   return result;
 }

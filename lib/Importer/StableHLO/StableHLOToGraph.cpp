@@ -145,6 +145,8 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
     operands.push_back(map.lookup(v));
   if (name == "chlo.top_k")
     return convertTopK(op, map);
+  if (name == "stablehlo.reduce" && op->getNumResults() == 2)
+    return convertReduce(op, map);
   if (op->getNumResults() != 1)
     return unsupported(op, "unsupported op '" + name + "' with " +
                                Twine(op->getNumResults()) +
@@ -164,10 +166,11 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
     return success();
   }
   if (name == "stablehlo.remainder") {
-    bool fmod = isa<FloatType>(result.getElementType());
+    // The sign of the dividend, for integers as for floats (C's % and
+    // fmod); jnp's % corrects it to the divisor's sign itself.
     map.map(op->getResult(0),
             build(loc, "graph.mod", resultType, operands,
-                  {named("fmod", builder.getBoolAttr(fmod))}));
+                  {named("fmod", builder.getBoolAttr(true))}));
     return success();
   }
   if (name == "chlo.erfc") {
@@ -200,6 +203,13 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
             : build(loc, "graph.sub", resultType,
                     {build(loc, "graph.exp", resultType, operands[0]), one});
     map.map(op->getResult(0), y);
+    return success();
+  }
+  if (name == "stablehlo.clamp") {
+    // clamp(lo, x, hi) = min(max(x, lo), hi); lo and hi may be scalars.
+    Value low = build(loc, "graph.max", resultType, {operands[1], operands[0]});
+    map.map(op->getResult(0),
+            build(loc, "graph.min", resultType, {low, operands[2]}));
     return success();
   }
   if (name == "stablehlo.constant")
@@ -388,8 +398,83 @@ LogicalResult Converter::convertDotGeneral(Operation *op, IRMapping &map) {
 
 /// reduce with a one-op body: the matching graph reduction over the
 /// dimensions, combined with the init value unless it is the op's identity.
+/// The value of a splat float graph.constant, if `v` is one.
+static std::optional<APFloat> splatFloat(Value v) {
+  Operation *c = v.getDefiningOp();
+  if (!c || c->getName().getStringRef() != "graph.constant")
+    return std::nullopt;
+  auto attr = dyn_cast<DenseElementsAttr>(c->getAttr("value"));
+  if (!attr || !attr.isSplat() || !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>();
+}
+
+/// jnp.argmax / jnp.argmin: a reduce of (values, an iota along the reduced
+/// dim) from (-inf or +inf, 0) whose body compares the values GT or LT and
+/// selects value and index. The values' result is a reduce_max/min, the
+/// indices' a graph.argmax/argmin (ties: the first index, as JAX's body
+/// picks; NaN is not given JAX's priority).
+LogicalResult Converter::convertArgReduce(Operation *op, IRMapping &map) {
+  Location loc = op->getLoc();
+  Block &body = op->getRegion(0).front();
+  auto dims = i64Array(op, "dimensions");
+  auto notArg = [&] {
+    return unsupported(op, "stablehlo.reduce of two operands other than "
+                           "jnp.argmax/argmin's (values and an iota along "
+                           "the one reduced dim, from -inf/+inf and 0)");
+  };
+  if (!dims || dims->size() != 1 || body.getNumArguments() != 4)
+    return notArg();
+  const int64_t dim = dims->front();
+  Operation *iota = op->getOperand(1).getDefiningOp();
+  auto iotaDim =
+      iota ? dyn_cast_or_null<IntegerAttr>(opAttr(iota, "iota_dimension"))
+           : nullptr;
+  if (!iota || iota->getName().getStringRef() != "stablehlo.iota" || !iotaDim ||
+      iotaDim.getInt() != dim)
+    return notArg();
+  std::string direction;
+  for (Operation &inner : body)
+    if (inner.getName().getStringRef() == "stablehlo.compare" &&
+        inner.getOperand(0) == body.getArgument(0) &&
+        inner.getOperand(1) == body.getArgument(2)) {
+      direction = StringRef(opaqueText(opAttr(&inner, "comparison_direction")))
+                      .split(' ')
+                      .second.trim()
+                      .str();
+      break;
+    }
+  const bool isMax = direction == "GT" || direction == "GE";
+  if (!isMax && direction != "LT" && direction != "LE")
+    return notArg();
+  std::optional<APFloat> from = splatFloat(map.lookup(op->getOperand(2)));
+  std::optional<int64_t> firstIndex = known(map.lookup(op->getOperand(3)));
+  if (!from || !from->isInfinity() || from->isNegative() != isMax ||
+      firstIndex != 0)
+    return notArg();
+  Value x = map.lookup(op->getOperand(0));
+  auto values = cast<RankedTensorType>(op->getResult(0).getType());
+  auto indices = cast<RankedTensorType>(op->getResult(1).getType());
+  map.map(op->getResult(0),
+          build(loc, isMax ? "graph.reduce_max" : "graph.reduce_min", values, x,
+                {named("axes", builder.getDenseI64ArrayAttr({dim})),
+                 named("keepdims", builder.getBoolAttr(false))}));
+  Value arg =
+      build(loc, isMax ? "graph.argmax" : "graph.argmin",
+            RankedTensorType::get(indices.getShape(), builder.getI64Type()), x,
+            {named("axis", builder.getI64IntegerAttr(dim)),
+             named("keepdims", builder.getBoolAttr(false))});
+  if (indices.getElementType() != builder.getI64Type())
+    arg = build(loc, "graph.cast", indices, arg);
+  map.map(op->getResult(1), arg);
+  return success();
+}
+
 LogicalResult Converter::convertReduce(Operation *op, IRMapping &map) {
   Location loc = op->getLoc();
+  if (op->getNumOperands() == 4 && op->getNumResults() == 2 &&
+      op->getNumRegions() == 1 && !op->getRegion(0).empty())
+    return convertArgReduce(op, map);
   if (op->getNumOperands() != 2 || op->getNumRegions() != 1 ||
       op->getRegion(0).empty())
     return unsupported(op, "stablehlo.reduce of several operands or without "
@@ -747,6 +832,15 @@ FailureOr<SmallVector<Value>> Converter::convertBlock(Block &block,
       if (depth > 32)
         return op.emitError() << "calls and loops nested more than 32 deep";
       if (failed(convertWhile(&op, map, depth + 1)))
+        return failure();
+      continue;
+    }
+    if (op.getName().getStringRef() == "stablehlo.case" ||
+        op.getName().getStringRef() == "stablehlo.if") {
+      if (depth > 32)
+        return op.emitError() << "calls, loops and branches nested more "
+                                 "than 32 deep";
+      if (failed(convertBranches(&op, map, depth + 1)))
         return failure();
       continue;
     }
