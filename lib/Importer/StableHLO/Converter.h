@@ -145,6 +145,7 @@ private:
   LogicalResult convertDotGeneral(Operation *op, IRMapping &map);
   LogicalResult convertReduce(Operation *op, IRMapping &map);
   LogicalResult convertArgReduce(Operation *op, IRMapping &map);
+  LogicalResult convertShardingConstraint(Operation *op, IRMapping &map);
   LogicalResult convertLogicalReduce(Operation *op, IRMapping &map, bool isAnd);
   LogicalResult convertGather(Operation *op, IRMapping &map);
   LogicalResult convertBatchedGather(Operation *op, IRMapping &map,

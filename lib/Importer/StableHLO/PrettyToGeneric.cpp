@@ -821,6 +821,33 @@ RewriteResult mlir::paracc::stablehlo::prettyToGeneric(StringRef text) {
                      "\"} : () -> ()\n";
       continue;
     }
+    // jax.lax.with_sharding_constraint: `sdy.sharding_constraint %x <@mesh,
+    // [{"a"}, {}]> : T`, the sharding kept as text the converter reads.
+    if (body.starts_with("sdy.sharding_constraint ")) {
+      Cursor c(body.drop_front(24));
+      auto x = c.value();
+      size_t colon = body.rfind(" : ");
+      if (!x || colon == StringRef::npos || colon < 24 + c.pos) {
+        result.ok = false;
+        result.line = lineNo;
+        result.column = unsigned(indent + resultPart.size() + 1);
+        result.error = "cannot read 'sdy.sharding_constraint': expected "
+                       "'%value <@mesh, [...]> : TYPE'";
+        return result;
+      }
+      std::string sharding = body.slice(24 + c.pos, colon).trim().str(),
+                  type = body.substr(colon + 3).trim().str(), escaped;
+      for (char ch : sharding) {
+        if (ch == '"' || ch == '\\')
+          escaped += '\\';
+        escaped += ch;
+      }
+      result.text += line.substr(0, indent).str() + resultPart.str() +
+                     "\"sdy.sharding_constraint\"(" + x->str() +
+                     ") {paracc.text = \"" + escaped + "\"} : (" + type +
+                     ") -> " + type + "\n";
+      continue;
+    }
     if (!body.starts_with("stablehlo.") && !body.starts_with("chlo.")) {
       result.text += line.str();
       result.text += '\n';

@@ -145,6 +145,8 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
     operands.push_back(map.lookup(v));
   if (name == "chlo.top_k")
     return convertTopK(op, map);
+  if (name == "sdy.sharding_constraint")
+    return convertShardingConstraint(op, map);
   if (name == "stablehlo.reduce" && op->getNumResults() == 2)
     return convertReduce(op, map);
   if (op->getNumResults() != 1)
@@ -398,6 +400,46 @@ LogicalResult Converter::convertDotGeneral(Operation *op, IRMapping &map) {
 
 /// reduce with a one-op body: the matching graph reduction over the
 /// dimensions, combined with the init value unless it is the op's identity.
+/// sdy.sharding_constraint (jax.lax.with_sharding_constraint): the value
+/// itself, its sharding kept as a user sharding on the op that computes it
+/// (or on the argument it is), which paracc-user-shardings follows like an
+/// argument's.
+LogicalResult Converter::convertShardingConstraint(Operation *op,
+                                                   IRMapping &map) {
+  if (op->getNumOperands() != 1 || op->getNumResults() != 1)
+    return op->emitError() << "sdy.sharding_constraint with one operand";
+  Value v = map.lookup(op->getOperand(0));
+  map.map(op->getResult(0), v);
+  // The pretty form's text, or the generic form's `sharding` attribute.
+  std::string text;
+  if (auto kept = dyn_cast_or_null<StringAttr>(op->getAttr("paracc.text")))
+    text = kept.getValue().str();
+  else if (Attribute sharding = opAttr(op, "sharding"))
+    text = opaqueText(sharding);
+  dist::ShardingAttr user =
+      text.empty() ? nullptr : shardyToSharding(text, ctx);
+  if (!user) {
+    emitWarning(op->getLoc())
+        << "this sdy.sharding_constraint is not read: paracc plans the "
+           "value's sharding itself";
+    return success();
+  }
+  if (auto arg = dyn_cast<BlockArgument>(v)) {
+    if (auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp()))
+      fn.setArgAttr(arg.getArgNumber(), dist::kUserShardingAttrName, user);
+    return success();
+  }
+  Operation *producer = v.getDefiningOp();
+  if (producer->getNumResults() != 1) {
+    emitWarning(op->getLoc())
+        << "this sdy.sharding_constraint is not read (its value is one of "
+           "several results): paracc plans the value's sharding itself";
+    return success();
+  }
+  producer->setAttr(dist::kUserShardingAttrName, user);
+  return success();
+}
+
 /// The value of a splat float graph.constant, if `v` is one.
 static std::optional<APFloat> splatFloat(Value v) {
   Operation *c = v.getDefiningOp();
