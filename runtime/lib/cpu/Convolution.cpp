@@ -23,20 +23,65 @@ namespace paracc::rt {
 
 namespace {
 
-/// The input position of output position `o` (flat over the output's
-/// spatial dims) and kernel offset `k` (flat over the kernel's), per dim;
-/// false when it falls in the padding.
-bool inputPosition(const ConvGeometry &g, int64_t o, int64_t k, int64_t &flat) {
-  flat = 0;
-  for (int64_t d = 0; d < g.rank; ++d) {
-    const int64_t od = (o / g.outStride[d]) % g.out[d];
-    const int64_t kd = (k / g.kernelStride[d]) % g.kernel[d];
-    const int64_t i = od * g.strides[d] - g.padsBegin[d] + kd * g.dilations[d];
-    if (i < 0 || i >= g.in[d])
-      return false;
-    flat += i * g.inStride[d];
+/// Calls f(o, at) for every output position o (flat over the output's
+/// spatial dims, in order) with `at`, the input position kernel offset k
+/// reads there (flat over the input's spatial dims), or -1 in the padding.
+/// The coordinates come from per-dim tables built once per offset: no
+/// division per element (im2col's and col2im's inner loops).
+template <typename F>
+void forEachOutputPosition(const ConvGeometry &g, int64_t k,
+                           std::vector<int64_t> &tables, F f) {
+  int64_t sizes[3] = {1, 1, 1};
+  const int64_t *table[3];
+  static const int64_t zero = 0;
+  tables.clear();
+  int64_t offsets[3] = {0, 0, 0}, rest = k;
+  for (int64_t d = g.rank - 1; d >= 0; --d) {
+    offsets[d] = rest % g.kernel[d];
+    rest /= g.kernel[d];
   }
-  return true;
+  std::vector<size_t> starts;
+  for (int64_t d = 0; d < g.rank; ++d) {
+    starts.push_back(tables.size());
+    for (int64_t od = 0; od < g.out[d]; ++od) {
+      const int64_t i =
+          od * g.strides[d] - g.padsBegin[d] + offsets[d] * g.dilations[d];
+      tables.push_back(i >= 0 && i < g.in[d] ? i * g.inStride[d] : -1);
+    }
+  }
+  // Dims right-aligned into three (missing leading ones of size 1).
+  const int64_t shift = 3 - g.rank;
+  for (int64_t d = 0; d < 3; ++d) {
+    if (d < shift) {
+      table[d] = &zero;
+      continue;
+    }
+    sizes[d] = g.out[d - shift];
+    table[d] = tables.data() + starts[d - shift];
+  }
+  int64_t o = 0;
+  for (int64_t a = 0; a < sizes[0]; ++a) {
+    const int64_t ta = table[0][a];
+    for (int64_t b = 0; b < sizes[1]; ++b) {
+      const int64_t tb = table[1][b];
+      const bool outside = ta < 0 || tb < 0;
+      for (int64_t c = 0; c < sizes[2]; ++c, ++o) {
+        const int64_t tc = table[2][c];
+        f(o, outside || tc < 0 ? int64_t(-1) : ta + tb + tc);
+      }
+    }
+  }
+}
+
+/// Every window's input positions, kernel offset major: entry
+/// [k * outSize + o] is what forEachOutputPosition gives for (k, o).
+std::vector<int64_t> windowTable(const ConvGeometry &g) {
+  std::vector<int64_t> table(size_t(g.kernelSize * g.outSize)), scratch;
+  for (int64_t k = 0; k < g.kernelSize; ++k)
+    forEachOutputPosition(g, k, scratch, [&](int64_t o, int64_t at) {
+      table[size_t(k * g.outSize + o)] = at;
+    });
+  return table;
 }
 
 /// `t`'s values as A: its own storage where that is A (f32, f64), else
@@ -60,14 +105,17 @@ template <typename A>
 void im2col(const ConvGeometry &g, const A *x, int64_t n, int64_t grp,
             A *columns) {
   const int64_t cg = g.channels / g.groups;
-  for (int64_t c = 0; c < cg; ++c) {
-    const A *plane = x + ((n * g.channels) + grp * cg + c) * g.inSize;
-    for (int64_t k = 0; k < g.kernelSize; ++k) {
+  std::vector<int64_t> tables;
+  for (int64_t k = 0; k < g.kernelSize; ++k) {
+    // The positions depend on k only: one walk fills every channel's row.
+    std::vector<int64_t> at(size_t(g.outSize));
+    forEachOutputPosition(g, k, tables,
+                          [&](int64_t o, int64_t from) { at[o] = from; });
+    for (int64_t c = 0; c < cg; ++c) {
+      const A *plane = x + ((n * g.channels) + grp * cg + c) * g.inSize;
       A *row = columns + (c * g.kernelSize + k) * g.outSize;
-      for (int64_t o = 0; o < g.outSize; ++o) {
-        int64_t at;
-        row[o] = inputPosition(g, o, k, at) ? plane[at] : A(0);
-      }
+      for (int64_t o = 0; o < g.outSize; ++o)
+        row[o] = at[o] >= 0 ? plane[at[o]] : A(0);
     }
   }
 }
@@ -119,21 +167,23 @@ Status convolveTransposed(const ConvGeometry &g, const Tensor &x,
   const A *xs = valuesAs<D>(x, xCopy), *weights = valuesAs<D>(w, wCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(g.batch * g.channels * g.inSize), A(0));
+  std::vector<int64_t> tables, at(size_t(g.outSize));
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       gemm2d<A>(true, false, rows, g.outSize, mg, 1.0,
                 weights + grp * mg * rows, rows,
                 xs + (n * g.features + grp * mg) * g.outSize, g.outSize, 0.0,
                 columns.data(), g.outSize);
-      for (int64_t c = 0; c < cg; ++c) {
-        A *plane = result.data() + (n * g.channels + grp * cg + c) * g.inSize;
-        for (int64_t k = 0; k < g.kernelSize; ++k) {
+      for (int64_t k = 0; k < g.kernelSize; ++k) {
+        forEachOutputPosition(g, k, tables,
+                              [&](int64_t o, int64_t from) { at[o] = from; });
+        for (int64_t c = 0; c < cg; ++c) {
+          A *plane =
+              result.data() + (n * g.channels + grp * cg + c) * g.inSize;
           const A *row = columns.data() + (c * g.kernelSize + k) * g.outSize;
-          for (int64_t o = 0; o < g.outSize; ++o) {
-            int64_t at;
-            if (inputPosition(g, o, k, at))
-              plane[at] += row[o];
-          }
+          for (int64_t o = 0; o < g.outSize; ++o)
+            if (at[o] >= 0)
+              plane[at[o]] += row[o];
         }
       }
     }
@@ -233,6 +283,7 @@ Status runPoolKernel(const KernelArgs &args) {
     using S = StorageT<D>;
     const S *xp = static_cast<const S *>(x.data());
     S *yp = static_cast<S *>(y.data());
+    const std::vector<int64_t> taps = windowTable(g);
     for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
       const S *in = xp + plane * g.inSize;
       S *out = yp + plane * g.outSize;
@@ -240,8 +291,8 @@ Status runPoolKernel(const KernelArgs &args) {
         double acc = average ? 0.0 : -std::numeric_limits<double>::infinity();
         int64_t count = 0;
         for (int64_t k = 0; k < g.kernelSize; ++k) {
-          int64_t at;
-          if (!inputPosition(g, o, k, at))
+          const int64_t at = taps[size_t(k * g.outSize + o)];
+          if (at < 0)
             continue;
           const double v = double(load<D>(in + at));
           acc = average ? acc + v : std::max(acc, v);
@@ -272,6 +323,10 @@ Status runPoolGradKernel(const KernelArgs &args) {
     const S *xp = static_cast<const S *>(x.data());
     const S *dyp = static_cast<const S *>(dy.data());
     std::vector<double> acc(size_t(dx.numElements()), 0.0);
+    const std::vector<int64_t> taps = windowTable(g);
+    auto tap = [&](int64_t o, int64_t k) {
+      return taps[size_t(k * g.outSize + o)];
+    };
     for (int64_t plane = 0; plane < g.batch * g.channels; ++plane) {
       const S *in = xp + plane * g.inSize;
       double *out = acc.data() + plane * g.inSize;
@@ -279,21 +334,21 @@ Status runPoolGradKernel(const KernelArgs &args) {
         const double grad = double(load<D>(dyp + plane * g.outSize + o));
         if (average) {
           int64_t count = 0;
-          for (int64_t k = 0, at; k < g.kernelSize; ++k)
-            count += inputPosition(g, o, k, at);
+          for (int64_t k = 0; k < g.kernelSize; ++k)
+            count += tap(o, k) >= 0;
           const double share =
               grad /
               double(countPadding ? g.kernelSize : std::max<int64_t>(count, 1));
-          for (int64_t k = 0, at; k < g.kernelSize; ++k)
-            if (inputPosition(g, o, k, at))
+          for (int64_t k = 0; k < g.kernelSize; ++k)
+            if (const int64_t at = tap(o, k); at >= 0)
               out[at] += share;
           continue;
         }
         // The forward's maximum: the first of the window's largest.
         int64_t best = -1;
         double bestValue = -std::numeric_limits<double>::infinity();
-        for (int64_t k = 0, at; k < g.kernelSize; ++k)
-          if (inputPosition(g, o, k, at)) {
+        for (int64_t k = 0; k < g.kernelSize; ++k)
+          if (const int64_t at = tap(o, k); at >= 0) {
             const double v = double(load<D>(in + at));
             if (best < 0 || v > bestValue) {
               best = at;
