@@ -37,21 +37,35 @@ namespace g = mlir::paracc::graph;
 //     4.8 TB/s HBM3e peak; its arithmetic at 60 TFLOP/s;
 //   - 5 us per instruction (launch and the profile's events; 4.9-5.1
 //     measured on the smallest ops);
+//   - convolutions (cuDNN, NCHW): 185 TFLOP/s bf16, ResNet-50's 156
+//     convolution instructions of a bf16 training step at batch 128
+//     (3.05 TFLOP in 16.5 ms; 110-395 per shape) measured on an H100, whose
+//     tensor-core peak is the H200's (bench/results/
+//     2026-12-06-h100-vision-input-pool); a stem's 3 input channels reach
+//     only 24-34. f32 (not measured): the products' f32 rate times the same
+//     fraction of it, 12.8 TFLOP/s;
 //   - ~150 GB/s of NVLink point-to-point between two GPUs (of 450 GB/s per
 //     direction), 220 GB/s of collective bus bandwidth (NCCL's all-reduce
 //     of 16 MiB on two GPUs, bench/results/2026-11-30-h200).
 // - The CPU's collectives: Gloo between threads or processes of one host,
 //   at the transfer rate.
+// - Convolutions on the CPU (im2col or col2im around one BLAS product per
+//   image and group) run at 0.49 of the products' rate: ResNet-50's
+//   training step at batch 2 on this 2-core machine did its 47.6 GFLOP of
+//   convolutions at 45 GFLOP/s where paracc's products of the same GEMM
+//   shapes ran at 92 (bench/results/2026-12-06-h100-vision-input-pool).
 DeviceRates mlir::paracc::cpuRates() {
-  return {"cpu",
-          /*products=*/{22e9, 11e9},
-          /*attention=*/{2.2e9, 1.1e9},
-          /*attentionGrad=*/{2.9e9, 1.45e9},
-          /*vector=*/{0.5e9, 0.25e9},
-          3e9,
-          2e9,
-          2e9,
-          5e-6};
+  DeviceRates rates{"cpu",
+                    /*products=*/{22e9, 11e9},
+                    /*attention=*/{2.2e9, 1.1e9},
+                    /*attentionGrad=*/{2.9e9, 1.45e9},
+                    /*vector=*/{0.5e9, 0.25e9},
+                    3e9,
+                    2e9,
+                    2e9,
+                    5e-6};
+  rates.convolutions = {10.8e9, 5.4e9};
+  return rates;
 }
 
 // The attention's growth with the sequence (attentionHalfKeys): fitted to
@@ -75,6 +89,7 @@ DeviceRates mlir::paracc::h200Rates() {
                     220e9,
                     5e-6};
   setAttentionGrowth(rates);
+  rates.convolutions = {12.8e12, 185e12};
   return rates;
 }
 
@@ -108,6 +123,7 @@ static DeviceRates scaledFromH200(const char *name, double tensorPeak,
       h200.collectiveBytesPerSecond * link,
       h200.launchSeconds};
   setAttentionGrowth(rates);
+  rates.convolutions = scaled(h200.convolutions);
   return rates;
 }
 
@@ -276,10 +292,12 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   c.bytes = operandBytes(op) + resultBytes(op);
   int64_t out = resultElements(op);
 
-  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::ConvOp, g::ConvTransposeOp,
-          g::ConvWeightGradOp, g::MoeExpertsOp, g::MoeExpertsGradOp,
-          dist::ExpertParallelMoeOp, dist::ExpertParallelMoeGradOp>(op))
+  if (isa<g::MatMulOp, g::GemmOp, g::LinearOp, g::MoeExpertsOp,
+          g::MoeExpertsGradOp, dist::ExpertParallelMoeOp,
+          dist::ExpertParallelMoeGradOp>(op))
     c.kind = ComputeKind::Product;
+  if (isa<g::ConvOp, g::ConvTransposeOp, g::ConvWeightGradOp>(op))
+    c.kind = ComputeKind::Convolution;
   if (auto mm = dyn_cast<g::MatMulOp>(op)) {
     // 2 M N K over the broadcast batch: the result has M x N per batch.
     c.flops = 2 * out * dimFromEnd(mm.getLhs(), 1);
@@ -412,6 +430,10 @@ static const FlopRates &flopRatesOf(ComputeKind kind,
   switch (kind) {
   case ComputeKind::Product:
     return rates.products;
+  case ComputeKind::Convolution:
+    return rates.convolutions.f32 > 0 || rates.convolutions.lowPrecision > 0
+               ? rates.convolutions
+               : rates.products;
   case ComputeKind::Attention:
     return rates.attention;
   case ComputeKind::AttentionGrad:

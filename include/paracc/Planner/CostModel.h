@@ -23,6 +23,9 @@ namespace mlir::paracc {
 enum class ComputeKind {
   /// Matrix products (matmul, gemm, linear): the GEMM library's rate.
   Product,
+  /// Convolutions (conv, conv_transpose, conv_weight_grad): cuDNN's or
+  /// im2col's rate, below a plain product's.
+  Convolution,
   /// Fused attention's forward and its backward: their kernels' rates.
   Attention,
   AttentionGrad,
@@ -71,6 +74,9 @@ struct DeviceRates {
   /// (1024 + S0)) for keys of length S (the tables are calibrated at 1024);
   /// S0 = 0: the same rate at every length.
   double attentionHalfKeys = 0, attentionGradHalfKeys = 0;
+  /// Convolutions' rates (a table without them costs convolutions as
+  /// products).
+  FlopRates convolutions;
 };
 
 /// Two CPU cores running OpenBLAS.
