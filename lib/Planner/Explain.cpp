@@ -626,6 +626,16 @@ void mlir::paracc::printExplainText(const ExplainReport &r,
         os << llvm::format(", %.3f ms if they all overlapped compute",
                            std::max(compute, collectives));
       os << "\n";
+      // What the compute is made of.
+      for (size_t k = 0; k < f.byKind.size(); ++k) {
+        const ComputeKindTotals &t = f.byKind[k];
+        if (t.ops == 0)
+          continue;
+        os << "    " << llvm::left_justify(computeKindName(ComputeKind(k)), 19)
+           << llvm::right_justify(std::to_string(t.ops), 6) << " op(s) "
+           << llvm::right_justify(humanCount(double(t.flops)), 8) << "FLOP"
+           << llvm::format(" %10.3f ms\n", t.seconds * 1e3);
+      }
     }
   }
 
@@ -772,14 +782,23 @@ static llvm::json::Object toJson(const ExplainReport &r) {
     root["pipeline"] = pipelineToJson(*r.pipeline);
   if (r.predicted) {
     llvm::json::Array functions;
-    for (const FunctionPrediction &f : r.predicted->functions)
+    for (const FunctionPrediction &f : r.predicted->functions) {
+      llvm::json::Object kinds;
+      for (size_t k = 0; k < f.byKind.size(); ++k)
+        if (f.byKind[k].ops > 0)
+          kinds[computeKindName(ComputeKind(k))] =
+              llvm::json::Object{{"ops", f.byKind[k].ops},
+                                 {"flops", f.byKind[k].flops},
+                                 {"ms", f.byKind[k].seconds * 1e3}};
       functions.push_back(llvm::json::Object{
           {"name", f.name},
           {"stage", f.stage},
           {"compute_ms", f.computeSeconds * 1e3},
           {"collective_ms", f.collectiveSeconds * 1e3},
           {"collectives", f.collectives},
-          {"serialized_ms", (f.computeSeconds + f.collectiveSeconds) * 1e3}});
+          {"serialized_ms", (f.computeSeconds + f.collectiveSeconds) * 1e3},
+          {"by_kind", std::move(kinds)}});
+    }
     root["predicted_step"] = llvm::json::Object{
         {"rates", r.predicted->rates}, {"functions", std::move(functions)}};
   }

@@ -57,6 +57,22 @@ OpPrediction mlir::paracc::predictOp(Operation *op, const DeviceRates &rates) {
   return p;
 }
 
+llvm::StringRef mlir::paracc::computeKindName(ComputeKind kind) {
+  switch (kind) {
+  case ComputeKind::Product:
+    return "products";
+  case ComputeKind::Convolution:
+    return "convolutions";
+  case ComputeKind::Attention:
+    return "attention";
+  case ComputeKind::AttentionGrad:
+    return "attention backward";
+  case ComputeKind::Vector:
+    break;
+  }
+  return "other";
+}
+
 StepPrediction mlir::paracc::predictStep(ModuleOp module,
                                          const DeviceRates &rates) {
   StepPrediction step;
@@ -82,6 +98,12 @@ StepPrediction mlir::paracc::predictStep(ModuleOp module,
         ++f.collectives;
       } else {
         f.computeSeconds += p.seconds;
+        if (p.cost.launches > 0) {
+          ComputeKindTotals &k = f.byKind[size_t(p.cost.kind)];
+          ++k.ops;
+          k.flops += p.cost.flops;
+          k.seconds += p.seconds;
+        }
       }
     }
     step.functions.push_back(std::move(f));

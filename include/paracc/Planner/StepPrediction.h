@@ -15,6 +15,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,24 @@ struct OpPrediction {
 OpPrediction predictOp(Operation *op, const DeviceRates &rates);
 
 /// One function's predicted time on one rank.
+/// What the instructions of one compute kind add up to.
+struct ComputeKindTotals {
+  int64_t ops = 0, flops = 0;
+  double seconds = 0;
+};
+
+/// The name explain gives a compute kind ("products", "convolutions",
+/// "attention", "attention backward", "other").
+llvm::StringRef computeKindName(ComputeKind kind);
+
 struct FunctionPrediction {
   std::string name;
   /// Its pipeline stage (-1: every rank runs it).
   int64_t stage = -1;
   double computeSeconds = 0, collectiveSeconds = 0;
   int64_t collectives = 0;
+  /// The compute instructions by kind (indexed by ComputeKind).
+  std::array<ComputeKindTotals, 5> byKind{};
 };
 
 struct StepPrediction {
