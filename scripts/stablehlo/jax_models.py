@@ -17,8 +17,9 @@ under the same names (arr_K, as np.savez names them), and the loss as
 made with jax and jaxlib 0.10.2 (`python jax_models.py OUT_DIR gpt_loss
 llama_loss` leaves the others as they are), and so were mlp_exact_loss's,
 vit_loss's, gpt_scan_loss's, gpt_bf16_loss's, conv_variants', rnn_scan's,
-router's, control's, control_loss's and remainder's (gpt_bf16_loss's parameters and tokens are gpt_loss's: only its
-.mlir and output_0.pb are checked in).
+router's, control's, control_loss's, remainder's, llama_bf16_loss's and
+vit_bf16_loss's (the bf16 losses' parameters and data are their f32
+losses': only their .mlir and output_0.pb are checked in).
 """
 
 import os
@@ -204,11 +205,13 @@ def rope(x, base=10000.0):
     return x * cos + jnp.concatenate([-x2, x1], axis=-1) * sin
 
 
-def llama_loss_model(key):
+def llama_loss_model(key, dtype=None):
     """A 2-layer Llama's whole loss with its parameters as arguments:
     RMSNorm, RoPE, SwiGLU, grouped-query attention (4 heads, 2 KV heads,
     the KV heads repeated by jnp.repeat), an untied output projection, the
-    same cross-entropy as gpt_loss."""
+    same cross-entropy as gpt_loss. With `dtype` (llama_bf16_loss) the
+    parameters are cast to it inside the step and the logits back to f32
+    for the loss, as mixed-precision JAX programs do."""
     vocab, hidden, heads, kv_heads, ff, layers, batch, seq = (
         64, 32, 4, 2, 64, 2, 2, 16)
     d = hidden // heads
@@ -232,6 +235,8 @@ def llama_loss_model(key):
               "lm_head": init(k[1], (hidden, vocab))}
 
     def loss(params, tokens, labels):
+        if dtype is not None:
+            params = jax.tree_util.tree_map(lambda a: a.astype(dtype), params)
         x = params["embed"][tokens]
         b, s, _ = x.shape
         for p in params["layers"]:
@@ -248,7 +253,10 @@ def llama_loss_model(key):
             gate = jax.nn.silu(y @ p["w_gate"]) * (y @ p["w_up"])
             x = x + gate @ p["w_down"]
         x = rms_norm(x, params["norm"])
-        return cross_entropy(x @ params["lm_head"], labels)
+        logits = x @ params["lm_head"]
+        if dtype is not None:
+            logits = logits.astype(jnp.float32)
+        return cross_entropy(logits, labels)
 
     return loss, loss_tokens(vocab, batch, seq, 5), params
 
@@ -270,12 +278,14 @@ def mlp_exact_loss_model(key):
     return loss, (x, target), params
 
 
-def vit_loss_model(key):
+def vit_loss_model(key, dtype=None):
     """A ViT classifier's loss in Flax's layouts: the patch embedding a
     strided convolution (lax.conv_general_dilated, NHWC image, HWIO
     kernel), a class token, learned position embeddings, 2 pre-LN encoder
     blocks (attention without a mask, exact GELU), a final LayerNorm, a
-    head on the class token and cross-entropy on integer labels."""
+    head on the class token and cross-entropy on integer labels. With
+    `dtype` (vit_bf16_loss) the parameters and images are cast to it inside
+    the step and the logits back to f32 for the loss."""
     image, patch, channels, hidden, heads, layers, classes, batch = (
         16, 4, 3, 32, 4, 2, 10, 2)
     tokens = (image // patch) ** 2 + 1
@@ -293,6 +303,9 @@ def vit_loss_model(key):
     }
 
     def loss(params, images, labels):
+        if dtype is not None:
+            params = jax.tree_util.tree_map(lambda a: a.astype(dtype), params)
+            images = images.astype(dtype)
         x = jax.lax.conv_general_dilated(
             images, params["patch_w"], (patch, patch), "VALID",
             dimension_numbers=("NHWC", "HWIO", "NHWC")) + params["patch_b"]
@@ -303,7 +316,10 @@ def vit_loss_model(key):
         for p in params["blocks"]:
             x = block(p, x, heads, causal=False, activation=gelu_exact)
         x = layer_norm(x[:, 0], params["ln_g"], params["ln_b"])
-        return cross_entropy(x @ params["head_w"] + params["head_b"], labels)
+        logits = x @ params["head_w"] + params["head_b"]
+        if dtype is not None:
+            logits = logits.astype(jnp.float32)
+        return cross_entropy(logits, labels)
 
     rng = np.random.default_rng(7)
     images = rng.standard_normal((batch, image, image, channels)).astype(
@@ -487,7 +503,9 @@ MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
           "gpt_bf16_loss": gpt_bf16_loss_model, "router": router_model,
           "conv_variants": conv_variants_model, "rnn_scan": rnn_scan_model,
           "control": control_model, "control_loss": control_loss_model,
-          "remainder": remainder_model}
+          "remainder": remainder_model,
+          "llama_bf16_loss": lambda key: llama_loss_model(key, jnp.bfloat16),
+          "vit_bf16_loss": lambda key: vit_loss_model(key, jnp.bfloat16)}
 
 
 def main(out, names):
