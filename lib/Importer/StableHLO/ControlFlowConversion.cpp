@@ -197,21 +197,8 @@ LogicalResult Converter::convertBranches(Operation *op, IRMapping &map,
       return k ? 0 : 1;
     return k < 0 || k >= int64_t(n) ? n - 1 : unsigned(k);
   };
-  if (std::optional<int64_t> k = known(index)) {
-    auto results =
-        convertBlock(op->getRegion(branchOf(*k)).front(), {}, depth, &map);
-    if (failed(results))
-      return failure();
-    if (results->size() != op->getNumResults())
-      return op->emitError()
-             << name << "'s branch returns " << results->size()
-             << " values for " << op->getNumResults() << " results";
-    for (auto [result, value] : llvm::zip(op->getResults(), *results))
-      map.map(result, value);
-    return success();
-  }
-  SmallVector<SmallVector<Value>> branches;
-  for (Region &region : op->getRegions()) {
+  // A branch's results, one per the op's.
+  auto convertBranch = [&](Region &region) -> FailureOr<SmallVector<Value>> {
     auto results = convertBlock(region.front(), {}, depth, &map);
     if (failed(results))
       return failure();
@@ -219,6 +206,21 @@ LogicalResult Converter::convertBranches(Operation *op, IRMapping &map,
       return op->emitError()
              << name << "'s branch returns " << results->size()
              << " values for " << op->getNumResults() << " results";
+    return results;
+  };
+  if (std::optional<int64_t> k = known(index)) {
+    auto results = convertBranch(op->getRegion(branchOf(*k)));
+    if (failed(results))
+      return failure();
+    for (auto [result, value] : llvm::zip(op->getResults(), *results))
+      map.map(result, value);
+    return success();
+  }
+  SmallVector<SmallVector<Value>> branches;
+  for (Region &region : op->getRegions()) {
+    auto results = convertBranch(region);
+    if (failed(results))
+      return failure();
     branches.push_back(std::move(*results));
   }
   Location loc = op->getLoc();

@@ -252,8 +252,8 @@ Status launchPool(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(
       checkPool(args, checkGpuDType, g, average, countPadding));
   if (!fitsInt32(g))
-    return errorf("pool: planes of ", g.inSize,
-                  " positions are too large for the GPU kernel");
+    return args.fail("planes of ", g.inSize,
+                     " positions are too large for the GPU kernel");
   PoolParams p = paramsOf(g, average, countPadding);
   p.x = args.in[0]->data();
   p.y = args.out[0]->data();
@@ -279,8 +279,8 @@ Status launchPoolGrad(const KernelArgs &args, cudaStream_t stream) {
   PARACC_RETURN_IF_ERROR(
       checkPoolGrad(args, checkGpuDType, g, average, countPadding));
   if (!fitsInt32(g))
-    return errorf("pool_grad: planes of ", g.inSize,
-                  " positions are too large for the GPU kernel");
+    return args.fail("planes of ", g.inSize,
+                     " positions are too large for the GPU kernel");
   PoolParams p = paramsOf(g, average, countPadding);
   p.x = args.in[0]->data();
   p.dy = args.in[1]->data();
