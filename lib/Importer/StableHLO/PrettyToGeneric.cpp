@@ -646,7 +646,6 @@ struct RegionFrame {
   bool awaitingReducer = false;
   std::string tail;
 };
-using WhileFrame = RegionFrame;
 
 /// `(%x init: %c), (%y init: %d) across dimensions = [0] : (TYPES) ->
 /// RESULTS` after `stablehlo.reduce` (the reducer-region form, whose body
@@ -715,7 +714,7 @@ std::optional<std::string> readReducerArguments(StringRef line) {
 /// `(%iterArg = %x, ...) : T, ...` after `stablehlo.while`: the generic
 /// op's head up to its first region's block arguments.
 std::optional<ParseError> readWhileHead(Cursor &c, std::string &out,
-                                        WhileFrame &frame) {
+                                        RegionFrame &frame) {
   if (!c.consume("("))
     return ParseError{c.pos, "expected '(%iterArg = %init, ...)'"};
   SmallVector<std::string> names, inits;

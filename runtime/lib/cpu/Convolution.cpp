@@ -27,7 +27,7 @@ namespace {
 /// spatial dims, in order) with `at`, the input position kernel offset k
 /// reads there (flat over the input's spatial dims), or -1 in the padding.
 /// The coordinates come from per-dim tables built once per offset: no
-/// division per element (im2col's and col2im's inner loops).
+/// division per element (the rows of windowTable).
 template <typename F>
 void forEachOutputPosition(const ConvGeometry &g, int64_t k,
                            std::vector<int64_t> &tables, F f) {
@@ -100,17 +100,15 @@ const A *valuesAs(const Tensor &t, std::vector<A> &copy) {
 }
 
 /// The columns of image n, group grp: row (c, k) holds channel c's window
-/// element k at every output position (0 in the padding).
+/// element k at every output position (0 in the padding); `taps` is
+/// windowTable(g).
 template <typename A>
-void im2col(const ConvGeometry &g, const A *x, int64_t n, int64_t grp,
-            A *columns) {
+void im2col(const ConvGeometry &g, const std::vector<int64_t> &taps,
+            const A *x, int64_t n, int64_t grp, A *columns) {
   const int64_t cg = g.channels / g.groups;
-  std::vector<int64_t> tables;
   for (int64_t k = 0; k < g.kernelSize; ++k) {
-    // The positions depend on k only: one walk fills every channel's row.
-    std::vector<int64_t> at(size_t(g.outSize));
-    forEachOutputPosition(g, k, tables,
-                          [&](int64_t o, int64_t from) { at[o] = from; });
+    // The positions depend on k only: one row of taps serves every channel.
+    const int64_t *at = taps.data() + k * g.outSize;
     for (int64_t c = 0; c < cg; ++c) {
       const A *plane = x + ((n * g.channels) + grp * cg + c) * g.inSize;
       A *row = columns + (c * g.kernelSize + k) * g.outSize;
@@ -144,9 +142,10 @@ Status convolve(const ConvGeometry &g, const Tensor &x, const Tensor &w,
   const A *xs = valuesAs<D>(x, xCopy), *weights = valuesAs<D>(w, wCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(g.batch * g.features * g.outSize));
+  const std::vector<int64_t> taps = windowTable(g);
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(g, xs, n, grp, columns.data());
+      im2col(g, taps, xs, n, grp, columns.data());
       gemm2d<A>(false, false, mg, g.outSize, rows, 1.0,
                 weights + grp * mg * rows, rows, columns.data(), g.outSize, 0.0,
                 result.data() + (n * g.features + grp * mg) * g.outSize,
@@ -167,7 +166,7 @@ Status convolveTransposed(const ConvGeometry &g, const Tensor &x,
   const A *xs = valuesAs<D>(x, xCopy), *weights = valuesAs<D>(w, wCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(g.batch * g.channels * g.inSize), A(0));
-  std::vector<int64_t> tables, at(size_t(g.outSize));
+  const std::vector<int64_t> taps = windowTable(g);
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
       gemm2d<A>(true, false, rows, g.outSize, mg, 1.0,
@@ -175,8 +174,7 @@ Status convolveTransposed(const ConvGeometry &g, const Tensor &x,
                 xs + (n * g.features + grp * mg) * g.outSize, g.outSize, 0.0,
                 columns.data(), g.outSize);
       for (int64_t k = 0; k < g.kernelSize; ++k) {
-        forEachOutputPosition(g, k, tables,
-                              [&](int64_t o, int64_t from) { at[o] = from; });
+        const int64_t *at = taps.data() + k * g.outSize;
         for (int64_t c = 0; c < cg; ++c) {
           A *plane =
               result.data() + (n * g.channels + grp * cg + c) * g.inSize;
@@ -200,9 +198,10 @@ Status convolutionWeightGrad(const ConvGeometry &g, const Tensor &x,
   const A *xs = valuesAs<D>(x, xCopy), *dys = valuesAs<D>(dy, dyCopy);
   std::vector<A> columns(size_t(rows * g.outSize)),
       result(size_t(dw.numElements()), A(0));
+  const std::vector<int64_t> taps = windowTable(g);
   for (int64_t n = 0; n < g.batch; ++n)
     for (int64_t grp = 0; grp < g.groups; ++grp) {
-      im2col(g, xs, n, grp, columns.data());
+      im2col(g, taps, xs, n, grp, columns.data());
       gemm2d<A>(false, true, mg, rows, g.outSize, 1.0,
                 dys + (n * g.features + grp * mg) * g.outSize, g.outSize,
                 columns.data(), g.outSize, 1.0, result.data() + grp * mg * rows,
