@@ -8,7 +8,8 @@
 # backend's run of the same executable; for `run-gpu.sh visionbench`, the
 # ResNet-50 and ViT-B/16 training steps (scripts/exports/vision_bench.py,
 # batch 128 of 224x224 images, bf16, AdamW lr 1e-4) next to what the peer
-# (bench/peers/vision_torch.py) builds the same models from. Run from the
+# (bench/peers/vision_torch.py) builds the same models from, each also
+# compiled with --no-fuse-elementwise. Run from the
 # repository root after scripts/setup.sh; the exports need a Python with
 # torch, transformers and onnxscript (EXPORT_PYTHON, default python3) and
 # are kept in EXPORT_CACHE.
@@ -49,6 +50,10 @@ for m in resnet-50 vit-b16; do
   "$paracc" train "$src/$m/loss.onnx" --random-weights --batch 128 --data-dir "$images" \
     --precision bf16 --lr 1e-4 --device gpu -o "$v/bench/$m.pcx" \
     --explain-json "$v/bench/$m.explain.json" >/dev/null
+  # The same step without elementwise fusion, measured in the same call.
+  "$paracc" train "$src/$m/loss.onnx" --random-weights --batch 128 --data-dir "$images" \
+    --precision bf16 --lr 1e-4 --device gpu --no-fuse-elementwise \
+    -o "$v/bench/$m-unfused.pcx" >/dev/null
 done
 rm -rf "$images"
 cp bench/write_image_batches.py "$v/bench/"

@@ -427,6 +427,19 @@ stage_vision() {
   done
 }
 
+# The median step of a --log-json run after 5 warm-up steps, and its
+# first losses: median_step LABEL FILE.
+median_step() {
+  python3 - "$1" "$2" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[2]) if l.strip()]
+if len(rows) > 5:
+    ms = statistics.median(r["ms"] for r in rows[5:])
+    print(f"  {sys.argv[1]} median step {ms:.2f} ms, {128 / ms * 1e3:,.0f} images/s; "
+          f"losses {[round(r['loss'], 3) for r in rows[:6]]}")
+PY
+}
+
 stage_visionbench() {
   local b="$dev/vision/bench" m mode
   python3 "$b/write_image_batches.py" "$out/images" 2 128 224 224 1000
@@ -434,14 +447,13 @@ stage_visionbench() {
     "$runbin" "$b/$m.pcx" --device gpu --data-dir "$out/images" --steps 25 --lr 1e-4 \
       --log-json "$out/vision-$m.jsonl" >"$out/vision-$m.log" 2>&1
     note "vision bench $m: exit $?; $(grep -E 'error|arena|fallback' "$out/vision-$m.log" | head -2 | tr '\n' ' ')"
-    python3 - "$out/vision-$m.jsonl" <<'PY' | tee -a "$summary"
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-if len(rows) > 5:
-    ms = statistics.median(r["ms"] for r in rows[5:])
-    print(f"  paracc median step {ms:.2f} ms, {128 / ms * 1e3:,.0f} images/s; "
-          f"losses {[round(r['loss'], 3) for r in rows[:6]]}")
-PY
+    median_step paracc "$out/vision-$m.jsonl" | tee -a "$summary"
+    if [ -f "$b/$m-unfused.pcx" ]; then
+      "$runbin" "$b/$m-unfused.pcx" --device gpu --data-dir "$out/images" --steps 25 --lr 1e-4 \
+        --log-json "$out/vision-$m-unfused.jsonl" >"$out/vision-$m-unfused.log" 2>&1
+      median_step "paracc --no-fuse-elementwise" "$out/vision-$m-unfused.jsonl" |
+        tee -a "$summary"
+    fi
     [ -n "${VISION_PROFILE:-}" ] && "$runbin" "$b/$m.pcx" --device gpu --profile 2 \
       --rtol 1e9 --atol 1e9 >"$out/profile-$m.log" 2>&1 && grep -A25 '^profile' "$out/profile-$m.log" >>"$summary"
     # The step's graph alone on the GPU (no upload, no host work): what the

@@ -59,6 +59,10 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
                "over cp) or ring (K/V blocks passed around the cp ring, "
                "merged by log-sum-exp; CPU backend only for training)"},
               OptionValue::choice(cpAttention));
+  binder.bind({"no-fuse-elementwise", scope,
+               "Run every elementwise op as its own kernel (by default "
+               "chains of them over one shape run as one fused kernel)"},
+              OptionValue::negatedFlag(fuseElementwise));
 }
 
 void TrainingOptions::bindOptions(OptionsBinder &binder) {

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "paracc/Encoding/OpEncoding.h"
+#include "FusedProgramEncoding.h"
 #include "ValuesOverRanks.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -412,6 +413,12 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
     if (failed(attrs))
       return failure();
     return EncodedOp{*opcode, rt::encodeOpAttrs(*attrs)};
+  }
+  if (auto fused = dyn_cast<graph::FusedElementwiseOp>(op)) {
+    FailureOr<rt::FusedElementwiseAttrs> program = encodeFusedProgram(fused);
+    if (failed(program))
+      return failure();
+    return EncodedOp{*opcode, rt::encodeOpAttrs(rt::OpAttrs(*program))};
   }
   rt::OpAttrs typed = typedAttrs(op);
   if (auto axes = op->getAttrOfType<ArrayAttr>(dist::kAddendsOnFirstAttrName)) {

@@ -115,7 +115,8 @@ void mlir::paracc::buildAutodiffPipeline(
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
-                                         double bucketMb) {
+                                         double bucketMb,
+                                         bool fuseElementwise) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
   fn.addPass(graph::createFuseAccumulationPass());
@@ -133,6 +134,8 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createSaveAttentionStatsPass());
   fn.addPass(graph::createGroupParameterUpdatesPass());
+  if (fuseElementwise)
+    fn.addPass(graph::createFuseElementwisePass());
 }
 
 graph::OptimizerPassOptions PhasedCompileOptions::optimizerOptions() const {
@@ -311,7 +314,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   if (runs(CompilePhase::Lowered))
     buildLoweringPipeline(pm,
                           train ? Precision::F32 : options.parallel.precision,
-                          train ? double(options.training.bucketMb) : 0.0);
+                          train ? double(options.training.bucketMb) : 0.0,
+                          options.parallel.fuseElementwise);
 }
 
 LogicalResult mlir::paracc::runParaccPipeline(ModuleOp module,

@@ -358,6 +358,13 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     // bucket of collectives are slices of it).
     c.bytes = 2 * resultBytes(op);
     c.flops = out;
+  } else if (auto fused = dyn_cast<g::FusedElementwiseOp>(op)) {
+    // One pass over the operands and results; each body op's work per
+    // element of the iteration space.
+    int64_t perElement = 0;
+    for (Operation &inner : fused.getBodyBlock().without_terminator())
+      perElement += estimateCost(&inner).flops;
+    c.flops = perElement * numElements(op->getResult(0));
   } else if (isa<g::ReshapeOp>(op)) {
     c = OpCost();
   } else if (isa<g::LayerNormOp, g::RmsNormOp, g::SoftmaxOp, g::LogSoftmaxOp,

@@ -184,6 +184,9 @@ struct ParallelOptions {
   CpLayout cpLayout = CpLayout::Zigzag;
   /// Attention over the cp-split sequence.
   CpAttention cpAttention = CpAttention::AllGather;
+  /// Chains of elementwise ops run as one fused kernel
+  /// (paracc-fuse-elementwise).
+  bool fuseElementwise = true;
 
   void bindOptions(OptionsBinder &binder);
 };

@@ -25,7 +25,14 @@ constexpr size_t kNumOpCodes = static_cast<size_t>(OpCode::NumOpCodes);
 static_assert(sizeof(kMnemonics) / sizeof(kMnemonics[0]) == kNumOpCodes,
               "one mnemonic per opcode");
 
-enum class FieldKind : uint8_t { Int, OptionalInt, RestOfInts, Float, Group };
+enum class FieldKind : uint8_t {
+  Int,
+  OptionalInt,
+  RestOfInts,
+  Float,
+  RestOfFloats,
+  Group
+};
 
 /// One declared field: where it is stored and the range an int must be in.
 struct FieldSpec {
@@ -38,7 +45,8 @@ struct FieldSpec {
 std::string intLayout(const FieldSpec *fields, size_t n) {
   std::string s = "[";
   for (size_t i = 0; i < n; ++i) {
-    if (fields[i].kind == FieldKind::Float)
+    if (fields[i].kind == FieldKind::Float ||
+        fields[i].kind == FieldKind::RestOfFloats)
       continue;
     if (s.size() > 1)
       s += ", ";
@@ -64,7 +72,7 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
     return checkLayout(op, rest, fields + 1, numFields - 1);
   }
   size_t required = 0, optional = 0, floats = 0;
-  bool rest = false;
+  bool rest = false, restOfFloats = false;
   for (size_t i = 0; i < numFields; ++i) {
     switch (fields[i].kind) {
     case FieldKind::Int:
@@ -78,6 +86,9 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
       break;
     case FieldKind::Float:
       ++floats;
+      break;
+    case FieldKind::RestOfFloats:
+      restOfFloats = true;
       break;
     case FieldKind::Group: // (first only)
       break;
@@ -97,13 +108,14 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
                   required + optional, " integer attributes ", layout, ", got ",
                   n);
   }
-  if (raw.floats.size() != floats)
-    return errorf(mnemonic, ": expected ", floats, " floating attribute",
-                  floats == 1 ? "" : "s", ", got ", raw.floats.size());
+  if (restOfFloats ? raw.floats.size() < floats : raw.floats.size() != floats)
+    return errorf(mnemonic, ": expected ", restOfFloats ? "at least " : "",
+                  floats, " floating attribute", floats == 1 ? "" : "s",
+                  ", got ", raw.floats.size());
   size_t next = 0;
   for (size_t i = 0; i < numFields && next < n; ++i) {
     const FieldSpec &f = fields[i];
-    if (f.kind == FieldKind::Float)
+    if (f.kind == FieldKind::Float || f.kind == FieldKind::RestOfFloats)
       continue;
     if (f.kind == FieldKind::RestOfInts)
       break;
@@ -124,6 +136,7 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   {FieldKind::OptionalInt, #name, lo, hi},
 #define PARACC_INTS(name) {FieldKind::RestOfInts, #name},
 #define PARACC_FLOAT(name) {FieldKind::Float, #name},
+#define PARACC_FLOATS(name) {FieldKind::RestOfFloats, #name},
 #define PARACC_GROUP(name) {FieldKind::Group, #name},
 #define PARACC_OP(Name, Mnemonic)
 #define PARACC_ATTRS(Name, ...)                                                \
@@ -145,6 +158,9 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
   a.name.assign(raw.ints.begin() + i, raw.ints.end());                         \
   i = raw.ints.size();
 #define PARACC_FLOAT(name) a.name = raw.floats[f++];
+#define PARACC_FLOATS(name)                                                    \
+  a.name.assign(raw.floats.begin() + f, raw.floats.end());                     \
+  f = raw.floats.size();
 #define PARACC_GROUP(name)                                                     \
   a.name.assign(raw.ints.begin() + 1, raw.ints.begin() + 1 + raw.ints[0]);     \
   i = 1 + size_t(raw.ints[0]);
@@ -174,6 +190,8 @@ Status checkLayout(OpCode op, const InstrAttrs &raw, const FieldSpec *fields,
 #define PARACC_INTS(name)                                                      \
   raw.ints.insert(raw.ints.end(), a.name.begin(), a.name.end());
 #define PARACC_FLOAT(name) raw.floats.push_back(a.name);
+#define PARACC_FLOATS(name)                                                    \
+  raw.floats.insert(raw.floats.end(), a.name.begin(), a.name.end());
 #define PARACC_GROUP(name)                                                     \
   raw.ints.push_back(int64_t(a.name.size()));                                  \
   raw.ints.insert(raw.ints.end(), a.name.begin(), a.name.end());

@@ -17,6 +17,7 @@ Status runBinaryKernel(const KernelArgs &args);
 Status runWhereKernel(const KernelArgs &args);
 Status runCastKernel(const KernelArgs &args);
 Status runClipKernel(const KernelArgs &args);
+Status runFusedElementwiseKernel(const KernelArgs &args);
 Status runMatMulKernel(const KernelArgs &args);
 Status runGemmKernel(const KernelArgs &args);
 Status runNormKernel(const KernelArgs &args);

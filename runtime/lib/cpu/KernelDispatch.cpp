@@ -27,6 +27,8 @@ Status dispatch(const KernelArgs &args) {
     return runCastKernel(args);
   case OpCode::Clip:
     return runClipKernel(args);
+  case OpCode::FusedElementwise:
+    return runFusedElementwiseKernel(args);
   case OpCode::MatMul:
     return runMatMulKernel(args);
   case OpCode::Gemm:

@@ -20,6 +20,7 @@
 #include "cuda/AttentionKernel.h"
 #include "cuda/CudaKernels.h"
 #include "cuda/CudnnConvolution.h"
+#include "cuda/FusedKernels.h"
 #include "cuda/Gemm.h"
 #include "cuda/MoeKernels.h"
 #include "cuda/Nccl.h"
@@ -114,6 +115,7 @@ enum class Kind {
   AttentionGrad, // launchAttentionGrad with the rank's workspace
   Moe,           // launchMoe (grouped products) with the rank's workspace
   Conv,          // launchConvolution (cuDNN) with the rank's workspace
+  Fused,         // launchFusedKernel: the program's kernel, compiled at set-up
   Cpu,           // the CPU kernel (no GPU one)
   NumKinds,
 };
@@ -179,6 +181,8 @@ struct GpuRank::Impl {
   /// The function's instructions, decoded for this rank.
   std::vector<DecodedInstr> decoded;
   std::vector<Step> steps;
+  /// Per decoded instruction, its compiled kernel (fused instructions).
+  std::vector<FusedKernel> fused;
   std::vector<cudaEvent_t> events;
   cudaEvent_t stepDone = nullptr;
   cudaGraphExec_t graph = nullptr;
@@ -192,6 +196,7 @@ struct GpuRank::Impl {
   void placeUpdatesInPlace();
   Status loadWeights();
   Status buildSteps();
+  Status compileFusedSteps();
   Status allocateInputStaging();
   Status uploadInput(size_t i, const Tensor &host);
   DeviceTensor tensor(int32_t v) const {
@@ -598,6 +603,9 @@ Status StepPlanner::compute(const DecodedInstr &d) {
       m_.workspaceBytes = std::max(m_.workspaceBytes, *bytes);
     return Status::ok();
   }
+  case OpCode::FusedElementwise:
+    kind = fusedKernelsAvailable() ? Kind::Fused : Kind::Cpu;
+    return Status::ok();
   case OpCode::MoeExperts:
   case OpCode::MoeExpertsGrad: {
     const size_t bytes = moeWorkspaceBytes(in.opcode, m_.tensors(in.inputs));
@@ -622,6 +630,42 @@ Status StepPlanner::compute(const DecodedInstr &d) {
   }
 }
 
+/// Compiles the fused instructions' kernels at once; when NVRTC fails they
+/// run on the CPU (said once on stderr).
+Status GpuRank::Impl::compileFusedSteps() {
+  std::vector<FusedRequest> requests;
+  std::vector<size_t> at;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    if (steps[i].kind != Kind::Fused)
+      continue;
+    const DecodedInstr &d = decoded[steps[i].instr];
+    requests.push_back(
+        {&d.attrs, tensors(d.instr->inputs), tensors(d.instr->outputs)});
+    at.push_back(i);
+  }
+  if (requests.empty())
+    return Status::ok();
+  std::vector<FusedKernel> kernels;
+  Status compiled = compileFusedKernels(requests, kernels);
+  if (!compiled.isOk()) {
+    std::fprintf(stderr,
+                 "paracc: rank %lld: %s; fused instructions run on "
+                 "the CPU\n",
+                 (long long)rank, compiled.message().c_str());
+    for (size_t i : at) {
+      --counts[int(Kind::Fused)];
+      ++counts[int(Kind::Cpu)];
+      steps[i].kind = Kind::Cpu;
+    }
+    graphable = false;
+    return Status::ok();
+  }
+  fused.assign(decoded.size(), FusedKernel());
+  for (size_t k = 0; k < at.size(); ++k)
+    fused[steps[at[k]].instr] = kernels[k];
+  return Status::ok();
+}
+
 Status GpuRank::Impl::buildSteps() {
   StepPlanner planner(*this);
   for (size_t i = 0; i < decoded.size(); ++i) {
@@ -631,6 +675,7 @@ Status GpuRank::Impl::buildSteps() {
     ++counts[int(planner.kind)];
     steps.push_back({planner.kind, i});
   }
+  PARACC_RETURN_IF_ERROR(compileFusedSteps());
   if (stagingBytes)
     PARACC_CUDA(cudaMalloc(&staging, stagingBytes), "collective staging");
   if (workspaceBytes)
@@ -805,6 +850,9 @@ Status StepRunner::compute(const DecodedInstr &d) {
   if (kind_ == Kind::Conv)
     return launchConvolution(in.opcode, d.attrs, ins, outs, m_.workspace,
                              m_.workspaceBytes, m_.compute, options);
+  if (kind_ == Kind::Fused)
+    return launchFusedKernel(m_.fused[size_t(&d - m_.decoded.data())], ins,
+                             outs, m_.compute);
   return launchKernel(in.opcode, d.attrs, ins, outs, m_.compute, options);
 }
 
@@ -1207,7 +1255,8 @@ std::string GpuRank::summary() const {
      << m.stagingBytes / (1 << 20) << " MiB (pinned for the inputs "
      << m.hostStagingBytes / (1 << 20) << " MiB); "
      << m.counts[int(Kind::Kernel)] + m.counts[int(Kind::AttentionGrad)] +
-            m.counts[int(Kind::Moe)] + m.counts[int(Kind::Conv)]
+            m.counts[int(Kind::Moe)] + m.counts[int(Kind::Conv)] +
+            m.counts[int(Kind::Fused)]
      << " kernels, "
      << m.counts[int(Kind::Linear)] + m.counts[int(Kind::MatMul)] +
             m.counts[int(Kind::Gemm)]

@@ -16,6 +16,7 @@
 
 #include "cuda/CudaKernels.h"
 #include "cuda/CudnnConvolution.h"
+#include "cuda/FusedKernels.h"
 #include "paracc/runtime/Kernels.h"
 #include "paracc/runtime/Tensor.h"
 
@@ -365,6 +366,7 @@ struct CaseOpts {
   bool hasKernel = true; // Expected hasKernel answer.
   std::vector<Tol> resultTols; // Per result, overriding tol.
   bool cudnn = false; // Through cuDNN (a convolution), not launchKernel.
+  bool fused = false; // A fused program: compiled by NVRTC, then launched.
 };
 
 std::string describe(OpCode op, const std::vector<Tensor> &ins,
@@ -407,7 +409,8 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
   std::vector<DType> types;
   for (const Tensor &t : ins)
     types.push_back(t.dtype());
-  if (!opts.cudnn && cuda::hasKernel(op, types) != opts.hasKernel)
+  if (!opts.cudnn && !opts.fused &&
+      cuda::hasKernel(op, types) != opts.hasKernel)
     return report(
         false, name,
         cat("hasKernel says ", !opts.hasKernel, ", expected ", opts.hasKernel));
@@ -429,6 +432,14 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
   cudaStream_t stream = nullptr;
   cudaStreamCreate(&stream);
   const Status gpu = [&]() -> Status {
+    if (opts.fused) {
+      OpAttrs typed;
+      PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
+      std::vector<cuda::FusedKernel> kernels;
+      PARACC_RETURN_IF_ERROR(
+          cuda::compileFusedKernels({{&typed, dIn, dOut}}, kernels));
+      return cuda::launchFusedKernel(kernels[0], dIn, dOut, stream);
+    }
     if (!opts.cudnn)
       return cuda::launchKernel(op, attrs, dIn, dOut, stream);
     // The executor's path: a plan and its workspace, then the launch.
@@ -2797,6 +2808,130 @@ void testErrors() {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Fused elementwise programs (NVRTC) against the CPU's interpreter.
+//===----------------------------------------------------------------------===//
+
+/// A FusedElementwise program under construction (OpCodes.def's layout).
+struct FusedProgramText {
+  int inputs;
+  int next;
+  int64_t count = 0;
+  std::vector<int64_t> steps;
+  std::vector<double> floatList;
+  explicit FusedProgramText(int n) : inputs(n), next(n) {}
+  int step(OpCode op, DType dt, std::vector<int> args,
+           std::vector<int64_t> attrInts = {},
+           std::vector<double> attrFloats = {}) {
+    steps.insert(steps.end(), {int64_t(op), int64_t(dt), int64_t(args.size())});
+    steps.insert(steps.end(), args.begin(), args.end());
+    steps.push_back(int64_t(attrInts.size()));
+    steps.insert(steps.end(), attrInts.begin(), attrInts.end());
+    steps.push_back(int64_t(attrFloats.size()));
+    floatList.insert(floatList.end(), attrFloats.begin(), attrFloats.end());
+    ++count;
+    return next++;
+  }
+  int immediate(DType dt, double v) {
+    steps.insert(steps.end(), {-1, int64_t(dt), 0, 0, 1});
+    floatList.push_back(v);
+    ++count;
+    return next++;
+  }
+  InstrAttrs attrs(const std::vector<int> &results) const {
+    InstrAttrs a;
+    a.ints.push_back(count);
+    a.ints.insert(a.ints.end(), steps.begin(), steps.end());
+    a.ints.insert(a.ints.end(), results.begin(), results.end());
+    a.floats = floatList;
+    return a;
+  }
+};
+
+void testFused() {
+  if (!cuda::fusedKernelsAvailable())
+    return report(false, "fused_elementwise", "NVRTC is not available");
+  CaseOpts fused;
+  fused.fused = true;
+  // BatchNorm's normalization + residual + ReLU, with the centered value
+  // as a second result, on a small and a ResNet-sized activation.
+  for (DType dt : {DType::F32, DType::BF16, DType::F16})
+    for (const Shape &x : {Shape{2, 3, 5, 7}, Shape{32, 256, 14, 14}}) {
+      FusedProgramText p(5);
+      const int c = p.step(OpCode::Sub, dt, {0, 1});
+      const int m = p.step(OpCode::Mul, dt, {c, 2});
+      const int a = p.step(OpCode::Add, dt, {m, 3});
+      const int r = p.step(OpCode::Add, dt, {a, 4});
+      const int y = p.step(OpCode::Relu, dt, {r});
+      const Shape ch{1, x[1], 1, 1};
+      runCase(OpCode::FusedElementwise, p.attrs({y, c}),
+              {randomTensor(dt, x), randomTensor(dt, ch),
+               randomTensor(dt, {x[1], 1, 1}), randomTensor(dt, ch),
+               randomTensor(dt, x)},
+              {{dt, x}, {dt, x}}, "batch norm", fused);
+    }
+  // The ReLU's gradient with immediates and a broadcast gradient.
+  {
+    FusedProgramText p(2);
+    const int zero = p.immediate(DType::BF16, 0.0);
+    const int pos = p.step(OpCode::Greater, DType::Bool, {0, zero});
+    const int g = p.step(OpCode::Where, DType::BF16, {pos, 1, zero});
+    const int third = p.immediate(DType::BF16, 1.0 / 3.0);
+    const int y = p.step(OpCode::Mul, DType::BF16, {g, third});
+    const Shape x{8, 64, 7, 7};
+    runCase(OpCode::FusedElementwise, p.attrs({y, pos}),
+            {randomTensor(DType::BF16, x),
+             randomTensor(DType::BF16, {8, 64, 1, 1})},
+            {{DType::BF16, x}, {DType::Bool, x}}, "relu gradient", fused);
+  }
+  // Masks, casts and attributes (gelu's form, clip's bounds, mod's sign).
+  {
+    FusedProgramText p(3);
+    const int h = p.step(OpCode::Cast, DType::BF16, {0});
+    const int b = p.step(OpCode::Cast, DType::BF16, {1});
+    const int sum = p.step(OpCode::Add, DType::BF16, {h, b});
+    const int g = p.step(OpCode::Gelu, DType::BF16, {sum}, {1});
+    const int cl = p.step(OpCode::Clip, DType::BF16, {g}, {}, {-0.75, 1.5});
+    const int less = p.step(OpCode::Less, DType::Bool, {h, b});
+    const int both = p.step(OpCode::And, DType::Bool, {less, 2});
+    const int none = p.step(OpCode::Not, DType::Bool, {both});
+    const int nan = p.step(OpCode::IsNaN, DType::Bool, {cl});
+    const int either = p.step(OpCode::Or, DType::Bool, {none, nan});
+    const int pick = p.step(OpCode::Where, DType::BF16, {either, cl, sum});
+    const int md = p.step(OpCode::Mod, DType::BF16, {pick, b}, {0});
+    const int back = p.step(OpCode::Cast, DType::F32, {md});
+    const int flag = p.step(OpCode::Cast, DType::Bool, {back});
+    Tensor mask = alloc(DType::Bool, {3, 1});
+    for (int64_t i = 0; i < 3; ++i)
+      set(mask, i, i % 2 == 0);
+    runCase(
+        OpCode::FusedElementwise, p.attrs({back, flag, either}),
+        {randomTensor(DType::F32, {3, 17}, -4, 4),
+         randomTensor(DType::F32, {17}, -4, 4), mask},
+        {{DType::F32, {3, 17}}, {DType::Bool, {3, 17}}, {DType::Bool, {3, 17}}},
+        "masks and casts", fused);
+  }
+  // Every float function, on each float type.
+  for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
+    FusedProgramText p(2);
+    std::vector<int> results;
+    for (OpCode op :
+         {OpCode::Neg, OpCode::Abs, OpCode::Sign, OpCode::Sqrt, OpCode::Rsqrt,
+          OpCode::Reciprocal, OpCode::Exp, OpCode::Log, OpCode::Tanh,
+          OpCode::Erf, OpCode::Sigmoid, OpCode::Silu, OpCode::Sin, OpCode::Cos,
+          OpCode::Floor, OpCode::Ceil, OpCode::Round})
+      results.push_back(p.step(op, dt, {0}));
+    for (OpCode op :
+         {OpCode::Sub, OpCode::Div, OpCode::Pow, OpCode::Max, OpCode::Min})
+      results.push_back(p.step(op, dt, {0, 1}));
+    std::vector<std::pair<DType, Shape>> outs(results.size(), {dt, {5, 300}});
+    runCase(OpCode::FusedElementwise, p.attrs(results),
+            {randomTensor(dt, {5, 300}, 0.1, 4.0),
+             randomTensor(dt, {5, 1}, 0.5, 2.0)},
+            outs, "float functions", fused);
+  }
+}
+
 } // namespace
 
 int main() {
@@ -2842,6 +2977,7 @@ int main() {
       {"foreach_sum_square", testForeachSumSquare},
       {"foreach_cast", testForeachCast},
       {"losses", testLosses},
+      {"fused elementwise (NVRTC)", testFused},
       {"errors", testErrors},
   };
   for (const auto &g : groups) {

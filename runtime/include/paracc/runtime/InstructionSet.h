@@ -53,6 +53,7 @@ struct InstrAttrs {
 #define PARACC_OPT_INT(name, lo, hi, dflt) int64_t name = dflt;
 #define PARACC_INTS(name) std::vector<int64_t> name;
 #define PARACC_FLOAT(name) double name = 0;
+#define PARACC_FLOATS(name) std::vector<double> name;
 #define PARACC_GROUP(name) std::vector<int> name;
 #define PARACC_OP(Name, Mnemonic)
 #define PARACC_ATTRS(Name, ...)                                                \

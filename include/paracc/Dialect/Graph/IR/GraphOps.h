@@ -57,6 +57,11 @@ inline constexpr llvm::StringLiteral kNameAttrName =
 /// or fails.
 FailureOr<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
+/// Whether `op` is an elementwise op a graph.fused_elementwise body may hold
+/// (unary and binary elementwise ops, where, cast, clip) on f16, bf16, f32
+/// or i1 tensors.
+bool isFusibleElementwiseOp(Operation *op);
+
 /// Whether `op` is a one-operand graph.reshape, graph.transpose or
 /// graph.cast: it rearranges or converts the elements of one value and does
 /// nothing else (the views ZeRO's gathers and gradient buckets look

@@ -914,5 +914,6 @@ def Graph_TriluOp : Graph_Op<"trilu", [Pure, AllTypesMatch<["x", "result"]>]> {
 
 include "paracc/Dialect/Graph/IR/GraphTrainingOps.td"
 include "paracc/Dialect/Graph/IR/GraphMoeOps.td"
+include "paracc/Dialect/Graph/IR/GraphFusionOps.td"
 
 #endif // PARACC_DIALECT_GRAPH_IR_GRAPHOPS_TD

@@ -203,6 +203,47 @@ def FuseAccumulationPass : Pass<"paracc-fuse-accumulation", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def FuseElementwisePass : Pass<"paracc-fuse-elementwise", "func::FuncOp"> {
+  let summary = "Fuse chains of elementwise ops into graph.fused_elementwise";
+  let description = [{
+    Groups elementwise ops (unary and binary ops, where, cast, clip, and the
+    `graph.expand`s they read) whose results have one shape into
+    `graph.fused_elementwise` ops, each run as one kernel: an op joins the
+    group of an operand's producer when its result has the producer's shape
+    and the same discardable attributes (pipeline actions, micro-batches),
+    and when every use of the group's values outside it comes after the op,
+    so that the fused op can take the op's place without reordering
+    anything else. A value used only inside its group never reaches memory;
+    the others are the fused op's results. Rank-0 splat constants become
+    immediates of the body. Groups of one op stay as they are. Only f16,
+    bf16, f32 and i1 tensors fuse. The last lowering pass: nothing but the
+    executable's encoding sees the fused ops.
+
+    BatchNorm's normalization in training (x − mean) · scale + shift and the
+    ReLU after it, one pass over the activation instead of four:
+    ```mlir
+    %0 = graph.sub %x, %mean : (tensor<4x8x8x8xf32>, tensor<1x8x1x1xf32>) -> tensor<4x8x8x8xf32>
+    %1 = graph.mul %0, %s : (tensor<4x8x8x8xf32>, tensor<1x8x1x1xf32>) -> tensor<4x8x8x8xf32>
+    %2 = graph.add %1, %b : (tensor<4x8x8x8xf32>, tensor<8x1x1xf32>) -> tensor<4x8x8x8xf32>
+    %3 = graph.relu %2 : tensor<4x8x8x8xf32>
+    ```
+    becomes
+    ```mlir
+    %3 = graph.fused_elementwise %x, %mean, %s, %b : (...) -> tensor<4x8x8x8xf32> {
+    ^bb0(%a: tensor<f32>, %m: tensor<f32>, %c: tensor<f32>, %d: tensor<f32>):
+      %0 = graph.sub %a, %m : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      ...
+      graph.yield %3 : tensor<f32>
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "int64_t", "64",
+           "The most ops one fused op holds">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def FoldBroadcastsPass : Pass<"paracc-fold-broadcasts", "func::FuncOp"> {
   let summary = "Let broadcasting binary ops read a graph.expand's operand";
   let description = [{
