@@ -54,6 +54,11 @@ DenseElementsAttr splatValue(Value v) {
   return dense && dense.isSplat() ? dense : DenseElementsAttr();
 }
 
+/// The runtime's limits on a FusedElementwise instruction
+/// (kMaxFusedInputs, kMaxFusedResults in runtime/lib/Kernels/FusedProgram.h).
+constexpr size_t kMaxInputs = 32;
+constexpr size_t kMaxResults = 16;
+
 struct Group {
   SmallVector<Operation *> members;
   SmallVector<int64_t> shape;
@@ -77,6 +82,10 @@ public:
     for (auto &g : groups_)
       if (g && worthFusing(*g))
         materialize(*g);
+    // Constants now read only as immediates of fused bodies.
+    for (Operation &op : llvm::make_early_inc_range(block))
+      if (isa<ConstantOp>(op) && op.use_empty())
+        op.erase();
   }
 
 private:
@@ -122,6 +131,26 @@ private:
     for (Group *g : producers)
       members += g->members.size();
     if (int64_t(members) > maxOps_)
+      return false;
+    // Within the operands and results a fused instruction may have (the
+    // runtime's limits: 32 and 16).
+    llvm::SmallPtrSet<Operation *, 32> set;
+    for (Group *g : producers)
+      set.insert(g->members.begin(), g->members.end());
+    set.insert(op);
+    llvm::SmallPtrSet<Value, 32> inputs;
+    size_t outputs = 0;
+    for (Operation *m : set) {
+      for (Value v : m->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        if (!(def && set.contains(def)) && !splatValue(v))
+          inputs.insert(v);
+      }
+      for (Value r : m->getResults())
+        outputs += llvm::any_of(r.getUsers(),
+                                [&](Operation *u) { return !set.contains(u); });
+    }
+    if (inputs.size() > kMaxInputs || outputs > kMaxResults)
       return false;
     const size_t at = position_.lookup(op);
     for (Group *g : producers)
@@ -186,7 +215,6 @@ private:
     Block *body = new Block();
     fused.getBody().push_back(body);
     IRMapping map;
-    llvm::SetVector<Value> immediates;
     for (Value v : inputs)
       map.map(v, body->addArgument(scalar(v.getType()), v.getLoc()));
     OpBuilder in = OpBuilder::atBlockEnd(body);
@@ -195,7 +223,6 @@ private:
         if (map.contains(v))
           continue;
         if (DenseElementsAttr splat = splatValue(v)) {
-          immediates.insert(v);
           auto type = scalar(v.getType());
           map.map(v, ConstantOp::create(in, v.getLoc(), type,
                                         splat.resizeSplat(type)));
@@ -219,10 +246,6 @@ private:
           r, [&](OpOperand &use) { return !inGroup.contains(use.getOwner()); });
     for (Operation *m : llvm::reverse(g.members))
       m->erase();
-    // Constants now read only as immediates.
-    for (Value v : immediates)
-      if (Operation *def = v.getDefiningOp(); def && def->use_empty())
-        def->erase();
   }
 
   int64_t maxOps_;
