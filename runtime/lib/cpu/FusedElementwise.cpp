@@ -21,7 +21,7 @@ using namespace elementwise;
 
 namespace {
 
-constexpr int64_t kBlock = 512;
+constexpr int64_t kBlock = 1024;
 
 /// v as an element of type d would hold it, as a float (bool: 0 or 1).
 float roundTo(DType d, float v) {
@@ -43,22 +43,43 @@ float roundTo(DType d, float v) {
   }
 }
 
+/// Rounds a row to `d` (a loop per type, so that each vectorizes).
+void roundRow(DType d, float *__restrict y, int64_t n) {
+  switch (d) {
+  case DType::BF16:
+    for (int64_t i = 0; i < n; ++i)
+      y[i] = roundTo(DType::BF16, y[i]);
+    return;
+  case DType::F16:
+    for (int64_t i = 0; i < n; ++i)
+      y[i] = roundTo(DType::F16, y[i]);
+    return;
+  case DType::Bool:
+    for (int64_t i = 0; i < n; ++i)
+      y[i] = y[i] != 0 ? 1.0f : 0.0f;
+    return;
+  default:
+    return;
+  }
+}
+
 template <typename F>
-void unaryRow(float *y, const float *a, int64_t n, const F &f) {
+void unaryRow(float *__restrict y, const float *__restrict a, int64_t n,
+              const F &f) {
   for (int64_t i = 0; i < n; ++i)
     y[i] = static_cast<float>(f(a[i]));
 }
 
 template <typename F>
-void binaryRow(float *y, const float *a, const float *b, int64_t n,
-               const F &f) {
+void binaryRow(float *__restrict y, const float *__restrict a,
+               const float *__restrict b, int64_t n, const F &f) {
   for (int64_t i = 0; i < n; ++i)
     y[i] = static_cast<float>(f(a[i], b[i]));
 }
 
 template <typename F>
-void logicalRow(float *y, const float *a, const float *b, int64_t n,
-                const F &f) {
+void logicalRow(float *__restrict y, const float *__restrict a,
+                const float *__restrict b, int64_t n, const F &f) {
   for (int64_t i = 0; i < n; ++i)
     y[i] = f(a[i] != 0, b[i] != 0) ? 1.0f : 0.0f;
 }
@@ -199,29 +220,22 @@ void runStep(const FusedStep &s, float *y, const float *const *args,
       y[i] = hi < v ? hi : v;
     }
   }
-  if (s.dtype != DType::F32)
-    for (int64_t i = 0; i < n; ++i)
-      y[i] = roundTo(s.dtype, y[i]);
+  roundRow(s.dtype, y, n);
 }
 
 /// Reads `n` elements of `t` at the iteration space's positions
-/// [start, start + n) into `row`.
+/// [start, start + n) into `row`, a run of the innermost dim at a time (a
+/// broadcast operand's run is one value).
 template <DType D>
 void readRow(const Tensor &t, const std::vector<int64_t> &dims,
              const std::vector<int64_t> &strides, int64_t start, int64_t n,
-             float *row) {
+             float *__restrict row) {
   const auto *data = static_cast<const StorageT<D> *>(t.data());
   const size_t rank = dims.size();
   if (rank == 0) {
     std::fill(row, row + n, float(load<D>(data)));
     return;
   }
-  if (rank == 1 && strides[0] == 1) {
-    for (int64_t i = 0; i < n; ++i)
-      row[i] = float(load<D>(data + start + i));
-    return;
-  }
-  // An odometer over the dims from `start`.
   int64_t coord[8] = {};
   int64_t offset = 0, rest = start;
   for (size_t d = rank; d-- > 0;) {
@@ -230,11 +244,25 @@ void readRow(const Tensor &t, const std::vector<int64_t> &dims,
     offset += coord[d] * strides[d];
   }
   const size_t inner = rank - 1;
-  for (int64_t i = 0; i < n; ++i) {
-    row[i] = float(load<D>(data + offset));
-    offset += strides[inner];
-    if (++coord[inner] < dims[inner])
+  const int64_t step = strides[inner];
+  for (int64_t i = 0; i < n;) {
+    const int64_t run = std::min(n - i, dims[inner] - coord[inner]);
+    const StorageT<D> *from = data + offset;
+    if (step == 0) {
+      std::fill(row + i, row + i + run, float(load<D>(from)));
+    } else if (step == 1) {
+      for (int64_t k = 0; k < run; ++k)
+        row[i + k] = float(load<D>(from + k));
+    } else {
+      for (int64_t k = 0; k < run; ++k)
+        row[i + k] = float(load<D>(from + k * step));
+    }
+    i += run;
+    offset += run * step;
+    coord[inner] += run;
+    if (coord[inner] < dims[inner])
       continue;
+    // The run ended its row: carry into the outer dims.
     for (size_t d = inner;; --d) {
       offset -= coord[d] * strides[d];
       coord[d] = 0;
@@ -248,7 +276,8 @@ void readRow(const Tensor &t, const std::vector<int64_t> &dims,
 }
 
 template <DType D>
-void writeRow(Tensor &t, int64_t start, int64_t n, const float *row) {
+void writeRow(Tensor &t, int64_t start, int64_t n,
+              const float *__restrict row) {
   auto *data = static_cast<StorageT<D> *>(t.data()) + start;
   for (int64_t i = 0; i < n; ++i) {
     if constexpr (kIsBool<D>)
