@@ -426,6 +426,49 @@ __global__ void __launch_bounds__(512)
   }
 }
 
+/// channelReduceKernel for short rows (7x7, 14x14 and 28x28 images, where a
+/// row keeps few of a block's threads busy): the block walks its chunk's
+/// images and positions as one flat range, four elements in flight per
+/// thread (four accumulators, combined in a fixed order).
+template <DType D, RK K>
+__global__ void __launch_bounds__(256)
+    channelReduceFlatKernel(const DevS<D> *x, DevS<D> *y,
+                            typename Red<D, K>::A *partial, int64_t n,
+                            int64_t c, int64_t inner, int64_t chunkLen) {
+  using R = Red<D, K>;
+  using A = typename R::A;
+  __shared__ A smem[32];
+  const int64_t ch = blockIdx.x, lo = int64_t(blockIdx.y) * chunkLen;
+  const int64_t hi = lo + chunkLen < n ? lo + chunkLen : n;
+  const int64_t count = (hi - lo) * inner;
+  const int64_t stride = blockDim.x;
+  // 32-bit division (the launcher keeps n * inner below 2^31).
+  const unsigned rowLen = unsigned(inner);
+  auto element = [&](int64_t e) {
+    const unsigned row = unsigned(e) / rowLen;
+    const int64_t image = lo + row;
+    return R::from(
+        ldc<D>(x[(image * c + ch) * inner + (unsigned(e) - row * rowLen)]));
+  };
+  A acc[4] = {R::identity(), R::identity(), R::identity(), R::identity()};
+  int64_t e = threadIdx.x;
+  for (; e + 3 * stride < count; e += 4 * stride) {
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      acc[k] = R::combine(acc[k], element(e + k * stride));
+  }
+  for (; e < count; e += stride)
+    acc[0] = R::combine(acc[0], element(e));
+  A total = R::combine(R::combine(acc[0], acc[1]), R::combine(acc[2], acc[3]));
+  total = blockReduce(total, CombineF<R>(), smem);
+  if (threadIdx.x == 0) {
+    if (gridDim.y == 1)
+      y[ch] = R::finalize(total, n * inner);
+    else
+      partial[int64_t(blockIdx.y) * c + ch] = total;
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Generic reductions: one thread per output.
 //===----------------------------------------------------------------------===//
@@ -657,8 +700,14 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
     const int64_t n = g[0].first, c = g[1].first, inner = g[2].first;
     constexpr int64_t V = kVec16<S>;
     const bool vec = V > 1 && inner % V == 0 && isAligned(px, 16);
-    const int threads = int(std::min<int64_t>(
-        512, std::max<int64_t>(32, roundUp32(vec ? inner / V : inner))));
+    // Rows too short to keep 256 threads busy walk the chunk as one range.
+    const bool flat =
+        (vec ? inner / V : inner) < 256 && n * inner < (int64_t(1) << 31);
+    const int threads =
+        flat ? 256
+             : int(std::min<int64_t>(
+                   512,
+                   std::max<int64_t>(32, roundUp32(vec ? inner / V : inner))));
     int64_t chunks = std::min<int64_t>(
         {n, std::max<int64_t>(1, ceilDiv(4 * deviceSMCount(), c)), 65535});
     const int64_t chunkLen = ceilDiv(n, chunks);
@@ -667,9 +716,13 @@ Status reduceTyped(const KernelArgs &args, const Tensor &x, Tensor &y,
         args, py, c, n * inner, chunks, chunkLen, stream,
         [&](typename Red<D, K>::A *partial, int64_t, int64_t launched) {
           const int64_t len = ceilDiv(n, launched);
-          channelReduceKernel<D, K>
-              <<<dim3(unsigned(c), unsigned(ceilDiv(n, len))), threads, 0,
-                 stream>>>(px, py, partial, n, c, inner, len, vec);
+          const dim3 grid(unsigned(c), unsigned(ceilDiv(n, len)));
+          if (flat)
+            channelReduceFlatKernel<D, K><<<grid, threads, 0, stream>>>(
+                px, py, partial, n, c, inner, len);
+          else
+            channelReduceKernel<D, K><<<grid, threads, 0, stream>>>(
+                px, py, partial, n, c, inner, len, vec);
         });
   }
   // Anything else: one thread per output.

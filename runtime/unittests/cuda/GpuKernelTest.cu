@@ -1109,6 +1109,8 @@ void testReductions() {
       // bias gradient): chunked over the images, 16-byte loads or not.
       {{16, 64, 28, 28}, {0, 2, 3}},
       {{32, 12, 7, 7}, {0, 2, 3}},
+      {{8, 32, 56, 56}, {0, 2, 3}},
+      {{64, 96, 14, 14}, {0, 2, 3}},
       {{3, 5, 1031}, {0, 2}},
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
