@@ -468,19 +468,146 @@ StatusOr<std::string> compileWithNvrtc(const std::string &source,
 
 } // namespace
 
-bool fusedKernelsAvailable() {
+namespace {
+
+bool nvrtcLoaded() {
   const Nvrtc &n = nvrtc();
-  static std::once_flag once;
-  if (!n.createProgram || !n.error.empty()) {
-    std::call_once(once, [&] {
+  return n.createProgram && n.error.empty();
+}
+
+/// Compiles and runs two small programs (one through the 4-wide kernel, one
+/// through the scalar one) and compares them with the CPU's interpreter:
+/// whether NVRTC, loading and launching work on this machine at all.
+Status selfCheck() {
+  const int64_t bf16 = int64_t(DType::BF16), f32 = int64_t(DType::F32);
+  InstrAttrs raw;
+  // y = relu(x * s + 0.5) in bf16, and y as f32.
+  raw.ints = {5,
+              int64_t(OpCode::Mul),
+              bf16,
+              2,
+              0,
+              1,
+              0,
+              0,
+              -1,
+              bf16,
+              0,
+              0,
+              1,
+              int64_t(OpCode::Add),
+              bf16,
+              2,
+              2,
+              3,
+              0,
+              0,
+              int64_t(OpCode::Relu),
+              bf16,
+              1,
+              4,
+              0,
+              0,
+              int64_t(OpCode::Cast),
+              f32,
+              1,
+              5,
+              0,
+              0,
+              5,
+              6};
+  raw.floats = {0.5};
+  OpAttrs attrs;
+  PARACC_RETURN_IF_ERROR(decodeOpAttrs(OpCode::FusedElementwise, raw, attrs));
+  for (const Shape &shape : {Shape{2, 3, 4, 8}, Shape{2, 3, 5}}) {
+    const Shape channel =
+        shape.size() == 4 ? Shape{1, 3, 1, 1} : Shape{1, 3, 1};
+    std::vector<Tensor> host;
+    for (const Shape &sh : {shape, channel}) {
+      StatusOr<Tensor> t = Tensor::allocate(DType::BF16, sh);
+      if (!t.isOk())
+        return t.status();
+      for (int64_t i = 0; i < t->numElements(); ++i)
+        t->as<BFloat16>()[i] = BFloat16(float((i * 7) % 13) * 0.25f - 1.5f);
+      host.push_back(std::move(*t));
+    }
+    std::vector<Tensor> expected;
+    for (DType d : {DType::BF16, DType::F32}) {
+      StatusOr<Tensor> t = Tensor::allocate(d, shape);
+      if (!t.isOk())
+        return t.status();
+      expected.push_back(std::move(*t));
+    }
+    PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::FusedElementwise, attrs,
+                                        {&host[0], &host[1]},
+                                        {&expected[0], &expected[1]}));
+    FusedRequest request{&attrs, {}, {}};
+    std::vector<void *> buffers;
+    auto release = [&] {
+      for (void *b : buffers)
+        cudaFree(b);
+    };
+    Status st = [&]() -> Status {
+      for (const Tensor &t : host) {
+        void *d = nullptr;
+        PARACC_FUSED_CUDA(cudaMalloc(&d, t.byteSize()), "self-check buffers");
+        buffers.push_back(d);
+        PARACC_FUSED_CUDA(
+            cudaMemcpy(d, t.data(), t.byteSize(), cudaMemcpyHostToDevice),
+            "self-check upload");
+        request.inputs.push_back({t.dtype(), t.shape(), d});
+      }
+      for (const Tensor &t : expected) {
+        void *d = nullptr;
+        PARACC_FUSED_CUDA(cudaMalloc(&d, t.byteSize()), "self-check buffers");
+        buffers.push_back(d);
+        request.outputs.push_back({t.dtype(), t.shape(), d});
+      }
+      std::vector<FusedKernel> kernels;
+      PARACC_RETURN_IF_ERROR(compileFusedKernels({request}, kernels));
+      PARACC_RETURN_IF_ERROR(launchFusedKernel(kernels[0], request.inputs,
+                                               request.outputs, nullptr));
+      PARACC_FUSED_CUDA(cudaDeviceSynchronize(), "self-check run");
+      for (size_t r = 0; r < expected.size(); ++r) {
+        std::vector<char> got(expected[r].byteSize());
+        PARACC_FUSED_CUDA(cudaMemcpy(got.data(), request.outputs[r].data,
+                                     got.size(), cudaMemcpyDeviceToHost),
+                          "self-check download");
+        if (std::memcmp(got.data(), expected[r].data(), got.size()) != 0)
+          return errorf("fused_elementwise: the self-check's result ", r,
+                        " over ", shapeToString(shape),
+                        " differs from the CPU's");
+      }
+      return Status::ok();
+    }();
+    release();
+    PARACC_RETURN_IF_ERROR(st);
+  }
+  return Status::ok();
+}
+
+} // namespace
+
+bool fusedKernelsAvailable() {
+  static const bool available = [] {
+    if (!nvrtcLoaded()) {
       std::fprintf(stderr,
                    "paracc: NVRTC not found (%s): fused elementwise "
                    "instructions run on the CPU\n",
-                   n.error.c_str());
-    });
-    return false;
-  }
-  return true;
+                   nvrtc().error.c_str());
+      return false;
+    }
+    const Status check = selfCheck();
+    if (!check.isOk()) {
+      std::fprintf(stderr,
+                   "paracc: fused elementwise kernels failed their "
+                   "self-check (%s): they run on the CPU\n",
+                   check.message().c_str());
+      return false;
+    }
+    return true;
+  }();
+  return available;
 }
 
 namespace {
