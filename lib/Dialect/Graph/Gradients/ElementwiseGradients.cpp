@@ -109,8 +109,11 @@ LogicalResult reluGrad(GradientBuilder &g, ReluOp op, ResultGrads dy,
                        Grads dx) {
   if (!g.isFloat(op.getX()))
     return success();
-  Value positive =
-      GreaterOp::create(g.b, g.loc, op.getX(), g.scalarLike(op.getX(), 0.0));
+  // relu(x) > 0 exactly where x > 0 (NaN in both fails): reading the
+  // result lets the backward keep the activation the next layer keeps
+  // anyway, not the pre-activation too.
+  Value positive = GreaterOp::create(g.b, g.loc, op.getResult(),
+                                     g.scalarLike(op.getResult(), 0.0));
   dx[0] = g.maskOrZero(positive, dy[0]);
   return success();
 }
