@@ -136,7 +136,7 @@ Status decodeFusedProgram(const KernelArgs &args, FusedProgram &p) {
       if (argCount != 0 || intCount != 0 || floatCount != 1)
         return args.fail("immediate step ", s, " is malformed");
       step.immediate = true;
-      step.value = raw.floats[0];
+      step.value = roundToFusedType(step.dtype, float(raw.floats[0]));
     } else {
       if (op < 0 || op >= int64_t(OpCode::NumOpCodes) ||
           !isFusibleStepOp(static_cast<OpCode>(op)))

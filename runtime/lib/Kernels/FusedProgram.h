@@ -24,7 +24,7 @@ struct FusedStep {
   OpCode op = OpCode::Add;
   bool immediate = false;
   /// The value an immediate holds (already of `dtype`'s precision).
-  double value = 0;
+  float value = 0;
   /// The step's element type: f16, bf16, f32 or bool.
   DType dtype = DType::F32;
   /// The registers it reads (argCount of them).
@@ -52,6 +52,28 @@ struct FusedProgram {
 inline constexpr int kMaxFusedInputs = 32;
 inline constexpr int kMaxFusedResults = 16;
 inline constexpr int kMaxFusedSteps = 256;
+
+/// v as an element of the fused type `d` holds it (f16/bf16 rounded to
+/// nearest even, bool 0 or 1), as a float: each step's rounding, an
+/// immediate's value and clip's bounds on both backends.
+inline float roundToFusedType(DType d, float v) {
+  switch (d) {
+  case DType::BF16: {
+    StorageT<DType::BF16> s;
+    store<DType::BF16>(&s, v);
+    return load<DType::BF16>(&s);
+  }
+  case DType::F16: {
+    StorageT<DType::F16> s;
+    store<DType::F16>(&s, v);
+    return load<DType::F16>(&s);
+  }
+  case DType::Bool:
+    return v != 0 ? 1.0f : 0.0f;
+  default:
+    return v;
+  }
+}
 
 /// Whether a fused step may run `op` (unary and binary elementwise, Where,
 /// Cast, Clip).

@@ -4,9 +4,11 @@
 
 #include <cerrno>
 #include <climits>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -84,4 +86,26 @@ std::string paracc::rt::absolutePath(const std::string &path) {
   if (::realpath(path.c_str(), resolved))
     return resolved;
   return path;
+}
+
+Status paracc::rt::writeFileAtomically(const std::string &path,
+                                       const void *data, size_t size) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
+    out.write(static_cast<const char *>(data), std::streamsize(size));
+    out.flush();
+    if (!out) {
+      Status st = errorf("cannot write '", tmp, "': ", std::strerror(errno));
+      std::remove(tmp.c_str());
+      return st;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    Status st = errorf("cannot rename '", tmp, "' to '", path,
+                       "': ", std::strerror(errno));
+    std::remove(tmp.c_str());
+    return st;
+  }
+  return Status::ok();
 }

@@ -20,28 +20,6 @@
 
 using namespace paracc::rt;
 
-Status paracc::rt::writeFileAtomically(const std::string &path,
-                                       const void *data, size_t size) {
-  std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc | std::ios::binary);
-    out.write(static_cast<const char *>(data), std::streamsize(size));
-    out.flush();
-    if (!out) {
-      Status st = errorf("cannot write '", tmp, "': ", std::strerror(errno));
-      std::remove(tmp.c_str());
-      return st;
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    Status st = errorf("cannot rename '", tmp, "' to '", path,
-                       "': ", std::strerror(errno));
-    std::remove(tmp.c_str());
-    return st;
-  }
-  return Status::ok();
-}
-
 namespace {
 /// The shape of the whole tensor a buffer is (a block of), and where the
 /// buffer sits in it.

@@ -23,36 +23,16 @@ namespace {
 
 constexpr int64_t kBlock = 1024;
 
-/// v as an element of type d would hold it, as a float (bool: 0 or 1).
-float roundTo(DType d, float v) {
-  switch (d) {
-  case DType::BF16: {
-    StorageT<DType::BF16> s;
-    store<DType::BF16>(&s, v);
-    return load<DType::BF16>(&s);
-  }
-  case DType::F16: {
-    StorageT<DType::F16> s;
-    store<DType::F16>(&s, v);
-    return load<DType::F16>(&s);
-  }
-  case DType::Bool:
-    return v != 0 ? 1.0f : 0.0f;
-  default:
-    return v;
-  }
-}
-
 /// Rounds a row to `d` (a loop per type, so that each vectorizes).
 void roundRow(DType d, float *__restrict y, int64_t n) {
   switch (d) {
   case DType::BF16:
     for (int64_t i = 0; i < n; ++i)
-      y[i] = roundTo(DType::BF16, y[i]);
+      y[i] = roundToFusedType(DType::BF16, y[i]);
     return;
   case DType::F16:
     for (int64_t i = 0; i < n; ++i)
-      y[i] = roundTo(DType::F16, y[i]);
+      y[i] = roundToFusedType(DType::F16, y[i]);
     return;
   case DType::Bool:
     for (int64_t i = 0; i < n; ++i)
@@ -212,8 +192,8 @@ void runStep(const FusedStep &s, float *y, const float *const *args,
     std::copy(args[0], args[0] + n, y);
   } else if (s.op == OpCode::Clip) {
     const auto &c = std::get<ClipAttrs>(s.attrs);
-    const float lo = roundTo(s.dtype, float(c.min));
-    const float hi = roundTo(s.dtype, float(c.max));
+    const float lo = roundToFusedType(s.dtype, float(c.min));
+    const float hi = roundToFusedType(s.dtype, float(c.max));
     for (int64_t i = 0; i < n; ++i) {
       float v = args[0][i];
       v = v < lo ? lo : v;
@@ -309,16 +289,14 @@ Status runFusedElementwiseKernel(const KernelArgs &args) {
       coalesceFusedSpace(p.shape, fusedOperandStrides(p, args.in));
   if (space.dims.size() > 8)
     return args.fail("the iteration space has more than 8 dims once merged");
-  int64_t n = 1;
-  for (int64_t d : p.shape)
-    n *= d;
+  const int64_t n = shapeNumElements(p.shape);
   const size_t registers = p.registerTypes.size();
   std::vector<float> rows(registers * size_t(kBlock));
   auto row = [&](int reg) { return rows.data() + size_t(reg) * kBlock; };
   for (size_t s = 0; s < p.steps.size(); ++s)
     if (p.steps[s].immediate)
       std::fill(row(p.inputCount + int(s)), row(p.inputCount + int(s)) + kBlock,
-                roundTo(p.steps[s].dtype, float(p.steps[s].value)));
+                p.steps[s].value);
   for (int64_t start = 0; start < n; start += kBlock) {
     const int64_t len = std::min(kBlock, n - start);
     for (int i = 0; i < p.inputCount; ++i)

@@ -14,6 +14,7 @@
 
 #include "Kernels/FusedProgram.h"
 #include "cuda/CudaKernelUtil.h"
+#include "paracc/runtime/MappedFile.h"
 
 #include <nvrtc.h>
 
@@ -23,11 +24,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
-#include <fstream>
 #include <mutex>
 #include <sstream>
 #include <sys/stat.h>
-#include <unistd.h>
 #include <unordered_map>
 
 #define PARACC_FUSED_CUDA(call, what)                                          \
@@ -140,18 +139,6 @@ std::string floatLiteral(float v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "__uint_as_float(0x%08xu)", bits);
   return buf;
-}
-
-/// v rounded as an element of `d` holds it.
-float roundedTo(DType d, double v) {
-  const float f = float(v);
-  if (d == DType::BF16)
-    return float(BFloat16(f));
-  if (d == DType::F16)
-    return halfBitsToFloat(floatToHalfBits(f));
-  if (d == DType::Bool)
-    return v != 0 ? 1.0f : 0.0f;
-  return f;
 }
 
 const char *storageType(DType d) {
@@ -308,8 +295,10 @@ std::string stepExpr(const FusedStep &s, const std::string &a,
     return a;
   case OpCode::Clip: {
     const auto &clip = std::get<ClipAttrs>(s.attrs);
-    const std::string lo = floatLiteral(roundedTo(s.dtype, clip.min));
-    const std::string hi = floatLiteral(roundedTo(s.dtype, clip.max));
+    const std::string lo =
+        floatLiteral(roundToFusedType(s.dtype, float(clip.min)));
+    const std::string hi =
+        floatLiteral(roundToFusedType(s.dtype, float(clip.max)));
     return "fminClip(" + a + ", " + lo + ", " + hi + ")";
   }
   default:
@@ -349,6 +338,8 @@ struct Views {
   }
 };
 
+/// FNV-1a over every byte: kernel names and cache keys must tell apart any
+/// two sources (fingerprintBytes samples past 1 MiB).
 uint64_t fnv1a(const std::string &s) {
   uint64_t h = 1469598103934665603ull;
   for (unsigned char c : s) {
@@ -362,13 +353,6 @@ std::string hex(uint64_t v) {
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
   return buf;
-}
-
-int64_t elementsOf(const Shape &s) {
-  int64_t n = 1;
-  for (int64_t d : s)
-    n *= d;
-  return n;
 }
 
 //===----------------------------------------------------------------------===//
@@ -408,31 +392,6 @@ void makeDirs(const std::string &path) {
   for (size_t i = 1; i <= path.size(); ++i)
     if (i == path.size() || path[i] == '/')
       mkdir(path.substr(0, i).c_str(), 0755);
-}
-
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    return false;
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  out = ss.str();
-  return !out.empty();
-}
-
-/// Writes `data` to `path` through a temporary file and a rename, so that a
-/// reader never sees half of it.
-void writeFileAtomically(const std::string &path, const std::string &data) {
-  const std::string tmp = path + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    if (!f)
-      return;
-    f.write(data.data(), std::streamsize(data.size()));
-    if (!f)
-      return;
-  }
-  std::rename(tmp.c_str(), path.c_str());
 }
 
 StatusOr<std::string> compileWithNvrtc(const std::string &source,
@@ -721,7 +680,7 @@ std::string kernelText(const FusedRequest &request, const DecodedRequest &d,
                        const std::string &name, int width) {
   const FusedProgram &p = d.program;
   const CoalescedSpace &space = d.space;
-  const int64_t n = elementsOf(p.shape);
+  const int64_t n = shapeNumElements(p.shape);
   const bool wide = n >= (int64_t(1) << 31);
   const char *index = wide ? "unsigned long long" : "unsigned";
   std::ostringstream os;
@@ -802,8 +761,8 @@ std::string kernelText(const FusedRequest &request, const DecodedRequest &d,
     const FusedStep &step = p.steps[s];
     const std::string reg = "r" + std::to_string(p.inputCount + int(s));
     if (step.immediate) {
-      os << "    const float " << reg << " = "
-         << floatLiteral(roundedTo(step.dtype, step.value)) << ";\n";
+      os << "    const float " << reg << " = " << floatLiteral(step.value)
+         << ";\n";
       continue;
     }
     auto arg = [&](int k) { return "r" + std::to_string(step.args[k]); };
@@ -859,7 +818,7 @@ Status compileFusedKernels(const std::vector<FusedRequest> &requests,
          at = text.find("KERNEL", at))
       text.replace(at, 6, names[i]);
     sources[i] = std::move(text);
-    kernels[i].elements = elementsOf(requests[i].outputs[0].shape);
+    kernels[i].elements = shapeNumElements(requests[i].outputs[0].shape);
     kernels[i].wideIndex = kernels[i].elements >= (int64_t(1) << 31);
   }
   std::lock_guard<std::mutex> lock(cacheMutex());
@@ -898,20 +857,29 @@ Status compileFusedKernels(const std::vector<FusedRequest> &requests,
                   hex(fnv1a(program + arch + std::to_string(version[0]) + "." +
                             std::to_string(version[1]))) +
                   ".cubin";
+    // A program compiled before (same source, architecture and NVRTC), or
+    // NVRTC now; a cache that cannot be written is only slower.
+    std::shared_ptr<MappedFile> cached;
+    if (!file.empty())
+      if (StatusOr<std::shared_ptr<MappedFile>> f = MappedFile::open(file);
+          f.isOk() && (*f)->size() > 0)
+        cached = *f;
     std::string cubin;
-    if (file.empty() || !readFile(file, cubin)) {
+    if (!cached) {
       StatusOr<std::string> compiled = compileWithNvrtc(program, arch);
       if (!compiled.isOk())
         return compiled.status();
       cubin = std::move(*compiled);
       if (!file.empty()) {
         makeDirs(dir);
-        writeFileAtomically(file, cubin);
+        (void)writeFileAtomically(file, cubin.data(), cubin.size());
       }
     }
+    const void *image = cached ? static_cast<const void *>(cached->data())
+                               : static_cast<const void *>(cubin.data());
     cudaLibrary_t library = nullptr;
-    PARACC_FUSED_CUDA(cudaLibraryLoadData(&library, cubin.data(), nullptr,
-                                          nullptr, 0, nullptr, nullptr, 0),
+    PARACC_FUSED_CUDA(cudaLibraryLoadData(&library, image, nullptr, nullptr, 0,
+                                          nullptr, nullptr, 0),
                       "loading the compiled program");
     // The library stays loaded for the process: its kernels are cached.
     for (size_t i = 0; i < requests.size(); ++i) {

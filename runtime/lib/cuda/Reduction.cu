@@ -384,6 +384,23 @@ __global__ void __launch_bounds__(256)
 // Channel reductions: [n, c, inner] -> [c].
 //===----------------------------------------------------------------------===//
 
+/// A channel block's end: its threads' values combined in a fixed order,
+/// then the channel's result (one chunk) or the chunk's partial.
+template <DType D, RK K>
+__device__ __forceinline__ void
+finishChannel(typename Red<D, K>::A acc, DevS<D> *y,
+              typename Red<D, K>::A *partial, int64_t ch, int64_t c,
+              int64_t count, typename Red<D, K>::A *smem) {
+  using R = Red<D, K>;
+  acc = blockReduce(acc, CombineF<R>(), smem);
+  if (threadIdx.x == 0) {
+    if (gridDim.y == 1)
+      y[ch] = R::finalize(acc, count);
+    else
+      partial[int64_t(blockIdx.y) * c + ch] = acc;
+  }
+}
+
 /// Block (channel ch, chunk s) reduces channel ch of images [s * chunkLen,
 /// (s + 1) * chunkLen): each image's `inner` contiguous elements (16-byte
 /// loads when `vec`), then the block's threads in a fixed order. BatchNorm's
@@ -417,13 +434,7 @@ __global__ void __launch_bounds__(512)
         acc = R::combine(acc, R::from(ldc<D>(row[j])));
     }
   }
-  acc = blockReduce(acc, CombineF<R>(), smem);
-  if (threadIdx.x == 0) {
-    if (gridDim.y == 1)
-      y[ch] = R::finalize(acc, n * inner);
-    else
-      partial[int64_t(blockIdx.y) * c + ch] = acc;
-  }
+  finishChannel<D, K>(acc, y, partial, ch, c, n * inner, smem);
 }
 
 /// channelReduceKernel for short rows (7x7, 14x14 and 28x28 images, where a
@@ -460,13 +471,7 @@ __global__ void __launch_bounds__(256)
   for (; e < count; e += stride)
     acc[0] = R::combine(acc[0], element(e));
   A total = R::combine(R::combine(acc[0], acc[1]), R::combine(acc[2], acc[3]));
-  total = blockReduce(total, CombineF<R>(), smem);
-  if (threadIdx.x == 0) {
-    if (gridDim.y == 1)
-      y[ch] = R::finalize(total, n * inner);
-    else
-      partial[int64_t(blockIdx.y) * c + ch] = total;
-  }
+  finishChannel<D, K>(total, y, partial, ch, c, n * inner, smem);
 }
 
 //===----------------------------------------------------------------------===//

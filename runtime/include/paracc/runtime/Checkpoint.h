@@ -18,6 +18,7 @@
 #ifndef PARACC_RUNTIME_CHECKPOINT_H
 #define PARACC_RUNTIME_CHECKPOINT_H
 
+#include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/RankGroup.h"
 
 #include <map>
@@ -33,11 +34,6 @@ struct CheckpointIdentity {
   std::string data;
   uint64_t dataSeed = 0;
 };
-
-/// Writes `size` bytes to `path` under a temporary name, then renames it:
-/// a failed write leaves what was at `path` (checkpoints, executables).
-Status writeFileAtomically(const std::string &path, const void *data,
-                           size_t size);
 
 /// Every state buffer of `exe` as a whole tensor (blocks assembled), by
 /// name.

@@ -4,7 +4,8 @@
 // external data) and the runtime (executables, and the external data that
 // an executable references instead of copying), and the fingerprint that
 // tells the runtime whether a referenced file still holds the bytes the
-// compiler saw.
+// compiler saw; and the atomic write of a whole file (checkpoints,
+// executables, profiles, compiled kernels).
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,6 +50,11 @@ private:
 /// model (at most 1 MiB read per tensor), and different for another model's
 /// file, a re-export, or an edit that touches a sample.
 uint64_t fingerprintBytes(const uint8_t *data, uint64_t size);
+
+/// Writes `size` bytes to `path` under a temporary name, then renames it:
+/// a failed write leaves what was at `path` (checkpoints, executables).
+Status writeFileAtomically(const std::string &path, const void *data,
+                           size_t size);
 
 /// An absolute, symlink-free spelling of `path` (itself when it cannot be
 /// resolved).
