@@ -79,6 +79,22 @@ func.func @separate_groups(%p: tensor<4xf32>, %g16: tensor<4xbf16>, %s: tensor<f
 
 // -----
 
+// Two updates read one widened gradient (parameters whose gradients CSE
+// merged): both read the bf16 gradient and the cast goes once.
+
+// CHECK-LABEL: func.func @shared_gradient
+// CHECK-NOT: graph.cast
+// CHECK: graph.foreach_adamw {{.*}} [%{{.*}}, %[[G:[^,]+]], %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xbf16>], [%{{.*}}, %[[G]], %{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xbf16>]
+// CHECK-NOT: graph.cast
+func.func @shared_gradient(%p: tensor<4xf32>, %q: tensor<4xf32>, %g16: tensor<4xbf16>, %s: tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %g = graph.cast %g16 : tensor<4xbf16> -> tensor<4xf32>
+  %a:3 = graph.adamw %p, %g, %p, %p, %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : tensor<4xf32>
+  %b:3 = graph.adamw %q, %g, %q, %q, %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : tensor<4xf32>
+  return %a#0, %b#0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
 // An update whose gradient is computed after the first update cannot join
 // its group (nothing but weights and state moves).
 

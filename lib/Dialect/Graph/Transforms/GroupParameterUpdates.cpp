@@ -12,6 +12,7 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 namespace mlir::paracc::graph {
 #define GEN_PASS_DEF_GROUPPARAMETERUPDATESPASS
@@ -85,10 +86,16 @@ SmallVector<SmallVector<OpT>> groupInOrder(ArrayRef<OpT> ops,
   return groups;
 }
 
-/// Erases the widening casts that nothing reads any more.
+/// Erases the widening casts that nothing reads any more. Several updates
+/// may read one gradient (parameters whose gradients CSE merged), so each
+/// cast is collected once before any is erased.
 void eraseDeadCasts(ArrayRef<Value> values) {
+  SetVector<Operation *> casts;
   for (Value v : values)
-    if (auto cast = v.getDefiningOp<CastOp>(); cast && cast->use_empty())
+    if (auto cast = v.getDefiningOp<CastOp>())
+      casts.insert(cast);
+  for (Operation *cast : casts)
+    if (cast->use_empty())
       cast->erase();
 }
 
