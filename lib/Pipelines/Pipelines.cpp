@@ -298,9 +298,12 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
     autodiff.wholeParameters = options.training.gradientsOnly;
     buildAutodiffPipeline(pm, autodiff);
   }
-  if (runs(CompilePhase::Optimized) && train && !options.training.gradientsOnly)
+  if (runs(CompilePhase::Optimized) && train &&
+      !options.training.gradientsOnly) {
     pm.addNestedPass<func::FuncOp>(
         graph::createOptimizerPass(options.optimizerOptions()));
+    pm.addNestedPass<func::FuncOp>(graph::createReturnExpertLoadPass());
+  }
   if (runs(CompilePhase::Propagated) && sharded)
     addPropagationPasses(pm, dist);
   if (runs(CompilePhase::Recomputed) && train)

@@ -161,3 +161,20 @@ TEST(MoeTest, Errors) {
                      {c.tokens, c.hidden}),
             "moe_experts: w_in must have shape [3,8,6], got f32[3,4,6]");
 }
+
+/// ExpertLoad counts each expert's slots; indices outside [0, E) count
+/// nowhere (moe_experts refuses them).
+TEST(MoeTest, ExpertLoadCountsEachExpertsSlots) {
+  Tensor idx = make(DType::I64, {5, 2}, {0, 1, 1, 0, 0, 3, 2, 2, -1, 1});
+  Tensor counts = run1(OpCode::ExpertLoad, {}, {&idx}, DType::F32, {3});
+  EXPECT_EQ(values(counts), (std::vector<double>{3, 3, 2}));
+  Tensor none = make(DType::I64, {0, 2}, {});
+  EXPECT_EQ(values(run1(OpCode::ExpertLoad, {}, {&none}, DType::F32, {2})),
+            (std::vector<double>{0, 0}));
+  Tensor flat = make(DType::I64, {4}, {0, 1, 2, 3});
+  EXPECT_EQ(runError(OpCode::ExpertLoad, {}, {&flat}, DType::F32, {4}),
+            "expert_load: needs indices [T, k] and counts [E], E >= 1, got "
+            "i64[4] and f32[4]");
+  EXPECT_EQ(runError(OpCode::ExpertLoad, {}, {&idx}, DType::BF16, {3}),
+            "expert_load: counts must have element type f32, got bf16[3]");
+}

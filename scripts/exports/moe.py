@@ -29,7 +29,8 @@ With --aux-reference, the cases' exports are left as they are and PyTorch's
 loss and 30 AdamW steps with the experts' auxiliary losses added
 (transformers' load-balancing loss and ST-MoE's router z-loss per layer,
 summed, at paracc train's --moe-aux-loss 0.02 --moe-z-loss 0.001) go to
-aux_reference.json.
+aux_reference.json, each step with the tokens each layer's router sent to
+each expert (expert_tokens, as paracc train logs them).
 
 With --bench gpt-moe, the issue's GPT-MoE benchmark model instead (a
 Mixtral-style decoder: hidden 1024, 8 layers, 16 heads, 8 experts of 2816,
@@ -129,6 +130,17 @@ def router_losses(router_logits, k):
     return aux, z_loss
 
 
+def expert_tokens(router_logits, k):
+    """Per layer, the (token, pick) slots the router sent to each expert
+    (paracc train's expert_tokens)."""
+    table = []
+    for z in router_logits:
+        picks = torch.topk(F.softmax(z.float(), dim=-1), k, dim=-1).indices
+        table.append(torch.bincount(picks.reshape(-1),
+                                    minlength=z.shape[-1]).tolist())
+    return table
+
+
 def aux_reference(name, spec, out_dir, seed):
     """The case's model rebuilt from its seed: its loss with the auxiliary
     losses on the loss test data, and 30 AdamW steps of it (as
@@ -138,12 +150,14 @@ def aux_reference(name, spec, out_dir, seed):
     k = config.num_experts_per_tok
     d = os.path.join(out_dir, name)
 
-    def loss_of(ids):
+    def loss_of(ids, routing=None):
         out = model(input_ids=ids, use_cache=False, output_router_logits=True)
         v = out.logits.shape[-1]
         ce = F.cross_entropy(out.logits[:, :-1].reshape(-1, v),
                              ids[:, 1:].reshape(-1))
         aux, z_loss = router_losses(out.router_logits, k)
+        if routing is not None:
+            routing.extend(expert_tokens(out.router_logits, k))
         return ce + AUX_COEF * aux + Z_COEF * z_loss
 
     model.train()
@@ -160,12 +174,14 @@ def aux_reference(name, spec, out_dir, seed):
         window = tokens[step * batch * seq:(step + 1) * batch * seq]
         batch_ids = torch.from_numpy(window.astype(np.int64).reshape(batch, seq))
         opt.zero_grad()
-        loss = loss_of(batch_ids)
+        routing = []
+        loss = loss_of(batch_ids, routing)
         loss.backward()
         norm = torch.sqrt(sum((p.grad.double() ** 2).sum()
                               for p in model.parameters()))
         steps.append({"step": step, "loss": loss.item(),
-                      "grad_norm": norm.item(), "lr": decoders.TRAIN_LR})
+                      "grad_norm": norm.item(), "lr": decoders.TRAIN_LR,
+                      "expert_tokens": routing})
         opt.step()
     reference = {"moe_aux_loss": AUX_COEF, "moe_z_loss": Z_COEF,
                  "test_data_loss": first,

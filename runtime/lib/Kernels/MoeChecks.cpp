@@ -76,4 +76,18 @@ Status checkMoeIndices(const KernelArgs &args, const MoeProblem &p,
   return Status::ok();
 }
 
+Status checkExpertLoad(const KernelArgs &args, int64_t &slots,
+                       int64_t &experts) {
+  PARACC_RETURN_IF_ERROR(args.checkArity(1, 1, 1));
+  const Tensor &indices = *args.in[0], &counts = *args.out[0];
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(indices, DType::I64, "indices"));
+  PARACC_RETURN_IF_ERROR(args.checkDTypeIs(counts, DType::F32, "counts"));
+  if (indices.rank() != 2 || counts.rank() != 1 || counts.dim(0) < 1)
+    return args.fail("needs indices [T, k] and counts [E], E >= 1, got ",
+                     indices.typeString(), " and ", counts.typeString());
+  slots = indices.dim(0) * indices.dim(1);
+  experts = counts.dim(0);
+  return Status::ok();
+}
+
 } // namespace paracc::rt

@@ -31,6 +31,11 @@ Status checkMoe(const KernelArgs &args, OperandTypeCheck checkType,
 Status checkMoeIndices(const KernelArgs &args, const MoeProblem &p,
                        const int64_t *indices);
 
+/// A checked ExpertLoad (in: indices [T, k] i64; out: counts [E] f32):
+/// the slots and the experts.
+Status checkExpertLoad(const KernelArgs &args, int64_t &slots,
+                       int64_t &experts);
+
 } // namespace paracc::rt
 
 #endif // PARACC_RUNTIME_KERNELS_MOECHECKS_H

@@ -194,6 +194,38 @@ StatusOr<std::vector<Tensor>> folderInputs(const FunctionSignature &f,
   return inputs;
 }
 
+/// The step's expert_tokens table [L, E]: counts per layer and expert, and
+/// each layer's largest over its mean.
+RoutingStats routingStats(const Tensor &table) {
+  RoutingStats r;
+  const int64_t layers = table.dim(0), experts = table.dim(1);
+  const float *counts = table.as<float>();
+  for (int64_t l = 0; l < layers; ++l) {
+    std::vector<int64_t> row(counts + l * experts, counts + (l + 1) * experts);
+    const int64_t total = std::accumulate(row.begin(), row.end(), int64_t(0));
+    const int64_t most =
+        experts ? *std::max_element(row.begin(), row.end()) : 0;
+    r.maxOverMean.push_back(
+        total ? double(most) * double(experts) / double(total) : 0.0);
+    r.tokens.push_back(std::move(row));
+  }
+  return r;
+}
+
+/// ", "expert_tokens": [[...], ...], "expert_max_over_mean": [...]".
+void writeRoutingStats(std::ostream &log, const RoutingStats &r) {
+  log << ", \"expert_tokens\": [";
+  for (size_t l = 0; l < r.tokens.size(); ++l) {
+    log << (l ? ", [" : "[");
+    for (size_t e = 0; e < r.tokens[l].size(); ++e)
+      log << (e ? ", " : "") << r.tokens[l][e];
+    log << "]";
+  }
+  log << "], \"expert_max_over_mean\": [";
+  for (size_t l = 0; l < r.maxOverMean.size(); ++l)
+    log << (l ? ", " : "") << jsonNumber(r.maxOverMean[l]);
+  log << "]";
+}
 
 std::string duration(double seconds) {
   int64_t s = int64_t(seconds + 0.5);
@@ -257,14 +289,22 @@ Trainer::create(std::shared_ptr<const Executable> exe,
     t->tokensPerStep_ = batch * seq;
   }
   // loss, grad_norm[, grad_sq: each parameter's sum of squared gradients]
+  // [, expert_tokens: [L, E] slots per expert of each MoE layer]
   const std::vector<std::string> &parts = exe->gradientNormParts();
-  t->hasParts_ = f.outputs.size() == 3 && f.outputs[2].name == "grad_sq" &&
-                 f.outputs[2].globalType.dtype == DType::F32 &&
-                 f.outputs[2].globalType.shape ==
-                     Shape{int64_t(parts.size())};
-  if (f.outputs.size() != 2 && !t->hasParts_)
+  size_t next = 2;
+  t->hasParts_ =
+      f.outputs.size() > next && f.outputs[next].name == "grad_sq" &&
+      f.outputs[next].globalType.dtype == DType::F32 &&
+      f.outputs[next].globalType.shape == Shape{int64_t(parts.size())};
+  next += t->hasParts_ ? 1 : 0;
+  if (f.outputs.size() > next && f.outputs[next].name == "expert_tokens" &&
+      f.outputs[next].globalType.dtype == DType::F32 &&
+      f.outputs[next].globalType.shape.size() == 2)
+    t->expertTokensOutput_ = next++;
+  if (f.outputs.size() < 2 || f.outputs.size() != next)
     return errorf("the step function must return the loss and grad_norm "
-                  "(and grad_sq, one sum of squares per parameter)");
+                  "(then grad_sq, one sum of squares per parameter, and "
+                  "expert_tokens, [layers, experts] f32, if any)");
   t->data_ = std::make_unique<Data>();
   if (folders) {
     auto b = BatchFolders::open(request.dataDir);
@@ -400,6 +440,8 @@ StatusOr<StepRecord> Trainer::step() {
   record.lr = lr;
   record.loss = scalarValue((*outputs)[0]);
   record.gradNorm = scalarValue((*outputs)[1]);
+  if (expertTokensOutput_)
+    record.experts = routingStats((*outputs)[*expertTokensOutput_]);
   record.ms =
       std::chrono::duration<double, std::milli>(now - stepStart).count();
   record.tokensPerSecond = double(tokensPerStep_) / (record.ms / 1e3);
@@ -409,17 +451,25 @@ StatusOr<StepRecord> Trainer::step() {
   out << "step " << k + 1 << "/" << request_.steps << "  loss " << std::fixed
       << std::setprecision(4) << record.loss << "  lr " << std::scientific
       << std::setprecision(3) << lr << "  grad_norm " << std::fixed
-      << std::setprecision(3) << record.gradNorm << "  "
-      << std::setprecision(0) << record.tokensPerSecond << " tok/s  ETA "
+      << std::setprecision(3) << record.gradNorm << "  ";
+  if (!record.experts.maxOverMean.empty())
+    out << "experts max/mean " << std::setprecision(2)
+        << *std::max_element(record.experts.maxOverMean.begin(),
+                             record.experts.maxOverMean.end())
+        << "  ";
+  out << std::setprecision(0) << record.tokensPerSecond << " tok/s  ETA "
       << duration(eta) << "\n";
   out.unsetf(std::ios::floatfield);
-  if (log_)
+  if (log_) {
     *log_ << "{\"step\": " << k << ", \"loss\": " << jsonNumber(record.loss)
           << ", \"grad_norm\": " << jsonNumber(record.gradNorm)
           << ", \"lr\": " << jsonNumber(lr)
           << ", \"tokens_per_s\": " << jsonNumber(record.tokensPerSecond)
-          << ", \"ms\": " << jsonNumber(record.ms) << "}\n"
-          << std::flush;
+          << ", \"ms\": " << jsonNumber(record.ms);
+    if (expertTokensOutput_)
+      writeRoutingStats(*log_, record.experts);
+    *log_ << "}\n" << std::flush;
+  }
   const std::vector<std::string> &parts = exe_->gradientNormParts();
   if (!std::isfinite(record.loss) || !std::isfinite(record.gradNorm)) {
     diverged_ = true;

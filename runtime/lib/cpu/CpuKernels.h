@@ -35,6 +35,7 @@ Status runReduceKernel(const KernelArgs &args);
 Status runArgReduceKernel(const KernelArgs &args);
 Status runTopKKernel(const KernelArgs &args);
 Status runMoeExpertsKernel(const KernelArgs &args);
+Status runExpertLoadKernel(const KernelArgs &args);
 Status runLossKernel(const KernelArgs &args);
 Status runRangeKernel(const KernelArgs &args);
 Status runCumSumKernel(const KernelArgs &args);

@@ -72,6 +72,8 @@ Status dispatch(const KernelArgs &args) {
   case OpCode::MoeExperts:
   case OpCode::MoeExpertsGrad:
     return runMoeExpertsKernel(args);
+  case OpCode::ExpertLoad:
+    return runExpertLoadKernel(args);
   case OpCode::SoftmaxCrossEntropy:
   case OpCode::NllLoss:
     return runLossKernel(args);

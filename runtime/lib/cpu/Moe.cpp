@@ -1,11 +1,10 @@
-//===- Moe.cpp - Mixture-of-experts kernels on the CPU -----------*- C++
-//-*-===//
+//===- Moe.cpp - Mixture-of-experts kernels on the CPU ----------*- C++ -*-===//
 //
 // MoeExperts and MoeExpertsGrad: the (token, pick) slots grouped by expert,
 // then per expert two products over its rows (BLAS), in f32 whatever the
 // storage type. Each slot's weighted output is kept and the k of a token
 // summed in pick order, so that the result does not depend on how the
-// slots were grouped.
+// slots were grouped. ExpertLoad: the slots counted per expert.
 //
 //===----------------------------------------------------------------------===//
 
@@ -242,6 +241,20 @@ Status runMoeExpertsKernel(const KernelArgs &args) {
     return args.op == OpCode::MoeExpertsGrad ? moeBackward<D>(args, p)
                                              : moeForward<D>(args, p);
   });
+}
+
+Status runExpertLoadKernel(const KernelArgs &args) {
+  int64_t slots = 0, experts = 0;
+  PARACC_RETURN_IF_ERROR(checkExpertLoad(args, slots, experts));
+  const auto *indices = static_cast<const int64_t *>(args.in[0]->data());
+  std::vector<int64_t> counts(size_t(experts), 0);
+  for (int64_t s = 0; s < slots; ++s)
+    if (indices[s] >= 0 && indices[s] < experts)
+      ++counts[size_t(indices[s])];
+  auto *out = static_cast<float *>(args.out[0]->data());
+  for (int64_t e = 0; e < experts; ++e)
+    out[e] = float(counts[size_t(e)]);
+  return Status::ok();
 }
 
 } // namespace paracc::rt

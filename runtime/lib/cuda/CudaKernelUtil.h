@@ -189,6 +189,9 @@ Status launchTrilu(const KernelArgs &args, cudaStream_t stream);
 Status launchReduce(const KernelArgs &args, cudaStream_t stream);
 Status launchArgReduce(const KernelArgs &args, cudaStream_t stream);
 Status launchTopK(const KernelArgs &args, cudaStream_t stream);
+
+// Moe.cu (the experts themselves go through MoeKernels.h).
+Status launchExpertLoad(const KernelArgs &args, cudaStream_t stream);
 Status launchCumSum(const KernelArgs &args, cudaStream_t stream);
 
 // Random.cu (also Range, which generates values rather than reading them).

@@ -133,6 +133,8 @@ Status dispatch(const KernelArgs &args, cudaStream_t stream) {
     return launchArgReduce(args, stream);
   case OpCode::TopK:
     return launchTopK(args, stream);
+  case OpCode::ExpertLoad:
+    return launchExpertLoad(args, stream);
   case OpCode::Range:
     return launchRange(args, stream);
   case OpCode::Dropout:
@@ -298,6 +300,8 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
   case OpCode::ArgMin:
   case OpCode::TopK:
     return gpuDTypeInSet(at(0), TypeSet::All);
+  case OpCode::ExpertLoad:
+    return at(0) == DType::I64 && (t.size() < 2 || at(1) == DType::F32);
   case OpCode::Attention:
     return isFloatGpu(at(0));
   case OpCode::AttentionMerge:

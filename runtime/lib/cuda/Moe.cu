@@ -1,6 +1,7 @@
 //===- Moe.cu - Mixture-of-experts instructions on the GPU ------*- C++ -*-===//
 //
-// See MoeKernels.h. The forward, with N = T k slots:
+// See MoeKernels.h (and ExpertLoad, the routing statistic, at the end).
+// The forward, with N = T k slots:
 //  1. routeKernel (one block): counts per expert, their offsets, and each
 //     slot's row in expert order (stable), with the slot of every row;
 //  2. the token rows gathered into that order (Xs [N, H]);
@@ -434,6 +435,68 @@ Status launchMoe(OpCode op, const MoeExpertsAttrs &attrs,
       buf.rowsH, buf.rowOf, nullptr, tokens, k, hidden,
       static_cast<bf16 *>(outputs[0].data), dweights);
   return checkLaunch("moe combine backward");
+}
+
+//===----------------------------------------------------------------------===//
+// ExpertLoad.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+constexpr int kLoadThreads = 256;
+/// Experts counted in shared memory first (48 KiB of int32 counts); more
+/// go straight to the result.
+constexpr int64_t kLoadSharedExperts = 12288;
+
+/// counts (zeroed) += each slot's expert, per block in shared memory when
+/// `shared`, then one atomic per expert and block.
+__global__ void __launch_bounds__(kLoadThreads)
+    expertLoadKernel(const int64_t *indices, int64_t slots, int64_t experts,
+                     bool shared, float *counts) {
+  extern __shared__ int32_t local[];
+  if (shared) {
+    for (int64_t e = threadIdx.x; e < experts; e += blockDim.x)
+      local[e] = 0;
+    __syncthreads();
+  }
+  for (int64_t s = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; s < slots;
+       s += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t e = indices[s];
+    if (e < 0 || e >= experts)
+      continue;
+    if (shared)
+      atomicAdd(&local[e], 1);
+    else
+      atomicAdd(&counts[e], 1.f);
+  }
+  if (!shared)
+    return;
+  __syncthreads();
+  for (int64_t e = threadIdx.x; e < experts; e += blockDim.x)
+    if (local[e])
+      atomicAdd(&counts[e], float(local[e]));
+}
+
+} // namespace
+
+Status launchExpertLoad(const KernelArgs &args, cudaStream_t stream) {
+  int64_t slots = 0, experts = 0;
+  PARACC_RETURN_IF_ERROR(checkExpertLoad(args, slots, experts));
+  auto *counts = static_cast<float *>(args.out[0]->data());
+  const cudaError_t err =
+      cudaMemsetAsync(counts, 0, size_t(experts) * sizeof(float), stream);
+  if (err != cudaSuccess)
+    return args.fail("zeroing the counts failed: ", cudaGetErrorString(err));
+  if (slots == 0)
+    return Status::ok();
+  const bool shared = experts <= kLoadSharedExperts;
+  const int blocks =
+      int(std::min<int64_t>((slots + kLoadThreads - 1) / kLoadThreads, 264));
+  expertLoadKernel<<<blocks, kLoadThreads,
+                     shared ? size_t(experts) * sizeof(int32_t) : 0, stream>>>(
+      static_cast<const int64_t *>(args.in[0]->data()), slots, experts, shared,
+      counts);
+  return checkLaunch(args);
 }
 
 } // namespace paracc::rt::cuda

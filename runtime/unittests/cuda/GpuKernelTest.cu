@@ -1206,6 +1206,22 @@ void testTopK() {
   }
 }
 
+/// ExpertLoad: routers' picks, some outside [0, E) (counted nowhere),
+/// counted per expert: few experts (counted in shared memory first), more
+/// than shared memory holds (straight to the result), more slots than the
+/// blocks' threads, and none.
+void testExpertLoad() {
+  const std::vector<std::pair<Shape, int64_t>> cases = {{{300, 2}, 8},
+                                                        {{4096, 8}, 64},
+                                                        {{200000, 2}, 8},
+                                                        {{3000, 2}, 20000},
+                                                        {{0, 2}, 4}};
+  for (const auto &[shape, experts] : cases)
+    runCase(OpCode::ExpertLoad, {},
+            {randomTensor(DType::I64, shape, -1, double(experts))},
+            {{DType::F32, {experts}}}, cat(experts, " experts"));
+}
+
 void testArgReduce() {
   const std::vector<std::pair<Shape, int64_t>> cases = {
       {{7, 1023}, 1},   {{5, 40}, 1},    {{33, 64}, 0},
@@ -2961,6 +2977,7 @@ int main() {
       {"reductions", testReductions},
       {"argmax/argmin", testArgReduce},
       {"topk", testTopK},
+      {"expert_load", testExpertLoad},
       {"cumsum", testCumSum},
       {"range", testRange},
       {"fill_random", testFillRandom},

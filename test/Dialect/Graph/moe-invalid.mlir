@@ -69,3 +69,27 @@ func.func @moe_grad_operands(%dy: tensor<4x8xf32>, %x: tensor<4x8xf32>, %i: tens
   %dx, %dw, %da, %db = graph.moe_experts_grad %dy, %x, %i, %w, %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x3xi64>, tensor<4x3xf32>, tensor<2x16x8xf32>, tensor<2x8x8xf32>) -> (tensor<4x8xf32>, tensor<4x3xf32>, tensor<2x16x8xf32>, tensor<2x8x8xf32>)
   return
 }
+
+// -----
+
+func.func @expert_load_shapes(%i: tensor<4x2x1xi64>) {
+  // expected-error @+1 {{needs indices [T, k] and a result [E] with E >= 1, got 'tensor<4x2x1xi64>' and 'tensor<8xf32>'}}
+  %c = graph.expert_load %i : tensor<4x2x1xi64> -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @expert_load_shapes(%i: tensor<4x2xi64>) {
+  // expected-error @+1 {{needs indices [T, k] and a result [E] with E >= 1, got 'tensor<4x2xi64>' and 'tensor<0xf32>'}}
+  %c = graph.expert_load %i : tensor<4x2xi64> -> tensor<0xf32>
+  return
+}
+
+// -----
+
+func.func @expert_load_f32(%i: tensor<4x2xi64>) {
+  // expected-error @+1 {{counts in f32, got 'tensor<8xbf16>'}}
+  %c = graph.expert_load %i : tensor<4x2xi64> -> tensor<8xbf16>
+  return
+}

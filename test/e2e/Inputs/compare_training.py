@@ -2,11 +2,14 @@
 
 usage: compare_training.py LOG.jsonl REFERENCE.json RUN [--loss-rtol R]
                            [--norm-rtol R] [--against OTHER.jsonl]
+                           [--expert-tokens]
 
 Every step's loss must be within --loss-rtol relative of the reference's
 (PyTorch's, in reference.json under runs[RUN]), its grad_norm within
 --norm-rtol and its lr within 1e-6. With --against, the log is compared
 with another paracc log instead (another mesh), at the same tolerances.
+With --expert-tokens, every step's expert_tokens (the slots each MoE
+layer's router sent to each expert) must equal the reference's exactly.
 Prints the worst errors; exits 1 on a mismatch.
 """
 
@@ -23,6 +26,7 @@ def main() -> int:
     p.add_argument("--loss-rtol", type=float, default=1e-4)
     p.add_argument("--norm-rtol", type=float, default=1e-3)
     p.add_argument("--against")
+    p.add_argument("--expert-tokens", action="store_true")
     args = p.parse_args()
     steps = [json.loads(line) for line in open(args.log) if line.strip()]
     if args.against:
@@ -49,9 +53,14 @@ def main() -> int:
             if err > tol:
                 bad.append(f"step {s['step']}: {key} {s[key]} vs {r[key]} "
                            f"(rel {err:.2e} > {tol})")
+        if args.expert_tokens and s.get("expert_tokens") != r.get(
+                "expert_tokens"):
+            bad.append(f"step {s['step']}: expert_tokens "
+                       f"{s.get('expert_tokens')} vs {r.get('expert_tokens')}")
     print(f"{len(steps)} steps vs {what}: worst rel error loss "
           f"{worst['loss']:.2e}, grad_norm {worst['grad_norm']:.2e}, "
-          f"lr {worst['lr']:.2e}")
+          f"lr {worst['lr']:.2e}"
+          + (", expert_tokens compared" if args.expert_tokens else ""))
     if bad:
         print("MISMATCH\n" + "\n".join(bad[:10]))
         return 1

@@ -554,6 +554,20 @@ static OpShardingRule moeRule(Value x, Value indices, Value wIn, Value wOut,
   return b.rule;
 }
 
+/// A router's counts per expert: a sum over the slots (tokens split over
+/// ranks count partial sums), the experts whole.
+static OpShardingRule expertLoadRule(g::ExpertLoadOp op) {
+  RuleBuilder b;
+  ArrayRef<int64_t> picks = shapeOf(op.getIndices());
+  const int64_t t = b.rule.addFactor(picks[0], FactorKind::Reduction),
+                k = b.rule.addFactor(picks[1], FactorKind::NeedReplication),
+                e = b.rule.addFactor(op.getNumExperts(),
+                                     FactorKind::NeedReplication);
+  b.rule.operands.push_back(RuleBuilder::tensor({t, k}));
+  b.rule.results.push_back(RuleBuilder::tensor({e}));
+  return b.rule;
+}
+
 /// The losses' backward: elements parallel, the class dim whole.
 static OpShardingRule crossEntropyGradRule(g::CrossEntropyGradOp op) {
   RuleBuilder b;
@@ -764,6 +778,7 @@ static OpShardingRule computeRule(Operation *op) {
         return moeRule(op.getX(), op.getIndices(), op.getWIn(), op.getWOut(),
                        /*backward=*/false);
       })
+      .Case([](g::ExpertLoadOp op) { return expertLoadRule(op); })
       .Case([](g::MoeExpertsGradOp op) {
         return moeRule(op.getX(), op.getIndices(), op.getWIn(), op.getWOut(),
                        /*backward=*/true);

@@ -90,3 +90,18 @@ LogicalResult MoeExpertsGradOp::verify() {
   // moe_grad_types: dy like x, each gradient like its operand.
   return verifyMoeGradientTypes(*this);
 }
+
+LogicalResult ExpertLoadOp::verify() {
+  auto indices = cast<RankedTensorType>(getIndices().getType());
+  auto result = cast<RankedTensorType>(getType());
+  // expert_load_shapes
+  if (indices.getRank() != 2 || result.getRank() != 1 ||
+      !result.hasStaticShape() || result.getDimSize(0) < 1)
+    return emitOpError("needs indices [T, k] and a result [E] with E >= 1, "
+                       "got ")
+           << indices << " and " << result;
+  // expert_load_f32
+  if (!result.getElementType().isF32())
+    return emitOpError("counts in f32, got ") << result;
+  return success();
+}

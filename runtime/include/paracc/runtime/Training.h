@@ -22,6 +22,7 @@
 #include <iosfwd>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -130,11 +131,21 @@ struct TrainingRequest {
   bool reportMemory = false;
 };
 
+/// A mixture of experts' routing in one step (the step function's
+/// expert_tokens result): per MoE layer, the (token, pick) slots each expert
+/// received, and the most any expert received over the mean (1: even).
+struct RoutingStats {
+  std::vector<std::vector<int64_t>> tokens;
+  std::vector<double> maxOverMean;
+};
+
 /// One training step's figures.
 struct StepRecord {
   /// The global step (from 0, continuing after a resume).
   int64_t step = 0;
   double loss = 0, gradNorm = 0, lr = 0, tokensPerSecond = 0, ms = 0;
+  /// Empty for a model without experts.
+  RoutingStats experts;
 };
 
 /// A training run, one step at a time: what runTraining loops over and
@@ -175,6 +186,8 @@ private:
   size_t function_ = 0;
   int64_t tokensPerStep_ = 0;
   bool hasParts_ = false;
+  /// The step function's expert_tokens result, if it has one.
+  std::optional<size_t> expertTokensOutput_;
   std::unique_ptr<Data> data_;
   std::unique_ptr<RankGroup> ranks_;
   std::unique_ptr<std::ofstream> log_;

@@ -103,4 +103,34 @@ def Graph_MoeExpertsGradOp : Graph_Op<"moe_experts_grad", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Graph_ExpertLoadOp : Graph_Op<"expert_load", [Pure]> {
+  let summary = "How many (token, pick) slots a router sent to each expert";
+  let description = [{
+    `indices` is a router's picks `[T, k]` (as `graph.moe_experts` reads
+    them); the result `[E]` counts, for each expert e, the slots equal to e:
+        result[e] = #{(t, j) : indices[t, j] = e}
+    An index outside `[0, E)` is counted nowhere (`graph.moe_experts`
+    refuses it). The counts are f32, exact up to 2^24 slots per expert.
+    A statistic, not part of the model's math: `--paracc-return-expert-load`
+    returns it from a training step (the routing stats of the progress line
+    and the JSON log). With the tokens split over ranks each rank's counts
+    are a partial sum.
+    ```mlir
+    %counts = graph.expert_load %indices : tensor<64x2xi64> -> tensor<8xf32>
+    ```
+  }];
+  let arguments = (ins Graph_I64Tensor:$indices);
+  let results = (outs Graph_FloatTensor:$result);
+  let assemblyFormat = [{
+    $indices attr-dict `:` type($indices) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// E, the experts counted.
+    int64_t getNumExperts() {
+      return ::llvm::cast<::mlir::RankedTensorType>(getType()).getDimSize(0);
+    }
+  }];
+}
+
 #endif // PARACC_DIALECT_GRAPH_IR_GRAPHMOEOPS_TD

@@ -645,4 +645,32 @@ def MoeAuxLossPass : Pass<"paracc-moe-aux-loss", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def ReturnExpertLoadPass : Pass<"paracc-return-expert-load", "func::FuncOp"> {
+  let summary = "Return a training step's tokens per expert, for routing stats";
+  let description = [{
+    For training a mixture of experts: after `--paracc-optimizer`, counts
+    each `graph.moe_experts`' picks per expert (`graph.expert_load` of its
+    indices, placed after the op with its pipeline-stage and micro-batch
+    attributes) and returns them as one more result, `expert_tokens`
+    `[L, E]` f32, a row per experts op in program order (the model's MoE
+    layers). Partitioning sums the counts of tokens split over ranks and
+    micro-batches, so the table is the whole step's. `paracc train` prints
+    the worst layer's max/mean load in its progress line and writes the
+    table and each layer's max/mean to the JSON log. A function without
+    experts is left alone; one whose layers have different expert counts
+    too (a remark says so).
+
+    After (two layers of four experts):
+    ```mlir
+    %y0 = graph.moe_experts %x0, %i0, ...
+    %c0 = graph.expert_load %i0 : tensor<32x2xi64> -> tensor<4xf32>
+    ...
+    %r0 = graph.reshape %c0 : tensor<4xf32> -> tensor<1x4xf32>
+    %t = graph.concat %r0, %r1 {axis = 0}
+    return %loss, %norm, %sq, %t
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 #endif // PARACC_DIALECT_GRAPH_TRANSFORMS_PASSES_TD
