@@ -443,14 +443,13 @@ Status launchMoe(OpCode op, const MoeExpertsAttrs &attrs,
 
 namespace {
 
-constexpr int kLoadThreads = 256;
 /// Experts counted in shared memory first (48 KiB of int32 counts); more
 /// go straight to the result.
 constexpr int64_t kLoadSharedExperts = 12288;
 
 /// counts (zeroed) += each slot's expert, per block in shared memory when
 /// `shared`, then one atomic per expert and block.
-__global__ void __launch_bounds__(kLoadThreads)
+__global__ void __launch_bounds__(kThreads)
     expertLoadKernel(const int64_t *indices, int64_t slots, int64_t experts,
                      bool shared, float *counts) {
   extern __shared__ int32_t local[];
@@ -490,9 +489,11 @@ Status launchExpertLoad(const KernelArgs &args, cudaStream_t stream) {
   if (slots == 0)
     return Status::ok();
   const bool shared = experts <= kLoadSharedExperts;
-  const int blocks =
-      int(std::min<int64_t>((slots + kLoadThreads - 1) / kLoadThreads, 264));
-  expertLoadKernel<<<blocks, kLoadThreads,
+  // Two blocks per SM read the indices at full speed and keep the blocks'
+  // final atomics (E each) few.
+  const int blocks = int(std::min<int64_t>((slots + kThreads - 1) / kThreads,
+                                           2 * int64_t(deviceSMCount())));
+  expertLoadKernel<<<blocks, kThreads,
                      shared ? size_t(experts) * sizeof(int32_t) : 0, stream>>>(
       static_cast<const int64_t *>(args.in[0]->data()), slots, experts, shared,
       counts);
