@@ -549,8 +549,9 @@ PY
   [ -n "${NO_PEER:-}" ] && return 0
   # (bf16: parameters and AdamW state in bf16, which torch's grouped GEMM
   # needs; the others keep f32 master weights, as paracc does.)
+  # MOE_PEERS="MODE:EXPERTS[:bf16] ..." picks the peer runs.
   local mode experts bf16
-  for run in compile:grouped_mm eager:grouped_mm compile:eager compile:grouped_mm:bf16; do
+  for run in ${MOE_PEERS:-compile:grouped_mm eager:grouped_mm compile:eager compile:grouped_mm:bf16}; do
     IFS=: read -r mode experts bf16 <<<"$run"
     peer "moe-$mode-$experts${bf16:+-bf16}" python3 "$dev/common/peers/hf_decoder_torch.py" \
       "$m/gpt-moe.peer.json" --mode "$mode" --experts "$experts" ${bf16:+--bf16-params} \

@@ -115,3 +115,106 @@ func.func @backward_kept(%dy: tensor<2x16x4x8xf32>, %q: tensor<2x16x4x8xf32>, %k
   %dq, %dk, %dv = graph.attention_grad %tdy, %tq, %tk, %tv {scale = 0.125 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
   return %dq : tensor<2x4x16x8xf32>
 }
+
+// -----
+
+// Llama's forward: the rotary embedding after the head transposes and K and
+// V repeated for grouped-query attention (reshape, expand, reshape). The
+// chains are rebuilt sequence-first: the tables reshaped to [1, S, 1, D],
+// the repeat over [B, S, Hkv, G, D]; no transposes are left.
+// CHECK-LABEL: func.func @llama_gqa
+// CHECK-SAME: (%[[QS:.*]]: tensor<2x16x4x8xf32>, %[[KS:.*]]: tensor<2x16x2x8xf32>, %[[VS:.*]]: tensor<2x16x2x8xf32>, %[[COS:.*]]: tensor<1x1x16x8xf32>, %[[SIN:.*]]: tensor<1x1x16x8xf32>)
+// CHECK-NOT: graph.transpose
+// CHECK-DAG: %[[C:.*]] = graph.reshape %[[COS]] : tensor<1x1x16x8xf32> -> tensor<1x16x1x8xf32>
+// CHECK-DAG: %[[S:.*]] = graph.reshape %[[SIN]] : tensor<1x1x16x8xf32> -> tensor<1x16x1x8xf32>
+// CHECK-DAG: %[[QR:.*]] = graph.rotary %[[QS]], %[[C]], %[[S]] : (tensor<2x16x4x8xf32>, tensor<1x16x1x8xf32>, tensor<1x16x1x8xf32>) -> tensor<2x16x4x8xf32>
+// CHECK-DAG: %[[KR:.*]] = graph.rotary %[[KS]], %[[C]], %[[S]] : (tensor<2x16x2x8xf32>, tensor<1x16x1x8xf32>, tensor<1x16x1x8xf32>) -> tensor<2x16x2x8xf32>
+// CHECK-DAG: %[[K5:.*]] = graph.reshape %[[KR]] : tensor<2x16x2x8xf32> -> tensor<2x16x2x1x8xf32>
+// CHECK-DAG: %[[KE:.*]] = graph.expand %[[K5]] : tensor<2x16x2x1x8xf32> -> tensor<2x16x2x2x8xf32>
+// CHECK-DAG: %[[K:.*]] = graph.reshape %[[KE]] : tensor<2x16x2x2x8xf32> -> tensor<2x16x4x8xf32>
+// CHECK-DAG: %[[V5:.*]] = graph.reshape %[[VS]] : tensor<2x16x2x8xf32> -> tensor<2x16x2x1x8xf32>
+// CHECK: %[[A:.*]] = graph.attention %[[QR]], %[[K]], %{{.*}} {causal = true, scale = 3.535530e-01 : f64, sequence_first = true} : (tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>, tensor<2x16x4x8xf32>) -> tensor<2x16x4x8xf32>
+// CHECK-NOT: graph.transpose
+// CHECK: return %[[A]]
+func.func @llama_gqa(%qs: tensor<2x16x4x8xf32>, %ks: tensor<2x16x2x8xf32>,
+                     %vs: tensor<2x16x2x8xf32>, %cos: tensor<1x1x16x8xf32>,
+                     %sin: tensor<1x1x16x8xf32>) -> tensor<2x16x4x8xf32> {
+  %q = graph.transpose %qs, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %k = graph.transpose %ks, [0, 2, 1, 3] : tensor<2x16x2x8xf32> -> tensor<2x2x16x8xf32>
+  %v = graph.transpose %vs, [0, 2, 1, 3] : tensor<2x16x2x8xf32> -> tensor<2x2x16x8xf32>
+  %qr = graph.rotary %q, %cos, %sin : (tensor<2x4x16x8xf32>, tensor<1x1x16x8xf32>, tensor<1x1x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %kr = graph.rotary %k, %cos, %sin : (tensor<2x2x16x8xf32>, tensor<1x1x16x8xf32>, tensor<1x1x16x8xf32>) -> tensor<2x2x16x8xf32>
+  %k5 = graph.reshape %kr : tensor<2x2x16x8xf32> -> tensor<2x2x1x16x8xf32>
+  %ke = graph.expand %k5 : tensor<2x2x1x16x8xf32> -> tensor<2x2x2x16x8xf32>
+  %kk = graph.reshape %ke : tensor<2x2x2x16x8xf32> -> tensor<2x4x16x8xf32>
+  %v5 = graph.reshape %v : tensor<2x2x16x8xf32> -> tensor<2x2x1x16x8xf32>
+  %ve = graph.expand %v5 : tensor<2x2x1x16x8xf32> -> tensor<2x2x2x16x8xf32>
+  %vv = graph.reshape %ve : tensor<2x2x2x16x8xf32> -> tensor<2x4x16x8xf32>
+  %a = graph.attention %qr, %kk, %vv {causal = true, scale = 0.353553 : f64}
+      : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %y = graph.transpose %a, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  return %y : tensor<2x16x4x8xf32>
+}
+
+// -----
+
+// Llama's backward: dK of the repeated keys summed over the group
+// (reshape, reduce_sum, reshape) and the rotary embedding's transposed map
+// before the transposes back. Rebuilt sequence-first: the sum runs over
+// [B, S, Hkv, G, D]'s group dim; no transposes are left.
+// CHECK-LABEL: func.func @llama_gqa_backward
+// CHECK-NOT: graph.transpose
+// CHECK: %[[DQ:.*]], %[[DK:.*]], %{{.*}} = graph.attention_grad %arg0, %arg1, %arg2, %arg2 {causal = true, scale = 1.250000e-01 : f64, sequence_first = true}
+// CHECK-DAG: graph.rotary %[[DQ]], %{{.*}}, %{{.*}} {transposed = true} : (tensor<2x16x4x8xf32>, tensor<1x16x1x8xf32>, tensor<1x16x1x8xf32>) -> tensor<2x16x4x8xf32>
+// CHECK-DAG: %[[G:.*]] = graph.reshape %[[DK]] : tensor<2x16x4x8xf32> -> tensor<2x16x2x2x8xf32>
+// CHECK-DAG: %[[R:.*]] = graph.reduce_sum %[[G]], [3] : tensor<2x16x2x2x8xf32> -> tensor<2x16x2x1x8xf32>
+// CHECK-DAG: graph.reshape %[[R]] : tensor<2x16x2x1x8xf32> -> tensor<2x16x2x8xf32>
+// CHECK-NOT: graph.transpose
+func.func @llama_gqa_backward(%dy: tensor<2x16x4x8xf32>, %q: tensor<2x16x4x8xf32>,
+                              %k: tensor<2x16x4x8xf32>, %cos: tensor<1x1x16x8xf32>,
+                              %sin: tensor<1x1x16x8xf32>)
+    -> (tensor<2x16x4x8xf32>, tensor<2x16x2x8xf32>) {
+  %tdy = graph.transpose %dy, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tq = graph.transpose %q, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %tk = graph.transpose %k, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %dq, %dk, %dv = graph.attention_grad %tdy, %tq, %tk, %tk {causal = true, scale = 0.125 : f64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>)
+  %rq = graph.rotary %dq, %cos, %sin {transposed = true} : (tensor<2x4x16x8xf32>, tensor<1x1x16x8xf32>, tensor<1x1x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %bq = graph.transpose %rq, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  %g = graph.reshape %dk : tensor<2x4x16x8xf32> -> tensor<2x2x2x16x8xf32>
+  %s = graph.reduce_sum %g, [2] : tensor<2x2x2x16x8xf32> -> tensor<2x2x1x16x8xf32>
+  %s4 = graph.reshape %s : tensor<2x2x1x16x8xf32> -> tensor<2x2x16x8xf32>
+  %bk = graph.transpose %s4, [0, 2, 1, 3] : tensor<2x2x16x8xf32> -> tensor<2x16x2x8xf32>
+  return %bq, %bk : tensor<2x16x4x8xf32>, tensor<2x16x2x8xf32>
+}
+
+// -----
+
+// Left alone: a rotary table per head ([1, H, S, D]) would have to be
+// transposed itself.
+// CHECK-LABEL: func.func @rotary_table_per_head
+// CHECK-NOT: sequence_first = true
+func.func @rotary_table_per_head(%qs: tensor<2x16x4x8xf32>, %cos: tensor<1x4x16x8xf32>)
+    -> tensor<2x16x4x8xf32> {
+  %q = graph.transpose %qs, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %qr = graph.rotary %q, %cos, %cos : (tensor<2x4x16x8xf32>, tensor<1x4x16x8xf32>, tensor<1x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %a = graph.attention %qr, %qr, %qr {scale = 1.0 : f64}
+      : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %y = graph.transpose %a, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  return %y : tensor<2x16x4x8xf32>
+}
+
+// -----
+
+// Left alone: the rotated q also leaves the function head-first, so
+// rebuilding it would compute it twice.
+// CHECK-LABEL: func.func @rotated_q_also_returned
+// CHECK-NOT: sequence_first = true
+func.func @rotated_q_also_returned(%qs: tensor<2x16x4x8xf32>, %cos: tensor<1x1x16x8xf32>)
+    -> (tensor<2x16x4x8xf32>, tensor<2x4x16x8xf32>) {
+  %q = graph.transpose %qs, [0, 2, 1, 3] : tensor<2x16x4x8xf32> -> tensor<2x4x16x8xf32>
+  %qr = graph.rotary %q, %cos, %cos : (tensor<2x4x16x8xf32>, tensor<1x1x16x8xf32>, tensor<1x1x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %a = graph.attention %qr, %qr, %qr {scale = 1.0 : f64}
+      : (tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32>
+  %y = graph.transpose %a, [0, 2, 1, 3] : tensor<2x4x16x8xf32> -> tensor<2x16x4x8xf32>
+  return %y, %qr : tensor<2x16x4x8xf32>, tensor<2x4x16x8xf32>
+}

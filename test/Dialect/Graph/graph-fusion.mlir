@@ -989,3 +989,35 @@ func.func @softmax_sum_other_axis(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %p = graph.div %e, %s : (tensor<8x8xf32>, tensor<1x8xf32>) -> tensor<8x8xf32>
   return %p : tensor<8x8xf32>
 }
+
+// -----
+
+// Phi-3's rotary embedding over the whole head dim: the rotated part is a
+// slice keeping every element, the pass-through part an empty slice, and
+// their concatenation the rotated part alone.
+// CHECK-LABEL: func.func @whole_slice_and_empty_concat
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4x16x8xf32>)
+// CHECK-NOT: graph.slice
+// CHECK-NOT: graph.concat
+// CHECK: %[[N:.*]] = graph.neg %[[X]]
+// CHECK: return %[[N]]
+func.func @whole_slice_and_empty_concat(%x: tensor<2x4x16x8xf32>) -> tensor<2x4x16x8xf32> {
+  %rot = graph.slice %x, starts = [0, 0, 0, 0], limits = [2, 4, 16, 8], steps = [1, 1, 1, 1] : tensor<2x4x16x8xf32> -> tensor<2x4x16x8xf32>
+  %pass = graph.slice %x, starts = [0, 0, 0, 0], limits = [2, 4, 16, 0], steps = [1, 1, 1, 1] : tensor<2x4x16x8xf32> -> tensor<2x4x16x0xf32>
+  %n = graph.neg %rot : tensor<2x4x16x8xf32>
+  %y = graph.concat %n, %pass {axis = 3 : i64} : (tensor<2x4x16x8xf32>, tensor<2x4x16x0xf32>) -> tensor<2x4x16x8xf32>
+  return %y : tensor<2x4x16x8xf32>
+}
+
+// -----
+
+// Left alone: a reversing slice keeps the shape but not the order, and a
+// concatenation of two non-empty parts stays.
+// CHECK-LABEL: func.func @reversed_slice_kept
+// CHECK: graph.slice
+// CHECK: graph.concat
+func.func @reversed_slice_kept(%x: tensor<4xf32>) -> tensor<8xf32> {
+  %r = graph.slice %x, starts = [3], limits = [-1], steps = [-1] : tensor<4xf32> -> tensor<4xf32>
+  %y = graph.concat %r, %x {axis = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

@@ -12,9 +12,9 @@
 #include "AttentionFusion.h"
 #include "FusionMatchers.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/SmallPtrSet.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <cmath>
 
@@ -111,9 +111,8 @@ static LogicalResult fuseRmsNorm(Operation *normalized, const InvRms &m,
     auto onesType = RankedTensorType::get(normShape, xType.getElementType());
     scale = ConstantOp::create(
         rewriter, target->getLoc(),
-        DenseElementsAttr::get(onesType,
-                               rewriter.getFloatAttr(
-                                   xType.getElementType(), 1.0)));
+        DenseElementsAttr::get(
+            onesType, rewriter.getFloatAttr(xType.getElementType(), 1.0)));
   }
   rewriter.replaceOpWithNewOp<RmsNormOp>(target, xType, m.x, scale,
                                          rewriter.getI64IntegerAttr(m.axis),
@@ -176,7 +175,8 @@ struct SiluMulPattern : OpRewritePattern<MulOp> {
     for (int i = 0; i < 2; ++i) {
       auto silu = op->getOperand(i).getDefiningOp<SiluOp>();
       Value up = op->getOperand(1 - i);
-      if (silu && silu.getType() == op.getType() && up.getType() == op.getType()) {
+      if (silu && silu.getType() == op.getType() &&
+          up.getType() == op.getType()) {
         rewriter.replaceOpWithNewOp<SiluMulOp>(op, op.getType(), silu.getX(),
                                                up);
         return success();
@@ -360,8 +360,7 @@ struct GeluPattern : OpRewritePattern<MulOp> {
               isOnePlusInner(half->getOperand(1 - j), a, tanh))
             x = a;
       // (x * (1 + t)) * 0.5
-      if (auto inner = a.getDefiningOp<MulOp>(); inner && !x &&
-                                                 isSplat(b, 0.5))
+      if (auto inner = a.getDefiningOp<MulOp>(); inner && !x && isSplat(b, 0.5))
         for (int j = 0; j < 2 && !x; ++j)
           if (isOnePlusInner(inner->getOperand(1 - j), inner->getOperand(j),
                              tanh))
@@ -369,9 +368,8 @@ struct GeluPattern : OpRewritePattern<MulOp> {
     }
     if (!x || x.getType() != op.getType())
       return failure();
-    rewriter.replaceOpWithNewOp<GeluOp>(op, op.getType(), x,
-                                        rewriter.getStringAttr(
-                                            tanh ? "tanh" : "none"));
+    rewriter.replaceOpWithNewOp<GeluOp>(
+        op, op.getType(), x, rewriter.getStringAttr(tanh ? "tanh" : "none"));
     return success();
   }
 };
@@ -453,13 +451,54 @@ struct SliceOfProductPattern : OpRewritePattern<SliceOp> {
     if (slice.getStarts()[last] != 0 || slice.getSteps()[last] != 1 ||
         slice.getLimits()[last] != y.getDimSize(last))
       return failure();
-    SmallVector<int64_t> starts(slice.getStarts()),
-        limits(slice.getLimits()), steps(slice.getSteps());
+    SmallVector<int64_t> starts(slice.getStarts()), limits(slice.getLimits()),
+        steps(slice.getSteps());
     limits[last] = x.getDimSize(last);
     auto rows = SliceOp::create(rewriter, slice.getLoc(), product.getLhs(),
                                 starts, limits, steps);
     rewriter.replaceOpWithNewOp<MatMulOp>(slice, slice.getType(), rows,
                                           product.getRhs());
+    return success();
+  }
+};
+
+/// A slice that keeps every element in order is its operand: Phi-3's export
+/// slices q and k into the rotated part `[..., :rotary_dim]`, the whole
+/// head when rotary_dim is the head dim.
+struct WholeSlicePattern : OpRewritePattern<SliceOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SliceOp slice,
+                                PatternRewriter &rewriter) const override {
+    if (slice.getType() != slice.getX().getType() ||
+        !llvm::all_of(slice.getStarts(), [](int64_t s) { return s == 0; }) ||
+        !llvm::all_of(slice.getSteps(), [](int64_t s) { return s == 1; }))
+      return failure();
+    rewriter.replaceOp(slice, slice.getX());
+    return success();
+  }
+};
+
+/// Empty operands of a concatenation contribute nothing: Phi-3's rotated
+/// part concatenated with its empty pass-through part `[..., rotary_dim:]`.
+/// With one operand left, the concatenation is that operand.
+struct ConcatEmptyPattern : OpRewritePattern<ConcatOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConcatOp concat,
+                                PatternRewriter &rewriter) const override {
+    auto isEmpty = [](Value v) {
+      auto type = cast<RankedTensorType>(v.getType());
+      return type.hasStaticShape() && type.getNumElements() == 0;
+    };
+    SmallVector<Value> kept;
+    for (Value v : concat.getInputs())
+      if (!isEmpty(v))
+        kept.push_back(v);
+    if (kept.empty() || kept.size() == concat.getInputs().size())
+      return failure();
+    if (kept.size() == 1)
+      rewriter.replaceOp(concat, kept.front());
+    else
+      rewriter.replaceOpWithNewOp<ConcatOp>(concat, kept, concat.getAxis());
     return success();
   }
 };
@@ -504,8 +543,7 @@ static Value stripFloatCasts(Value v) {
 
 /// The `x` that `v` reduces with `OpTy` along its single axis `axis`
 /// (after stripBroadcast and float casts of the reduction), or null.
-template <typename OpTy>
-static Value reducedAlong(Value v, int64_t axis) {
+template <typename OpTy> static Value reducedAlong(Value v, int64_t axis) {
   for (Value stripped = v;; v = stripped)
     if ((stripped = stripFloatCasts(stripBroadcast(v))) == v)
       break;
@@ -589,10 +627,11 @@ struct GraphFusionPass
     : public graph::impl::GraphFusionPassBase<GraphFusionPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern,
-                 SiluMulPattern, RotaryPattern, GeluPattern,
-                 ReshapeTransposeReshapePattern, SliceOfProductPattern,
-                 SoftmaxPattern, LogSoftmaxPattern>(&getContext());
+    patterns
+        .add<RmsNormMulPattern, RmsNormDivPattern, SiluPattern, SiluMulPattern,
+             RotaryPattern, GeluPattern, ReshapeTransposeReshapePattern,
+             SliceOfProductPattern, WholeSlicePattern, ConcatEmptyPattern,
+             SoftmaxPattern, LogSoftmaxPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
     // Attention last, over the whole function at once: the layers share a

@@ -76,6 +76,9 @@ def GraphFusionPass : Pass<"paracc-graph-fusion", "func::FuncOp"> {
       the fill, and a padding mask gets `where(no key, mean(v), attention)`
       after the op. Any other added mask stays the operand as it is; forms
       whose empty rows cannot be reproduced are left unfused;
+    - a slice that keeps every element is its operand, and a concatenation
+      drops its empty operands (Phi-3's rotary embedding over the whole head
+      dim, split into the rotated part and an empty pass-through part);
     - `slice(matmul(x, w))` with a 2-D `w`, the product used only by the
       slice and the slice keeping the last dim whole, becomes
       `matmul(slice(x), w)`: only the kept rows are computed (a language
@@ -340,14 +343,24 @@ def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
   let summary = "Attention on [.., S, H, D] operands, without head transposes";
   let description = [{
     Exporters transpose q, k and v from the linear layers' `[B, S, H, D]` to
-    `[B, H, S, D]` for attention and transpose the result back. When all
-    three operands come from such transposes and the result's only user is
-    the transpose back, the op becomes a `sequence_first` attention on the
-    untransposed values and the four transposes (each a full pass over an
-    activation) go away. Runs after partitioning, like `paracc-fuse-linear`.
-    A training step's `graph.attention_grad` whose `dy`, `q`, `k`, `v` are
-    such transposes and whose gradients each go to one transpose back (or
-    are unused) becomes `sequence_first` the same way (seven transposes).
+    `[B, H, S, D]` for attention and transpose the result back. When every
+    operand can be rebuilt sequence-first without a transpose and every
+    reader of the result ends in a transpose back, the op becomes a
+    `sequence_first` attention on the untransposed values and the
+    transposes (each a full pass over an activation) go away. Runs after
+    partitioning, like `paracc-fuse-linear`. A training step's
+    `graph.attention_grad` (dy, q, k, v in; dq, dk, dv out) becomes
+    `sequence_first` the same way.
+
+    Between the transposes and the attention, the chains of ops that do not
+    care about the layout are rebuilt in the sequence-first layout: the
+    rotary embedding (its `[1, 1, S, D]` tables reshaped to `[1, S, 1, D]`;
+    tables that vary per head are left alone), grouped-query attention's
+    repeat of K and V (reshape, expand, reshape, done over
+    `[B, S, Hkv, G, D]`) and, in the backward, its sum over the group
+    (reshape, reduce_sum, reshape) and the rotary embedding's transposed
+    map. A chain value that something else also reads head-first is not
+    rebuilt (it would be computed twice), and the op is left alone.
 
     Before:
     ```mlir
