@@ -107,7 +107,10 @@ stage_kernels() {
   local t log
   # (cuDNN takes the context-parallel blocks whose start lies within their
   # keys through its padding mask; PARACC_CUDNN_PADDED_START=0 would not.)
-  for t in paracc_rt_gpu_tests paracc_rt_gpu_attention_test paracc_rt_gpu_attention_test:paracc paracc_rt_gpu_moe_test; do
+  # KERNEL_TESTS="BINARY[:paracc] ..." picks the test runs (and
+  # PARACC_GPU_TEST_GROUPS the kernel test's groups); NO_KERNEL_BENCH=1
+  # leaves out the attention benches.
+  for t in ${KERNEL_TESTS:-paracc_rt_gpu_tests paracc_rt_gpu_attention_test paracc_rt_gpu_attention_test:paracc paracc_rt_gpu_moe_test}; do
     log="$out/${t/:/-}.log"
     [ -x "$testbin/${t%%:*}" ] || { note "kernels: $t missing"; continue; }
     if [ "$t" != "${t%%:*}" ]; then
@@ -118,8 +121,8 @@ stage_kernels() {
     note "kernels: $t exit $? ($(grep -cE '^\[?PASS' "$log") PASS, $(grep -cE '^\[?FAIL' "$log") FAIL)"
     grep -E '^\[?FAIL' "$log" | head -20
   done
-  grep -m1 "cuDNN" "$out/paracc_rt_gpu_attention_test.log" | tee -a "$summary"
-  if [ -x "$testbin/paracc_rt_gpu_attention_bench" ]; then
+  grep -m1 "cuDNN" "$out/paracc_rt_gpu_attention_test.log" 2>/dev/null | tee -a "$summary"
+  if [ -z "${NO_KERNEL_BENCH:-}" ] && [ -x "$testbin/paracc_rt_gpu_attention_bench" ]; then
     "$testbin/paracc_rt_gpu_attention_bench" >"$out/attention-bench.log" 2>&1
     note "attention bench (cuDNN where it runs): exit $?"
     head -12 "$out/attention-bench.log" | tee -a "$summary"

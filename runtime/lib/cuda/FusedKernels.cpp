@@ -429,6 +429,9 @@ StatusOr<std::string> compileWithNvrtc(const std::string &source,
 
 namespace {
 
+Status compileLoadedKernels(const std::vector<FusedRequest> &requests,
+                            std::vector<FusedKernel> &kernels);
+
 bool nvrtcLoaded() {
   const Nvrtc &n = nvrtc();
   return n.createProgram && n.error.empty();
@@ -523,7 +526,10 @@ Status selfCheck() {
         request.outputs.push_back({t.dtype(), t.shape(), d});
       }
       std::vector<FusedKernel> kernels;
-      PARACC_RETURN_IF_ERROR(compileFusedKernels({request}, kernels));
+      // Not compileFusedKernels: it asks fusedKernelsAvailable(), whose
+      // static initialization runs this check (a recursive initialization
+      // that waits for itself forever).
+      PARACC_RETURN_IF_ERROR(compileLoadedKernels({request}, kernels));
       PARACC_RETURN_IF_ERROR(launchFusedKernel(kernels[0], request.inputs,
                                                request.outputs, nullptr));
       PARACC_FUSED_CUDA(cudaDeviceSynchronize(), "self-check run");
@@ -805,6 +811,17 @@ Status compileFusedKernels(const std::vector<FusedRequest> &requests,
     return Status::ok();
   if (!fusedKernelsAvailable())
     return errorf("fused_elementwise: NVRTC is not available: ", nvrtc().error);
+  return compileLoadedKernels(requests, kernels);
+}
+
+namespace {
+
+/// compileFusedKernels once NVRTC is loaded (the self-check's entry).
+Status compileLoadedKernels(const std::vector<FusedRequest> &requests,
+                            std::vector<FusedKernel> &kernels) {
+  kernels.assign(requests.size(), FusedKernel());
+  if (requests.empty())
+    return Status::ok();
   // Each kernel's source, named by its hash.
   std::vector<std::string> names(requests.size());
   std::vector<std::string> sources(requests.size());
@@ -902,6 +919,8 @@ Status compileFusedKernels(const std::vector<FusedRequest> &requests,
   }
   return Status::ok();
 }
+
+} // namespace
 
 Status launchFusedKernel(const FusedKernel &kernel,
                          const std::vector<DeviceTensor> &inputs,

@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -2999,15 +3000,37 @@ int main() {
       {"fused elementwise (NVRTC)", testFused},
       {"errors", testErrors},
   };
+  // Each line as it is printed (a run cut short by a timeout shows where),
+  // and PARACC_GPU_TEST_GROUPS="name,..." runs only the groups whose names
+  // contain one of them.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
+  const char *only = std::getenv("PARACC_GPU_TEST_GROUPS");
+  auto selected = [&](const char *name) {
+    if (!only || !*only)
+      return true;
+    std::stringstream list(only);
+    std::string part;
+    while (std::getline(list, part, ','))
+      if (!part.empty() && std::string(name).find(part) != std::string::npos)
+        return true;
+    return false;
+  };
   for (const auto &g : groups) {
+    if (!selected(g.first))
+      continue;
     std::printf("=== %s\n", g.first);
     const int before = gFailed;
+    const auto start = std::chrono::steady_clock::now();
     g.second();
     const cudaError_t err = cudaGetLastError();
     if (err != cudaSuccess)
       report(false, std::string(g.first) + " left a CUDA error",
              cudaGetErrorString(err));
-    std::printf("=== %s: %s\n", g.first, gFailed == before ? "ok" : "FAILURES");
+    std::printf("=== %s: %s (%.1f s)\n", g.first,
+                gFailed == before ? "ok" : "FAILURES",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                              start)
+                    .count());
   }
   std::printf("%d passed, %d failed\n", gPassed, gFailed);
   return gFailed == 0 ? 0 : 1;
