@@ -245,6 +245,9 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
 
   if (runs(CompilePhase::Cleaned)) {
     buildCleanupPipeline(pm, CleanupPipelineOptions());
+    if (options.parallel.moeCapacityFactor > 0)
+      pm.addNestedPass<func::FuncOp>(
+          graph::createMoeCapacityPass({options.parallel.moeCapacityFactor}));
     if (train) {
       OpPassManager &fn = pm.nest<func::FuncOp>();
       if (!options.training.loss.empty()) {
@@ -302,7 +305,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
       !options.training.gradientsOnly) {
     pm.addNestedPass<func::FuncOp>(
         graph::createOptimizerPass(options.optimizerOptions()));
-    pm.addNestedPass<func::FuncOp>(graph::createReturnExpertLoadPass());
+    pm.addNestedPass<func::FuncOp>(graph::createReturnExpertLoadPass(
+        {options.parallel.moeCapacityFactor}));
   }
   if (runs(CompilePhase::Propagated) && sharded)
     addPropagationPasses(pm, dist);

@@ -3,6 +3,7 @@
 
 usage: moe.py OUT_DIR [--only NAME ...] [--list]
        moe.py OUT_DIR --aux-reference [--only NAME ...]
+       moe.py OUT_DIR --capacity-reference [--only NAME ...]
        moe.py OUT_DIR --bench gpt-moe --batch B --seq S [--loss]
 
 decoders.py's cases for the MoE families (each case's files are the same:
@@ -32,6 +33,12 @@ summed, at paracc train's --moe-aux-loss 0.02 --moe-z-loss 0.001) go to
 aux_reference.json, each step with the tokens each layer's router sent to
 each expert (expert_tokens, as paracc train logs them).
 
+With --capacity-reference, likewise PyTorch's loss and 30 AdamW steps with
+each expert taking at most ceil(1.0 x seq x k / experts) picks per
+sequence, the earliest tokens first (paracc's --moe-capacity-factor 1.0;
+the other picks' routing weights zeroed by a hook on the experts module),
+in capacity_reference.json, each step with the picks each layer dropped.
+
 With --bench gpt-moe, the issue's GPT-MoE benchmark model instead (a
 Mixtral-style decoder: hidden 1024, 8 layers, 16 heads, 8 experts of 2816,
 top-2; random weights, shape-only, the batched_mm forward), with the
@@ -43,6 +50,7 @@ test/e2e/moe.test:  $PY scripts/exports/moe.py test/e2e/Inputs/moe
 """
 
 import json
+import math
 import os
 import sys
 
@@ -141,30 +149,15 @@ def expert_tokens(router_logits, k):
     return table
 
 
-def aux_reference(name, spec, out_dir, seed):
-    """The case's model rebuilt from its seed: its loss with the auxiliary
-    losses on the loss test data, and 30 AdamW steps of it (as
-    reference.json's run) in aux_reference.json."""
-    family, _, attn, batch, seq, _, extra, _ = spec
-    model, config = decoders.make_model(family, attn, dict(extra), seed)
-    k = config.num_experts_per_tok
-    d = os.path.join(out_dir, name)
-
-    def loss_of(ids, routing=None):
-        out = model(input_ids=ids, use_cache=False, output_router_logits=True)
-        v = out.logits.shape[-1]
-        ce = F.cross_entropy(out.logits[:, :-1].reshape(-1, v),
-                             ids[:, 1:].reshape(-1))
-        aux, z_loss = router_losses(out.router_logits, k)
-        if routing is not None:
-            routing.extend(expert_tokens(out.router_logits, k))
-        return ce + AUX_COEF * aux + Z_COEF * z_loss
-
+def reference_run(model, d, batch, seq, loss_of):
+    """The model's loss (loss_of(ids, record)) on the case's loss test data
+    and 30 AdamW steps of it over tokens.u16 (as reference.json's run),
+    each step with what loss_of recorded."""
     model.train()
     ids = torch.from_numpy(read_pb(os.path.join(
         d, "loss_test_data_set_0", "input_0.pb")).astype(np.int64))
     with torch.no_grad():
-        first = loss_of(ids).item()
+        first = loss_of(ids, {}).item()
     tokens = np.fromfile(os.path.join(d, "tokens.u16"), dtype=np.uint16)
     opt = torch.optim.AdamW(model.parameters(), lr=decoders.TRAIN_LR,
                             betas=decoders.TRAIN_BETAS, eps=decoders.TRAIN_EPS,
@@ -174,26 +167,118 @@ def aux_reference(name, spec, out_dir, seed):
         window = tokens[step * batch * seq:(step + 1) * batch * seq]
         batch_ids = torch.from_numpy(window.astype(np.int64).reshape(batch, seq))
         opt.zero_grad()
-        routing = []
-        loss = loss_of(batch_ids, routing)
+        record = {}
+        loss = loss_of(batch_ids, record)
         loss.backward()
         norm = torch.sqrt(sum((p.grad.double() ** 2).sum()
                               for p in model.parameters()))
         steps.append({"step": step, "loss": loss.item(),
                       "grad_norm": norm.item(), "lr": decoders.TRAIN_LR,
-                      "expert_tokens": routing})
+                      **record})
         opt.step()
+    optimizer = {"name": "adamw", "lr": decoders.TRAIN_LR,
+                 "betas": decoders.TRAIN_BETAS, "eps": decoders.TRAIN_EPS,
+                 "weight_decay": decoders.TRAIN_WEIGHT_DECAY}
+    return {"test_data_loss": first, "optimizer": optimizer, "batch": batch,
+            "seq": seq, "runs": {"adamw": {"steps": steps}}}
+
+
+def next_token_ce(logits, ids):
+    v = logits.shape[-1]
+    return F.cross_entropy(logits[:, :-1].reshape(-1, v),
+                           ids[:, 1:].reshape(-1))
+
+
+def aux_reference(name, spec, out_dir, seed):
+    """The case's model rebuilt from its seed: its loss with the auxiliary
+    losses on the loss test data, and 30 AdamW steps of it (as
+    reference.json's run) in aux_reference.json."""
+    family, _, attn, batch, seq, _, extra, _ = spec
+    model, config = decoders.make_model(family, attn, dict(extra), seed)
+    k = config.num_experts_per_tok
+    d = os.path.join(out_dir, name)
+
+    def loss_of(ids, record):
+        out = model(input_ids=ids, use_cache=False, output_router_logits=True)
+        aux, z_loss = router_losses(out.router_logits, k)
+        record["expert_tokens"] = expert_tokens(out.router_logits, k)
+        return (next_token_ce(out.logits, ids) + AUX_COEF * aux +
+                Z_COEF * z_loss)
+
     reference = {"moe_aux_loss": AUX_COEF, "moe_z_loss": Z_COEF,
-                 "test_data_loss": first,
-                 "optimizer": {"name": "adamw", "lr": decoders.TRAIN_LR,
-                               "betas": decoders.TRAIN_BETAS,
-                               "eps": decoders.TRAIN_EPS,
-                               "weight_decay": decoders.TRAIN_WEIGHT_DECAY},
-                 "batch": batch, "seq": seq,
-                 "runs": {"adamw": {"steps": steps}}}
+                 **reference_run(model, d, batch, seq, loss_of)}
     with open(os.path.join(d, "aux_reference.json"), "w") as f:
         json.dump(reference, f, indent=1)
-    print(f"{name}: aux-loss reference, test-data loss {first:.6f}")
+    print(f"{name}: aux-loss reference, "
+          f"test-data loss {reference['test_data_loss']:.6f}")
+
+
+# The capacity reference (--capacity-reference): paracc's
+# --moe-capacity-factor.
+CAPACITY_FACTOR = 1.0
+
+
+def drop_beyond_capacity(index, weights, seq, experts, factor):
+    """The routing weights [T, k] with the picks beyond each expert's
+    capacity per sequence, ceil(factor * seq * k / experts), zeroed: the
+    earliest tokens of a sequence first (a plain loop, independent of
+    paracc's cumulative sums); and the number of picks dropped."""
+    tokens, k = index.shape
+    capacity = max(1, math.ceil(factor * seq * k / experts))
+    keep = torch.ones_like(weights)
+    dropped = 0
+    for start in range(0, tokens, seq):
+        taken = [0] * experts
+        for t in range(start, start + seq):
+            for j in range(k):
+                e = int(index[t, j])
+                taken[e] += 1
+                if taken[e] > capacity:
+                    keep[t, j] = 0
+                    dropped += 1
+    return weights * keep, dropped
+
+
+def capacity_reference(name, spec, out_dir, seed):
+    """The case's model rebuilt from its seed with each experts module's
+    routing weights beyond capacity zeroed (a forward pre-hook): its loss on
+    the loss test data and 30 AdamW steps in capacity_reference.json, each
+    step with the picks each layer dropped (expert_dropped, as paracc train
+    logs them) and sent to each expert (expert_tokens)."""
+    family, _, attn, batch, seq, _, extra, _ = spec
+    model, config = decoders.make_model(family, attn, dict(extra), seed)
+    k = config.num_experts_per_tok
+    d = os.path.join(out_dir, name)
+    dropped = []
+
+    def drop(module, args):
+        hidden, index, weights = args
+        weights, n = drop_beyond_capacity(index, weights, seq,
+                                          module.num_experts, CAPACITY_FACTOR)
+        dropped.append(n)
+        return hidden, index, weights
+
+    experts = [m for m in model.modules()
+               if type(m).__name__.endswith("Experts")]
+    assert experts, f"{name}: no experts module to hook"
+    for m in experts:
+        m.register_forward_pre_hook(drop)
+
+    def loss_of(ids, record):
+        dropped.clear()
+        out = model(input_ids=ids, use_cache=False, output_router_logits=True)
+        record["expert_tokens"] = expert_tokens(out.router_logits, k)
+        record["expert_dropped"] = list(dropped)
+        return next_token_ce(out.logits, ids)
+
+    reference = {"moe_capacity_factor": CAPACITY_FACTOR,
+                 **reference_run(model, d, batch, seq, loss_of)}
+    with open(os.path.join(d, "capacity_reference.json"), "w") as f:
+        json.dump(reference, f, indent=1)
+    drops = [sum(s["expert_dropped"]) for s in reference["runs"]["adamw"]["steps"]]
+    print(f"{name}: capacity reference, test-data loss "
+          f"{reference['test_data_loss']:.6f}, picks dropped per step "
+          f"{min(drops)}..{max(drops)}")
 
 
 def main():
@@ -205,6 +290,10 @@ def main():
         ap.add_argument("--aux-reference", action="store_true",
                         help="write aux_reference.json for the selected "
                              "cases with a loss (their exports must exist)")
+        ap.add_argument("--capacity-reference", action="store_true",
+                        help="write capacity_reference.json for the "
+                             "selected cases with a loss (their exports "
+                             "must exist)")
 
     args = case_arguments(__doc__, CASES, bench_arguments)
     if args.bench:
@@ -212,9 +301,11 @@ def main():
                             args.loss)
         return 0
     for i, name, spec in selected_cases(args, CASES):
-        if args.aux_reference:
-            if spec[-1]:
+        if args.aux_reference or args.capacity_reference:
+            if spec[-1] and args.aux_reference:
                 aux_reference(name, spec, args.out, seed=300 + i)
+            if spec[-1] and args.capacity_reference:
+                capacity_reference(name, spec, args.out, seed=300 + i)
             continue
         decoders.make_case(name, spec, args.out, seed=300 + i)
     return 0

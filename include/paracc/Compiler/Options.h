@@ -187,6 +187,9 @@ struct ParallelOptions {
   /// Chains of elementwise ops run as one fused kernel
   /// (paracc-fuse-elementwise).
   bool fuseElementwise = true;
+  /// Mixtures of experts: each expert takes at most this many even shares
+  /// of a sequence's picks (paracc-moe-capacity); 0: dropless.
+  double moeCapacityFactor = 0.0;
 
   void bindOptions(OptionsBinder &binder);
 };

@@ -83,8 +83,7 @@ StatusOr<TokenData> TokenData::load(const std::string &path,
   return data;
 }
 
-int64_t EpochOrder::window(int64_t step, int64_t windows,
-                           uint64_t seed) const {
+int64_t EpochOrder::window(int64_t step, int64_t windows, uint64_t seed) const {
   int64_t window = step % windows;
   if (seed == 0)
     return window;
@@ -122,7 +121,8 @@ StatusOr<BatchFolders> BatchFolders::open(const std::string &dir) {
   ::closedir(d);
   std::sort(b.folders_.begin(), b.folders_.end());
   if (b.folders_.empty())
-    return errorf("'", dir, "' has no batches: it needs input_0.pb, or "
+    return errorf("'", dir,
+                  "' has no batches: it needs input_0.pb, or "
                   "subfolders with input_0.pb, input_1.pb, ... (one per "
                   "data input, in graph input order)");
   return b;
@@ -212,7 +212,15 @@ RoutingStats routingStats(const Tensor &table) {
   return r;
 }
 
-/// ", "expert_tokens": [[...], ...], "expert_max_over_mean": [...]".
+/// The step's expert_dropped [L]: the slots each layer's capacity dropped.
+void addDroppedSlots(RoutingStats &r, const Tensor &perLayer) {
+  const float *dropped = perLayer.as<float>();
+  for (int64_t l = 0; l < perLayer.dim(0); ++l)
+    r.dropped.push_back(int64_t(dropped[l]));
+}
+
+/// ", "expert_tokens": [[...], ...], "expert_max_over_mean": [...]"
+/// [, "expert_dropped": [...]].
 void writeRoutingStats(std::ostream &log, const RoutingStats &r) {
   log << ", \"expert_tokens\": [";
   for (size_t l = 0; l < r.tokens.size(); ++l) {
@@ -225,6 +233,12 @@ void writeRoutingStats(std::ostream &log, const RoutingStats &r) {
   for (size_t l = 0; l < r.maxOverMean.size(); ++l)
     log << (l ? ", " : "") << jsonNumber(r.maxOverMean[l]);
   log << "]";
+  if (r.dropped.empty())
+    return;
+  log << ", \"expert_dropped\": [";
+  for (size_t l = 0; l < r.dropped.size(); ++l)
+    log << (l ? ", " : "") << r.dropped[l];
+  log << "]";
 }
 
 std::string duration(double seconds) {
@@ -235,6 +249,15 @@ std::string duration(double seconds) {
   return text;
 }
 } // namespace
+
+double RoutingStats::droppedShare() const {
+  int64_t slots = 0;
+  for (const std::vector<int64_t> &row : tokens)
+    slots = std::accumulate(row.begin(), row.end(), slots);
+  const int64_t lost =
+      std::accumulate(dropped.begin(), dropped.end(), int64_t(0));
+  return slots ? double(lost) / double(slots) : 0.0;
+}
 
 struct Trainer::Data {
   std::optional<TokenData> tokens;
@@ -301,10 +324,17 @@ Trainer::create(std::shared_ptr<const Executable> exe,
       f.outputs[next].globalType.dtype == DType::F32 &&
       f.outputs[next].globalType.shape.size() == 2)
     t->expertTokensOutput_ = next++;
+  if (t->expertTokensOutput_ && f.outputs.size() > next &&
+      f.outputs[next].name == "expert_dropped" &&
+      f.outputs[next].globalType.dtype == DType::F32 &&
+      f.outputs[next].globalType.shape ==
+          Shape{f.outputs[*t->expertTokensOutput_].globalType.shape[0]})
+    t->expertDroppedOutput_ = next++;
   if (f.outputs.size() < 2 || f.outputs.size() != next)
     return errorf("the step function must return the loss and grad_norm "
-                  "(then grad_sq, one sum of squares per parameter, and "
-                  "expert_tokens, [layers, experts] f32, if any)");
+                  "(then grad_sq, one sum of squares per parameter, "
+                  "expert_tokens, [layers, experts] f32, and expert_dropped, "
+                  "[layers] f32, if any)");
   t->data_ = std::make_unique<Data>();
   if (folders) {
     auto b = BatchFolders::open(request.dataDir);
@@ -318,8 +348,8 @@ Trainer::create(std::shared_ptr<const Executable> exe,
       return data.status();
     t->data_->tokens = std::move(*data);
   }
-  const int64_t windows = folders ? t->data_->folders->windows()
-                                  : t->data_->tokens->windows();
+  const int64_t windows =
+      folders ? t->data_->folders->windows() : t->data_->tokens->windows();
   RankGroupOptions rankOptions;
   rankOptions.device = request.device;
   rankOptions.allowTf32 = request.allowTf32;
@@ -331,8 +361,8 @@ Trainer::create(std::shared_ptr<const Executable> exe,
     return ranks.status();
   t->ranks_ = std::move(*ranks);
   if (!request.logJsonPath.empty()) {
-    t->log_ = std::make_unique<std::ofstream>(request.logJsonPath,
-                                              std::ios::trunc);
+    t->log_ =
+        std::make_unique<std::ofstream>(request.logJsonPath, std::ios::trunc);
     if (!*t->log_)
       return errorf("cannot write '", request.logJsonPath, "'");
   }
@@ -442,6 +472,8 @@ StatusOr<StepRecord> Trainer::step() {
   record.gradNorm = scalarValue((*outputs)[1]);
   if (expertTokensOutput_)
     record.experts = routingStats((*outputs)[*expertTokensOutput_]);
+  if (expertDroppedOutput_)
+    addDroppedSlots(record.experts, (*outputs)[*expertDroppedOutput_]);
   record.ms =
       std::chrono::duration<double, std::milli>(now - stepStart).count();
   record.tokensPerSecond = double(tokensPerStep_) / (record.ms / 1e3);
@@ -457,6 +489,9 @@ StatusOr<StepRecord> Trainer::step() {
         << *std::max_element(record.experts.maxOverMean.begin(),
                              record.experts.maxOverMean.end())
         << "  ";
+  if (!record.experts.dropped.empty())
+    out << "dropped " << std::setprecision(1)
+        << 100.0 * record.experts.droppedShare() << "%  ";
   out << std::setprecision(0) << record.tokensPerSecond << " tok/s  ETA "
       << duration(eta) << "\n";
   out.unsetf(std::ios::floatfield);
@@ -502,7 +537,8 @@ StatusOr<StepRecord> Trainer::step() {
       sum += sq.as<float>()[i];
     if (std::abs(std::sqrt(sum) - record.gradNorm) >
         1e-3 * std::max(1.0, record.gradNorm))
-      return errorf("step ", k, ": internal: the per-parameter gradient "
+      return errorf("step ", k,
+                    ": internal: the per-parameter gradient "
                     "norms give ",
                     std::sqrt(sum), ", the step's norm is ", record.gradNorm);
   }

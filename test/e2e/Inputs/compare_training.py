@@ -9,7 +9,9 @@ Every step's loss must be within --loss-rtol relative of the reference's
 --norm-rtol and its lr within 1e-6. With --against, the log is compared
 with another paracc log instead (another mesh), at the same tolerances.
 With --expert-tokens, every step's expert_tokens (the slots each MoE
-layer's router sent to each expert) must equal the reference's exactly.
+layer's router sent to each expert) must equal the reference's exactly, and
+so must expert_dropped (the slots each layer's capacity dropped) where the
+reference has it.
 Prints the worst errors; exits 1 on a mismatch.
 """
 
@@ -57,6 +59,10 @@ def main() -> int:
                 "expert_tokens"):
             bad.append(f"step {s['step']}: expert_tokens "
                        f"{s.get('expert_tokens')} vs {r.get('expert_tokens')}")
+        if args.expert_tokens and "expert_dropped" in r and s.get(
+                "expert_dropped") != r["expert_dropped"]:
+            bad.append(f"step {s['step']}: expert_dropped "
+                       f"{s.get('expert_dropped')} vs {r['expert_dropped']}")
     print(f"{len(steps)} steps vs {what}: worst rel error loss "
           f"{worst['loss']:.2e}, grad_norm {worst['grad_norm']:.2e}, "
           f"lr {worst['lr']:.2e}"

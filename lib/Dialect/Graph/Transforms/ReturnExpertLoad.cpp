@@ -5,6 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MoeCapacity.h"
+
+#include "paracc/Dialect/Graph/IR/ScalarConstant.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -45,8 +48,16 @@ public:
     OpBuilder b(ret);
     Location loc = ret.getLoc();
     auto row = RankedTensorType::get({1, experts}, b.getF32Type());
-    SmallVector<Value> rows;
+    SmallVector<Value> rows, dropped;
     for (MoeExpertsOp moe : layers) {
+      if (capacityFactor > 0) {
+        FailureOr<Value> d = droppedPicks(b, moe);
+        if (failed(d))
+          return signalPassFailure();
+        b.setInsertionPoint(ret);
+        dropped.push_back(ReshapeOp::create(
+            b, loc, RankedTensorType::get({1}, b.getF32Type()), *d));
+      }
       // Counted where the layer runs (its pipeline stage and micro-batch).
       b.setInsertionPointAfter(moe);
       auto load = ExpertLoadOp::create(
@@ -60,15 +71,61 @@ public:
         rows.size() == 1
             ? rows.front()
             : Value(ConcatOp::create(b, loc, rows, b.getI64IntegerAttr(0)));
-    const unsigned n = func.getNumResults();
-    if (failed(func.insertResult(
-            n, table.getType(),
-            b.getDictionaryAttr({b.getNamedAttr(
-                kNameAttrName, b.getStringAttr("expert_tokens"))})))) {
-      func.emitOpError("cannot add the expert_tokens result");
+    if (failed(appendResult(func, ret, table, "expert_tokens")))
       return signalPassFailure();
-    }
-    ret.getOperandsMutable().append(table);
+    if (dropped.empty())
+      return;
+    Value perLayer =
+        dropped.size() == 1
+            ? dropped.front()
+            : Value(ConcatOp::create(b, loc, dropped, b.getI64IntegerAttr(0)));
+    if (failed(appendResult(func, ret, perLayer, "expert_dropped")))
+      return signalPassFailure();
+  }
+
+private:
+  static LogicalResult appendResult(func::FuncOp func, func::ReturnOp ret,
+                                    Value value, StringRef name) {
+    Builder b(func.getContext());
+    if (failed(func.insertResult(func.getNumResults(), value.getType(),
+                                 b.getDictionaryAttr({b.getNamedAttr(
+                                     kNameAttrName, b.getStringAttr(name))}))))
+      return func.emitOpError("cannot add the ") << name << " result";
+    ret.getOperandsMutable().append(value);
+    return success();
+  }
+
+  /// The picks of `moe` beyond its experts' capacity (a 0-d f32): the sum
+  /// over sequences and experts of max(picks - C, 0), built after the op
+  /// with its pipeline-stage and micro-batch attributes.
+  FailureOr<Value> droppedPicks(OpBuilder &b, MoeExpertsOp moe) {
+    FailureOr<ExpertCapacity> c = expertCapacity(moe, capacityFactor);
+    if (failed(c))
+      return failure();
+    b.setInsertionPointAfter(moe);
+    Location loc = moe.getLoc();
+    const int64_t experts = moe.getNumExperts();
+    auto f32 = b.getF32Type();
+    Value hits = picksPerTokenAndExpert(b, loc, moe);
+    Value perSequence = ReduceSumOp::create(
+        b, loc,
+        ReshapeOp::create(
+            b, loc,
+            RankedTensorType::get({c->groups, c->groupTokens, experts}, f32),
+            hits),
+        ArrayRef<int64_t>{1}, false);
+    Value over =
+        SubOp::create(b, loc, perSequence.getType(), perSequence,
+                      createScalarConstant(b, loc, f32, double(c->capacity)));
+    over = MaxOp::create(b, loc, over.getType(), over,
+                         createScalarConstant(b, loc, f32, 0.0));
+    Value total =
+        ReduceSumOp::create(b, loc, over, ArrayRef<int64_t>{0, 1}, false);
+    // Counted where the layer runs (its pipeline stage and micro-batch).
+    for (Operation *op = moe->getNextNode();
+         op != total.getDefiningOp()->getNextNode(); op = op->getNextNode())
+      op->setDiscardableAttrs(moe->getDiscardableAttrDictionary());
+    return total;
   }
 };
 

@@ -133,10 +133,15 @@ struct TrainingRequest {
 
 /// A mixture of experts' routing in one step (the step function's
 /// expert_tokens result): per MoE layer, the (token, pick) slots each expert
-/// received, and the most any expert received over the mean (1: even).
+/// received, and the most any expert received over the mean (1: even); with
+/// a capacity (the expert_dropped result), the slots each layer dropped.
 struct RoutingStats {
   std::vector<std::vector<int64_t>> tokens;
   std::vector<double> maxOverMean;
+  std::vector<int64_t> dropped;
+
+  /// The dropped slots' share of all slots, over the layers.
+  double droppedShare() const;
 };
 
 /// One training step's figures.
@@ -186,8 +191,9 @@ private:
   size_t function_ = 0;
   int64_t tokensPerStep_ = 0;
   bool hasParts_ = false;
-  /// The step function's expert_tokens result, if it has one.
-  std::optional<size_t> expertTokensOutput_;
+  /// The step function's expert_tokens and expert_dropped results, if it
+  /// has them.
+  std::optional<size_t> expertTokensOutput_, expertDroppedOutput_;
   std::unique_ptr<Data> data_;
   std::unique_ptr<RankGroup> ranks_;
   std::unique_ptr<std::ofstream> log_;

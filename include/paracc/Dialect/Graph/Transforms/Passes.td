@@ -658,6 +658,51 @@ def MoeAuxLossPass : Pass<"paracc-moe-aux-loss", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def MoeCapacityPass : Pass<"paracc-moe-capacity", "func::FuncOp"> {
+  let summary = "Drop the picks beyond each expert's capacity";
+  let description = [{
+    For a mixture of experts run with a capacity (`--moe-capacity-factor
+    F`): each expert takes at most
+    `C = max(1, ceil(F x S x k / E))` picks per sequence (S tokens, k picks
+    each, E experts), the earliest in token order (Megatron-LM's
+    "position" drop policy; GShard's groups are the sequences here). The
+    routing weights of the other picks become zero, so they add nothing to
+    the token's output (its residual carries it) and get no gradient; the
+    experts still compute them (dropless kernels). The counts are built
+    with ordinary graph ops from the picks: a one-hot over the experts,
+    a cumulative sum along each sequence, a comparison with C, gathered
+    back to the picks, and a product with the weights. A sequence is
+    never split by data or expert parallelism, so the result is the same
+    on every mesh; under context parallelism the sum along the sequence
+    is gathered. The tokens of each `graph.moe_experts` must be the
+    reshape of a `[batch, seq, hidden]` tensor (as exporters flatten them);
+    otherwise the pass fails with an error at the op.
+    `--paracc-return-expert-load` with the same factor counts the dropped
+    picks of each training step.
+
+    Before:
+    ```mlir
+    %x = graph.reshape %h : tensor<2x16x32xf32> -> tensor<32x32xf32>
+    %y = graph.moe_experts %x, %i, %w, %w_in, %w_out : ...
+    ```
+    After (`capacity-factor=1.0`, 4 experts, k = 2: C = 8 per sequence):
+    ```mlir
+    %hits = ... : tensor<32x4xf32>     // picks per token and expert
+    %place = graph.cumsum %hits3 {axis = 1 : i64} : tensor<2x16x4xf32> ...
+    %fits = graph.less_equal %place2, %c8 : ... -> tensor<32x4xi1>
+    %kept = graph.gather_elements %fitsf, %i {axis = 1 : i64} ...
+    %w2 = graph.mul %w, %kept : tensor<32x2xf32>
+    %y = graph.moe_experts %x, %i, %w2, %w_in, %w_out : ...
+    ```
+  }];
+  let options = [
+    Option<"capacityFactor", "capacity-factor", "double", "1.0",
+           "Each expert's capacity per sequence, in multiples of an even "
+           "share of the picks">,
+  ];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def ReturnExpertLoadPass : Pass<"paracc-return-expert-load", "func::FuncOp"> {
   let summary = "Return a training step's tokens per expert, for routing stats";
   let description = [{
@@ -673,6 +718,12 @@ def ReturnExpertLoadPass : Pass<"paracc-return-expert-load", "func::FuncOp"> {
     experts is left alone; one whose layers have different expert counts
     too (a remark says so).
 
+    With `capacity-factor` F > 0 (the model was compiled with
+    `--paracc-moe-capacity` at F), it also returns `expert_dropped` `[L]`
+    f32: the picks of each layer beyond its experts' capacity, summed over
+    the sequences and experts (`max(count - C, 0)` per sequence and
+    expert), which paracc train shows as a share of the picks.
+
     After (two layers of four experts):
     ```mlir
     %y0 = graph.moe_experts %x0, %i0, ...
@@ -683,6 +734,11 @@ def ReturnExpertLoadPass : Pass<"paracc-return-expert-load", "func::FuncOp"> {
     return %loss, %norm, %sq, %t
     ```
   }];
+  let options = [
+    Option<"capacityFactor", "capacity-factor", "double", "0.0",
+           "The factor paracc-moe-capacity ran with (0: none; no "
+           "expert_dropped result)">,
+  ];
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
