@@ -63,15 +63,15 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
                "Run every elementwise op as its own kernel (by default "
                "chains of them over one shape run as one fused kernel)"},
               OptionValue::negatedFlag(fuseElementwise));
-  binder.bind({"moe-capacity-factor", scope,
-               "Mixtures of experts: each expert takes at most F x an even "
-               "share of a sequence's picks (ceil(F x seq x k / experts)), "
-               "the earliest tokens first; the other picks are dropped (their "
-               "routing weight is zero) and paracc train counts them (0: "
-               "dropless, every pick reaches its expert)",
-               "F"},
-              OptionValue::number(moeCapacityFactor,
-                                  NumberRange::nonNegative()));
+  binder.bind(
+      {"moe-capacity-factor", scope,
+       "Mixtures of experts: each expert takes at most F x an even "
+       "share of a sequence's picks (ceil(F x seq x k / experts)), "
+       "the earliest tokens first; the other picks are dropped (their "
+       "routing weight is zero) and paracc train counts them (0: "
+       "dropless, every pick reaches its expert)",
+       "F"},
+      OptionValue::number(moeCapacityFactor, NumberRange::nonNegative()));
 }
 
 void TrainingOptions::bindOptions(OptionsBinder &binder) {

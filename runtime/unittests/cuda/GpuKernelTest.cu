@@ -3026,11 +3026,10 @@ int main() {
     if (err != cudaSuccess)
       report(false, std::string(g.first) + " left a CUDA error",
              cudaGetErrorString(err));
-    std::printf("=== %s: %s (%.1f s)\n", g.first,
-                gFailed == before ? "ok" : "FAILURES",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                              start)
-                    .count());
+    std::printf(
+        "=== %s: %s (%.1f s)\n", g.first, gFailed == before ? "ok" : "FAILURES",
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   std::printf("%d passed, %d failed\n", gPassed, gFailed);
   return gFailed == 0 ? 0 : 1;
