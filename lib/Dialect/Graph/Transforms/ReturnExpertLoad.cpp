@@ -67,23 +67,23 @@ public:
       b.setInsertionPoint(ret);
       rows.push_back(ReshapeOp::create(b, loc, row, load));
     }
-    Value table =
-        rows.size() == 1
-            ? rows.front()
-            : Value(ConcatOp::create(b, loc, rows, b.getI64IntegerAttr(0)));
-    if (failed(appendResult(func, ret, table, "expert_tokens")))
+    if (failed(appendResult(func, ret, stacked(b, loc, rows), "expert_tokens")))
       return signalPassFailure();
     if (dropped.empty())
       return;
-    Value perLayer =
-        dropped.size() == 1
-            ? dropped.front()
-            : Value(ConcatOp::create(b, loc, dropped, b.getI64IntegerAttr(0)));
-    if (failed(appendResult(func, ret, perLayer, "expert_dropped")))
+    if (failed(appendResult(func, ret, stacked(b, loc, dropped),
+                            "expert_dropped")))
       return signalPassFailure();
   }
 
 private:
+  /// The layers' rows one after the other (dim 0).
+  static Value stacked(OpBuilder &b, Location loc, ArrayRef<Value> rows) {
+    return rows.size() == 1
+               ? rows.front()
+               : Value(ConcatOp::create(b, loc, rows, b.getI64IntegerAttr(0)));
+  }
+
   static LogicalResult appendResult(func::FuncOp func, func::ReturnOp ret,
                                     Value value, StringRef name) {
     Builder b(func.getContext());
