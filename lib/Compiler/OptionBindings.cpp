@@ -152,6 +152,12 @@ void TrainingOptions::bindOptions(OptionsBinder &binder) {
                "--zero 3: layers ahead at which a layer's parameter gather is "
                "issued (0: just before the layer)"},
               OptionValue::integer(zeroPrefetch, 0));
+  binder.bind({"no-weight-copies", scope,
+               "Mixed precision: cast the f32 master weights to bf16 at every "
+               "step's start (by default the optimizer writes each updated "
+               "weight's bf16 copy, kept between steps, and the cast is not "
+               "needed)"},
+              OptionValue::negatedFlag(weightCopies));
   binder.bind({"zero-shard-size", scope,
                "Hybrid sharding (HSDP): --zero shards within groups of N "
                "consecutive dp ranks and replicates across the groups "

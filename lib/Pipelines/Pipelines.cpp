@@ -115,8 +115,8 @@ void mlir::paracc::buildAutodiffPipeline(
 }
 
 void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
-                                         double bucketMb,
-                                         bool fuseElementwise) {
+                                         double bucketMb, bool fuseElementwise,
+                                         bool weightCopies) {
   OpPassManager &fn = pm.nest<func::FuncOp>();
   fn.addPass(graph::createFuseLinearPass());
   fn.addPass(graph::createFuseAccumulationPass());
@@ -134,6 +134,8 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createSaveAttentionStatsPass());
   fn.addPass(graph::createGroupParameterUpdatesPass());
+  if (weightCopies)
+    fn.addPass(dist::createPersistentWeightCopiesPass());
   if (fuseElementwise)
     fn.addPass(graph::createFuseElementwisePass());
 }
@@ -322,7 +324,8 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
     buildLoweringPipeline(pm,
                           train ? Precision::F32 : options.parallel.precision,
                           train ? double(options.training.bucketMb) : 0.0,
-                          options.parallel.fuseElementwise);
+                          options.parallel.fuseElementwise,
+                          train && options.training.weightCopies);
 }
 
 LogicalResult mlir::paracc::runParaccPipeline(ModuleOp module,

@@ -81,8 +81,10 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
         m.parameters += tensorBytes(w.getType());
     } else if (auto s = dyn_cast<g::StateOp>(op)) {
       std::optional<ArrayRef<int64_t>> offsets = s.getOffsets();
+      // (A weight's low-precision copy is kept with the parameters.)
       if (buffers.insert(bufferKey(s.getName(), offsets)).second)
-        m.optimizerState += tensorBytes(s.getType());
+        (s.getCopyOf() ? m.parameters : m.optimizerState) +=
+            tensorBytes(s.getType());
     } else if (isa<g::AdamWOp, g::SgdOp>(op)) {
       // (Operand 1 is the gradient.)
       m.gradients += tensorBytes(op.getOperand(1).getType());

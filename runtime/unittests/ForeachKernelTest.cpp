@@ -9,6 +9,7 @@
 
 #include "TestUtil.h"
 
+#include <cstring>
 
 using namespace paracc::rt;
 using namespace paracc::rt::test;
@@ -78,6 +79,47 @@ TEST(ForeachKernelTest, AdamWEqualsAdamWPerTensor) {
     EXPECT_EQ(rawValues<float>(outs[kTensors + j]), rawValues<float>(b.m[j]));
     EXPECT_EQ(rawValues<float>(outs[2 * kTensors + j]),
               rawValues<float>(b.v[j]));
+  }
+}
+
+TEST(ForeachKernelTest, AdamWCopiesAreCastsOfTheNewParameters) {
+  // With 4N results the last N are the new parameters cast to their types
+  // (bf16, f16), the first 3N unchanged.
+  Params a(2);
+  Tensor lr = scalar(3e-3), step = scalar(4), gs = scalar(0.8);
+  std::vector<const Tensor *> in;
+  for (auto *list : {&a.p, &a.g, &a.m, &a.v})
+    for (Tensor &t : *list)
+      in.push_back(&t);
+  in.insert(in.end(), {&lr, &step, &gs});
+  std::vector<Tensor> plain, copied;
+  for (size_t k = 0; k < 4; ++k)
+    for (size_t j = 0; j < kTensors; ++j) {
+      if (k < 3)
+        plain.push_back(alloc(DType::F32, kShapes[j]));
+      copied.push_back(alloc(k < 3   ? DType::F32
+                             : j % 2 ? DType::F16
+                                     : DType::BF16,
+                             kShapes[j]));
+    }
+  auto pointers = [](std::vector<Tensor> &ts) {
+    std::vector<Tensor *> out;
+    for (Tensor &t : ts)
+      out.push_back(&t);
+    return out;
+  };
+  ASSERT_TRUE(
+      runCpuKernel(OpCode::ForeachAdamW, kAdam, in, pointers(plain)).isOk());
+  ASSERT_TRUE(
+      runCpuKernel(OpCode::ForeachAdamW, kAdam, in, pointers(copied)).isOk());
+  for (size_t j = 0; j < kTensors; ++j) {
+    SCOPED_TRACE("tensor " + std::to_string(j));
+    for (size_t k = 0; k < 3; ++k)
+      EXPECT_EQ(rawValues<float>(plain[k * kTensors + j]),
+                rawValues<float>(copied[k * kTensors + j]));
+    Tensor &copy = copied[3 * kTensors + j];
+    Tensor expected = castTo(plain[j], copy.dtype());
+    EXPECT_EQ(std::memcmp(copy.data(), expected.data(), copy.byteSize()), 0);
   }
 }
 
@@ -180,8 +222,16 @@ TEST(ForeachKernelTest, Errors) {
   };
   EXPECT_EQ(error(OpCode::ForeachAdamW, kAdam, {&p, &p, &p, &lr, &step, &gs},
                   {&a, &b, &c}),
-            "foreach_adamw: expected 4N + 3 operands and 3N results (N >= 1), "
-            "got 6 operands and 3 results");
+            "foreach_adamw: expected 4N + 3 operands and 3N results, or 4N "
+            "with the parameters' copies (N >= 1), got 6 operands and 3 "
+            "results");
+  Tensor copy32 = alloc(DType::F32, {4}), copy3 = alloc(DType::BF16, {3});
+  EXPECT_EQ(error(OpCode::ForeachAdamW, kAdam,
+                  {&p, &p, &p, &p, &lr, &step, &gs}, {&a, &b, &c, &copy32}),
+            "foreach_adamw: parameter copy 0 must be bf16 or f16, got f32[4]");
+  EXPECT_EQ(error(OpCode::ForeachAdamW, kAdam,
+                  {&p, &p, &p, &p, &lr, &step, &gs}, {&a, &b, &c, &copy3}),
+            "foreach_adamw: parameter copy must have shape [4], got bf16[3]");
   EXPECT_EQ(error(OpCode::ForeachAdamW, kAdam,
                   {&p, &g64, &p, &p, &lr, &step, &gs}, {&a, &b, &c}),
             "foreach_adamw: grad 0 must be f32, bf16 or f16, got f64[4]");

@@ -228,6 +228,10 @@ struct TrainingOptions {
   int64_t zero = 0;
   /// ZeRO stage 3: layers ahead at which a parameter's gather is issued.
   int64_t zeroPrefetch = 1;
+  /// Mixed precision: keep the bf16 weights as state that the optimizer
+  /// writes (paracc-persistent-weight-copies) instead of casting the f32
+  /// master weights at every step's start.
+  bool weightCopies = true;
   /// Hybrid sharding: ZeRO shards within groups of this many dp ranks and
   /// replicates across them (0: all of dp).
   int64_t zeroShardSize = 0;

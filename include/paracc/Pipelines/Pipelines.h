@@ -190,10 +190,12 @@ void buildAutodiffPipeline(OpPassManager &pm,
 
 /// The last steps before the executable: fuse matmul + bias + activation
 /// into graph.linear, all-reduces into buckets of `bucketMb` MiB (training;
-/// 0: none), unless `precision` is f32 compute in it, and (with
-/// `fuseElementwise`) chains of elementwise ops into fused ops.
+/// 0: none), unless `precision` is f32 compute in it, (with `weightCopies`)
+/// mixed precision's bf16 weights kept as state the optimizer writes, and
+/// (with `fuseElementwise`) chains of elementwise ops into fused ops.
 void buildLoweringPipeline(OpPassManager &pm, Precision precision,
-                           double bucketMb = 0.0, bool fuseElementwise = true);
+                           double bucketMb = 0.0, bool fuseElementwise = true,
+                           bool weightCopies = false);
 
 /// Registers paracc's dialects (graph, dist, and func, which holds their
 /// programs) with the graph ops' sharding and gradient rules: what a tool

@@ -74,6 +74,8 @@ private:
     uint64_t seed = 0;
     /// A block of a larger tensor: its shape and the block's offsets.
     std::optional<ArrayRef<int64_t>> sourceShape, offsets;
+    /// CastOf: the parameter's state index.
+    int32_t sourceState = -1;
   };
   /// The index of the state buffer `d` with `op`'s sharding, added the
   /// first time.
@@ -109,6 +111,9 @@ private:
   std::vector<::paracc::rt::PlanInstr> planInstrs;
   std::vector<uint64_t> valueBytes;
   std::vector<bool> arenaValues, liveToEnd;
+  /// This function's reads of state buffers (parameters, optimizer state,
+  /// weight copies), by state index.
+  llvm::DenseMap<int32_t, Value> stateReads;
   /// Pipeline actions by (micro-batch, phase, chunk), and the last
   /// instruction's; each action's chunk.
   std::map<std::tuple<int64_t, int64_t, int64_t>, int32_t> actionIndex;
@@ -292,6 +297,7 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
   FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
+  stateReads[*index] = op.getResult();
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
   return success();
 }
@@ -340,6 +346,8 @@ FailureOr<int32_t> Writer::stateBuffer(Operation *op,
   if (!shard.IsNull())
     w.add_sharding(shard);
   w.add_init(d.init);
+  if (d.sourceState >= 0)
+    w.add_source_state(d.sourceState);
   w.add_data(&d.data);
   w.add_seed(d.seed);
   if (!external.IsNull())
@@ -367,11 +375,90 @@ LogicalResult Writer::addState(graph::StateOp op) {
   d.globalType = cast<RankedTensorType>(globalType);
   d.sourceShape = op.getSourceShape();
   d.offsets = op.getOffsets();
+  if (std::optional<StringRef> source = op.getCopyOf()) {
+    // The parameter's buffer: read earlier in this function, with the same
+    // block and sharding.
+    auto it = stateByBlock.find(
+        blockKey(*source, op.getOffsets().value_or(ArrayRef<int64_t>())));
+    if (it == stateByBlock.end() || it->second < 0)
+      return op.emitOpError("copies '")
+             << *source << "', which the function does not read before it "
+             << "with one sharding";
+    d.kind = fb::StateKind::WeightCopy;
+    d.init = fb::StateInit::CastOf;
+    d.sourceState = it->second;
+  }
   FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
+  stateReads[*index] = op.getResult();
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
   return success();
+}
+
+/// Every read of `v` (through reshapes, which are views of it) other than
+/// the operand `except` of `op` comes before `op` in its block.
+static bool readsEndAt(Value v, Operation *op, OpOperand *except) {
+  for (OpOperand &use : v.getUses()) {
+    Operation *user = use.getOwner();
+    if (&use == except)
+      continue;
+    if (user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
+      return false;
+    if (isa<graph::ReshapeOp>(user) &&
+        !readsEndAt(user->getResult(0), op, except))
+      return false;
+  }
+  return true;
+}
+
+/// The operand whose buffer an optimizer update's result `result` replaces
+/// (GpuRank's updatedOperand): null for a weight copy, which replaces none.
+static OpOperand *updatedOperandOf(OpResult result) {
+  Operation *op = result.getOwner();
+  unsigned k = result.getResultNumber();
+  if (auto adamw = dyn_cast<graph::AdamWOp>(op)) {
+    OpOperand *operands[] = {&adamw.getParamMutable(),
+                             &adamw.getExpAvgMutable(),
+                             &adamw.getExpAvgSqMutable()};
+    return operands[k];
+  }
+  if (auto sgd = dyn_cast<graph::SgdOp>(op)) {
+    OpOperand *operands[] = {&sgd.getParamMutable(),
+                             &sgd.getMomentumBufferMutable()};
+    return operands[k];
+  }
+  if (auto group = dyn_cast<graph::ForeachAdamWOp>(op)) {
+    const unsigned n = group.getParams().size();
+    if (k >= 3 * n)
+      return nullptr;
+    MutableOperandRange operands[] = {group.getParamsMutable(),
+                                      group.getExpAvgsMutable(),
+                                      group.getExpAvgSqsMutable()};
+    return &operands[k / n][k % n];
+  }
+  return nullptr;
+}
+
+/// Whether the GPU executor writes `value`, an optimizer's new value of the
+/// buffer that `read` reads, straight into that buffer: nothing else reads
+/// the value, and the update is the last reader of the buffer's old value
+/// (through the operand it replaces; a weight copy replaces none, so every
+/// read of the old copy comes before the update).
+static bool writtenInItsBuffer(Value value, Value read) {
+  auto result = dyn_cast<OpResult>(value);
+  if (!result || !value.hasOneUse() ||
+      !isa<graph::AdamWOp, graph::SgdOp, graph::ForeachAdamWOp>(
+          result.getOwner()))
+    return false;
+  Operation *update = result.getOwner();
+  OpOperand *replaced = updatedOperandOf(result);
+  if (!replaced) {
+    auto group = dyn_cast<graph::ForeachAdamWOp>(update);
+    return group && llvm::is_contained(group.getNewParamCopies(), value) &&
+           readsEndAt(read, update, nullptr);
+  }
+  return replaced->get() == read && readsEndAt(read, update, replaced);
 }
 
 LogicalResult Writer::addAssign(graph::AssignOp op) {
@@ -388,6 +475,14 @@ LogicalResult Writer::addAssign(graph::AssignOp op) {
     return op.emitOpError("assigns a value defined outside the function");
   writes.push_back(fb::CreateStateBinding(fbb, it->second, value->second));
   liveToEnd[value->second] = true;
+  // An optimizer's new value that the GPU executor writes straight into
+  // its state buffer (GpuRank's placeUpdatesInPlace, whose rule this is)
+  // needs no arena space; the CPU interpreter gives every value a buffer
+  // of its own.
+  auto read = stateReads.find(it->second);
+  if (read != stateReads.end() &&
+      writtenInItsBuffer(op.getValue(), read->second))
+    arenaValues[value->second] = false;
   return success();
 }
 
@@ -502,6 +597,7 @@ Writer::writeFunction(func::FuncOp f) {
   valueBytes.clear();
   arenaValues.clear();
   liveToEnd.clear();
+  stateReads.clear();
   actionIndex.clear();
   actions.clear();
   actionChunks.clear();

@@ -282,16 +282,31 @@ Status Decoder::decodeState(std::vector<StateInfo> &out) {
       // Read like the data segment's bytes, from the mapped file.
       info.init = StateInit::Data;
       break;
+    case fb::StateInit::CastOf:
+      info.init = StateInit::CastOf;
+      info.source = b->source_state();
+      break;
     default:
       return errorf(context, ": unknown initializer ", int(b->init()),
                     " (an executable of a newer paracc?)");
     }
-    if (b->kind() != fb::StateKind::Parameter &&
-        b->kind() != fb::StateKind::OptimizerState)
+    switch (b->kind()) {
+    case fb::StateKind::Parameter:
+      info.kind = StateKind::Parameter;
+      break;
+    case fb::StateKind::OptimizerState:
+      info.kind = StateKind::OptimizerState;
+      break;
+    case fb::StateKind::WeightCopy:
+      info.kind = StateKind::WeightCopy;
+      break;
+    default:
       return errorf(context, ": unknown kind ", int(b->kind()));
-    info.kind = b->kind() == fb::StateKind::Parameter
-                    ? StateKind::Parameter
-                    : StateKind::OptimizerState;
+    }
+    if ((info.kind == StateKind::WeightCopy) !=
+        (info.init == StateInit::CastOf))
+      return errorf(context, ": a weight copy must be initialized as a cast "
+                             "of its parameter and only a copy can be");
     info.seed = b->seed();
     info.scale = b->scale();
     if (b->source_shape() && b->source_offsets()) {
@@ -316,6 +331,28 @@ Status Decoder::decodeState(std::vector<StateInfo> &out) {
                                          info.externalPath, context));
     else if (info.init == StateInit::Data)
       PARACC_RETURN_IF_ERROR(dataRange(b->data(), bytes, info.data, context));
+    if (info.init == StateInit::CastOf) {
+      // The parameter precedes its copy in the table (decoded above).
+      if (info.source < 0 || size_t(info.source) >= out.size())
+        return errorf(context, ": copies state ", info.source,
+                      ", which is not an earlier buffer");
+      const StateInfo &source = out[size_t(info.source)];
+      const char *differs =
+          source.kind != StateKind::Parameter ? "not a parameter"
+          : !isFloatDType(source.globalType.dtype) ||
+                  !isFloatDType(info.globalType.dtype)
+              ? "not floating"
+          : source.globalType.shape != info.globalType.shape ? "another shape"
+          : source.sharding.dimAxes != info.sharding.dimAxes
+              ? "another sharding"
+          : source.sourceOffsets != info.sourceOffsets ||
+                  source.sourceShape != info.sourceShape
+              ? "another block"
+              : nullptr;
+      if (differs)
+        return errorf(context, ": copies '", source.name, "', which is ",
+                      differs);
+    }
     out.push_back(std::move(info));
   }
   return Status::ok();

@@ -3,6 +3,7 @@
 #include "paracc/runtime/Interpreter.h"
 
 #include "Interpreter/ExpertParallel.h"
+#include "paracc/runtime/Kernels.h"
 
 #include <algorithm>
 #include <chrono>
@@ -103,6 +104,15 @@ StatusOr<Tensor> paracc::rt::materializeStateShard(const Executable &exe,
     PARACC_RETURN_IF_ERROR(
         fillRandomWeight(*t, source, offsets, s.seed, s.scale));
     return std::move(*t);
+  }
+  case StateInit::CastOf: {
+    // (Decoding checked that the source is an earlier parameter with this
+    // buffer's shape, sharding and block.)
+    auto source =
+        materializeStateShard(exe, exe.state()[size_t(s.source)], rank);
+    if (!source)
+      return source.status();
+    return castOnCpu(*source, s.globalType.dtype);
   }
   case StateInit::Data:
     break;

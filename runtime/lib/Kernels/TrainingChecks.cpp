@@ -114,10 +114,11 @@ Status checkAdamWAttrs(const KernelArgs &args) {
 
 Status checkForeachAdamW(const KernelArgs &args, size_t &count) {
   const size_t nIn = args.in.size(), nOut = args.out.size();
-  if (nIn < 7 || (nIn - 3) % 4 != 0 || nOut != 3 * ((nIn - 3) / 4))
-    return args.fail("expected 4N + 3 operands and 3N results (N >= 1), got ",
+  const size_t n = nIn >= 7 ? (nIn - 3) / 4 : 0;
+  if (nIn < 7 || (nIn - 3) % 4 != 0 || (nOut != 3 * n && nOut != 4 * n))
+    return args.fail("expected 4N + 3 operands and 3N results, or 4N with "
+                     "the parameters' copies (N >= 1), got ",
                      nIn, " operands and ", nOut, " results");
-  const size_t n = (nIn - 3) / 4;
   PARACC_RETURN_IF_ERROR(checkAdamWAttrs(args));
   static const char *const kOperands[] = {"param", "grad", "exp_avg",
                                           "exp_avg_sq"};
@@ -140,6 +141,14 @@ Status checkForeachAdamW(const KernelArgs &args, size_t &count) {
       const Tensor &t = *args.out[k * n + j];
       PARACC_RETURN_IF_ERROR(args.checkDTypeIs(t, DType::F32, kResults[k]));
       PARACC_RETURN_IF_ERROR(args.checkShape(t, param.shape(), kResults[k]));
+    }
+    if (nOut == 4 * n) {
+      const Tensor &copy = *args.out[3 * n + j];
+      if (copy.dtype() != DType::BF16 && copy.dtype() != DType::F16)
+        return args.fail("parameter copy ", j, " must be bf16 or f16, got ",
+                         copy.typeString());
+      PARACC_RETURN_IF_ERROR(
+          args.checkShape(copy, param.shape(), "parameter copy"));
     }
   }
   static const char *const kScalars[] = {"lr", "step", "grad_scale"};

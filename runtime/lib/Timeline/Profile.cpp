@@ -42,8 +42,10 @@ std::string paracc::rt::profileLabel(const FunctionInfo &f,
   case OpCode::ForeachCast: {
     // Many tensors: their count, their elements and the types that decide
     // the cost (the gradients', the cast's).
-    const size_t n = in.opcode == OpCode::ForeachAdamW ? in.outputs.size() / 3
-                                                       : in.inputs.size();
+    const size_t n =
+        in.opcode == OpCode::ForeachAdamW
+            ? (in.inputs.size() >= 3 ? (in.inputs.size() - 3) / 4 : 0)
+            : in.inputs.size();
     int64_t elements = 0;
     for (size_t j = 0; j < n && j < in.inputs.size(); ++j)
       if (valid(in.inputs[j]))
@@ -51,7 +53,8 @@ std::string paracc::rt::profileLabel(const FunctionInfo &f,
     os << " " << n << " tensors, " << elements << " elements";
     if (in.opcode == OpCode::ForeachAdamW && n > 0 &&
         2 * n <= in.inputs.size() && valid(in.inputs[n]))
-      os << ", grads " << dtypeName(f.values[in.inputs[n]].dtype);
+      os << ", grads " << dtypeName(f.values[in.inputs[n]].dtype)
+         << (in.outputs.size() == 4 * n ? ", with copies" : "");
     else if (in.opcode == OpCode::ForeachCast && n > 0 &&
              !in.outputs.empty() && valid(in.inputs[0]) &&
              valid(in.outputs[0]))

@@ -1,6 +1,7 @@
 //===- Checkpoint.cpp - Saving and restoring training state ----*- C++ -*-===//
 
 #include "paracc/runtime/Checkpoint.h"
+#include "paracc/runtime/Kernels.h"
 #include "paracc/runtime/NpzIO.h"
 
 #include <algorithm>
@@ -131,6 +132,8 @@ paracc::rt::gatherWholeState(const Executable &exe, const RankGroup &ranks) {
   std::map<std::string, Tensor> whole;
   for (size_t i = 0; i < exe.state().size(); ++i) {
     const StateInfo &s = exe.state()[i];
+    if (s.kind == StateKind::WeightCopy)
+      continue;
     auto it = whole.find(s.name);
     if (it == whole.end()) {
       auto t = Tensor::allocate(s.globalType.dtype, wholeShape(s));
@@ -146,15 +149,38 @@ paracc::rt::gatherWholeState(const Executable &exe, const RankGroup &ranks) {
   return whole;
 }
 
+Status paracc::rt::castWeightCopies(const Executable &exe, RankGroup &ranks) {
+  for (size_t i = 0; i < exe.state().size(); ++i) {
+    const StateInfo &s = exe.state()[i];
+    if (s.init != StateInit::CastOf)
+      continue;
+    for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
+      if (!exe.holdsState(r, i))
+        continue;
+      // (Decoding checked that the parameter has the copy's sharding.)
+      auto source = ranks.readStateShard(r, size_t(s.source));
+      if (!source)
+        return source.status();
+      auto copy = castOnCpu(*source, s.globalType.dtype);
+      if (!copy)
+        return copy.status().withContext("state '" + s.name + "'");
+      PARACC_RETURN_IF_ERROR(ranks.writeStateShard(r, i, std::move(*copy)));
+    }
+  }
+  return Status::ok();
+}
+
 #ifdef PARACC_HAVE_JSON
 
 static nlohmann::json stateDescription(const Executable &exe) {
   nlohmann::json d = nlohmann::json::object();
   for (const StateInfo &s : exe.state())
-    d[s.name] = {{"shape", wholeShape(s)},
-                 {"dtype", dtypeName(s.globalType.dtype)},
-                 {"kind", s.kind == StateKind::Parameter ? "parameter"
-                                                         : "optimizer_state"}};
+    if (s.kind != StateKind::WeightCopy)
+      d[s.name] = {{"shape", wholeShape(s)},
+                   {"dtype", dtypeName(s.globalType.dtype)},
+                   {"kind", s.kind == StateKind::Parameter
+                                ? "parameter"
+                                : "optimizer_state"}};
   return d;
 }
 
@@ -175,7 +201,7 @@ Status paracc::rt::saveCheckpoint(const std::string &dir, const Executable &exe,
     std::vector<NamedTensor> arrays;
     for (size_t i = 0; i < exe.state().size(); ++i) {
       const StateInfo &s = exe.state()[i];
-      if (!exe.holdsState(r, i))
+      if (!exe.holdsState(r, i) || s.kind == StateKind::WeightCopy)
         continue;
       auto place = shardPlace(s, exe.mesh(), r);
       if (!place)
@@ -332,6 +358,8 @@ paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
   // Each rank's shard on this mesh, from the saved blocks it overlaps.
   for (size_t i = 0; i < exe.state().size(); ++i) {
     const StateInfo &s = exe.state()[i];
+    if (s.kind == StateKind::WeightCopy)
+      continue; // Cast from the restored parameter below.
     const std::vector<SavedBlock> &pieces = (*blocks)[s.name];
     for (int64_t r = 0; r < exe.mesh().numRanks(); ++r) {
       if (!exe.holdsState(r, i))
@@ -362,6 +390,7 @@ paracc::rt::loadCheckpoint(const std::string &dir, const Executable &exe,
       PARACC_RETURN_IF_ERROR(ranks.writeStateShard(r, i, std::move(*shard)));
     }
   }
+  PARACC_RETURN_IF_ERROR(castWeightCopies(exe, ranks));
   return int64_t(manifest["step"]);
 }
 

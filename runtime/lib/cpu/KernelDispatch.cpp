@@ -159,7 +159,8 @@ bool allowsExactInPlace(OpCode op) {
 int64_t inPlaceTensorOf(const KernelArgs &args, bool isResult, size_t index) {
   switch (args.op) {
   case OpCode::ForeachAdamW: {
-    const size_t n = args.out.size() / 3;
+    // (4N + 3 operands; 3N results, or 4N with the parameters' copies.)
+    const size_t n = args.in.size() >= 3 ? (args.in.size() - 3) / 4 : 0;
     if (n == 0)
       return 0; // Malformed; the op's checks say so.
     if (!isResult && index >= 4 * n)
@@ -256,6 +257,14 @@ Status runCpuKernel(OpCode op, const InstrAttrs &attrs,
   OpAttrs typed;
   PARACC_RETURN_IF_ERROR(decodeOpAttrs(op, attrs, typed));
   return runCpuKernel(op, typed, inputs, outputs);
+}
+
+StatusOr<Tensor> castOnCpu(const Tensor &x, DType to) {
+  auto y = Tensor::allocate(to, x.shape());
+  if (!y)
+    return y.status();
+  PARACC_RETURN_IF_ERROR(runCpuKernel(OpCode::Cast, OpAttrs{}, {&x}, {&*y}));
+  return std::move(*y);
 }
 
 } // namespace paracc::rt

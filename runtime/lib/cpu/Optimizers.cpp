@@ -123,6 +123,14 @@ Status runForeachAdamWKernel(const KernelArgs &args) {
       return Status::ok();
     };
     PARACC_RETURN_IF_ERROR(visitDType(grad.dtype(), update));
+    // The new parameter's narrow copy: the cast the next step would make.
+    if (args.out.size() == 4 * n) {
+      const OpAttrs none;
+      const std::vector<const Tensor *> in{args.out[j]};
+      const std::vector<Tensor *> out{args.out[3 * n + j]};
+      PARACC_RETURN_IF_ERROR(
+          runCastKernel(KernelArgs{OpCode::Cast, none, in, out}));
+    }
   }
   return Status::ok();
 }

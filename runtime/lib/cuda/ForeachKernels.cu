@@ -191,9 +191,11 @@ struct AdamWTensor {
   const float *param, *expAvg, *expAvgSq;
   const void *grad; // f32, bf16 or f16 (gradType).
   float *paramOut, *expAvgOut, *expAvgSqOut;
+  void *copyOut; // The new parameter cast to copyType; null: no copy.
   int64_t n;
   int32_t gradType; // FloatCode.
-  int32_t vec;      // Every buffer fits 4-element vectors.
+  int16_t vec;      // Every buffer fits 4-element vectors.
+  int16_t copyType; // FloatCode (bf16 or f16) of copyOut.
 };
 
 struct ForeachAdamWParams {
@@ -204,6 +206,28 @@ struct ForeachAdamWParams {
 };
 static_assert(sizeof(ForeachAdamWParams) <= 3072,
               "the table must stay well below the kernel parameter limit");
+
+/// Stores the new parameter values p[0..V) at element e of t's copy (if it
+/// has one), rounded to its type as Cast rounds.
+template <int V>
+__device__ __forceinline__ void storeCopy(const AdamWTensor &t, int64_t e,
+                                          const float (&p)[V]) {
+  if (!t.copyOut)
+    return;
+  if (t.copyType == kBF16) {
+    VecT<DevS<DType::BF16>, V> o;
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+      o.v[k] = stc<DType::BF16>(p[k]);
+    storeVec<V>(static_cast<DevS<DType::BF16> *>(t.copyOut) + e, 0, o);
+  } else {
+    VecT<DevS<DType::F16>, V> o;
+#pragma unroll
+    for (int k = 0; k < V; ++k)
+      o.v[k] = stc<DType::F16>(p[k]);
+    storeVec<V>(static_cast<DevS<DType::F16> *>(t.copyOut) + e, 0, o);
+  }
+}
 
 /// AdamW over the block's chunks of tensor t, whose gradient is of type G.
 template <DType G>
@@ -232,6 +256,7 @@ adamwChunks(const AdamWTensor &t, const AdamWHyper &h, const AdamWStep &s,
         *reinterpret_cast<float4 *>(t.paramOut + e) = pa;
         *reinterpret_cast<float4 *>(t.expAvgOut + e) = m;
         *reinterpret_cast<float4 *>(t.expAvgSqOut + e) = v;
+        storeCopy<4>(t, e, {pa.x, pa.y, pa.z, pa.w});
       }
       done = nv * 4;
     }
@@ -242,6 +267,7 @@ adamwChunks(const AdamWTensor &t, const AdamWHyper &h, const AdamWStep &s,
       t.paramOut[e] = pa;
       t.expAvgOut[e] = m;
       t.expAvgSqOut[e] = v;
+      storeCopy<1>(t, e, {pa});
     }
   }
 }
@@ -514,6 +540,7 @@ Status launchForeachAdamW(const KernelArgs &args, cudaStream_t stream) {
   p.step = static_cast<const float *>(args.in[4 * n + 1]->data());
   p.gradScale = static_cast<const float *>(args.in[4 * n + 2]->data());
   p.h = adamwHyper(args.attrsAs<AdamWAttrs>());
+  const bool copies = args.out.size() == 4 * n;
   auto blocks = [&](size_t j) {
     return blocksFor(args.in[j]->numElements(), kMaxBlocks);
   };
@@ -541,6 +568,13 @@ Status launchForeachAdamW(const KernelArgs &args, cudaStream_t stream) {
           t.n = args.in[j]->numElements();
           t.gradType = floatCode(grad.dtype());
           bool vec = isAligned(t.grad, 4 * dtypeSize(grad.dtype()));
+          t.copyOut = nullptr;
+          if (copies) {
+            Tensor &copy = *args.out[3 * n + j];
+            t.copyOut = copy.data();
+            t.copyType = int16_t(floatCode(copy.dtype()));
+            vec &= isAligned(t.copyOut, 4 * dtypeSize(copy.dtype()));
+          }
           for (const void *q : {static_cast<const void *>(t.param),
                                 static_cast<const void *>(t.expAvg),
                                 static_cast<const void *>(t.expAvgSq),

@@ -195,6 +195,8 @@ struct GpuRank::Impl {
   Status placeValues();
   void placeUpdatesInPlace();
   Status loadWeights();
+  /// Casts each weight copy (StateInit::CastOf) from its parameter.
+  Status castWeightCopies();
   Status buildSteps();
   Status compileFusedSteps();
   Status allocateInputStaging();
@@ -393,6 +395,17 @@ Status GpuRank::Impl::placeValues() {
     if (stateOffset[st] != SIZE_MAX)
       statePtr[st] = static_cast<uint8_t *>(persistent) + stateOffset[st];
   placeUpdatesInPlace();
+  // Every computed value has a buffer now: the compiler leaves out of the
+  // arena only optimizer updates it knows are written into their state
+  // buffers (by the rule above).
+  for (const InstrInfo &in : x.instrs())
+    for (int32_t v : in.outputs)
+      if ((in.opcode == OpCode::ForeachAdamW || in.opcode == OpCode::AdamW ||
+           in.opcode == OpCode::Sgd) &&
+          !ptr[v] && tensor(v).byteSize() > 0)
+        return errorf("rank ", rank, ": value ", v, " of '", in.name,
+                      "' has no buffer (outside the arena, and not an update "
+                      "written in place)");
   return Status::ok();
 }
 
@@ -411,7 +424,7 @@ static int64_t updatedOperand(const InstrInfo &in, size_t k) {
     return k < 2 ? kOperand[k] : -1;
   }
   case OpCode::ForeachAdamW: {
-    const size_t n = in.outputs.size() / 3;
+    const size_t n = in.inputs.size() >= 3 ? (in.inputs.size() - 3) / 4 : 0;
     if (n == 0 || k >= 3 * n)
       return -1;
     const size_t role = k / n, j = k % n; // param, exp_avg, exp_avg_sq.
@@ -434,13 +447,18 @@ void GpuRank::Impl::placeUpdatesInPlace() {
   std::vector<int64_t> lastStateRead(x.state().size(), -1);
   std::vector<int64_t> producer(f.values.size(), -1);
   for (size_t i = 0; i < f.instrs.size(); ++i) {
-    for (int32_t v : f.instrs[i].inputs) {
+    const InstrInfo &in = f.instrs[i];
+    for (int32_t v : in.inputs) {
       lastRead[v] = int64_t(i);
       if (stateOf[v] >= 0)
         lastStateRead[stateOf[v]] = int64_t(i);
     }
-    for (int32_t v : f.instrs[i].outputs)
+    for (int32_t v : in.outputs)
       producer[v] = int64_t(i);
+    // A reshape is a view of the buffer: its readers read the state too.
+    if (in.opcode == OpCode::Reshape && in.inputs.size() == 1 &&
+        in.outputs.size() == 1 && stateOf[in.inputs[0]] >= 0)
+      stateOf[in.outputs[0]] = stateOf[in.inputs[0]];
   }
   std::vector<bool> isOutput(f.values.size(), false);
   for (const PortInfo &o : f.outputs)
@@ -455,6 +473,16 @@ void GpuRank::Impl::placeUpdatesInPlace() {
     const size_t k = size_t(std::find(in.outputs.begin(), in.outputs.end(),
                                       w.value) -
                             in.outputs.begin());
+    // ForeachAdamW's parameter copies (results 3N..4N-1) go straight to
+    // their buffers when nothing reads the old copy from this update on.
+    if (in.opcode == OpCode::ForeachAdamW && in.inputs.size() >= 7 &&
+        k >= 3 * ((in.inputs.size() - 3) / 4)) {
+      if (lastStateRead[w.state] < int64_t(i)) {
+        ptr[w.value] = statePtr[w.state];
+        writtenInPlace[b] = true;
+      }
+      continue;
+    }
     const int64_t op = updatedOperand(in, k);
     if (op < 0 || size_t(op) >= in.inputs.size())
       continue;
@@ -475,6 +503,23 @@ void GpuRank::Impl::placeUpdatesInPlace() {
   }
 }
 
+Status GpuRank::Impl::castWeightCopies() {
+  for (const WeightInfo &w : exe->weights()) {
+    if (w.init != StateInit::CastOf)
+      continue;
+    auto source =
+        std::find_if(exe->weights().begin(), exe->weights().end(),
+                     [&](const WeightInfo &p) { return p.state == w.source; });
+    if (source == exe->weights().end())
+      return errorf("state '", w.name, "' copies a parameter that the ",
+                    "function does not read");
+    PARACC_RETURN_IF_ERROR(launchKernel(OpCode::Cast, OpAttrs{},
+                                        {tensor(source->value)},
+                                        {tensor(w.value)}, compute, {}));
+  }
+  return Status::ok();
+}
+
 Status GpuRank::Impl::loadWeights() {
   const Executable &x = *exe;
   const Mesh &mesh = x.mesh();
@@ -493,6 +538,8 @@ Status GpuRank::Impl::loadWeights() {
                      compute));
       continue;
     }
+    if (w.init == StateInit::CastOf)
+      continue; // Below, once its parameter is here.
     Tensor global = Tensor::borrow(t.dtype, w.globalType.shape,
                                    const_cast<uint8_t *>(w.data));
     Tensor local = global;
@@ -506,6 +553,7 @@ Status GpuRank::Impl::loadWeights() {
                            cudaMemcpyHostToDevice),
                 "weight '" + w.name + "'");
   }
+  PARACC_RETURN_IF_ERROR(castWeightCopies());
   for (const ConstantInfo &c : x.constants())
     PARACC_CUDA(cudaMemcpy(ptr[c.value], c.data, tensor(c.value).byteSize(),
                            cudaMemcpyHostToDevice),

@@ -2246,6 +2246,48 @@ void testForeachAdamW() {
     }
   }
 
+  // With the new parameters' bf16 and f16 copies (persistent weight
+  // copies): each copy is the cast of the update's own new value, bit for
+  // bit, aligned and not.
+  for (int shift : {0, 4}) {
+    ForeachAdamWCase c = foreachAdamWCase(shapes, grads, 3.0);
+    const InstrAttrs attrs = floats({0.9, 0.95, 1e-8, 0.1});
+    std::vector<std::pair<DType, Shape>> outs = c.outs;
+    for (size_t j = 0; j < c.n; ++j)
+      outs.push_back({j % 2 ? DType::F16 : DType::BF16, shapes[j]});
+    CaseOpts o;
+    o.resultTols = c.tols; // (The copies: their type's tolerance.)
+    o.shift = shift;
+    const std::string what = cat(c.what, " with copies, shift ", shift);
+    runCase(OpCode::ForeachAdamW, attrs, c.ins, outs, what, o);
+    const std::string name = "foreach_adamw " + what + ": copies are casts";
+    std::vector<Tensor> gpu;
+    if (shift != 0 ||
+        !runGpu(name, OpCode::ForeachAdamW, attrs, c.ins, outs, {}, gpu))
+      continue;
+    std::string err;
+    for (size_t j = 0; j < c.n && err.empty(); ++j) {
+      auto cast = castOnCpu(gpu[j], outs[3 * c.n + j].first);
+      err = cast ? compare(gpu[3 * c.n + j], *cast, Tol{0.0, 0.0})
+                 : cast.status().message();
+      if (!err.empty())
+        err = cat("tensor ", j, ": ", err);
+    }
+    report(err.empty(), name, err);
+    // The moments and parameters in place (the copies in buffers of their
+    // own, as the executor places them), in a CUDA graph: the same bits.
+    GpuRun inPlace;
+    inPlace.aliasOf = c.inPlace;
+    inPlace.aliasOf.resize(outs.size(), -1);
+    inPlace.graph = true;
+    const std::string placed = "foreach_adamw " + what + " (in place, graph)";
+    std::vector<Tensor> again;
+    if (runGpu(placed, OpCode::ForeachAdamW, attrs, c.ins, outs, inPlace,
+               again))
+      reportMatch(placed, again, gpu,
+                  std::vector<Tol>(outs.size(), Tol{0.0, 0.0}));
+  }
+
   // More tensors than one launch takes; in place; captured in a graph.
   const std::vector<Shape> many = randomShapes(75, 5000);
   ForeachAdamWCase c = foreachAdamWCase(
@@ -2930,25 +2972,31 @@ void testFused() {
         {{DType::F32, {3, 17}}, {DType::Bool, {3, 17}}, {DType::Bool, {3, 17}}},
         "masks and casts", fused);
   }
-  // Every float function, on each float type.
-  for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
-    FusedProgramText p(2);
-    std::vector<int> results;
-    for (OpCode op :
-         {OpCode::Neg, OpCode::Abs, OpCode::Sign, OpCode::Sqrt, OpCode::Rsqrt,
-          OpCode::Reciprocal, OpCode::Exp, OpCode::Log, OpCode::Tanh,
-          OpCode::Erf, OpCode::Sigmoid, OpCode::Silu, OpCode::Sin, OpCode::Cos,
-          OpCode::Floor, OpCode::Ceil, OpCode::Round})
-      results.push_back(p.step(op, dt, {0}));
-    for (OpCode op :
-         {OpCode::Sub, OpCode::Div, OpCode::Pow, OpCode::Max, OpCode::Min})
-      results.push_back(p.step(op, dt, {0, 1}));
-    std::vector<std::pair<DType, Shape>> outs(results.size(), {dt, {5, 300}});
-    runCase(OpCode::FusedElementwise, p.attrs(results),
-            {randomTensor(dt, {5, 300}, 0.1, 4.0),
-             randomTensor(dt, {5, 1}, 0.5, 2.0)},
-            outs, "float functions", fused);
-  }
+  // Every float function, on each float type, in programs of at most
+  // kMaxFusedResults results. Each group: its functions, then whether they
+  // take the second operand.
+  const std::vector<std::pair<std::vector<OpCode>, bool>> functionGroups = {
+      {{OpCode::Neg, OpCode::Abs, OpCode::Sign, OpCode::Sqrt, OpCode::Rsqrt,
+        OpCode::Reciprocal, OpCode::Exp, OpCode::Log, OpCode::Tanh},
+       false},
+      {{OpCode::Erf, OpCode::Sigmoid, OpCode::Silu, OpCode::Sin, OpCode::Cos,
+        OpCode::Floor, OpCode::Ceil, OpCode::Round},
+       false},
+      {{OpCode::Sub, OpCode::Div, OpCode::Pow, OpCode::Max, OpCode::Min},
+       true}};
+  for (DType dt : {DType::F32, DType::BF16, DType::F16})
+    for (const auto &[functions, binary] : functionGroups) {
+      FusedProgramText p(2);
+      std::vector<int> results;
+      for (OpCode op : functions)
+        results.push_back(p.step(
+            op, dt, binary ? std::vector<int>{0, 1} : std::vector<int>{0}));
+      std::vector<std::pair<DType, Shape>> outs(results.size(), {dt, {5, 300}});
+      runCase(OpCode::FusedElementwise, p.attrs(results),
+              {randomTensor(dt, {5, 300}, 0.1, 4.0),
+               randomTensor(dt, {5, 1}, 0.5, 2.0)},
+              outs, "float functions", fused);
+    }
 }
 
 } // namespace

@@ -196,7 +196,31 @@ func.func @foreach_adamw_f32_state(%p: tensor<4xbf16>, %s: tensor<f32>) {
 
 func.func @foreach_adamw_group_types(%p: tensor<4xf32>, %m: tensor<2x2xf32>, %s: tensor<f32>) {
   // expected-error @+1 {{'graph.foreach_adamw' op requires the moments and results of parameter 0 to have its type 'tensor<4xf32>', got 'tensor<2x2xf32>'}}
-  %r:3 = "graph.foreach_adamw"(%p, %p, %m, %p, %s, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<2x2xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  %r:3 = "graph.foreach_adamw"(%p, %p, %m, %p, %s, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, resultSegmentSizes = array<i32: 1, 1, 1, 0>, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<2x2xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_copies(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires no parameter copies or one per parameter, got 2 for 1 parameters}}
+  %r:5 = "graph.foreach_adamw"(%p, %p, %p, %p, %s, %s, %s) {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, resultSegmentSizes = array<i32: 1, 1, 1, 2>, weight_decay = 0.1 : f64} : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<f32>, tensor<f32>, tensor<f32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xbf16>, tensor<4xbf16>)
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_copy_type(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{'graph.foreach_adamw' op requires copy 0 to have the shape of parameter 0 and a bf16 or f16 element type, got 'tensor<4xf32>'}}
+  %r:4 = graph.foreach_adamw %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} [%p, %p, %p, %p : tensor<4xf32>, tensor<4xf32> -> f32]
+  return
+}
+
+// -----
+
+func.func @foreach_adamw_copy_groups(%p: tensor<4xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{expected '-> T' in every group or none}}
+  %r:7 = graph.foreach_adamw %s, %s, %s {beta1 = 0.9 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} [%p, %p, %p, %p : tensor<4xf32>, tensor<4xf32> -> bf16], [%p, %p, %p, %p : tensor<4xf32>, tensor<4xf32>]
   return
 }
 

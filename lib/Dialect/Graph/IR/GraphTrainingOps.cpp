@@ -225,10 +225,27 @@ LogicalResult ForeachAdamWOp::verify() {
              << j << " to have the shape of " << type
              << " and a floating type of at most 32 bits, got " << grad;
   }
+  // foreach_adamw_copies
+  if (!getNewParamCopies().empty() &&
+      getNewParamCopies().size() != getParams().size())
+    return emitOpError("requires no parameter copies or one per parameter, "
+                       "got ")
+           << getNewParamCopies().size() << " for " << getParams().size()
+           << " parameters";
+  for (auto [j, copy] : llvm::enumerate(getNewParamCopies())) {
+    auto type = cast<RankedTensorType>(copy.getType());
+    // foreach_adamw_copy_type
+    if (type.getShape() != shapeOf(getParams()[j]) ||
+        !isa<BFloat16Type, Float16Type>(type.getElementType()))
+      return emitOpError("requires copy ")
+             << j << " to have the shape of parameter " << j
+             << " and a bf16 or f16 element type, got " << type;
+  }
   return verifyAdamWAttrs(*this);
 }
 
 // `%lr, %step, %scale {attrs} [%p, %g, %m, %v : tensor<..>, tensor<..>], ...`
+// with `-> T` before each `]` when the op returns the parameters' copies.
 ParseResult ForeachAdamWOp::parse(OpAsmParser &parser, OperationState &state) {
   OpAsmParser::UnresolvedOperand lr, step, scale;
   if (parser.parseOperand(lr) || parser.parseComma() ||
@@ -237,7 +254,7 @@ ParseResult ForeachAdamWOp::parse(OpAsmParser &parser, OperationState &state) {
       parser.parseOptionalAttrDict(state.attributes))
     return failure();
   SmallVector<OpAsmParser::UnresolvedOperand> groups[4];
-  SmallVector<Type> paramTypes, gradTypes;
+  SmallVector<Type> paramTypes, gradTypes, copyTypes;
   auto parseGroup = [&]() -> ParseResult {
     OpAsmParser::UnresolvedOperand v[4];
     Type paramType, gradType;
@@ -246,8 +263,25 @@ ParseResult ForeachAdamWOp::parse(OpAsmParser &parser, OperationState &state) {
         parser.parseComma() || parser.parseOperand(v[2]) ||
         parser.parseComma() || parser.parseOperand(v[3]) ||
         parser.parseColon() || parser.parseType(paramType) ||
-        parser.parseComma() || parser.parseType(gradType) ||
-        parser.parseRSquare())
+        parser.parseComma() || parser.parseType(gradType))
+      return failure();
+    if (succeeded(parser.parseOptionalArrow())) {
+      Type element;
+      auto param = dyn_cast<RankedTensorType>(paramType);
+      if (parser.parseType(element))
+        return failure();
+      if (!param)
+        return parser.emitError(parser.getCurrentLocation(),
+                                "expected a ranked tensor parameter type");
+      if (copyTypes.size() != paramTypes.size())
+        return parser.emitError(parser.getCurrentLocation(),
+                                "expected '-> T' in every group or none");
+      copyTypes.push_back(param.clone(element));
+    } else if (!copyTypes.empty()) {
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected '-> T' in every group or none");
+    }
+    if (parser.parseRSquare())
       return failure();
     for (int k = 0; k < 4; ++k)
       groups[k].push_back(v[k]);
@@ -269,18 +303,25 @@ ParseResult ForeachAdamWOp::parse(OpAsmParser &parser, OperationState &state) {
     return failure();
   for (int k = 0; k < 3; ++k)
     state.addTypes(paramTypes);
+  state.addTypes(copyTypes);
+  const int32_t n = int32_t(paramTypes.size());
+  state.getOrAddProperties<Properties>().resultSegmentSizes = {
+      n, n, n, int32_t(copyTypes.size())};
   return success();
 }
 
 void ForeachAdamWOp::print(OpAsmPrinter &p) {
   p << ' ' << getLr() << ", " << getStep() << ", " << getGradScale();
-  p.printOptionalAttrDict((*this)->getAttrs());
+  p.printOptionalAttrDict((*this)->getAttrs(), {getResultSegmentSizeAttr()});
   p << ' ';
   llvm::interleaveComma(
       llvm::seq<size_t>(0, getParams().size()), p, [&](size_t j) {
         p << '[' << getParams()[j] << ", " << getGrads()[j] << ", "
           << getExpAvgs()[j] << ", " << getExpAvgSqs()[j] << " : "
-          << getParams()[j].getType() << ", " << getGrads()[j].getType() << ']';
+          << getParams()[j].getType() << ", " << getGrads()[j].getType();
+        if (!getNewParamCopies().empty())
+          p << " -> " << getElementTypeOrSelf(getNewParamCopies()[j]);
+        p << ']';
       });
 }
 

@@ -126,10 +126,10 @@ void groupAdamW(func::FuncOp func, DominanceInfo &dominance) {
       continue;
     OpBuilder b(first);
     auto grouped = ForeachAdamWOp::create(
-        b, first.getLoc(), types, types, types, params, grads, expAvgs,
-        expAvgSqs, first.getLr(), first.getStep(), first.getGradScale(),
-        first.getBeta1Attr(), first.getBeta2Attr(), first.getEpsAttr(),
-        first.getWeightDecayAttr());
+        b, first.getLoc(), types, types, types, TypeRange(), params, grads,
+        expAvgs, expAvgSqs, first.getLr(), first.getStep(),
+        first.getGradScale(), first.getBeta1Attr(), first.getBeta2Attr(),
+        first.getEpsAttr(), first.getWeightDecayAttr());
     grouped->setDiscardableAttrs(first->getDiscardableAttrDictionary());
     for (auto [j, op] : llvm::enumerate(group)) {
       op.getNewParam().replaceAllUsesWith(grouped.getNewParams()[j]);

@@ -147,7 +147,8 @@ LogicalResult OptimizerPass::run(func::FuncOp func) {
     auto moment = [&](StringRef suffix) {
       return StateOp::create(b, loc, p.getType(),
                              b.getStringAttr(p.getName() + "." + suffix),
-                             p.getOffsetsAttr(), p.getSourceShapeAttr());
+                             p.getOffsetsAttr(), p.getSourceShapeAttr(),
+                             /*copy_of=*/nullptr);
     };
     auto assign = [&](StringRef name, Value v) {
       AssignOp::create(b, loc, b.getStringAttr(name), v, p.getOffsetsAttr());

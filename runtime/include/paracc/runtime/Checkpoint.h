@@ -40,6 +40,10 @@ struct CheckpointIdentity {
 StatusOr<std::map<std::string, Tensor>> gatherWholeState(const Executable &exe,
                                                          const RankGroup &ranks);
 
+/// Casts every weight copy (StateKind::WeightCopy) of `ranks` from its
+/// parameter again: what a load of the parameters must be followed by.
+Status castWeightCopies(const Executable &exe, RankGroup &ranks);
+
 /// Writes DIR/step-NNNNNNNN (atomically) and points DIR/latest at it.
 /// `nextStep` is the step a resumed run starts at.
 Status saveCheckpoint(const std::string &dir, const Executable &exe,

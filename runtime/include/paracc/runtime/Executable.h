@@ -52,8 +52,12 @@ struct PortInfo {
   int32_t stage = -1;
 };
 
-enum class StateInit : uint8_t { Data, Random, Zeros };
-enum class StateKind : uint8_t { Parameter, OptimizerState };
+/// CastOf: the parameter `source` (same shape, sharding and block) cast to
+/// the buffer's type, whenever the parameters are loaded or restored.
+enum class StateInit : uint8_t { Data, Random, Zeros, CastOf };
+/// WeightCopy: a narrower copy of a parameter that the step keeps equal to
+/// its cast (init CastOf); checkpoints leave it out.
+enum class StateKind : uint8_t { Parameter, OptimizerState, WeightCopy };
 
 /// A persistent buffer of the state table (`value` is unused: functions bind
 /// it to their values).
@@ -62,6 +66,8 @@ struct StateInfo : PortInfo {
   StateInit init = StateInit::Data;
   uint64_t seed = 0;
   float scale = 0.02f;
+  /// CastOf: the parameter's index in the state table.
+  int32_t source = -1;
   /// For blocks of a larger parameter: its shape and the block's offsets
   /// (empty: the buffer is the whole parameter).
   Shape sourceShape;

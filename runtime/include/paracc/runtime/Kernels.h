@@ -32,6 +32,9 @@ Status runCpuKernel(OpCode op, const InstrAttrs &attrs,
                     const std::vector<const Tensor *> &inputs,
                     const std::vector<Tensor *> &outputs);
 
+/// `x` converted to element type `to` on the CPU (graph.cast's rounding).
+StatusOr<Tensor> castOnCpu(const Tensor &x, DType to);
+
 } // namespace paracc::rt
 
 #endif // PARACC_RUNTIME_KERNELS_H

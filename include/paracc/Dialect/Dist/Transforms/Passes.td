@@ -443,6 +443,49 @@ def BucketAllReducesPass : Pass<"paracc-bucket-all-reduces", "func::FuncOp"> {
                            "::mlir::paracc::graph::GraphDialect"];
 }
 
+def PersistentWeightCopiesPass
+    : Pass<"paracc-persistent-weight-copies", "func::FuncOp"> {
+  let summary = "Keep mixed precision's bf16 weights between steps, written by "
+                "the optimizer";
+  let description = [{
+    A mixed-precision training step casts every f32 master weight to bf16
+    for its forward (`graph.cast`, grouped into `graph.foreach_cast`) and
+    updates the f32 weight at its end (`graph.foreach_adamw`): the cast
+    reads all of the parameters again, 4 bytes a parameter in and 2 out,
+    although the update had each new value in registers. This pass keeps
+    the bf16 weights as state instead: the cast of weight `w` becomes
+    `graph.state "<w>.bf16_copy" {copy_of = "w"}` (the same block and
+    sharding as `w`, the narrower type), the update of `w` returns the new
+    value's copy as well (`new_param_copies`) and a `graph.assign` writes it
+    to that state for the next step. The runtime casts each parameter into
+    its copy when the parameters are loaded or restored from a checkpoint
+    (checkpoints leave the copies out), so the copy equals the cast of the
+    weight at the start of every step and the step's results are unchanged.
+
+    A weight takes part when its update is a `graph.foreach_adamw` whose
+    new value is assigned to the weight itself (not a ZeRO shard of it)
+    and it is read through one narrowing cast. Runs after
+    `--paracc-group-parameter-updates`.
+
+    Before:
+    ```mlir
+    %w = graph.weight "w" : tensor<8x2xf32>
+    %w16 = graph.foreach_cast %w, ... : ... -> tensor<8x2xbf16>, ...
+    %r:3 = graph.foreach_adamw %lr, %step, %s {...} [%w, %dw, %m, %v : tensor<8x2xf32>, tensor<8x2xbf16>]
+    graph.assign "w", %r#0 : tensor<8x2xf32>
+    ```
+    After:
+    ```mlir
+    %w = graph.weight "w" : tensor<8x2xf32>
+    %w16 = graph.state "w.bf16_copy" {copy_of = "w"} : tensor<8x2xbf16>
+    %r:4 = graph.foreach_adamw %lr, %step, %s {...} [%w, %dw, %m, %v : tensor<8x2xf32>, tensor<8x2xbf16> -> bf16]
+    graph.assign "w", %r#0 : tensor<8x2xf32>
+    graph.assign "w.bf16_copy", %r#3 : tensor<8x2xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def FoldReductionAddendsPass
     : Pass<"paracc-fold-reduction-addends", "func::FuncOp"> {
   let summary = "Add a row-parallel layer's bias and residual before its all-reduce";

@@ -328,10 +328,24 @@ def Graph_StateOp : Graph_Op<"state", [Pure]> {
     With `offsets` and `source_shape` the buffer is the block at `offsets`
     of a tensor of `source_shape`, like a `graph.weight` block: the moments
     of a parameter that tensor parallelism split into blocks.
+
+    With `copy_of`, the buffer is the parameter `copy_of` (the same block,
+    sharded the same way) cast to this buffer's narrower floating type: a
+    persistent bf16 copy of an f32 master weight
+    (`--paracc-persistent-weight-copies`). It does not start as zeros: the
+    runtime casts the parameter into it whenever the parameters are loaded
+    or restored, and checkpoints leave it out; the step keeps it equal to
+    the cast of the parameter's new value (`graph.foreach_adamw`'s
+    `new_param_copies`).
+
+    ```mlir
+    %w16 = graph.state "h.0.attn.weight.bf16" {copy_of = "h.0.attn.weight"}
+        : tensor<1024x256xbf16>
+    ```
   }];
-  let arguments = (ins StrAttr:$name,
-                       OptionalAttr<DenseI64ArrayAttr>:$offsets,
-                       OptionalAttr<DenseI64ArrayAttr>:$source_shape);
+  let arguments = (ins StrAttr:$name, OptionalAttr<DenseI64ArrayAttr>:$offsets,
+      OptionalAttr<DenseI64ArrayAttr>:$source_shape,
+      OptionalAttr<StrAttr>:$copy_of);
   let results = (outs Graph_Tensor:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
 }
@@ -454,8 +468,9 @@ def Graph_SgdOp : Graph_Op<"sgd",
 // Multi-tensor ("foreach") forms, made by --paracc-group-parameter-updates
 //===----------------------------------------------------------------------===//
 
-def Graph_ForeachAdamWOp : Graph_Op<"foreach_adamw",
-    [Pure, SameVariadicOperandSize, SameVariadicResultSize]> {
+def Graph_ForeachAdamWOp
+    : Graph_Op<"foreach_adamw", [Pure, SameVariadicOperandSize,
+                                 AttrSizedResultSegments]> {
   let summary = "AdamW updates of many parameters in one op";
   let description = [{
     `graph.adamw` on each group `j` (`params[j]`, `grads[j]`, `exp_avgs[j]`,
@@ -468,11 +483,21 @@ def Graph_ForeachAdamWOp : Graph_Op<"foreach_adamw",
     exactly, so the update equals `graph.adamw` of `graph.cast` of it. One op
     runs as a few kernels instead of one per parameter.
 
+    With `-> T` after every group's types, the op also returns each updated
+    parameter cast to the narrower floating type `T` (`new_param_copies`,
+    after the second moments): the persistent bf16 copy of the master weight
+    that the next step's forward reads (`graph.state` with `copy_of`),
+    written while the update has the value in registers instead of by a
+    separate cast that reads the whole parameter again.
+
     ```mlir
     %r:6 = graph.foreach_adamw %lr, %step, %scale
         {beta1 = 0.9, beta2 = 0.95, eps = 1.0e-08, weight_decay = 0.1}
         [%w, %dw, %mw, %vw : tensor<8x2xf32>, tensor<8x2xbf16>],
         [%b, %db, %mb, %vb : tensor<2xf32>, tensor<2xf32>]
+    %c:4 = graph.foreach_adamw %lr, %step, %scale
+        {beta1 = 0.9, beta2 = 0.95, eps = 1.0e-08, weight_decay = 0.1}
+        [%w, %dw, %mw, %vw : tensor<8x2xf32>, tensor<8x2xbf16> -> bf16]
     ```
   }];
   let arguments = (ins Variadic<Graph_FloatTensor>:$params,
@@ -484,8 +509,9 @@ def Graph_ForeachAdamWOp : Graph_Op<"foreach_adamw",
                        F64Attr:$beta1, F64Attr:$beta2, F64Attr:$eps,
                        F64Attr:$weight_decay);
   let results = (outs Variadic<Graph_FloatTensor>:$new_params,
-                      Variadic<Graph_FloatTensor>:$new_exp_avgs,
-                      Variadic<Graph_FloatTensor>:$new_exp_avg_sqs);
+      Variadic<Graph_FloatTensor>:$new_exp_avgs,
+      Variadic<Graph_FloatTensor>:$new_exp_avg_sqs,
+      Variadic<Graph_FloatTensor>:$new_param_copies);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
