@@ -157,6 +157,9 @@ struct GpuRank::Impl {
   std::unique_ptr<NcclComms> nccl;
   void *arena = nullptr, *persistent = nullptr, *staging = nullptr,
        *workspace = nullptr;
+  /// Updates the compiler left out of the arena that could not be written
+  /// in place here after all (none when the two agree).
+  void *spill = nullptr;
   size_t arenaBytes = 0, persistentBytes = 0, stagingBytes = 0,
          workspaceBytes = 0;
   /// Pinned host memory that large inputs pass through on their way to the
@@ -232,7 +235,7 @@ GpuRank::Impl::~Impl() {
     cudaEventDestroy(stepDone);
   nccl.reset();
   gemm.reset();
-  for (void *p : {arena, persistent, staging, workspace})
+  for (void *p : {arena, persistent, staging, workspace, spill})
     if (p)
       cudaFree(p);
   for (cudaStream_t s : {compute, comm})
@@ -395,17 +398,24 @@ Status GpuRank::Impl::placeValues() {
     if (stateOffset[st] != SIZE_MAX)
       statePtr[st] = static_cast<uint8_t *>(persistent) + stateOffset[st];
   placeUpdatesInPlace();
-  // Every computed value has a buffer now: the compiler leaves out of the
-  // arena only optimizer updates it knows are written into their state
-  // buffers (by the rule above).
+  // The compiler leaves out of the arena the optimizer updates it expects
+  // to be written into their state buffers (by the rule above); any that
+  // were not get buffers of their own.
+  std::vector<std::pair<int32_t, size_t>> unplaced;
+  size_t spillBytes = 0;
   for (const InstrInfo &in : x.instrs())
     for (int32_t v : in.outputs)
-      if ((in.opcode == OpCode::ForeachAdamW || in.opcode == OpCode::AdamW ||
-           in.opcode == OpCode::Sgd) &&
-          !ptr[v] && tensor(v).byteSize() > 0)
-        return errorf("rank ", rank, ": value ", v, " of '", in.name,
-                      "' has no buffer (outside the arena, and not an update "
-                      "written in place)");
+      if (!ptr[v] && tensor(v).byteSize() > 0 &&
+          (in.opcode == OpCode::ForeachAdamW || in.opcode == OpCode::AdamW ||
+           in.opcode == OpCode::Sgd)) {
+        unplaced.push_back({v, spillBytes});
+        spillBytes += align256(tensor(v).byteSize());
+      }
+  if (!unplaced.empty()) {
+    PARACC_CUDA(cudaMalloc(&spill, spillBytes), "updates outside the arena");
+    for (auto [v, offset] : unplaced)
+      ptr[v] = static_cast<uint8_t *>(spill) + offset;
+  }
   return Status::ok();
 }
 
