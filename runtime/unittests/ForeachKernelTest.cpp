@@ -44,7 +44,24 @@ struct Params {
                        randomValues(n, seed + 30 + j, 0, 0.01)));
     }
   }
+  /// A ForeachAdamW's operands: the four lists, then the scalars.
+  std::vector<const Tensor *> operands(Tensor &lr, Tensor &step,
+                                       Tensor &gradScale) {
+    std::vector<const Tensor *> in;
+    for (auto *list : {&p, &g, &m, &v})
+      for (Tensor &t : *list)
+        in.push_back(&t);
+    in.insert(in.end(), {&lr, &step, &gradScale});
+    return in;
+  }
 };
+
+std::vector<Tensor *> pointers(std::vector<Tensor> &ts) {
+  std::vector<Tensor *> out;
+  for (Tensor &t : ts)
+    out.push_back(&t);
+  return out;
+}
 
 const InstrAttrs kAdam = {{}, {0.9, 0.95, 1e-8, 0.1}};
 
@@ -54,19 +71,13 @@ TEST(ForeachKernelTest, AdamWEqualsAdamWPerTensor) {
   Params a(1), b(1);
   Tensor lr = scalar(3e-3), step = scalar(4), gs = scalar(0.8);
   // One ForeachAdamW, results in fresh buffers.
-  std::vector<const Tensor *> in;
-  for (auto *list : {&a.p, &a.g, &a.m, &a.v})
-    for (Tensor &t : *list)
-      in.push_back(&t);
-  in.insert(in.end(), {&lr, &step, &gs});
   std::vector<Tensor> outs;
   for (size_t k = 0; k < 3; ++k)
     for (size_t j = 0; j < kTensors; ++j)
       outs.push_back(alloc(DType::F32, kShapes[j]));
-  std::vector<Tensor *> out;
-  for (Tensor &t : outs)
-    out.push_back(&t);
-  ASSERT_TRUE(runCpuKernel(OpCode::ForeachAdamW, kAdam, in, out).isOk());
+  ASSERT_TRUE(runCpuKernel(OpCode::ForeachAdamW, kAdam,
+                           a.operands(lr, step, gs), pointers(outs))
+                  .isOk());
   // AdamW on each tensor, its gradient widened to f32 first.
   for (size_t j = 0; j < kTensors; ++j) {
     SCOPED_TRACE("tensor " + std::to_string(j));
@@ -87,11 +98,7 @@ TEST(ForeachKernelTest, AdamWCopiesAreCastsOfTheNewParameters) {
   // (bf16, f16), the first 3N unchanged.
   Params a(2);
   Tensor lr = scalar(3e-3), step = scalar(4), gs = scalar(0.8);
-  std::vector<const Tensor *> in;
-  for (auto *list : {&a.p, &a.g, &a.m, &a.v})
-    for (Tensor &t : *list)
-      in.push_back(&t);
-  in.insert(in.end(), {&lr, &step, &gs});
+  const std::vector<const Tensor *> in = a.operands(lr, step, gs);
   std::vector<Tensor> plain, copied;
   for (size_t k = 0; k < 4; ++k)
     for (size_t j = 0; j < kTensors; ++j) {
@@ -102,12 +109,6 @@ TEST(ForeachKernelTest, AdamWCopiesAreCastsOfTheNewParameters) {
                                      : DType::BF16,
                              kShapes[j]));
     }
-  auto pointers = [](std::vector<Tensor> &ts) {
-    std::vector<Tensor *> out;
-    for (Tensor &t : ts)
-      out.push_back(&t);
-    return out;
-  };
   ASSERT_TRUE(
       runCpuKernel(OpCode::ForeachAdamW, kAdam, in, pointers(plain)).isOk());
   ASSERT_TRUE(
