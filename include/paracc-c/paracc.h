@@ -70,6 +70,9 @@ typedef enum paracc_dtype {
 typedef enum paracc_state_kind {
   PARACC_STATE_PARAMETER = 0,
   PARACC_STATE_OPTIMIZER = 1, /* a moment of the optimizer */
+  /* A parameter's bf16/f16 copy that mixed-precision training keeps (its
+     value is the parameter's cast; checkpoints leave it out). */
+  PARACC_STATE_WEIGHT_COPY = 2,
 } paracc_state_kind;
 
 /* The format of a model given as bytes. */

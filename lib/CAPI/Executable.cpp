@@ -155,8 +155,9 @@ paracc_status *paracc_executable_state_block(const paracc_executable *exe,
     return bad;
   const prt::StateInfo &s = state[index];
   if (kind)
-    *kind = s.kind == prt::StateKind::Parameter ? PARACC_STATE_PARAMETER
-                                                : PARACC_STATE_OPTIMIZER;
+    *kind = s.kind == prt::StateKind::Parameter    ? PARACC_STATE_PARAMETER
+            : s.kind == prt::StateKind::WeightCopy ? PARACC_STATE_WEIGHT_COPY
+                                                   : PARACC_STATE_OPTIMIZER;
   if (whole_rank)
     *whole_rank = int32_t(s.sourceShape.size());
   if (whole_shape)

@@ -122,9 +122,14 @@ class Trainer(Closing):
     def state_dict(self) -> dict[str, np.ndarray]:
         """{name: new array} of the whole trained state: parameters and
         optimizer moments, in the state table's order, each whole (a
-        parameter tensor parallelism holds as blocks is assembled)."""
+        parameter tensor parallelism holds as blocks is assembled); not
+        mixed precision's bf16 weight copies, which are casts of the
+        parameters."""
         return {name: self.read_state(name)
-                for name in dict.fromkeys(n for n, _, _ in self._state)}
+                for name in dict.fromkeys(
+                    n for (n, _, _), (kind, _, _) in zip(self._state,
+                                                         self._blocks)
+                    if kind != _capi.STATE_WEIGHT_COPY)}
 
     def parameter_names(self) -> list[str]:
         """The names of the state's parameters (trained or frozen), once

@@ -209,6 +209,22 @@ def test_state_before_training_is_the_models_weights():
             assert np.isfinite(after[p]).all()
 
 
+def test_bf16_weight_copies_stay_out_of_the_state_dict():
+    # Mixed precision keeps each parameter's bf16 copy as state (the
+    # executable's weight copies): the state lists them, the state dict and
+    # the parameters leave them out.
+    with train(steps=1, lr=1e-3, precision="bf16") as run:
+        names = [n for n, _, _ in run.state]
+        params = run.parameter_names()
+        copies = [n for n in names if n.endswith(".bf16_copy")]
+        assert sorted(copies) == sorted(f"{p}.bf16_copy" for p in params)
+        run.step()
+        state = run.state_dict()
+        assert not any(n.endswith(".bf16_copy") for n in state)
+        assert set(state) == {n for n in names if n not in copies}
+        assert list(run.parameters()) == params
+
+
 def test_state_dict_of_a_tensor_parallel_run_is_whole():
     # On tp2 GPT-2's fused c_attn is held as 3 blocks of the same name;
     # paracc_executable_state_block says where each lies, so by name (and
