@@ -9,6 +9,11 @@
 # Run from the repository root after scripts/setup.sh. Needs a Python with
 # torch, transformers and onnxscript: EXPORT_PYTHON (default python3).
 # EXPORT_RUNS="NAME:MODE:BATCH:SEQ ..." picks the runs (MODE train or fwd).
+# EXPORT_VARIANTS="SUFFIX:FLAGS ..." compiles each training run once more
+# per variant with FLAGS (commas for spaces) as NAME-SUFFIX_train_..., an
+# A/B in one call (EXPORT_VARIANTS=nocopies:--no-weight-copies); run-gpu.sh
+# exports runs them with the rest (NO_PEER=1 and EXPORT_RUNS spare their
+# peers).
 set -euo pipefail
 source "$(dirname "$0")/prepare-env.sh"
 py=${EXPORT_PYTHON:-python3}
@@ -43,6 +48,16 @@ for run in $runs; do
     "$paracc" train "$src/$tag/loss.onnx" --random-weights --batch "$batch" --seq "$seq" \
       --precision bf16 --lr 1e-4 --device gpu -o "$out/$tag.pcx" \
       --explain-json "$out/$tag.explain.json" >/dev/null
+    for variant in ${EXPORT_VARIANTS:-}; do
+      IFS=: read -r suffix flags <<<"$variant"
+      vtag="${name}-${suffix}_${mode}_b${batch}_s${seq}"
+      "$paracc" train "$src/$tag/loss.onnx" --random-weights --batch "$batch" --seq "$seq" \
+        --precision bf16 --lr 1e-4 --device gpu ${flags//,/ } -o "$out/$vtag.pcx" \
+        --explain-json "$out/$vtag.explain.json" >/dev/null
+      xz -T2 -6 -f "$out/$vtag.pcx"
+      cp "$src/$tag/peer.json" "$out/$name-$suffix.peer.json"
+      echo "compiled $out/$vtag.pcx.xz"
+    done
   else
     "$paracc" "$src/$tag/model.onnx" --random-weights --precision bf16 --device gpu \
       -o "$out/$tag.pcx" --explain-json "$out/$tag.explain.json" >/dev/null
