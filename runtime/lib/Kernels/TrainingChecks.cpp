@@ -114,8 +114,8 @@ Status checkAdamWAttrs(const KernelArgs &args) {
 
 Status checkForeachAdamW(const KernelArgs &args, size_t &count) {
   const size_t nIn = args.in.size(), nOut = args.out.size();
-  const size_t n = nIn >= 7 ? (nIn - 3) / 4 : 0;
-  if (nIn < 7 || (nIn - 3) % 4 != 0 || (nOut != 3 * n && nOut != 4 * n))
+  const size_t n = foreachAdamWTensors(nIn);
+  if (n == 0 || (nIn - 3) % 4 != 0 || (nOut != 3 * n && nOut != 4 * n))
     return args.fail("expected 4N + 3 operands and 3N results, or 4N with "
                      "the parameters' copies (N >= 1), got ",
                      nIn, " operands and ", nOut, " results");

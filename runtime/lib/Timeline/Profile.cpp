@@ -42,10 +42,9 @@ std::string paracc::rt::profileLabel(const FunctionInfo &f,
   case OpCode::ForeachCast: {
     // Many tensors: their count, their elements and the types that decide
     // the cost (the gradients', the cast's).
-    const size_t n =
-        in.opcode == OpCode::ForeachAdamW
-            ? (in.inputs.size() >= 3 ? (in.inputs.size() - 3) / 4 : 0)
-            : in.inputs.size();
+    const size_t n = in.opcode == OpCode::ForeachAdamW
+                         ? foreachAdamWTensors(in.inputs.size())
+                         : in.inputs.size();
     int64_t elements = 0;
     for (size_t j = 0; j < n && j < in.inputs.size(); ++j)
       if (valid(in.inputs[j]))

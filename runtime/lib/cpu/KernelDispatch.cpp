@@ -159,8 +159,7 @@ bool allowsExactInPlace(OpCode op) {
 int64_t inPlaceTensorOf(const KernelArgs &args, bool isResult, size_t index) {
   switch (args.op) {
   case OpCode::ForeachAdamW: {
-    // (4N + 3 operands; 3N results, or 4N with the parameters' copies.)
-    const size_t n = args.in.size() >= 3 ? (args.in.size() - 3) / 4 : 0;
+    const size_t n = foreachAdamWTensors(args.in.size());
     if (n == 0)
       return 0; // Malformed; the op's checks say so.
     if (!isResult && index >= 4 * n)

@@ -207,26 +207,28 @@ struct ForeachAdamWParams {
 static_assert(sizeof(ForeachAdamWParams) <= 3072,
               "the table must stay well below the kernel parameter limit");
 
+/// p[0..V) rounded to D as Cast rounds, stored at element e of `out`.
+template <DType D, int V>
+__device__ __forceinline__ void storeRounded(void *out, int64_t e,
+                                             const float (&p)[V]) {
+  VecT<DevS<D>, V> o;
+#pragma unroll
+  for (int k = 0; k < V; ++k)
+    o.v[k] = stc<D>(p[k]);
+  storeVec<V>(static_cast<DevS<D> *>(out) + e, 0, o);
+}
+
 /// Stores the new parameter values p[0..V) at element e of t's copy (if it
-/// has one), rounded to its type as Cast rounds.
+/// has one), in its type (bf16 or f16).
 template <int V>
 __device__ __forceinline__ void storeCopy(const AdamWTensor &t, int64_t e,
                                           const float (&p)[V]) {
   if (!t.copyOut)
     return;
-  if (t.copyType == kBF16) {
-    VecT<DevS<DType::BF16>, V> o;
-#pragma unroll
-    for (int k = 0; k < V; ++k)
-      o.v[k] = stc<DType::BF16>(p[k]);
-    storeVec<V>(static_cast<DevS<DType::BF16> *>(t.copyOut) + e, 0, o);
-  } else {
-    VecT<DevS<DType::F16>, V> o;
-#pragma unroll
-    for (int k = 0; k < V; ++k)
-      o.v[k] = stc<DType::F16>(p[k]);
-    storeVec<V>(static_cast<DevS<DType::F16> *>(t.copyOut) + e, 0, o);
-  }
+  if (t.copyType == kBF16)
+    storeRounded<DType::BF16, V>(t.copyOut, e, p);
+  else
+    storeRounded<DType::F16, V>(t.copyOut, e, p);
 }
 
 /// AdamW over the block's chunks of tensor t, whose gradient is of type G.

@@ -434,7 +434,7 @@ static int64_t updatedOperand(const InstrInfo &in, size_t k) {
     return k < 2 ? kOperand[k] : -1;
   }
   case OpCode::ForeachAdamW: {
-    const size_t n = in.inputs.size() >= 3 ? (in.inputs.size() - 3) / 4 : 0;
+    const size_t n = foreachAdamWTensors(in.inputs.size());
     if (n == 0 || k >= 3 * n)
       return -1;
     const size_t role = k / n, j = k % n; // param, exp_avg, exp_avg_sq.
@@ -485,8 +485,8 @@ void GpuRank::Impl::placeUpdatesInPlace() {
                             in.outputs.begin());
     // ForeachAdamW's parameter copies (results 3N..4N-1) go straight to
     // their buffers when nothing reads the old copy from this update on.
-    if (in.opcode == OpCode::ForeachAdamW && in.inputs.size() >= 7 &&
-        k >= 3 * ((in.inputs.size() - 3) / 4)) {
+    if (in.opcode == OpCode::ForeachAdamW &&
+        k >= 3 * foreachAdamWTensors(in.inputs.size())) {
       if (lastStateRead[w.state] < int64_t(i)) {
         ptr[w.value] = statePtr[w.state];
         writtenInPlace[b] = true;

@@ -17,6 +17,7 @@
 
 #include "paracc/runtime/Status.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -37,6 +38,13 @@ const char *opCodeMnemonic(OpCode op);
 std::optional<OpCode> opCodeFromMnemonic(std::string_view mnemonic);
 /// Whether `op` is a collective (executed by a communicator, not a kernel).
 bool isCollective(OpCode op);
+
+/// The tensors N of a ForeachAdamW of `operands` operands (4N + 3: params,
+/// grads, exp_avgs, exp_avg_sqs, then lr, step, grad_scale); 0 for fewer
+/// than 7. Its results are 3N, or 4N with the parameters' copies last.
+inline size_t foreachAdamWTensors(size_t operands) {
+  return operands >= 7 ? (operands - 3) / 4 : 0;
+}
 
 /// Integer and floating attributes of an instruction as the executable
 /// stores them (the order OpCodes.def declares).
