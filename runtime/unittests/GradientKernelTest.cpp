@@ -681,6 +681,30 @@ TEST(GradientKernelTest, GatherGradSumsRepeatedIndices) {
   expectNear(values(dd), {0, 0, 16, 20, 0, 0}, 0);
 }
 
+TEST(GradientKernelTest, GatherGradStartsFromAccumulate) {
+  // Rows 0 and 2 keep accumulate's values, row 1 gets them plus dy's sum;
+  // the same when the result is accumulate's very buffer.
+  Tensor dy = make(DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6});
+  Tensor idx = makeRaw<int64_t>(DType::I64, {3}, {1, 1, -2});
+  Tensor acc = make(DType::F32, {3, 2}, {10, 20, 30, 40, 50, 60});
+  Tensor dd = make(DType::F32, {3, 2}, {9, 9, 9, 9, 9, 9}); // Overwritten.
+  ASSERT_TRUE(
+      runCpuKernel(OpCode::GatherGrad, {{0}, {}}, {&dy, &idx, &acc}, {&dd})
+          .isOk());
+  const std::vector<double> expected = {10, 20, 39, 52, 50, 60};
+  expectNear(values(dd), expected, 0);
+  expectNear(values(acc), {10, 20, 30, 40, 50, 60}, 0);
+  ASSERT_TRUE(
+      runCpuKernel(OpCode::GatherGrad, {{0}, {}}, {&dy, &idx, &acc}, {&acc})
+          .isOk());
+  expectNear(values(acc), expected, 0);
+  // accumulate must have the result's type.
+  Tensor accBad = make(DType::F32, {2, 2}, {1, 2, 3, 4});
+  EXPECT_EQ(errorOf(OpCode::GatherGrad, {{0}, {}}, {&dy, &idx, &accBad},
+                    {{DType::F32, {3, 2}}}),
+            "gather_grad: accumulate must have shape [3,2], got f32[2,2]");
+}
+
 //===----------------------------------------------------------------------===//
 // Errors.
 //===----------------------------------------------------------------------===//
@@ -800,7 +824,7 @@ TEST(GradientKernelTest, Errors) {
       errorOf(OpCode::GatherGrad, {{1}, {}}, {&gdy, &gdy}, {{f32, {2, 4}}}),
       "gather_grad: indices must have i32 or i64, got f32[2,3]");
   EXPECT_EQ(errorOf(OpCode::GatherGrad, {{1}, {}}, {&gdy}, {{f32, {2, 4}}}),
-            "gather_grad: expected 2 operands, got 1");
+            "gather_grad: expected 2 to 3 operands, got 1");
 }
 
 } // namespace

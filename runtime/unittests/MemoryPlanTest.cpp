@@ -41,6 +41,44 @@ TEST(MemoryPlanTest, ReshapeSharesItsOperand) {
   EXPECT_FALSE(overlap(plan, bytes, 1, 2));
 }
 
+TEST(MemoryPlanTest, GatherGradWritesOverAnAccumulateThatDiesThere) {
+  // 0: p = exp(x) (the tied head's gradient); 1: g = gather_grad(dy, ids,
+  // p); 2: h = exp(g). g takes p's bytes: nothing reads p after 1.
+  enum { X, DY, IDS, P, G, H, N };
+  std::vector<uint64_t> bytes = {4096, 512, 64, 4096, 4096, 4096};
+  std::vector<bool> arena(N, true), toEnd(N, false);
+  toEnd[H] = true;
+  std::vector<PlanInstr> instrs = {{OpCode::Exp, {X}, {P}},
+                                   {OpCode::GatherGrad, {DY, IDS, P}, {G}},
+                                   {OpCode::Exp, {G}, {H}}};
+  MemoryPlanResult plan = planArena(bytes, arena, toEnd, instrs);
+  EXPECT_EQ(plan.offsets[P], plan.offsets[G]);
+  EXPECT_FALSE(overlap(plan, bytes, G, H));
+  EXPECT_FALSE(overlap(plan, bytes, G, DY));
+
+  // Read again after the gather_grad (3: q = add(p, h)): apart.
+  instrs.push_back({OpCode::Add, {P, H}, {X}});
+  toEnd[H] = false;
+  toEnd[X] = true;
+  plan = planArena(bytes, arena, toEnd, instrs);
+  EXPECT_FALSE(overlap(plan, bytes, P, G));
+
+  // A program input is not written over, nor is anything without the
+  // accumulate operand.
+  std::vector<PlanInstr> fromInput = {{OpCode::GatherGrad, {DY, IDS, X}, {G}}};
+  toEnd.assign(N, false);
+  toEnd[G] = true;
+  plan = planArena(bytes, arena, toEnd, fromInput);
+  EXPECT_FALSE(overlap(plan, bytes, X, G));
+  std::vector<PlanInstr> plain = {{OpCode::Exp, {X}, {P}},
+                                  {OpCode::GatherGrad, {DY, IDS}, {G}},
+                                  {OpCode::Add, {G, P}, {H}}};
+  toEnd.assign(N, false);
+  toEnd[H] = true;
+  plan = planArena(bytes, arena, toEnd, plain);
+  EXPECT_FALSE(overlap(plan, bytes, P, G));
+}
+
 TEST(MemoryPlanTest, CollectiveOperandLivesUntilItsResultIsRead) {
   // 0: a = exp(x); 1: r = all_reduce(a); 2: b = exp(y); 3: c = exp(b);
   // 4: d = add(r, c). Without the collective rule, b or c could take a's

@@ -21,6 +21,16 @@ struct Groups {
   }
 };
 
+/// The operand whose bytes `in`'s first result may take when nothing reads
+/// the operand afterwards (the kernel reads each element of it before it
+/// writes that element of the result), or -1: GatherGrad's accumulate.
+int writesOverOperand(const PlanInstr &in) {
+  if (in.opcode == OpCode::GatherGrad && in.inputs.size() == 3 &&
+      !in.outputs.empty())
+    return 2;
+  return -1;
+}
+
 struct Interval {
   int32_t group;
   uint64_t bytes;
@@ -101,6 +111,23 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
       begin[g] = -1;
       end[g] = std::max(end[g], int64_t(-1));
     }
+
+  // Results written over an operand that dies there share its bytes (the
+  // operand defined by an instruction, not a program input).
+  for (int64_t i = 0; i < last; ++i) {
+    const int k = writesOverOperand(instrs[i]);
+    if (k < 0)
+      continue;
+    const int32_t operand = instrs[i].inputs[k], result = instrs[i].outputs[0];
+    if (!arenaValues[operand] || !arenaValues[result])
+      continue;
+    const int32_t a = groups.find(operand), r = groups.find(result);
+    if (a == r || end[a] != i || begin[a] < 0 || begin[r] != i)
+      continue;
+    groups.parent[r] = a;
+    bytes[a] = std::max(bytes[a], bytes[r]);
+    end[a] = std::max(end[a], end[r]);
+  }
 
   std::vector<Interval> intervals;
   for (size_t v = 0; v < n; ++v)

@@ -8,11 +8,17 @@ namespace paracc::rt {
 
 Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
                        int64_t &outer, int64_t &axisDim, int64_t &inner) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(2, 2, 1));
+  PARACC_RETURN_IF_ERROR(args.checkArity(2, 3, 1));
   const Tensor &dy = *args.in[0], &indices = *args.in[1];
   const Tensor &ddata = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, ddata, TypeSet::Float, "result"));
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dy, ddata.dtype(), "dy"));
+  if (args.in.size() > 2) {
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.in[2], ddata.dtype(), "accumulate"));
+    PARACC_RETURN_IF_ERROR(
+        args.checkShape(*args.in[2], ddata.shape(), "accumulate"));
+  }
   PARACC_RETURN_IF_ERROR(args.checkDType(indices, TypeSet::Index, "indices"));
   if (ddata.rank() < 1)
     return args.fail("result must have rank >= 1, got ", ddata.typeString());

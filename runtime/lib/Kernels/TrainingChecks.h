@@ -21,8 +21,9 @@ namespace paracc::rt {
 Status checkNormGrad(const KernelArgs &args, OperandTypeCheck checkType,
                      int64_t &normalized);
 
-/// GatherGrad: in(dy, indices) out(ddata) with ints [axis]; dy is ddata's
-/// shape with the axis replaced by the indices' shape. Sets ddata's view
+/// GatherGrad: in(dy, indices[, accumulate]) out(ddata) with ints [axis];
+/// dy is ddata's shape with the axis replaced by the indices' shape;
+/// accumulate has ddata's type. Sets ddata's view
 /// [outer, axisDim, inner]. `checkType` checks the result's element type.
 Status checkGatherGrad(const KernelArgs &args, OperandTypeCheck checkType,
                        int64_t &outer, int64_t &axisDim, int64_t &inner);

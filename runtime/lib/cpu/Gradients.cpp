@@ -328,7 +328,8 @@ void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
 
 /// ddata viewed as [outer, axis, inner] and dy as [outer, nIdx, inner]: per
 /// outer block, the dy rows of each distinct index are summed in double (in
-/// the order of the indices) and stored once.
+/// the order of the indices, after the row's accumulate value, which ddata
+/// holds already) and stored once.
 template <DType D>
 void gatherGradTyped(const KernelArgs &args, const std::vector<int64_t> &idx,
                      int64_t outer, int64_t axisDim, int64_t inner) {
@@ -344,13 +345,14 @@ void gatherGradTyped(const KernelArgs &args, const std::vector<int64_t> &idx,
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t a = 0; a < nIdx;) {
       const int64_t target = idx[order[a]];
-      std::fill(acc.begin(), acc.end(), 0.0);
+      S *out = dd + (o * axisDim + target) * inner;
+      for (int64_t t = 0; t < inner; ++t)
+        acc[t] = loadD<D>(out, t);
       for (; a < nIdx && idx[order[a]] == target; ++a) {
         const S *row = dy + (o * nIdx + order[a]) * inner;
         for (int64_t t = 0; t < inner; ++t)
           acc[t] += loadD<D>(row, t);
       }
-      S *out = dd + (o * axisDim + target) * inner;
       for (int64_t t = 0; t < inner; ++t)
         storeD<D>(out, t, acc[t]);
     }
@@ -507,7 +509,12 @@ Status runGatherGradKernel(const KernelArgs &args) {
                        axisDim);
     idx[i] = w;
   }
-  zeroFill(ddata);
+  // The rows start from zero or from accumulate (which may be ddata's very
+  // buffer: then it is there already).
+  if (args.in.size() < 3)
+    zeroFill(ddata);
+  else if (args.in[2]->data() != ddata.data() && ddata.byteSize())
+    std::memcpy(ddata.data(), args.in[2]->data(), ddata.byteSize());
   if (ddata.numElements() == 0)
     return Status::ok();
   return visitDTypeIn<TypeSet::Float>(ddata.dtype(), [&](auto tag) -> Status {

@@ -13,10 +13,13 @@
 //     `axis` itself for an index out of range, and its dy row as the value;
 //  2. CUB's radix sort of the pairs over the key's bits (stable: equal
 //     targets keep index order), in a stream-ordered scratch buffer;
-//  3. the table zeroed (cudaMemsetAsync);
+//  3. the table zeroed (cudaMemsetAsync), or with an accumulate operand
+//     copied from it (nothing to do when the result is its very buffer, as
+//     MemoryPlan places it when nothing reads accumulate later: a tied
+//     embedding's two gradients then cost no pass over the table);
 //  4. one block per sorted pair; the block of a run's first pair sums the
-//     run's dy rows in order in f32 (16-byte vectors when aligned) and
-//     writes the row once.
+//     row's value (zero, or accumulate's) and the run's dy rows in order in
+//     f32 (16-byte vectors when aligned) and writes the row once.
 // Deterministic: no atomics, a fixed summation order.
 //
 //===----------------------------------------------------------------------===//
@@ -70,6 +73,8 @@ template <typename Key> struct RowParams {
   const void *dy = nullptr;
   void *ddata = nullptr;
   int64_t n = 0, axisDim = 0, innerV = 0;
+  /// The rows hold accumulate's values, the sums start from them.
+  bool accumulate = false;
 };
 
 /// Block b looks at sorted pair b; the first pair of a run of equal keys
@@ -95,9 +100,16 @@ __global__ void __launch_bounds__(kRowThreads)
     Vec *out = dd + (o * p.axisDim + t) * p.innerV;
     for (int64_t vi = threadIdx.x; vi < p.innerV; vi += blockDim.x) {
       float acc[V];
+      if (p.accumulate) {
+        const Vec a = out[vi];
 #pragma unroll
-      for (int k = 0; k < V; ++k)
-        acc[k] = 0.0f;
+        for (int k = 0; k < V; ++k)
+          acc[k] = ldc<D>(a.v[k]);
+      } else {
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+          acc[k] = 0.0f;
+      }
       int64_t e = b;
       for (; e + 4 <= e1; e += 4) {
         Vec r[4];
@@ -126,6 +138,18 @@ __global__ void __launch_bounds__(kRowThreads)
 }
 
 size_t alignUp(size_t n) { return (n + 255) / 256 * 256; }
+
+/// The table before the rows are added: zeros, or accumulate's values
+/// (copied unless ddata is accumulate's buffer).
+Status startRows(const KernelArgs &args, Tensor &ddata, cudaStream_t stream) {
+  cudaError_t err = cudaSuccess;
+  if (args.in.size() < 3)
+    err = cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream);
+  else if (args.in[2]->data() != ddata.data())
+    err = cudaMemcpyAsync(ddata.data(), args.in[2]->data(), ddata.byteSize(),
+                          cudaMemcpyDeviceToDevice, stream);
+  return err == cudaSuccess ? Status::ok() : checkLaunch(args);
+}
 
 /// Steps 1-4 of the file comment with keys of type Key.
 template <DType D, typename Key>
@@ -176,8 +200,7 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
                                       rowsIn, rowsOut, n, 0, endBit,
                                       stream) != cudaSuccess)
     return checkLaunch(args);
-  if (cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream) != cudaSuccess)
-    return checkLaunch(args);
+  PARACC_RETURN_IF_ERROR(startRows(args, ddata, stream));
 
   using St = DevS<D>;
   constexpr int kV = kVec16<St>;
@@ -191,6 +214,7 @@ Status gatherGradSorted(const KernelArgs &args, const Tensor &dy,
   rp.n = n;
   rp.axisDim = axisDim;
   rp.innerV = vec ? inner / kV : inner;
+  rp.accumulate = args.in.size() > 2;
   const int threads = int(std::clamp<int64_t>(
       ceilDiv(rp.innerV, int64_t(32)) * 32, 32, kRowThreads));
   const unsigned rowGrid = unsigned(std::min<int64_t>(int64_t(1) << 30, n));
@@ -215,12 +239,8 @@ Status launchGatherGrad(const KernelArgs &args, cudaStream_t stream) {
   const int64_t pairs = outer * indices.numElements();
   if (ddata.numElements() == 0)
     return Status::ok();
-  if (pairs == 0) {
-    if (cudaMemsetAsync(ddata.data(), 0, ddata.byteSize(), stream) !=
-        cudaSuccess)
-      return checkLaunch(args);
-    return Status::ok();
-  }
+  if (pairs == 0)
+    return startRows(args, ddata, stream);
   if (pairs > INT32_MAX)
     return args.fail(pairs, " (outer, index) pairs are more than the GPU "
                             "kernel handles");

@@ -190,6 +190,9 @@ __device__ __forceinline__ void emitNormGradSum(const NormGradParams &p,
 template <DType D, int V, int kChunks, bool kLayerNorm>
 __global__ void __launch_bounds__(kNormGradThreads, kChunks == 1 ? 4 : 1)
     normGradKernel(NormGradParams p) {
+  // Two rows of vectors in registers where they fit in the 64 registers
+  // of four resident blocks (one chunk, no mean); else one.
+  constexpr bool kPrefetch = kChunks == 1 && !kLayerNorm;
   using S = DevS<D>;
   extern __shared__ float comb[];
   __shared__ float red[64];
@@ -203,45 +206,69 @@ __global__ void __launch_bounds__(kNormGradThreads, kChunks == 1 ? 4 : 1)
   const float fd = float(p.d);
   constexpr bool ln = kLayerNorm;
 
-  float sc[kChunks][V], accS[kChunks][V], accB[kChunks][ln ? V : 1];
+  // The scale stays in its own type (fewer registers), zero past the row.
+  VecT<S, V> scv[kChunks];
+  float accS[kChunks][V], accB[kChunks][ln ? V : 1];
   bool valid[kChunks];
 #pragma unroll
   for (int c = 0; c < kChunks; ++c) {
     const int64_t vi = tx + int64_t(c) * W;
     valid[c] = vi < nv;
-    VecT<S, V> t;
     if (valid[c])
-      t = loadVec<V>(scale, vi);
+      scv[c] = loadVec<V>(scale, vi);
 #pragma unroll
     for (int k = 0; k < V; ++k) {
-      sc[c][k] = valid[c] ? ldc<D>(t.v[k]) : 0.0f;
+      if (!valid[c])
+        scv[c].v[k] = stc<D>(0.0f);
       accS[c][k] = 0.0f;
       if constexpr (ln)
         accB[c][k] = 0.0f;
     }
   }
 
+  // The row's raw vectors (x, dy and, with kPrefetch, the accumulate
+  // operand): with kPrefetch the next row's are loaded before this row's
+  // sums, so that every slot keeps one row of loads in flight while it
+  // reduces and writes the other.
+  struct RowVectors {
+    VecT<S, V> x[kChunks], dy[kChunks], acc[kChunks];
+  };
+  const S *acc = static_cast<const S *>(p.acc);
+  auto load = [&](int64_t row, RowVectors &r) {
+    if (row >= p.rows)
+      return;
+    const int64_t off = row * p.d;
+#pragma unroll
+    for (int c = 0; c < kChunks; ++c) {
+      const int64_t vi = tx + int64_t(c) * W;
+      if (!valid[c])
+        continue;
+      r.x[c] = loadVec<V>(x + off, vi);
+      r.dy[c] = loadVec<V>(dy + off, vi);
+      if (kPrefetch && acc)
+        r.acc[c] = loadVec<V>(acc + off, vi);
+    }
+  };
   const int64_t rowStep = int64_t(gridDim.x) * R;
+  RowVectors cur;
+  load(int64_t(blockIdx.x) * R + slot, cur);
   for (int64_t base = int64_t(blockIdx.x) * R; base < p.rows; base += rowStep) {
     const int64_t row = base + slot;
     const bool active = row < p.rows;
     const int64_t off = active ? row * p.d : 0;
+    RowVectors next;
+    if (kPrefetch)
+      load(row + rowStep, next);
     float xv[kChunks][V], dv[kChunks][V];
 #pragma unroll
     for (int c = 0; c < kChunks; ++c) {
-      const int64_t vi = tx + int64_t(c) * W;
-      VecT<S, V> tx4, td;
-      if (active && valid[c]) {
-        tx4 = loadVec<V>(x + off, vi);
-        td = loadVec<V>(dy + off, vi);
-      }
 #pragma unroll
       for (int k = 0; k < V; ++k) {
-        xv[c][k] = active && valid[c] ? ldc<D>(tx4.v[k]) : 0.0f;
-        dv[c][k] = active && valid[c] ? ldc<D>(td.v[k]) : 0.0f;
+        xv[c][k] = active && valid[c] ? ldc<D>(cur.x[c].v[k]) : 0.0f;
+        dv[c][k] = active && valid[c] ? ldc<D>(cur.dy[c].v[k]) : 0.0f;
       }
     }
-    float mean = 0.0f;
+    float mean = 0.0f, rstd, meanG = 0.0f, meanGX;
     if constexpr (ln) {
       float s[1] = {0.0f};
 #pragma unroll
@@ -251,57 +278,81 @@ __global__ void __launch_bounds__(kNormGradThreads, kChunks == 1 ? 4 : 1)
           s[0] += xv[c][k]; // Padding is zero.
       slotSum(s, red);
       mean = s[0] / fd;
-    }
-    float q[1] = {0.0f};
+      float q[1] = {0.0f};
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-      if (valid[c]) {
+      for (int c = 0; c < kChunks; ++c) {
+        if (valid[c]) {
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-          const float t = xv[c][k] - mean;
-          q[0] += t * t;
+          for (int k = 0; k < V; ++k) {
+            const float t = xv[c][k] - mean;
+            q[0] += t * t;
+          }
         }
       }
-    }
-    slotSum(q, red);
-    const float rstd = rsqrtf(q[0] / fd + p.eps);
-    float sums[2] = {0.0f, 0.0f};
+      slotSum(q, red);
+      rstd = rsqrtf(q[0] / fd + p.eps);
+      float sums[2] = {0.0f, 0.0f};
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-      if (valid[c]) {
+      for (int c = 0; c < kChunks; ++c) {
+        if (valid[c]) {
 #pragma unroll
-        for (int k = 0; k < V; ++k) {
-          const float xh = (xv[c][k] - mean) * rstd;
-          const float g = dv[c][k] * sc[c][k];
-          xv[c][k] = xh;
-          sums[0] += g;
-          sums[1] += g * xh;
+          for (int k = 0; k < V; ++k) {
+            const float xh = (xv[c][k] - mean) * rstd;
+            const float g = dv[c][k] * ldc<D>(scv[c].v[k]);
+            xv[c][k] = xh;
+            sums[0] += g;
+            sums[1] += g * xh;
+          }
         }
       }
-    }
-    slotSum(sums, red);
-    if (!active)
-      continue;
-    const float meanG = ln ? sums[0] / fd : 0.0f;
-    const float meanGX = sums[1] / fd;
+      slotSum(sums, red);
+      meanG = sums[0] / fd;
+      meanGX = sums[1] / fd;
+    } else {
+      // No mean: sum(x^2) and sum(g x) in one reduction; sum(g xh) is
+      // rstd * sum(g x).
+      float sums[2] = {0.0f, 0.0f};
 #pragma unroll
-    for (int c = 0; c < kChunks; ++c) {
-      if (!valid[c])
-        continue;
-      VecT<S, V> o, a;
-      if (p.acc)
-        a = loadVec<V>(static_cast<const S *>(p.acc) + off, tx + int64_t(c) * W);
+      for (int c = 0; c < kChunks; ++c) {
 #pragma unroll
-      for (int k = 0; k < V; ++k) {
-        const float g = dv[c][k] * sc[c][k];
-        o.v[k] = stc<D>(rstd * (g - meanG - xv[c][k] * meanGX) +
-                        (p.acc ? ldc<D>(a.v[k]) : 0.0f));
-        accS[c][k] += dv[c][k] * xv[c][k];
-        if constexpr (ln)
-          accB[c][k] += dv[c][k];
+        for (int k = 0; k < V; ++k) {
+          sums[0] += xv[c][k] * xv[c][k]; // Padding is zero.
+          sums[1] += dv[c][k] * ldc<D>(scv[c].v[k]) * xv[c][k];
+        }
       }
-      storeVec<V>(dx + off, tx + int64_t(c) * W, o);
+      slotSum(sums, red);
+      rstd = rsqrtf(sums[0] / fd + p.eps);
+      meanGX = rstd * sums[1] / fd;
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c)
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+          xv[c][k] *= rstd;
     }
+    if (active) {
+#pragma unroll
+      for (int c = 0; c < kChunks; ++c) {
+        if (!valid[c])
+          continue;
+        VecT<S, V> o;
+        if (!kPrefetch && acc) // Loaded late: registers are short.
+          cur.acc[c] = loadVec<V>(acc + off, tx + int64_t(c) * W);
+#pragma unroll
+        for (int k = 0; k < V; ++k) {
+          const float g = dv[c][k] * ldc<D>(scv[c].v[k]);
+          o.v[k] = stc<D>(rstd * (g - meanG - xv[c][k] * meanGX) +
+                          (acc ? ldc<D>(cur.acc[c].v[k]) : 0.0f));
+          accS[c][k] += dv[c][k] * xv[c][k];
+          if constexpr (ln)
+            accB[c][k] += dv[c][k];
+        }
+        storeVec<V>(dx + off, tx + int64_t(c) * W, o);
+      }
+    }
+    if (kPrefetch)
+      cur = next;
+    else
+      load(row + rowStep, cur);
   }
 
   // One pair of sums per block.
@@ -765,7 +816,7 @@ template <DType D, int V>
 __device__ __forceinline__ MaxSum threadMaxSum(const DevS<D> *row, int64_t nv,
                                                int64_t first, int64_t step) {
   MaxSum a{-INFINITY, 0.0f};
-#pragma unroll 2
+#pragma unroll 4
   for (int64_t vi = first; vi < nv; vi += step) {
     const VecT<DevS<D>, V> t = loadVec<V>(row, vi);
     float x[V];
@@ -798,6 +849,10 @@ struct CeParams {
   int reduction = 0;          // Losses: 0 none, 1 sum, 2 mean.
   bool lossF32 = false;       // The loss (or dloss) is f32, scores not.
   bool meanByWeight = false;  // Mean over the weights (else over n * d).
+  /// CrossEntropyGrad's block rows: rows stay in L2 between the statistics
+  /// pass and the writing pass (grid capped, see launchCrossEntropyGrad),
+  /// which reads them for the last time and stores past L2.
+  bool rowsInL2 = false;
 };
 
 /// Element i of the loss gradient (CrossEntropyGrad's dloss).
@@ -877,14 +932,18 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
         rowMaxSum<kWarp>(threadMaxSum<D, V>(xr, nv, tid, nthr), smem);
     const float inv = 1.0f / ms.s;
     for (int64_t vi = tid; vi < nv; vi += nthr) {
-      const VecT<S, V> t = loadVec<V>(xr, vi);
+      const VecT<S, V> t =
+          p.rowsInL2 ? loadVecLastUse<V>(xr, vi) : loadVec<V>(xr, vi);
       VecT<S, V> o;
 #pragma unroll
       for (int k = 0; k < V; ++k) {
         const float prob = __expf(ldc<D>(t.v[k]) - ms.m) * inv;
         o.v[k] = stc<D>(g * (prob - (vi * V + k == label ? 1.0f : 0.0f)));
       }
-      storeVec<V>(yr, vi, o);
+      if (p.rowsInL2)
+        storeVecStreaming<V>(yr, vi, o);
+      else
+        storeVec<V>(yr, vi, o);
     }
   }
 }
@@ -1470,12 +1529,25 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
         auto rows = [&](auto vTag) -> Status {
           constexpr int V = decltype(vTag)::value;
           const int64_t nv = c / V;
-          if (useWarpRows(nv))
+          if (useWarpRows(nv)) {
             ceGradRowKernel<D, V, true>
                 <<<gridFor(n, kWarpRows), dim3(32, kWarpRows), 0, stream>>>(p);
-          else
-            ceGradRowKernel<D, V, false>
-                <<<gridFor(n, 1), rowBlockThreads(nv), 0, stream>>>(p);
+            return checkLaunch(args);
+          }
+          // The scores are read twice (statistics, then the gradient). When
+          // they do not fit in half the L2 cache, one block per
+          // multiprocessor walks the rows, so that the rows in flight stay
+          // in L2 for the second read (Llama's 128256 classes: 132 rows of
+          // 256 KB in bf16) instead of coming from memory again.
+          const int64_t rowBytes = c * int64_t(sizeof(S));
+          int64_t grid = n;
+          if (n * rowBytes > deviceL2Bytes() / 2 &&
+              int64_t(deviceSMCount()) * rowBytes <= deviceL2Bytes() * 3 / 4) {
+            grid = std::min<int64_t>(n, deviceSMCount());
+            p.rowsInL2 = true;
+          }
+          ceGradRowKernel<D, V, false>
+              <<<gridFor(grid, 1), rowBlockThreads(nv), 0, stream>>>(p);
           return checkLaunch(args);
         };
         const bool vec = kV > 1 && c % kV == 0 && isAligned(p.scores, 16) &&

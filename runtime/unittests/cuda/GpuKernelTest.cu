@@ -363,7 +363,8 @@ std::string compare(const Tensor &gpu, const Tensor &cpu, Tol tol) {
 struct CaseOpts {
   std::optional<Tol> tol;
   size_t shift = 0;      // Misalign every device buffer by this many bytes.
-  bool inPlace = false;  // Result 0 is operand 0's buffer.
+  bool inPlace = false;  // Result 0 is operand inPlaceOperand's buffer.
+  size_t inPlaceOperand = 0;
   bool hasKernel = true; // Expected hasKernel answer.
   std::vector<Tol> resultTols; // Per result, overriding tol.
   bool cudnn = false; // Through cuDNN (a convolution), not launchKernel.
@@ -424,7 +425,8 @@ void runCase(OpCode op, const InstrAttrs &attrs, const std::vector<Tensor> &ins,
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     if (opts.inPlace && i == 0) {
-      dOut[0] = DeviceTensor{outs[0].first, outs[0].second, dIn[0].data};
+      dOut[0] = DeviceTensor{outs[0].first, outs[0].second,
+                             dIn[opts.inPlaceOperand].data};
       continue;
     }
     if (!deviceResult(outs[i].first, outs[i].second, keep, dOut[i], opts.shift))
@@ -1527,9 +1529,10 @@ void testDropout() {
 
 void testNormGrads() {
   const std::vector<std::pair<Shape, int64_t>> cases = {
-      {{37, 1000}, 1}, {{5, 64}, 1},    {{300, 128}, 1}, {{64, 768}, 1},
-      {{3, 4, 48}, 1}, {{7, 2050}, 1},  {{3, 5000}, 1},  {{2, 20000}, 1},
-      {{1, 1}, 1},     {{3, 7, 5}, 2},  {{0, 16}, 1},    {{9, 33}, 0},
+      {{37, 1000}, 1},   {{5, 64}, 1},   {{300, 128}, 1}, {{64, 768}, 1},
+      {{3, 4, 48}, 1},   {{7, 2050}, 1}, {{3, 5000}, 1},  {{2, 20000}, 1},
+      {{1, 1}, 1},       {{3, 7, 5}, 2}, {{0, 16}, 1},    {{9, 33}, 0},
+      {{4100, 2048}, 1}, // Llama-3.2-1B's width, several rows per block
   };
   for (DType dt : {DType::F32, DType::BF16, DType::F16}) {
     const std::optional<Tol> tol =
@@ -1778,9 +1781,11 @@ void testAttentionMerge() {
 }
 
 void testCrossEntropyGrad() {
-  const std::vector<Shape> shapes = {{37, 1000}, {6, 5000}, {3, 50304},
-                                     {64, 50},   {9, 4097}, {4, 7, 3, 5},
-                                     {5, 64},    {2, 3, 1000}};
+  // {300, 50304}: more than half the L2 cache of scores, the kernel that
+  // keeps its rows in flight in L2 (one block per multiprocessor).
+  const std::vector<Shape> shapes = {{37, 1000}, {6, 5000},    {3, 50304},
+                                     {64, 50},   {9, 4097},    {4, 7, 3, 5},
+                                     {5, 64},    {2, 3, 1000}, {300, 50304}};
   for (DType dt : {DType::F32, DType::BF16}) {
     for (DType it : kInts) {
       for (const Shape &s : shapes) {
@@ -1904,6 +1909,27 @@ void testGatherGrad() {
               {randomTensor(dt, {3, 7, 64}, -2, 2),
                randomTensor(it, {3, 7}, -50, 49)},
               {{dt, {50, 64}}}, "embedding", {tol, dtypeSize(dt)});
+      // With accumulate (a tied output projection's gradient): copied, or
+      // written over in place.
+      for (bool inPlace : {false, true}) {
+        CaseOpts opts{tol};
+        opts.inPlace = inPlace;
+        opts.inPlaceOperand = 2;
+        runCase(OpCode::GatherGrad, ints({0}),
+                {randomTensor(dt, {8, 1024, 256}, -2, 2),
+                 randomTensor(it, {8, 1024}, -20000, 19999),
+                 randomTensor(dt, {20000, 256}, -2, 2)},
+                {{dt, {20000, 256}}}, "large table, accumulate", opts);
+        runCase(OpCode::GatherGrad, ints({1}),
+                {randomTensor(dt, {3, 300, 5}, -2, 2),
+                 randomTensor(it, {300}, -2000, 1999),
+                 randomTensor(dt, {3, 2000, 5}, -2, 2)},
+                {{dt, {3, 2000, 5}}}, "outer 3, odd rows, accumulate", opts);
+        runCase(OpCode::GatherGrad, ints({0}),
+                {randomTensor(dt, {0, 64}, -2, 2), alloc(it, {0}),
+                 randomTensor(dt, {50, 64}, -2, 2)},
+                {{dt, {50, 64}}}, "no indices, accumulate", opts);
+      }
     }
   }
 }
@@ -2817,6 +2843,8 @@ void testErrors() {
        false},
       {OpCode::GatherGrad, {DType::BF16, DType::I64}, true},
       {OpCode::GatherGrad, {DType::I64, DType::I64}, false},
+      {OpCode::GatherGrad, {DType::BF16, DType::I64, DType::BF16}, true},
+      {OpCode::GatherGrad, {DType::BF16, DType::I64, DType::F32}, false},
       {OpCode::AdamW, std::vector<DType>(7, DType::F32), true},
       {OpCode::AdamW,
        {DType::BF16, DType::BF16, DType::F32, DType::F32, DType::F32,

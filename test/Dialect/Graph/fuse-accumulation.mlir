@@ -82,3 +82,35 @@ func.func @norm_grad_not_accumulated(%dy: tensor<8x64xf32>, %x: tensor<8x64xf32>
   %1 = graph.add %h, %r : (tensor<8x64xf32>, tensor<8x64xf32>) -> tensor<8x64xf32>
   return %0, %1, %r : tensor<8x64xf32>, tensor<8x64xf32>, tensor<8x64xf32>
 }
+
+// -----
+
+// A tied embedding: the output projection's weight gradient (a gemm before
+// the embedding's backward) becomes the gather_grad's accumulate operand.
+// CHECK-LABEL: func.func @accumulate_into_gather_grad
+// CHECK-SAME: (%[[DY:[^:]+]]: tensor<2x4x16xf32>, %[[IDS:[^:]+]]: tensor<2x4xi64>, %[[DL:[^:]+]]: tensor<8x32xf32>, %[[H:[^:]+]]: tensor<8x16xf32>)
+// CHECK-NEXT: %[[P:.*]] = graph.gemm %[[DL]], %[[H]] {trans_a = true} : (tensor<8x32xf32>, tensor<8x16xf32>) -> tensor<32x16xf32>
+// CHECK-NEXT: %[[G:.*]] = graph.gather_grad %[[DY]], %[[IDS]] accumulate %[[P]] {axis = 0 : i64} : (tensor<2x4x16xf32>, tensor<2x4xi64>, tensor<32x16xf32>) -> tensor<32x16xf32>
+// CHECK-NEXT: return %[[G]]
+func.func @accumulate_into_gather_grad(%dy: tensor<2x4x16xf32>, %ids: tensor<2x4xi64>, %dlogits: tensor<8x32xf32>, %h: tensor<8x16xf32>) -> tensor<32x16xf32> {
+  %p = graph.gemm %dlogits, %h {trans_a = true} : (tensor<8x32xf32>, tensor<8x16xf32>) -> tensor<32x16xf32>
+  %g = graph.gather_grad %dy, %ids {axis = 0 : i64} : (tensor<2x4x16xf32>, tensor<2x4xi64>) -> tensor<32x16xf32>
+  %s = graph.add %p, %g : (tensor<32x16xf32>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %s : tensor<32x16xf32>
+}
+
+// -----
+
+// Not accumulated: the table's gradient has another user, or the addend is
+// computed after it.
+// CHECK-LABEL: func.func @gather_grad_not_accumulated
+// CHECK-NOT: accumulate
+// CHECK-COUNT-2: graph.add
+func.func @gather_grad_not_accumulated(%dy: tensor<2x4x16xf32>, %ids: tensor<2x4xi64>, %y: tensor<32x16xf32>) -> (tensor<32x16xf32>, tensor<32x16xf32>, tensor<32x16xf32>) {
+  %g = graph.gather_grad %dy, %ids {axis = 0 : i64} : (tensor<2x4x16xf32>, tensor<2x4xi64>) -> tensor<32x16xf32>
+  %0 = graph.add %y, %g : (tensor<32x16xf32>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  %h = graph.gather_grad %dy, %ids {axis = 0 : i64} : (tensor<2x4x16xf32>, tensor<2x4xi64>) -> tensor<32x16xf32>
+  %late = graph.mul %y, %y : (tensor<32x16xf32>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  %1 = graph.add %late, %h : (tensor<32x16xf32>, tensor<32x16xf32>) -> tensor<32x16xf32>
+  return %0, %1, %g : tensor<32x16xf32>, tensor<32x16xf32>, tensor<32x16xf32>
+}

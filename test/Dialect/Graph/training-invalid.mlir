@@ -122,6 +122,14 @@ func.func @gather_grad_same_element_type(%dy: tensor<3x4xf16>, %i: tensor<3xi64>
 
 // -----
 
+func.func @gather_grad_accumulate_type(%dy: tensor<3x4xf32>, %i: tensor<3xi64>, %g: tensor<10x4xbf16>) {
+  // expected-error @+1 {{'graph.gather_grad' op failed to verify that accumulate has the result's type}}
+  %d = graph.gather_grad %dy, %i accumulate %g {axis = 0 : i64} : (tensor<3x4xf32>, tensor<3xi64>, tensor<10x4xbf16>) -> tensor<10x4xf32>
+  return
+}
+
+// -----
+
 func.func @optimizer_coefficient_in_range(%p: tensor<4xf32>, %s: tensor<f32>) {
   // expected-error @+1 {{'graph.adamw' op requires beta1 in [0, 1), got 1.000000e+00}}
   %a, %b, %c = graph.adamw %p, %p, %p, %p, %s, %s, %s {beta1 = 1.0 : f64, beta2 = 0.95 : f64, eps = 1.0e-08 : f64, weight_decay = 0.1 : f64} : tensor<4xf32>

@@ -612,6 +612,8 @@ static OpShardingRule gatherGradRule(g::GatherGradOp op) {
     outF.push_back({id});
   }
   b.rule.operands = {dyF, idxF};
+  if (op.getAccumulate()) // another gradient of the table
+    b.rule.operands.push_back(outF);
   b.rule.results.push_back(outF);
   return b.rule;
 }

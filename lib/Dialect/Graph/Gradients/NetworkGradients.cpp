@@ -157,7 +157,8 @@ LogicalResult gatherGrad(GradientBuilder &g, GatherOp op, ResultGrads dy,
   if (!g.isFloat(op.getData()))
     return success();
   dx[0] = GatherGradOp::create(g.b, g.loc, op.getData().getType(), dy[0],
-                               op.getIndices(), op.getAxisAttr());
+                               op.getIndices(), /*accumulate=*/Value(),
+                               op.getAxisAttr());
   return success();
 }
 
@@ -198,8 +199,9 @@ LogicalResult gatherNDGrad(GradientBuilder &g, GatherNDOp op, ResultGrads dy,
   SmallVector<int64_t> flatShape = {rows};
   flatShape.append(dataShape.begin() + m, dataShape.end());
   auto flatType = RankedTensorType::get(flatShape, g.elementType(op.getData()));
-  Value flat = GatherGradOp::create(g.b, g.loc, flatType, dy[0], linear,
-                                    g.b.getI64IntegerAttr(0));
+  Value flat =
+      GatherGradOp::create(g.b, g.loc, flatType, dy[0], linear,
+                           /*accumulate=*/Value(), g.b.getI64IntegerAttr(0));
   dx[0] = g.reshape(flat, dataShape);
   return success();
 }

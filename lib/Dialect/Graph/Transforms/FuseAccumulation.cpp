@@ -2,8 +2,9 @@
 //
 // A backward pass sums the gradients of every value read more than once;
 // each sum is an add over two activations-sized tensors. When one addend is
-// the only use of a product (graph.gemm without c) or of a norm gradient's
-// dx, the producer takes the other addend and writes the sum itself.
+// the only use of a product (graph.gemm without c), of a norm gradient's dx
+// or of an embedding's gradient (graph.gather_grad), the producer takes the
+// other addend and writes the sum itself.
 //
 //===----------------------------------------------------------------------===//
 
@@ -144,13 +145,42 @@ struct AccumulateIntoNormGradPattern : OpRewritePattern<AddOp> {
   }
 };
 
+/// add(reshape?(gather_grad(dy, ids)), y) -> gather_grad(dy, ids) with
+/// accumulate y, when y is defined before the gather_grad: an embedding
+/// table tied to the output projection gets both gradients in one pass over
+/// the table (the rows start from y instead of zeros), not a zero fill, a
+/// scatter and an add over the whole table.
+struct AccumulateIntoGatherGradPattern : OpRewritePattern<AddOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AddOp add,
+                                PatternRewriter &rewriter) const override {
+    auto [grad, addend] = findProducer<GatherGradOp>(
+        add, [](GatherGradOp g, Value) { return !g.getAccumulate(); });
+    if (!grad || !definedBefore(addend, grad))
+      return failure();
+    rewriter.setInsertionPoint(grad);
+    Value acc = reshapeTo(rewriter, add.getLoc(), addend, grad.getType(), grad);
+    auto fused = GatherGradOp::create(rewriter, grad.getLoc(), grad.getType(),
+                                      grad.getDy(), grad.getIndices(), acc,
+                                      grad.getAxisAttr());
+    fused->setDiscardableAttrs(grad->getDiscardableAttrDictionary());
+    rewriter.setInsertionPoint(add);
+    rewriter.replaceOp(
+        add, reshapeTo(rewriter, add.getLoc(), fused, add.getType(), add));
+    rewriter.eraseOp(grad);
+    return success();
+  }
+};
+
 struct FuseAccumulationPass
     : public graph::impl::FuseAccumulationPassBase<FuseAccumulationPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     patterns.add<AccumulateIntoGemmPattern,
                  AccumulateIntoNormGradPattern<LayerNormGradOp>,
-                 AccumulateIntoNormGradPattern<RmsNormGradOp>>(&getContext());
+                 AccumulateIntoNormGradPattern<RmsNormGradOp>,
+                 AccumulateIntoGatherGradPattern>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

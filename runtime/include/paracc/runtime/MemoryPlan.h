@@ -3,11 +3,12 @@
 // Assigns every activation (program inputs and instruction results) an
 // offset in one arena from the values' lifetimes, so that a backend makes
 // one allocation and the peak is known before anything runs. A Reshape's
-// result shares its operand's bytes; a collective's operand stays reserved
-// until its result is first read (it may still be in flight on another
-// stream until then). Greedy by size (largest first), each
-// value placed at the lowest offset not overlapping a value alive at the
-// same time; 256-byte aligned.
+// result shares its operand's bytes, as does a GatherGrad's result with its
+// accumulate operand when that dies there; a collective's operand stays
+// reserved until its result is first read (it may still be in flight on
+// another stream until then). Greedy by size (largest first), each value
+// placed at the lowest offset not overlapping a value alive at the same
+// time; 256-byte aligned.
 //
 //===----------------------------------------------------------------------===//
 

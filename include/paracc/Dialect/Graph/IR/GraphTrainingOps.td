@@ -233,24 +233,36 @@ def Graph_CrossEntropyGradOp : Graph_Op<"cross_entropy_grad",
   let hasVerifier = 1;
 }
 
-def Graph_GatherGradOp : Graph_Op<"gather_grad", [Pure]> {
+def Graph_GatherGradOp : Graph_Op<"gather_grad",
+    [Pure, OptionalTypesMatchWith<"accumulate has the result's type", "result",
+                                  "accumulate", "$_self">]> {
   let summary = "Gradient of graph.gather: a scatter-add into the data's shape";
   let description = [{
     The gradient of `graph.gather`'s data operand: zeros of the result type
     (the data's type) into which every slice of `dy` is added at the row its
     index names, so that repeated indices (a token seen twice) accumulate.
-    This is the embedding table's gradient.
+    This is the embedding table's gradient. With `accumulate` (of the
+    result's type) the rows start from it instead of zeros: another
+    gradient of the table, such as a tied output projection's, summed as
+    the rows are written (FuseAccumulation makes these; the runtime may
+    write the result over `accumulate`'s buffer when nothing reads it
+    later).
 
     ```mlir
     %dw = graph.gather_grad %dy, %ids {axis = 0 : i64}
         : (tensor<2x64x256xf32>, tensor<2x64xi64>) -> tensor<1024x256xf32>
+    %dw2 = graph.gather_grad %dy, %ids accumulate %dhead {axis = 0 : i64}
+        : (tensor<2x64x256xf32>, tensor<2x64xi64>, tensor<1024x256xf32>)
+          -> tensor<1024x256xf32>
     ```
   }];
   let arguments = (ins Graph_FloatTensor:$dy, Graph_IndexTensor:$indices,
+                       Optional<Graph_FloatTensor>:$accumulate,
                        I64Attr:$axis);
   let results = (outs Graph_FloatTensor:$result);
   let assemblyFormat = [{
-    $dy `,` $indices attr-dict `:` functional-type(operands, results)
+    $dy `,` $indices (`accumulate` $accumulate^)? attr-dict `:`
+    functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

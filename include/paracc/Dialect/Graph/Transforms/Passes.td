@@ -186,8 +186,14 @@ def FuseAccumulationPass : Pass<"paracc-fuse-accumulation", "func::FuncOp"> {
       an addend becomes its `accumulate` operand: the kernel adds it as it
       writes dx. The residual stream's gradient takes each block's norm
       gradient this way.
+    - a `graph.gather_grad` without an addend becomes its `accumulate`
+      operand: an embedding table tied to the output projection (GPT-2,
+      Llama-3.2) gets its two gradients in one pass, the rows starting from
+      the projection's gradient, instead of a zero fill of the table, the
+      scatter and an add over the table.
 
-    The other addend must have the sum's type (no broadcast). Runs in the
+    The other addend must have the sum's type (no broadcast) and be defined
+    before the producer (the fused op takes the producer's place). Runs in the
     lowering pipeline, after partitioning and FuseLinear.
 
     Before:
