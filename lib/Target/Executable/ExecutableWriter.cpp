@@ -14,6 +14,7 @@
 #include "paracc/runtime/MappedFile.h"
 #include "paracc/runtime/MemoryPlan.h"
 #include "paracc/runtime/Mesh.h"
+#include "paracc/runtime/UpdatePlacement.h"
 #include "paracc/runtime/executable_generated.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
@@ -111,9 +112,10 @@ private:
   std::vector<::paracc::rt::PlanInstr> planInstrs;
   std::vector<uint64_t> valueBytes;
   std::vector<bool> arenaValues, liveToEnd;
-  /// This function's reads of state buffers (parameters, optimizer state,
-  /// weight copies), by state index.
-  llvm::DenseMap<int32_t, Value> stateReads;
+  /// The state bindings and outputs again, for the updates the GPU
+  /// executor writes in place (rt::updatesWrittenInPlace).
+  std::vector<::paracc::rt::StateValue> stateReads, stateWrites;
+  std::vector<int32_t> outputIds;
   /// Pipeline actions by (micro-batch, phase, chunk), and the last
   /// instruction's; each action's chunk.
   std::map<std::tuple<int64_t, int64_t, int64_t>, int32_t> actionIndex;
@@ -297,7 +299,7 @@ LogicalResult Writer::addWeight(graph::WeightOp op) {
   FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
-  stateReads[*index] = op.getResult();
+  stateReads.push_back({*index, id});
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
   return success();
 }
@@ -391,74 +393,9 @@ LogicalResult Writer::addState(graph::StateOp op) {
   FailureOr<int32_t> index = stateBuffer(op, d);
   if (failed(index))
     return failure();
-  stateReads[*index] = op.getResult();
+  stateReads.push_back({*index, id});
   reads.push_back(fb::CreateStateBinding(fbb, *index, id));
   return success();
-}
-
-/// Every read of `v` (through reshapes, which are views of it) other than
-/// the operand `except` of `op` comes before `op` in its block.
-static bool readsEndAt(Value v, Operation *op, OpOperand *except) {
-  for (OpOperand &use : v.getUses()) {
-    Operation *user = use.getOwner();
-    if (&use == except)
-      continue;
-    if (user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
-      return false;
-    if (isa<graph::ReshapeOp>(user) &&
-        !readsEndAt(user->getResult(0), op, except))
-      return false;
-  }
-  return true;
-}
-
-/// The operand whose buffer an optimizer update's result `result` replaces
-/// (GpuRank's updatedOperand): null for a weight copy, which replaces none.
-static OpOperand *updatedOperandOf(OpResult result) {
-  Operation *op = result.getOwner();
-  unsigned k = result.getResultNumber();
-  if (auto adamw = dyn_cast<graph::AdamWOp>(op)) {
-    OpOperand *operands[] = {&adamw.getParamMutable(),
-                             &adamw.getExpAvgMutable(),
-                             &adamw.getExpAvgSqMutable()};
-    return operands[k];
-  }
-  if (auto sgd = dyn_cast<graph::SgdOp>(op)) {
-    OpOperand *operands[] = {&sgd.getParamMutable(),
-                             &sgd.getMomentumBufferMutable()};
-    return operands[k];
-  }
-  if (auto group = dyn_cast<graph::ForeachAdamWOp>(op)) {
-    const unsigned n = group.getParams().size();
-    if (k >= 3 * n)
-      return nullptr;
-    MutableOperandRange operands[] = {group.getParamsMutable(),
-                                      group.getExpAvgsMutable(),
-                                      group.getExpAvgSqsMutable()};
-    return &operands[k / n][k % n];
-  }
-  return nullptr;
-}
-
-/// Whether the GPU executor writes `value`, an optimizer's new value of the
-/// buffer that `read` reads, straight into that buffer: nothing else reads
-/// the value, and the update is the last reader of the buffer's old value
-/// (through the operand it replaces; a weight copy replaces none, so every
-/// read of the old copy comes before the update).
-static bool writtenInItsBuffer(Value value, Value read) {
-  auto result = dyn_cast<OpResult>(value);
-  if (!result || !value.hasOneUse() ||
-      !isa<graph::AdamWOp, graph::SgdOp, graph::ForeachAdamWOp>(
-          result.getOwner()))
-    return false;
-  Operation *update = result.getOwner();
-  OpOperand *replaced = updatedOperandOf(result);
-  if (!replaced) {
-    auto group = dyn_cast<graph::ForeachAdamWOp>(update);
-    return group && llvm::is_contained(group.getNewParamCopies(), value) &&
-           readsEndAt(read, update, nullptr);
-  }
-  return replaced->get() == read && readsEndAt(read, update, replaced);
 }
 
 LogicalResult Writer::addAssign(graph::AssignOp op) {
@@ -474,15 +411,8 @@ LogicalResult Writer::addAssign(graph::AssignOp op) {
   if (value == ids.end())
     return op.emitOpError("assigns a value defined outside the function");
   writes.push_back(fb::CreateStateBinding(fbb, it->second, value->second));
+  stateWrites.push_back({it->second, value->second});
   liveToEnd[value->second] = true;
-  // An optimizer's new value that the GPU executor writes straight into
-  // its state buffer (GpuRank's placeUpdatesInPlace, whose rule this is)
-  // needs no arena space; the CPU interpreter gives every value a buffer
-  // of its own.
-  auto read = stateReads.find(it->second);
-  if (read != stateReads.end() &&
-      writtenInItsBuffer(op.getValue(), read->second))
-    arenaValues[value->second] = false;
   return success();
 }
 
@@ -598,6 +528,8 @@ Writer::writeFunction(func::FuncOp f) {
   arenaValues.clear();
   liveToEnd.clear();
   stateReads.clear();
+  stateWrites.clear();
+  outputIds.clear();
   actionIndex.clear();
   actions.clear();
   actionChunks.clear();
@@ -630,12 +562,22 @@ Writer::writeFunction(func::FuncOp f) {
         outputs.push_back(
             port(ids.lookup(v), portName(attrs, fallback), v.getType(), attrs));
         liveToEnd[ids.lookup(v)] = true;
+        outputIds.push_back(ids.lookup(v));
       }
     } else
       result = addInstr(&op);
     if (failed(result))
       return failure();
   }
+  // An optimizer's new value that the GPU executor writes straight into its
+  // state buffer needs no arena space (the CPU interpreter gives every
+  // value a buffer of its own).
+  std::vector<bool> inPlace = ::paracc::rt::updatesWrittenInPlace(
+      valueBytes.size(), stateTable.size(), planInstrs, stateReads, stateWrites,
+      outputIds);
+  for (size_t b = 0; b < stateWrites.size(); ++b)
+    if (inPlace[b])
+      arenaValues[stateWrites[b].value] = false;
   ::paracc::rt::MemoryPlanResult plan =
       ::paracc::rt::planArena(valueBytes, arenaValues, liveToEnd, planInstrs);
   auto memoryPlan =

@@ -27,6 +27,7 @@
 #include "paracc/runtime/Collectives.h"
 #include "paracc/runtime/InstrWalk.h"
 #include "paracc/runtime/MemoryPlan.h"
+#include "paracc/runtime/UpdatePlacement.h"
 
 #include <algorithm>
 #include <chrono>
@@ -419,98 +420,25 @@ Status GpuRank::Impl::placeValues() {
   return Status::ok();
 }
 
-/// The operand whose buffer an optimizer update's result `k` replaces, or
-/// -1: AdamW's (param', exp_avg', exp_avg_sq') replace operands 0, 2 and 3,
-/// Sgd's (param', momentum_buffer') operands 0 and 2, and ForeachAdamW's
-/// param'_j, exp_avg'_j and exp_avg_sq'_j operands j, 2N + j and 3N + j.
-static int64_t updatedOperand(const InstrInfo &in, size_t k) {
-  switch (in.opcode) {
-  case OpCode::AdamW: {
-    static constexpr int64_t kOperand[] = {0, 2, 3};
-    return k < 3 ? kOperand[k] : -1;
-  }
-  case OpCode::Sgd: {
-    static constexpr int64_t kOperand[] = {0, 2};
-    return k < 2 ? kOperand[k] : -1;
-  }
-  case OpCode::ForeachAdamW: {
-    const size_t n = foreachAdamWTensors(in.inputs.size());
-    if (n == 0 || k >= 3 * n)
-      return -1;
-    const size_t role = k / n, j = k % n; // param, exp_avg, exp_avg_sq.
-    return int64_t(role == 0 ? j : (role + 1) * n + j);
-  }
-  default:
-    return -1;
-  }
-}
-
 void GpuRank::Impl::placeUpdatesInPlace() {
   const Executable &x = *exe;
   const FunctionInfo &f = x.main();
-  writtenInPlace.assign(f.writes.size(), false);
-  // The state each value reads (-1: none), and each value's readers.
-  std::vector<int32_t> stateOf(f.values.size(), -1);
+  std::vector<PlanInstr> instrs;
+  for (const InstrInfo &in : f.instrs)
+    instrs.push_back({in.opcode, in.inputs, in.outputs});
+  std::vector<StateValue> reads, writes;
   for (const WeightInfo &w : f.weights)
-    stateOf[w.value] = w.state;
-  std::vector<int64_t> lastRead(f.values.size(), -1);
-  std::vector<int64_t> lastStateRead(x.state().size(), -1);
-  std::vector<int64_t> producer(f.values.size(), -1);
-  for (size_t i = 0; i < f.instrs.size(); ++i) {
-    const InstrInfo &in = f.instrs[i];
-    for (int32_t v : in.inputs) {
-      lastRead[v] = int64_t(i);
-      if (stateOf[v] >= 0)
-        lastStateRead[stateOf[v]] = int64_t(i);
-    }
-    for (int32_t v : in.outputs)
-      producer[v] = int64_t(i);
-    // A reshape is a view of the buffer: its readers read the state too.
-    if (in.opcode == OpCode::Reshape && in.inputs.size() == 1 &&
-        in.outputs.size() == 1 && stateOf[in.inputs[0]] >= 0)
-      stateOf[in.outputs[0]] = stateOf[in.inputs[0]];
-  }
-  std::vector<bool> isOutput(f.values.size(), false);
+    reads.push_back({w.state, w.value});
+  for (const StateBinding &w : f.writes)
+    writes.push_back({w.state, w.value});
+  std::vector<int32_t> outputs;
   for (const PortInfo &o : f.outputs)
-    isOutput[o.value] = true;
-  for (size_t b = 0; b < f.writes.size(); ++b) {
-    const StateBinding &w = f.writes[b];
-    const int64_t i = producer[w.value];
-    if (i < 0 || lastRead[w.value] >= 0 || isOutput[w.value])
-      continue;
-    const InstrInfo &in = f.instrs[i];
-    // The update's result k replaces its operand `op`.
-    const size_t k = size_t(std::find(in.outputs.begin(), in.outputs.end(),
-                                      w.value) -
-                            in.outputs.begin());
-    // ForeachAdamW's parameter copies (results 3N..4N-1) go straight to
-    // their buffers when nothing reads the old copy from this update on.
-    if (in.opcode == OpCode::ForeachAdamW &&
-        k >= 3 * foreachAdamWTensors(in.inputs.size())) {
-      if (lastStateRead[w.state] < int64_t(i)) {
-        ptr[w.value] = statePtr[w.state];
-        writtenInPlace[b] = true;
-      }
-      continue;
-    }
-    const int64_t op = updatedOperand(in, k);
-    if (op < 0 || size_t(op) >= in.inputs.size())
-      continue;
-    // The buffer's old value must have no reader after the update (the
-    // update itself reads it element by element before writing), and no
-    // other operand of the update may read it: a multi-tensor update's
-    // blocks may read another tensor's operands after this result is
-    // written.
-    if (stateOf[in.inputs[op]] != w.state || lastStateRead[w.state] != i)
-      continue;
-    bool sharedOperand = false;
-    for (size_t o = 0; o < in.inputs.size(); ++o)
-      sharedOperand |= o != size_t(op) && stateOf[in.inputs[o]] == w.state;
-    if (sharedOperand)
-      continue;
-    ptr[w.value] = statePtr[w.state];
-    writtenInPlace[b] = true;
-  }
+    outputs.push_back(o.value);
+  writtenInPlace = updatesWrittenInPlace(f.values.size(), x.state().size(),
+                                         instrs, reads, writes, outputs);
+  for (size_t b = 0; b < f.writes.size(); ++b)
+    if (writtenInPlace[b])
+      ptr[f.writes[b].value] = statePtr[f.writes[b].state];
 }
 
 Status GpuRank::Impl::castWeightCopies() {
