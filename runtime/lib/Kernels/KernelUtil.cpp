@@ -388,7 +388,8 @@ Status findUnsafeOverlap(const KernelArgs &args, UnsafeOverlap &overlap) {
         continue;
       const bool exact = x.data() == r.data() && x.byteSize() == r.byteSize() &&
                          x.numElements() == r.numElements() &&
-                         allowsExactInPlace(args.op);
+                         (o == 0 ? allowsExactInPlaceOn(args.op, i)
+                                 : allowsExactInPlace(args.op));
       const int64_t tensor = inPlaceTensorOf(args, true, o);
       if (exact && tensor >= 0 && inPlaceTensorOf(args, false, i) == tensor)
         continue;

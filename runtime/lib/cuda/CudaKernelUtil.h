@@ -94,9 +94,6 @@ inline Status checkLaunch(const KernelArgs &args) {
 /// Multiprocessors of the current device (cached per device; 132 if the
 /// query fails).
 int deviceSMCount();
-/// Bytes of L2 cache of the current device (cached; 50 MiB if the query
-/// fails).
-int64_t deviceL2Bytes();
 
 /// Host views of device tensors, for the checks the CPU kernels share
 /// (KernelArgs over them; the data is never dereferenced on the host).

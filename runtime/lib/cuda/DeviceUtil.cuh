@@ -110,32 +110,6 @@ __device__ __forceinline__ void storeVec(T *p, int64_t i, const VecT<T, N> &v) {
   reinterpret_cast<VecT<T, N> *>(p)[i] = v;
 }
 
-/// loadVec/storeVec through the streaming cache path (evict first) for
-/// 16-byte vectors: for data read for the last time or written for later,
-/// so that it does not push out of L2 what is read again soon.
-template <int N, typename T>
-__device__ __forceinline__ VecT<T, N> loadVecLastUse(const T *p, int64_t i) {
-  if constexpr (sizeof(VecT<T, N>) == 16) {
-    const uint4 u = __ldcs(reinterpret_cast<const uint4 *>(p) + i);
-    VecT<T, N> v;
-    memcpy(&v, &u, 16);
-    return v;
-  } else {
-    return loadVec<N>(p, i);
-  }
-}
-template <int N, typename T>
-__device__ __forceinline__ void storeVecStreaming(T *p, int64_t i,
-                                                  const VecT<T, N> &v) {
-  if constexpr (sizeof(VecT<T, N>) == 16) {
-    uint4 u;
-    memcpy(&u, &v, 16);
-    __stcs(reinterpret_cast<uint4 *>(p) + i, u);
-  } else {
-    storeVec<N>(p, i, v);
-  }
-}
-
 /// Element i of an i32 or i64 tensor. A buffer that is not aligned to its
 /// element (any even address works on the CPU) is read in 16-bit pieces,
 /// little-endian; the test is uniform across threads.

@@ -43,39 +43,27 @@ HostViews::HostViews(const std::vector<DeviceTensor> &inputs,
   }
 }
 
-namespace {
-/// A positive attribute of the current device, cached per device and
-/// attribute slot; `fallback` if the query fails.
-template <int kSlot>
-int cachedDeviceAttribute(cudaDeviceAttr attr, int fallback) {
+int deviceSMCount() {
   constexpr int kMaxDevices = 64;
+  constexpr int kFallback = 132; // H100/H200.
   static std::atomic<int> cache[kMaxDevices];
   int dev = 0;
   if (cudaGetDevice(&dev) != cudaSuccess || dev < 0 || dev >= kMaxDevices) {
     (void)cudaGetLastError();
-    return fallback;
+    return kFallback;
   }
   const int cached = cache[dev].load(std::memory_order_relaxed);
   if (cached > 0)
     return cached;
   int n = 0;
-  if (cudaDeviceGetAttribute(&n, attr, dev) != cudaSuccess || n <= 0) {
+  if (cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev) !=
+          cudaSuccess ||
+      n <= 0) {
     (void)cudaGetLastError();
-    return fallback;
+    return kFallback;
   }
   cache[dev].store(n, std::memory_order_relaxed);
   return n;
-}
-} // namespace
-
-int deviceSMCount() {
-  return cachedDeviceAttribute<0>(cudaDevAttrMultiProcessorCount,
-                                  132); // H100/H200.
-}
-
-int64_t deviceL2Bytes() {
-  return cachedDeviceAttribute<1>(cudaDevAttrL2CacheSize,
-                                  50 << 20); // H100.
 }
 
 Status checkGpuDType(const KernelArgs &args, const Tensor &t, TypeSet set,

@@ -816,7 +816,7 @@ template <DType D, int V>
 __device__ __forceinline__ MaxSum threadMaxSum(const DevS<D> *row, int64_t nv,
                                                int64_t first, int64_t step) {
   MaxSum a{-INFINITY, 0.0f};
-#pragma unroll 4
+#pragma unroll 2
   for (int64_t vi = first; vi < nv; vi += step) {
     const VecT<DevS<D>, V> t = loadVec<V>(row, vi);
     float x[V];
@@ -849,10 +849,6 @@ struct CeParams {
   int reduction = 0;          // Losses: 0 none, 1 sum, 2 mean.
   bool lossF32 = false;       // The loss (or dloss) is f32, scores not.
   bool meanByWeight = false;  // Mean over the weights (else over n * d).
-  /// CrossEntropyGrad's block rows: rows stay in L2 between the statistics
-  /// pass and the writing pass (grid capped, see launchCrossEntropyGrad),
-  /// which reads them for the last time and stores past L2.
-  bool rowsInL2 = false;
 };
 
 /// Element i of the loss gradient (CrossEntropyGrad's dloss).
@@ -932,18 +928,14 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
         rowMaxSum<kWarp>(threadMaxSum<D, V>(xr, nv, tid, nthr), smem);
     const float inv = 1.0f / ms.s;
     for (int64_t vi = tid; vi < nv; vi += nthr) {
-      const VecT<S, V> t =
-          p.rowsInL2 ? loadVecLastUse<V>(xr, vi) : loadVec<V>(xr, vi);
+      const VecT<S, V> t = loadVec<V>(xr, vi);
       VecT<S, V> o;
 #pragma unroll
       for (int k = 0; k < V; ++k) {
         const float prob = __expf(ldc<D>(t.v[k]) - ms.m) * inv;
         o.v[k] = stc<D>(g * (prob - (vi * V + k == label ? 1.0f : 0.0f)));
       }
-      if (p.rowsInL2)
-        storeVecStreaming<V>(yr, vi, o);
-      else
-        storeVec<V>(yr, vi, o);
+      storeVec<V>(yr, vi, o);
     }
   }
 }
@@ -1529,25 +1521,12 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
         auto rows = [&](auto vTag) -> Status {
           constexpr int V = decltype(vTag)::value;
           const int64_t nv = c / V;
-          if (useWarpRows(nv)) {
+          if (useWarpRows(nv))
             ceGradRowKernel<D, V, true>
                 <<<gridFor(n, kWarpRows), dim3(32, kWarpRows), 0, stream>>>(p);
-            return checkLaunch(args);
-          }
-          // The scores are read twice (statistics, then the gradient). When
-          // they do not fit in half the L2 cache, one block per
-          // multiprocessor walks the rows, so that the rows in flight stay
-          // in L2 for the second read (Llama's 128256 classes: 132 rows of
-          // 256 KB in bf16) instead of coming from memory again.
-          const int64_t rowBytes = c * int64_t(sizeof(S));
-          int64_t grid = n;
-          if (n * rowBytes > deviceL2Bytes() / 2 &&
-              int64_t(deviceSMCount()) * rowBytes <= deviceL2Bytes() * 3 / 4) {
-            grid = std::min<int64_t>(n, deviceSMCount());
-            p.rowsInL2 = true;
-          }
-          ceGradRowKernel<D, V, false>
-              <<<gridFor(grid, 1), rowBlockThreads(nv), 0, stream>>>(p);
+          else
+            ceGradRowKernel<D, V, false>
+                <<<gridFor(n, 1), rowBlockThreads(nv), 0, stream>>>(p);
           return checkLaunch(args);
         };
         const bool vec = kV > 1 && c % kV == 0 && isAligned(p.scores, 16) &&

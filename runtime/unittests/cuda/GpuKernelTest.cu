@@ -1547,17 +1547,23 @@ void testNormGrads() {
       Tensor scale = randomTensor(dt, norm, 0.5, 1.5);
       const InstrAttrs a = intsFloats({c.second}, {1e-5});
       const std::string axis = cat("axis ", c.second);
+      // dscale and dbias sum over the rows in f32 (the CPU in double): over
+      // thousands of rows the f32 sums drift by ~1e-4 relative.
+      CaseOpts opts{tol};
+      if (tol &&
+          dy.numElements() / std::max<int64_t>(1, scale.numElements()) > 1000)
+        opts.resultTols = {*tol, Tol{1e-4, 1e-4}, Tol{1e-4, 1e-4}};
       runCase(OpCode::LayerNormGrad, a, {dy, x, scale},
-              {{dt, s}, {dt, norm}, {dt, norm}}, axis, {tol});
+              {{dt, s}, {dt, norm}, {dt, norm}}, axis, opts);
       runCase(OpCode::RmsNormGrad, a, {dy, x, scale}, {{dt, s}, {dt, norm}},
-              axis, {tol});
+              axis, opts);
       // Accumulated into another gradient of x (both kernels: short rows
       // in registers, long ones such as [2, 20000] in global memory).
       Tensor acc = randomTensor(dt, s, -1, 1);
       runCase(OpCode::LayerNormGrad, a, {dy, x, scale, acc},
-              {{dt, s}, {dt, norm}, {dt, norm}}, axis + ", accumulate", {tol});
+              {{dt, s}, {dt, norm}, {dt, norm}}, axis + ", accumulate", opts);
       runCase(OpCode::RmsNormGrad, a, {dy, x, scale, acc},
-              {{dt, s}, {dt, norm}}, axis + ", accumulate", {tol});
+              {{dt, s}, {dt, norm}}, axis + ", accumulate", opts);
     }
     // Unaligned rows (scalar loads).
     Tensor dy = randomTensor(dt, {37, 1000}, -1, 1);
@@ -1781,8 +1787,7 @@ void testAttentionMerge() {
 }
 
 void testCrossEntropyGrad() {
-  // {300, 50304}: more than half the L2 cache of scores, the kernel that
-  // keeps its rows in flight in L2 (one block per multiprocessor).
+  // {300, 50304}: rows of a GPT-2 vocabulary, several per block.
   const std::vector<Shape> shapes = {{37, 1000}, {6, 5000},    {3, 50304},
                                      {64, 50},   {9, 4097},    {4, 7, 3, 5},
                                      {5, 64},    {2, 3, 1000}, {300, 50304}};
