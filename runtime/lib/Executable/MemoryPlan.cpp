@@ -21,16 +21,6 @@ struct Groups {
   }
 };
 
-/// The operand whose bytes `in`'s first result may take when nothing reads
-/// the operand afterwards (the kernel reads each element of it before it
-/// writes that element of the result), or -1: GatherGrad's accumulate.
-int writesOverOperand(const PlanInstr &in) {
-  if (in.opcode == OpCode::GatherGrad && in.inputs.size() == 3 &&
-      !in.outputs.empty())
-    return 2;
-  return -1;
-}
-
 struct Interval {
   int32_t group;
   uint64_t bytes;
@@ -115,8 +105,9 @@ MemoryPlanResult paracc::rt::planArena(const std::vector<uint64_t> &valueBytes,
   // Results written over an operand that dies there share its bytes (the
   // operand defined by an instruction, not a program input).
   for (int64_t i = 0; i < last; ++i) {
-    const int k = writesOverOperand(instrs[i]);
-    if (k < 0)
+    const int64_t k =
+        overwritableOperand(instrs[i].opcode, instrs[i].inputs.size());
+    if (k < 0 || instrs[i].outputs.empty())
       continue;
     const int32_t operand = instrs[i].inputs[k], result = instrs[i].outputs[0];
     if (!arenaValues[operand] || !arenaValues[result])

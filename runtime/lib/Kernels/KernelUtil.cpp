@@ -386,10 +386,12 @@ Status findUnsafeOverlap(const KernelArgs &args, UnsafeOverlap &overlap) {
       const Tensor &x = *args.in[i];
       if (!rangesOverlap(r.data(), r.byteSize(), x.data(), x.byteSize()))
         continue;
-      const bool exact = x.data() == r.data() && x.byteSize() == r.byteSize() &&
-                         x.numElements() == r.numElements() &&
-                         (o == 0 ? allowsExactInPlaceOn(args.op, i)
-                                 : allowsExactInPlace(args.op));
+      const bool exact =
+          x.data() == r.data() && x.byteSize() == r.byteSize() &&
+          x.numElements() == r.numElements() &&
+          (allowsExactInPlace(args.op) ||
+           (o == 0 &&
+            int64_t(i) == overwritableOperand(args.op, args.in.size())));
       const int64_t tensor = inPlaceTensorOf(args, true, o);
       if (exact && tensor >= 0 && inPlaceTensorOf(args, false, i) == tensor)
         continue;

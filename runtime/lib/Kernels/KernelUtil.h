@@ -364,10 +364,6 @@ static_assert(static_cast<int>(OpCode::IsInf) + 1 ==
 /// each result element depends only on the operand elements at its own
 /// position (or on broadcast operands that do not alias it).
 bool allowsExactInPlace(OpCode op);
-/// Whether result 0 may be the very buffer of operand `operand`: every
-/// operand of an allowsExactInPlace op, and GatherGrad's accumulate (each
-/// row is read before the same block writes it).
-bool allowsExactInPlaceOn(OpCode op, size_t operand);
 /// The tensor (j) of a multi-tensor instruction that operand or result
 /// `index` belongs to: a result may work in place only on its own tensor's
 /// operands. -1 for operands every tensor reads (ForeachAdamW's lr, step and

@@ -151,10 +151,6 @@ bool allowsExactInPlace(OpCode op) {
          op == OpCode::ForeachAdamW || op == OpCode::ForeachCast;
 }
 
-bool allowsExactInPlaceOn(OpCode op, size_t operand) {
-  return allowsExactInPlace(op) || (op == OpCode::GatherGrad && operand == 2);
-}
-
 /// The tensor (j) of a multi-tensor op that operand or result `index`
 /// belongs to: a result may work in place only on its own tensor's
 /// operands, since other blocks may read another tensor's operands after it

@@ -46,6 +46,16 @@ inline size_t foreachAdamWTensors(size_t operands) {
   return operands >= 7 ? (operands - 3) / 4 : 0;
 }
 
+/// The operand of an instruction of `operands` operands whose very buffer
+/// its first result may be, besides the operands of the elementwise ops
+/// (each result element read from its own position), or -1: GatherGrad's
+/// accumulate (each row is read before the block that writes it). The
+/// kernels accept that overlap, and the arena plan places the result there
+/// when the operand dies at the instruction.
+inline int64_t overwritableOperand(OpCode op, size_t operands) {
+  return op == OpCode::GatherGrad && operands == 3 ? 2 : -1;
+}
+
 /// Integer and floating attributes of an instruction as the executable
 /// stores them (the order OpCodes.def declares).
 struct InstrAttrs {
