@@ -129,6 +129,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
   if (bucketMb > 0)
     fn.addPass(dist::createBucketAllReducesPass({bucketMb}));
   fn.addPass(graph::createAttentionLayoutPass());
+  fn.addPass(graph::createAttentionKeyValueGroupsPass());
   if (precision != Precision::F32)
     fn.addPass(graph::createConvertPrecisionPass({precision}));
   fn.addPass(createCanonicalizerPass());

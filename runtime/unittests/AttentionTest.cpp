@@ -300,6 +300,133 @@ TEST(AttentionTest, GradientWithSavedStatisticsIsTheSame) {
   }
 }
 
+/// k or v of `p.h / groups` heads repeated to p.h heads (query head i reads
+/// key head i / groups), in the problem's layout.
+Tensor repeatHeads(const Problem &p, const Tensor &t, int64_t groups, int64_t s,
+                   int64_t x) {
+  Tensor out = alloc(DType::F32, shapeOf(p, s, x));
+  Problem narrow = p;
+  narrow.h = p.h / groups;
+  for (int64_t bi = 0; bi < p.b; ++bi)
+    for (int64_t hi = 0; hi < p.h; ++hi)
+      for (int64_t si = 0; si < s; ++si)
+        for (int64_t xi = 0; xi < x; ++xi) {
+          std::vector<int64_t> idx = p.sequenceFirst
+                                         ? std::vector<int64_t>{bi, si, hi, xi}
+                                         : std::vector<int64_t>{bi, hi, si, xi};
+          setElem(out, ravel(idx, out.shape()),
+                  at(narrow, t, bi, hi / groups, si, xi));
+        }
+  return out;
+}
+
+/// A gradient of the repeated k or v summed over each group of query heads.
+std::vector<double> sumGroups(const Problem &p, const Tensor &g, int64_t groups,
+                              int64_t s, int64_t x) {
+  Problem narrow = p;
+  narrow.h = p.h / groups;
+  const Shape shape = shapeOf(narrow, s, x);
+  std::vector<double> sums(size_t(p.b * narrow.h * s * x), 0.0);
+  for (int64_t bi = 0; bi < p.b; ++bi)
+    for (int64_t hi = 0; hi < p.h; ++hi)
+      for (int64_t si = 0; si < s; ++si)
+        for (int64_t xi = 0; xi < x; ++xi) {
+          const int64_t kh = hi / groups;
+          std::vector<int64_t> idx = p.sequenceFirst
+                                         ? std::vector<int64_t>{bi, si, kh, xi}
+                                         : std::vector<int64_t>{bi, kh, si, xi};
+          sums[ravel(idx, shape)] += at(p, g, bi, hi, si, xi);
+        }
+  return sums;
+}
+
+TEST(AttentionTest, GroupedQueryHeadsReadSharedKeyHeads) {
+  // Grouped-query attention (k and v with a divisor of q's heads) against
+  // the textbook reference over k and v repeated to the query heads; its
+  // gradients against the repeated attention's, dk and dv summed over each
+  // group (the repeat's gradient), with and without saved statistics.
+  for (bool seqFirst : {false, true})
+    for (int64_t groups : {2, 4})
+      for (bool masked : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << "sequence-first " << seqFirst << ", groups " << groups
+                     << ", mask " << masked);
+        Problem p;
+        p.h = 4;
+        p.sq = p.sk = 9;
+        p.causal = true;
+        p.sequenceFirst = seqFirst;
+        Problem narrow = p;
+        narrow.h = p.h / groups;
+        Tensor q = random(shapeOf(p, p.sq, p.d), 1);
+        Tensor k = random(shapeOf(narrow, p.sk, p.d), 2);
+        Tensor v = random(shapeOf(narrow, p.sk, p.dv), 3);
+        Tensor dy = random(shapeOf(p, p.sq, p.dv), 5);
+        Tensor mask = random({p.b, 1, 1, p.sk}, 4);
+        Tensor kRep = repeatHeads(p, k, groups, p.sk, p.d);
+        Tensor vRep = repeatHeads(p, v, groups, p.sk, p.dv);
+        InstrAttrs attrs;
+        attrs.ints = {1, seqFirst ? 1 : 0, 0, 1};
+        attrs.floats = {0.7};
+        std::vector<const Tensor *> in = {&q, &k, &v};
+        if (masked)
+          in.push_back(&mask);
+        Tensor y = alloc(DType::F32, shapeOf(p, p.sq, p.dv));
+        Tensor stats = alloc(DType::F32, {p.b, p.h, p.sq});
+        Status st = run(OpCode::Attention, attrs, in, {&y, &stats});
+        ASSERT_TRUE(st.isOk()) << st.message();
+        expectNear(values(y),
+                   reference(p, q, kRep, vRep, masked ? &mask : nullptr, 0.7),
+                   1e-5);
+
+        auto grads = [&](const Tensor &kk, const Tensor &vv, bool saved) {
+          std::vector<const Tensor *> gin = {&dy, &q, &kk, &vv};
+          if (masked)
+            gin.push_back(&mask);
+          if (saved) {
+            gin.push_back(&y);
+            gin.push_back(&stats);
+          }
+          InstrAttrs a = attrs;
+          a.ints[3] = saved ? 1 : 0;
+          std::vector<Tensor> out = {alloc(DType::F32, q.shape()),
+                                     alloc(DType::F32, kk.shape()),
+                                     alloc(DType::F32, vv.shape())};
+          Status gst =
+              run(OpCode::AttentionGrad, a, gin, {&out[0], &out[1], &out[2]});
+          EXPECT_TRUE(gst.isOk()) << gst.message();
+          return out;
+        };
+        std::vector<Tensor> want = grads(kRep, vRep, false);
+        for (bool saved : {false, true}) {
+          std::vector<Tensor> got = grads(k, v, saved);
+          expectNear(values(got[0]), values(want[0]), 1e-5);
+          expectNear(values(got[1]), sumGroups(p, want[1], groups, p.sk, p.d),
+                     1e-5);
+          expectNear(values(got[2]), sumGroups(p, want[2], groups, p.sk, p.dv),
+                     1e-5);
+        }
+      }
+}
+
+TEST(AttentionTest, KeyHeadsMustDivideQueryHeads) {
+  InstrAttrs attrs;
+  attrs.ints = {0, 0};
+  attrs.floats = {1.0};
+  // Default layout [B, H, S, D]: 4 query heads, 3 key heads.
+  Tensor q = alloc(DType::F32, {2, 4, 5, 8}),
+         k = alloc(DType::F32, {2, 3, 5, 8});
+  EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q, &k, &k},
+                                  DType::F32, {2, 4, 5, 8}),
+                         "attention: leading dims differ"));
+  // k and v with different head counts.
+  Tensor v = alloc(DType::F32, {2, 1, 5, 8}),
+         k2 = alloc(DType::F32, {2, 2, 5, 8});
+  EXPECT_TRUE(startsWith(runError(OpCode::Attention, attrs, {&q, &k2, &v},
+                                  DType::F32, {2, 4, 5, 8}),
+                         "attention: leading dims differ"));
+}
+
 TEST(AttentionTest, WindowNeedsCausal) {
   Problem p;
   Tensor q = random(shapeOf(p, p.sq, p.d), 1);

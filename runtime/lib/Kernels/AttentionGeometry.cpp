@@ -36,10 +36,18 @@ Status checkAttention(const KernelArgs &args, AttentionGeometry &g) {
   if (r < (g.sequenceFirst ? 3 : 2) || k.rank() != r || v.rank() != r)
     return args.fail("q, k and v must have one rank >= ",
                      g.sequenceFirst ? "3 (sequence-first)" : "2");
+  // The head dim: after the sequence dim, or the last leading dim (-1 for
+  // rank 2). k and v may have a divisor of q's heads there.
+  const int64_t h = g.sequenceFirst ? r - 2 : r - 3;
+  if (h >= 0 && k.dim(h) != q.dim(h) && k.dim(h) == v.dim(h) && k.dim(h) > 0 &&
+      q.dim(h) % k.dim(h) == 0)
+    g.kvGroup = q.dim(h) / k.dim(h);
   for (int64_t i = 0; i < r - 1; ++i)
-    if (i != s && (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i)))
+    if (i != s && !(i == h && g.kvGroup > 1) &&
+        (k.dim(i) != q.dim(i) || v.dim(i) != q.dim(i)))
       return args.fail("leading dims differ: ", q.typeString(), ", ",
-                       k.typeString(), ", ", v.typeString());
+                       k.typeString(), ", ", v.typeString(),
+                       " (k and v may have a divisor of q's heads)");
   g.sq = q.dim(s);
   g.d = q.dim(r - 1);
   g.sk = k.dim(s);

@@ -16,7 +16,9 @@
 // [lead..., Sq, Dv]; sequence-first operands put a head dim after the
 // sequence dim ([lead..., Sq, H, D], ...), as the linear layers produce
 // them, and the attention runs over (lead..., H). Either way the optional
-// mask broadcasts to the scores [lead..., (H,) Sq, Sk].
+// mask broadcasts to the scores [lead..., (H,) Sq, Sk]. k and v may have
+// fewer heads than q (a divisor of q's: grouped-query attention): kvGroup
+// query heads share each key head (kvBase, kvRowStride).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +52,11 @@ struct AttentionGeometry {
   int64_t batch = 0;
   /// H for sequence-first operands, else 1.
   int64_t heads = 1;
+  /// Grouped-query attention: k and v have 1 / kvGroup of q's heads (the
+  /// head dim is the last leading dim, or the dim after the sequence dim
+  /// when sequence-first), and attention b reads k and v at index b /
+  /// kvGroup of their own batch. 1 when the heads are equal.
+  int64_t kvGroup = 1;
   int64_t sq = 0, sk = 0, d = 0, dv = 0;
   /// [lead..., (H,) Sq, Sk]: what the mask broadcasts to.
   Shape scoreShape;
@@ -65,6 +72,17 @@ struct AttentionGeometry {
   }
   /// Elements between consecutive rows of one attention.
   int64_t rowStride(int64_t cols) const { return heads * cols; }
+  /// k's and v's heads in a sequence-first row (1 otherwise: the default
+  /// layout's heads are among the leading dims).
+  int64_t kvHeads() const { return sequenceFirst ? heads / kvGroup : 1; }
+  /// Element offset, in k or v ([kv attention, rows, cols]), of the first
+  /// row that query attention b reads.
+  int64_t kvBase(int64_t b, int64_t rows, int64_t cols) const {
+    const int64_t kb = b / kvGroup, h = kvHeads();
+    return (kb / h) * rows * h * cols + (kb % h) * cols;
+  }
+  /// Elements between consecutive rows of k or v.
+  int64_t kvRowStride(int64_t cols) const { return kvHeads() * cols; }
   /// The keys query row i sees before the mask: [first, last) (first ==
   /// last when none). Both bounds never decrease with i.
   std::pair<int64_t, int64_t> visibleKeys(int64_t i) const {

@@ -104,10 +104,10 @@ template <DType D> void attentionTyped(const KernelArgs &args,
       const int64_t keyEnd = g.visibleKeys(i0 + rows - 1).second;
       widenRows<D>(qd + g.base(b, sq, d) + i0 * g.rowStride(d), rows, d,
                    g.rowStride(d), qb);
-      widenRows<D>(kd + g.base(b, g.sk, d) + keyBegin * g.rowStride(d),
-                   keyEnd - keyBegin, d, g.rowStride(d), kb);
-      widenRows<D>(vd + g.base(b, g.sk, dv) + keyBegin * g.rowStride(dv),
-                   keyEnd - keyBegin, dv, g.rowStride(dv), vb);
+      widenRows<D>(kd + g.kvBase(b, g.sk, d) + keyBegin * g.kvRowStride(d),
+                   keyEnd - keyBegin, d, g.kvRowStride(d), kb);
+      widenRows<D>(vd + g.kvBase(b, g.sk, dv) + keyBegin * g.kvRowStride(dv),
+                   keyEnd - keyBegin, dv, g.kvRowStride(dv), vb);
       const S *maskB = maskData ? maskData + maskStrides.offset(b) : nullptr;
       std::fill(out.begin(), out.begin() + rows * dv, C(0));
       std::fill(rowMax.begin(), rowMax.end(), kNegInf);

@@ -169,7 +169,8 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
   S *dqd = args.out[0]->as<S>(), *dkd = args.out[1]->as<S>(),
     *dvd = args.out[2]->as<S>();
   const int64_t sq = g.sq, sk = g.sk, dk = g.d, dv = g.dv;
-  const int64_t kRow = g.rowStride(dk), vRow = g.rowStride(dv);
+  const int64_t qRow = g.rowStride(dk), dyRow = g.rowStride(dv);
+  const int64_t kRow = g.kvRowStride(dk), vRow = g.kvRowStride(dv);
   const double scale = g.scale;
   const AttentionMaskStrides maskStrides =
       mask ? attentionMaskStrides(mask->shape(), g.scoreShape)
@@ -177,17 +178,21 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
   std::vector<double> p(sk), dp(sk), qi(dk), dyi(dv), dqAcc(dk);
   std::vector<double> dkAcc(static_cast<size_t>(sk * dk)),
       dvAcc(static_cast<size_t>(sk * dv));
+  // Grouped-query attention: the kvGroup consecutive attentions b that read
+  // one key head add into its dk and dv before they are written.
   for (int64_t b = 0; b < g.batch; ++b) {
-    const S *qb = qd + g.base(b, sq, dk), *kb = kd + g.base(b, sk, dk),
-            *vb = vd + g.base(b, sk, dv), *dyb = dyd + g.base(b, sq, dv);
-    std::fill(dkAcc.begin(), dkAcc.end(), 0.0);
-    std::fill(dvAcc.begin(), dvAcc.end(), 0.0);
+    const S *qb = qd + g.base(b, sq, dk), *kb = kd + g.kvBase(b, sk, dk),
+            *vb = vd + g.kvBase(b, sk, dv), *dyb = dyd + g.base(b, sq, dv);
+    if (b % g.kvGroup == 0) {
+      std::fill(dkAcc.begin(), dkAcc.end(), 0.0);
+      std::fill(dvAcc.begin(), dvAcc.end(), 0.0);
+    }
     const S *maskB = mask ? mask->as<S>() + maskStrides.offset(b) : nullptr;
     for (int64_t i = 0; i < sq; ++i) {
       for (int64_t t = 0; t < dk; ++t)
-        qi[t] = loadD<D>(qb, i * kRow + t);
+        qi[t] = loadD<D>(qb, i * qRow + t);
       for (int64_t t = 0; t < dv; ++t)
-        dyi[t] = loadD<D>(dyb, i * vRow + t);
+        dyi[t] = loadD<D>(dyb, i * dyRow + t);
       const auto [first, last] = g.visibleKeys(i);
       double maxv = -std::numeric_limits<double>::infinity();
       for (int64_t j = 0; j < sk; ++j) {
@@ -221,7 +226,7 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
         if (savedOut)
           for (int64_t t = 0; t < dv; ++t)
             rowSum +=
-                dyi[t] * loadD<D>(savedOut + g.base(b, sq, dv), i * vRow + t);
+                dyi[t] * loadD<D>(savedOut + g.base(b, sq, dv), i * dyRow + t);
         for (int64_t j = 0; j < sk; ++j) {
           if (!savedStats)
             p[j] /= sum;
@@ -247,11 +252,13 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
           }
         }
       }
-      S *dqi = dqd + g.base(b, sq, dk) + i * kRow;
+      S *dqi = dqd + g.base(b, sq, dk) + i * qRow;
       for (int64_t t = 0; t < dk; ++t)
         storeD<D>(dqi, t, dqAcc[t]);
     }
-    S *dkb = dkd + g.base(b, sk, dk), *dvb = dvd + g.base(b, sk, dv);
+    if (b % g.kvGroup != g.kvGroup - 1)
+      continue;
+    S *dkb = dkd + g.kvBase(b, sk, dk), *dvb = dvd + g.kvBase(b, sk, dv);
     for (int64_t j = 0; j < sk; ++j) {
       for (int64_t t = 0; t < dk; ++t)
         storeD<D>(dkb, j * kRow + t, dkAcc[j * dk + t]);

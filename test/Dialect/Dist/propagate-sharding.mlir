@@ -244,3 +244,22 @@ func.func @no_mesh(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %x : tensor<4xf32>
 }
 }
+
+// -----
+
+// Grouped-query attention (4 query heads over 2 key heads, as
+// paracc-attention-kv-groups writes it after partitioning) keeps its head
+// dims whole: a rank's block of query heads would need its own block of key
+// heads, which one factor for both cannot say. The batch stays parallel.
+module attributes {dist.mesh = #dist.mesh<[dp = 2, tp = 2]>} {
+// CHECK-LABEL: func.func @grouped_query_heads_whole
+// CHECK: graph.attention {{.*}}dist.shardings = [#dist.sharding<{dp}, {}, {}, {}>]
+func.func @grouped_query_heads_whole(
+    %q: tensor<2x16x4x8xf32> {dist.sharding = #dist.sharding<{dp}, {}, {tp}, {}>},
+    %k: tensor<2x16x2x8xf32> {dist.sharding = #dist.sharding<{dp}, {}, {tp}, {}>})
+    -> tensor<2x16x4x8xf32> {
+  %y = graph.attention %q, %k, %k {causal = true, scale = 0.35355339059327373 : f64, sequence_first = true}
+      : (tensor<2x16x4x8xf32>, tensor<2x16x2x8xf32>, tensor<2x16x2x8xf32>) -> tensor<2x16x4x8xf32>
+  return %y : tensor<2x16x4x8xf32>
+}
+}

@@ -120,11 +120,12 @@ func.func @attention_operand_ranks_sequence_first(%q: tensor<8x16xf32>) {
 
 // -----
 
-func.func @attention_batch_dims_match_sequence_first(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x2x16xf32>) {
-  // Sequence-first: the head dims (second to last) must agree.
-  // expected-error @+2 {{requires equal leading dims, got [2,8,4,16], [2,8,2,16] and [2,8,2,16]}}
+func.func @attention_batch_dims_match_sequence_first(%q: tensor<2x8x4x16xf32>, %k: tensor<2x8x3x16xf32>) {
+  // Sequence-first: the head dims (second to last) must agree, or k's
+  // divide q's (grouped-query attention); 3 does not divide 4.
+  // expected-error @+2 {{requires equal leading dims (k and v may have a divisor of q's heads), got [2,8,4,16], [2,8,3,16] and [2,8,3,16]}}
   // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
-  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64, sequence_first = true} : (tensor<2x8x4x16xf32>, tensor<2x8x2x16xf32>, tensor<2x8x2x16xf32>) -> tensor<2x8x4x16xf32>
+  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64, sequence_first = true} : (tensor<2x8x4x16xf32>, tensor<2x8x3x16xf32>, tensor<2x8x3x16xf32>) -> tensor<2x8x4x16xf32>
   return
 }
 
@@ -158,19 +159,19 @@ func.func @attention_same_element_type_v(%q: tensor<2x8x16xf32>, %v: tensor<2x8x
 
 // -----
 
-// Grouped-query attention (fewer k/v heads) is not a graph.attention: the
-// leading dims must be equal, not merely broadcast-compatible.
-func.func @attention_batch_dims_match(%q: tensor<1x8x4x16xf32>, %k: tensor<1x2x4x16xf32>) {
-  // expected-error @+2 {{requires equal leading dims, got [1,8,4,16], [1,2,4,16] and [1,2,4,16]}}
+// Fewer k/v heads must divide the query heads (grouped-query attention);
+// the other leading dims must be equal, not merely broadcast-compatible.
+func.func @attention_batch_dims_match(%q: tensor<1x8x4x16xf32>, %k: tensor<1x3x4x16xf32>) {
+  // expected-error @+2 {{requires equal leading dims (k and v may have a divisor of q's heads), got [1,8,4,16], [1,3,4,16] and [1,3,4,16]}}
   // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
-  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<1x8x4x16xf32>, tensor<1x2x4x16xf32>, tensor<1x2x4x16xf32>) -> tensor<1x8x4x16xf32>
+  %0 = graph.attention %q, %k, %k {scale = 1.0 : f64} : (tensor<1x8x4x16xf32>, tensor<1x3x4x16xf32>, tensor<1x3x4x16xf32>) -> tensor<1x8x4x16xf32>
   return
 }
 
 // -----
 
 func.func @attention_batch_dims_match_broadcastable(%q: tensor<2x4x16xf32>, %k: tensor<1x4x16xf32>) {
-  // expected-error @+2 {{requires equal leading dims, got [2,4,16], [1,4,16] and [2,4,16]}}
+  // expected-error @+2 {{requires equal leading dims (k and v may have a divisor of q's heads), got [2,4,16], [1,4,16] and [2,4,16]}}
   // expected-error @+1 {{'graph.attention' op failed to infer returned types}}
   %0 = graph.attention %q, %k, %q {scale = 1.0 : f64} : (tensor<2x4x16xf32>, tensor<1x4x16xf32>, tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
   return

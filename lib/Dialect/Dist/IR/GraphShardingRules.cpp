@@ -427,39 +427,59 @@ namespace {
 /// the result ([lead..., S, H, D]) and precedes Sq in the mask's scores.
 /// Split queries see every key (partitioning gives a causal attention its
 /// block's `start`): context parallelism.
+///
+/// Grouped-query attention (k and v with fewer heads than q, which
+/// `--paracc-attention-kv-groups` forms after partitioning) keeps its head
+/// dims whole: q's heads and k's are factors of different sizes, and a
+/// rank's block of query heads needs its own block of key heads.
 struct AttentionFactors {
   AttentionFactors(RuleBuilder &b, Value qv, Value kv, Value vv, bool seqFirst,
                    FactorKind queryKind) {
     ArrayRef<int64_t> q = shapeOf(qv), k = shapeOf(kv), v = shapeOf(vv);
     int64_t r = q.size();
     int64_t s = seqFirst ? r - 3 : r - 2;
-    lead = b.factorsFor(q.take_front(s));
-    if (seqFirst)
-      heads = b.factorsFor(q.slice(r - 2, 1));
     auto whole = [&](int64_t size) {
       return b.rule.addFactor(size, FactorKind::NeedReplication);
     };
+    // The head dim: after the sequence dim, or the last leading dim.
+    int64_t h = seqFirst ? r - 2 : r - 3;
+    bool grouped = h >= 0 && k[h] != q[h];
+    lead = b.factorsFor(q.take_front(grouped && !seqFirst ? h : s));
+    // (Without groups, the default layout's heads are a lead factor.)
+    headsFirst = grouped && !seqFirst;
+    if (grouped) {
+      queryHeads = {whole(q[h])};
+      keyHeads = {whole(k[h])};
+    } else if (seqFirst) {
+      queryHeads = keyHeads = b.factorsFor(q.slice(r - 2, 1));
+    }
     sq = b.rule.addFactor(q[s], queryKind);
     d = whole(q[r - 1]);
     sk = whole(k[s]);
     dv = whole(v[r - 1]);
   }
-  /// A [lead..., a, (heads), c] tensor.
-  TensorFactors tensor(int64_t a, int64_t c) const {
+  /// A [lead..., a, (heads), c] tensor ([lead..., (heads), a, c] for
+  /// grouped heads in the default layout), with q's heads or k's.
+  TensorFactors tensor(int64_t a, int64_t c, bool keys = false) const {
+    ArrayRef<int64_t> heads = keys ? keyHeads : queryHeads;
     SmallVector<int64_t> ids(lead);
+    if (headsFirst)
+      ids.append(heads.begin(), heads.end());
     ids.push_back(a);
-    ids.append(heads);
+    if (!headsFirst)
+      ids.append(heads.begin(), heads.end());
     ids.push_back(c);
     return RuleBuilder::tensor(ids);
   }
   /// The mask, broadcast onto [lead..., (heads), Sq, Sk].
   TensorFactors mask(RuleBuilder &b, Value m) const {
     SmallVector<int64_t> ids(lead);
-    ids.append(heads);
+    ids.append(queryHeads);
     ids.append({sq, sk});
     return b.broadcastOperand(shapeOf(m), ids);
   }
-  SmallVector<int64_t> lead, heads;
+  SmallVector<int64_t> lead, queryHeads, keyHeads;
+  bool headsFirst = false;
   int64_t sq, d, sk, dv;
 };
 } // namespace
@@ -470,8 +490,8 @@ static OpShardingRule attentionRule(g::AttentionOp op) {
   RuleBuilder b;
   AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst(),
                      FactorKind::Parallel);
-  b.rule.operands = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
-                     f.tensor(f.sk, f.dv)};
+  b.rule.operands = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d, true),
+                     f.tensor(f.sk, f.dv, true)};
   if (op.getMask())
     b.rule.operands.push_back(f.mask(b, op.getMask()));
   if (op.getQueryStart())
@@ -514,14 +534,14 @@ static OpShardingRule attentionGradRule(g::AttentionGradOp op) {
   AttentionFactors f(b, op.getQ(), op.getK(), op.getV(), op.getSequenceFirst(),
                      FactorKind::Reduction);
   b.rule.operands = {f.tensor(f.sq, f.dv), f.tensor(f.sq, f.d),
-                     f.tensor(f.sk, f.d), f.tensor(f.sk, f.dv)};
+                     f.tensor(f.sk, f.d, true), f.tensor(f.sk, f.dv, true)};
   if (op.getMask())
     b.rule.operands.push_back(f.mask(b, op.getMask()));
   if (op.getQueryStart())
     b.rule.operands.push_back({});
   // (Saved results and statistics come after partitioning.)
-  b.rule.results = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d),
-                    f.tensor(f.sk, f.dv)};
+  b.rule.results = {f.tensor(f.sq, f.d), f.tensor(f.sk, f.d, true),
+                    f.tensor(f.sk, f.dv, true)};
   return b.rule;
 }
 

@@ -514,13 +514,21 @@ static LogicalResult inferAttentionResult(std::optional<Location> loc,
   };
   SmallVector<int64_t> qs = view(q), ks = view(k), vs = view(v);
   int64_t r = q.getRank();
-  // attention_batch_dims_match
-  if (ArrayRef(qs).drop_back(2) != ArrayRef(ks).drop_back(2) ||
-      ArrayRef(qs).drop_back(2) != ArrayRef(vs).drop_back(2))
-    return emitOptionalError(loc, "requires equal leading dims, got ",
-                             shapeString(q.getShape()), ", ",
-                             shapeString(k.getShape()), " and ",
-                             shapeString(v.getShape()));
+  // attention_batch_dims_match: equal, but for the head dim (the last
+  // leading dim), where k and v may have a divisor of q's (grouped-query
+  // attention).
+  const int64_t heads = r - 3;
+  for (int64_t i = 0; i + 2 < r; ++i) {
+    if (i == heads && ks[i] == vs[i] && ks[i] > 0 && qs[i] % ks[i] == 0)
+      continue;
+    if (qs[i] != ks[i] || qs[i] != vs[i])
+      return emitOptionalError(
+          loc,
+          "requires equal leading dims (k and v may have a divisor of q's "
+          "heads), got ",
+          shapeString(q.getShape()), ", ", shapeString(k.getShape()), " and ",
+          shapeString(v.getShape()));
+  }
   // attention_head_dims
   if (qs[r - 1] != ks[r - 1] || ks[r - 2] != vs[r - 2])
     return emitOptionalError(loc, "requires q and k to share the head dim and "

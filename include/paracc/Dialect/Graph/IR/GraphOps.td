@@ -526,7 +526,10 @@ def Graph_AttentionOp : Graph_Op<"attention",
   let description = [{
     `softmax(scale * q kᵀ + mask) v` over the last two dims, the leading
     (batch, head) dims equal across `q [..., Sq, D]`, `k [..., Sk, D]` and
-    `v [..., Sk, Dv]`. With `causal`, query i sees keys j <= i (queries and
+    `v [..., Sk, Dv]`, but for the head dim (the last leading dim): k and v
+    may have Hkv heads, a divisor of q's H, and query head i then reads key
+    head i / (H / Hkv) (grouped-query attention, formed after partitioning
+    by `--paracc-attention-kv-groups`). With `causal`, query i sees keys j <= i (queries and
     keys aligned at the end when Sq < Sk); with `window` w > 0 as well (a
     sliding window, Mistral's), only the last w of those: keys j with
     i - w < j <= i. The optional `mask` is additive and broadcasts to
@@ -541,7 +544,8 @@ def Graph_AttentionOp : Graph_Op<"attention",
     sequence dim — `q [..., Sq, H, D]`, `k [..., Sk, H, D]`,
     `v [..., Sk, H, Dv]`, result `[..., Sq, H, Dv]` — the layout in which
     linear layers produce them; the attention runs over `(..., H)` and the
-    mask broadcasts to `[..., H, Sq, Sk]`. `--paracc-attention-layout` uses
+    mask broadcasts to `[..., H, Sq, Sk]`. k and v may have Hkv heads there
+    too. `--paracc-attention-layout` uses
     it to drop the head transposes around the op.
 
     `start(%s)`, a 0-d i64 tensor, places the queries among the keys: query

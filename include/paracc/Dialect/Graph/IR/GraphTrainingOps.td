@@ -158,7 +158,9 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
     `causal`, `sequence_first`, `window`, mask and `start`) given `dy`, the gradient of its
     result. Kernels recompute the attention probabilities tile by tile (the
     flash-attention backward), so no score matrix is kept between the
-    forward and the backward; the mask gets no gradient.
+    forward and the backward; the mask gets no gradient. With k and v of
+    fewer heads than q (grouped-query attention), dk and dv sum over the
+    query heads of each group.
 
     With `saved(%out, %stats)`, the forward's result and softmax statistics
     from `graph.attention_with_stats`, kernels that take them (cuDNN's)

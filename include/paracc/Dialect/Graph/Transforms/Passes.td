@@ -384,6 +384,44 @@ def AttentionLayoutPass : Pass<"paracc-attention-layout", "func::FuncOp"> {
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def AttentionKeyValueGroupsPass
+    : Pass<"paracc-attention-kv-groups", "func::FuncOp"> {
+  let summary = "Grouped-query attention without repeating K and V";
+  let description = [{
+    Exporters write grouped-query attention (Llama, Mistral, Qwen2: H query
+    heads over Hkv = H / G key/value heads) as a repeat of k and v to the
+    query heads before the attention, `reshape` to `[..., Hkv, 1, ...]`,
+    `expand` to `[..., Hkv, G, ...]`, `reshape` to `[..., H, ...]`, and the
+    backward sums the repeated gradients over each group (`reshape` to
+    `[..., Hkv, G, ...]`, `reduce_sum` over G). Attention ops take k and v
+    with the Hkv heads directly (query head i reads key head i / G), so the
+    repeat, its memory and the sums go away: `graph.attention` and
+    `graph.attention_with_stats` read the unrepeated k and v, and a
+    `graph.attention_grad` whose dk and dv reach only the group sums
+    returns the Hkv-headed gradients in their place. The head dim is the
+    one after the sequence dim (`sequence_first`) or the last leading dim.
+    Runs in the lowering pipeline, after partitioning (sharding rules see
+    equal heads) and `paracc-attention-layout` (which moves the repeat into
+    the sequence-first layout), before `paracc-save-attention-stats` (the
+    forward and its backward then read the same k and v).
+
+    Before:
+    ```mlir
+    %k1 = graph.reshape %k : tensor<2x16x2x8xf32> -> tensor<2x16x2x1x8xf32>
+    %k2 = graph.expand %k1 : tensor<2x16x2x1x8xf32> -> tensor<2x16x2x2x8xf32>
+    %k4 = graph.reshape %k2 : tensor<2x16x2x2x8xf32> -> tensor<2x16x4x8xf32>
+    %y = graph.attention %q, %k4, %v4 {causal = true, scale = 0.35355339059327373 : f64, sequence_first = true} : (...) -> tensor<2x16x4x8xf32>
+    ```
+    After:
+    ```mlir
+    %k1 = graph.reshape %k : tensor<2x16x2x8xf32> -> tensor<2x16x2x1x8xf32>
+    %kg = graph.reshape %k1 : tensor<2x16x2x1x8xf32> -> tensor<2x16x2x8xf32>
+    %y = graph.attention %q, %kg, %vg {causal = true, scale = 0.35355339059327373 : f64, sequence_first = true} : (tensor<2x16x4x8xf32>, tensor<2x16x2x8xf32>, tensor<2x16x2x8xf32>) -> tensor<2x16x4x8xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def SaveAttentionStatsPass
     : Pass<"paracc-save-attention-stats", "func::FuncOp"> {
   let summary = "Keep attention's softmax statistics for its backward";
