@@ -74,19 +74,33 @@ static constexpr ScaledSeconds UnitCost::*kUnitBodies[] = {
 
 /// Every number of a UnitCost but its scaled bodies.
 static constexpr double UnitCost::*kUnitNumbers[] = {
-    &UnitCost::forwardLaunch,           &UnitCost::backwardLaunch,
-    &UnitCost::forwardAllReduceBytes,   &UnitCost::forwardGatherBytes,
-    &UnitCost::backwardAllReduceBytes,  &UnitCost::backwardGatherBytes,
-    &UnitCost::forwardCollectives,      &UnitCost::backwardCollectives,
-    &UnitCost::optimizerSeconds,        &UnitCost::parameterBytes,
-    &UnitCost::gradientBytes,           &UnitCost::optimizerStateBytes,
-    &UnitCost::activationBytes,         &UnitCost::forwardFlops,
-    &UnitCost::keyValueBytes,           &UnitCost::attentions,
-    &UnitCost::expertExchangeBytes,     &UnitCost::expertParameterBytes,
-    &UnitCost::expertGradientBytes,     &UnitCost::expertOptimizerStateBytes,
-    &UnitCost::expertForwardFlops,      &UnitCost::expertBackwardFlops,
-    &UnitCost::expertForwardTokenBytes, &UnitCost::expertBackwardTokenBytes,
-    &UnitCost::expertForwardTableBytes, &UnitCost::expertBackwardTableBytes};
+    &UnitCost::forwardLaunch,
+    &UnitCost::backwardLaunch,
+    &UnitCost::forwardAllReduceBytes,
+    &UnitCost::forwardGatherBytes,
+    &UnitCost::backwardAllReduceBytes,
+    &UnitCost::backwardGatherBytes,
+    &UnitCost::forwardCollectives,
+    &UnitCost::backwardCollectives,
+    &UnitCost::optimizerSeconds,
+    &UnitCost::parameterBytes,
+    &UnitCost::gradientBytes,
+    &UnitCost::optimizerStateBytes,
+    &UnitCost::activationBytes,
+    &UnitCost::forwardFlops,
+    &UnitCost::keyValueBytes,
+    &UnitCost::keyValueRepeatBytes,
+    &UnitCost::attentions,
+    &UnitCost::expertExchangeBytes,
+    &UnitCost::expertParameterBytes,
+    &UnitCost::expertGradientBytes,
+    &UnitCost::expertOptimizerStateBytes,
+    &UnitCost::expertForwardFlops,
+    &UnitCost::expertBackwardFlops,
+    &UnitCost::expertForwardTokenBytes,
+    &UnitCost::expertBackwardTokenBytes,
+    &UnitCost::expertForwardTableBytes,
+    &UnitCost::expertBackwardTableBytes};
 
 UnitCost &UnitCost::operator+=(const UnitCost &o) {
   for (ScaledSeconds UnitCost::*f : kUnitBodies)
@@ -546,11 +560,13 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
       // (Under cp the gathered keys and values are kept whole, unless
       // full recompute keeps only the layers' inputs or ring attention
       // never gathers them.)
+      // Grouped-query k and v are kept repeated under cp.
+      const bool cpKeepsKeys =
+          cp > 1 && plan.recompute != RecomputePolicy::Full;
       double perMicrobatch =
           scale * u.activationBytes +
-          (cp > 1 && !ring && plan.recompute != RecomputePolicy::Full
-               ? (sequences - scale) * u.keyValueBytes
-               : 0.0);
+          (cpKeepsKeys ? scale * u.keyValueRepeatBytes : 0.0) +
+          (cpKeepsKeys && !ring ? (sequences - scale) * u.keyValueBytes : 0.0);
       if (!model.training) {
         // Inference keeps no activations: the largest unit's working set.
         perMicrobatch =

@@ -73,6 +73,11 @@ struct UnitCost {
   /// what context parallelism all-gathers over cp in the forward (and
   /// reduce-scatters as gradients in the backward).
   double keyValueBytes = 0;
+  /// Of those, the bytes of grouped-query k and v repeated to the query
+  /// heads: on one rank the attentions read the key heads alone
+  /// (paracc-attention-kv-groups), under cp the repeated ones are what is
+  /// gathered and kept (the repeat precedes the sharding change).
+  double keyValueRepeatBytes = 0;
   /// Its attentions: 0 means there is no sequence for cp to split.
   double attentions = 0;
   /// The attentions' share of the bodies, forward (attention) and backward
