@@ -29,7 +29,9 @@
 // Both take the optional additive mask through per-dimension strides of its
 // broadcast to [lead..., Sq, Sk] (0 on broadcast dimensions), so every numpy
 // broadcast works without materializing it. Fully masked rows (all -inf, or
-// no visible key under causal masking) give zeros.
+// no visible key under causal masking) give zeros. Grouped-query attention
+// (k and v with 1 / kvGroup of q's heads): the CTAs of query attention b
+// read k and v at kv attention b / kvGroup (kvBatchBase).
 //
 // Where cuDNN's fused attention takes the operands (CudnnAttention.h),
 // launchAttention runs it instead of these kernels.
@@ -116,11 +118,12 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kM;
-  const int64_t stride = int64_t(p.heads) * kD; // Same for q, k, v, out.
+  const int64_t stride = int64_t(p.heads) * kD;      // q and out.
+  const int64_t kvStride = int64_t(kvHeads(p)) * kD; // k and v.
   const T *q = static_cast<const T *>(p.q) + batchBase(p, b, p.sq, kD) +
                int64_t(m0) * stride;
-  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, kD);
-  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, kD);
+  const T *k = static_cast<const T *>(p.k) + kvBatchBase(p, b, p.sk, kD);
+  const T *v = static_cast<const T *>(p.v) + kvBatchBase(p, b, p.sk, kD);
 
   const int lastKey = lastVisibleKey(p, diag, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
@@ -133,9 +136,9 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
   cpAsyncCommit();
   if (firstTile < nTiles) {
     const int f0 = firstTile * kN;
-    loadTileAsync<kN, kD, kTcThreads>(sK, k + int64_t(f0) * stride, stride,
+    loadTileAsync<kN, kD, kTcThreads>(sK, k + int64_t(f0) * kvStride, kvStride,
                                       imin(kN, p.sk - f0));
-    loadTileAsync<kN, kD, kTcThreads>(sV, v + int64_t(f0) * stride, stride,
+    loadTileAsync<kN, kD, kTcThreads>(sV, v + int64_t(f0) * kvStride, kvStride,
                                       imin(kN, p.sk - f0));
   }
   cpAsyncCommit();
@@ -171,10 +174,10 @@ __global__ void __launch_bounds__(kTcThreads, kD <= 64 ? 2 : 1)
     if (j + 1 < nTiles) {
       const int n1 = (j + 1) * kN;
       loadTileAsync<kN, kD, kTcThreads>(sK + (buf ^ 1) * kN * kD,
-                                        k + int64_t(n1) * stride, stride,
+                                        k + int64_t(n1) * kvStride, kvStride,
                                         imin(kN, p.sk - n1));
       loadTileAsync<kN, kD, kTcThreads>(sV + (buf ^ 1) * kN * kD,
-                                        v + int64_t(n1) * stride, stride,
+                                        v + int64_t(n1) * kvStride, kvStride,
                                         imin(kN, p.sk - n1));
       cpAsyncCommit();
       cpAsyncWait<1>();
@@ -359,11 +362,14 @@ __global__ void __launch_bounds__(kGenThreads)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kGenBlockM;
+  // Row strides of q (d) and out (dv), and of k and v (kvHeads columns).
   const int64_t dStride = int64_t(p.heads) * d, dvStride = int64_t(p.heads) * dv;
+  const int64_t kRowStride = int64_t(kvHeads(p)) * d,
+                vRowStride = int64_t(kvHeads(p)) * dv;
   const T *q = static_cast<const T *>(p.q) + batchBase(p, b, p.sq, d) +
                int64_t(m0) * dStride;
-  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, d);
-  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, dv);
+  const T *k = static_cast<const T *>(p.k) + kvBatchBase(p, b, p.sk, d);
+  const T *v = static_cast<const T *>(p.v) + kvBatchBase(p, b, p.sk, dv);
   [[maybe_unused]] const T *mask =
       kHasMask ? static_cast<const T *>(p.mask) + maskBatchOffset(p, b)
                : nullptr;
@@ -396,11 +402,11 @@ __global__ void __launch_bounds__(kGenThreads)
     for (int i = tid; i < kGenBlockN * d; i += kGenThreads) {
       const int r = i / d, c = i - r * d;
       sK[r * kStride + c] =
-          r < keys ? toFloat(k[int64_t(n0 + r) * dStride + c]) : 0.f;
+          r < keys ? toFloat(k[int64_t(n0 + r) * kRowStride + c]) : 0.f;
     }
     for (int i = tid; i < kGenBlockN * dv; i += kGenThreads) {
       const int r = i / dv;
-      sV[i] = r < keys ? toFloat(v[int64_t(n0 + r) * dvStride + (i - r * dv)])
+      sV[i] = r < keys ? toFloat(v[int64_t(n0 + r) * vRowStride + (i - r * dv)])
                        : 0.f;
     }
     blockSync();
@@ -615,6 +621,7 @@ Status planAttention(const AttentionAttrs &attrs,
   if (p.batch > int64_t(std::numeric_limits<int32_t>::max()))
     return args.fail("batch (product of leading dims) ", p.batch,
                      " exceeds the grid");
+  p.kvGroup = static_cast<int32_t>(g.kvGroup); // <= batch.
 
   const bool hasMask = mask != nullptr;
   auto aligned16 = [](const void *ptr) {

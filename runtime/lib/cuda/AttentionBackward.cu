@@ -74,6 +74,14 @@
 // saved statistics (a ring attention's block of keys: keyBlock). The other
 // paths recompute their statistics and refuse keyBlock.
 //
+// Grouped-query attention (k and v with 1 / kvGroup of q's heads,
+// AttentionGeometry::kvGroup): every kernel still runs per query attention
+// b and reads k and v at kv attention b / kvGroup (kvBatchBase). The key
+// pass writes its dk and dv per query attention, as if k and v had q's
+// heads, into an expanded dk and dv in the workspace; a last kernel
+// (kvGroupSumKernel) sums each group's kvGroup query heads into dk and dv
+// in f32, deterministically.
+//
 // Workspace (f32): LSE[batch, Sq] (base-2 log-sum-exp of the scores, in
 // units of log2(e) * (scale q k + mask)), then Delta[batch, Sq]: 8 batch Sq
 // bytes; the query pass writes both, the key pass reads them. For the
@@ -81,6 +89,9 @@
 // slack and the dq accumulator, shaped like dq (batch Sq D f32, 16-byte
 // aligned): attentionGradWorkspaceBytes = 8 batch Sq + 16 + 4 batch Sq D
 // bytes, reserved whether or not that path runs (it is picked at launch).
+// With kvGroup > 1 then, after what the path uses, 256 bytes of slack and
+// the expanded dk (batch Sk D elements, 256-byte aligned, its bytes
+// rounded up to 256) and dv (batch Sk Dv elements) in the element type.
 // The results must not alias the operands (the key pass reads q and dy
 // after the query pass may have written dq).
 //
@@ -357,6 +368,36 @@ __global__ void __launch_bounds__(kTcThreads)
   }
 }
 
+/// Grouped-query attention: one result (dk or dv) of `elems` elements,
+/// [n, inner] with n = elems / inner (kv attentions, or kv heads of a row
+/// when sequence-first), and the key pass's expanded one with q's heads,
+/// [n, kvGroup, inner].
+struct GroupSumJob {
+  const void *expanded = nullptr;
+  void *out = nullptr;
+  int64_t elems = 0, inner = 0;
+};
+
+/// out[n, i] = sum over g of expanded[n, g, i], in f32 (g in order, so
+/// deterministic), rounded once to T. Grid: x strides over the elements, y
+/// = 0 for dk, 1 for dv.
+template <typename T>
+__global__ void __launch_bounds__(256)
+    kvGroupSumKernel(GroupSumJob dk, GroupSumJob dv, int group) {
+  const GroupSumJob job = blockIdx.y == 0 ? dk : dv;
+  const T *src = static_cast<const T *>(job.expanded);
+  T *dst = static_cast<T *>(job.out);
+  for (int64_t e = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+       e < job.elems; e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t n = e / job.inner, i = e - n * job.inner;
+    const T *x = src + n * group * job.inner + i;
+    float sum = 0.f;
+    for (int g = 0; g < group; ++g)
+      sum += toFloat(x[g * job.inner]);
+    dst[e] = fromFloat<T>(sum);
+  }
+}
+
 //===----------------------------------------------------------------------===//
 // Tensor-core query pass.
 //===----------------------------------------------------------------------===//
@@ -388,12 +429,13 @@ __global__ void __launch_bounds__(kTcThreads, 1)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kM;
-  const int64_t stride = int64_t(p.heads) * kD; // q, k, v, dy, dq alike.
+  const int64_t stride = int64_t(p.heads) * kD;      // q, dy, dq alike.
+  const int64_t kvStride = int64_t(kvHeads(p)) * kD; // k and v.
   const int64_t qBase = batchBase(p, b, p.sq, kD) + int64_t(m0) * stride;
   const T *q = static_cast<const T *>(p.q) + qBase;
   const T *dy = static_cast<const T *>(p.dy) + qBase;
-  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, kD);
-  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, kD);
+  const T *k = static_cast<const T *>(p.k) + kvBatchBase(p, b, p.sk, kD);
+  const T *v = static_cast<const T *>(p.v) + kvBatchBase(p, b, p.sk, kD);
 
   const int lastKey = lastVisibleKey(p, diag, m0, kM);
   const int nTiles = lastKey < 0 ? 0 : lastKey / kN + 1;
@@ -406,8 +448,8 @@ __global__ void __launch_bounds__(kTcThreads, 1)
   loadTileAsync<kM, kD, kTcThreads>(sDy, dy, stride, qRows);
   cpAsyncCommit();
   if (nTiles > 0) {
-    loadTileAsync<kN, kD, kTcThreads>(sK, k, stride, imin(kN, p.sk));
-    loadTileAsync<kN, kD, kTcThreads>(sV, v, stride, imin(kN, p.sk));
+    loadTileAsync<kN, kD, kTcThreads>(sK, k, kvStride, imin(kN, p.sk));
+    loadTileAsync<kN, kD, kTcThreads>(sV, v, kvStride, imin(kN, p.sk));
   }
   cpAsyncCommit();
   cpAsyncWait<1>();
@@ -462,10 +504,10 @@ __global__ void __launch_bounds__(kTcThreads, 1)
       const int next = step + 1 < nTiles ? step + 1 : step + 1 - nTiles;
       const int n1 = next * kN;
       loadTileAsync<kN, kD, kTcThreads>(sK + (buf ^ 1) * kN * kD,
-                                        k + int64_t(n1) * stride, stride,
+                                        k + int64_t(n1) * kvStride, kvStride,
                                         imin(kN, p.sk - n1));
       loadTileAsync<kN, kD, kTcThreads>(sV + (buf ^ 1) * kN * kD,
-                                        v + int64_t(n1) * stride, stride,
+                                        v + int64_t(n1) * kvStride, kvStride,
                                         imin(kN, p.sk - n1));
       cpAsyncCommit();
       cpAsyncWait<1>();
@@ -615,11 +657,15 @@ __global__ void __launch_bounds__(kTcThreads, 1)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int n0 = static_cast<int>(blockIdx.y) * kN;
-  const int64_t stride = int64_t(p.heads) * kD;
+  const int64_t stride = int64_t(p.heads) * kD; // q, dy, dq, dk and dv.
+  // k and v are read with their own heads (kvStride), dk and dv written
+  // with q's (AttentionGradParams::gradK).
+  const int64_t kvStride = int64_t(kvHeads(p)) * kD;
+  const int64_t kvBase = kvBatchBase(p, b, p.sk, kD) + int64_t(n0) * kvStride;
   const int64_t kBase = batchBase(p, b, p.sk, kD) + int64_t(n0) * stride;
   const int64_t qBase = batchBase(p, b, p.sq, kD);
-  const T *k = static_cast<const T *>(p.k) + kBase;
-  const T *v = static_cast<const T *>(p.v) + kBase;
+  const T *k = static_cast<const T *>(p.k) + kvBase;
+  const T *v = static_cast<const T *>(p.v) + kvBase;
   const T *q = static_cast<const T *>(p.q) + qBase;
   const T *dy = static_cast<const T *>(p.dy) + qBase;
   const float *lse = p.lse + b * p.sq;
@@ -649,8 +695,8 @@ __global__ void __launch_bounds__(kTcThreads, 1)
 
   // Prologue: the K/V block (group 0), the first query tile (group 1).
   const int kRows = imin(kN, p.sk - n0);
-  loadTileAsync<kN, kD, kTcThreads>(sK, k, stride, kRows);
-  loadTileAsync<kN, kD, kTcThreads>(sV, v, stride, kRows);
+  loadTileAsync<kN, kD, kTcThreads>(sK, k, kvStride, kRows);
+  loadTileAsync<kN, kD, kTcThreads>(sV, v, kvStride, kRows);
   cpAsyncCommit();
   if (t0 < nT)
     loadQueryTile(t0, 0);
@@ -863,8 +909,11 @@ __global__ void __launch_bounds__(kGenThreads)
                int64_t(m0) * dStride;
   const T *dy = static_cast<const T *>(p.dy) + batchBase(p, b, p.sq, dv) +
                 int64_t(m0) * dvStride;
-  const T *k = static_cast<const T *>(p.k) + batchBase(p, b, p.sk, d);
-  const T *v = static_cast<const T *>(p.v) + batchBase(p, b, p.sk, dv);
+  // k and v: their own heads.
+  const int64_t kRowStride = int64_t(kvHeads(p)) * d,
+                vRowStride = int64_t(kvHeads(p)) * dv;
+  const T *k = static_cast<const T *>(p.k) + kvBatchBase(p, b, p.sk, d);
+  const T *v = static_cast<const T *>(p.v) + kvBatchBase(p, b, p.sk, dv);
   [[maybe_unused]] const T *mask =
       kHasMask ? static_cast<const T *>(p.mask) + maskBatchOffset(p, b)
                : nullptr;
@@ -920,12 +969,12 @@ __global__ void __launch_bounds__(kGenThreads)
       for (int i = tid; i < kGenBlock * d; i += kGenThreads) {
         const int r = i / d, c = i - r * d;
         sK[r * kStride + c] =
-            r < keys ? toFloat(k[int64_t(n0 + r) * dStride + c]) : 0.f;
+            r < keys ? toFloat(k[int64_t(n0 + r) * kRowStride + c]) : 0.f;
       }
       for (int i = tid; i < kGenBlock * dv; i += kGenThreads) {
         const int r = i / dv, c = i - r * dv;
         sV[r * vStride + c] =
-            r < keys ? toFloat(v[int64_t(n0 + r) * dvStride + c]) : 0.f;
+            r < keys ? toFloat(v[int64_t(n0 + r) * vRowStride + c]) : 0.f;
       }
       blockSync();
 
@@ -1034,12 +1083,17 @@ __global__ void __launch_bounds__(kGenThreads)
   const int warp = tid >> 5, lane = tid & 31;
   const int64_t b = blockIdx.x;
   const int n0 = static_cast<int>(blockIdx.y) * kGenBlock;
+  // q, dy, dk and dv rows (q's heads); k and v rows (their own heads).
   const int64_t dStride = int64_t(p.heads) * d,
                 dvStride = int64_t(p.heads) * dv;
+  const int64_t kRowStride = int64_t(kvHeads(p)) * d,
+                vRowStride = int64_t(kvHeads(p)) * dv;
   const int64_t kBase = batchBase(p, b, p.sk, d) + int64_t(n0) * dStride;
   const int64_t vBase = batchBase(p, b, p.sk, dv) + int64_t(n0) * dvStride;
-  const T *k = static_cast<const T *>(p.k) + kBase;
-  const T *v = static_cast<const T *>(p.v) + vBase;
+  const T *k = static_cast<const T *>(p.k) + kvBatchBase(p, b, p.sk, d) +
+               int64_t(n0) * kRowStride;
+  const T *v = static_cast<const T *>(p.v) + kvBatchBase(p, b, p.sk, dv) +
+               int64_t(n0) * vRowStride;
   const T *q = static_cast<const T *>(p.q) + batchBase(p, b, p.sq, d);
   const T *dy = static_cast<const T *>(p.dy) + batchBase(p, b, p.sq, dv);
   const float *lse = p.lse + b * p.sq;
@@ -1051,11 +1105,12 @@ __global__ void __launch_bounds__(kGenThreads)
   const int kRows = imin(kGenBlock, p.sk - n0);
   for (int i = tid; i < kGenBlock * d; i += kGenThreads) {
     const int r = i / d;
-    sK[i] = r < kRows ? toFloat(k[int64_t(r) * dStride + (i - r * d)]) : 0.f;
+    sK[i] = r < kRows ? toFloat(k[int64_t(r) * kRowStride + (i - r * d)]) : 0.f;
   }
   for (int i = tid; i < kGenBlock * dv; i += kGenThreads) {
     const int r = i / dv;
-    sV[i] = r < kRows ? toFloat(v[int64_t(r) * dvStride + (i - r * dv)]) : 0.f;
+    sV[i] =
+        r < kRows ? toFloat(v[int64_t(r) * vRowStride + (i - r * dv)]) : 0.f;
   }
 
   const int row0 = warp * kGenRowsPerWarp; // First key of this warp.
@@ -1208,6 +1263,10 @@ struct GradPlan {
   /// f32 on the tensor cores (AttentionTf32.h): the saved statistics' LSE
   /// and Delta, then its key pass, instead of `query` and `key`.
   bool tf32 = false;
+  /// Grouped-query attention (kvGroup > 1): the key pass writes dk and dv
+  /// per query attention into the workspace (expandedGradBytes), then
+  /// kvGroupSumKernel sums each group's into the results.
+  GroupSumJob groupSumK, groupSumV;
 };
 
 /// The CPU kernel's checks (checkAttentionGradOperands, same messages) plus
@@ -1252,6 +1311,25 @@ bool tensorCoreShape(DType dt, const AttentionGeometry &g) {
 /// (hence 16 bytes of slack after the statistics).
 size_t dqAccumBytes(const AttentionGeometry &g) {
   return 16 + size_t(g.batch) * size_t(g.sq) * size_t(g.d) * sizeof(float);
+}
+
+/// The alignment of the expanded dk and dv in the workspace.
+constexpr size_t kExpandedAlign = 256;
+size_t alignExpanded(size_t n) {
+  return (n + kExpandedAlign - 1) / kExpandedAlign * kExpandedAlign;
+}
+
+/// Grouped-query attention (kvGroup > 1): the key pass's dk and dv with q's
+/// heads, laid out like k and v would be with them ([batch, Sk, D] and
+/// [batch, Sk, Dv] in batchBase order, the element type), each 256-byte
+/// aligned: 256 bytes of slack, dk's bytes rounded up to 256, dv's. 0
+/// otherwise.
+size_t expandedGradBytes(const AttentionGeometry &g, DType dt) {
+  if (g.kvGroup <= 1)
+    return 0;
+  const size_t rows = size_t(g.batch) * size_t(g.sk) * dtypeSize(dt);
+  return kExpandedAlign + alignExpanded(rows * size_t(g.d)) +
+         rows * size_t(g.dv);
 }
 
 /// PARACC_ATTENTION_BWD=recompute selects the tensor-core path without
@@ -1376,6 +1454,7 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
   p.gradV = dv.data();
   p.batch = g.batch;
   p.heads = static_cast<int32_t>(g.heads);
+  p.kvGroup = static_cast<int32_t>(g.kvGroup); // <= batch.
   p.sq = static_cast<int32_t>(sq);
   p.sk = static_cast<int32_t>(sk);
   p.d = static_cast<int32_t>(d);
@@ -1394,21 +1473,33 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
         setMaskStrides(args, mask->shape(), g.scoreShape, p));
   p.dqElems = g.batch * sq * d;
   plan.workspaceBytes = statsBytes(g);
+  if (g.kvGroup > 1) {
+    // The group sums read the expanded dk and dv (their pointers are set
+    // at launch, in the workspace) and write the results.
+    const int64_t kvBatch = g.batch / g.kvGroup;
+    plan.groupSumK = {nullptr, dk.data(), kvBatch * sk * d,
+                      g.sequenceFirst ? d : sk * d};
+    plan.groupSumV = {nullptr, dv.data(), kvBatch * sk * dvDim,
+                      g.sequenceFirst ? dvDim : sk * dvDim};
+  }
 
   const bool hasMask = mask != nullptr;
   auto aligned16 = [](const void *ptr) {
     return reinterpret_cast<uintptr_t>(ptr) % 16 == 0;
   };
-  const bool tensorCore =
-      (dt == DType::BF16 || dt == DType::F16) && d == dvDim &&
-      (d == 64 || d == 128) && aligned16(p.q) && aligned16(p.k) &&
-      aligned16(p.v) && aligned16(p.dy) && aligned16(p.gradQ) &&
-      aligned16(p.gradK) && aligned16(p.gradV) && !forceGenericKernel();
+  // With kvGroup > 1 the kernels write dk and dv into the workspace (256-
+  // byte aligned): the results' own alignment does not matter.
+  const bool resultsKVAligned =
+      g.kvGroup > 1 || (aligned16(p.gradK) && aligned16(p.gradV));
+  const bool tensorCore = (dt == DType::BF16 || dt == DType::F16) &&
+                          d == dvDim && (d == 64 || d == 128) &&
+                          aligned16(p.q) && aligned16(p.k) && aligned16(p.v) &&
+                          aligned16(p.dy) && aligned16(p.gradQ) &&
+                          resultsKVAligned && !forceGenericKernel();
   // TF32 needs the forward's statistics: it has no query pass.
   plan.tf32 = dt == DType::F32 && options.allowTf32 && g.savedStats &&
-              !forceGenericKernel() &&
-              tf32AttentionShape(
-                  d, dvDim, {p.q, p.k, p.v, p.dy, p.gradQ, p.gradK, p.gradV});
+              !forceGenericKernel() && resultsKVAligned &&
+              tf32AttentionShape(d, dvDim, {p.q, p.k, p.v, p.dy, p.gradQ});
   const int64_t block = tensorCore ? kTcBlockRows : kGenBlock;
   const int64_t mBlocks = (sq + block - 1) / block;
   const int64_t nBlocks = (sk + block - 1) / block;
@@ -1455,6 +1546,8 @@ Status planAttentionGrad(const AttentionAttrs &attrs,
       break;
     }
   }
+  // After the statistics and the dq accumulator, whichever path runs.
+  plan.workspaceBytes += expandedGradBytes(g, dt);
   return Status::ok();
 }
 
@@ -1528,6 +1621,29 @@ Status launchOne(const GradLaunch &l, unsigned threads,
                                stream);
 }
 
+/// Grouped-query attention: dk and dv from the key pass's expanded ones.
+Status launchGroupSum(const GroupSumJob &dk, const GroupSumJob &dv,
+                      int32_t group, DType dt, cudaStream_t stream) {
+  constexpr int kThreads = 256;
+  const int64_t most = std::max(dk.elems, dv.elems);
+  const dim3 grid(
+      static_cast<unsigned>(std::min<int64_t>(
+          std::max<int64_t>(1, (most + kThreads - 1) / kThreads), 4096)),
+      2, 1);
+  if (dt == DType::BF16)
+    kvGroupSumKernel<__nv_bfloat16>
+        <<<grid, kThreads, 0, stream>>>(dk, dv, group);
+  else if (dt == DType::F16)
+    kvGroupSumKernel<__half><<<grid, kThreads, 0, stream>>>(dk, dv, group);
+  else
+    kvGroupSumKernel<float><<<grid, kThreads, 0, stream>>>(dk, dv, group);
+  const cudaError_t err = cudaGetLastError();
+  if (err != cudaSuccess)
+    return errorf("attention_grad: kvGroupSumKernel launch failed: ",
+                  cudaGetErrorString(err));
+  return Status::ok();
+}
+
 } // namespace
 
 size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
@@ -1541,10 +1657,12 @@ size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
   if (g.sq == 0 || g.sk == 0)
     return 0; // Only zero-fills.
   // The dq accumulator whenever the tensor-core kernels may run (the path
-  // is picked at launch, by alignment and the environment).
-  const size_t own =
-      statsBytes(g) +
-      (tensorCoreShape(args.in[1]->dtype(), g) ? dqAccumBytes(g) : 0);
+  // is picked at launch, by alignment and the environment), then the
+  // expanded dk and dv of grouped-query attention.
+  const DType dt = args.in[1]->dtype();
+  const size_t own = statsBytes(g) +
+                     (tensorCoreShape(dt, g) ? dqAccumBytes(g) : 0) +
+                     expandedGradBytes(g, dt);
   // Room for either path: cuDNN's when it takes these operands (its plans
   // are built here, before any capture), paracc's kernels otherwise.
   const size_t cudnn =
@@ -1607,14 +1725,30 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
   AttentionGradParams &p = plan.params;
   p.lse = static_cast<float *>(workspace);
   p.delta = p.lse + p.batch * int64_t(p.sq);
+  float *end = p.delta + p.batch * int64_t(p.sq);
   if (plan.accumDq) {
-    const uintptr_t end = reinterpret_cast<uintptr_t>(p.delta + p.batch * int64_t(p.sq));
-    p.dqAccum = reinterpret_cast<float *>((end + 15) & ~uintptr_t(15));
+    const uintptr_t at = reinterpret_cast<uintptr_t>(end);
+    p.dqAccum = reinterpret_cast<float *>((at + 15) & ~uintptr_t(15));
+    end = p.dqAccum + p.dqElems;
     const cudaError_t err = cudaMemsetAsync(
         p.dqAccum, 0, size_t(p.dqElems) * sizeof(float), stream);
     if (err != cudaSuccess)
       return errorf("attention_grad: zeroing the dq accumulator failed: ",
                     cudaGetErrorString(err));
+  }
+  if (p.kvGroup > 1) {
+    // The key pass writes dk and dv per query attention here (every
+    // element: each key block's CTA stores all of its rows), the group sum
+    // reads them.
+    const uintptr_t at = reinterpret_cast<uintptr_t>(end);
+    char *expanded = reinterpret_cast<char *>((at + kExpandedAlign - 1) &
+                                              ~uintptr_t(kExpandedAlign - 1));
+    const size_t es = dtypeSize(plan.dtype);
+    p.gradK = expanded;
+    p.gradV = expanded +
+              alignExpanded(size_t(p.batch) * size_t(p.sk) * size_t(p.d) * es);
+    plan.groupSumK.expanded = p.gradK;
+    plan.groupSumV.expanded = p.gradV;
   }
   // The key pass reads the statistics the query pass (or the saved ones'
   // conversion) wrote, and the conversion the key pass's dq sums: stream
@@ -1632,12 +1766,17 @@ Status launchAttentionGrad(const AttentionAttrs &attrs,
     if (err != cudaSuccess)
       return errorf("attention_grad: zeroing dq failed: ",
                     cudaGetErrorString(err));
-    return launchTf32AttentionGradKeys(p, plan.hasMask, stream);
+    PARACC_RETURN_IF_ERROR(
+        launchTf32AttentionGradKeys(p, plan.hasMask, stream));
+  } else {
+    PARACC_RETURN_IF_ERROR(launchOne(plan.key, plan.threads, p, stream));
+    if (plan.accumDq)
+      PARACC_RETURN_IF_ERROR(launchOne(plan.convert, plan.threads, p, stream));
   }
-  PARACC_RETURN_IF_ERROR(launchOne(plan.key, plan.threads, p, stream));
-  if (!plan.accumDq)
-    return Status::ok();
-  return launchOne(plan.convert, plan.threads, p, stream);
+  if (p.kvGroup > 1)
+    return launchGroupSum(plan.groupSumK, plan.groupSumV, p.kvGroup, plan.dtype,
+                          stream);
+  return Status::ok();
 }
 
 } // namespace paracc::rt::cuda

@@ -22,10 +22,12 @@ Status launchAttention(const AttentionAttrs &attrs,
                        cudaStream_t stream, const KernelOptions &options = {});
 
 /// Bytes of device workspace launchAttentionGrad needs for these operands
-/// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32, and for
-/// the tensor-core shapes, bf16/f16 with D == Dv in {64, 128}, 16 bytes of
-/// slack and an f32 dq accumulator shaped like dq); 0 when the operands are
-/// not a valid AttentionGrad (launchAttentionGrad then reports why).
+/// (the per-row log-sum-exp and rowsum(dP * P) statistics, in f32, for the
+/// tensor-core shapes, bf16/f16 with D == Dv in {64, 128}, 16 bytes of
+/// slack and an f32 dq accumulator shaped like dq, and when k and v have
+/// fewer heads than q, 256-byte aligned dk and dv with q's heads; see
+/// AttentionBackward.cu); 0 when the operands are not a valid AttentionGrad
+/// (launchAttentionGrad then reports why).
 size_t attentionGradWorkspaceBytes(const AttentionAttrs &attrs,
                                    const std::vector<DeviceTensor> &inputs);
 

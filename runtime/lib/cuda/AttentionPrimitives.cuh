@@ -3,11 +3,12 @@
 // Private to the CUDA backend: what the forward (Attention.cu) and backward
 // (AttentionBackward.cu) attention kernels share. The launch parameters of
 // one attention (operands, sizes, causal diagonal, the additive mask's
-// broadcast strides) and their index arithmetic; PTX wrappers (cp.async,
-// ldmatrix, mma.sync m16n8k16 for bf16/f16 with f32 accumulation, ex2);
-// element conversions; the XOR swizzle of the shared-memory tiles and the
-// cp.async tile loader; the host-side mask-stride computation and the
-// PARACC_ATTENTION_KERNEL switch.
+// broadcast strides, grouped-query attention's kvGroup) and their index
+// arithmetic; PTX wrappers (cp.async, ldmatrix, mma.sync m16n8k16 for
+// bf16/f16 with f32 accumulation, ex2); element conversions; the XOR
+// swizzle of the shared-memory tiles and the cp.async tile loader; the
+// host-side mask-stride computation and the PARACC_ATTENTION_KERNEL
+// switch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +39,11 @@ constexpr int kMaxMaskLeadDims = 8;
 /// Everything a kernel needs; passed by value.
 struct AttentionParams {
   const void *q = nullptr; ///< [batch, sq, d] or [batch / heads, sq, heads, d]
-  const void *k = nullptr; ///< [batch, sk, d] or [batch / heads, sk, heads, d]
-  const void *v = nullptr; ///< [batch, sk, dv] or ...
+  /// [batch, sk, d] or [batch / heads, sk, heads, d] with kvGroup == 1; with
+  /// fewer heads (grouped-query attention) [batch / kvGroup, sk, d] or
+  /// [batch / heads, sk, heads / kvGroup, d]: read through kvBatchBase.
+  const void *k = nullptr;
+  const void *v = nullptr; ///< As k, with dv columns.
   const void *mask = nullptr;
   void *out = nullptr; ///< [batch, sq, dv] or [batch / heads, sq, heads, dv]
   /// Each row's log-sum-exp, [batch, sq] f32, or null (not saved).
@@ -57,6 +61,11 @@ struct AttentionParams {
   const int64_t *queryStart = nullptr;
   /// The scale times log2(e): scores are kept in base-2 units.
   float scaleLog2 = 0;
+  /// Grouped-query attention: kvGroup consecutive attentions b read k and v
+  /// at kv attention b / kvGroup (AttentionGeometry::kvGroup); 1 when k and
+  /// v have q's heads. (In the padding after scaleLog2: shifting the fields
+  /// below made ptxas spill more in the masked tensor-core kernels.)
+  int32_t kvGroup = 1;
   /// Mask element strides along Sq and Sk (0 where broadcast).
   int64_t maskRowStride = 0, maskColStride = 0;
   /// The mask's strides along the (merged) leading dimensions of q, which
@@ -71,8 +80,12 @@ struct AttentionParams {
 struct AttentionGradParams : AttentionParams {
   const void *dy = nullptr; ///< Shaped like the forward's result.
   void *gradQ = nullptr;    ///< dq, shaped like q.
-  void *gradK = nullptr;    ///< dk, shaped like k.
-  void *gradV = nullptr;    ///< dv, shaped like v.
+  /// dk and dv, written by the key pass with q's batch indexing (batchBase,
+  /// rows heads * d apart): shaped like k and v when kvGroup == 1, else
+  /// the workspace's expanded dk and dv (one per query head), which a
+  /// reduction sums into the results (AttentionBackward.cu).
+  void *gradK = nullptr;
+  void *gradV = nullptr;
   /// [batch, sq] each, in the workspace.
   float *lse = nullptr;
   float *delta = nullptr;
@@ -90,6 +103,23 @@ struct AttentionGradParams : AttentionParams {
 __device__ __forceinline__ int64_t batchBase(const AttentionParams &p,
                                              int64_t b, int rows, int cols) {
   return (b / p.heads) * rows * p.heads * cols + (b % p.heads) * cols;
+}
+
+/// k's and v's heads in a sequence-first row: heads / kvGroup (1 in the
+/// default layout, where heads is 1 and the head dim is a leading dim).
+__device__ __forceinline__ int kvHeads(const AttentionParams &p) {
+  const int h = p.heads / p.kvGroup;
+  return h > 0 ? h : 1;
+}
+
+/// Element offset, in k or v, of the first row that query attention b
+/// reads (AttentionGeometry::kvBase); rows are kvHeads(p) * cols apart.
+/// (32-bit divisions: the hosts check that batch fits the grid's int32.)
+__device__ __forceinline__ int64_t kvBatchBase(const AttentionParams &p,
+                                               int64_t b, int rows, int cols) {
+  const int kb = static_cast<int>(b) / p.kvGroup;
+  const int h = kvHeads(p);
+  return int64_t(kb / h) * rows * h * cols + int64_t(kb % h) * cols;
 }
 
 constexpr float kLog2e = 1.4426950408889634f;

@@ -35,7 +35,10 @@
 //
 // Masking is the other kernels' (AttentionPrimitives.cuh): the additive
 // mask through broadcast strides, causal diagonals (also read at run time),
-// sliding windows, rows that see no key (zeros, and no gradient).
+// sliding windows, rows that see no key (zeros, and no gradient). So is
+// grouped-query attention: k and v are read at kv attention b / kvGroup,
+// and the key pass writes dk and dv per query attention (the caller sums
+// each group's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,11 +222,14 @@ __global__ void __launch_bounds__(kThreads)
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
   const int64_t b = blockIdx.x;
   const int m0 = static_cast<int>(gridDim.y - 1 - blockIdx.y) * kBlockRows;
-  const int64_t stride = int64_t(p.heads) * kD;
+  const int64_t stride = int64_t(p.heads) * kD;      // q and out.
+  const int64_t kvStride = int64_t(kvHeads(p)) * kD; // k and v.
   const float *q = static_cast<const float *>(p.q) + batchBase(p, b, p.sq, kD) +
                    int64_t(m0) * stride;
-  const float *k = static_cast<const float *>(p.k) + batchBase(p, b, p.sk, kD);
-  const float *v = static_cast<const float *>(p.v) + batchBase(p, b, p.sk, kD);
+  const float *k =
+      static_cast<const float *>(p.k) + kvBatchBase(p, b, p.sk, kD);
+  const float *v =
+      static_cast<const float *>(p.v) + kvBatchBase(p, b, p.sk, kD);
   [[maybe_unused]] const float *mask =
       kHasMask ? static_cast<const float *>(p.mask) + maskBatchOffset(p, b)
                : nullptr;
@@ -252,8 +258,8 @@ __global__ void __launch_bounds__(kThreads)
   for (int j = firstTile; j < nTiles; ++j) {
     const int n0 = j * kN;
     blockSync(); // Q's staging, or the previous tile, is no longer read.
-    loadTile<kN, kD>(sK, k + int64_t(n0) * stride, stride, p.sk - n0);
-    loadTile<kN, kD>(sV, v + int64_t(n0) * stride, stride, p.sk - n0);
+    loadTile<kN, kD>(sK, k + int64_t(n0) * kvStride, kvStride, p.sk - n0);
+    loadTile<kN, kD>(sV, v + int64_t(n0) * kvStride, kvStride, p.sk - n0);
     blockSync();
     if (n0 > warpLast || n0 + kN - 1 < warpFirst)
       continue; // None of this warp's rows sees the tile.
@@ -379,6 +385,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t b = blockIdx.x;
   const int n0 = static_cast<int>(blockIdx.y) * kN;
   const int64_t stride = int64_t(p.heads) * kD;
+  // k and v are read with their own heads; dk and dv are written with q's
+  // (p.gradK and p.gradV: AttentionGradParams).
+  const int64_t kvStride = int64_t(kvHeads(p)) * kD;
+  const int64_t kvBase = kvBatchBase(p, b, p.sk, kD);
   const int64_t kBase = batchBase(p, b, p.sk, kD);
   const int64_t qBase = batchBase(p, b, p.sq, kD);
   const float *q = static_cast<const float *>(p.q) + qBase;
@@ -392,11 +402,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 
   const int keys = imin(kN, p.sk - n0);
   loadTile<kN, kD>(
-      sK, static_cast<const float *>(p.k) + kBase + int64_t(n0) * stride,
-      stride, keys);
+      sK, static_cast<const float *>(p.k) + kvBase + int64_t(n0) * kvStride,
+      kvStride, keys);
   loadTile<kN, kD>(
-      sV, static_cast<const float *>(p.v) + kBase + int64_t(n0) * stride,
-      stride, keys);
+      sV, static_cast<const float *>(p.v) + kvBase + int64_t(n0) * kvStride,
+      kvStride, keys);
 
   // Query tiles [t0, nT): under causal masking the first query that sees
   // key n0 is n0 - diag; with a window, the last that sees the block's last

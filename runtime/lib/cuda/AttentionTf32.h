@@ -37,9 +37,10 @@ Status launchTf32Attention(const AttentionParams &p, bool hasMask,
                            cudaStream_t stream);
 
 /// The backward's key pass, given each query row's base-2 log-sum-exp and
-/// Delta (p.lse, p.delta): writes dk and dv and adds dq's terms to p.gradQ
-/// (f32, zeroed beforehand on the stream) with f32 atomics, so dq may vary
-/// in its last bits between runs. Grid: (p.batch, key blocks of
+/// Delta (p.lse, p.delta): writes dk and dv (per query attention, with q's
+/// heads, as AttentionGradParams::gradK says) and adds dq's terms to
+/// p.gradQ (f32, zeroed beforehand on the stream) with f32 atomics, so dq
+/// may vary in its last bits between runs. Grid: (p.batch, key blocks of
 /// kTf32BlockRows).
 Status launchTf32AttentionGradKeys(const AttentionGradParams &p, bool hasMask,
                                    cudaStream_t stream);

@@ -1,7 +1,8 @@
 //===- CudnnAttention.cpp - cuDNN's fused attention, when present ---------===//
 //
 // See CudnnAttention.h. One cuDNN frontend graph per (device, element type,
-// shape, causality, scale, direction), built on first use and kept for the
+// shape, k's and v's heads (a divisor of q's under grouped-query attention),
+// causality, scale, direction), built on first use and kept for the
 // process (CUDA graphs captured from it stay valid); libcudnn.so.9 is opened
 // with dlopen through the frontend's dynamic loading, so the runtime never
 // links cuDNN.
@@ -80,22 +81,48 @@ bool paddedStartEnabled() {
   return on;
 }
 
-/// A [B, H, S, D] view of an attention operand with `rows` rows of `cols`
-/// per attention: AttentionGeometry::base and rowStride as strides.
+/// The B and H of cuDNN's [B, H, S, D] views: q's heads and k's and v's
+/// (fewer under grouped-query attention, which cuDNN takes natively).
+/// Sequence-first operands have H after the sequence dim. In the default
+/// layout each attention is a batch of its own (B = batch, H = 1) unless k
+/// and v have fewer heads: then H is q's last leading dim (and k's is H /
+/// kvGroup), as cuDNN pairs query and key heads within a batch.
+struct Heads {
+  int64_t outer = 0, q = 1, kv = 1;
+};
+
+Heads headsOf(const AttentionGeometry &g) {
+  if (g.sequenceFirst)
+    return {g.batch / g.heads, g.heads, g.heads / g.kvGroup};
+  if (g.kvGroup == 1)
+    return {g.batch, 1, 1};
+  // checkAttention found the kv group on q's last leading dim: the scores
+  // are [lead..., H, Sq, Sk].
+  const int64_t h = g.scoreShape[g.scoreShape.size() - 3];
+  return {g.batch / h, h, h / g.kvGroup};
+}
+
+/// A [B, H, S, D] view of an attention operand with `heads` heads of `rows`
+/// rows of `cols` (q's heads: AttentionGeometry::base and rowStride as
+/// strides; k's and v's: kvBase and kvRowStride).
 struct View {
   std::vector<int64_t> dims, strides;
 };
 
-View viewOf(const AttentionGeometry &g, int64_t rows, int64_t cols) {
-  const int64_t heads = g.heads, outer = g.batch / g.heads;
-  return {{outer, heads, rows, cols},
-          {rows * heads * cols, cols, heads * cols, 1}};
+View viewOf(const AttentionGeometry &g, int64_t heads, int64_t rows,
+            int64_t cols) {
+  const int64_t outer = headsOf(g).outer;
+  if (g.sequenceFirst || g.kvGroup == 1) // [B, S, H, D] (H = 1: [B, S, D]).
+    return {{outer, heads, rows, cols},
+            {rows * heads * cols, cols, heads * cols, 1}};
+  return {{outer, heads, rows, cols}, // [B, H, S, D].
+          {heads * rows * cols, rows * cols, cols, 1}};
 }
 
 /// The softmax statistics, [B, H, Sq, 1] f32, packed.
 View statsView(const AttentionGeometry &g) {
-  const int64_t heads = g.heads, outer = g.batch / g.heads;
-  return {{outer, heads, g.sq, 1}, {heads * g.sq, g.sq, 1, 1}};
+  const Heads h = headsOf(g);
+  return {{h.outer, h.q, g.sq, 1}, {h.q * g.sq, g.sq, 1, 1}};
 }
 
 enum Uid : int64_t {
@@ -122,15 +149,19 @@ bool padded(const AttentionGeometry &g) {
 struct PlanKey {
   int device;
   int dtype;
-  int64_t batch, heads, sq, sk, d;
+  /// The views' B, q's H and k's and v's H (headsOf), and their layout.
+  int64_t batch, heads, kvHeads;
+  bool sequenceFirst;
+  int64_t sq, sk, d;
   bool causal, padded;
   double scale;
   int direction; ///< 0: forward, 1: forward with statistics, 2: backward.
   bool operator<(const PlanKey &o) const {
-    return std::tie(device, dtype, batch, heads, sq, sk, d, causal, padded,
-                    scale, direction) <
-           std::tie(o.device, o.dtype, o.batch, o.heads, o.sq, o.sk, o.d,
-                    o.causal, o.padded, o.scale, o.direction);
+    return std::tie(device, dtype, batch, heads, kvHeads, sequenceFirst, sq, sk,
+                    d, causal, padded, scale, direction) <
+           std::tie(o.device, o.dtype, o.batch, o.heads, o.kvHeads,
+                    o.sequenceFirst, o.sq, o.sk, o.d, o.causal, o.padded,
+                    o.scale, o.direction);
   }
 };
 
@@ -168,6 +199,11 @@ bool shapeSupported(const CudnnAttentionOperands &ops, const char *&why) {
   if (g.batch == 0 || g.sq == 0 || g.sk == 0 || g.heads <= 0 ||
       g.batch % g.heads != 0)
     return why = "empty operands", false;
+  // Grouped-query attention: cuDNN's heads must divide q's (checkAttention
+  // made sure).
+  const Heads h = headsOf(g);
+  if (h.q <= 0 || h.kv <= 0 || h.q % h.kv != 0 || h.outer * h.q != g.batch)
+    return why = "k and v heads that do not divide q's", false;
   return true;
 }
 
@@ -189,7 +225,7 @@ TensorPtr addTensor(fe::graph::Graph &graph, const char *name, int64_t uid,
 /// A padded attention's sequence lengths, [batch, 1, 1, 1] int32.
 TensorPtr seqLenTensor(fe::graph::Graph &graph, const AttentionGeometry &g,
                        const char *name, int64_t uid) {
-  const int64_t outer = g.batch / g.heads;
+  const int64_t outer = headsOf(g).outer;
   return graph.tensor(fe::graph::Tensor_attributes()
                           .set_name(name)
                           .set_uid(uid)
@@ -221,8 +257,13 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
   graph->set_io_data_type(feType(ops.dtype))
       .set_intermediate_data_type(fe::DataType_t::FLOAT)
       .set_compute_data_type(fe::DataType_t::FLOAT);
-  const View qView = viewOf(g, g.sq, g.d), kView = viewOf(g, g.sk, g.d),
-             vView = viewOf(g, g.sk, g.dv), oView = viewOf(g, g.sq, g.dv);
+  // k and v (and dk and dv) with their own heads: cuDNN runs grouped-query
+  // attention when they divide q's.
+  const Heads h = headsOf(g);
+  const View qView = viewOf(g, h.q, g.sq, g.d),
+             kView = viewOf(g, h.kv, g.sk, g.d),
+             vView = viewOf(g, h.kv, g.sk, g.dv),
+             oView = viewOf(g, h.q, g.sq, g.dv);
   TensorPtr q = addTensor(*graph, "q", kQ, qView);
   TensorPtr k = addTensor(*graph, "k", kK, kView);
   TensorPtr v = addTensor(*graph, "v", kV, vView);
@@ -274,12 +315,11 @@ Plan buildPlan(const CudnnAttentionOperands &ops, int direction,
   }
   if (cudnnLogDecisions())
     std::fprintf(stderr,
-                 "paracc: cuDNN attention %s B=%lld H=%lld Sq=%lld Sk=%lld "
-                 "D=%lld%s: %s\n",
-                 direction == 2 ? "backward" : "forward",
-                 (long long)(g.batch / g.heads), (long long)g.heads,
-                 (long long)g.sq, (long long)g.sk, (long long)g.d,
-                 g.causal ? " causal" : "",
+                 "paracc: cuDNN attention %s B=%lld H=%lld Hkv=%lld Sq=%lld "
+                 "Sk=%lld D=%lld%s: %s\n",
+                 direction == 2 ? "backward" : "forward", (long long)h.outer,
+                 (long long)h.q, (long long)h.kv, (long long)g.sq,
+                 (long long)g.sk, (long long)g.d, g.causal ? " causal" : "",
                  plan.graph ? "used" : failure.c_str());
   return plan;
 }
@@ -293,8 +333,10 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
   if (cudaGetDevice(&device) != cudaSuccess)
     return nullptr;
   const AttentionGeometry &g = *ops.geometry;
-  const PlanKey key{device, int(ops.dtype), g.batch,   g.heads, g.sq,     g.sk,
-                    g.d,    g.causal,       padded(g), g.scale, direction};
+  const Heads h = headsOf(g);
+  const PlanKey key{device,          int(ops.dtype), h.outer,  h.q, h.kv,
+                    g.sequenceFirst, g.sq,           g.sk,     g.d, g.causal,
+                    padded(g),       g.scale,        direction};
   static std::mutex mutex;
   static std::map<PlanKey, Plan> plans;
   std::lock_guard<std::mutex> lock(mutex);
@@ -320,8 +362,7 @@ const Plan *planFor(const CudnnAttentionOperands &ops, int direction,
       plan = Plan(); // No room: paracc's kernel needs none.
     if (plan.graph && padded(g) &&
         cudaMalloc(reinterpret_cast<void **>(&plan.seqLens),
-                   size_t(2 * (g.batch / g.heads)) * sizeof(int32_t)) !=
-            cudaSuccess)
+                   size_t(2 * h.outer) * sizeof(int32_t)) != cudaSuccess)
       plan = Plan();
     it = plans.emplace(key, std::move(plan)).first;
   } else {
@@ -343,7 +384,7 @@ Status execute(const Plan &plan, const CudnnAttentionOperands &ops,
                void *workspace, cudaStream_t stream, const char *what) {
   if (plan.seqLens) {
     const AttentionGeometry &g = *ops.geometry;
-    const int64_t outer = g.batch / g.heads;
+    const int64_t outer = headsOf(g).outer;
     if (!ops.queryStart)
       return errorf(what, ": a padded attention without its start pointer");
     PARACC_RETURN_IF_ERROR(
@@ -494,13 +535,14 @@ Status runCudnnAttentionGrad(const CudnnAttentionOperands &ops, const void *dy,
       {kDK, dk},
       {kDV, dv}};
   // Padded: cuDNN leaves the gradients of the keys past Sk' unwritten;
-  // they are zero.
+  // they are zero. (dk and dv have k's and v's heads.)
   if (padded(*ops.geometry)) {
     const AttentionGeometry &g = *ops.geometry;
     const size_t es = dtypeSize(ops.dtype);
-    if (cudaMemsetAsync(dk, 0, size_t(g.batch * g.sk * g.d) * es, stream) !=
+    const int64_t kvBatch = g.batch / g.kvGroup;
+    if (cudaMemsetAsync(dk, 0, size_t(kvBatch * g.sk * g.d) * es, stream) !=
             cudaSuccess ||
-        cudaMemsetAsync(dv, 0, size_t(g.batch * g.sk * g.dv) * es, stream) !=
+        cudaMemsetAsync(dv, 0, size_t(kvBatch * g.sk * g.dv) * es, stream) !=
             cudaSuccess)
       return errorf("attention_grad: clearing dk and dv failed");
   }

@@ -8,12 +8,13 @@
 //  * libcudnn.so.9 loads at run time (it is opened on first use, never
 //    linked: machines without cuDNN run paracc's own kernels),
 //  * the operands are a shape cuDNN's engines take (bf16/f16, no additive
-//    mask, D == Dv, a multiple of 8 up to 128, causal only when Sq == Sk or
-//    with a start operand promised within [0, Sk - Sq]: then cuDNN's
-//    padding mask holds Sk' = start + Sq keys and its causal diagonal sits
-//    at the bottom right (PARACC_CUDNN_PADDED_START=0 sends those to
-//    paracc's kernels instead); 16-byte aligned) and cuDNN builds a plan
-//    for them, and
+//    mask, D == Dv, a multiple of 8 up to 128, k and v with q's heads or a
+//    divisor of them (grouped-query attention, native to cuDNN's graphs),
+//    causal only when Sq == Sk or with a start operand promised within [0,
+//    Sk - Sq]: then cuDNN's padding mask holds Sk' = start + Sq keys and
+//    its causal diagonal sits at the bottom right
+//    (PARACC_CUDNN_PADDED_START=0 sends those to paracc's kernels instead);
+//    16-byte aligned) and cuDNN builds a plan for them, and
 //  * PARACC_ATTENTION_KERNEL is unset or "cudnn" (any other value, e.g.
 //    "paracc" or "generic", selects paracc's kernels; so does
 //    PARACC_ATTENTION_BWD=recompute for the backward).
@@ -46,7 +47,8 @@ enum class CudnnOutcome {
 };
 
 /// The operands of an attention as cuDNN sees them: [B, H, S, D] views with
-/// element strides, from the shared geometry (sequence-first or not).
+/// element strides, from the shared geometry (sequence-first or not; k and
+/// v with their own heads, Hkv = H / kvGroup).
 struct CudnnAttentionOperands {
   const AttentionGeometry *geometry = nullptr;
   DType dtype = DType::Invalid;

@@ -7,9 +7,12 @@
 // allowed ("tf32"; D == Dv in {32, 64, 128}, checked at f16's tolerance),
 // the SIMT ones otherwise), partial tiles, Sq != Sk,
 // causal masking with rows that see no key, broadcast masks with -inf,
-// unusual scales, misaligned pointers, sequence-first operands, and
-// operands the kernels must reject. Every case is compared with the CPU
-// reference (runCpuKernel) and prints one line; failures print the worst
+// unusual scales, misaligned pointers, sequence-first operands, k and v
+// with fewer heads than q (grouped-query attention: "kv-group=G" cases,
+// whose reference runs on k and v with each head repeated G times and sums
+// dk and dv over each group), and operands the kernels must reject. Every
+// case is compared with the CPU reference (runCpuKernel) and prints one
+// line; failures print the worst
 // elements with their (batch, row, column). Result buffers are prefilled
 // with NaN bytes and surrounded by guard bytes, so unwritten elements and
 // out-of-bounds writes are caught. The gradient cases ("grad ..." names)
@@ -21,7 +24,8 @@
 //
 // Where libcudnn.so.9 loads, cuDNN's fused attention runs the shapes it takes
 // (CudnnAttention.h) and is what these cases check there; run with
-// PARACC_ATTENTION_KERNEL=paracc to check paracc's kernels on every case.
+// PARACC_ATTENTION_KERNEL=paracc to check paracc's kernels on every case
+// (the "paracc" cases set it for themselves).
 //
 // Usage: AttentionTest [substring]   runs the cases whose name contains it.
 // Exit status: 0 when every case passes, 77 (skipped) without a CUDA device.
@@ -189,6 +193,12 @@ struct Case {
   /// Launch with TF32 allowed (KernelOptions::allowTf32): f32 cases of the
   /// TF32 kernels' head dims run on the tensor cores (AttentionTf32.h).
   bool tf32 = false;
+  /// Grouped-query attention: k and v (and dk and dv) have 1 / kvGroup of
+  /// q's heads, the last lead dim (H of the sequence-first layout too).
+  int64_t kvGroup = 1;
+  /// Run with PARACC_ATTENTION_KERNEL=paracc: paracc's kernels even where
+  /// cuDNN would take the case.
+  bool paracc = false;
 };
 
 std::string shapeStr(const Shape &s) { return shapeToString(s); }
@@ -228,7 +238,20 @@ std::string caseName(const Case &c) {
     os << " within";
   if (c.tf32)
     os << " tf32";
+  if (c.kvGroup != 1)
+    os << " kv-group=" << c.kvGroup;
+  if (c.paracc)
+    os << " paracc";
   return os.str();
+}
+
+/// The lead dims of k and v (and dk and dv): the last one (the heads)
+/// divided by kvGroup.
+Shape kvLead(const Case &c) {
+  Shape lead = c.lead;
+  if (c.kvGroup != 1)
+    lead.back() /= c.kvGroup;
+  return lead;
 }
 
 /// Whether the TF32 kernels take the case (AttentionTf32.h): f32 with TF32
@@ -318,6 +341,183 @@ void addTf32Cases(std::vector<Case> &cases, bool grad) {
   if (grad) {
     c = tf({2, 2}, 129, 129, 64, true);
     c.saveStats = false; // No statistics: the SIMT kernels.
+    add(c);
+  }
+}
+
+/// Grouped-query attention (kvGroup > 1; 8 query heads, group 4 or 8, the
+/// latter multi-query: one kv head): the tensor-core shapes cuDNN also
+/// takes (both head dims, causal, both layouts, saved statistics or not),
+/// each also with PARACC_ATTENTION_KERNEL=paracc (paracc's tensor-core
+/// kernels where cuDNN loads); the SIMT kernels (f32, unequal head dims,
+/// forced), f16, TF32, masks over q's heads, partial tiles, Sq != Sk, a
+/// window, misaligned pointers, three lead dims, rank 3, the start operand
+/// (within or not); for the gradient the recompute path and blocks of a
+/// ring attention's keys.
+void addGqaCases(std::vector<Case> &cases, bool grad) {
+  auto add = [&](Case c) { cases.push_back(c); };
+  auto mk = [](DType dt, Shape lead, int64_t sq, int64_t sk, int64_t d,
+               int64_t dv, bool causal, int64_t group) {
+    Case c;
+    c.dtype = dt;
+    c.lead = std::move(lead);
+    c.sq = sq;
+    c.sk = sk;
+    c.d = d;
+    c.dv = dv;
+    c.causal = causal;
+    c.kvGroup = group;
+    return c;
+  };
+  const DType bf = DType::BF16, f16 = DType::F16, f32 = DType::F32;
+  for (int64_t group : {4, 8})
+    for (int64_t d : {64, 128})
+      for (bool sequenceFirst : {false, true})
+        for (bool saveStats : {false, true})
+          for (bool paracc : {false, true}) {
+            Case c = mk(bf, {2, 8}, 256, 256, d, d, true, group);
+            c.sequenceFirst = sequenceFirst;
+            c.saveStats = saveStats;
+            c.paracc = paracc;
+            add(c);
+          }
+  for (int64_t group : {2, 8})
+    for (bool paracc : {false, true}) {
+      Case c = mk(bf, {2, 8}, 129, 129, 64, 64, false, group);
+      c.paracc = paracc;
+      add(c);
+    }
+  // Partial tiles, Sq != Sk both ways (causal with Sq > Sk: rows that see
+  // no key), f16, both layouts.
+  for (bool paracc : {false, true}) {
+    Case c = mk(bf, {2, 4}, 100, 100, 64, 64, true, 4);
+    c.paracc = paracc;
+    add(c);
+    c.sequenceFirst = true;
+    add(c);
+    c = mk(bf, {2, 4}, 64, 200, 128, 128, true, 2);
+    c.paracc = paracc;
+    add(c);
+    c = mk(bf, {2, 4}, 200, 64, 64, 64, true, 4);
+    c.paracc = paracc;
+    add(c);
+    c = mk(f16, {2, 4}, 100, 200, 128, 128, true, 2);
+    c.paracc = paracc;
+    add(c);
+    c = mk(f16, {2, 8}, 129, 129, 64, 64, false, 8);
+    c.sequenceFirst = true;
+    c.paracc = paracc;
+    add(c);
+  }
+  // The SIMT kernels: f32, unequal and odd head dims, forced on the
+  // tensor-core shapes, misaligned.
+  for (bool sequenceFirst : {false, true}) {
+    Case c = mk(f32, {2, 4}, 129, 129, 64, 64, true, 2);
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+    c = mk(f32, {2, 4}, 100, 150, 40, 24, false, 4);
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+    c = mk(bf, {2, 4}, 100, 70, 64, 32, true, 4);
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+    c = mk(bf, {2, 8}, 129, 129, 64, 64, true, 4);
+    c.sequenceFirst = sequenceFirst;
+    c.forceGeneric = true;
+    add(c);
+    c = mk(bf, {2, 8}, 100, 100, 128, 128, true, 8);
+    c.sequenceFirst = sequenceFirst;
+    c.forceGeneric = true;
+    c.saveStats = true;
+    add(c);
+  }
+  {
+    Case c = mk(bf, {2, 4}, 65, 65, 64, 64, true, 2);
+    c.misalign = 1;
+    add(c);
+  }
+  // TF32 (f32 with TF32 allowed; the backward needs saved statistics).
+  for (bool sequenceFirst : {false, true}) {
+    Case c = mk(f32, {2, 4}, 129, 129, 64, 64, true, 4);
+    c.tf32 = true;
+    c.saveStats = grad;
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+    c = mk(f32, {2, 8}, 100, 100, 128, 128, false, 8);
+    c.tf32 = true;
+    c.saveStats = grad;
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+  }
+  // Masks broadcast over q's heads: per head with full -inf rows, over the
+  // batch, key padding; a sliding window.
+  for (DType dt : {bf, f32}) {
+    const int64_t d = dt == f32 ? 40 : 64;
+    Case c = mk(dt, {2, 4}, 65, 65, d, d, true, 2);
+    c.maskShape = Shape{2, 4, 65, 65};
+    c.maskFill = MaskFill::FullRows;
+    add(c);
+    c = mk(dt, {2, 4}, 100, 200, 128, 128, true, 4);
+    c.maskShape = Shape{2, 1, 100, 200};
+    c.maskFill = MaskFill::WithInf;
+    add(c);
+    c = mk(dt, {2, 4}, 100, 100, d, d, false, 4);
+    c.maskShape = Shape{1, 100};
+    c.maskFill = MaskFill::WithInf;
+    c.sequenceFirst = true;
+    add(c);
+    c = mk(dt, {2, 4}, 200, 200, 64, 64, true, 2);
+    c.window = 33;
+    add(c);
+  }
+  // Three lead dims; rank 3 (one batch of heads); 1024 rows (forward
+  // only: the CPU backward would take long).
+  add(mk(bf, {2, 2, 4}, 129, 129, 64, 64, true, 2));
+  add(mk(bf, {8}, 129, 129, 128, 128, true, 8));
+  if (!grad) {
+    Case c = mk(bf, {1, 8}, 1024, 1024, 64, 64, true, 4);
+    c.sequenceFirst = true;
+    add(c);
+    c.paracc = true;
+    add(c);
+  }
+  // The start operand: paracc's kernels, and cuDNN's padding mask when
+  // marked within [0, Sk - Sq]; sequence-first.
+  for (bool sequenceFirst : {false, true}) {
+    Case c = mk(bf, {2, 4}, 128, 512, 64, 64, true, 2);
+    c.start = 256;
+    c.sequenceFirst = sequenceFirst;
+    add(c);
+    c.within = true;
+    add(c);
+    c.within = false;
+    c.start = 96;
+    c.forceGeneric = true;
+    add(c);
+  }
+  if (grad) {
+    // The tensor-core backward without atomics.
+    Case c = mk(bf, {2, 4}, 200, 200, 64, 64, true, 4);
+    c.recompute = true;
+    add(c);
+    c = mk(f16, {2, 8}, 129, 129, 128, 128, true, 8);
+    c.sequenceFirst = true;
+    c.recompute = true;
+    add(c);
+    // Ring attention's blocks of keys (keyBlock: the saved statistics
+    // are a larger attention's): before, on and after the diagonal.
+    for (int64_t start : {int64_t(256), int64_t(0), int64_t(-64)}) {
+      c = mk(bf, {2, 4}, 128, 128, 64, 64, true, 2);
+      c.start = start;
+      c.saveStats = true;
+      c.keyBlock = true;
+      add(c);
+    }
+    c = mk(f16, {2, 8}, 128, 128, 128, 128, true, 8);
+    c.start = 64;
+    c.saveStats = true;
+    c.keyBlock = true;
+    c.sequenceFirst = true;
     add(c);
   }
 }
@@ -564,6 +764,7 @@ std::vector<Case> makeCases() {
     add(c);
   }
   addTf32Cases(cases, /*grad=*/false);
+  addGqaCases(cases, /*grad=*/false);
   return cases;
 }
 
@@ -729,6 +930,59 @@ Shape sequenceFirstShape(const Shape &s) {
   return t;
 }
 
+/// Grouped-query attention's reference operand: `kv` ([lead..., Hkv, S, X])
+/// with each head repeated `group` times, shaped `shape` ([lead..., Hkv
+/// group, S, X]), so that query head h reads kv head h / group.
+bool repeatHeads(const Tensor &kv, int64_t group, const Shape &shape,
+                 Tensor &out) {
+  if (!allocate(kv.dtype(), shape, out))
+    return false;
+  const int64_t s = shape[shape.size() - 2], x = shape.back();
+  const size_t head = size_t(s * x) * dtypeSize(kv.dtype());
+  const int64_t kvHeads = kv.numElements() / std::max<int64_t>(s * x, 1);
+  const auto *src = static_cast<const unsigned char *>(kv.data());
+  auto *dst = static_cast<unsigned char *>(out.data());
+  for (int64_t h = 0; h < kvHeads; ++h)
+    for (int64_t g = 0; g < group; ++g)
+      std::memcpy(dst + size_t(h * group + g) * head, src + size_t(h) * head,
+                  head);
+  return true;
+}
+
+/// The reverse for gradients: out[..., hk, :, :] = the sum over g of
+/// full[..., hk group + g, :, :] (in double, rounded once), `out` already
+/// shaped [lead..., Hkv, S, X].
+void sumHeadGroups(const Tensor &full, int64_t group, Tensor &out) {
+  const Shape &shape = out.shape();
+  const int64_t head = shape[shape.size() - 2] * shape.back();
+  for (int64_t i = 0; i < out.numElements(); ++i) {
+    const int64_t h = i / head, e = i - h * head;
+    double sum = 0;
+    for (int64_t g = 0; g < group; ++g)
+      sum += getValue(full.data(), full.dtype(), (h * group + g) * head + e);
+    setValue(out, i, float(sum));
+  }
+}
+
+/// The reference's k and v of a grouped-query case (kvGroup != 1): each
+/// head repeated kvGroup times into `kFull` and `vFull`; nothing otherwise.
+bool kvReference(const Case &c, const Tensor &k, const Tensor &v, Tensor &kFull,
+                 Tensor &vFull) {
+  if (c.kvGroup == 1)
+    return true;
+  Shape kFullShape = c.lead, vFullShape = c.lead;
+  kFullShape.insert(kFullShape.end(), {c.sk, c.d});
+  vFullShape.insert(vFullShape.end(), {c.sk, c.dv});
+  return repeatHeads(k, c.kvGroup, kFullShape, kFull) &&
+         repeatHeads(v, c.kvGroup, vFullShape, vFull);
+}
+
+/// PARACC_ATTENTION_KERNEL for a case that sets it (forceGeneric or
+/// paracc).
+const char *attentionKernelEnv(const Case &c) {
+  return c.forceGeneric ? "generic" : "paracc";
+}
+
 /// Compares the GPU's saved statistics with the CPU's: -inf exactly where
 /// the CPU has it, otherwise within 1e-3 (1 + |ref|) (both sum the same
 /// widened scores in f32).
@@ -796,7 +1050,8 @@ bool allocateStart(int64_t value, Tensor &t) {
 
 bool runCase(const Case &c, uint64_t seed) {
   const std::string name = caseName(c);
-  Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
+  Shape qShape = c.lead, kShape = kvLead(c), vShape = kvLead(c),
+        yShape = c.lead;
   qShape.insert(qShape.end(), {c.sq, c.d});
   kShape.insert(kShape.end(), {c.sk, c.d});
   vShape.insert(vShape.end(), {c.sk, c.dv});
@@ -827,7 +1082,12 @@ bool runCase(const Case &c, uint64_t seed) {
   Tensor statsRef;
   if (c.saveStats && !allocate(DType::F32, statsShape, statsRef))
     return false;
-  std::vector<const Tensor *> cpuIn = {&q, &k, &v};
+  // Grouped-query attention: the reference reads k and v with q's heads.
+  Tensor kFull, vFull;
+  if (!kvReference(c, k, v, kFull, vFull))
+    return false;
+  std::vector<const Tensor *> cpuIn = {&q, c.kvGroup != 1 ? &kFull : &k,
+                                       c.kvGroup != 1 ? &vFull : &v};
   if (c.maskShape)
     cpuIn.push_back(&mask);
   if (c.start)
@@ -857,21 +1117,22 @@ bool runCase(const Case &c, uint64_t seed) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
-  // Sequence-first: [outer, H, S, X] -> [outer, S, H, X] on the way up.
+  // Sequence-first: [outer, H, S, X] -> [outer, S, H, X] on the way up (k
+  // and v with their own heads).
   const int64_t heads = c.sequenceFirst ? c.lead.back() : 1;
+  const int64_t kvHeads = c.sequenceFirst ? heads / c.kvGroup : 1;
   const int64_t outer =
-      c.sequenceFirst ? q.numElements() / std::max<int64_t>(
-                                              heads * c.sq * c.d, 1)
+      c.sequenceFirst ? shapeNumElements(c.lead) / std::max<int64_t>(heads, 1)
                       : 1;
-  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t rows,
+  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t h, int64_t rows,
                     int64_t cols) {
     if (!c.sequenceFirst)
       return buf.upload(t.data());
     return buf.upload(
-        swapMiddleDims(t.data(), es, outer, heads, rows, cols).data());
+        swapMiddleDims(t.data(), es, outer, h, rows, cols).data());
   };
-  if (!upload(dq, q, c.sq, c.d) || !upload(dk, k, c.sk, c.d) ||
-      !upload(dv, v, c.sk, c.dv) ||
+  if (!upload(dq, q, heads, c.sq, c.d) || !upload(dk, k, kvHeads, c.sk, c.d) ||
+      !upload(dv, v, kvHeads, c.sk, c.dv) ||
       (c.maskShape && !dm.upload(mask.data()))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
@@ -892,7 +1153,8 @@ bool runCase(const Case &c, uint64_t seed) {
 
   Status launched;
   {
-    ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
+    ScopedEnv kernel("PARACC_ATTENTION_KERNEL", attentionKernelEnv(c),
+                     c.forceGeneric || c.paracc);
     launched = launchAttentionStored(attrs, inputs, outs, /*stream=*/nullptr,
                                      {c.tf32});
   }
@@ -1276,6 +1538,7 @@ std::vector<Case> makeGradCases() {
     add(c);
   }
   addTf32Cases(cases, /*grad=*/true);
+  addGqaCases(cases, /*grad=*/true);
   return cases;
 }
 
@@ -1416,7 +1679,8 @@ bool copyBack(const DeviceBuffer &buf, std::vector<unsigned char> &host) {
 
 bool runGradCase(const Case &c, uint64_t seed) {
   const std::string name = "grad " + caseName(c);
-  Shape qShape = c.lead, kShape = c.lead, vShape = c.lead, yShape = c.lead;
+  Shape qShape = c.lead, kShape = kvLead(c), vShape = kvLead(c),
+        yShape = c.lead;
   qShape.insert(qShape.end(), {c.sq, c.d});
   kShape.insert(kShape.end(), {c.sk, c.d});
   vShape.insert(vShape.end(), {c.sk, c.dv});
@@ -1452,7 +1716,16 @@ bool runGradCase(const Case &c, uint64_t seed) {
   Shape statsShape = c.lead;
   statsShape.push_back(c.sq);
   Tensor y, stats;
-  std::vector<const Tensor *> fwdIn = {&q, &k, &v};
+  // Grouped-query attention: the reference reads k and v with q's heads
+  // and gives dk and dv per query head, summed over each group below.
+  Tensor kFull, vFull, dkFull, dvFull;
+  if (!kvReference(c, k, v, kFull, vFull) ||
+      (c.kvGroup != 1 && (!allocate(c.dtype, kFull.shape(), dkFull) ||
+                          !allocate(c.dtype, vFull.shape(), dvFull))))
+    return false;
+  const Tensor *kRef = c.kvGroup != 1 ? &kFull : &k,
+               *vRef = c.kvGroup != 1 ? &vFull : &v;
+  std::vector<const Tensor *> fwdIn = {&q, kRef, vRef};
   if (c.maskShape)
     fwdIn.push_back(&mask);
   if (c.start)
@@ -1477,7 +1750,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
         setValue(y, i, rng.uniform(-1.f, 1.f));
     }
   }
-  std::vector<const Tensor *> cpuIn = {&dy, &q, &k, &v};
+  std::vector<const Tensor *> cpuIn = {&dy, &q, kRef, vRef};
   if (c.maskShape)
     cpuIn.push_back(&mask);
   if (c.start)
@@ -1487,11 +1760,16 @@ bool runGradCase(const Case &c, uint64_t seed) {
     cpuIn.push_back(&stats);
   }
   Status st = runCpuKernel(OpCode::AttentionGrad, refAttrs, cpuIn,
-                           {&dqRef, &dkRef, &dvRef});
+                           {&dqRef, c.kvGroup != 1 ? &dkFull : &dkRef,
+                            c.kvGroup != 1 ? &dvFull : &dvRef});
   if (!st.isOk()) {
     std::printf("FAIL %s: CPU reference failed: %s\n", name.c_str(),
                 st.message().c_str());
     return false;
+  }
+  if (c.kvGroup != 1) {
+    sumHeadGroups(dkFull, c.kvGroup, dkRef);
+    sumHeadGroups(dvFull, c.kvGroup, dvRef);
   }
 
   // GPU operands, NaN-filled results, uninitialized (0xFF) workspace.
@@ -1511,21 +1789,23 @@ bool runGradCase(const Case &c, uint64_t seed) {
     return false;
   }
   const int64_t heads = c.sequenceFirst ? c.lead.back() : 1;
+  const int64_t kvHeads = c.sequenceFirst ? heads / c.kvGroup : 1;
   const int64_t outer =
       c.sequenceFirst ? shapeNumElements(c.lead) / std::max<int64_t>(heads, 1)
                       : 1;
-  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t rows,
+  auto upload = [&](DeviceBuffer &buf, const Tensor &t, int64_t h, int64_t rows,
                     int64_t cols) {
     if (!c.sequenceFirst)
       return buf.upload(t.data());
     return buf.upload(
-        swapMiddleDims(t.data(), es, outer, heads, rows, cols).data());
+        swapMiddleDims(t.data(), es, outer, h, rows, cols).data());
   };
-  if (!upload(bq, q, c.sq, c.d) || !upload(bk, k, c.sk, c.d) ||
-      !upload(bv, v, c.sk, c.dv) || !upload(bdy, dy, c.sq, c.dv) ||
+  if (!upload(bq, q, heads, c.sq, c.d) || !upload(bk, k, kvHeads, c.sk, c.d) ||
+      !upload(bv, v, kvHeads, c.sk, c.dv) ||
+      !upload(bdy, dy, heads, c.sq, c.dv) ||
       (c.maskShape && !bm.upload(mask.data())) ||
       (c.saveStats &&
-       (!upload(by, y, c.sq, c.dv) || !bstats.upload(stats.data())))) {
+       (!upload(by, y, heads, c.sq, c.dv) || !bstats.upload(stats.data())))) {
     std::printf("FAIL %s: device setup\n", name.c_str());
     return false;
   }
@@ -1550,13 +1830,20 @@ bool runGradCase(const Case &c, uint64_t seed) {
       {c.dtype, layout(vShape), bdv.ptr()}};
   const size_t wsBytes = gradWorkspaceStored(attrs, inputs);
   // LSE and Delta, then (tensor-core shapes) 16 bytes of alignment slack
-  // and the f32 dq accumulator.
+  // and the f32 dq accumulator, then (grouped-query attention) 256 bytes
+  // of slack, dk with q's heads rounded up to 256 bytes, and dv with q's
+  // heads.
+  const size_t batchKeys = size_t(shapeNumElements(c.lead) * c.sk) * es;
   const size_t wantWs =
       c.sq && c.sk
           ? 2 * sizeof(float) *
                     size_t(q.numElements() / std::max<int64_t>(c.d, 1)) +
                 (tensorCoreGradShape(c)
                      ? 16 + sizeof(float) * size_t(q.numElements())
+                     : 0) +
+                (c.kvGroup != 1
+                     ? 256 + (batchKeys * size_t(c.d) + 255) / 256 * 256 +
+                           batchKeys * size_t(c.dv)
                      : 0)
           : 0;
   // cuDNN's attention, where it may run, needs more (CudnnAttention.h).
@@ -1577,7 +1864,8 @@ bool runGradCase(const Case &c, uint64_t seed) {
   for (int run = 0; run < 2; ++run) {
     Status launched;
     {
-      ScopedEnv generic("PARACC_ATTENTION_KERNEL", "generic", c.forceGeneric);
+      ScopedEnv kernel("PARACC_ATTENTION_KERNEL", attentionKernelEnv(c),
+                       c.forceGeneric || c.paracc);
       ScopedEnv recompute("PARACC_ATTENTION_BWD", "recompute", c.recompute);
       launched =
           launchAttentionGradStored(attrs, inputs, outputs, bws.ptr(), wsBytes,
@@ -1623,6 +1911,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
   const Tensor *refs[3] = {&dqRef, &dkRef, &dvRef};
   const char *names[3] = {"dq", "dk", "dv"};
   const int64_t rows[3] = {c.sq, c.sk, c.sk}, cols[3] = {c.d, c.d, c.dv};
+  const int64_t outHeads[3] = {heads, kvHeads, kvHeads};
   const std::vector<double> dqSlack =
       c.saveStats
           ? savedOutputSlack(dy, y, k, c.dv, attrs.floats[0], c.dtype)
@@ -1633,7 +1922,7 @@ bool runGradCase(const Case &c, uint64_t seed) {
     const void *gpu = host[0][o].data() + outBufs[o]->front;
     std::vector<unsigned char> headFirst;
     if (c.sequenceFirst) {
-      headFirst = swapMiddleDims(gpu, es, outer, rows[o], heads, cols[o]);
+      headFirst = swapMiddleDims(gpu, es, outer, rows[o], outHeads[o], cols[o]);
       gpu = headFirst.data();
     }
     ok &= compareResult(names[o], *refs[o], gpu, rows[o], cols[o], c.dtype,
@@ -1698,6 +1987,18 @@ void runGradErrorCases(int &passed, int &failed) {
       need);
   run("mask does not broadcast", attrs,
       {in[0], in[1], in[2], in[3], t(bf, {8, 5})}, out, need);
+  // Grouped-query attention: k's heads (4) must divide q's (6); dk and dv
+  // have k's and v's shapes, not q's.
+  run("k heads that do not divide q's", attrs,
+      {t(bf, {2, 6, 8, 64}), t(bf, {2, 6, 8, 64}), t(bf, {2, 4, 8, 64}),
+       t(bf, {2, 4, 8, 64})},
+      {t(bf, {2, 6, 8, 64}), t(bf, {2, 4, 8, 64}), t(bf, {2, 4, 8, 64})},
+      1 << 16);
+  run("dk with q's heads", attrs,
+      {t(bf, {2, 4, 8, 64}), t(bf, {2, 4, 8, 64}), t(bf, {2, 2, 8, 64}),
+       t(bf, {2, 2, 8, 64})},
+      {t(bf, {2, 4, 8, 64}), t(bf, {2, 4, 8, 64}), t(bf, {2, 2, 8, 64})},
+      1 << 16);
   const bool invalidZero =
       gradWorkspaceStored(attrs, {in[0], in[1], in[2]}) == 0;
   std::printf("%s grad workspace bytes of invalid operands: 0\n",
@@ -1763,6 +2064,21 @@ void runErrorCases(int &passed, int &failed) {
   count(runErrorCase("no attributes", InstrAttrs(),
                      {t(bf, {2, 8, 64}), t(bf, {2, 8, 64}), t(bf, {2, 8, 64})},
                      t(bf, {2, 8, 64})));
+  // Grouped-query attention: k's and v's heads must be one divisor of q's.
+  count(runErrorCase(
+      "k heads that do not divide q's", attrs,
+      {t(bf, {2, 6, 8, 64}), t(bf, {2, 4, 8, 64}), t(bf, {2, 4, 8, 64})},
+      t(bf, {2, 6, 8, 64})));
+  count(runErrorCase(
+      "k and v heads differ", attrs,
+      {t(bf, {2, 6, 8, 64}), t(bf, {2, 3, 8, 64}), t(bf, {2, 2, 8, 64})},
+      t(bf, {2, 6, 8, 64})));
+  InstrAttrs seqFirst = attrs;
+  seqFirst.ints = {0, 1};
+  count(runErrorCase(
+      "sequence-first k heads that do not divide q's", seqFirst,
+      {t(bf, {2, 8, 6, 64}), t(bf, {2, 8, 4, 64}), t(bf, {2, 8, 4, 64})},
+      t(bf, {2, 8, 6, 64})));
 }
 
 } // namespace
