@@ -60,19 +60,6 @@ static bool isOptimizerOp(Operation *op) {
 
 static double tensorBytes(Type type) { return double(bytesOfTensorType(type)); }
 
-/// The query heads that share each key head of an attention op (1 unless
-/// grouped-query: k and v with fewer heads, at the dim after the sequence
-/// dim when sequence-first, else the last leading dim).
-static int64_t keyValueGroup(Operation *op) {
-  ArrayRef<int64_t>
-      q = cast<RankedTensorType>(op->getOperand(0).getType()).getShape(),
-      k = cast<RankedTensorType>(op->getOperand(1).getType()).getShape();
-  auto seqFirstAttr = op->getAttrOfType<BoolAttr>("sequence_first");
-  const bool seqFirst = seqFirstAttr && seqFirstAttr.getValue();
-  const int64_t h = int64_t(q.size()) - (seqFirst ? 2 : 3);
-  return h >= 0 && k[h] > 0 ? q[h] / k[h] : 1;
-}
-
 /// Adds `op`'s compute or collective cost to `unit`, forward or backward.
 static void addOp(Operation *op, bool forward, const DeviceRates &rates,
                   int64_t tp, UnitCost &unit, ProgramCost &program) {
@@ -156,7 +143,11 @@ static void addOp(Operation *op, bool forward, const DeviceRates &rates,
       // Grouped-query k and v (paracc-attention-kv-groups) are gathered
       // repeated to the query heads: the repeat comes before the sharding
       // change that context parallelism's all-gather makes.
-      const double repeat = double(keyValueGroup(op));
+      auto seqFirst = op->getAttrOfType<BoolAttr>("sequence_first");
+      const double repeat = double(g::attentionKeyValueGroup(
+          cast<RankedTensorType>(op->getOperand(0).getType()).getShape(),
+          cast<RankedTensorType>(op->getOperand(1).getType()).getShape(),
+          seqFirst && seqFirst.getValue()));
       const double keyValue = tensorBytes(op->getOperand(1).getType()) +
                               tensorBytes(op->getOperand(2).getType());
       unit.keyValueBytes += repeat * keyValue;

@@ -73,7 +73,7 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
   Block &body = step.getBody().front();
 
   llvm::StringSet<> buffers;
-  int64_t attentionRows = 0, largestMessage = 0;
+  int64_t attentionRows = 0, largestMessage = 0, groupedGradBytes = 0;
   for (Operation &op : body) {
     if (auto w = dyn_cast<g::WeightOp>(op)) {
       std::optional<ArrayRef<int64_t>> offsets = w.getOffsets();
@@ -103,6 +103,15 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
       if (q.hasStaticShape() && q.getRank() >= 1 && q.getShape().back() > 0)
         attentionRows =
             std::max(attentionRows, q.getNumElements() / q.getShape().back());
+      // Grouped-query attention: the GPU reserves dk and dv per query head
+      // (paracc's kernels write them there and sum each group).
+      const int64_t group = g::attentionKeyValueGroup(
+          q.getShape(), cast<RankedTensorType>(ag.getK().getType()).getShape(),
+          ag.getSequenceFirst());
+      if (group > 1)
+        groupedGradBytes = std::max(groupedGradBytes,
+                                    group * (tensorBytes(ag.getK().getType()) +
+                                             tensorBytes(ag.getV().getType())));
     } else if (op.getDialect() && op.getDialect()->getNamespace() == "dist" &&
                op.getNumOperands() == 1 && op.getNumResults() == 1) {
       largestMessage =
@@ -110,7 +119,8 @@ StepMemory mlir::paracc::analyzeStepMemory(func::FuncOp step) {
                     tensorBytes(op.getResult(0).getType())});
     }
   }
-  m.workspace = kGpuGemmWorkspaceBytes + attentionRows * 2 * int64_t(4);
+  m.workspace = kGpuGemmWorkspaceBytes + attentionRows * 2 * int64_t(4) +
+                groupedGradBytes;
   m.communication = 2 * largestMessage;
 
   llvm::DenseSet<Operation *> forward = stepForward(step);

@@ -566,6 +566,21 @@ mlir::paracc::graph::attentionStatsShape(ArrayRef<int64_t> q,
   return shape;
 }
 
+int64_t mlir::paracc::graph::attentionHeadDim(int64_t rank,
+                                              bool sequenceFirst) {
+  return sequenceFirst ? rank - 2 : rank - 3;
+}
+
+int64_t mlir::paracc::graph::attentionKeyValueGroup(ArrayRef<int64_t> q,
+                                                    ArrayRef<int64_t> k,
+                                                    bool sequenceFirst) {
+  const int64_t h = attentionHeadDim(q.size(), sequenceFirst);
+  if (h < 0 || int64_t(k.size()) != int64_t(q.size()) || k[h] <= 0 ||
+      q[h] % k[h] != 0)
+    return 1;
+  return q[h] / k[h];
+}
+
 LogicalResult AttentionWithStatsOp::inferReturnTypes(
     MLIRContext *context, std::optional<Location> loc, Adaptor adaptor,
     SmallVectorImpl<Type> &types) {

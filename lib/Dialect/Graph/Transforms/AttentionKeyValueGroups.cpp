@@ -28,12 +28,6 @@ ArrayRef<int64_t> shapeOf(Value v) {
   return cast<RankedTensorType>(v.getType()).getShape();
 }
 
-/// The head dim of an attention's operands: after the sequence dim, or the
-/// last leading dim (-1 when there is none).
-int64_t headDim(int64_t rank, bool sequenceFirst) {
-  return sequenceFirst ? rank - 2 : rank - 3;
-}
-
 /// K or V repeated to the query heads: reshape(expand(x)) at head dim h of
 /// the attention operand, where x is [..., Hkv, 1, ...], the expand
 /// broadcasts its unit dim to G and the reshape merges (Hkv, G) into the H
@@ -117,7 +111,7 @@ struct AttentionKeyValueGroupsPass
   std::optional<std::pair<Repeat, Repeat>> matchKeyValue(Value q, Value k,
                                                          Value v,
                                                          bool seqFirst) {
-    int64_t h = headDim(shapeOf(q).size(), seqFirst);
+    int64_t h = attentionHeadDim(shapeOf(q).size(), seqFirst);
     std::optional<Repeat> rk = matchRepeat(k, h), rv = matchRepeat(v, h);
     if (!rk || !rv || rk->groups != rv->groups)
       return std::nullopt;
@@ -129,7 +123,8 @@ struct AttentionKeyValueGroupsPass
         matchKeyValue(op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
     if (!kv)
       return;
-    int64_t h = headDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
+    int64_t h =
+        attentionHeadDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
     // The results keep their types: q's heads.
     op.getKMutable().assign(groupedOperand(kv->first, h));
     op.getVMutable().assign(groupedOperand(kv->second, h));
@@ -140,7 +135,8 @@ struct AttentionKeyValueGroupsPass
         matchKeyValue(op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
     if (!kv)
       return;
-    int64_t h = headDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
+    int64_t h =
+        attentionHeadDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
     int64_t groups = kv->first.groups;
     auto dkSums = matchGroupSums(op.getDk(), h, groups);
     auto dvSums = matchGroupSums(op.getDv(), h, groups);

@@ -74,6 +74,17 @@ bool isReshapeTransposeOrCast(Operation *op);
 SmallVector<int64_t> attentionStatsShape(ArrayRef<int64_t> q,
                                          bool sequenceFirst);
 
+/// The head dim of an attention's operands of rank `rank`: the dim after
+/// the sequence dim (sequence-first) or the last leading dim; -1 when there
+/// is none.
+int64_t attentionHeadDim(int64_t rank, bool sequenceFirst);
+
+/// The query heads that share each key head of an attention with q and k
+/// of shapes `q` and `k`: 1 unless k has fewer heads (grouped-query
+/// attention).
+int64_t attentionKeyValueGroup(ArrayRef<int64_t> q, ArrayRef<int64_t> k,
+                               bool sequenceFirst);
+
 /// One spatial dim of a window op (graph.conv, graph.pool): the window's
 /// span, dilation (kernel - 1) + 1, the padded input's size and, when the
 /// window fits (span <= padded), the output's size (padded - span) /
