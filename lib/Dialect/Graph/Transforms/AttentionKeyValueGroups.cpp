@@ -107,42 +107,42 @@ struct AttentionKeyValueGroupsPass
     return slot;
   }
 
-  /// Repeats of k and v with the same groups at the op's head dim.
-  std::optional<std::pair<Repeat, Repeat>> matchKeyValue(Value q, Value k,
-                                                         Value v,
-                                                         bool seqFirst) {
-    int64_t h = attentionHeadDim(shapeOf(q).size(), seqFirst);
-    std::optional<Repeat> rk = matchRepeat(k, h), rv = matchRepeat(v, h);
+  /// Repeats of k and v with the same groups at attention op `op`'s head
+  /// dim `headDim`.
+  struct KeyValueRepeats {
+    Repeat k, v;
+    int64_t headDim;
+  };
+  template <typename AttentionOpT>
+  std::optional<KeyValueRepeats> matchKeyValue(AttentionOpT op) {
+    int64_t h =
+        attentionHeadDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
+    std::optional<Repeat> rk = matchRepeat(op.getK(), h),
+                          rv = matchRepeat(op.getV(), h);
     if (!rk || !rv || rk->groups != rv->groups)
       return std::nullopt;
-    return std::make_pair(*rk, *rv);
+    return KeyValueRepeats{*rk, *rv, h};
   }
 
   template <typename ForwardOp> void foldForward(ForwardOp op) {
-    auto kv =
-        matchKeyValue(op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+    std::optional<KeyValueRepeats> kv = matchKeyValue(op);
     if (!kv)
       return;
-    int64_t h =
-        attentionHeadDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
     // The results keep their types: q's heads.
-    op.getKMutable().assign(groupedOperand(kv->first, h));
-    op.getVMutable().assign(groupedOperand(kv->second, h));
+    op.getKMutable().assign(groupedOperand(kv->k, kv->headDim));
+    op.getVMutable().assign(groupedOperand(kv->v, kv->headDim));
   }
 
   void foldGrad(AttentionGradOp op) {
-    auto kv =
-        matchKeyValue(op.getQ(), op.getK(), op.getV(), op.getSequenceFirst());
+    std::optional<KeyValueRepeats> kv = matchKeyValue(op);
     if (!kv)
       return;
-    int64_t h =
-        attentionHeadDim(shapeOf(op.getQ()).size(), op.getSequenceFirst());
-    int64_t groups = kv->first.groups;
+    int64_t h = kv->headDim, groups = kv->k.groups;
     auto dkSums = matchGroupSums(op.getDk(), h, groups);
     auto dvSums = matchGroupSums(op.getDv(), h, groups);
     if (!dkSums || !dvSums)
       return;
-    Value k = groupedOperand(kv->first, h), v = groupedOperand(kv->second, h);
+    Value k = groupedOperand(kv->k, h), v = groupedOperand(kv->v, h);
     OpBuilder b(op);
     Operation *grouped = b.clone(*op);
     grouped->setOperand(2, k);
