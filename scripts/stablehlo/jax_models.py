@@ -19,7 +19,11 @@ llama_loss` leaves the others as they are), and so were mlp_exact_loss's,
 vit_loss's, gpt_scan_loss's, gpt_bf16_loss's, conv_variants', rnn_scan's,
 router's, control's, control_loss's, remainder's, llama_bf16_loss's and
 vit_bf16_loss's (the bf16 losses' parameters and data are their f32
-losses': only their .mlir and output_0.pb are checked in).
+losses': only their .mlir and output_0.pb are checked in), and
+scatter_add's, pad's, scatter_loss's, gpt_loss_grad's and llama_loss_grad's (the losses' value
+and gradients as one program: output_0.pb the loss, output_K.pb the
+gradients in the parameters' order; their parameters are gpt_loss's and
+llama_loss's, so only their .mlir files and outputs are checked in).
 """
 
 import os
@@ -496,6 +500,83 @@ def remainder_model(key):
     return f, np.array([-7, -3, -1, 0, 2, 5, 8], np.float32)
 
 
+def scatter_add_model(key):
+    """x.at[i].add(v) along the first and the last dim, with a repeated, a
+    negative and an out-of-range index (JAX normalizes the negative one
+    and the scatter drops the out-of-range update): stablehlo.scatter
+    adding rows along one dim. Second result: jax.lax.scatter_add with
+    batching dims (take_along_axis's transpose) along a middle dim, the
+    indices' batching dims in another order than the operand's, a repeated
+    and two out-of-range indices."""
+    x = init(key, (6, 5), scale=1.0)
+    idx = jnp.array([1, 4, 1, -2, 9], dtype=jnp.int32)
+    rows = jnp.arange(25, dtype=jnp.float32).reshape(5, 5) / 10.0
+    # operand [2, 3, 4]: dim 1 scattered, dims 0 and 2 batching dims paired
+    # with the indices' dims 1 and 0; indices [4, 2, 2, 1] (two picks each).
+    picks = jnp.array([[[[2], [0]], [[0], [2]]], [[[1], [7]], [[1], [1]]],
+                       [[[0], [2]], [[2], [-1]]], [[[2], [2]], [[2], [2]]]],
+                      dtype=jnp.int32)
+    numbers = jax.lax.ScatterDimensionNumbers(
+        update_window_dims=(), inserted_window_dims=(1,),
+        scatter_dims_to_operand_dims=(1,), operand_batching_dims=(0, 2),
+        scatter_indices_batching_dims=(1, 0))
+
+    def f(x):
+        updates = jnp.arange(16, dtype=jnp.float32).reshape(4, 2, 2) + x[0, 0]
+        batched = jax.lax.scatter_add(
+            jnp.ones((2, 3, 4)) * x[1, 1], picks, updates, numbers,
+            mode=jax.lax.GatherScatterMode.FILL_OR_DROP)
+        return (jnp.stack([x.at[idx].add(rows * x[0]),
+                           x.T.at[:, idx].add(rows.T).T]), batched)
+
+    return f, x
+
+
+def pad_model(key):
+    """jax.lax.pad with edge padding of both signs and interior padding,
+    its padding value computed (stablehlo.pad), and a strided slice's
+    transpose as jax.grad writes it (interior padding)."""
+    x = init(key, (4, 5), scale=1.0)
+
+    def f(x):
+        padded = jax.lax.pad(x, jnp.max(x), [(1, -1, 0), (-1, 2, 1)])
+        strided = jax.grad(lambda y: jnp.sum(y[:, ::2] ** 2))(x)
+        return padded.sum(axis=1)[:4, None] * strided + padded[:4, :5]
+
+    return f, x
+
+
+def scatter_loss_model(key):
+    """A loss through x.at[i].add(v) with its parameters as arguments (a
+    table and the rows' projection), so that paracc's own autodiff takes
+    the scatter's gradient: the rows' is a gather of the result's, the
+    table's the result's itself."""
+    k = jax.random.split(key, 2)
+    params = {"table": init(k[0], (8, 4), scale=1.0),
+              "w": init(k[1], (4, 4), scale=1.0)}
+    rng = np.random.default_rng(6)
+    ids = np.array([[1, 5, 1], [7, 0, 5]], dtype=np.int32)
+    x = rng.standard_normal((2, 3, 4)).astype(np.float32)
+
+    def loss(params, ids, x):
+        t = params["table"].at[ids].add(jnp.tanh(x @ params["w"]))
+        return jnp.mean(jnp.sin(t) * t)
+
+    return loss, (ids, x), params
+
+
+def value_and_grad_model(make):
+    """A loss model's value and gradients as one JAX program
+    (jax.jit(jax.value_and_grad(loss)).lower(params, tokens, labels)): what
+    JAX computes for a training step, its backward included, with the
+    scatters that transpose the embedding lookup (gather_grad) and the
+    labels' take_along_axis."""
+    def model(key):
+        loss, inputs, params = make(key)
+        return jax.value_and_grad(loss), inputs, params
+    return model
+
+
 MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
           "mlp_params": mlp_params_model, "gpt_loss": gpt_loss_model,
           "llama_loss": llama_loss_model, "mlp_exact_loss": mlp_exact_loss_model,
@@ -503,7 +584,10 @@ MODELS = {"mlp": mlp_model, "gpt_block": block_model, "gpt": gpt_model,
           "gpt_bf16_loss": gpt_bf16_loss_model, "router": router_model,
           "conv_variants": conv_variants_model, "rnn_scan": rnn_scan_model,
           "control": control_model, "control_loss": control_loss_model,
-          "remainder": remainder_model,
+          "remainder": remainder_model, "scatter_add": scatter_add_model,
+          "pad": pad_model, "scatter_loss": scatter_loss_model,
+          "gpt_loss_grad": value_and_grad_model(gpt_loss_model),
+          "llama_loss_grad": value_and_grad_model(llama_loss_model),
           "llama_bf16_loss": lambda key: llama_loss_model(key, jnp.bfloat16),
           "vit_bf16_loss": lambda key: vit_loss_model(key, jnp.bfloat16)}
 
@@ -530,23 +614,30 @@ def main(out, names):
         with open(os.path.join(out, name + ".generic.mlir"), "w") as fp:
             fp.write(module.operation.get_asm(large_elements_limit=None,
                                               print_generic_op_form=True))
-        y = np.asarray(jax.jit(f)(*args))
+        # The results in the order of main's results (a program of several
+        # results, value_and_grad's: output_K.pb each).
+        results = [np.asarray(r)
+                   for r in jax.tree_util.tree_leaves(jax.jit(f)(*args))]
+        y = results[0]
         data = os.path.join(out, name, "test_data_set_0")
         os.makedirs(data, exist_ok=True)
         for i, a in enumerate(inputs):
             with open(os.path.join(data, "input_%d.pb" % i), "wb") as fp:
                 fp.write(numpy_helper.from_array(
                     np.asarray(a), "input_%d" % i).SerializeToString())
-        with open(os.path.join(data, "output_0.pb"), "wb") as fp:
-            fp.write(numpy_helper.from_array(y, "output_0").SerializeToString())
-        if len(made) == 3 and y.shape == ():
+        for i, r in enumerate(results):
+            with open(os.path.join(data, "output_%d.pb" % i), "wb") as fp:
+                fp.write(numpy_helper.from_array(
+                    r, "output_%d" % i).SerializeToString())
+        if len(made) == 3 and len(results) == 1 and y.shape == ():
             # A loss: its gradients, keyed like the parameters in NAME.npz.
             value, grads = jax.jit(jax.value_and_grad(f))(*args)
             leaves = [np.asarray(g)
                       for g in jax.tree_util.tree_leaves(grads)]
             np.savez(os.path.join(out, name, "grads.npz"),
                      *leaves, loss=np.asarray(value))
-        print(name, [np.shape(a) for a in inputs], "->", y.shape)
+        print(name, [np.shape(a) for a in inputs], "->",
+              [r.shape for r in results])
 
 
 if __name__ == "__main__":

@@ -2,10 +2,10 @@
 //
 // Private to lib/Importer/StableHLO: the Converter class whose members are
 // defined by StableHLOToGraph.cpp (elementwise ops, constants, products,
-// reductions, gathers), ConvolutionConversion.cpp and
-// ControlFlowConversion.cpp (stablehlo.while unrolled, dynamic slices,
-// scalar integer folding), and the readers of unregistered ops' attributes
-// they share.
+// reductions, gathers), ConvolutionConversion.cpp, ScatterConversion.cpp
+// (scatters that add), PadConversion.cpp and ControlFlowConversion.cpp
+// (stablehlo.while unrolled, dynamic slices, scalar integer folding), and the
+// readers of unregistered ops' attributes they share.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,6 +52,48 @@ inline std::string opaqueText(Attribute attr) {
   return "";
 }
 
+/// `key = [1, 2]` inside an opaque attribute's text ([] when absent).
+inline SmallVector<int64_t> listField(StringRef text, StringRef key) {
+  SmallVector<int64_t> values;
+  size_t at = text.find((key + " = [").str());
+  if (at == StringRef::npos)
+    return values;
+  StringRef rest = text.substr(at + key.size() + 4);
+  StringRef list = rest.take_until([](char c) { return c == ']'; });
+  SmallVector<StringRef> parts;
+  list.split(parts, ',', -1, false);
+  for (StringRef p : parts) {
+    int64_t v;
+    if (!p.trim().getAsInteger(10, v))
+      values.push_back(v);
+  }
+  return values;
+}
+
+/// `key = N` inside an opaque attribute's text.
+inline std::optional<int64_t> intField(StringRef text, StringRef key) {
+  size_t at = text.find((key + " = ").str());
+  if (at == StringRef::npos)
+    return std::nullopt;
+  StringRef rest = text.substr(at + key.size() + 3);
+  int64_t v;
+  if (rest.take_while([](char c) { return isdigit(c) || c == '-'; })
+          .getAsInteger(10, v))
+    return std::nullopt;
+  return v;
+}
+
+/// The value of a splat float graph.constant, if `v` is one.
+inline std::optional<APFloat> splatFloat(Value v) {
+  Operation *c = v.getDefiningOp();
+  if (!c || c->getName().getStringRef() != "graph.constant")
+    return std::nullopt;
+  auto attr = dyn_cast<DenseElementsAttr>(c->getAttr("value"));
+  if (!attr || !attr.isSplat() || !isa<FloatType>(attr.getElementType()))
+    return std::nullopt;
+  return attr.getSplatValue<APFloat>();
+}
+
 inline RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
@@ -63,6 +105,15 @@ struct GatherForm {
   std::optional<SmallVector<int64_t>> sizes;
   Value data, indices;
   RankedTensorType dataType, indexType, result;
+};
+
+/// A stablehlo.scatter's dimension numbers and operands.
+struct ScatterForm {
+  SmallVector<int64_t> updateWindow, inserted, batching, indexBatching,
+      toOperand;
+  std::optional<int64_t> indexVectorDim;
+  Value operand, indices, updates;
+  RankedTensorType operandType, indexType, updateType;
 };
 
 class Converter {
@@ -150,6 +201,14 @@ private:
   LogicalResult convertGather(Operation *op, IRMapping &map);
   LogicalResult convertBatchedGather(Operation *op, IRMapping &map,
                                      const GatherForm &g);
+  /// stablehlo.pad (PadConversion.cpp).
+  LogicalResult convertPad(Operation *op, IRMapping &map);
+  // ScatterConversion.cpp: scatters that add, along one dim.
+  LogicalResult convertScatter(Operation *op, IRMapping &map);
+  Value scatterRows(Operation *op, const ScatterForm &s,
+                    ArrayRef<int64_t> idxShape);
+  Value scatterPicks(Operation *op, const ScatterForm &s,
+                     ArrayRef<int64_t> idxShape);
   LogicalResult convertIota(Operation *op, IRMapping &map);
   LogicalResult convertCompare(Operation *op, IRMapping &map);
   LogicalResult convertTopK(Operation *op, IRMapping &map);

@@ -52,7 +52,7 @@ bool isKnownOp(StringRef name) {
              true)
       .Cases({"chlo.erfc", "chlo.top_k", "stablehlo.convolution",
               "stablehlo.dynamic_slice", "stablehlo.dynamic_update_slice",
-              "stablehlo.return"},
+              "stablehlo.return", "stablehlo.pad"},
              true)
       .Default(false);
 }
@@ -585,6 +585,17 @@ std::optional<ParseError> rewriteOp(StringRef name, StringRef rest,
           return false;
         op.properties.push_back("slice_sizes = " + i64Array(*sizes));
         return name == "stablehlo.dynamic_slice";
+      }
+      if (key == "low" || key == "high" || key == "interior") {
+        // stablehlo.pad's `low = [..], high = [..], interior = [..]`.
+        auto list = c.intList();
+        if (!list)
+          return false;
+        op.properties.push_back((key == "low"    ? "edge_padding_low = "
+                                 : key == "high" ? "edge_padding_high = "
+                                                 : "interior_padding = ") +
+                                i64Array(*list));
+        return name == "stablehlo.pad";
       }
       if (key == "batching_dims")
         return readPair(lhsBatch, rhsBatch);

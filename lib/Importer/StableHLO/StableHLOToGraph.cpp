@@ -15,37 +15,6 @@ using namespace mlir::paracc::stablehlo;
 
 namespace {
 
-/// `key = [1, 2]` inside an opaque attribute's text ([] when absent).
-SmallVector<int64_t> listField(StringRef text, StringRef key) {
-  SmallVector<int64_t> values;
-  size_t at = text.find((key + " = [").str());
-  if (at == StringRef::npos)
-    return values;
-  StringRef rest = text.substr(at + key.size() + 4);
-  StringRef list = rest.take_until([](char c) { return c == ']'; });
-  SmallVector<StringRef> parts;
-  list.split(parts, ',', -1, false);
-  for (StringRef p : parts) {
-    int64_t v;
-    if (!p.trim().getAsInteger(10, v))
-      values.push_back(v);
-  }
-  return values;
-}
-
-/// `key = N` inside an opaque attribute's text.
-std::optional<int64_t> intField(StringRef text, StringRef key) {
-  size_t at = text.find((key + " = ").str());
-  if (at == StringRef::npos)
-    return std::nullopt;
-  StringRef rest = text.substr(at + key.size() + 3);
-  int64_t v;
-  if (rest.take_while([](char c) { return isdigit(c) || c == '-'; })
-          .getAsInteger(10, v))
-    return std::nullopt;
-  return v;
-}
-
 /// The runtime's element type of a float parameter.
 std::optional<::paracc::rt::DType> floatDType(Type element) {
   if (element.isF32())
@@ -224,6 +193,10 @@ LogicalResult Converter::convertOp(Operation *op, IRMapping &map) {
     return convertReduce(op, map);
   if (name == "stablehlo.gather")
     return convertGather(op, map);
+  if (name == "stablehlo.scatter")
+    return convertScatter(op, map);
+  if (name == "stablehlo.pad")
+    return convertPad(op, map);
   if (name == "stablehlo.iota")
     return convertIota(op, map);
   if (name == "stablehlo.compare")
@@ -438,17 +411,6 @@ LogicalResult Converter::convertShardingConstraint(Operation *op,
   }
   producer->setAttr(dist::kUserShardingAttrName, user);
   return success();
-}
-
-/// The value of a splat float graph.constant, if `v` is one.
-static std::optional<APFloat> splatFloat(Value v) {
-  Operation *c = v.getDefiningOp();
-  if (!c || c->getName().getStringRef() != "graph.constant")
-    return std::nullopt;
-  auto attr = dyn_cast<DenseElementsAttr>(c->getAttr("value"));
-  if (!attr || !attr.isSplat() || !isa<FloatType>(attr.getElementType()))
-    return std::nullopt;
-  return attr.getSplatValue<APFloat>();
 }
 
 /// jnp.argmax / jnp.argmin: a reduce of (values, an iota along the reduced

@@ -118,6 +118,25 @@ func.func @gather_elements_grad(%x: tensor<2x5xf32>, %i: tensor<2x1xi64>) -> ten
 
 // -----
 
+// gather_grad as a forward op (JAX's x.at[i].add(v), imported as a
+// scatter-add): the added rows' gradient gathers the result's gradient at
+// their indices; the accumulated operand's is the result's gradient.
+// CHECK-LABEL: func.func @scatter_add_grad
+// CHECK: %[[ONES:.*]] = graph.constant dense<1.000000e+00> : tensor<6x4xf32>
+// CHECK: %[[ROWS:.*]] = graph.gather %[[ONES]], %arg1 {axis = 0 : i64} : (tensor<6x4xf32>, tensor<3xi64>) -> tensor<3x4xf32>
+// CHECK: %[[DV:.*]] = graph.mul %[[ROWS]], %arg0
+// CHECK: return %{{.*}}, %[[DV]], %[[ONES]]
+func.func @scatter_add_grad(%x: tensor<3x4xf32>, %i: tensor<3xi64>) -> tensor<f32> {
+  %v = graph.weight "v" : tensor<3x4xf32>
+  %t = graph.weight "t" : tensor<6x4xf32>
+  %u = graph.mul %x, %v : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  %s = graph.gather_grad %u, %i accumulate %t {axis = 0 : i64} : (tensor<3x4xf32>, tensor<3xi64>, tensor<6x4xf32>) -> tensor<6x4xf32>
+  %l = graph.reduce_sum %s, [0, 1] {keepdims = false} : tensor<6x4xf32> -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 // topk (a mixture of experts' router): the values' gradient goes back to
 // the picked positions as gather_elements' does; the indices have none.
 // CHECK-LABEL: func.func @topk_grad

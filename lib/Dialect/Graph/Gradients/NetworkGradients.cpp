@@ -162,6 +162,19 @@ LogicalResult gatherGrad(GradientBuilder &g, GatherOp op, ResultGrads dy,
   return success();
 }
 
+/// gather_grad as a forward op (a scatter-add: the StableHLO importer
+/// makes one of JAX's `x.at[i].add(v)` and of its gathers' transposes):
+/// each added row's gradient is the result's gradient at its index, a
+/// gather; `accumulate`'s is the result's gradient itself.
+LogicalResult scatterAddGrad(GradientBuilder &g, GatherGradOp op,
+                             ResultGrads dy, Grads dx) {
+  dx[0] = GatherOp::create(g.b, g.loc, op.getDy().getType(), dy[0],
+                           op.getIndices(), op.getAxisAttr());
+  if (op.getAccumulate())
+    dx[2] = dy[0];
+  return success();
+}
+
 /// gather_nd (batch_dims 0): each index tuple names a slice of the data's
 /// first m dims; the tuples are linearized (negative entries count from the
 /// end) and the gradient scattered as gather's is, into the data viewed as
@@ -353,6 +366,7 @@ void mlir::paracc::graph::registerNetworkGradients(MLIRContext *ctx) {
   attachRule<RmsNormOp, rmsNormGrad>(ctx);
   attachRule<AttentionOp, attentionGrad>(ctx);
   attachRule<GatherOp, gatherGrad>(ctx);
+  attachRule<GatherGradOp, scatterAddGrad>(ctx);
   attachRule<GatherElementsOp, gatherElementsGrad>(ctx);
   attachRule<TopKOp, topKGrad>(ctx);
   attachRule<GatherNDOp, gatherNDGrad>(ctx);

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeOf.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
@@ -23,10 +24,6 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
 
 /// K or V repeated to the query heads: reshape(expand(x)) at head dim h of
 /// the attention operand, where x is [..., Hkv, 1, ...], the expand

@@ -1,6 +1,7 @@
 //===- FoldBroadcasts.cpp - Binary ops read broadcasts directly --*- C++
 //-*-===//
 
+#include "ShapeOf.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
@@ -17,10 +18,6 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
 
 /// A broadcasting binary op with an operand made by graph.expand reads the
 /// expand's operand instead, when broadcasting it against the other operand

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeOf.h"
 #include "paracc/Dialect/Graph/IR/GraphOps.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
@@ -39,10 +40,6 @@ bool isGroupable(Operation *op) {
     return e.isF32() || e.isBF16() || e.isF16() || e.isInteger(1);
   }
   return isFusibleElementwiseOp(op);
-}
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
 }
 
 /// A rank-0 or splat constant: an immediate of a body.

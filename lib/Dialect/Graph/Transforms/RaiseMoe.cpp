@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ShapeOf.h"
 #include "paracc/Dialect/Graph/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -27,10 +28,6 @@ using namespace mlir::paracc;
 using namespace mlir::paracc::graph;
 
 namespace {
-
-ArrayRef<int64_t> shapeOf(Value v) {
-  return cast<RankedTensorType>(v.getType()).getShape();
-}
 
 /// `v` before any reshapes.
 Value throughReshapes(Value v) {

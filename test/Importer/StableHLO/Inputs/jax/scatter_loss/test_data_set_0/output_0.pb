@@ -1,0 +1,1 @@
+Boutput_0J"YN?
