@@ -94,6 +94,41 @@ inline std::optional<APFloat> splatFloat(Value v) {
   return attr.getSplatValue<APFloat>();
 }
 
+/// take_along_axis's pairing of dims (its gather, and the scatter that
+/// transposes it): each operand dim but `axis` is a batching dim paired
+/// with a dim of the indices (`indexBatching`, counted with the index
+/// vector dim at `vectorDim`); `idxShape` is the indices' shape without
+/// that dim. The result's perm[d] is the dim of those indices that goes
+/// with operand dim d, the one left over holding the picks along `axis`;
+/// nullopt when the dims do not pair so.
+inline std::optional<SmallVector<int64_t>>
+pairBatchingDims(ArrayRef<int64_t> batching, ArrayRef<int64_t> indexBatching,
+                 int64_t vectorDim, int64_t indexRank,
+                 ArrayRef<int64_t> idxShape, RankedTensorType operand,
+                 int64_t axis) {
+  const int64_t rank = operand.getRank();
+  if (batching.size() != indexBatching.size() ||
+      int64_t(batching.size()) != rank - 1 ||
+      int64_t(idxShape.size()) != rank || axis < 0 || axis >= rank ||
+      llvm::is_contained(batching, axis))
+    return std::nullopt;
+  SmallVector<int64_t> perm(rank, -1);
+  SmallVector<bool> used(rank, false);
+  for (auto [b, ib] : llvm::zip(batching, indexBatching)) {
+    if (b < 0 || b >= rank || ib < 0 || ib >= indexRank || ib == vectorDim)
+      return std::nullopt;
+    int64_t p = ib > vectorDim ? ib - 1 : ib;
+    if (perm[b] != -1 || used[p] || idxShape[p] != operand.getDimSize(b))
+      return std::nullopt;
+    perm[b] = p;
+    used[p] = true;
+  }
+  for (int64_t p = 0; p < rank; ++p)
+    if (!used[p])
+      perm[axis] = p;
+  return perm;
+}
+
 inline RankedTensorType tensorType(Value v) {
   return cast<RankedTensorType>(v.getType());
 }

@@ -199,31 +199,16 @@ Value Converter::scatterPicks(Operation *op, const ScatterForm &s,
                           "a batching dimension) is not supported");
     return Value();
   };
-  if (!s.updateWindow.empty() || s.batching.size() != s.indexBatching.size() ||
-      int64_t(s.batching.size()) != rank - 1 ||
-      int64_t(idxShape.size()) != rank || s.updateType.getShape() != idxShape ||
-      axis < 0 || axis >= rank || llvm::is_contained(s.batching, axis))
+  std::optional<SmallVector<int64_t>> perm =
+      s.updateWindow.empty() && s.updateType.getShape() == idxShape
+          ? pairBatchingDims(s.batching, s.indexBatching, *s.indexVectorDim,
+                             s.indexType.getRank(), idxShape, s.operandType,
+                             axis)
+          : std::nullopt;
+  if (!perm)
     return notTakeAlongAxis();
-  const int64_t vectorDim = *s.indexVectorDim;
-  // perm[d]: the dim of the indices (without the vector dim) that goes
-  // with operand dim d; the one left over holds the picks.
-  SmallVector<int64_t> perm(rank, -1);
-  SmallVector<bool> used(rank, false);
-  for (auto [b, ib] : llvm::zip(s.batching, s.indexBatching)) {
-    if (b < 0 || b >= rank || ib < 0 || ib >= s.indexType.getRank() ||
-        ib == vectorDim)
-      return notTakeAlongAxis();
-    int64_t p = ib > vectorDim ? ib - 1 : ib;
-    if (perm[b] != -1 || used[p] || idxShape[p] != s.operandType.getDimSize(b))
-      return notTakeAlongAxis();
-    perm[b] = p;
-    used[p] = true;
-  }
-  for (int64_t p = 0; p < rank; ++p)
-    if (!used[p])
-      perm[axis] = p;
-  Value indices = transpose(loc, reshape(loc, s.indices, idxShape), perm);
-  Value updates = transpose(loc, s.updates, perm);
+  Value indices = transpose(loc, reshape(loc, s.indices, idxShape), *perm);
+  Value updates = transpose(loc, s.updates, *perm);
   // [..., picks, 1, ...] against [1, ..., 1, positions, 1, ...].
   SmallVector<int64_t> picks(tensorType(indices).getShape());
   picks.insert(picks.begin() + axis + 1, 1);

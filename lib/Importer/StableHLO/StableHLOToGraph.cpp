@@ -667,13 +667,10 @@ LogicalResult Converter::convertBatchedGather(Operation *op, IRMapping &map,
                            "batching dimension) is not supported");
   };
   if (!sizes || !indexVectorDim || !offset.empty() || startMap.size() != 1 ||
-      collapsed != startMap || batching.size() != indexBatching.size() ||
-      int64_t(batching.size()) != rank - 1 || int64_t(sizes->size()) != rank ||
+      collapsed != startMap || int64_t(sizes->size()) != rank ||
       !llvm::all_of(*sizes, [](int64_t s) { return s == 1; }))
     return notTakeAlongAxis();
   int64_t axis = startMap[0];
-  if (axis < 0 || axis >= rank || llvm::is_contained(batching, axis))
-    return notTakeAlongAxis();
   // The indices without their index vector dim (of size 1 when present).
   int64_t vectorDim = *indexVectorDim;
   SmallVector<int64_t> idxShape(it.getShape());
@@ -684,25 +681,14 @@ LogicalResult Converter::convertBatchedGather(Operation *op, IRMapping &map,
   } else if (vectorDim != it.getRank()) {
     return notTakeAlongAxis();
   }
-  if (int64_t(idxShape.size()) != rank ||
-      result.getShape() != ArrayRef<int64_t>(idxShape))
+  if (result.getShape() != ArrayRef<int64_t>(idxShape))
     return notTakeAlongAxis();
-  // perm[d]: the dim of those indices that goes with operand dim d.
-  SmallVector<int64_t> perm(rank, -1);
-  SmallVector<bool> used(rank, false);
-  for (auto [b, ib] : llvm::zip(batching, indexBatching)) {
-    if (b < 0 || b >= rank || ib < 0 || ib >= it.getRank() || ib == vectorDim)
-      return notTakeAlongAxis();
-    int64_t p = ib > vectorDim ? ib - 1 : ib;
-    if (perm[b] != -1 || used[p] || idxShape[p] != dt.getDimSize(b))
-      return notTakeAlongAxis();
-    perm[b] = p;
-    used[p] = true;
-  }
-  // The one dim left holds the positions taken along the axis.
-  for (int64_t p = 0; p < rank; ++p)
-    if (!used[p])
-      perm[axis] = p;
+  std::optional<SmallVector<int64_t>> paired =
+      pairBatchingDims(batching, indexBatching, vectorDim, it.getRank(),
+                       idxShape, dt, axis);
+  if (!paired)
+    return notTakeAlongAxis();
+  const SmallVector<int64_t> &perm = *paired;
   indices = reshape(loc, indices, idxShape);
   indices = build(
       loc, "graph.clip", tensorType(indices), indices,
