@@ -8,6 +8,9 @@
 
 #include "paracc/Compiler/OptionsBinder.h"
 
+#include <algorithm>
+#include <cmath>
+
 using namespace mlir::paracc;
 
 void ParallelOptions::bindOptions(OptionsBinder &binder) {
@@ -72,6 +75,21 @@ void ParallelOptions::bindOptions(OptionsBinder &binder) {
        "dropless, every pick reaches its expert)",
        "F"},
       OptionValue::number(moeCapacityFactor, NumberRange::nonNegative()));
+  binder.bind(
+      {"moe-imbalance", scope,
+       "Expert parallelism: assume the busiest ep rank receives R x an even "
+       "share of the picks (its all-to-all traffic and experts' work, which "
+       "the others wait for) in explain, the step prediction and the "
+       "planner (default 1: even routing; paracc train's 'experts max/mean' "
+       "is a per-expert bound of it; capped by --moe-capacity-factor)",
+       "R"},
+      OptionValue::number(moeImbalance, NumberRange{1.0, HUGE_VAL}));
+}
+
+double ParallelOptions::effectiveMoeImbalance() const {
+  if (moeCapacityFactor > 0)
+    return std::min(moeImbalance, std::max(moeCapacityFactor, 1.0));
+  return moeImbalance;
 }
 
 void TrainingOptions::bindOptions(OptionsBinder &binder) {

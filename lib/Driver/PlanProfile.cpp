@@ -385,6 +385,7 @@ mlir::paracc::profileModel(MLIRContext &context, const ModelSource &source,
   profile.training = training;
   profile.optimizer = training && !options.training->gradientsOnly;
   profile.precision = options.precision;
+  profile.expertLoadImbalance = options.effectiveMoeImbalance();
   FailureOr<LayerStructure> structure = findLayers(main);
   if (failed(structure))
     return failure();

@@ -37,7 +37,8 @@ void mlir::paracc::buildShardingAnnotationPipeline(
     pm.addPass(dist::createSequenceParallelPass({options.tpAxis}));
   // Before data parallelism: a mesh whose ep axis does not divide the
   // experts is refused for that first.
-  pm.addPass(dist::createExpertParallelPass({options.epAxis}));
+  pm.addPass(dist::createExpertParallelPass(
+      {options.epAxis, options.expertLoadImbalance}));
   dist::DataParallelPassOptions dataParallel;
   dataParallel.axis = options.dpAxis;
   dataParallel.expertAxis = options.epAxis;
@@ -237,6 +238,7 @@ void mlir::paracc::buildParaccPipeline(OpPassManager &pm,
   dist.sequenceParallel = options.parallel.sequenceParallel;
   dist.cpLayout = options.parallel.cpLayout;
   dist.cpAttention = options.parallel.cpAttention;
+  dist.expertLoadImbalance = options.parallel.effectiveMoeImbalance();
   dist.schedule = options.parallel.schedule;
   dist.virtualStages = virtualStages;
   dist.training = train;

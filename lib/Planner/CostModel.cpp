@@ -276,6 +276,17 @@ static int64_t moeFlops(Value indices, Value wIn, Value wOut, bool backward) {
   return slots * (backward ? 3 * in + 2 * out + 2 * act : in + out + act);
 }
 
+/// Expert parallelism's busiest member: `load` times an even share of the
+/// slots, so its FLOPs and the bytes of its tokens (all but `tableBytes`,
+/// the experts' tables it reads and writes) scale by it.
+static void scaleExpertTokens(OpCost &c, double load, int64_t tableBytes) {
+  if (load <= 1.0)
+    return;
+  c.flops = int64_t(double(c.flops) * load);
+  const int64_t tokens = std::max<int64_t>(c.bytes - tableBytes, 0);
+  c.bytes = tableBytes + int64_t(double(tokens) * load);
+}
+
 static int64_t windowElements(ArrayRef<int64_t> kernel) {
   int64_t window = 1;
   for (int64_t k : kernel)
@@ -321,10 +332,18 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
   } else if (auto grad = dyn_cast<g::MoeExpertsGradOp>(op)) {
     c.flops = moeFlops(grad.getIndices(), grad.getWIn(), grad.getWOut(), true);
   } else if (auto moe = dyn_cast<dist::ExpertParallelMoeOp>(op)) {
-    // A member runs as many slots as it sends, routing spread evenly.
+    // A member runs as many slots as it sends, routing spread evenly; the
+    // busiest, which the group waits for, load_imbalance times as many.
     c.flops = moeFlops(moe.getIndices(), moe.getWIn(), moe.getWOut(), false);
+    scaleExpertTokens(c, moe.getLoadImbalance().convertToDouble(),
+                      bytesOfTensorType(moe.getWIn().getType()) +
+                          bytesOfTensorType(moe.getWOut().getType()));
   } else if (auto grad = dyn_cast<dist::ExpertParallelMoeGradOp>(op)) {
     c.flops = moeFlops(grad.getIndices(), grad.getWIn(), grad.getWOut(), true);
+    // The tables are read and their gradients written.
+    scaleExpertTokens(c, grad.getLoadImbalance().convertToDouble(),
+                      2 * (bytesOfTensorType(grad.getWIn().getType()) +
+                           bytesOfTensorType(grad.getWOut().getType())));
   } else if (auto pool = dyn_cast<g::PoolOp>(op)) {
     c.flops = out * windowElements(pool.getKernel());
   } else if (auto grad = dyn_cast<g::PoolGradOp>(op)) {

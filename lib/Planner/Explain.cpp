@@ -10,6 +10,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Regex.h"
 
@@ -270,6 +271,17 @@ ExplainReport mlir::paracc::analyzePlan(ModuleOp module) {
           c.trafficBytes = cost->trafficBytes;
           c.formula = cost->formula;
         }
+        // The routing the plan assumes, when not even.
+        auto loadOf = [](Operation *op) -> std::optional<double> {
+          if (auto moe = dyn_cast<dist::ExpertParallelMoeOp>(op))
+            return moe.getLoadImbalance().convertToDouble();
+          if (auto grad = dyn_cast<dist::ExpertParallelMoeGradOp>(op))
+            return grad.getLoadImbalance().convertToDouble();
+          return std::nullopt;
+        };
+        if (std::optional<double> load = loadOf(op); load && *load > 1.0)
+          c.formula += ", r = " + llvm::formatv("{0:F2}", *load).str() +
+                       " assumed (--moe-imbalance)";
         c.shape = typeString(isa<dist::AllGatherOp, dist::RecvOp>(op)
                                  ? op->getResult(0).getType()
                                  : op->getOperand(0).getType());

@@ -449,31 +449,37 @@ void PlanEvaluator::prepare(const ParallelPlan &plan,
     return std::max(0.0, shifts - hidden);
   };
   // Expert parallelism's exchange, not overlapped: each member sends
-  // (n-1)/n of its slots' rows (routing assumed spread evenly over the
-  // experts) and takes as many back; the forward moves the rows out and the
-  // results back, the backward x and dy out and dx back.
+  // (n-1)/n of its slots' rows and takes as many back; the forward moves
+  // the rows out and the results back, the backward x and dy out and dx
+  // back. The group waits for its busiest member, which receives
+  // expertLoadImbalance times an even share (1: routing spread evenly).
   GroupPlacement epGroup = placementOf(plan, "ep", cluster.devicesPerNode);
   // And each member reads 1/ep of the experts' tables: the experts'
   // roofline with their share, less the profiled one with all of them.
   const bool lowPrecision = model.precision != Precision::F32;
+  const double load = std::max(model.expertLoadImbalance, 1.0);
   auto exchangeSeconds = [&](const UnitCost &u, bool backward) {
     if (epGroup.size <= 1 || u.expertExchangeBytes <= 0)
       return 0.0;
-    auto experts = [&](double tableShare) {
+    // The experts' work on `tokens` times a member's even share of the
+    // slots, reading `tableShare` of the tables.
+    auto experts = [&](double tableShare, double tokens) {
       OpCost c;
       c.kind = ComputeKind::Product;
-      c.flops = int64_t(
-          scale * (backward ? u.expertBackwardFlops : u.expertForwardFlops));
-      c.bytes = int64_t(scale * (backward ? u.expertBackwardTokenBytes
-                                          : u.expertForwardTokenBytes) +
+      c.flops =
+          int64_t(tokens * scale *
+                  (backward ? u.expertBackwardFlops : u.expertForwardFlops));
+      c.bytes = int64_t(tokens * scale *
+                            (backward ? u.expertBackwardTokenBytes
+                                      : u.expertForwardTokenBytes) +
                         tableShare * (backward ? u.expertBackwardTableBytes
                                                : u.expertForwardTableBytes));
       return predictSeconds(c, cluster.rates, lowPrecision);
     };
     return (backward ? 3.0 : 2.0) *
                allGatherSeconds(cluster, epGroup,
-                                scale * u.expertExchangeBytes) +
-           experts(1.0 / double(epGroup.size)) - experts(1.0);
+                                load * scale * u.expertExchangeBytes) +
+           experts(1.0 / double(epGroup.size), load) - experts(1.0, 1.0);
   };
   auto forwardOf = [&](const UnitCost &u) {
     return u.forwardBody(scale) + u.forwardLaunch +

@@ -190,6 +190,13 @@ struct ParallelOptions {
   /// Mixtures of experts: each expert takes at most this many even shares
   /// of a sequence's picks (paracc-moe-capacity); 0: dropless.
   double moeCapacityFactor = 0.0;
+  /// Expert parallelism: the load of the busiest ep member over an even
+  /// share that the cost model, explain and the planner assume (1: even
+  /// routing; a capacity factor caps it).
+  double moeImbalance = 1.0;
+  /// moeImbalance as the plan can see it: at most the capacity factor
+  /// (or 1) when there is one, since no expert takes more.
+  double effectiveMoeImbalance() const;
 
   void bindOptions(OptionsBinder &binder);
 };

@@ -91,6 +91,11 @@ struct DistributePipelineOptions
   Option<std::string> epAxis{*this, "ep-axis",
                              llvm::cl::desc("Expert-parallel mesh axis"),
                              llvm::cl::init("ep")};
+  Option<double> expertLoadImbalance{
+      *this, "expert-load-imbalance",
+      llvm::cl::desc("The busiest ep member's load over an even share that "
+                     "the cost model assumes (>= 1)"),
+      llvm::cl::init(1.0)};
   Option<std::string> cpAxis{*this, "cp-axis",
                              llvm::cl::desc("Context-parallel mesh axis"),
                              llvm::cl::init("cp")};

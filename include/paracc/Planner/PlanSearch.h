@@ -148,6 +148,10 @@ struct ModelProfile {
   /// The experts of each mixture of experts (the greatest common divisor
   /// over its graph.moe_experts ops; 0: none): what ep must divide.
   int64_t experts = 0;
+  /// The busiest ep member's load over an even share (--moe-imbalance,
+  /// capped by the capacity factor): its exchange and experts' work
+  /// scale by it.
+  double expertLoadImbalance = 1.0;
   /// Model FLOPs per sequence: the forward's, x3 when training (without
   /// recompute), the numerator of MFU.
   double flopsPerSequence = 0;

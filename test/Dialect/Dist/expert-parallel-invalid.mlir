@@ -1,4 +1,6 @@
 // RUN: paracc-opt %s -split-input-file -verify-diagnostics --paracc-expert-parallel
+// RUN: not paracc-opt %s -split-input-file --paracc-expert-parallel="load-imbalance=0.5" 2>&1 | FileCheck %s --check-prefix=LOAD
+// LOAD: paracc-expert-parallel's load-imbalance must be a number >= 1 (the busiest member's load over an even share), got 5.000000e-01
 
 // --paracc-expert-parallel's errors, and dist.expert_parallel_moe's
 // verifier (each check of verifyMoeOperands that its operands can fail
@@ -88,6 +90,19 @@ module attributes {dist.mesh = #dist.mesh<[dp = 2]>} {
 func.func @axis(%x: tensor<4x32xf32>, %i: tensor<4x2xi64>, %w: tensor<4x2xf32>, %w_in: tensor<2x96x32xf32>, %w_out: tensor<2x32x48xf32>) -> tensor<4x32xf32> {
   // expected-error @+1 {{'dist.expert_parallel_moe' op names mesh axis 'ep' that the mesh does not have}}
   %y = dist.expert_parallel_moe %x, %i, %w, %w_in, %w_out over ["ep"]
+      : (tensor<4x32xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<2x96x32xf32>, tensor<2x32x48xf32>) -> tensor<4x32xf32>
+  return %y : tensor<4x32xf32>
+}
+}
+
+// -----
+
+// expert_parallel_load_imbalance: the assumed load is at least an even
+// share.
+module attributes {dist.mesh = #dist.mesh<[ep = 2]>} {
+func.func @load_below_even(%x: tensor<4x32xf32>, %i: tensor<4x2xi64>, %w: tensor<4x2xf32>, %w_in: tensor<2x96x32xf32>, %w_out: tensor<2x32x48xf32>) -> tensor<4x32xf32> {
+  // expected-error @+1 {{'dist.expert_parallel_moe' op requires load_imbalance >= 1, got 5.000000e-01}}
+  %y = dist.expert_parallel_moe %x, %i, %w, %w_in, %w_out over ["ep"] {load_imbalance = 0.5 : f64}
       : (tensor<4x32xf32>, tensor<4x2xi64>, tensor<4x2xf32>, tensor<2x96x32xf32>, tensor<2x32x48xf32>) -> tensor<4x32xf32>
   return %y : tensor<4x32xf32>
 }

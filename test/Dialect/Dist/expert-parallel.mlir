@@ -1,5 +1,12 @@
 // RUN: paracc-opt %s -split-input-file --paracc-expert-parallel --paracc-data-parallel | FileCheck %s
 // RUN: paracc-opt %s -split-input-file --paracc-expert-parallel --paracc-data-parallel --paracc-propagate-sharding --paracc-partition | FileCheck %s --check-prefix=PART
+// With an assumed load of the busiest member (load-imbalance), the module
+// records it and partitioning gives it to each expert-parallel op.
+// RUN: paracc-opt %s -split-input-file --paracc-expert-parallel="load-imbalance=1.5" --paracc-data-parallel | FileCheck %s --check-prefix=LOAD
+// RUN: paracc-opt %s -split-input-file --paracc-expert-parallel="load-imbalance=1.5" --paracc-data-parallel --paracc-propagate-sharding --paracc-partition | FileCheck %s --check-prefix=LOAD-PART
+// LOAD: module attributes {dist.expert_axis = "ep", dist.expert_load_imbalance = 1.500000e+00 : f64
+// LOAD-PART: dist.expert_parallel_moe {{.*}} over ["ep"] {load_imbalance = 1.500000e+00 : f64}
+// LOAD-PART: dist.expert_parallel_moe_grad {{.*}} over ["ep"] {load_imbalance = 1.500000e+00 : f64}
 
 // --paracc-expert-parallel: each moe_experts' tables are split by their
 // experts (dim 0) over ep, the module names its expert axis, and the batch

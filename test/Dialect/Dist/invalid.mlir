@@ -681,6 +681,13 @@ module attributes {dist.pipeline_plan = {layers = 4 : i64}} {
 
 // -----
 
+// attr_kind: expert parallelism's assumed load is a float.
+// expected-error @+1 {{attribute 'dist.expert_load_imbalance' must be a float, got "1.5"}}
+module attributes {dist.expert_load_imbalance = "1.5"} {
+}
+
+// -----
+
 func.func @action_array(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{attribute 'dist.pipeline_action' must be a #dist.pipeline_action, got array<i64: 0, 1>}}
   %0 = graph.exp %x {dist.pipeline_action = array<i64: 0, 1>} : tensor<4xf32>

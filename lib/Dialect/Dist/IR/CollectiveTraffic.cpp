@@ -112,7 +112,9 @@ bool RecvOp::isPointToPoint() { return true; }
 // pick) slots, T k H elements of x; with routing spread evenly (n-1)/n of
 // them leave the member. The forward sends them and takes the results
 // back; the backward sends x and dy and takes dx back (the routing
-// weights and their gradients, a k-th of a row each, are left out).
+// weights and their gradients, a k-th of a row each, are left out). The
+// group waits for its busiest member, which moves r = load_imbalance times
+// an even share (1 unless the plan assumes uneven routing).
 static int64_t slotRowBytes(Value x, Value indices) {
   auto routing = cast<RankedTensorType>(indices.getType());
   return staticTensorBytes(x.getType()) * routing.getDimSize(1);
@@ -122,18 +124,26 @@ int64_t ExpertParallelMoeOp::getMessageBytes() {
   return slotRowBytes(getX(), getIndices());
 }
 double ExpertParallelMoeOp::getTrafficBytes(int64_t groupSize) {
-  return 2 * ringShare(groupSize, getMessageBytes());
+  return 2 * ringShare(groupSize, getMessageBytes()) *
+         getLoadImbalance().convertToDouble();
 }
 StringRef ExpertParallelMoeOp::getTrafficFormula() {
-  return "2 (n-1)/n x k x input bytes (tokens out, results back)";
+  return getLoadImbalance().convertToDouble() > 1.0
+             ? "2 (n-1)/n x k x input bytes x r (tokens out, results back; "
+               "r: the busiest member's load over an even share)"
+             : "2 (n-1)/n x k x input bytes (tokens out, results back)";
 }
 
 int64_t ExpertParallelMoeGradOp::getMessageBytes() {
   return slotRowBytes(getX(), getIndices());
 }
 double ExpertParallelMoeGradOp::getTrafficBytes(int64_t groupSize) {
-  return 3 * ringShare(groupSize, getMessageBytes());
+  return 3 * ringShare(groupSize, getMessageBytes()) *
+         getLoadImbalance().convertToDouble();
 }
 StringRef ExpertParallelMoeGradOp::getTrafficFormula() {
-  return "3 (n-1)/n x k x input bytes (x and dy out, dx back)";
+  return getLoadImbalance().convertToDouble() > 1.0
+             ? "3 (n-1)/n x k x input bytes x r (x and dy out, dx back; r: "
+               "the busiest member's load over an even share)"
+             : "3 (n-1)/n x k x input bytes (x and dy out, dx back)";
 }

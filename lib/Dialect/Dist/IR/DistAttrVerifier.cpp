@@ -23,6 +23,7 @@ namespace {
 enum class Kind {
   Unknown,
   Integer,
+  Float,
   String,
   Unit,
   PipelinePlan,
@@ -48,6 +49,7 @@ Kind kindOf(StringRef name) {
               "parameter_gather"},
              Kind::String)
       .Cases({"recomputed", "sharded_update"}, Kind::Unit)
+      .Case("expert_load_imbalance", Kind::Float)
       .Case("pipeline_plan", Kind::PipelinePlan)
       .Case("recompute_plan", Kind::RecomputePlan)
       .Case("zero_plan", Kind::ZeroPlan)
@@ -66,6 +68,8 @@ StringRef describe(Kind kind) {
   switch (kind) {
   case Kind::Integer:
     return "an integer";
+  case Kind::Float:
+    return "a float";
   case Kind::String:
     return "a string";
   case Kind::Unit:
@@ -105,6 +109,8 @@ bool hasKind(Attribute a, Kind kind) {
   switch (kind) {
   case Kind::Integer:
     return isa<IntegerAttr>(a);
+  case Kind::Float:
+    return isa<FloatAttr>(a);
   case Kind::String:
     return isa<StringAttr>(a);
   case Kind::Unit:

@@ -20,6 +20,10 @@ using namespace mlir::paracc::dist;
 template <typename OpT> static LogicalResult verifyExpertParallel(OpT op) {
   if (failed(verifyGroupAxes(op, op.getAxes())))
     return failure();
+  // expert_parallel_load_imbalance
+  if (!(op.getLoadImbalance().convertToDouble() >= 1.0))
+    return op.emitOpError("requires load_imbalance >= 1, got ")
+           << op.getLoadImbalance().convertToDouble();
   MeshAttr mesh = getMesh(op);
   int64_t n = 1;
   for (Attribute a : op.getAxes())

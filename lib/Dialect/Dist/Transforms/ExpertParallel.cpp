@@ -20,6 +20,13 @@ struct ExpertParallelPass
   using ExpertParallelPassBase::ExpertParallelPassBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (!(loadImbalance >= 1.0)) {
+      module.emitError("paracc-expert-parallel's load-imbalance must be a "
+                       "number >= 1 (the busiest member's load over an even "
+                       "share), got ")
+          << loadImbalance;
+      return signalPassFailure();
+    }
     MeshAttr mesh = getMesh(module);
     if (!mesh || !mesh.getAxisIndex(axis) || mesh.getAxisSize(axis) < 2)
       return;
@@ -49,6 +56,10 @@ struct ExpertParallelPass
       return signalPassFailure();
     }
     module->setAttr(DistDialect::ExpertAxisAttrHelper::getNameStr(), name);
+    if (loadImbalance > 1.0)
+      module->setAttr(
+          DistDialect::ExpertLoadImbalanceAttrHelper::getNameStr(),
+          FloatAttr::get(Float64Type::get(&getContext()), loadImbalance));
   }
 };
 } // namespace

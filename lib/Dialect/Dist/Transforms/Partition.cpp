@@ -81,9 +81,11 @@ struct Local {
 class Partitioner {
 public:
   Partitioner(func::FuncOp func, MeshAttr mesh, StringAttr zigzagAxis,
-              StringAttr ringAxis, StringAttr expertAxis)
+              StringAttr ringAxis, StringAttr expertAxis,
+              FloatAttr expertLoadImbalance)
       : func(func), mesh(mesh), ctx(func.getContext()), b(ctx),
-        zigzagAxis(zigzagAxis), ringAxis(ringAxis), expertAxis(expertAxis) {}
+        zigzagAxis(zigzagAxis), ringAxis(ringAxis), expertAxis(expertAxis),
+        expertLoadImbalance(expertLoadImbalance) {}
 
   LogicalResult run();
 
@@ -219,6 +221,9 @@ private:
   StringAttr ringAxis;
   /// The module's expert-parallel axis, or null.
   StringAttr expertAxis;
+  /// The load the module's expert parallelism assumes of its busiest
+  /// member over an even share, or null (even routing).
+  FloatAttr expertLoadImbalance;
   /// Ring attention forwards already made, by their global (q, k, v): the
   /// per-chunk results and statistics their gradients rebuild from.
   DenseMap<std::tuple<Value, Value, Value>,
@@ -1353,6 +1358,9 @@ LogicalResult Partitioner::partitionExpertParallel(
   };
   auto [activation, gated] = backward ? attrsOf(cast<g::MoeExpertsGradOp>(op))
                                       : attrsOf(cast<g::MoeExpertsOp>(op));
+  // The load the cost model assumes of the busiest member (1: even).
+  FloatAttr loadImbalance = b.getF64FloatAttr(
+      expertLoadImbalance ? expertLoadImbalance.getValueAsDouble() : 1.0);
   SmallVector<Value> values;
   SmallVector<ShardingAttr> computed;
   ShardingAttr tokens =
@@ -1360,14 +1368,14 @@ LogicalResult Partitioner::partitionExpertParallel(
   if (!backward) {
     values.push_back(ExpertParallelMoeOp::create(
         b, loc, operands[0].getType(), operands[0], operands[1], operands[2],
-        operands[3], operands[4], axes, activation, gated));
+        operands[3], operands[4], axes, activation, gated, loadImbalance));
     computed.push_back(tokens);
   } else {
     auto grad = ExpertParallelMoeGradOp::create(
         b, loc, operands[1].getType(), operands[3].getType(),
         operands[4].getType(), operands[5].getType(), operands[0], operands[1],
         operands[2], operands[3], operands[4], operands[5], axes, activation,
-        gated);
+        gated, loadImbalance);
     llvm::append_range(values, grad->getResults());
     // The tables' gradients sum the group's tokens; over the other axes
     // that split the tokens (data parallelism) they are partial sums.
@@ -1567,13 +1575,16 @@ struct PartitionPass : public dist::impl::PartitionPassBase<PartitionPass> {
     for (auto func : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
       if (failed(verifyRecordedShardings(func, mesh)) ||
           failed(
-              Partitioner(func, mesh,
-                          module->getAttrOfType<StringAttr>(
-                              DistDialect::ZigzagAxisAttrHelper::getNameStr()),
-                          module->getAttrOfType<StringAttr>(
-                              DistDialect::RingAxisAttrHelper::getNameStr()),
-                          module->getAttrOfType<StringAttr>(
-                              DistDialect::ExpertAxisAttrHelper::getNameStr()))
+              Partitioner(
+                  func, mesh,
+                  module->getAttrOfType<StringAttr>(
+                      DistDialect::ZigzagAxisAttrHelper::getNameStr()),
+                  module->getAttrOfType<StringAttr>(
+                      DistDialect::RingAxisAttrHelper::getNameStr()),
+                  module->getAttrOfType<StringAttr>(
+                      DistDialect::ExpertAxisAttrHelper::getNameStr()),
+                  module->getAttrOfType<FloatAttr>(
+                      DistDialect::ExpertLoadImbalanceAttrHelper::getNameStr()))
                   .run()))
         return signalPassFailure();
   }

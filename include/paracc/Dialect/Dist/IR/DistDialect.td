@@ -41,9 +41,10 @@ def Dist_Dialect : Dialect {
   // (`pipeline_axis`) and the program function it is a part of
   // (`pipeline_function`); each op of a micro-batch's forward or backward
   // gets its `pipeline_action` (micro-batch, phase and, interleaved, the
-  // rank's model chunk), which the executable keeps for timelines. `--paracc-recompute` marks
-  // the ops it emits again for the backward `recomputed` (so that CSE does
-  // not merge them with the forward's) and the module with what it chose
+  // rank's model chunk), which the executable keeps for timelines.
+  // `--paracc-recompute` marks the ops it emits again for the backward
+  // `recomputed` (so that CSE does not merge them with the forward's) and the
+  // module with what it chose
   // (`recompute_plan`: policy, saved and kept activation bytes per rank,
   // the rerun ops, FLOPs and predicted time) for --explain.
   // `--paracc-shard-optimizer-state` (ZeRO stage 1) marks each optimizer
@@ -68,7 +69,10 @@ def Dist_Dialect : Dialect {
   // Context parallelism names on the module the axis whose sequences are in
   // zig-zag order (`zigzag_axis`), which partitioning follows, and the axis
   // whose attentions run as ring attention (`ring_axis`). Expert
-  // parallelism names the axis its experts are split over (`expert_axis`).
+  // parallelism names the axis its experts are split over (`expert_axis`)
+  // and, when asked, the load it assumes of the busiest member over an even
+  // share (`expert_load_imbalance`, a float >= 1), which partitioning gives
+  // each `dist.expert_parallel_moe`.
   // `--paracc-microbatch-axis` marks the copies of an op it made per
   // micro-batch (`microbatch`). After partitioning every function argument
   // and result and every weight or state op gives the global tensor it is a
@@ -76,33 +80,30 @@ def Dist_Dialect : Dialect {
   // indices it is split over, major to minor); the executable writer reads
   // them. The dialect verifies each attribute's kind wherever it appears.
   let discardableAttrs = (ins "::mlir::IntegerAttr":$stage,
-                               "::mlir::paracc::dist::PipelinePlanAttr":$pipeline_plan,
-                               "::mlir::IntegerAttr":$pipeline_stage,
-                               "::mlir::StringAttr":$pipeline_axis,
-                               "::mlir::StringAttr":$pipeline_function,
-                               "::mlir::paracc::dist::PipelineActionAttr":$pipeline_action,
-                               "::mlir::UnitAttr":$recomputed,
-                               "::mlir::paracc::dist::RecomputePlanAttr":$recompute_plan,
-                               "::mlir::UnitAttr":$sharded_update,
-                               "::mlir::StringAttr":$sharded_parameter,
-                               "::mlir::paracc::dist::ZeroPlanAttr":$zero_plan,
-                               "::mlir::StringAttr":$parameter_gather,
-                               "::mlir::IntegerAttr":$gather_unit,
-                               "::mlir::paracc::dist::MeshAttr":$mesh,
-                               "::mlir::IntegerAttr":$microbatches,
-                               "::mlir::ArrayAttr":$shardings,
-                               "::mlir::paracc::dist::ShardingAttr":$sharding,
-                               "::mlir::paracc::dist::ShardingAttr":$user_sharding,
-                               "::mlir::ArrayAttr":$addends_on_first,
-                               "::mlir::paracc::dist::TensorParallelRoleAttr":$tp_role,
-                               "::mlir::StringAttr":$tp_reason,
-                               "::mlir::StringAttr":$sp_skipped,
-                               "::mlir::StringAttr":$zigzag_axis,
-                               "::mlir::StringAttr":$ring_axis,
-                               "::mlir::StringAttr":$expert_axis,
-                               "::mlir::IntegerAttr":$microbatch,
-                               "::mlir::TypeAttr":$global_type,
-                               "::mlir::ArrayAttr":$shard_dims);
+      "::mlir::paracc::dist::PipelinePlanAttr":$pipeline_plan,
+      "::mlir::IntegerAttr":$pipeline_stage,
+      "::mlir::StringAttr":$pipeline_axis,
+      "::mlir::StringAttr":$pipeline_function,
+      "::mlir::paracc::dist::PipelineActionAttr":$pipeline_action,
+      "::mlir::UnitAttr":$recomputed,
+      "::mlir::paracc::dist::RecomputePlanAttr":$recompute_plan,
+      "::mlir::UnitAttr":$sharded_update,
+      "::mlir::StringAttr":$sharded_parameter,
+      "::mlir::paracc::dist::ZeroPlanAttr":$zero_plan,
+      "::mlir::StringAttr":$parameter_gather,
+      "::mlir::IntegerAttr":$gather_unit,
+      "::mlir::paracc::dist::MeshAttr":$mesh,
+      "::mlir::IntegerAttr":$microbatches, "::mlir::ArrayAttr":$shardings,
+      "::mlir::paracc::dist::ShardingAttr":$sharding,
+      "::mlir::paracc::dist::ShardingAttr":$user_sharding,
+      "::mlir::ArrayAttr":$addends_on_first,
+      "::mlir::paracc::dist::TensorParallelRoleAttr":$tp_role,
+      "::mlir::StringAttr":$tp_reason, "::mlir::StringAttr":$sp_skipped,
+      "::mlir::StringAttr":$zigzag_axis, "::mlir::StringAttr":$ring_axis,
+      "::mlir::StringAttr":$expert_axis,
+      "::mlir::FloatAttr":$expert_load_imbalance,
+      "::mlir::IntegerAttr":$microbatch, "::mlir::TypeAttr":$global_type,
+      "::mlir::ArrayAttr":$shard_dims);
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
   let hasRegionResultAttrVerify = 1;

@@ -34,6 +34,10 @@ def Dist_ExpertParallelMoeOp : Dist_CollectiveOp<"expert_parallel_moe"> {
 
     Dropless: every slot reaches its expert. Traffic per member, with
     routing spread evenly: (n-1)/n of the T k rows each way.
+    `load_imbalance` (r >= 1, default 1: even routing) is what the cost
+    model assumes of the busiest member: it receives r times an even share
+    of the rows and runs r times an even share of the experts' work, and
+    the group waits for it. It does not change the result.
 
     ```mlir
     // ep2: this member holds experts 2 and 3 of 4.
@@ -44,10 +48,10 @@ def Dist_ExpertParallelMoeOp : Dist_CollectiveOp<"expert_parallel_moe"> {
     ```
   }];
   let arguments = (ins Dist_Tensor:$x, Dist_Tensor:$indices,
-                       Dist_Tensor:$weights, Dist_Tensor:$w_in,
-                       Dist_Tensor:$w_out, StrArrayAttr:$axes,
-                       DefaultValuedStrAttr<StrAttr, "silu">:$activation,
-                       DefaultValuedAttr<BoolAttr, "true">:$gated);
+      Dist_Tensor:$weights, Dist_Tensor:$w_in, Dist_Tensor:$w_out,
+      StrArrayAttr:$axes, DefaultValuedStrAttr<StrAttr, "silu">:$activation,
+      DefaultValuedAttr<BoolAttr, "true">:$gated,
+      DefaultValuedAttr<F64Attr, "1.0">:$load_imbalance);
   let results = (outs Dist_Tensor:$result);
   let assemblyFormat = [{
     $x `,` $indices `,` $weights `,` $w_in `,` $w_out `over` $axes attr-dict
@@ -70,7 +74,8 @@ def Dist_ExpertParallelMoeGradOp
     to their experts. Those sums are complete over the group; over any
     other axis the tokens are split on (data parallelism) they are partial
     sums. Traffic per member, routing spread evenly: (n-1)/n of the T k
-    rows three times (x and dy out, dx back).
+    rows three times (x and dy out, dx back); `load_imbalance` as for the
+    forward op.
 
     ```mlir
     %dx, %dweights, %dw_in, %dw_out = dist.expert_parallel_moe_grad %dy,
@@ -82,12 +87,11 @@ def Dist_ExpertParallelMoeGradOp
             tensor<2x32x48xf32>)
     ```
   }];
-  let arguments = (ins Dist_Tensor:$dy, Dist_Tensor:$x,
-                       Dist_Tensor:$indices, Dist_Tensor:$weights,
-                       Dist_Tensor:$w_in, Dist_Tensor:$w_out,
-                       StrArrayAttr:$axes,
-                       DefaultValuedStrAttr<StrAttr, "silu">:$activation,
-                       DefaultValuedAttr<BoolAttr, "true">:$gated);
+  let arguments = (ins Dist_Tensor:$dy, Dist_Tensor:$x, Dist_Tensor:$indices,
+      Dist_Tensor:$weights, Dist_Tensor:$w_in, Dist_Tensor:$w_out,
+      StrArrayAttr:$axes, DefaultValuedStrAttr<StrAttr, "silu">:$activation,
+      DefaultValuedAttr<BoolAttr, "true">:$gated,
+      DefaultValuedAttr<F64Attr, "1.0">:$load_imbalance);
   let results = (outs Dist_Tensor:$dx, Dist_Tensor:$dweights,
                       Dist_Tensor:$dw_in, Dist_Tensor:$dw_out);
   let assemblyFormat = [{

@@ -185,14 +185,23 @@ def ExpertParallelPass : Pass<"paracc-expert-parallel", "ModuleOp"> {
     `graph.moe_experts` is refused (there are no experts to split). An
     axis of size 1 does nothing.
 
+    `load-imbalance` (r >= 1) is the routing the cost model is to assume:
+    the busiest member receives r times an even share of the slots. Above
+    1 the module records it (`dist.expert_load_imbalance`) and partitioning
+    gives it to each `dist.expert_parallel_moe`, whose traffic and experts'
+    work the step prediction and explain then scale by it.
+
     Before (ep = 2): `graph.moe_experts %x, %i, %w, %w_in, %w_out` with
     `%w_in : tensor<4x96x32xf32>`. After: `%w_in` and `%w_out` carry
     `#dist.sharding<{ep}, {?}, {?}>`, and the module
     `dist.expert_axis = "ep"`.
   }];
-  let options = [
-    Option<"axis", "axis", "std::string", "\"ep\"",
-           "The mesh axis to split the experts over">,
+  let options =
+      [Option<"axis", "axis", "std::string", "\"ep\"",
+              "The mesh axis to split the experts over">,
+       Option<"loadImbalance", "load-imbalance", "double", "1.0",
+              "The busiest member's load over an even share that the cost "
+              "model assumes (>= 1)">,
   ];
   let dependentDialects = ["::mlir::paracc::dist::DistDialect"];
 }
