@@ -50,7 +50,7 @@ std::string combinerOf(Operation *op) {
   if (op->getNumRegions() != 1 || op->getRegion(0).empty())
     return "";
   Block &body = op->getRegion(0).front();
-  if (body.getNumArguments() != 2)
+  if (body.getNumArguments() != 2 || body.empty())
     return "";
   Operation &last = body.back();
   if (body.getOperations().size() == 1)
@@ -143,6 +143,15 @@ Value Converter::scatterRows(Operation *op, const ScatterForm &s,
   Location loc = op->getLoc();
   const int64_t axis = s.toOperand[0], rank = s.operandType.getRank();
   const int64_t nb = int64_t(idxShape.size());
+  auto notLikeGather = [&] {
+    (void)unsupported(op, "stablehlo.scatter whose updates are not shaped "
+                          "like the gather it transposes (operand dims "
+                          "before the scattered one, the indices, the "
+                          "operand dims after it) is not supported");
+    return Value();
+  };
+  if (axis < 0 || axis >= rank)
+    return notLikeGather();
   SmallVector<int64_t> expectedWindow, expectedUpdates;
   for (int64_t d = 0; d < rank; ++d)
     if (d != axis)
@@ -152,14 +161,9 @@ Value Converter::scatterRows(Operation *op, const ScatterForm &s,
   llvm::append_range(expectedUpdates, idxShape);
   llvm::append_range(expectedUpdates,
                      s.operandType.getShape().drop_front(axis + 1));
-  if (axis < 0 || axis >= rank || s.updateWindow != expectedWindow ||
-      s.updateType.getShape() != ArrayRef<int64_t>(expectedUpdates)) {
-    (void)unsupported(op, "stablehlo.scatter whose updates are not shaped "
-                          "like the gather it transposes (operand dims "
-                          "before the scattered one, the indices, the "
-                          "operand dims after it) is not supported");
-    return nullptr;
-  }
+  if (s.updateWindow != expectedWindow ||
+      s.updateType.getShape() != ArrayRef<int64_t>(expectedUpdates))
+    return notLikeGather();
   Type indexElement = s.indexType.getElementType();
   auto idxType = RankedTensorType::get(idxShape, indexElement);
   auto boolType = RankedTensorType::get(idxShape, builder.getI1Type());
