@@ -170,6 +170,7 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         a.logProbScores = g.getLogProb();
         a.hasIgnoreIndex = g.getIgnoreIndex().has_value();
         a.ignoreIndex = g.getIgnoreIndex().value_or(0);
+        a.savedStats = bool(g.getStats());
         out = a;
       })
       .Case<ConvOp, ConvTransposeOp, ConvWeightGradOp>([&](auto g) {
@@ -264,13 +265,16 @@ static rt::OpAttrs typedAttrs(Operation *op) {
         a.selectLastIndex = g.getSelectLastIndex();
         out = a;
       })
-      .Case<SoftmaxCrossEntropyOp, NllLossOp>([&](auto g) {
-        rt::SoftmaxCrossEntropyAttrs a;
-        a.reduction = reductionCode(g.getReduction());
-        a.hasIgnoreIndex = g.getIgnoreIndex().has_value();
-        a.ignoreIndex = g.getIgnoreIndex().value_or(0);
-        out = a;
-      })
+      .Case<SoftmaxCrossEntropyOp, SoftmaxCrossEntropyWithStatsOp, NllLossOp>(
+          [&](auto g) {
+            rt::SoftmaxCrossEntropyAttrs a;
+            a.reduction = reductionCode(g.getReduction());
+            a.hasIgnoreIndex = g.getIgnoreIndex().has_value();
+            a.ignoreIndex = g.getIgnoreIndex().value_or(0);
+            a.savedStats =
+                std::is_same_v<decltype(g), SoftmaxCrossEntropyWithStatsOp>;
+            out = a;
+          })
       .Case([&](CumSumOp g) {
         rt::CumSumAttrs a;
         a.axis = g.getAxis();
@@ -402,10 +406,12 @@ FailureOr<EncodedOp> mlir::paracc::encodeOp(Operation *op) {
   if (dialect == "graph" || dialect == "dist")
     opcode = rt::opCodeFromMnemonic(std::string_view(mnemonic.data(),
                                                      mnemonic.size()));
-  // The forward that keeps its statistics is the Attention instruction with
-  // a second result (savedStats).
+  // The forwards that keep their statistics are the Attention and
+  // SoftmaxCrossEntropy instructions with them as a result (savedStats).
   if (isa<graph::AttentionWithStatsOp>(op))
     opcode = rt::OpCode::Attention;
+  if (isa<graph::SoftmaxCrossEntropyWithStatsOp>(op))
+    opcode = rt::OpCode::SoftmaxCrossEntropy;
   if (!opcode)
     return op->emitOpError("has no runtime instruction");
   if (dialect == "dist") {

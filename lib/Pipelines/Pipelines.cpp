@@ -135,6 +135,7 @@ void mlir::paracc::buildLoweringPipeline(OpPassManager &pm, Precision precision,
     fn.addPass(graph::createConvertPrecisionPass({precision}));
   fn.addPass(createCanonicalizerPass());
   fn.addPass(graph::createSaveAttentionStatsPass());
+  fn.addPass(graph::createSaveSoftmaxStatsPass());
   fn.addPass(graph::createGroupParameterUpdatesPass());
   if (weightCopies)
     fn.addPass(dist::createPersistentWeightCopiesPass());

@@ -388,7 +388,8 @@ OpCost mlir::paracc::estimateCost(Operation *op) {
     c = OpCost();
   } else if (isa<g::LayerNormOp, g::RmsNormOp, g::SoftmaxOp, g::LogSoftmaxOp,
                  g::LayerNormGradOp, g::RmsNormGradOp, g::SoftmaxCrossEntropyOp,
-                 g::CrossEntropyGradOp, g::NllLossOp>(op)) {
+                 g::SoftmaxCrossEntropyWithStatsOp, g::CrossEntropyGradOp,
+                 g::NllLossOp>(op)) {
     // Statistics, normalization and scale: a few ops per element of the
     // larger of the input and the result (a loss's gradient is shaped like
     // the logits, its first operand like the per-token losses).

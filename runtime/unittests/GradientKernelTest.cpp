@@ -555,6 +555,27 @@ void checkCrossEntropyGrad(const CeCase &c, uint64_t seed) {
     in.push_back(&weight);
   Tensor ds = run1(OpCode::CrossEntropyGrad, attrs, in, f64, c.scores);
   expectNear(values(ds), finiteDiff(forward, scores, dloss), 1e-6);
+  if (!c.nll) {
+    // The forward's saved statistics (max, sum of exponentials) give the
+    // same gradient: the loss is unchanged and the f32 statistics round
+    // the probabilities by at most a few f32 ulps.
+    InstrAttrs savedFwd = fwdAttrs;
+    savedFwd.ints.push_back(1);
+    Shape statsShape = labelShape;
+    statsShape.push_back(2);
+    Tensor loss = alloc(f64, labelShape), stats = alloc(DType::F32, statsShape);
+    ASSERT_TRUE(
+        run(OpCode::SoftmaxCrossEntropy, savedFwd, fwdIn, {&loss, &stats})
+            .isOk());
+    expectNear(values(loss), values(forward()), 0);
+    InstrAttrs savedGrad = attrs;
+    savedGrad.ints.push_back(1);
+    std::vector<const Tensor *> savedIn = in;
+    savedIn.push_back(&stats);
+    Tensor saved =
+        run1(OpCode::CrossEntropyGrad, savedGrad, savedIn, f64, c.scores);
+    expectNear(values(saved), values(ds), 1e-6);
+  }
   if (c.hasIgnore) {
     // Ignored positions have exactly zero gradient for every class.
     const int64_t n = c.scores[0], dd = labels.numElements() / n;
@@ -614,6 +635,36 @@ TEST(GradientKernelTest, CrossEntropyGradF32) {
                              (c == getElem(labels, n) ? 1 : 0));
   }
   expectNear(values(ds), expected, 1e-6);
+}
+
+/// Saved statistics of the wrong shape or type, or with log-probability
+/// scores, are refused.
+TEST(GradientKernelTest, CrossEntropyGradSavedStatsChecks) {
+  Tensor scores = randomTensor(DType::F32, {3, 4}, 7, -3, 3);
+  Tensor dloss = make(DType::F32, {3}, {1, 0.5, 2});
+  Tensor labels = makeRaw<int64_t>(DType::I64, {3}, {2, 0, 3});
+  Tensor stats = alloc(DType::F32, {3, 2});
+  Tensor shortStats = alloc(DType::F32, {3});
+  Tensor f64Stats = alloc(DType::F64, {3, 2});
+  const InstrAttrs saved = {{0, 0, 0, 1}, {}};
+  EXPECT_NE(runError(OpCode::CrossEntropyGrad, saved,
+                     {&dloss, &scores, &labels, &shortStats}, DType::F32,
+                     {3, 4})
+                .find("stats"),
+            std::string::npos);
+  EXPECT_NE(runError(OpCode::CrossEntropyGrad, saved,
+                     {&dloss, &scores, &labels, &f64Stats}, DType::F32, {3, 4})
+                .find("stats"),
+            std::string::npos);
+  EXPECT_NE(runError(OpCode::CrossEntropyGrad, {{1, 0, 0, 1}, {}},
+                     {&dloss, &scores, &labels, &stats}, DType::F32, {3, 4})
+                .find("logits"),
+            std::string::npos);
+  // NllLoss has no statistics to save.
+  Tensor loss = alloc(DType::F32, {});
+  EXPECT_FALSE(run(OpCode::NllLoss, {{2, 0, 0, 1}, {}}, {&scores, &labels},
+                   {&loss, &stats})
+                   .isOk());
 }
 
 /// Mixed precision: an f32 per-element loss gradient with bf16/f16 scores

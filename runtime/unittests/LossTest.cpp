@@ -239,7 +239,8 @@ TEST(LossTest, Errors) {
       runError(OpCode::NllLoss, {{0, 0, 0}, {}}, {&x, &ok}, DType::F32, {}),
       "nll_loss: loss must have shape [2], got f32[]");
   EXPECT_EQ(runError(OpCode::NllLoss, {{1, 0}, {}}, {&x, &ok}, DType::F32, {}),
-            "nll_loss: expected 3 integer attributes, got 2");
+            "nll_loss: expected 3 to 4 integer attributes [reduction, "
+            "hasIgnoreIndex, ignoreIndex, savedStats?], got 2");
   Tensor xi = iota(DType::I32, {2, 3});
   EXPECT_TRUE(startsWith(
       runError(OpCode::NllLoss, {{1, 0, 0}, {}}, {&xi, &ok}, DType::I32, {}),

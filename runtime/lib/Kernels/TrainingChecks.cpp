@@ -225,11 +225,16 @@ Status checkSgd(const KernelArgs &args, SgdUpdate &update) {
 Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
                  LossShape &shape) {
   const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
-  PARACC_RETURN_IF_ERROR(isSce ? args.checkArity(2, 3, 1, 2)
-                               : args.checkArity(2, 3, 1));
+  const bool savedStats = args.attrsAs<SoftmaxCrossEntropyAttrs>().savedStats;
+  if (savedStats && !isSce)
+    return args.fail("only SoftmaxCrossEntropy saves softmax statistics");
+  PARACC_RETURN_IF_ERROR(savedStats ? args.checkArity(2, 3, 2)
+                                    : (isSce ? args.checkArity(2, 3, 1, 2)
+                                             : args.checkArity(2, 3, 1)));
   const Tensor &scores = *args.in[0];
   const Tensor &labels = *args.in[1];
   const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
+  shape.weight = weight;
   const Tensor &loss = *args.out[0];
   const char *what = isSce ? "scores" : "log_prob";
   PARACC_RETURN_IF_ERROR(checkType(args, scores, TypeSet::Float, what));
@@ -253,11 +258,19 @@ Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
       args.attrsAs<SoftmaxCrossEntropyAttrs>().reduction == 0 ? labelShape
                                                               : Shape{},
       "loss"));
-  if (args.out.size() > 1) {
+  if (savedStats) {
+    Shape statsShape = labelShape;
+    statsShape.push_back(2);
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*args.out[1], DType::F32, "stats"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*args.out[1], statsShape, "stats"));
+    shape.statsOut = args.out[1];
+  } else if (args.out.size() > 1) {
     PARACC_RETURN_IF_ERROR(
         args.checkDTypeIs(*args.out[1], scores.dtype(), "log_prob"));
     PARACC_RETURN_IF_ERROR(
         args.checkShape(*args.out[1], scores.shape(), "log_prob"));
+    shape.logProb = args.out[1];
   }
   shape.n = scores.dim(0);
   shape.d = 1;
@@ -268,10 +281,19 @@ Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
 
 Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
                              LossShape &shape) {
-  PARACC_RETURN_IF_ERROR(args.checkArity(3, 4, 1));
+  const CrossEntropyGradAttrs &attrs = args.attrsAs<CrossEntropyGradAttrs>();
+  const size_t statsOperands = attrs.savedStats ? 1 : 0;
+  PARACC_RETURN_IF_ERROR(
+      args.checkArity(3 + statsOperands, 4 + statsOperands, 1));
+  if (attrs.savedStats && attrs.logProbScores)
+    return args.fail(
+        "softmax statistics are for logits, not log-probabilities");
   const Tensor &dloss = *args.in[0], &scores = *args.in[1],
                &labels = *args.in[2];
-  const Tensor *weight = args.in.size() > 3 ? args.in[3] : nullptr;
+  const Tensor *weight =
+      args.in.size() > 3 + statsOperands ? args.in[3] : nullptr;
+  shape.weight = weight;
+  shape.stats = attrs.savedStats ? args.in.back() : nullptr;
   const Tensor &dscores = *args.out[0];
   PARACC_RETURN_IF_ERROR(checkType(args, scores, TypeSet::Float, "scores"));
   PARACC_RETURN_IF_ERROR(args.checkDType(labels, TypeSet::Index, "labels"));
@@ -292,6 +314,13 @@ Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,
   }
   PARACC_RETURN_IF_ERROR(args.checkDTypeIs(dscores, scores.dtype(), "dscores"));
   PARACC_RETURN_IF_ERROR(args.checkShape(dscores, scores.shape(), "dscores"));
+  if (shape.stats) {
+    Shape statsShape = labelShape;
+    statsShape.push_back(2);
+    PARACC_RETURN_IF_ERROR(
+        args.checkDTypeIs(*shape.stats, DType::F32, "stats"));
+    PARACC_RETURN_IF_ERROR(args.checkShape(*shape.stats, statsShape, "stats"));
+  }
   shape.n = scores.dim(0);
   shape.d = 1;
   for (int64_t i = 2; i < scores.rank(); ++i)

@@ -67,17 +67,25 @@ Status checkSgd(const KernelArgs &args, SgdUpdate &update);
 /// class axis).
 struct LossShape {
   int64_t n = 0, c = 0, d = 1;
+  /// SoftmaxCrossEntropy's or CrossEntropyGrad's weight, log-softmax and
+  /// softmax statistics (savedStats), each null when absent.
+  const Tensor *weight = nullptr;
+  Tensor *logProb = nullptr;
+  const Tensor *stats = nullptr;
+  Tensor *statsOut = nullptr;
 };
 
 /// SoftmaxCrossEntropy / NegativeLogLikelihoodLoss: in(scores or log_prob,
 /// labels[, weight]) out(loss[, log_prob]) with ints [reduction,
-/// has_ignore_index, ignore_index]. `checkType` checks the scores' element
+/// has_ignore_index, ignore_index], or out(loss, stats) with savedStats
+/// (SoftmaxCrossEntropy only). `checkType` checks the scores' element
 /// type.
 Status checkLoss(const KernelArgs &args, OperandTypeCheck checkType,
                  LossShape &shape);
 
-/// CrossEntropyGrad: in(dloss, scores, labels[, weight]) out(dscores) with
-/// ints [log_prob_scores, has_ignore_index, ignore_index]; everything but
+/// CrossEntropyGrad: in(dloss, scores, labels[, weight][, stats with
+/// savedStats]) out(dscores) with ints [log_prob_scores, has_ignore_index,
+/// ignore_index]; everything but
 /// the labels' range, which a kernel checks where it reads them.
 /// `checkType` checks the scores' element type.
 Status checkCrossEntropyGrad(const KernelArgs &args, OperandTypeCheck checkType,

@@ -274,12 +274,14 @@ void attentionGradTyped(const KernelArgs &args, const AttentionGeometry &g) {
 
 /// Scores [N, C, d...] seen as [N, C, D], labels and dloss as [N, D].
 template <DType D>
-void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
-                           int64_t d) {
+void crossEntropyGradTyped(const KernelArgs &args, const LossShape &shape) {
   using S = StorageT<D>;
+  const int64_t n = shape.n, c = shape.c, d = shape.d;
   const S *dloss = args.in[0]->as<S>(), *x = args.in[1]->as<S>();
   const Tensor &labels = *args.in[2];
-  const S *w = args.in.size() > 3 ? args.in[3]->as<S>() : nullptr;
+  const S *w = shape.weight ? shape.weight->as<S>() : nullptr;
+  // The forward's (max, sum of exp(x - max)) per position, or null.
+  const float *stats = shape.stats ? shape.stats->as<float>() : nullptr;
   S *dx = args.out[0]->as<S>();
   // An f32 dloss with bf16/f16 scores: the gradient of an f32 loss.
   const bool dlossF32 = D != DType::F32 && args.in[0]->dtype() == DType::F32;
@@ -309,17 +311,24 @@ void crossEntropyGradTyped(const KernelArgs &args, int64_t n, int64_t c,
         continue;
       }
       // softmax over the classes of this column; NaN propagates.
-      double maxv = -INFINITY;
+      double maxv = -INFINITY, sum = 0.0;
       bool nan = false;
-      for (int64_t k = 0; k < c; ++k) {
-        const double v = loadD<D>(col, k * d);
-        nan |= std::isnan(v);
-        maxv = v > maxv ? v : maxv;
-      }
-      double sum = 0.0;
-      for (int64_t k = 0; k < c; ++k) {
-        e[k] = std::exp(loadD<D>(col, k * d) - maxv);
-        sum += e[k];
+      if (stats) {
+        maxv = stats[2 * pos];
+        sum = stats[2 * pos + 1];
+        nan = std::isnan(maxv);
+        for (int64_t k = 0; k < c; ++k)
+          e[k] = std::exp(loadD<D>(col, k * d) - maxv);
+      } else {
+        for (int64_t k = 0; k < c; ++k) {
+          const double v = loadD<D>(col, k * d);
+          nan |= std::isnan(v);
+          maxv = v > maxv ? v : maxv;
+        }
+        for (int64_t k = 0; k < c; ++k) {
+          e[k] = std::exp(loadD<D>(col, k * d) - maxv);
+          sum += e[k];
+        }
       }
       for (int64_t k = 0; k < c; ++k) {
         const double prob = nan ? NAN : e[k] / sum;
@@ -484,7 +493,7 @@ Status runCrossEntropyGradKernel(const KernelArgs &args) {
   LossShape shape;
   PARACC_RETURN_IF_ERROR(checkCrossEntropyGrad(args, checkCpuDType, shape));
   const Tensor &scores = *args.in[1], &labels = *args.in[2];
-  const int64_t n = shape.n, c = shape.c, d = shape.d;
+  const int64_t c = shape.c;
   // Every label is checked before any result is written.
   const CrossEntropyGradAttrs &attrs = args.attrsAs<CrossEntropyGradAttrs>();
   const bool hasIgnore = attrs.hasIgnoreIndex;
@@ -496,7 +505,7 @@ Status runCrossEntropyGradKernel(const KernelArgs &args) {
                        " is out of range [0, ", c, ")");
   }
   return visitDTypeIn<TypeSet::Float>(scores.dtype(), [&](auto tag) -> Status {
-    crossEntropyGradTyped<decltype(tag)::value>(args, n, c, d);
+    crossEntropyGradTyped<decltype(tag)::value>(args, shape);
     return Status::ok();
   });
 }

@@ -21,14 +21,15 @@ namespace {
 enum Reduction : int64_t { kNone = 0, kSum = 1, kMean = 2 };
 
 template <DType D>
-Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
-                 int64_t d) {
+Status lossTyped(const KernelArgs &args, bool isSce, const LossShape &shape) {
   using S = StorageT<D>;
+  const int64_t n = shape.n, c = shape.c, d = shape.d;
   const Tensor &scores = *args.in[0];
   const Tensor &labels = *args.in[1];
-  const Tensor *weight = args.in.size() > 2 ? args.in[2] : nullptr;
+  const Tensor *weight = shape.weight;
   Tensor &loss = *args.out[0];
-  Tensor *logProb = args.out.size() > 1 ? args.out[1] : nullptr;
+  Tensor *logProb = shape.logProb;
+  float *stats = shape.statsOut ? shape.statsOut->as<float>() : nullptr;
   const SoftmaxCrossEntropyAttrs &attrs =
       args.attrsAs<SoftmaxCrossEntropyAttrs>();
   const int64_t reduction = attrs.reduction;
@@ -73,14 +74,17 @@ Status lossTyped(const KernelArgs &args, bool isSce, int64_t n, int64_t c,
             nan |= std::isnan(v);
             maxv = v > maxv ? v : maxv;
           }
-          if (nan) {
-            lse = NAN;
-          } else {
-            double sum = 0.0;
-            for (int64_t k = 0; k < c; ++k)
-              sum += std::exp(static_cast<double>(load<D>(col + k * d)) - maxv);
-            lse = maxv + std::log(sum);
+          double sum = 0.0;
+          for (int64_t k = 0; k < c; ++k)
+            sum += std::exp(static_cast<double>(load<D>(col + k * d)) - maxv);
+          lse = nan ? NAN : maxv + std::log(sum);
+          if (stats) {
+            stats[2 * pos] = nan ? NAN : static_cast<float>(maxv);
+            stats[2 * pos + 1] = static_cast<float>(sum);
           }
+        } else if (stats) {
+          stats[2 * pos] = -INFINITY; // No classes: nothing to normalize.
+          stats[2 * pos + 1] = 0.0f;
         }
         if (lp) {
           S *lcol = lp + i * c * d + j;
@@ -124,8 +128,7 @@ Status runLossKernel(const KernelArgs &args) {
   const bool isSce = args.op == OpCode::SoftmaxCrossEntropy;
   return visitDTypeIn<TypeSet::Float>(
       args.in[0]->dtype(), [&](auto tag) -> Status {
-        return lossTyped<decltype(tag)::value>(args, isSce, shape.n, shape.c,
-                                               shape.d);
+        return lossTyped<decltype(tag)::value>(args, isSce, shape);
       });
 }
 

@@ -329,12 +329,15 @@ bool hasKernel(OpCode op, const std::vector<DType> &operandTypes) {
     return isFloatGpu(at(0)) &&
            std::all_of(t.begin(), t.end(), [&](DType d) { return d == at(0); });
   case OpCode::CrossEntropyGrad:
-    // dloss, scores, labels[, weight of the scores' type].
+    // dloss, scores, labels[, weight of the scores' type][, f32 stats]: a
+    // fourth operand of another type than the scores is the statistics.
     return isFloatGpu(at(0)) &&
-           (t.size() < 2 || (isFloatGpu(at(1)) &&
-                             isLossDTypeOf(at(0), at(1), t.size() > 3))) &&
+           (t.size() < 2 ||
+            (isFloatGpu(at(1)) &&
+             isLossDTypeOf(at(0), at(1), t.size() > 3 && at(3) == at(1)))) &&
            (t.size() < 3 || isIndex(at(2))) &&
-           (t.size() < 4 || at(3) == at(1));
+           (t.size() < 4 || at(3) == at(1) || at(3) == DType::F32) &&
+           (t.size() < 5 || at(4) == DType::F32);
   case OpCode::GatherGrad:
     // dy, indices[, accumulate of dy's type].
     return isFloatGpu(at(0)) && (t.size() < 2 || isIndex(at(1))) &&

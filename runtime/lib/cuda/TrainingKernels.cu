@@ -840,6 +840,10 @@ struct CeParams {
   const void *weight = nullptr; // Null: no weights.
   void *out = nullptr;          // dscores, or the loss.
   void *logProb = nullptr;      // SoftmaxCrossEntropy's log_prob, or null.
+  // Per position (max, sum of exp(x - max)): SoftmaxCrossEntropy writes
+  // statsOut, CrossEntropyGrad reads stats (savedStats); null otherwise.
+  float *statsOut = nullptr;
+  const float *stats = nullptr;
   double *partial = nullptr;    // Loss sums: [gridDim.x][2], or null.
   int64_t n = 0, c = 0, d = 1;
   int64_t ignoreIndex = 0;
@@ -924,8 +928,11 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
     float g = loadDloss<D>(p, row);
     if (w)
       g *= ldc<D>(w[label]);
+    // p.stats is the same for every thread: the block reduction is skipped
+    // by all of them or none.
     const MaxSum ms =
-        rowMaxSum<kWarp>(threadMaxSum<D, V>(xr, nv, tid, nthr), smem);
+        p.stats ? MaxSum{p.stats[2 * row], p.stats[2 * row + 1]}
+                : rowMaxSum<kWarp>(threadMaxSum<D, V>(xr, nv, tid, nthr), smem);
     const float inv = 1.0f / ms.s;
     for (int64_t vi = tid; vi < nv; vi += nthr) {
       const VecT<S, V> t = loadVec<V>(xr, vi);
@@ -970,11 +977,15 @@ __global__ void __launch_bounds__(256) ceGradPositionKernel(CeParams p) {
       continue;
     }
     MaxSum ms{-INFINITY, 0.0f};
-    for (int64_t k = 0; k < p.c; ++k) {
-      const float v[1] = {ldc<D>(col[k * p.d])};
-      addMaxSum<1>(ms, v);
+    if (p.stats) {
+      ms = {p.stats[2 * pos], p.stats[2 * pos + 1]};
+    } else {
+      for (int64_t k = 0; k < p.c; ++k) {
+        const float v[1] = {ldc<D>(col[k * p.d])};
+        addMaxSum<1>(ms, v);
+      }
+      ms = finishMaxSum(ms);
     }
-    ms = finishMaxSum(ms);
     const float inv = 1.0f / ms.s;
     for (int64_t k = 0; k < p.c; ++k) {
       const float prob = __expf(ldc<D>(col[k * p.d]) - ms.m) * inv;
@@ -1063,6 +1074,10 @@ __global__ void __launch_bounds__(kWarp ? 32 * kWarpRows : kRowBlockMaxThreads)
     const MaxSum ms =
         rowMaxSum<kWarp>(threadMaxSum<D, V>(xr, nv, tid, nthr), smem);
     const float lse = ms.m + logf(ms.s);
+    if (p.statsOut && tid == 0) {
+      p.statsOut[2 * row] = ms.m;
+      p.statsOut[2 * row + 1] = ms.s;
+    }
     if (lp) {
       S *lr = lp + row * p.c;
       for (int64_t vi = tid; vi < nv; vi += nthr) {
@@ -1134,6 +1149,10 @@ __global__ void __launch_bounds__(256) lossPositionKernel(CeParams p) {
       }
       ms = finishMaxSum(ms);
       const float lse = ms.m + logf(ms.s);
+      if (p.statsOut) {
+        p.statsOut[2 * pos] = ms.m;
+        p.statsOut[2 * pos + 1] = ms.s;
+      }
       if (lp) {
         S *lcol = lp + i * p.c * p.d + j;
         for (int64_t k = 0; k < p.c; ++k)
@@ -1498,7 +1517,8 @@ Status launchCrossEntropyGrad(const KernelArgs &args, cudaStream_t stream) {
   p.scores = scores.data();
   p.labels = args.in[2]->data();
   p.labels32 = isIndex32(*args.in[2]);
-  p.weight = args.in.size() > 3 ? args.in[3]->data() : nullptr;
+  p.weight = shape.weight ? shape.weight->data() : nullptr;
+  p.stats = shape.stats ? shape.stats->as<float>() : nullptr;
   p.out = args.out[0]->data();
   p.n = n;
   p.c = c;
@@ -1548,9 +1568,10 @@ Status launchLoss(const KernelArgs &args, cudaStream_t stream) {
   p.scores = scores.data();
   p.labels = args.in[1]->data();
   p.labels32 = isIndex32(*args.in[1]);
-  p.weight = args.in.size() > 2 ? args.in[2]->data() : nullptr;
+  p.weight = shape.weight ? shape.weight->data() : nullptr;
   p.out = args.out[0]->data();
-  p.logProb = args.out.size() > 1 ? args.out[1]->data() : nullptr;
+  p.logProb = shape.logProb ? shape.logProb->data() : nullptr;
+  p.statsOut = shape.statsOut ? shape.statsOut->as<float>() : nullptr;
   p.n = n;
   p.c = c;
   p.d = d;

@@ -1114,6 +1114,7 @@ void testReductions() {
       {{32, 12, 7, 7}, {0, 2, 3}},
       {{8, 32, 56, 56}, {0, 2, 3}},
       {{64, 96, 14, 14}, {0, 2, 3}},
+      {{6, 10, 5, 6}, {0, 2, 3}},
       {{3, 5, 1031}, {0, 2}},
   };
   const std::vector<OpCode> ops = {OpCode::ReduceSum, OpCode::ReduceMean,
@@ -1786,6 +1787,22 @@ void testAttentionMerge() {
     }
 }
 
+/// The CPU's softmax statistics of `scores` (SoftmaxCrossEntropy with
+/// savedStats), the operand a CrossEntropyGrad with savedStats reads.
+Tensor cpuSoftmaxStats(const Tensor &scores, const Tensor &labels,
+                       bool hasIgnore, int64_t ignoreIndex) {
+  Shape statsShape = labelShapeOf(scores.shape());
+  statsShape.push_back(2);
+  Tensor loss = alloc(DType::F32, {}), stats = alloc(DType::F32, statsShape);
+  const Status st =
+      runCpuKernel(OpCode::SoftmaxCrossEntropy,
+                   ints({2, hasIgnore ? 1 : 0, hasIgnore ? ignoreIndex : 0, 1}),
+                   {&scores, &labels}, {&loss, &stats});
+  if (!st.isOk())
+    std::fprintf(stderr, "softmax statistics: %s\n", st.message().c_str());
+  return stats;
+}
+
 void testCrossEntropyGrad() {
   // {300, 50304}: rows of a GPT-2 vocabulary, several per block.
   const std::vector<Shape> shapes = {{37, 1000}, {6, 5000},    {3, 50304},
@@ -1815,6 +1832,15 @@ void testCrossEntropyGrad() {
         runCase(OpCode::CrossEntropyGrad, ints({1, 1, -100}),
                 {dloss, randomTensor(dt, s, -6, 0), ignored, weight}, out,
                 "log-probs, weight, ignore_index -100");
+        // With the forward's softmax statistics: one pass over the scores.
+        runCase(
+            OpCode::CrossEntropyGrad, ints({0, 0, 0, 1}),
+            {dloss, scores, labels, cpuSoftmaxStats(scores, labels, false, 0)},
+            out, "logits, saved stats");
+        runCase(OpCode::CrossEntropyGrad, ints({0, 1, 3, 1}),
+                {dloss, scores, ignored3, weight,
+                 cpuSoftmaxStats(scores, ignored3, true, 3)},
+                out, "logits, weight, ignore_index 3, saved stats");
       }
     }
     // Mixed precision: an f32 per-element loss gradient, bf16 scores.
@@ -1841,6 +1867,9 @@ void testCrossEntropyGrad() {
             {{dt, {6, 1024}}}, "masked, NaN");
     runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0}), {dloss, scores, labels},
             {{dt, {6, 1024}}}, "masked, NaN", {std::nullopt, dtypeSize(dt)});
+    runCase(OpCode::CrossEntropyGrad, ints({0, 0, 0, 1}),
+            {dloss, scores, labels, cpuSoftmaxStats(scores, labels, false, 0)},
+            {{dt, {6, 1024}}}, "masked, NaN, saved stats");
   }
   // A label out of range gives a NaN gradient row (the CPU: an error).
   for (const Shape &s : {Shape{3, 100}, Shape{3, 10}, Shape{3, 100, 2}}) {
@@ -2516,9 +2545,17 @@ void testLosses() {
             runCase(op, ints({red, 0, 0}), {scores, labels}, outs, r, {tol});
             runCase(op, ints({red, 0, 0}), {scores, labels, weight}, outs,
                     r + ", weight", {tol});
-            if (sce)
+            if (sce) {
               runCase(op, ints({red, 0, 0}), {scores, labels},
                       {{dt, lossShape}}, r + ", no log_prob", {tol});
+              // The softmax statistics for CrossEntropyGrad: an f32 sum of
+              // exponentials against the CPU's double one.
+              Shape statsShape = ls;
+              statsShape.push_back(2);
+              runCase(op, ints({red, 0, 0, 1}), {scores, labels},
+                      {{DType::F32, lossShape}, {DType::F32, statsShape}},
+                      r + ", saved stats", {Tol{1e-4, 1e-4}});
+            }
           }
           if (sce && dt == DType::BF16)
             runCase(op, ints({red, 1, -100}), {scores, ignored},
@@ -2842,6 +2879,16 @@ void testErrors() {
        {DType::F32, DType::BF16, DType::I64, DType::BF16},
        false},
       {OpCode::CrossEntropyGrad, {DType::F32, DType::F64, DType::I64}, false},
+      // The f32 softmax statistics after the labels (and the weight).
+      {OpCode::CrossEntropyGrad,
+       {DType::F32, DType::BF16, DType::I64, DType::F32},
+       true},
+      {OpCode::CrossEntropyGrad,
+       {DType::BF16, DType::BF16, DType::I64, DType::BF16, DType::F32},
+       true},
+      {OpCode::CrossEntropyGrad,
+       {DType::BF16, DType::BF16, DType::I64, DType::BF16, DType::BF16},
+       false},
       {OpCode::LayerNormGrad, std::vector<DType>(4, DType::BF16), true},
       {OpCode::RmsNormGrad,
        {DType::F32, DType::F32, DType::F32, DType::BF16},

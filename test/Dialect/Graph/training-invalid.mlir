@@ -98,6 +98,30 @@ func.func @cross_entropy_grad_weight_shape(%g: tensor<4xf32>, %s: tensor<4x10xf3
 
 // -----
 
+func.func @cross_entropy_grad_stats_shape(%g: tensor<4xf32>, %s: tensor<4x10xf32>, %l: tensor<4xi64>, %st: tensor<4xf32>) {
+  // expected-error @+1 {{'graph.cross_entropy_grad' op requires statistics of shape [4,2], got [4]}}
+  %d = graph.cross_entropy_grad %g, %s, %l stats(%st) : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<4xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_grad_stats_of_logits(%g: tensor<4xf32>, %s: tensor<4x10xf32>, %l: tensor<4xi64>, %st: tensor<4x2xf32>) {
+  // expected-error @+1 {{'graph.cross_entropy_grad' op takes softmax statistics only for logits (log_prob = false)}}
+  %d = graph.cross_entropy_grad %g, %s, %l stats(%st) {log_prob = true} : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<4x2xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @sce_stats_shape(%s: tensor<4x10xf32>, %l: tensor<4xi64>) {
+  // expected-error @+1 {{'graph.softmax_cross_entropy_with_stats' op requires statistics of shape [4,2], got [4,3]}}
+  %loss, %st = graph.softmax_cross_entropy_with_stats %s, %l : (tensor<4x10xf32>, tensor<4xi64>) -> (tensor<f32>, tensor<4x3xf32>)
+  return
+}
+
+// -----
+
 func.func @gather_grad_axis_in_range(%dy: tensor<3x4xf32>, %i: tensor<3xi64>) {
   // expected-error @+1 {{'graph.gather_grad' op requires axis in [0, 2), got 2}}
   %d = graph.gather_grad %dy, %i {axis = 2 : i64} : (tensor<3x4xf32>, tensor<3xi64>) -> tensor<10x4xf32>

@@ -603,6 +603,13 @@ static OpShardingRule crossEntropyGradRule(g::CrossEntropyGradOp op) {
                      RuleBuilder::tensor(elements)};
   if (op.getWeight())
     b.rule.operands.push_back(RuleBuilder::tensor({c}));
+  if (op.getStats()) {
+    // (max, sum) per element: the pair stays whole.
+    TensorFactors statsF = RuleBuilder::tensor(elements);
+    statsF.push_back(
+        DimFactors{b.rule.addFactor(2, FactorKind::NeedReplication)});
+    b.rule.operands.push_back(statsF);
+  }
   b.rule.results.push_back(scoresF);
   return b.rule;
 }

@@ -340,7 +340,7 @@ LogicalResult lossGrad(GradientBuilder &g, LossOp op, ResultGrads dy, Grads dx,
   }
   dx[0] = CrossEntropyGradOp::create(
       g.b, g.loc, scores.getType(), perElement, scores, labels, weight,
-      g.b.getBoolAttr(logProb), op.getIgnoreIndexAttr());
+      /*stats=*/Value(), g.b.getBoolAttr(logProb), op.getIgnoreIndexAttr());
   return success();
 }
 

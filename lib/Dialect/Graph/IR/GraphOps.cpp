@@ -940,6 +940,21 @@ LogicalResult SoftmaxCrossEntropyOp::verify() {
   return success();
 }
 
+LogicalResult SoftmaxCrossEntropyWithStatsOp::verify() {
+  if (failed(verifyLoss(*this, getScores(), getLabels(), getWeight(),
+                        getReduction(), getLoss().getType())))
+    return failure();
+  // sce_stats_shape: (max, sum) per element of the labels.
+  SmallVector<int64_t> stats(
+      cast<RankedTensorType>(getLabels().getType()).getShape());
+  stats.push_back(2);
+  if (getStats().getType().getShape() != ArrayRef<int64_t>(stats))
+    return emitOpError("requires statistics of shape ")
+           << shapeString(stats) << ", got "
+           << shapeString(getStats().getType().getShape());
+  return success();
+}
+
 LogicalResult NllLossOp::verify() {
   return verifyLoss(*this, getScores(), getLabels(), getWeight(),
                     getReduction(), getLoss().getType());

@@ -144,6 +144,17 @@ LogicalResult CrossEntropyGradOp::verify() {
   // cross_entropy_grad_weight_shape
   if (getWeight() && shapeOf(getWeight()) != ArrayRef<int64_t>{scores[1]})
     return emitOpError("requires a weight of shape [") << scores[1] << "]";
+  if (Value stats = getStats()) {
+    // cross_entropy_grad_stats_of_logits
+    if (getLogProb())
+      return emitOpError("takes softmax statistics only for logits "
+                         "(log_prob = false)");
+    // cross_entropy_grad_stats_shape
+    elements.push_back(2);
+    if (shapeOf(stats) != ArrayRef<int64_t>(elements))
+      return emitOpError("requires statistics of shape ")
+             << shapeText(elements) << ", got " << shapeText(shapeOf(stats));
+  }
   return success();
 }
 

@@ -149,6 +149,30 @@ def Graph_AttentionWithStatsOp : Graph_Op<"attention_with_stats",
   }];
 }
 
+def Graph_SoftmaxCrossEntropyWithStatsOp
+    : Graph_LossOp<"softmax_cross_entropy_with_stats",
+                   "graph.softmax_cross_entropy that also returns its softmax "
+                   "statistics"> {
+  let description = [{
+    The loss of `graph.softmax_cross_entropy` (same operands and attributes,
+    no log-softmax result), and `stats`: for each element `[n, d...]` the
+    maximum `m` of its scores over the classes and the sum `s` of
+    `exp(score - m)`, f32, shaped like the labels with a last dim of 2
+    (`[..., 0]` is m, `[..., 1]` is s; m is NaN when a score is NaN). A
+    `graph.cross_entropy_grad` that is given them (`stats`) computes the
+    probabilities as `exp(score - m) / s` in one pass over the scores
+    instead of finding m and s again. `--paracc-save-softmax-stats` forms
+    it, after partitioning, for each loss whose gradient is taken in the
+    same step.
+
+    ```mlir
+    %loss, %stats = graph.softmax_cross_entropy_with_stats %scores, %labels
+        : (tensor<8x1000xbf16>, tensor<8xi64>) -> (tensor<f32>, tensor<8x2xf32>)
+    ```
+  }];
+  let results = (outs Graph_FloatTensor:$loss, F32Tensor:$stats);
+}
+
 def Graph_AttentionGradOp : Graph_Op<"attention_grad",
     [Pure, AttrSizedOperandSegments, AllTypesMatch<["q", "dq"]>,
      AllTypesMatch<["k", "dk"]>, AllTypesMatch<["v", "dv"]>]> {
@@ -208,7 +232,7 @@ def Graph_AttentionGradOp : Graph_Op<"attention_grad",
 }
 
 def Graph_CrossEntropyGradOp : Graph_Op<"cross_entropy_grad",
-    [Pure, AllTypesMatch<["scores", "dscores"]>]> {
+    [Pure, AttrSizedOperandSegments, AllTypesMatch<["scores", "dscores"]>]> {
   let summary = "Gradient of a cross-entropy loss with respect to its scores";
   let description = [{
     `scores` is `[N, C, d...]`, `labels` and `dloss` are `[N, d...]`: `dloss`
@@ -220,17 +244,20 @@ def Graph_CrossEntropyGradOp : Graph_Op<"cross_entropy_grad",
     `g = dloss * weight[label]`. Elements whose label is `ignore_index` get
     zero. `dloss` has the loss's element type: f32 with bf16/f16 scores is
     the gradient of such a loss, computed in f32 and rounded once into
-    `dscores`.
+    `dscores`. With `stats` (the softmax statistics that
+    `graph.softmax_cross_entropy_with_stats` returned for these scores; only
+    with `log_prob = false`) the kernels read the scores once.
   }];
   let arguments = (ins Graph_FloatTensor:$dloss, Graph_FloatTensor:$scores,
                        Graph_IndexTensor:$labels,
                        Optional<Graph_FloatTensor>:$weight,
+                       Optional<F32Tensor>:$stats,
                        DefaultValuedAttr<BoolAttr, "false">:$log_prob,
                        OptionalAttr<I64Attr>:$ignore_index);
   let results = (outs Graph_FloatTensor:$dscores);
   let assemblyFormat = [{
-    $dloss `,` $scores `,` $labels (`,` $weight^)? attr-dict `:`
-    functional-type(operands, results)
+    $dloss `,` $scores `,` $labels (`,` $weight^)? (`stats` `(` $stats^ `)`)?
+    attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

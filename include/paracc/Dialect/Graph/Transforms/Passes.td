@@ -453,6 +453,39 @@ def SaveAttentionStatsPass
   let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
 }
 
+def SaveSoftmaxStatsPass
+    : Pass<"paracc-save-softmax-stats", "func::FuncOp"> {
+  let summary = "Keep a cross-entropy loss's softmax statistics for its "
+                "backward";
+  let description = [{
+    The gradient of a softmax cross-entropy needs the softmax of the scores:
+    each row's maximum and its sum of exponentials, then one more pass to
+    write `softmax - onehot`. The forward loss found the same two numbers.
+    For each `graph.cross_entropy_grad` of logits whose forward, a
+    `graph.softmax_cross_entropy` with the same scores, labels, weight and
+    `ignore_index` and no log-softmax result, runs before it in the same
+    block, the forward becomes `graph.softmax_cross_entropy_with_stats` and
+    the backward reads its statistics (`stats`, 8 bytes per label): the
+    backward reads the scores once instead of twice (an LM head's
+    `[tokens, vocab]` logits are the largest activation of a language
+    model). Runs in the lowering pipeline after the precision pass, next to
+    `--paracc-save-attention-stats`; a loss whose gradient reads other
+    scores (recomputed, another block) is left as it is.
+
+    Before:
+    ```mlir
+    %loss = graph.softmax_cross_entropy %x, %l : (tensor<8x100xbf16>, tensor<8xi64>) -> tensor<f32>
+    %dx = graph.cross_entropy_grad %g, %x, %l : (tensor<8xf32>, tensor<8x100xbf16>, tensor<8xi64>) -> tensor<8x100xbf16>
+    ```
+    After:
+    ```mlir
+    %loss, %stats = graph.softmax_cross_entropy_with_stats %x, %l : (tensor<8x100xbf16>, tensor<8xi64>) -> (tensor<f32>, tensor<8x2xf32>)
+    %dx = graph.cross_entropy_grad %g, %x, %l stats(%stats) : (tensor<8xf32>, tensor<8x100xbf16>, tensor<8xi64>, tensor<8x2xf32>) -> tensor<8x100xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::paracc::graph::GraphDialect"];
+}
+
 def ConvertPrecisionPass : Pass<"paracc-convert-precision", "func::FuncOp"> {
   let summary = "Compute in bf16 (or f16) with f32 at the program's edges";
   let description = [{
