@@ -102,3 +102,29 @@ func.func @actions(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %2 = graph.exp %1 {dist.pipeline_action = #dist.pipeline_action<microbatch = 1, phase = forward>} : tensor<4x8xf32>
   return %2 : tensor<4x8xf32>
 }
+
+// -----
+
+// BatchNorm's backward: the sum of the gradient is read between the
+// gradient's producer and the product by the centered input. The sum moves
+// after the product (its operand's last reader), so the product joins the
+// gradient's group; the product's own sum, whose operand has no other
+// reader, stays where it is.
+// CHECK-LABEL: func.func @sink_reduction
+// CHECK: %[[F:.*]]:2 = graph.fused_elementwise %arg0, %arg1, %arg2
+// CHECK:   graph.relu
+// CHECK:   graph.mul
+// CHECK:   graph.mul
+// CHECK: %[[S2:.*]] = graph.reduce_sum %[[F]]#1, [0, 2, 3]
+// CHECK: %[[S1:.*]] = graph.reduce_sum %[[F]]#0, [0, 2, 3]
+// CHECK: return %[[S1]], %[[S2]], %[[F]]#0
+func.func @sink_reduction(%y: tensor<4x8x3x3xf32>, %g: tensor<4x8x3x3xf32>,
+                          %xc: tensor<4x8x3x3xf32>)
+    -> (tensor<1x8x1x1xf32>, tensor<1x8x1x1xf32>, tensor<4x8x3x3xf32>) {
+  %r = graph.relu %y : tensor<4x8x3x3xf32>
+  %d = graph.mul %r, %g : (tensor<4x8x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<4x8x3x3xf32>
+  %s1 = graph.reduce_sum %d, [0, 2, 3] : tensor<4x8x3x3xf32> -> tensor<1x8x1x1xf32>
+  %p = graph.mul %d, %xc : (tensor<4x8x3x3xf32>, tensor<4x8x3x3xf32>) -> tensor<4x8x3x3xf32>
+  %s2 = graph.reduce_sum %p, [0, 2, 3] : tensor<4x8x3x3xf32> -> tensor<1x8x1x1xf32>
+  return %s1, %s2, %d : tensor<1x8x1x1xf32>, tensor<1x8x1x1xf32>, tensor<4x8x3x3xf32>
+}

@@ -4,7 +4,8 @@
 // replaces each group of two or more with a graph.fused_elementwise whose
 // body holds the group's ops on rank-0 tensors. A group's fused op takes the
 // place of its last op, so an op may join a group only when no use of the
-// group's values outside it comes earlier.
+// group's values outside it comes earlier; reductions are first moved after
+// their operand's other readers, so that they do not stand in the way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -98,7 +99,21 @@ private:
           g->attrs == attrs && !llvm::is_contained(producers, g))
         producers.push_back(g);
     }
-    if (!producers.empty() && mayJoin(producers, op)) {
+    // All the producers' groups at once, else the first one the op may
+    // join alone (another producer's values may be used earlier: a forward
+    // value the backward reads again).
+    if (!producers.empty() && !mayJoin(producers, op)) {
+      Group *alone = nullptr;
+      for (Group *g : producers)
+        if (mayJoin(g, op)) {
+          alone = g;
+          break;
+        }
+      producers.clear();
+      if (alone)
+        producers.push_back(alone);
+    }
+    if (!producers.empty()) {
       Group *into = producers.front();
       for (Group *g : ArrayRef(producers).drop_front()) {
         for (Operation *m : g->members) {
@@ -251,6 +266,48 @@ private:
   std::vector<std::unique_ptr<Group>> groups_;
 };
 
+/// Moves each reduction later, towards its first user, while its operand
+/// is read later anyway: a reduction that reads a value between the value's
+/// producer and another elementwise reader (BatchNorm's backward sums dy,
+/// then multiplies dy by the centered input and sums that) would otherwise
+/// keep the reader out of the producer's group. The reduction stops after
+/// the operand's last other reader (the operand's lifetime is unchanged),
+/// before its own first user, and before any op of other discardable
+/// attributes (pipeline actions, micro-batches).
+void sinkReductions(Block &block) {
+  SmallVector<Operation *> reductions;
+  for (Operation &op : block)
+    if (isa<ReduceSumOp, ReduceMeanOp, ReduceSumSquareOp, ReduceMaxOp,
+            ReduceMinOp>(op))
+      reductions.push_back(&op);
+  for (Operation *r : llvm::reverse(reductions)) {
+    Value operand = r->getOperand(0);
+    Operation *lastReader = nullptr;
+    for (Operation *user : operand.getUsers()) {
+      Operation *at = block.findAncestorOpInBlock(*user);
+      if (at && at != r && r->isBeforeInBlock(at) &&
+          (!lastReader || lastReader->isBeforeInBlock(at)))
+        lastReader = at;
+    }
+    if (!lastReader)
+      continue;
+    DictionaryAttr attrs = r->getDiscardableAttrDictionary();
+    Operation *after = r;
+    for (Operation *next = r->getNextNode(); next; next = next->getNextNode()) {
+      if (next->getDiscardableAttrDictionary() != attrs ||
+          llvm::any_of(r->getUsers(), [&](Operation *user) {
+            return block.findAncestorOpInBlock(*user) == next;
+          }))
+        break;
+      after = next;
+      if (next == lastReader)
+        break;
+    }
+    if (after != r)
+      r->moveAfter(after);
+  }
+}
+
 struct FuseElementwisePass
     : graph::impl::FuseElementwisePassBase<FuseElementwisePass> {
   using FuseElementwisePassBase::FuseElementwisePassBase;
@@ -260,6 +317,7 @@ struct FuseElementwisePass
     if (!func.getBody().hasOneBlock())
       return;
     Block &block = func.getBody().front();
+    sinkReductions(block);
     ElementwiseFusion(block, maxOps).run(block);
   }
 };

@@ -223,7 +223,13 @@ def FuseElementwisePass : Pass<"paracc-fuse-elementwise", "func::FuncOp"> {
     and when every use of the group's values outside it comes after the op,
     so that the fused op can take the op's place without reordering
     anything else. A value used only inside its group never reaches memory;
-    the others are the fused op's results. Rank-0 splat constants become
+    the others are the fused op's results. A reduction is first moved after
+    its operand's other readers (up to its own first user and not past an
+    op of other discardable attributes), so that a reduction reading a
+    value between its producer and another elementwise reader — BatchNorm's
+    backward sums a gradient, then multiplies it by the centered input —
+    does not keep that reader out of the group; the operand lives no
+    longer. Rank-0 splat constants become
     immediates of the body. Groups of one op stay as they are. Only f16,
     bf16, f32 and i1 tensors fuse. The last lowering pass: nothing but the
     executable's encoding sees the fused ops.
