@@ -128,3 +128,23 @@ func.func @sink_reduction(%y: tensor<4x8x3x3xf32>, %g: tensor<4x8x3x3xf32>,
   %s2 = graph.reduce_sum %p, [0, 2, 3] : tensor<4x8x3x3xf32> -> tensor<1x8x1x1xf32>
   return %s1, %s2, %d : tensor<1x8x1x1xf32>, tensor<1x8x1x1xf32>, tensor<4x8x3x3xf32>
 }
+
+// -----
+
+// The product reads two groups' values, and one of them (the negation) is
+// read before the product by a softmax: the product cannot take the place
+// of both, so it joins the exponential's group alone.
+// CHECK-LABEL: func.func @join_one_producer
+// CHECK: %[[N:.*]] = graph.neg %arg1
+// CHECK: graph.softmax %[[N]]
+// CHECK: graph.fused_elementwise %arg0, %[[N]] :
+// CHECK:   graph.exp
+// CHECK:   graph.mul
+func.func @join_one_producer(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>)
+    -> (tensor<4x8xf32>, tensor<4x8xf32>) {
+  %x = graph.exp %a : tensor<4x8xf32>
+  %y = graph.neg %b : tensor<4x8xf32>
+  %s = graph.softmax %y {axis = 1 : i64} : tensor<4x8xf32>
+  %z = graph.mul %x, %y : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %z, %s : tensor<4x8xf32>, tensor<4x8xf32>
+}
