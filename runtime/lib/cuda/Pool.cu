@@ -7,7 +7,12 @@
 // gathering, one thread per input position, never by scattered adds: each
 // position sums what the windows containing it pass back (the maximum's
 // gradient goes to the first of a window's largest positions, as on the
-// CPU), so results do not depend on the order of additions.
+// CPU), so results do not depend on the order of additions. For max
+// pooling a first kernel records each window's choice (one int32 per
+// window, stream-ordered scratch memory), so that the gradient reads it
+// instead of recomputing every window that contains a position (4 windows
+// of 9 taps each for ResNet's 3x3 stride-2 pool); without scratch memory
+// the gradient recomputes them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +21,7 @@
 #include "cuda/DeviceUtil.cuh"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace paracc::rt::cuda {
 
@@ -155,6 +161,40 @@ template <DType D, int R> __global__ void poolKernel(PoolParams p) {
   }
 }
 
+/// Window `od`'s maximum as the forward takes it: the flat input position
+/// of the first of its largest taps (-1 when no tap is inside).
+template <DType D, int R>
+__device__ __forceinline__ int32_t windowChoice(const PoolParams &p,
+                                                const DevS<D> *in,
+                                                const int32_t *od) {
+  int32_t best = -1;
+  float bestValue = 0.0f;
+  forEachTap<R>(p, od, [&](int32_t at) {
+    const float v = ldc<D>(in[at]);
+    if (best < 0 || v > bestValue) {
+      best = at;
+      bestValue = v;
+    }
+  });
+  return best;
+}
+
+/// Max pooling's choice per window: the flat input position of the first
+/// of its largest taps (the forward's maximum), -1 when no tap is inside.
+template <DType D, int R>
+__global__ void poolArgmaxKernel(PoolParams p, int32_t *argmax) {
+  using S = DevS<D>;
+  const int32_t o = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
+  if (o >= p.outSize)
+    return;
+  int32_t od[R];
+  coordinates<R>(p.out, o, od);
+  for (int64_t plane = blockIdx.y; plane < p.planes; plane += gridDim.y) {
+    const S *in = static_cast<const S *>(p.x) + plane * p.inSize;
+    argmax[plane * p.outSize + o] = windowChoice<D, R>(p, in, od);
+  }
+}
+
 /// The output positions along dim d whose windows may contain input
 /// position i: [lo, hi] (empty when lo > hi).
 __device__ __forceinline__ void
@@ -167,7 +207,10 @@ windowsAlong(const PoolParams &p, int d, int32_t i, int32_t &lo, int32_t &hi) {
   hi = hi < p.out[d] - 1 ? hi : p.out[d] - 1;
 }
 
-template <DType D, int R> __global__ void poolGradKernel(PoolParams p) {
+/// `argmax`: max pooling's choices (poolArgmaxKernel), or null to
+/// recompute them.
+template <DType D, int R>
+__global__ void poolGradKernel(PoolParams p, const int32_t *argmax) {
   using S = DevS<D>;
   const int32_t i = int32_t(blockIdx.x * blockDim.x + threadIdx.x);
   if (i >= p.inSize)
@@ -203,18 +246,11 @@ template <DType D, int R> __global__ void poolGradKernel(PoolParams p) {
       if (holds) {
         if (p.average) {
           acc += ldc<D>(grad[o]) / averageCount<R>(p, od);
+        } else if (argmax) {
+          if (argmax[plane * p.outSize + o] == i)
+            acc += ldc<D>(grad[o]);
         } else {
-          // The forward's maximum: the first of the window's largest.
-          int32_t best = -1;
-          float bestValue = 0.0f;
-          forEachTap<R>(p, od, [&](int32_t at) {
-            const float v = ldc<D>(in[at]);
-            if (best < 0 || v > bestValue) {
-              best = at;
-              bestValue = v;
-            }
-          });
-          if (best == i)
+          if (windowChoice<D, R>(p, in, od) == i)
             acc += ldc<D>(grad[o]);
         }
       }
@@ -244,6 +280,17 @@ dim3 gridFor(int64_t positions, int64_t planes) {
               unsigned(std::min<int64_t>({planes, wanted, 65535})));
 }
 
+/// Calls f with std::integral_constant<int, R> for the windows' rank R (1
+/// to 3), the kernels' template argument.
+template <typename F> void byWindowRank(int rank, F f) {
+  if (rank == 1)
+    f(std::integral_constant<int, 1>());
+  else if (rank == 2)
+    f(std::integral_constant<int, 2>());
+  else
+    f(std::integral_constant<int, 3>());
+}
+
 } // namespace
 
 Status launchPool(const KernelArgs &args, cudaStream_t stream) {
@@ -263,12 +310,9 @@ Status launchPool(const KernelArgs &args, cudaStream_t stream) {
       args, args.in[0]->dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
         const dim3 grid = gridFor(p.outSize, p.planes);
-        if (p.rank == 1)
-          poolKernel<D, 1><<<grid, 256, 0, stream>>>(p);
-        else if (p.rank == 2)
-          poolKernel<D, 2><<<grid, 256, 0, stream>>>(p);
-        else
-          poolKernel<D, 3><<<grid, 256, 0, stream>>>(p);
+        byWindowRank(p.rank, [&](auto rank) {
+          poolKernel<D, rank()><<<grid, 256, 0, stream>>>(p);
+        });
         return checkLaunch(args);
       });
 }
@@ -287,16 +331,24 @@ Status launchPoolGrad(const KernelArgs &args, cudaStream_t stream) {
   p.y = args.out[0]->data();
   if (p.planes == 0 || p.inSize == 0)
     return Status::ok();
+  // Max pooling: each window's choice first (the gradient recomputes them
+  // when the scratch memory cannot be had).
+  StreamScratch choices(p.average || p.outSize == 0
+                            ? 0
+                            : size_t(p.planes) * size_t(p.outSize) * 4,
+                        stream);
+  int32_t *argmax = choices.get<int32_t>();
   return visitGpuDType<TypeSet::Float>(
       args, args.in[0]->dtype(), [&](auto tag) -> Status {
         constexpr DType D = decltype(tag)::value;
-        const dim3 grid = gridFor(p.inSize, p.planes);
-        if (p.rank == 1)
-          poolGradKernel<D, 1><<<grid, 256, 0, stream>>>(p);
-        else if (p.rank == 2)
-          poolGradKernel<D, 2><<<grid, 256, 0, stream>>>(p);
-        else
-          poolGradKernel<D, 3><<<grid, 256, 0, stream>>>(p);
+        const dim3 windows = gridFor(p.outSize, p.planes),
+                   grid = gridFor(p.inSize, p.planes);
+        byWindowRank(p.rank, [&](auto rank) {
+          if (argmax)
+            poolArgmaxKernel<D, rank()>
+                <<<windows, 256, 0, stream>>>(p, argmax);
+          poolGradKernel<D, rank()><<<grid, 256, 0, stream>>>(p, argmax);
+        });
         return checkLaunch(args);
       });
 }
