@@ -73,61 +73,93 @@ mlir::paracc::findLayers(func::FuncOp func,
 
   // The residual stream: the longest chain of adds, each reading the
   // previous one's result directly. In a lowered program a residual add may
-  // be fused into a product (graph.linear's residual) and, partitioned,
-  // reach the next one through a collective.
-  auto isResidualAdd = [](Operation *op) {
-    if (auto linear = dyn_cast<g::LinearOp>(op))
-      return bool(linear.getResidual());
-    return isa<g::AddOp>(op);
+  // be fused into a product (graph.linear's residual) or into a
+  // graph.fused_elementwise (one of its results is a body add), and,
+  // partitioned, reach the next one through a collective. A link of the
+  // chain is the value an add computes with the values it adds that come
+  // from outside (a fused add's operands that are the body's arguments).
+  struct ResidualAdd {
+    Value result;
+    SmallVector<Value, 2> addends;
   };
-  auto throughCollective = [](Operation *def) {
+  auto residualAdds = [](Operation *op) {
+    SmallVector<ResidualAdd, 1> adds;
+    if (auto linear = dyn_cast<g::LinearOp>(op)) {
+      if (linear.getResidual())
+        adds.push_back({linear.getResult(), {linear.getResidual()}});
+    } else if (isa<g::AddOp>(op)) {
+      adds.push_back({op->getResult(0), {op->getOperand(0), op->getOperand(1)}});
+    } else if (auto fused = dyn_cast<g::FusedElementwiseOp>(op)) {
+      Block &body = fused.getBodyBlock();
+      for (auto [i, y] : llvm::enumerate(body.getTerminator()->getOperands())) {
+        auto add = y.getDefiningOp<g::AddOp>();
+        if (!add)
+          continue;
+        ResidualAdd r{fused.getResult(i), {}};
+        for (Value v : add->getOperands())
+          if (auto arg = dyn_cast<BlockArgument>(v))
+            r.addends.push_back(fused.getInputs()[arg.getArgNumber()]);
+        adds.push_back(r);
+      }
+    }
+    return adds;
+  };
+  auto throughCollective = [](Value v) {
+    Operation *def = v.getDefiningOp();
     if (def && def->getDialect() &&
         def->getDialect()->getNamespace() == "dist" &&
         def->getNumOperands() == 1 && def->getNumResults() == 1)
-      return def->getOperand(0).getDefiningOp();
-    return def;
+      return def->getOperand(0);
+    return v;
   };
-  llvm::DenseMap<Operation *, int64_t> chainLength;
-  llvm::DenseMap<Operation *, Operation *> previous;
-  Operation *last = nullptr;
+  llvm::DenseMap<Value, int64_t> chainLength;
+  llvm::DenseMap<Value, Value> previous;
+  llvm::DenseMap<Value, SmallVector<Value, 2>> addendsOf;
+  Value last;
   for (Operation *op : all) {
-    if (!isResidualAdd(op) || weightOnly.contains(op))
+    if (weightOnly.contains(op))
       continue;
-    int64_t length = 1;
-    Operation *prev = nullptr;
-    for (Value v : op->getOperands()) {
-      Operation *def = throughCollective(v.getDefiningOp());
-      if (def && chainLength.count(def) && chainLength[def] + 1 > length) {
-        length = chainLength[def] + 1;
-        prev = def;
+    for (ResidualAdd &add : residualAdds(op)) {
+      int64_t length = 1;
+      Value prev;
+      for (Value v : add.addends) {
+        Value from = throughCollective(v);
+        if (chainLength.count(from) && chainLength[from] + 1 > length) {
+          length = chainLength[from] + 1;
+          prev = from;
+        }
       }
+      chainLength[add.result] = length;
+      previous[add.result] = prev;
+      addendsOf[add.result] = add.addends;
+      if (!last || length > chainLength[last])
+        last = add.result;
     }
-    chainLength[op] = length;
-    previous[op] = prev;
-    if (!last || length > chainLength[last])
-      last = op;
   }
-  SmallVector<Operation *> chain;
-  for (Operation *op = last; op; op = previous.lookup(op))
-    chain.push_back(op);
+  SmallVector<Value> chain;
+  for (Value v = last; v; v = previous.lookup(v))
+    chain.push_back(v);
   std::reverse(chain.begin(), chain.end());
 
   // The cuts: the stream's input, then the chain's adds. The first add is a
   // residual add (x + f(x)) when one operand depends on the other: then
   // that operand (the embedding) enters the stream; otherwise the first add
-  // combines the embeddings (GPT-2's token + position) and is the input.
+  // combines the embeddings (GPT-2's token + position) and is the input. A
+  // product's residual, or the one addend a fused add reads from outside,
+  // enters the stream.
   SmallVector<Value> cuts;
   if (!chain.empty()) {
-    Operation *first = chain.front();
-    Value lhs = first->getOperand(0), rhs = first->getOperand(1);
-    if (auto linear = dyn_cast<g::LinearOp>(first))
-      cuts.push_back(linear.getResidual());
-    else if (dependsOn(rhs, lhs, position))
-      cuts.push_back(lhs);
-    else if (dependsOn(lhs, rhs, position))
-      cuts.push_back(rhs);
-    for (Operation *add : chain)
-      cuts.push_back(add->getResult(0));
+    ArrayRef<Value> addends = addendsOf[chain.front()];
+    if (addends.size() == 1) {
+      cuts.push_back(addends[0]);
+    } else if (addends.size() == 2) {
+      Value lhs = addends[0], rhs = addends[1];
+      if (dependsOn(rhs, lhs, position))
+        cuts.push_back(lhs);
+      else if (dependsOn(lhs, rhs, position))
+        cuts.push_back(rhs);
+    }
+    llvm::append_range(cuts, chain);
   }
   // residual_chain_exists
   int64_t segments = int64_t(cuts.size()) - 1;
