@@ -112,32 +112,35 @@ mlir::paracc::findLayers(func::FuncOp func,
       return def->getOperand(0);
     return v;
   };
-  llvm::DenseMap<Value, int64_t> chainLength;
-  llvm::DenseMap<Value, Value> previous;
-  llvm::DenseMap<Value, SmallVector<Value, 2>> addendsOf;
+  // Per add's result: the longest chain ending in it and the add it
+  // continues.
+  struct Link {
+    int64_t length = 1;
+    Value previous;
+    SmallVector<Value, 2> addends;
+  };
+  llvm::DenseMap<Value, Link> links;
   Value last;
   for (Operation *op : all) {
     if (weightOnly.contains(op))
       continue;
     for (ResidualAdd &add : residualAdds(op)) {
-      int64_t length = 1;
-      Value prev;
+      Link link;
       for (Value v : add.addends) {
-        Value from = throughCollective(v);
-        if (chainLength.count(from) && chainLength[from] + 1 > length) {
-          length = chainLength[from] + 1;
-          prev = from;
+        auto from = links.find(throughCollective(v));
+        if (from != links.end() && from->second.length + 1 > link.length) {
+          link.length = from->second.length + 1;
+          link.previous = from->first;
         }
       }
-      chainLength[add.result] = length;
-      previous[add.result] = prev;
-      addendsOf[add.result] = add.addends;
-      if (!last || length > chainLength[last])
+      link.addends = add.addends;
+      if (!last || link.length > links[last].length)
         last = add.result;
+      links[add.result] = std::move(link);
     }
   }
   SmallVector<Value> chain;
-  for (Value v = last; v; v = previous.lookup(v))
+  for (Value v = last; v; v = links.lookup(v).previous)
     chain.push_back(v);
   std::reverse(chain.begin(), chain.end());
 
@@ -149,7 +152,7 @@ mlir::paracc::findLayers(func::FuncOp func,
   // enters the stream.
   SmallVector<Value> cuts;
   if (!chain.empty()) {
-    ArrayRef<Value> addends = addendsOf[chain.front()];
+    ArrayRef<Value> addends = links[chain.front()].addends;
     if (addends.size() == 1) {
       cuts.push_back(addends[0]);
     } else if (addends.size() == 2) {

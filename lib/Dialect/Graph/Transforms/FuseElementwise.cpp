@@ -281,9 +281,8 @@ void sinkReductions(Block &block) {
             ReduceMinOp>(op))
       reductions.push_back(&op);
   for (Operation *r : llvm::reverse(reductions)) {
-    Value operand = r->getOperand(0);
-    Operation *lastReader = nullptr;
-    for (Operation *user : operand.getUsers()) {
+    Operation *lastReader = nullptr, *firstUser = nullptr;
+    for (Operation *user : r->getOperand(0).getUsers()) {
       Operation *at = block.findAncestorOpInBlock(*user);
       if (at && at != r && r->isBeforeInBlock(at) &&
           (!lastReader || lastReader->isBeforeInBlock(at)))
@@ -291,13 +290,16 @@ void sinkReductions(Block &block) {
     }
     if (!lastReader)
       continue;
+    for (Operation *user : r->getUsers()) {
+      Operation *at = block.findAncestorOpInBlock(*user);
+      if (at && (!firstUser || at->isBeforeInBlock(firstUser)))
+        firstUser = at;
+    }
     DictionaryAttr attrs = r->getDiscardableAttrDictionary();
     Operation *after = r;
-    for (Operation *next = r->getNextNode(); next; next = next->getNextNode()) {
-      if (next->getDiscardableAttrDictionary() != attrs ||
-          llvm::any_of(r->getUsers(), [&](Operation *user) {
-            return block.findAncestorOpInBlock(*user) == next;
-          }))
+    for (Operation *next = r->getNextNode(); next && next != firstUser;
+         next = next->getNextNode()) {
+      if (next->getDiscardableAttrDictionary() != attrs)
         break;
       after = next;
       if (next == lastReader)
